@@ -1,0 +1,242 @@
+"""Standings as a pure function of the recorded games.
+
+Standings are never stored as the source of truth: they are recomputed from each player's view
+of each round, for any round ("standings after round 7"), including the round being played while
+some of its results are still missing. No Django here: dataclasses in, dataclasses out.
+
+Results (spec/rules.md):
+
+- a game with both scores counts: win 1, tie half a win and half a loss, spread = own - opponent;
+- a round with no opponent is a bye when its score is positive (a win with that spread), a
+  forfeit when negative (a loss with that spread), and neither when 0;
+- a round whose score, or whose opponent's score, is still missing does not count yet.
+
+Ranking order: wins (desc), losses (asc), optionally total points scored (desc), spread (desc),
+pre-tournament rating (desc), a fixed per-player random value derived from the name (so that
+the order never changes between two computations), then player number. Players equal on wins,
+losses and spread (and points, when they are a criterion) share a competition rank (1, 2, 2, 4).
+
+Withdrawn players. ``StandingsPlayer.withdrawn_round`` is the first round the player no longer
+plays; TSH records every round from then on as a forfeit (``off -50``). The rule, derived from
+the only real withdrawal we have (Lydia Keras, player 16 of ``naspa-2023-a.t``: forfeits in
+rounds 20-23):
+
+- after every round *before* ``withdrawn_round`` she is an ordinary active player: after round
+  19 she is 24th of 26 and Buma and Sinanan, below her, are 25th and 26th;
+- from ``withdrawn_round`` itself on she is no longer ranked among the active players. After
+  round 20 (her first forfeit) Sinanan, still below her on wins and spread, is ranked 25th,
+  i.e. last of the 25 active players: the active ranks are computed without her. TSH still
+  printed a rank for her after round 20 (``rrank[20] = 25``, her place had she been counted)
+  and none after rounds 21-23; we give ``rank = None`` from round 20 on and put her row after
+  every active row, with her record (the forfeits count as losses) still shown.
+
+So a player is out of the ranking after round ``R`` exactly when ``R >= withdrawn_round``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+__all__ = [
+    "PlayerRound",
+    "StandingsPlayer",
+    "StandingsRow",
+    "compute_standings",
+    "is_withdrawn_after",
+    "name_tiebreak",
+]
+
+
+@dataclass(frozen=True)
+class StandingsPlayer:
+    number: int
+    name: str
+    rating: int
+    withdrawn_round: int | None = None  # first round the player no longer plays; None = active
+
+
+@dataclass(frozen=True)
+class PlayerRound:
+    """One player's own view of one round."""
+
+    round: int
+    player: int
+    opponent: int | None  # None = bye / forfeit (no opponent)
+    score: int | None  # None = not yet scored (paired only)
+    opponent_score: int | None
+
+
+@dataclass
+class StandingsRow:
+    rank: int | None  # competition rank among active players; None for withdrawn players
+    number: int
+    name: str
+    rating: int
+    wins: float
+    losses: float
+    spread: int
+    points_for: int
+    points_against: int
+    games: int
+    byes: int
+    forfeits: int
+    withdrawn: bool
+
+
+def name_tiebreak(name: str) -> int:
+    """A fixed pseudo-random value per player, seeded from the name.
+
+    Python's ``hash()`` is salted per process, so it would reorder tied players between two
+    page loads; a digest of the name is the same on every machine and every run.
+    """
+    return int.from_bytes(hashlib.sha256(name.encode("utf-8")).digest()[:8], "big")
+
+
+def is_withdrawn_after(player: StandingsPlayer, after_round: int | None) -> bool:
+    """Whether the player is left out of the ranking in the standings after ``after_round``.
+
+    See the module docstring for the rule and the data it was derived from. ``after_round``
+    ``None`` means "after everything recorded", where any withdrawal applies.
+    """
+    if player.withdrawn_round is None:
+        return False
+    if after_round is None:
+        return True
+    return after_round >= player.withdrawn_round
+
+
+def _cap_for(spread_cap: int | Mapping[int, int] | None, rnd: int) -> int | None:
+    if spread_cap is None:
+        return None
+    if isinstance(spread_cap, Mapping):
+        return spread_cap.get(rnd)
+    return spread_cap
+
+
+def _clip(spread: int, cap: int | None) -> int:
+    if cap is None:
+        return spread
+    return max(-cap, min(cap, spread))
+
+
+@dataclass
+class _Tally:
+    wins: float = 0.0
+    losses: float = 0.0
+    spread: int = 0
+    ranking_spread: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    games: int = 0
+    byes: int = 0
+    forfeits: int = 0
+
+
+def compute_standings(
+    players: list[StandingsPlayer],
+    rounds: Iterable[PlayerRound],
+    *,
+    after_round: int | None = None,
+    spread_cap: int | Mapping[int, int] | None = None,
+    standings_spread_cap: bool = False,
+    sum_before_spread: bool = False,
+) -> list[StandingsRow]:
+    """Rank the players on the games of rounds ``1..after_round`` (all rounds when ``None``).
+
+    ``spread_cap`` clips each game's spread to +-cap (an int for every round, or a mapping
+    round -> cap for some rounds). With ``standings_spread_cap`` the clipped spread is used
+    only to rank; the row shows the real spread. Byes and forfeits are not points scored in a
+    game, so they add to spread but not to ``points_for``/``points_against``.
+
+    Raises ``ValueError`` for a round of an unknown player or two entries for the same player
+    and round, because either would silently double or lose a result.
+    """
+    by_number = {p.number: p for p in players}
+    if len(by_number) != len(players):
+        raise ValueError("two players share a player number")
+    tallies = {p.number: _Tally() for p in players}
+    seen: set[tuple[int, int]] = set()
+    for r in rounds:
+        if r.player not in by_number:
+            raise ValueError(f"round {r.round}: unknown player {r.player}")
+        if (r.player, r.round) in seen:
+            raise ValueError(f"round {r.round}: player {r.player} has two results")
+        seen.add((r.player, r.round))
+        if after_round is not None and r.round > after_round:
+            continue
+        if r.score is None:
+            continue
+        t = tallies[r.player]
+        cap = _cap_for(spread_cap, r.round)
+        if r.opponent is None:
+            if r.score > 0:
+                t.wins += 1
+                t.byes += 1
+            elif r.score < 0:
+                t.losses += 1
+                t.forfeits += 1
+            shown = r.score
+        else:
+            if r.opponent not in by_number:
+                raise ValueError(f"round {r.round}: player {r.player} has unknown opponent")
+            if r.opponent_score is None:
+                continue  # the other half of the result is not in yet
+            shown = r.score - r.opponent_score
+            t.games += 1
+            t.points_for += r.score
+            t.points_against += r.opponent_score
+            if shown > 0:
+                t.wins += 1
+            elif shown < 0:
+                t.losses += 1
+            else:
+                t.wins += 0.5
+                t.losses += 0.5
+        clipped = _clip(shown, cap)
+        t.ranking_spread += clipped
+        t.spread += shown if standings_spread_cap else clipped
+
+    def tie_key(p: StandingsPlayer) -> tuple:
+        t = tallies[p.number]
+        if sum_before_spread:
+            return (-t.wins, t.losses, -t.points_for, -t.ranking_spread)
+        return (-t.wins, t.losses, -t.ranking_spread)
+
+    def order_key(p: StandingsPlayer) -> tuple:
+        return (*tie_key(p), -p.rating, name_tiebreak(p.name), p.number)
+
+    active = sorted(
+        (p for p in players if not is_withdrawn_after(p, after_round)), key=order_key
+    )
+    withdrawn = sorted((p for p in players if is_withdrawn_after(p, after_round)), key=order_key)
+
+    rows: list[StandingsRow] = []
+    previous = None
+    rank = 0
+    for index, p in enumerate(active, start=1):
+        key = tie_key(p)
+        if key != previous:
+            rank, previous = index, key
+        rows.append(_row(p, tallies[p.number], rank, withdrawn=False))
+    rows.extend(_row(p, tallies[p.number], None, withdrawn=True) for p in withdrawn)
+    return rows
+
+
+def _row(p: StandingsPlayer, t: _Tally, rank: int | None, *, withdrawn: bool) -> StandingsRow:
+    return StandingsRow(
+        rank=rank,
+        number=p.number,
+        name=p.name,
+        rating=p.rating,
+        wins=t.wins,
+        losses=t.losses,
+        spread=t.spread,
+        points_for=t.points_for,
+        points_against=t.points_against,
+        games=t.games,
+        byes=t.byes,
+        forfeits=t.forfeits,
+        withdrawn=withdrawn,
+    )
