@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PairingsConfig(AppConfig):
+    name = "pairings"
+    verbose_name = "Pairings"

@@ -1,0 +1,187 @@
+"""The Django admin for every model: the director's fallback console.
+
+Admin edits bypass the service functions' workflow, so each save and delete here still writes
+an AuditEvent with the state before and after: the trail stays complete whichever door was used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.core.serializers.json import DjangoJSONEncoder
+from django.forms.models import model_to_dict
+
+from . import models
+from .services import audit
+
+
+def _snapshot(obj: Any) -> dict[str, Any] | None:
+    if obj is None or obj.pk is None:
+        return None
+    import json
+
+    return json.loads(json.dumps(model_to_dict(obj), cls=DjangoJSONEncoder, default=str))
+
+
+def _tournament_of(obj: Any) -> models.Tournament | None:
+    for path in ("tournament", "division.tournament", "round.division.tournament"):
+        target = obj
+        try:
+            for part in path.split("."):
+                target = getattr(target, part)
+        except AttributeError:
+            continue
+        if isinstance(target, models.Tournament):
+            return target
+    return obj if isinstance(obj, models.Tournament) else None
+
+
+class AuditedAdmin(admin.ModelAdmin):
+    def save_model(self, request, obj, form, change):
+        before = _snapshot(type(obj).objects.filter(pk=obj.pk).first()) if change else None
+        super().save_model(request, obj, form, change)
+        audit(
+            _tournament_of(obj),
+            request.user,
+            f"admin_{'change' if change else 'add'}",
+            obj,
+            str(obj),
+            before=before,
+            after=_snapshot(obj),
+        )
+
+    def delete_model(self, request, obj):
+        before, tournament = _snapshot(obj), _tournament_of(obj)
+        super().delete_model(request, obj)
+        audit(tournament, request.user, "admin_delete", obj, str(obj), before=before)
+
+
+class MembershipInline(admin.TabularInline):
+    model = models.Membership
+    extra = 0
+    autocomplete_fields = ["club"]
+
+
+@admin.register(models.Club)
+class ClubAdmin(AuditedAdmin):
+    list_display = ["name", "city", "country"]
+    search_fields = ["name", "city"]
+    list_filter = ["country"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(models.Player)
+class PlayerAdmin(AuditedAdmin):
+    list_display = ["name", "naspa_id", "wespa_id", "country"]
+    search_fields = ["name", "naspa_id", "wespa_id", "absp_id", "email"]
+    list_filter = ["country", "clubs"]
+    inlines = [MembershipInline]
+
+
+@admin.register(models.Membership)
+class MembershipAdmin(AuditedAdmin):
+    list_display = ["player", "club", "since", "until"]
+    list_filter = ["club"]
+    search_fields = ["player__name", "club__name"]
+    autocomplete_fields = ["player", "club"]
+
+
+class DivisionInline(admin.TabularInline):
+    model = models.Division
+    extra = 0
+    fields = ["name", "rounds", "rating_system", "rating_list", "file_name", "position"]
+    show_change_link = True
+
+
+@admin.register(models.Tournament)
+class TournamentAdmin(AuditedAdmin):
+    list_display = ["name", "slug", "start_date", "venue", "realm"]
+    search_fields = ["name", "slug", "venue"]
+    list_filter = ["realm", "start_date"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["directors"]
+    inlines = [DivisionInline]
+
+
+class EntryInline(admin.TabularInline):
+    model = models.Entry
+    extra = 0
+    fields = ["number", "player", "seed_rating", "career_games", "player_class", "withdrawn_round"]
+    autocomplete_fields = ["player"]
+    show_change_link = True
+
+
+class RoundInline(admin.TabularInline):
+    model = models.Round
+    extra = 0
+    fields = ["number", "system", "paired_at"]
+    show_change_link = True
+
+
+@admin.register(models.Division)
+class DivisionAdmin(AuditedAdmin):
+    list_display = ["name", "tournament", "rounds", "rating_system"]
+    search_fields = ["name", "tournament__name"]
+    list_filter = ["rating_system", "tournament"]
+    inlines = [EntryInline, RoundInline]
+
+
+@admin.register(models.Entry)
+class EntryAdmin(AuditedAdmin):
+    list_display = [
+        "number",
+        "player",
+        "division",
+        "seed_rating",
+        "player_class",
+        "withdrawn_round",
+    ]
+    search_fields = ["player__name", "player__naspa_id"]
+    list_filter = ["division__tournament", "division", "player_class"]
+    autocomplete_fields = ["player"]
+    list_select_related = ["player", "division__tournament"]
+
+
+class GameInline(admin.TabularInline):
+    model = models.Game
+    extra = 0
+    fields = ["board", "player1", "score1", "player2", "score2", "first", "explanation"]
+    raw_id_fields = ["player1", "player2"]
+    ordering = ["board", "id"]
+
+
+@admin.register(models.Round)
+class RoundAdmin(AuditedAdmin):
+    list_display = ["division", "number", "system", "paired_at"]
+    list_filter = ["division__tournament", "division", "system"]
+    search_fields = ["division__name", "division__tournament__name"]
+    inlines = [GameInline]
+
+
+@admin.register(models.Game)
+class GameAdmin(AuditedAdmin):
+    list_display = ["round", "board", "player1", "score1", "player2", "score2", "first"]
+    list_filter = ["round__division__tournament", "round__division", "round__number"]
+    search_fields = ["player1__player__name", "player2__player__name"]
+    raw_id_fields = ["player1", "player2"]
+    list_select_related = ["round__division__tournament", "player1__player", "player2__player"]
+
+
+@admin.register(models.AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin):
+    """The trail is read-only: history that can be edited is no history."""
+
+    list_display = ["at", "actor", "action", "tournament", "summary"]
+    list_filter = ["action", "tournament"]
+    search_fields = ["actor", "summary", "reason"]
+    readonly_fields = [f.name for f in models.AuditEvent._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

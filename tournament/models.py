@@ -1,0 +1,380 @@
+"""The tournament domain: players, clubs, tournaments, divisions, entries, rounds, games, audit.
+
+Games are the truth: standings, records, starts/replies and Gibson status are derived from
+them (see tournament.standings). Every write goes through tournament.services, one transaction
+per call, and leaves an AuditEvent.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+# Scores a game may carry at all; the service layer applies the finer rules of spec/rules.md
+# (0..1500 for played games, negatives only for byes, forfeits and penalties).
+MAX_ABS_SCORE = 1500
+
+
+class Realm(models.TextChoices):
+    """Federation presets: each fills defaults (bye spread, rating system) a director can change."""
+
+    NASPA = "nsa", "NASPA (North America)"
+    WESPA = "wespa", "WESPA (world)"
+    ABSP = "absp", "ABSP (UK)"
+    AUS = "aus", "Australia"
+    THAI = "thai", "Thailand"
+    OTHER = "other", "Other"
+
+
+REALM_DEFAULTS: dict[str, dict[str, object]] = {
+    Realm.NASPA: {"bye_spread": 50, "forfeit_spread": -50, "rating_system": "nsa2008"},
+    Realm.WESPA: {"bye_spread": 100, "forfeit_spread": -100, "rating_system": "wespa-tsh"},
+    Realm.ABSP: {"bye_spread": 100, "forfeit_spread": -100, "rating_system": "absp"},
+    Realm.AUS: {"bye_spread": 100, "forfeit_spread": -100, "rating_system": "aus"},
+    Realm.THAI: {"bye_spread": 100, "forfeit_spread": -100, "rating_system": "wespa-tsh"},
+    Realm.OTHER: {"bye_spread": 50, "forfeit_spread": -50, "rating_system": "nsa2008"},
+}
+
+
+class PaperSize(models.TextChoices):
+    LETTER = "letter", "US Letter"
+    A4 = "a4", "A4"
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    city = models.CharField(max_length=100, blank=True)
+    country = models.CharField(max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A person who plays; the same Player plays in many tournaments and rating lists."""
+
+    name = models.CharField(max_length=200, help_text='"Surname, Given", as federations list it')
+    naspa_id = models.CharField("NASPA id", max_length=20, blank=True)
+    wespa_id = models.CharField("WESPA id", max_length=20, blank=True)
+    absp_id = models.CharField("ABSP id", max_length=20, blank=True)
+    country = models.CharField(max_length=100, blank=True)
+    email = models.EmailField(blank=True)
+    phone = models.CharField(max_length=40, blank=True)
+    clubs = models.ManyToManyField(Club, through="Membership", related_name="players", blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["naspa_id"], condition=~Q(naspa_id=""), name="unique_naspa_id"
+            ),
+            models.UniqueConstraint(
+                fields=["wespa_id"], condition=~Q(wespa_id=""), name="unique_wespa_id"
+            ),
+            models.UniqueConstraint(
+                fields=["absp_id"], condition=~Q(absp_id=""), name="unique_absp_id"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    since = models.DateField(null=True, blank=True)
+    until = models.DateField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "club"], name="one_membership_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.club}"
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=120, unique=True)
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    venue = models.CharField(max_length=200, blank=True)
+    realm = models.CharField(max_length=10, choices=Realm.choices, default=Realm.NASPA)
+    bye_spread = models.IntegerField(default=50, help_text="spread a bye scores (a win)")
+    forfeit_spread = models.IntegerField(default=-50, help_text="spread a forfeit scores (a loss)")
+    spread_cap = models.PositiveIntegerField(
+        null=True, blank=True, help_text="each game's spread is clipped to +-cap when summed"
+    )
+    standings_spread_cap = models.BooleanField(
+        default=False, help_text="apply the cap only for ranking; show the real spread"
+    )
+    sum_before_spread = models.BooleanField(
+        default=False, help_text="rank by total points scored before spread"
+    )
+    max_rounds = models.PositiveIntegerField(null=True, blank=True)
+    gibson = models.BooleanField(default=True, help_text="Gibsonize leaders who cannot be caught")
+    gibson_spread = models.PositiveIntegerField(default=500)
+    late_entry = models.CharField(
+        max_length=10,
+        choices=[
+            ("forfeit", "forfeit for missed rounds"),
+            ("bye", "bye scored 0"),
+            ("none", "no record"),
+        ],
+        default="forfeit",
+        help_text="what a late entry gets for rounds already paired",
+    )
+    paper = models.CharField(max_length=10, choices=PaperSize.choices, default=PaperSize.LETTER)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True
+    )
+    config = models.JSONField(
+        default=dict, blank=True, help_text="other settings kept from an imported config.tsh"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end_date__isnull=True)
+                | Q(start_date__isnull=True)
+                | Q(end_date__gte=models.F("start_date")),
+                name="tournament_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def is_director(self, user) -> bool:
+        """Only a tournament's own directors (or site superusers) may change it."""
+        if user is None or not user.is_authenticated:
+            return False
+        return user.is_superuser or self.directors.filter(pk=user.pk).exists()
+
+
+class Division(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="divisions")
+    name = models.CharField(max_length=50)
+    position = models.PositiveIntegerField(default=0)
+    rounds = models.PositiveIntegerField(
+        default=7, help_text="configured number of rounds (cuts rating segments)"
+    )
+    rating_system = models.CharField(max_length=20, default="nsa2008")
+    rating_list = models.ForeignKey(
+        "ratings.RatingList",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="divisions",
+    )
+    file_name = models.CharField(max_length=100, blank=True, help_text="TSH .t file name")
+    config = models.JSONField(default=dict, blank=True, help_text="per-division settings")
+
+    class Meta:
+        ordering = ["tournament", "position", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="unique_division_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} - {self.name}"
+
+
+class Entry(models.Model):
+    """A player in a division: their number there, seed rating and status."""
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveIntegerField(help_text="player number in the division (1-based)")
+    seed_rating = models.IntegerField(default=0, help_text="pre-event rating; 0 = unrated")
+    career_games = models.PositiveIntegerField(
+        null=True, blank=True, help_text="rated games before the event (TSH lifeg)"
+    )
+    player_class = models.CharField("class", max_length=10, blank=True)
+    withdrawn_round = models.PositiveIntegerField(
+        null=True, blank=True, help_text="first round the player no longer plays"
+    )
+    withdrawal_score = models.IntegerField(
+        null=True, blank=True, help_text="score recorded for each round after withdrawal (TSH off)"
+    )
+    extra = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="other TSH fields as [key, [values]] pairs, kept in file order",
+    )
+
+    class Meta:
+        ordering = ["division", "number"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["division", "number"], name="unique_player_number"),
+            models.UniqueConstraint(fields=["division", "player"], name="player_once_per_division"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="player_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.number} {self.player.name}"
+
+    @property
+    def name(self) -> str:
+        return self.player.name
+
+    def extra_field(self, key: str) -> list[str] | None:
+        for k, values in self.extra:
+            if k == key:
+                return values
+        return None
+
+
+class Round(models.Model):
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveIntegerField()
+    system = models.CharField(max_length=20, blank=True, help_text="pairing system used")
+    paired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["division", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["division", "number"], name="unique_round_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.division} round {self.number}"
+
+
+class First(models.IntegerChoices):
+    """Who went first, as TSH's p12 seen from player1: 0 none (bye), 1 player1, 2 player2."""
+
+    NONE = 0, "none (bye)"
+    PLAYER1 = 1, "player 1 went first"
+    PLAYER2 = 2, "player 2 went first"
+    DRAW = 3, "must draw"
+    UNKNOWN = 4, "unknown"
+
+
+class Game(models.Model):
+    """One board in one round: two entries, or one entry alone for a bye or forfeit.
+
+    A game with no player2 is a bye when its score is positive, a forfeit loss when negative,
+    and neither when 0 (spec/rules.md). Scores stay empty until the result is recorded; both
+    scores are set together, so a game has exactly one result.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
+    board = models.PositiveIntegerField(null=True, blank=True)
+    player1 = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="games_as_player1")
+    player2 = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, related_name="games_as_player2", null=True, blank=True
+    )
+    score1 = models.IntegerField(null=True, blank=True)
+    score2 = models.IntegerField(null=True, blank=True)
+    first = models.PositiveSmallIntegerField(choices=First.choices, default=First.UNKNOWN)
+    explanation = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["round", "board", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(player1=models.F("player2")), name="game_not_against_self"
+            ),
+            models.CheckConstraint(
+                condition=Q(score1__isnull=True)
+                | Q(score1__gte=-MAX_ABS_SCORE, score1__lte=MAX_ABS_SCORE),
+                name="score1_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(score2__isnull=True)
+                | Q(score2__gte=-MAX_ABS_SCORE, score2__lte=MAX_ABS_SCORE),
+                name="score2_in_range",
+            ),
+            # A played game's result is both scores or neither; a bye has no second score.
+            models.CheckConstraint(
+                condition=Q(player2__isnull=True, score2__isnull=True)
+                | Q(player2__isnull=False, score1__isnull=True, score2__isnull=True)
+                | Q(player2__isnull=False, score1__isnull=False, score2__isnull=False),
+                name="game_result_complete",
+            ),
+            models.CheckConstraint(condition=Q(first__lte=4), name="first_is_p12_value"),
+        ]
+
+    def __str__(self) -> str:
+        other = self.player2.player.name if self.player2_id else "bye"
+        return f"R{self.round.number}: {self.player1.player.name} v {other}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.player2_id is None
+
+    @property
+    def has_result(self) -> bool:
+        return self.score1 is not None
+
+    def save(self, *args, **kwargs) -> None:
+        """Keep the seat index in step, so the database refuses a player twice in one round."""
+        super().save(*args, **kwargs)
+        wanted = {1: self.player1_id, 2: self.player2_id}
+        Seat.objects.filter(game=self).exclude(
+            side__in=[s for s, e in wanted.items() if e is not None]
+        ).delete()
+        for side, entry_id in wanted.items():
+            if entry_id is not None:
+                Seat.objects.update_or_create(
+                    game=self, side=side, defaults={"entry_id": entry_id, "round_id": self.round_id}
+                )
+
+
+class Seat(models.Model):
+    """Index of who sits where: one row per player per round, derived from Game.
+
+    A unique index over two columns of Game cannot say "this entry is in at most one game of
+    the round"; one row per seated player can.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="seats")
+    side = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="player_once_per_round"),
+            models.UniqueConstraint(fields=["game", "side"], name="one_player_per_side"),
+            models.CheckConstraint(condition=Q(side__in=[1, 2]), name="side_is_1_or_2"),
+        ]
+
+
+class AuditEvent(models.Model):
+    """Who changed what, when, with the state before and after: a tournament's replayable trail."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="audit_events", null=True, blank=True
+    )
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    actor = models.CharField(max_length=100, help_text="user name or the command that acted")
+    action = models.CharField(max_length=50, db_index=True)
+    object_type = models.CharField(max_length=50, blank=True)
+    object_id = models.CharField(max_length=50, blank=True)
+    summary = models.CharField(max_length=300, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action} {self.summary}"

@@ -1,0 +1,172 @@
+"""Gibson settings.
+
+Every setting comes from an environment variable with an embedded default, so a fresh clone runs
+with no configuration at all (SQLite file, Celery tasks inline) and a production install changes
+only the environment (PostgreSQL via DATABASE_URL, Redis workers via REDIS_URL).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    """Read a yes/no variable; anything unrecognised is an error rather than a silent default."""
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name}={raw!r}: expected one of 1/0, true/false, yes/no, on/off")
+
+
+DEBUG = env_bool("GIBSON_DEBUG", False)
+DATA_DIR = Path(os.environ.get("GIBSON_DATA_DIR", BASE_DIR / "var"))
+# Development (and a director's laptop) means the embedded SQLite database. There a missing
+# secret key is generated once and kept in DATA_DIR, never in the repository; a deployment on
+# a real database (DATABASE_URL) must bring its own GIBSON_SECRET_KEY.
+DEVELOPMENT = env_bool("GIBSON_DEVELOPMENT", not os.environ.get("DATABASE_URL"))
+
+
+def _secret_key() -> str:
+    key = os.environ.get("GIBSON_SECRET_KEY", "")
+    if key:
+        return key
+    if "pytest" in sys.modules:
+        return "gibson-test-key-" + "x" * 40
+    if not DEVELOPMENT:
+        raise ImproperlyConfigured(
+            "GIBSON_SECRET_KEY is not set. Set it to a long random string (for example the output "
+            "of: python3 -c 'import secrets; print(secrets.token_urlsafe(50))')."
+        )
+    path = DATA_DIR / "secret_key"
+    if not path.exists():
+        import secrets
+
+        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(50), encoding="utf-8")
+        path.chmod(0o600)
+    return path.read_text(encoding="utf-8").strip()
+
+
+SECRET_KEY = _secret_key()
+
+ALLOWED_HOSTS = [
+    h.strip()
+    for h in os.environ.get("GIBSON_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver").split(
+        ","
+    )
+    if h.strip()
+]
+CSRF_TRUSTED_ORIGINS = [
+    o.strip() for o in os.environ.get("GIBSON_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
+]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "tournament.apps.TournamentConfig",
+    "ratings.apps.RatingsConfig",
+    "pairings.apps.PairingsConfig",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "tournament.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "tournament.wsgi.application"
+ASGI_APPLICATION = "tournament.asgi.application"
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{DATA_DIR / 'gibson.sqlite3'}",
+        conn_max_age=int(os.environ.get("GIBSON_DB_CONN_MAX_AGE", "0")),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # A file, not memory, so a real Celery worker process can see the test database.
+    DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test_gibson.sqlite3")}
+    # A director's laptop at a venue: several people entering scores at once must not hit
+    # "database is locked"; WAL lets readers and one writer work together.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+    )
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = os.environ.get("GIBSON_TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = DATA_DIR / "static"
+
+# Public base URL printed under scorecard QR codes (the site a player's phone opens).
+SITE_URL = os.environ.get("GIBSON_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+REST_FRAMEWORK = {
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+}
+
+# Celery: with REDIS_URL tasks go to workers through Redis; without it they run inline in the
+# calling process, so the embedded default needs no broker at all.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
+# The test suite runs tasks inline; its one real-worker test points Celery at Redis itself.
+CELERY_TASK_ALWAYS_EAGER = not REDIS_URL or "pytest" in sys.modules
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_TRACK_STARTED = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("GIBSON_LOG_LEVEL", "WARNING")},
+}

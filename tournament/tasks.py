@@ -1,0 +1,14 @@
+"""Celery tasks: inline on the embedded default, on workers when REDIS_URL is set."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from .interchange import export_tsh
+from .services import tournament_by_slug
+
+
+@shared_task(name="tournament.export_tsh")
+def export_tournament(slug: str, out_dir: str) -> list[str]:
+    """Write a tournament's TSH files; a task so a web request never waits on disk work."""
+    return [str(p) for p in export_tsh(tournament_by_slug(slug), out_dir)]

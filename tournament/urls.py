@@ -1,0 +1,13 @@
+"""URL map: public read-only pages, the admin for directors."""
+
+from django.contrib import admin
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("t/<slug:slug>/", views.tournament_detail, name="tournament"),
+    path("t/<slug:slug>/<str:division>/standings/", views.standings, name="standings"),
+    path("admin/", admin.site.urls),
+]
