@@ -1,0 +1,307 @@
+"""TSH's live export ``tourney.js``: ``newt={"config":{...},"divisions":[...]}``.
+
+Broadcast overlays and live-results pages poll this file, so producing it makes the project a
+drop-in live source for them, and reading it lets a director import an event in progress.
+The file is JavaScript, not JSON: it may contain ``undefined``, unquoted keys, single-quoted
+strings, trailing commas and comments. It is read by a small data parser (``undefined`` and
+array holes become ``None``); it is never executed.
+
+Players are 1-based: ``players[0]`` is ``null``. A player's extra ``.t`` fields live in
+``etc`` as lists (numbers where the token is an integer, strings otherwise).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from .errors import FormatError
+from .tsh import UNDEFINED, TshPlayer
+
+__all__ = ["build_tourney_js", "parse_tourney_js", "tourney_js_divisions", "write_tourney_js"]
+
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+_INT_TOKEN = re.compile(r"-?\d+\Z")
+
+
+class _JsParser:
+    def __init__(self, text: str, source: str):
+        self.text = text
+        self.source = source
+        self.pos = 0
+
+    def error(self, message: str) -> FormatError:
+        line = self.text.count("\n", 0, self.pos) + 1
+        return FormatError(message, source=self.source, line=line)
+
+    def skip(self) -> None:
+        text = self.text
+        while self.pos < len(text):
+            if text[self.pos].isspace():
+                self.pos += 1
+            elif text.startswith("//", self.pos):
+                end = text.find("\n", self.pos)
+                self.pos = len(text) if end < 0 else end
+            elif text.startswith("/*", self.pos):
+                end = text.find("*/", self.pos + 2)
+                if end < 0:
+                    raise self.error("unterminated /* comment")
+                self.pos = end + 2
+            else:
+                return
+
+    def at(self, s: str) -> bool:
+        self.skip()
+        return self.text.startswith(s, self.pos)
+
+    def expect(self, s: str) -> None:
+        if not self.at(s):
+            found = self.text[self.pos : self.pos + 20] or "end of file"
+            raise self.error(f"expected {s!r}, found {found!r}")
+        self.pos += len(s)
+
+    def value(self) -> object:
+        self.skip()
+        if self.pos >= len(self.text):
+            raise self.error("unexpected end of file")
+        ch = self.text[self.pos]
+        if ch == "{":
+            return self.obj()
+        if ch == "[":
+            return self.array()
+        if ch in "\"'":
+            return self.string()
+        m = _NUMBER.match(self.text, self.pos)
+        if m:
+            self.pos = m.end()
+            raw = m.group()
+            return int(raw) if re.fullmatch(r"-?\d+", raw) else float(raw)
+        m = _IDENT.match(self.text, self.pos)
+        if m:
+            word = m.group()
+            literals = {"true": True, "false": False, "null": None, "undefined": None}
+            if word in literals:
+                self.pos = m.end()
+                return literals[word]
+            raise self.error(f"{word!r} is not a data value (tourney.js is read, never run)")
+        raise self.error(f"unexpected character {ch!r}")
+
+    def obj(self) -> dict[str, object]:
+        self.expect("{")
+        result: dict[str, object] = {}
+        while not self.at("}"):
+            self.skip()
+            if self.text[self.pos : self.pos + 1] in ("'", '"'):
+                key = self.string()
+            else:
+                m = _IDENT.match(self.text, self.pos) or _NUMBER.match(self.text, self.pos)
+                if not m:
+                    raise self.error("expected an object key")
+                key, self.pos = m.group(), m.end()
+            self.expect(":")
+            result[key] = self.value()
+            if self.at(","):
+                self.pos += 1
+            elif not self.at("}"):
+                raise self.error("expected ',' or '}' in object")
+        self.expect("}")
+        return result
+
+    def array(self) -> list[object]:
+        self.expect("[")
+        result: list[object] = []
+        while not self.at("]"):
+            if self.at(","):  # a hole, as in [1,,3]
+                result.append(None)
+                self.pos += 1
+                continue
+            result.append(self.value())
+            if self.at(","):
+                self.pos += 1
+            elif not self.at("]"):
+                raise self.error("expected ',' or ']' in array")
+        self.expect("]")
+        return result
+
+    def string(self) -> str:
+        quote = self.text[self.pos]
+        self.pos += 1
+        out = []
+        text = self.text
+        while self.pos < len(text):
+            ch = text[self.pos]
+            if ch == quote:
+                self.pos += 1
+                return "".join(out)
+            if ch == "\n":
+                break
+            if ch == "\\":
+                nxt = text[self.pos + 1 : self.pos + 2]
+                if nxt == "u":
+                    hexdigits = text[self.pos + 2 : self.pos + 6]
+                    if not re.fullmatch(r"[0-9a-fA-F]{4}", hexdigits):
+                        raise self.error("bad \\u escape in string")
+                    out.append(chr(int(hexdigits, 16)))
+                    self.pos += 6
+                    continue
+                if nxt == "x":
+                    hexdigits = text[self.pos + 2 : self.pos + 4]
+                    if not re.fullmatch(r"[0-9a-fA-F]{2}", hexdigits):
+                        raise self.error("bad \\x escape in string")
+                    out.append(chr(int(hexdigits, 16)))
+                    self.pos += 4
+                    continue
+                if nxt == "\n":  # line continuation
+                    self.pos += 2
+                    continue
+                out.append(_ESCAPES.get(nxt, nxt))
+                self.pos += 2
+                continue
+            out.append(ch)
+            self.pos += 1
+        raise self.error("unterminated string")
+
+
+def _combine_surrogates(value: object) -> object:
+    # \\uD83D\\uDE00 arrives as two lone surrogates; join them into one character.
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16")
+    if isinstance(value, list):
+        return [_combine_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_combine_surrogates(k): _combine_surrogates(v) for k, v in value.items()}
+    return value
+
+
+def parse_tourney_js(text: str, *, source: str = "tourney.js") -> dict:
+    """Read ``newt={...};`` as data. Raises ``FormatError`` (with line) on anything else."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    parser = _JsParser(text, source)
+    parser.skip()
+    m = re.compile(r"(?:(?:var|let|const)\s+)?newt\s*=").match(text, parser.pos)
+    if not m:
+        raise parser.error("expected 'newt=' at the start of tourney.js")
+    parser.pos = m.end()
+    data = parser.value()
+    if not isinstance(data, dict):
+        raise parser.error("newt is not an object")
+    if parser.at(";"):
+        parser.pos += 1
+    parser.skip()
+    if parser.pos != len(text):
+        raise parser.error("unexpected text after the newt object")
+    try:
+        return _combine_surrogates(data)  # type: ignore[return-value]
+    except UnicodeError:
+        raise parser.error("string holds an unpaired \\u surrogate escape") from None
+
+
+def write_tourney_js(data: dict) -> str:
+    """Render ``newt=...;`` as strict JSON (a subset of JavaScript every reader accepts)."""
+    return "newt=" + json.dumps(data, ensure_ascii=False, allow_nan=False) + ";\n"
+
+
+def _etc_value(token: str) -> int | float | str:
+    # Numbers go out as JSON numbers (what overlays expect) only when they come back as the
+    # same token, so that reading our own file reproduces the .t fields exactly.
+    if _INT_TOKEN.match(token) and str(int(token)) == token:
+        return int(token)
+    try:
+        number = float(token)
+    except ValueError:
+        return token
+    return number if repr(number) == token else token
+
+
+def _token(value: object, where: str) -> str:
+    if isinstance(value, bool) or value is None:
+        if value is None:
+            return UNDEFINED
+        return "1" if value else "0"
+    if isinstance(value, int | str):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    raise FormatError(f"{where}: cannot read {value!r} as a .t value")
+
+
+def build_tourney_js(config: dict, divisions: list[tuple[str, list[TshPlayer]]]) -> dict:
+    """The ``newt`` object TSH publishes, from division files (players in number order)."""
+    out = []
+    for name, players in divisions:
+        rows: list[object] = [None]
+        for index, p in enumerate(players, start=1):
+            if p.number != index:
+                raise FormatError(
+                    f"division {name}: player {p.name!r} has number {p.number} "
+                    f"but is in position {index}"
+                )
+            rows.append(
+                {
+                    "etc": {
+                        key: [_etc_value(tok) for tok in values]
+                        for key, values in p.fields.items()
+                        if key != "password"  # never published
+                    },
+                    "id": p.number,
+                    "name": p.full_name,
+                    "pairings": list(p.opponents),
+                    "rating": p.rating,
+                    "scores": list(p.scores),
+                }
+            )
+        out.append({"name": name, "players": rows})
+    return {"config": dict(config), "divisions": out}
+
+
+def _int_or_none(value: object, where: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        raise FormatError(f"{where}: {value!r} is not a whole number")
+    return int(value)
+
+
+def tourney_js_divisions(data: dict) -> list[tuple[str, list[TshPlayer]]]:
+    """The divisions of a ``newt`` object as ``.t`` players (numbered by position)."""
+    divisions = data.get("divisions")
+    if not isinstance(divisions, list):
+        raise FormatError("tourney.js: 'divisions' is missing or not a list")
+    result = []
+    for d_index, division in enumerate(divisions):
+        if not isinstance(division, dict) or not isinstance(division.get("players"), list):
+            raise FormatError(f"tourney.js: division {d_index} has no player list")
+        name = str(division.get("name", d_index + 1))
+        players: list[TshPlayer] = []
+        for number, entry in enumerate(division["players"][1:], start=1):
+            where = f"tourney.js division {name} player {number}"
+            if not isinstance(entry, dict):
+                raise FormatError(f"{where}: not a player object")
+            full = str(entry.get("name", ""))
+            player_name, _, member_id = full.rpartition(":") if ":" in full else (full, "", "")
+            etc = entry.get("etc") or {}
+            if not isinstance(etc, dict):
+                raise FormatError(f"{where}: 'etc' is not an object")
+            fields = {}
+            for key, values in etc.items():
+                values = values if isinstance(values, list) else [values]
+                fields[key] = [_token(v, f"{where} etc.{key}") for v in values]
+            rating = _int_or_none(entry.get("rating", 0), f"{where} rating") or 0
+            players.append(
+                TshPlayer(
+                    number=number,
+                    name=player_name.strip(),
+                    member_id=member_id.strip(),
+                    rating=rating,
+                    opponents=[
+                        _int_or_none(v, f"{where} pairings") for v in entry.get("pairings") or []
+                    ],
+                    scores=[_int_or_none(v, f"{where} scores") for v in entry.get("scores") or []],
+                    fields=fields,
+                )
+            )
+        result.append((name, players))
+    return result
