@@ -1,0 +1,102 @@
+"""Management commands: --json output, and a clear error with a non-zero exit on bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tests.conftest import REPO
+from tournament import services
+from tournament.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args: str) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+@pytest.fixture
+def slug():
+    t = services.create_tournament(name="Cmd Test")
+    d = services.create_division(t, name="A", rounds=4)
+    for name in ("Able, Ann", "Baker, Bo", "Cole, Cy"):
+        services.register_player(d, name=name, rating=1500)
+    services.save_round_pairings(d, 1, [services.PlannedGame(1, 2), services.PlannedGame(3, 0)])
+    return t.slug
+
+
+def test_record_result_and_standings_json(slug):
+    data = json.loads(run("record_result", slug, "--round", "1", "2", "410", "390", "--json"))
+    assert data == {
+        "round": 1,
+        "board": None,
+        "player1": 1,
+        "score1": 390,
+        "player2": 2,
+        "score2": 410,
+    }
+    rows = json.loads(run("standings", slug, "--json"))
+    assert [(r["rank"], r["number"], r["wins"], r["spread"]) for r in rows] == [
+        (1, 3, 1, 50),
+        (2, 2, 1, 20),
+        (3, 1, 0, -20),
+    ]
+    assert set(rows[0]) >= {"rank", "number", "name", "wins", "losses", "spread", "rating"}
+    text = run("standings", slug)
+    assert "Cole, Cy" in text and "+50" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("record_result", "nope", "--round", "1", "1", "400", "300"), "no tournament"),
+        (
+            ("record_result", "{slug}", "--division", "Q", "--round", "1", "1", "400", "300"),
+            "no division 'Q'",
+        ),
+        (("record_result", "{slug}", "--round", "2", "1", "400", "300"), "not paired"),
+        (("record_result", "{slug}", "--round", "1", "1", "400", "x"), "not a whole number"),
+        (("standings", "{slug}", "--after-round", "9"), "--after-round 9"),
+    ],
+)
+def test_bad_input_errors(slug, args, message):
+    args = tuple(a.format(slug=slug) for a in args)
+    with pytest.raises(CommandError, match=message):
+        run(*args)
+    assert not Game.objects.filter(player2__isnull=False, score1__isnull=False).exists()
+
+
+def test_real_process_exits_non_zero_with_message(tmp_path):
+    env_db = tmp_path / "cli.sqlite3"
+    import os
+
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{env_db}", "GIBSON_DEVELOPMENT": "1"}
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=REPO, env=env, check=True
+    )
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "standings", "missing", "--json"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 1
+    assert "no tournament with slug 'missing'" in proc.stderr
+
+
+def test_demo_loads_once():
+    out = json.loads(run("load_demo", "--json"))
+    assert out["created"] is True
+    again = json.loads(run("load_demo", "--json"))
+    assert again == {"tournament": out["tournament"], "created": False}
+    rows = json.loads(run("standings", out["tournament"], "--division", "A", "--json"))
+    assert len(rows) == 24 and rows[0]["wins"] >= 3

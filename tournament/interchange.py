@@ -1,0 +1,535 @@
+"""TSH files in and out of the database: the shell around the pure readers in tournament.formats.
+
+An import is all or nothing: the files are parsed and cross-checked first, then written in one
+transaction; any error names the file and line (or player and round) and leaves the database
+as it was. Export writes back every field the import kept, so a round trip is lossless.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+
+from .formats import FormatError
+from .formats.archive import parse_archive, write_archive
+from .formats.config import TshConfig, parse_config, write_config
+from .formats.tourney_js import build_tourney_js, parse_tourney_js, tourney_js_divisions
+from .formats.tsh import TshPlayer, parse_t, write_t
+from .models import Division, Entry, First, Game, Round, Tournament
+from .services import (
+    Actor,
+    ServiceError,
+    audit,
+    create_division,
+    create_tournament,
+    find_or_create_player,
+    validate_bye_score,
+    validate_played_scores,
+)
+
+# TSH fields that are modelled (derived from games and entries on export); everything else is
+# kept verbatim in Entry.extra.
+MODELLED_FIELDS = ("p12", "board", "lifeg", "class", "off")
+REALMS = {
+    "nsa": "nsa",
+    "naspa": "nsa",
+    "wespa": "wespa",
+    "absp": "absp",
+    "aus": "aus",
+    "thai": "thai",
+}
+
+
+@dataclass
+class ParsedDivision:
+    name: str
+    file_name: str
+    players: list[TshPlayer]
+    source: str
+
+
+@dataclass
+class ImportPlan:
+    """Everything read from disk and checked, before a single row is written."""
+
+    name: str
+    divisions: list[ParsedDivision]
+    config: TshConfig | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_text(path: Path) -> str:
+    """Old TSH files are ISO-8859-1, newer ones UTF-8; a byte-order mark is ignored."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ServiceError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("iso-8859-1")
+
+
+def _config_divisions(config: TshConfig, base: Path, source: str) -> list[ParsedDivision]:
+    out = []
+    for name, file_name in config.divisions:
+        path = base / file_name
+        if not path.exists():
+            raise ServiceError(f"{source}: division {name} names {file_name}, which does not exist")
+        out.append(
+            ParsedDivision(name, file_name, parse_t(read_text(path), source=file_name), file_name)
+        )
+    return out
+
+
+def plan_import(
+    path: str | Path, *, config_path: str | Path | None = None, name: str | None = None
+) -> ImportPlan:
+    """Read and check the files; raise with file and line on the first problem."""
+    path = Path(path)
+    config: TshConfig | None = None
+    divisions: list[ParsedDivision]
+    lower = path.name.lower()
+    try:
+        if config_path is not None:
+            cpath = Path(config_path)
+            config = parse_config(read_text(cpath), source=cpath.name)
+        if lower.endswith(".js"):
+            data = parse_tourney_js(read_text(path), source=path.name)
+            divisions = [
+                ParsedDivision(dname, f"{dname.lower()}.t", players, path.name)
+                for dname, players in tourney_js_divisions(data)
+            ]
+            js_config = data.get("config") or {}
+            if config is None and js_config:
+                config = TshConfig(
+                    divisions=[(d.name, d.file_name) for d in divisions],
+                    settings=dict(js_config),
+                    autopair=[],
+                    classes={},
+                    other_lines=[],
+                    warnings=[],
+                )
+        elif lower.endswith(".tsh") and config_path is None and lower != "config.tsh":
+            config_text, files = parse_archive(read_text(path), source=path.name)
+            config = parse_config(config_text, source=f"{path.name} (config)")
+            divisions = []
+            for dname, file_name in config.divisions:
+                if file_name not in files:
+                    raise ServiceError(
+                        f"{path.name}: division {dname} names {file_name}, "
+                        "which the archive does not contain"
+                    )
+                divisions.append(
+                    ParsedDivision(
+                        dname, file_name, parse_t(files[file_name], source=file_name), file_name
+                    )
+                )
+        elif lower == "config.tsh" or (config_path is None and lower.endswith(".tsh")):
+            config = parse_config(read_text(path), source=path.name)
+            divisions = _config_divisions(config, path.parent, path.name)
+        else:
+            players = parse_t(read_text(path), source=path.name)
+            if config is not None and config.divisions:
+                if len(config.divisions) == 1:
+                    dname = config.divisions[0][0]
+                else:
+                    matches = [d for d, f in config.divisions if Path(f).name == path.name]
+                    if not matches:
+                        raise ServiceError(f"{config_path}: no division names the file {path.name}")
+                    dname = matches[0]
+            else:
+                dname = path.stem
+            divisions = [ParsedDivision(dname, path.name, players, path.name)]
+    except FormatError as exc:
+        raise ServiceError(str(exc)) from exc
+    if not divisions:
+        raise ServiceError(f"{path.name}: no divisions found")
+    settings = dict(config.settings) if config else {}
+    event_name = name or settings.get("event_name") or path.stem
+    return ImportPlan(
+        name=str(event_name),
+        divisions=divisions,
+        config=config,
+        settings=settings,
+        warnings=list(config.warnings) if config else [],
+    )
+
+
+def _withdrawal(player: TshPlayer) -> tuple[int | None, int | None]:
+    """TSH marks a withdrawal only as `off S`; the forfeits it already recorded say from when."""
+    off = player.off
+    if off is None:
+        return None, None
+    first = len(player.opponents) + 1
+    for r in range(len(player.opponents), 0, -1):
+        opp = player.opponents[r - 1]
+        score = player.scores[r - 1] if r - 1 < len(player.scores) else None
+        if opp == 0 and score == off:
+            first = r
+        else:
+            break
+    return first, off
+
+
+def _p12(player: TshPlayer, r: int) -> int | None:
+    values = player.p12
+    return values[r - 1] if r - 1 < len(values) else None
+
+
+def _setting_int(settings: dict[str, Any], key: str, division: str | None = None) -> int | None:
+    value = settings.get(key)
+    if isinstance(value, dict):
+        value = value.get(division) if division is not None else None
+    if value is None or value == "":
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@transaction.atomic
+def import_tsh(
+    path: str | Path,
+    *,
+    config_path: str | Path | None = None,
+    rounds: int | None = None,
+    name: str | None = None,
+    actor: Actor | str | None = "import_tsh",
+) -> Tournament:
+    """Create a tournament (always a new one) from a .t, config.tsh, all.tsh or tourney.js."""
+    plan = plan_import(path, config_path=config_path, name=name)
+    if rounds is not None and rounds < 1:
+        raise ServiceError(f"--rounds {rounds}: must be at least 1")
+    s = plan.settings
+    realm = REALMS.get(str(s.get("realm", "nsa")).lower(), "other")
+    fields: dict[str, Any] = {}
+    for key in ("bye_spread", "spread_cap", "gibson_spread", "max_rounds"):
+        value = _setting_int(s, key)
+        if value is not None:
+            fields[key] = value
+    if "gibson" in s:
+        fields["gibson"] = bool(s["gibson"])
+    if s.get("event_date"):
+        date = _parse_date(str(s["event_date"]))
+        if date:
+            fields["start_date"] = date
+    config_keep = {
+        "settings": s,
+        "autopair": [
+            [a.division, a.source_round, a.target_round, a.command, list(a.args)]
+            for a in (plan.config.autopair if plan.config else [])
+        ],
+        "classes": dict(plan.config.classes) if plan.config else {},
+        "other_lines": list(plan.config.other_lines) if plan.config else [],
+        "source": Path(path).name,
+    }
+    tournament = create_tournament(
+        name=plan.name, realm=realm, actor=actor, config=config_keep, **fields
+    )
+    summary = []
+    for parsed in plan.divisions:
+        played = max((len(p.opponents) for p in parsed.players), default=0)
+        configured = rounds or _setting_int(s, "max_rounds", parsed.name) or played or 1
+        division = create_division(
+            tournament,
+            name=parsed.name,
+            rounds=configured,
+            actor=actor,
+            rating_system=str(s.get("rating_system") or "") or None,
+            file_name=parsed.file_name,
+        )
+        _load_division(division, parsed)
+        summary.append({"name": division.name, "players": len(parsed.players), "rounds": played})
+    audit(
+        tournament,
+        actor,
+        "import",
+        tournament,
+        f"imported {Path(path).name}",
+        after={"divisions": summary, "warnings": plan.warnings},
+    )
+    tournament.import_warnings = plan.warnings  # for the command's report, not stored
+    return tournament
+
+
+def _parse_date(text: str) -> dt.date | None:
+    for fmt in ("%Y-%m-%d", "%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%Y/%m/%d", "%m/%d/%Y"):
+        try:
+            return dt.datetime.strptime(text.strip(), fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
+def _load_division(division: Division, parsed: ParsedDivision) -> None:
+    src = parsed.source
+    entries: dict[int, Entry] = {}
+    for p in parsed.players:
+        player = find_or_create_player(p.name, naspa_id=p.member_id)
+        if division.entries.filter(player=player).exists():
+            raise ServiceError(
+                f"{src} line {p.line}: {p.name} appears twice in division {division.name}"
+            )
+        withdrawn_round, off = _withdrawal(p)
+        extra = [[k, None if k in MODELLED_FIELDS else list(v)] for k, v in p.fields.items()]
+        entries[p.number] = Entry.objects.create(
+            division=division,
+            player=player,
+            number=p.number,
+            seed_rating=p.rating,
+            career_games=p.lifeg,
+            player_class=p.player_class or "",
+            withdrawn_round=withdrawn_round,
+            withdrawal_score=off,
+            extra=extra,
+        )
+    rounds: dict[int, Round] = {}
+    by_number = {p.number: p for p in parsed.players}
+    for p in parsed.players:
+        boards = p.board
+        for r, opp in enumerate(p.opponents, start=1):
+            if opp is None or (opp != 0 and opp < p.number):
+                continue  # undefined, or stored from the lower-numbered side
+            score = p.scores[r - 1] if r - 1 < len(p.scores) else None
+            where = f"{src} line {p.line} (#{p.number} {p.name}) round {r}"
+            rnd = rounds.get(r)
+            if rnd is None:
+                rnd = rounds[r] = Round.objects.create(division=division, number=r)
+            board = boards[r - 1] if r - 1 < len(boards) and boards[r - 1] else None
+            p12 = _p12(p, r)
+            if opp == 0:
+                if score is not None:
+                    score = validate_bye_score(score, where)
+                Game.objects.create(
+                    round=rnd,
+                    board=board,
+                    player1=entries[p.number],
+                    score1=score,
+                    first=First.NONE if p12 is None else p12,
+                )
+                continue
+            q = by_number[opp]
+            opp_score = q.scores[r - 1] if r - 1 < len(q.scores) else None
+            if (score is None) != (opp_score is None):
+                who = p if score is not None else q
+                raise ServiceError(
+                    f"{where}: only #{who.number} {who.name} has a score for this game"
+                )
+            if score is not None:
+                score, opp_score = validate_played_scores(score, opp_score, where)
+            game = Game(
+                round=rnd,
+                board=board,
+                player1=entries[p.number],
+                player2=entries[opp],
+                score1=score,
+                score2=opp_score,
+                first=First.UNKNOWN if p12 is None else p12,
+            )
+            game.save()
+    _keep_underivable_fields(division, parsed)
+
+
+def _keep_underivable_fields(division: Division, parsed: ParsedDivision) -> None:
+    """Keep a player's p12/board verbatim where the games cannot reproduce them.
+
+    Games hold one board and one first-player value, but old files sometimes disagree between
+    the two sides of a game (a board moved for one player, p12 recorded on forfeits). Running the
+    exporter once shows which lists the games cannot give back; those are kept as written, for
+    the rounds they cover (later rounds are still derived from the games).
+    """
+    exported = {p.number: p for p in division_players(division)}
+    for p in parsed.players:
+        derived = exported[p.number].fields
+        changed = False
+        extra = [list(item) for item in division.entries.get(number=p.number).extra]
+        for item in extra:
+            key, values = item
+            if values is None and key in ("p12", "board") and derived.get(key) != p.fields[key]:
+                item[1] = list(p.fields[key])
+                changed = True
+        if changed:
+            Entry.objects.filter(division=division, number=p.number).update(extra=extra)
+
+
+# --------------------------------------------------------------------------- export
+
+
+def _trim(values: list[Any], empty: Any) -> list[Any]:
+    while values and values[-1] == empty:
+        values.pop()
+    return values
+
+
+def division_players(division: Division) -> list[TshPlayer]:
+    """The division as TSH players: modelled fields from games/entries, the rest as imported."""
+    entries = list(division.entries.select_related("player").order_by("number"))
+    by_id = {e.pk: e for e in entries}
+    per: dict[int, dict[int, tuple[Game, int]]] = {e.pk: {} for e in entries}
+    for g in Game.objects.filter(round__division=division).select_related("round"):
+        per[g.player1_id][g.round.number] = (g, 1)
+        if g.player2_id:
+            per[g.player2_id][g.round.number] = (g, 2)
+    players = []
+    for e in entries:
+        games = per[e.pk]
+        last = max(games, default=0)
+        opponents: list[int | None] = []
+        scores: list[int | None] = []
+        p12: list[int] = []
+        boards: list[int] = []
+        for r in range(1, last + 1):
+            item = games.get(r)
+            if item is None:
+                opponents.append(None)
+                scores.append(None)
+                p12.append(First.UNKNOWN)
+                boards.append(0)
+                continue
+            g, side = item
+            other = g.player2_id if side == 1 else g.player1_id
+            opponents.append(by_id[other].number if other else 0)
+            scores.append(g.score1 if side == 1 else g.score2)
+            first = g.first
+            if side == 2 and first in (First.PLAYER1, First.PLAYER2):
+                first = 3 - first
+            p12.append(first)
+            boards.append(g.board or 0)
+        _trim(scores, None)
+        derived: dict[str, list[str] | None] = {
+            "p12": [str(v) for v in _trim(p12, First.UNKNOWN)] or None,
+            "board": [str(v) for v in _trim(boards, 0)] or None,
+            "lifeg": [str(e.career_games)] if e.career_games is not None else None,
+            "class": [e.player_class] if e.player_class else None,
+            "off": [str(e.withdrawal_score)] if e.withdrawn_round is not None else None,
+        }
+        fields: dict[str, list[str]] = {}
+        for key, values in e.extra or []:
+            if values is None:
+                if derived.get(key) is not None:
+                    fields[key] = derived[key]
+            elif key in ("p12", "board"):
+                # kept verbatim for the rounds the file covered; later rounds from the games
+                fields[key] = list(values) + (derived.get(key) or [])[len(values):]
+            else:
+                fields[key] = list(values)
+        for key, values in derived.items():
+            if (
+                key not in fields
+                and values is not None
+                and not any(k == key for k, _ in e.extra or [])
+            ):
+                fields[key] = values
+        players.append(
+            TshPlayer(
+                number=e.number,
+                name=e.player.name,
+                member_id=e.player.naspa_id,
+                rating=e.seed_rating,
+                opponents=opponents,
+                scores=scores,
+                fields=fields,
+            )
+        )
+    return players
+
+
+def tournament_config(tournament: Tournament) -> TshConfig:
+    kept = tournament.config or {}
+    settings = dict(kept.get("settings") or {})
+    settings.setdefault("event_name", tournament.name)
+    if tournament.start_date:
+        settings.setdefault("event_date", tournament.start_date.isoformat())
+    settings["realm"] = settings.get("realm", tournament.realm)
+    for key in ("bye_spread", "gibson_spread"):
+        settings[key] = getattr(tournament, key)
+    if tournament.spread_cap is not None:
+        settings["spread_cap"] = tournament.spread_cap
+    divisions = list(tournament.divisions.order_by("position", "name"))
+    if "max_rounds" not in settings and divisions:
+        settings["max_rounds"] = max(d.rounds for d in divisions)
+    from .formats.config import AutoPair
+
+    autopair = [
+        AutoPair(
+            division=a[0],
+            source_round=a[1],
+            target_round=a[2],
+            command=a[3],
+            args=list(a[4]),
+            line=0,
+        )
+        for a in kept.get("autopair", [])
+    ]
+    return TshConfig(
+        divisions=[(d.name, d.file_name or f"{d.name.lower()}.t") for d in divisions],
+        settings=settings,
+        autopair=autopair,
+        classes=dict(kept.get("classes") or {}),
+        other_lines=list(kept.get("other_lines") or []),
+        warnings=[],
+    )
+
+
+def export_files(tournament: Tournament) -> dict[str, str]:
+    """config.tsh and one .t per division, as text, keyed by file name."""
+    config = tournament_config(tournament)
+    files = {"config.tsh": write_config(config)}
+    for division in tournament.divisions.order_by("position", "name"):
+        files[division.file_name or f"{division.name.lower()}.t"] = write_t(
+            division_players(division)
+        )
+    return files
+
+
+def export_tsh(tournament: Tournament, out_dir: str | Path) -> list[Path]:
+    """Write config.tsh and the .t files into out_dir (created if needed); returns the paths."""
+    out = Path(out_dir)
+    files = export_files(tournament)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ServiceError(f"{out}: cannot create the folder ({exc.strerror or exc})") from exc
+    written = []
+    for file_name, text in files.items():
+        target = out / file_name
+        tmp = target.with_suffix(target.suffix + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(target)
+        written.append(target)
+    return written
+
+
+def export_archive(tournament: Tournament, *, min_players: int = 4) -> str:
+    """NASPA's all.tsh submission; NASPA refuses divisions under four players, so do we."""
+    small = [d.name for d in tournament.divisions.all() if d.entries.count() < min_players]
+    if small:
+        raise ServiceError(
+            f"{tournament.slug}: NASPA refuses divisions under {min_players} players: "
+            + ", ".join(small)
+        )
+    files = export_files(tournament)
+    config_text = files.pop("config.tsh")
+    return write_archive(config_text, files)
+
+
+def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
+    """TSH's live feed structure; public copies never carry players' passwords."""
+    divisions = []
+    for division in tournament.divisions.order_by("position", "name"):
+        players = division_players(division)
+        if public:
+            for p in players:
+                p.fields.pop("password", None)
+        divisions.append((division.name, players))
+    config = dict(tournament_config(tournament).settings)
+    return build_tourney_js(config, divisions)

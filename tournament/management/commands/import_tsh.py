@@ -1,0 +1,46 @@
+from pathlib import Path
+
+from ...interchange import import_tsh
+from ...services import last_round_number
+from ..base import GibsonCommand
+
+
+class Command(GibsonCommand):
+    help = "Import a TSH .t, config.tsh, all.tsh or tourney.js as a new tournament."
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", help=".t file, config.tsh, all.tsh or tourney.js")
+        parser.add_argument("--config", help="config.tsh naming divisions and settings")
+        parser.add_argument(
+            "--rounds", type=int, help="configured number of rounds when no config says"
+        )
+        parser.add_argument("--name", help="tournament name (default: event_name or file name)")
+
+    def handle(self, *args, **opts):
+        path = Path(opts["path"])
+        if not path.exists():
+            raise ValueError(f"{path}: no such file")
+        tournament = import_tsh(
+            path,
+            config_path=opts["config"],
+            rounds=opts["rounds"],
+            name=opts["name"],
+            actor="import_tsh",
+        )
+        divisions = [
+            {"name": d.name, "players": d.entries.count(), "rounds": last_round_number(d)}
+            for d in tournament.divisions.order_by("position")
+        ]
+        warnings = getattr(tournament, "import_warnings", [])
+        if opts["json"]:
+            self.emit_json(
+                {"tournament": tournament.slug, "divisions": divisions, "warnings": warnings}
+            )
+            return
+        for w in warnings:
+            self.stderr.write(f"warning: {w}")
+        self.stdout.write(f"Imported {tournament.name} as {tournament.slug}")
+        for d in divisions:
+            self.stdout.write(
+                f"  division {d['name']}: {d['players']} players, {d['rounds']} rounds"
+            )

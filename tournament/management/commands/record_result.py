@@ -1,0 +1,41 @@
+from ...services import division_by_name, record_result, tournament_by_slug
+from ..base import GibsonCommand
+
+
+class Command(GibsonCommand):
+    help = "Record a game's result: the player's score first, then the opponent's."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("--division", help="division name (may be left out with one division)")
+        parser.add_argument("--round", type=int, required=True)
+        parser.add_argument("player_number")
+        parser.add_argument("score")
+        parser.add_argument("opp_score", nargs="?", help="left out for a bye or forfeit")
+
+    def handle(self, *args, **opts):
+        tournament = tournament_by_slug(opts["slug"])
+        division = division_by_name(tournament, opts["division"])
+        game = record_result(
+            division,
+            opts["round"],
+            opts["player_number"],
+            opts["score"],
+            opts["opp_score"],
+            actor="record_result",
+        )
+        data = {
+            "round": game.round.number,
+            "board": game.board,
+            "player1": game.player1.number,
+            "score1": game.score1,
+            "player2": game.player2.number if game.player2_id else 0,
+            "score2": game.score2,
+        }
+        if opts["json"]:
+            self.emit_json(data)
+            return
+        self.stdout.write(
+            f"Recorded round {data['round']}: #{data['player1']} {data['score1']} - "
+            f"#{data['player2']} {data['score2'] if data['score2'] is not None else ''}"
+        )

@@ -1,0 +1,30 @@
+import os
+
+from django.core.management import call_command
+
+from ...demo import ensure_director, load_demo
+from ..base import GibsonCommand
+
+
+class Command(GibsonCommand):
+    help = "Migrate, load the demo, create a director login and serve the site."
+    json_flag = False
+
+    def add_arguments(self, parser):
+        parser.add_argument("--addr", default=os.environ.get("GIBSON_ADDR", "127.0.0.1:8000"))
+        parser.add_argument("--no-serve", action="store_true", help="set up only, do not serve")
+
+    def handle(self, *args, **opts):
+        call_command("migrate", interactive=False, verbosity=0)
+        tournament, _ = load_demo()
+        user, password = ensure_director(password=os.environ.get("GIBSON_DEMO_PASSWORD") or None)
+        addr = opts["addr"]
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"\nGibson is ready: http://{addr}/  (demo: http://{addr}/t/{tournament.slug}/)\n"
+                f"Directors sign in at http://{addr}/admin/ as {user} / {password}\n"
+            )
+        )
+        if not opts["no_serve"]:
+            # --insecure: serve the admin's static files with DEBUG off, as a venue laptop needs.
+            call_command("runserver", addr, use_reloader=False, insecure_serving=True)

@@ -1,0 +1,50 @@
+from ...services import division_by_name, division_standings, last_round_number, tournament_by_slug
+from ..base import GibsonCommand
+
+
+class Command(GibsonCommand):
+    help = "Show a division's standings after any round (default: the latest)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("--division", help="division name (may be left out with one division)")
+        parser.add_argument("--after-round", type=int, help="standings after this round")
+
+    def handle(self, *args, **opts):
+        tournament = tournament_by_slug(opts["slug"])
+        division = division_by_name(tournament, opts["division"])
+        last = last_round_number(division)
+        after = opts["after_round"]
+        top = max(last, division.rounds)
+        if after is not None and not 0 <= after <= top:
+            raise ValueError(f"--after-round {after}: division {division.name} has rounds 0..{top}")
+        rows = division_standings(division, after if after is not None else last)
+        if opts["json"]:
+            self.emit_json(
+                [
+                    {
+                        "rank": r.rank,
+                        "number": r.number,
+                        "name": r.name,
+                        "wins": r.wins,
+                        "losses": r.losses,
+                        "spread": r.spread,
+                        "rating": r.rating,
+                        "withdrawn": r.withdrawn,
+                    }
+                    for r in rows
+                ]
+            )
+            return
+        shown = after if after is not None else last
+        self.stdout.write(f"{tournament.name} - division {division.name}, after round {shown}")
+        self.stdout.write(
+            f"{'rank':>4} {'#':>4}  {'name':<28} {'W-L':>9} {'spread':>7} {'rating':>6}"
+        )
+        for r in rows:
+            rank = str(r.rank) if r.rank is not None else "-"
+            rec = f"{r.wins:g}-{r.losses:g}"
+            name = r.name + (" (withdrawn)" if r.withdrawn else "")
+            self.stdout.write(
+                f"{rank:>4} {r.number:>4}  {name:<28} {rec:>9} {r.spread:>+7} {r.rating:>6}"
+            )
