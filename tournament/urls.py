@@ -3,11 +3,12 @@
 from django.contrib import admin
 from django.urls import path
 
-from . import views
+from . import feeds, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("t/<slug:slug>/", views.tournament_detail, name="tournament"),
+    path("t/<slug:slug>/tourney.js", feeds.tourney_js, name="tourney_js"),
     path("t/<slug:slug>/<str:division>/standings/", views.standings, name="standings"),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,30 @@
+"""Machine-readable live feeds that other programs poll.
+
+``tourney.js`` at a stable URL makes the project a drop-in live source for the broadcast
+overlays and results pages written for TSH: they fetch the file every few seconds, so the
+response is the public copy (no passwords), read-only, and cacheable for a few seconds only.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_safe
+
+from .formats.tourney_js import write_tourney_js
+from .interchange import export_tourney_js
+from .models import Tournament
+
+# Overlays poll every few seconds; a short max-age lets caches absorb a crowd without showing
+# a result more than a few seconds late.
+MAX_AGE_SECONDS = 10
+
+
+@require_safe
+def tourney_js(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    body = write_tourney_js(export_tourney_js(tournament, public=True))
+    response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
+    response["Cache-Control"] = f"public, max-age={MAX_AGE_SECONDS}"
+    response["Access-Control-Allow-Origin"] = "*"  # overlays run on other origins
+    return response
