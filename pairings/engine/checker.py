@@ -1,0 +1,240 @@
+"""An independent checker for any round's pairings, plus per-round quality metrics.
+
+Deliberately shares no rule code with the engine (only the dataclasses): Gibson status, bye
+order, meeting counts and the start/reply rule are recomputed here from the spec, and the
+"could this repeat have been avoided?" question is answered with networkx, not the engine's
+rustworkx cost model. A bug in the engine's rules therefore shows up as a checker error instead
+of being silently confirmed by the same code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from .model import Field, FieldPlayer, PairingOptions, RoundPairing
+
+TABLE_SYSTEMS = ("rr", "fontes")
+
+
+@dataclass
+class CheckReport:
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    quality: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def _met(p: FieldPlayer, other: int, since: int | None) -> int:
+    rounds = p.opponents if since is None else p.opponents[max(0, since - 1) :]
+    return rounds.count(other)
+
+
+def _counts(p: FieldPlayer) -> tuple[int, int]:
+    starts = replies = 0
+    for opp, f in zip(p.opponents, p.firsts, strict=False):
+        if opp:
+            starts += f == 1
+            replies += f == 2
+    return starts, replies
+
+
+def _order(field_: Field) -> list[FieldPlayer]:
+    act = [p for p in field_.players if p.active]
+    if act and all(p.rank for p in act):
+        return sorted(act, key=lambda p: (p.rank, -p.wins, p.losses, -p.spread, -p.rating,
+                                          p.number))
+    return sorted(act, key=lambda p: (-p.wins, p.losses, -p.spread, -p.rating, p.number))
+
+
+def _gibson_state(field_: Field, options: PairingOptions, order: list[FieldPlayer]):
+    """(Gibsonized numbers, non-contender numbers) recomputed straight from the spec."""
+    k = field_.rounds_total - field_.rounds_complete
+    if not options.gibson or k <= 0:
+        return set(), set()
+    if isinstance(options.gibson_spread, dict):
+        total = sum(
+            options.gibson_spread.get(r, options.gibson_spread.get(0, 500))
+            for r in range(field_.rounds_complete + 1, field_.rounds_total + 1)
+        )
+    else:
+        total = options.gibson_spread * k
+
+    def catches(j: FieldPlayer, i: FieldPlayer) -> bool:
+        gap = i.wins - j.wins
+        return gap < k or (gap == k and i.spread - j.spread <= total)
+
+    places = max(1, options.gibson_places)
+    gib = set()
+    for i in order[:places]:
+        if sum(1 for j in order if j is not i and catches(j, i)) <= places - 1:
+            gib.add(i.number)
+    paid = max(options.prize_bands or [1])
+    noncontenders = set()
+    for j in order:
+        best = 1 + sum(1 for i in order if i is not j and not catches(j, i))
+        if best > paid:
+            noncontenders.add(j.number)
+    return gib, noncontenders
+
+
+def _min_over_limit(
+    field_: Field, options: PairingOptions, bye_only: set[int] | None = None
+) -> int | None:
+    """Fewest over-limit meetings any complete pairing of the active field could have."""
+    act = [p for p in field_.players if p.active]
+    g = nx.Graph()
+    g.add_nodes_from(p.number for p in act)
+    big = 10 * (len(act) + 1)
+    for a_idx, a in enumerate(act):
+        for b in act[a_idx + 1 :]:
+            if frozenset((a.number, b.number)) in field_.forbidden:
+                continue
+            over = max(0, _met(a, b.number, options.repeats_since_round) + 1 - options.max_meetings)
+            g.add_edge(a.number, b.number, weight=big - over)
+    if len(act) % 2:
+        for p in act:
+            if bye_only is None or p.number in bye_only:
+                g.add_edge(p.number, 0, weight=big)
+    m = nx.max_weight_matching(g, maxcardinality=True)
+    if 2 * len(m) != g.number_of_nodes():
+        return None
+    return sum(big - g.edges[u, v]["weight"] for u, v in m)
+
+
+def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -> CheckReport:
+    rep = CheckReport()
+    err, warn = rep.errors.append, rep.warnings.append
+    by_number = {p.number: p for p in field_.players}
+    since = options.repeats_since_round
+    tables = pairing.system in TABLE_SYSTEMS
+    active = {p.number for p in field_.players if p.active}
+
+    # Each active player exactly once, nobody else.
+    seen: dict[int, int] = {}
+    for g in pairing.games:
+        for x in (g.first, g.second):
+            if x == 0:
+                continue
+            if x not in by_number:
+                err(f"board {g.board}: unknown player {x}")
+            elif x not in active:
+                err(f"board {g.board}: withdrawn player {x} is paired")
+            if x in seen:
+                err(f"player {x} is paired twice")
+            seen[x] = g.board
+        if g.first == g.second:
+            err(f"board {g.board}: player {g.first} paired with themself")
+    for x in sorted(active - set(seen)):
+        err(f"active player {x} is not paired")
+    byes = [g.first for g in pairing.games if g.second == 0]
+    if not tables and len(byes) != len(active) % 2:
+        err(f"{len(byes)} byes for {len(active)} active players")
+    if tables and len(byes) > len(active) % 2:
+        warn(f"{len(byes)} byes from the {pairing.system} table (withdrawn players' slots)")
+    games = [g for g in pairing.games if g.second and g.first in by_number
+             and g.second in by_number]
+
+    # Repeats and forbidden pairs.
+    over = 0
+    for g in games:
+        m = _met(by_number[g.first], g.second, since)
+        if m + 1 > options.max_meetings:
+            over += 1
+        if frozenset((g.first, g.second)) in field_.forbidden:
+            (warn if pairing.system == "manual" else err)(
+                f"board {g.board}: {g.first} v {g.second} is a forbidden pair"
+            )
+    if over and not tables and not rep.errors:
+        if options.hard_repeat_limit:
+            err(f"{over} games beyond max_meetings={options.max_meetings} (hard limit)")
+        else:
+            best = _min_over_limit(field_, options)
+            if best is not None and over > best:
+                err(f"{over} games beyond the repeat limit where {best} were unavoidable")
+
+    # Bye and Gibson rules.
+    order = _order(field_)
+    gib, noncontenders = _gibson_state(field_, options, order)
+    uses_gibson = pairing.system in ("swiss", "koth", "factor", "contention", "australian")
+    if not uses_gibson:
+        gib = set()
+    if byes and not tables and pairing.system != "manual" and not rep.errors:
+        bye = byes[0]
+        best = None
+        if gib and bye not in gib:
+            best = _min_over_limit(field_, options)
+            if _min_over_limit(field_, options, bye_only=gib) == best:
+                err(f"bye went to {bye} although Gibsonized {sorted(gib)} could take it")
+        elif not gib:
+            rank = {p.number: i for i, p in enumerate(order)}
+            if options.bye_method == "bottom_up":
+                pref = sorted(order, key=lambda p: (p.byes, -rank[p.number]))
+            elif options.bye_method == "top_down":
+                pref = sorted(order, key=lambda p: (p.byes, rank[p.number]))
+            else:
+                pref = sorted(order, key=lambda p: -rank[p.number])
+            before = [p.number for p in pref[: [q.number for q in pref].index(bye)]]
+            if before:
+                best = _min_over_limit(field_, options)
+                for x in before[:5]:
+                    if _min_over_limit(field_, options, bye_only={x}) == best:
+                        err(f"bye went to {bye} although {x} comes first in the bye order "
+                            f"({options.bye_method}) at no cost in repeats")
+                        break
+    if gib:
+        opp = pairing.opponent_of()
+        fresh_nc = {
+            q for q in noncontenders - gib
+            if all(_met(by_number[g], q, since) < options.max_meetings for g in gib)
+        }
+        needing = [g for g in gib if opp.get(g)]
+        for g in needing:
+            o = opp[g]
+            if o not in gib and o not in noncontenders and len(fresh_nc) >= len(needing):
+                err(f"Gibsonized {g} plays contender {o} while non-contenders were available")
+
+    # Start/reply rule, per game, from counts before the round.
+    imbalance = 0
+    for g in games:
+        a, b = by_number[g.first], by_number[g.second]
+        (sa, ra), (sb, rb) = _counts(a), _counts(b)
+        want = None
+        if sa != sb:
+            want = a.number if sa < sb else b.number
+        elif ra != rb:
+            want = a.number if ra > rb else b.number
+        if want is not None and want != g.first:
+            err(f"board {g.board}: {want} should go first (NASPA start/reply rule)")
+    for p in field_.players:
+        if p.number not in seen:
+            continue
+        s, r = _counts(p)
+        g = next((x for x in games if p.number in (x.first, x.second)), None)
+        if g is not None:
+            s, r = (s + 1, r) if g.first == p.number else (s, r + 1)
+        imbalance = max(imbalance, abs(s - r))
+    rep.quality = round_quality(field_, pairing, options)
+    rep.quality["max_imbalance"] = imbalance
+    return rep
+
+
+def round_quality(field_: Field, pairing: RoundPairing, options: PairingOptions) -> dict:
+    """Repeats, total win difference, players floated, as in the spec's quality measures."""
+    by_number = {p.number: p for p in field_.players}
+    repeats = floats = 0
+    win_diff = 0.0
+    for g in pairing.games:
+        if not g.second:
+            continue
+        a, b = by_number[g.first], by_number[g.second]
+        if _met(a, b.number, options.repeats_since_round):
+            repeats += 1
+        d = abs(a.wins - b.wins)
+        win_diff += d
+        floats += d > 0
+    return {"repeats": repeats, "win_diff": win_diff, "floats": floats}

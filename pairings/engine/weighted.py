@@ -1,0 +1,415 @@
+"""Weighted systems (swiss, koth, factor, contention, random): one min-cost perfect matching.
+
+Hard rules are missing edges: forbidden pairs, withdrawn players (never nodes), and meetings
+beyond ``max_meetings`` when ``hard_repeat_limit`` is set. Soft rules are bands of one integer
+cost (see ``matching``), highest first:
+
+====================  ==========================================================================
+``repeat_over``       meetings beyond ``max_meetings`` (only made when unavoidable)
+``bye``               position of the bye player in the bye order (Gibsonized, then by method)
+``repeats``           earlier meetings (still prefer fresh opponents when repeats are allowed)
+``gibson``            a Gibsonized player should meet a Gibsonized player or the highest-ranked
+                      non-contender
+``contention``        contenders stay inside their prize band's contender group
+``win_diff``          squared win difference (two 1-win floats beat one 2-win float)
+``distance``          distance from the system's ideal opponent
+``last_round``        rematch of last round's opponent
+``firsts``            both players due to start (or both due to reply)
+====================  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import random
+
+from . import matching
+from .firsts import assign_firsts, round_rng
+from .model import Field, FieldPlayer, PairedGame, PairingError, PairingOptions, RoundPairing
+from .standing import (
+    best_finishes,
+    bye_order,
+    can_catch,
+    catch_spread,
+    gibsonized,
+    half_wins,
+    meeting_counts,
+    ordered_active,
+    rounds_left,
+)
+
+BANDS = (
+    "repeat_over",
+    "bye",
+    "repeats",
+    "gibson",
+    "contention",
+    "win_diff",
+    "distance",
+    "last_round",
+    "firsts",
+)
+WEIGHTED_SYSTEMS = ("swiss", "koth", "factor", "contention", "random")
+SPARSE_FRESH = 10  # fresh (non-repeat) candidates searched around each player's ideal opponent
+SPARSE_NEIGHBOURS = 3  # rank neighbours on each side, for floats between score groups
+SPARSE_BYE = 24  # bye candidates kept from the top of the bye order
+
+
+def contender_cap(k: int) -> int:
+    """Chew-style cap on a prize band's contender group: 2/4/8/12 for 1/2/3/4+ rounds left."""
+    return {1: 2, 2: 4, 3: 8}.get(k, 12)
+
+
+def fmt_wins(half: int) -> str:
+    whole, rest = divmod(half, 2)
+    return f"{whole}½" if rest else str(whole)
+
+
+def ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }".replace(" ", "")
+
+
+class _Round:
+    """Everything one weighted pairing needs, computed once."""
+
+    def __init__(self, field: Field, system: str, options: PairingOptions):
+        self.field = field
+        self.system = system
+        self.options = options
+        self.ordered = ordered_active(field)
+        self.n = len(self.ordered)
+        self.pos = {p.number: i for i, p in enumerate(self.ordered)}
+        self.hw = [half_wins(p) for p in self.ordered]
+        self.met = [meeting_counts(p, options.repeats_since_round) for p in self.ordered]
+        self.last = [p.opponents[-1] if p.opponents else 0 for p in self.ordered]
+        self.due = [_due(p) for p in self.ordered]
+        self.k_left = rounds_left(field)
+        self.catch = catch_spread(field, options)
+        uses_gibson = system in ("swiss", "koth", "factor", "contention", "australian")
+        self.gib = gibsonized(field, options, self.ordered) if uses_gibson else []
+        self.gib_idx = {self.pos[g] for g in self.gib}
+        self.noncontender_rank: dict[int, int] = {}
+        if self.gib:
+            finish = best_finishes(field, options, self.ordered)
+            paid = max(options.prize_bands) if options.prize_bands else 1
+            nc = [i for i, p in enumerate(self.ordered) if finish[p.number] > paid]
+            self.noncontender_rank = {i: r for r, i in enumerate(nc)}
+        self._groups()
+        self.contention_group: dict[int, int] = {}
+        self.contention_label: dict[int, str] = {}
+        if system == "contention":
+            self._contention_groups()
+        self.bye_list: list[int] = []
+        if self.n % 2:
+            order = bye_order(self.ordered, options.bye_method, self.gib)
+            self.bye_list = [self.pos[p.number] for p in order]
+        self.bye_cost = {i: r for r, i in enumerate(self.bye_list)}
+        self.random_costs = random.Random(f"random-pairing:{options.seed}:{field.round}")
+
+    # -- structure --------------------------------------------------------------------------
+    def _groups(self) -> None:
+        """Score groups (equal wins) in rank order: start index, size and position of each."""
+        members: dict[int, list[int]] = {}
+        for i, h in enumerate(self.hw):
+            members.setdefault(h, []).append(i)
+        self.group_pos = [0] * self.n
+        self.group_size = [0] * self.n
+        self.group_members = members
+        for idx in members.values():
+            for q, i in enumerate(idx):
+                self.group_pos[i] = q
+                self.group_size[i] = len(idx)
+
+    def _contention_groups(self) -> None:
+        finish = best_finishes(self.field, self.options, self.ordered)
+        cap = contender_cap(self.k_left)
+        taken = set(self.gib_idx)
+        lower = 1
+        for band_no, upper in enumerate(sorted(set(self.options.prize_bands))):
+            group = [
+                i
+                for i, p in enumerate(self.ordered)
+                if i not in taken and finish[p.number] <= upper
+            ][:cap]
+            if len(group) % 2:
+                group = group[:-1]
+            if len(group) >= 2:
+                label = f"{ordinal(lower)}" if lower == upper else f"places {lower}-{upper}"
+                for i in group:
+                    self.contention_group[i] = band_no
+                    self.contention_label[i] = label
+                    taken.add(i)
+            lower = upper + 1
+        self.contention_order: dict[int, list[int]] = {}
+        for i, g in sorted(self.contention_group.items()):
+            self.contention_order.setdefault(g, []).append(i)
+        self.contention_index = {
+            i: q for members in self.contention_order.values() for q, i in enumerate(members)
+        }
+
+    def ideal(self, i: int) -> int:
+        """Index of the system's ideal opponent for player ``i`` (centre of the sparse search)."""
+        if self.system in ("koth", "factor"):
+            d = 1 if self.system == "koth" else max(1, self.options.factor_distance)
+            return i + d if (i % (2 * d)) < d else i - d
+        g, q = self.group_size[i], self.group_pos[i]
+        half = g // 2
+        if half == 0:
+            return i + 1
+        return i + half if q + half < g else i - half
+
+    # -- costs ------------------------------------------------------------------------------
+    def edge_costs(self, i: int, j: int) -> tuple[int, ...] | None:
+        """Band costs for the game i v j (i < j), or None if a hard rule forbids it."""
+        pi, pj = self.ordered[i], self.ordered[j]
+        if frozenset((pi.number, pj.number)) in self.field.forbidden:
+            return None
+        m = self.met[i].get(pj.number, 0)
+        over = max(0, m + 1 - self.options.max_meetings)
+        if over and self.options.hard_repeat_limit:
+            return None
+        gib_cost = contention = win = dist = 0
+        gi, gj = i in self.gib_idx, j in self.gib_idx
+        if gi or gj:
+            if not (gi and gj):
+                other = j if gi else i
+                nc = self.noncontender_rank.get(other)
+                gib_cost = 1 + nc if nc is not None else 1 + self.n + other
+        else:
+            win, dist, contention = self._system_costs(i, j)
+        last = 1 if (self.options.avoid_last_opponent and self.last[i] == pj.number) else 0
+        firsts = 1 if self.due[i] and self.due[i] == self.due[j] else 0
+        return (over, 0, m, gib_cost, contention, win, dist, last, firsts)
+
+    def _system_costs(self, i: int, j: int) -> tuple[int, int, int]:
+        system = self.system
+        if system == "random":
+            return 0, self.random_costs.randrange(1000), 0
+        if system in ("koth", "factor"):
+            d = abs(j - self.ideal(i)) + abs(i - self.ideal(j))
+            return 0, d * d, 0
+        win = (self.hw[i] - self.hw[j]) ** 2
+        if system == "contention" and (i in self.contention_group or j in self.contention_group):
+            gi, gj = self.contention_group.get(i), self.contention_group.get(j)
+            if gi is None or gi != gj:
+                return win, self._swiss_distance(i, j), 3
+            qi, qj = self.contention_index[i], self.contention_index[j]
+            pi, pj = self.ordered[i], self.ordered[j]
+            k, spread = self.k_left, self.catch
+            mutual = can_catch(pi, pj, k, spread) and can_catch(pj, pi, k, spread)
+            ideal_j = qi + 1 if qi % 2 == 0 else qi - 1
+            return 0, abs(qj - ideal_j), 0 if mutual else 1
+        return win, self._swiss_distance(i, j), 0
+
+    def _swiss_distance(self, i: int, j: int) -> int:
+        """Same group: |gap - g/2| (doubled, integer); across groups: how far each player is
+        from the boundary the float crosses."""
+        if self.hw[i] == self.hw[j]:
+            g = self.group_size[i]
+            return abs(2 * abs(self.group_pos[j] - self.group_pos[i]) - g)
+        hi, lo = (i, j) if self.hw[i] > self.hw[j] else (j, i)
+        return 2 * ((self.group_size[hi] - 1 - self.group_pos[hi]) + self.group_pos[lo])
+
+    # -- candidate edges --------------------------------------------------------------------
+    def candidate_pairs(self, sparse: bool) -> set[tuple[int, int]]:
+        n = self.n
+        if not sparse:
+            return {(i, j) for i in range(n) for j in range(i + 1, n)}
+        pairs: set[tuple[int, int]] = set()
+        limit = max(1, self.options.max_meetings)
+        for i in range(n):
+            for d in range(1, SPARSE_NEIGHBOURS + 1):
+                if i + d < n:
+                    pairs.add((i, i + d))
+            if i in self.gib_idx:
+                pairs.update((min(i, j), max(i, j)) for j in range(n) if j != i)
+                continue
+            if i in self.contention_group:
+                for j in self.contention_order[self.contention_group[i]]:
+                    if j != i:
+                        pairs.add((min(i, j), max(i, j)))
+            centre = min(max(self.ideal(i), 0), n - 1)
+            fresh = scanned = 0
+            met = self.met[i]
+            for step in range(2 * n):
+                j = centre + (step + 1) // 2 * (1 if step % 2 else -1)
+                if not 0 <= j < n or j == i:
+                    continue
+                pairs.add((min(i, j), max(i, j)))
+                scanned += 1
+                if met.get(self.ordered[j].number, 0) < limit:
+                    fresh += 1
+                if fresh >= SPARSE_FRESH or scanned >= 40 * SPARSE_FRESH:
+                    break
+        return pairs
+
+    def edges(self, sparse: bool) -> list[matching.Edge]:
+        out: list[matching.Edge] = []
+        for i, j in sorted(self.candidate_pairs(sparse)):
+            costs = self.edge_costs(i, j)
+            if costs is not None:
+                out.append((i, j, costs))
+        if self.n % 2:
+            keep = self.bye_list[:SPARSE_BYE] if sparse else self.bye_list
+            for i in keep:
+                out.append((i, self.n, (0, self.bye_cost[i], 0, 0, 0, 0, 0, 0, 0)))
+        return out
+
+    # -- solving and explaining -------------------------------------------------------------
+    def solve(self) -> list[tuple[int, int]]:
+        nodes = self.n + (self.n % 2)
+        sparse = self.n > self.options.sparse_above
+        result = matching.solve(nodes, self.edges(sparse))
+        if result is None and sparse:
+            result = matching.solve(nodes, self.edges(False))
+        if result is None:
+            raise infeasible(self, nodes)
+        return result
+
+    def explain(self, i: int, j: int) -> str:
+        pj = self.ordered[j]
+        parts = []
+        m = self.met[i].get(pj.number, 0)
+        if m:
+            tag = ": unavoidable" if m + 1 > self.options.max_meetings else ""
+            parts.append(f"repeat {ordinal(m + 1)} meeting{tag}")
+        if i in self.gib_idx or j in self.gib_idx:
+            both = i in self.gib_idx and j in self.gib_idx
+            parts.append("Gibsonized v Gibsonized" if both else "Gibsonized")
+        elif self.system == "contention" and self.contention_group.get(i, -1) == (
+            self.contention_group.get(j, -2)
+        ):
+            parts.append(f"contention for {self.contention_label[i]}")
+        elif self.system in ("swiss", "contention"):
+            d = abs(self.hw[i] - self.hw[j])
+            if d:
+                parts.append(f"{fmt_wins(d)}-win float down")
+            else:
+                parts.append(f"score group {fmt_wins(self.hw[i])} wins")
+        elif self.system == "koth":
+            parts.append(f"KOTH {i + 1} v {j + 1}")
+        elif self.system == "factor":
+            parts.append(f"factor {self.options.factor_distance}: {i + 1} v {j + 1}")
+        elif self.system == "random":
+            parts.append("random draw")
+        if self.options.avoid_last_opponent and self.last[i] == pj.number:
+            parts.append("rematch of last round: unavoidable")
+        return "; ".join(parts)
+
+    def explain_bye(self, i: int) -> str:
+        if i in self.gib_idx:
+            text = "bye: Gibsonized"
+        else:
+            text = {
+                "bottom_up": "bye: lowest with fewest byes",
+                "top_down": "bye: highest with fewest byes",
+                "always_bottom": "bye: lowest ranked",
+            }[self.options.bye_method]
+        if self.bye_list and self.bye_list[0] != i:
+            text += " (players before in the bye order would force a repeat)"
+        return text
+
+
+def _due(p: FieldPlayer) -> int:
+    """+1 if due to reply (more starts), -1 if due to start, 0 if balanced."""
+    diff = p.starts - p.replies
+    return (diff > 0) - (diff < 0)
+
+
+def infeasible(rnd: _Round, nodes: int) -> PairingError:
+    """Name the hard rule that leaves no pairing, and what the director can relax."""
+    opts = rnd.options
+    ordered = rnd.ordered
+    if nodes < 2:
+        return PairingError("no players to pair", rule="field")
+    repeat_only = []
+    for i in range(rnd.n):
+        for j in range(i + 1, rnd.n):
+            m = rnd.met[i].get(ordered[j].number, 0)
+            if not (opts.hard_repeat_limit and m + 1 > opts.max_meetings):
+                repeat_only.append((i, j))
+    if rnd.n % 2:
+        repeat_only += [(i, rnd.n) for i in range(rnd.n)]
+    stuck = matching.max_cardinality_unmatched(nodes, repeat_only)
+    if stuck:
+        names = {i for i in stuck if i < rnd.n}
+        for i in list(names):
+            names |= {
+                rnd.pos[o]
+                for o, c in rnd.met[i].items()
+                if c >= opts.max_meetings and o in rnd.pos
+            }
+        numbers = sorted(ordered[i].number for i in names)
+        who = ", ".join(map(str, numbers))
+        allow = opts.max_meetings + 1
+        return PairingError(
+            f"repeats forbidden: players {who} have all met; allow {allow} meetings "
+            f"(max_meetings={allow}) or turn off hard_repeat_limit",
+            rule="max_meetings",
+            players=tuple(numbers),
+        )
+    full = [(u, v) for u, v, _ in rnd.edges(False)]
+    stuck = [i for i in matching.max_cardinality_unmatched(nodes, full) if i < rnd.n]
+    who = ", ".join(str(ordered[i].number) for i in stuck)
+    return PairingError(
+        f"forbidden pairs leave players {who} without an opponent; remove a forbidden pair",
+        rule="forbidden",
+        players=tuple(ordered[i].number for i in stuck),
+    )
+
+
+def build_pairing(
+    field: Field,
+    system: str,
+    options: PairingOptions,
+    pairs: list[tuple[int, int]],
+    explain,
+    explain_bye,
+    notes: list[str],
+    order_key,
+    fallback: dict[tuple[int, int], int] | None = None,
+) -> RoundPairing:
+    """Turn matched player pairs (second 0 = bye) into boards with firsts and explanations."""
+    rng = round_rng(options.seed, field.round, system)
+    games = [(a, b) for a, b in pairs if a and b]
+    byes = [a or b for a, b in pairs if not (a and b)]
+    games.sort(key=lambda ab: min(order_key(ab[0]), order_key(ab[1])))
+    ordered_firsts = assign_firsts(games, field, rng, fallback)
+    out = [
+        PairedGame(board, first, second, explain(first, second))
+        for board, (first, second, _) in enumerate(ordered_firsts, start=1)
+    ]
+    for b in sorted(byes, key=order_key):
+        out.append(PairedGame(0, b, 0, explain_bye(b)))
+    return RoundPairing(field.round, system, out, notes)
+
+
+def pair_weighted(field: Field, system: str, options: PairingOptions) -> RoundPairing:
+    rnd = _Round(field, system, options)
+    matched = rnd.solve()
+    pairs = []
+    for u, v in matched:
+        a = rnd.ordered[u].number
+        b = rnd.ordered[v].number if v < rnd.n else 0
+        pairs.append((a, b))
+    notes = []
+    if rnd.gib:
+        notes.append("Gibsonized: " + ", ".join(str(g) for g in rnd.gib))
+    if rnd.n > options.sparse_above:
+        notes.append(f"candidate edges limited for {rnd.n} players")
+
+    def explain(a: int, b: int) -> str:
+        i, j = sorted((rnd.pos[a], rnd.pos[b]))
+        return rnd.explain(i, j)
+
+    return build_pairing(
+        field,
+        system,
+        options,
+        pairs,
+        explain,
+        lambda b: rnd.explain_bye(rnd.pos[b]),
+        notes,
+        lambda x: rnd.pos[x],
+    )
