@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import datetime
 import json
-from pathlib import Path
 
 import pytest
 
+from tests.conftest import SHARED_DATA
 from tournament.formats import (
     FormatError,
     TshPlayer,
@@ -26,7 +26,7 @@ from tournament.formats import (
 )
 from tournament.formats.tou import scored_rounds, tou_name
 
-DATA = Path("/work/shared/data")
+DATA = SHARED_DATA
 
 
 @pytest.fixture(scope="module")

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
+from tests.conftest import SHARED_DATA
 from tournament.formats import FormatError, TshPlayer, parse_t, read_t, write_t
 from tournament.formats.tsh import decode_bytes, standings_input, withdrawn_round
 
-DATA = Path("/work/shared/data")
+DATA = SHARED_DATA
 FILES = ["naspa-2023-a.t", "naspa-2006-b.t"]
 
 
@@ -247,3 +247,11 @@ def test_write_refuses_misnumbered_players_and_bad_names():
         write_t([TshPlayer(1, "A; B", "", 1500, [], [], {})])
     with pytest.raises(FormatError, match="cannot be written"):
         write_t([TshPlayer(1, "A", "", 1500, [], [], {"k": ["two words"]})])
+
+
+def test_read_t_names_the_file_in_errors(tmp_path):
+    path = tmp_path / "naspa.t"
+    path.write_bytes(b"A, A 1500 2; 400\nB, B 1400 1; 350\nC, C 1300 0 50\n")
+    with pytest.raises(FormatError) as info:
+        read_t(path)
+    assert str(info.value).startswith("naspa.t line 3: ")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.conftest import SHARED_DATA
 from tournament.formats.tsh import read_t, standings_input
 from tournament.standings import (
     PlayerRound,
@@ -15,7 +14,7 @@ from tournament.standings import (
     name_tiebreak,
 )
 
-DATA = Path("/work/shared/data")
+DATA = SHARED_DATA
 
 
 # --- real data ------------------------------------------------------------------------------
