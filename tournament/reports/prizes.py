@@ -1,0 +1,209 @@
+"""Who wins what: the prize facts worked out from the standings and the games.
+
+Kept apart from the drawing so the director can check the list on screen (or a test can check
+it against the games) before anything is printed, and so every prize is derived from the
+recorded games rather than typed in (spec/rules.md: games are the truth).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from .data import Prize, PrizeGame, ReportError, StandingLine, format_record, format_spread
+
+
+def ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def prizes_from(
+    standings: Sequence[StandingLine],
+    games: Sequence[PrizeGame],
+    *,
+    places: int = 3,
+    class_places: int | Mapping[str, int] | None = None,
+    exclusive: bool = True,
+) -> list[Prize]:
+    """The prize list: places, class prizes, then the specials.
+
+    - Places: every ranked player with ``rank <= places`` (players sharing a rank share the
+      place, labelled "2nd (tie)").
+    - Class prizes: the best ``class_places`` players of each class in standings order (an int
+      for every class, a mapping per class; ``None`` = one per class when the division has at
+      least two classes). With ``exclusive`` a place winner does not also take a class prize,
+      the usual NASPA practice of one cash prize per player. The default leaves out the
+      highest class (the one holding the highest-rated player): its players play for places.
+    - Specials, from the games (byes and forfeits are never games): high game, high loss, high
+      combined score, biggest upset (a win over a higher-rated player; unrated players are
+      left out because there is no rating gap to measure), biggest rating gain (estimate minus
+      pre-event rating, rated players with an estimate only). Tied winners all get a line.
+    """
+    if places < 0:
+        raise ReportError(f"prize places must not be negative (got {places})")
+    players = {s.number: s for s in standings}
+    if len(players) != len(standings):
+        seen: set[int] = set()
+        for s in standings:
+            if s.number in seen:
+                raise ReportError(f"player #{s.number} {s.name} appears twice in the standings")
+            seen.add(s.number)
+    for g in games:
+        for number in (g.player_number, g.opponent_number):
+            if number not in players:
+                raise ReportError(
+                    f"round {g.round}: game between #{g.player_number} and #{g.opponent_number} "
+                    f"names player #{number}, who is not in the standings"
+                )
+        if g.player_number == g.opponent_number:
+            raise ReportError(f"round {g.round}: player #{g.player_number} plays themself")
+
+    ranked = sorted((s for s in standings if s.rank is not None), key=lambda s: (s.rank, s.number))
+    prizes: list[Prize] = []
+    winners: set[int] = set()
+
+    for s in ranked:
+        if s.rank > places:  # type: ignore[operator]
+            break
+        tie = sum(1 for o in ranked if o.rank == s.rank) > 1
+        label = f"{ordinal(s.rank)} place" + (" (tie)" if tie else "")  # type: ignore[arg-type]
+        prizes.append(_standing_prize("place", label, s))
+        winners.add(s.number)
+
+    classes: list[str] = []
+    for s in ranked:
+        if s.player_class and s.player_class not in classes:
+            classes.append(s.player_class)
+    classes.sort()
+    if class_places is None:
+        # The highest class (the one holding the highest-rated player) plays for the places.
+        top = max(ranked, key=lambda s: s.rating).player_class if ranked else ""
+        per_class = {c: 1 for c in classes if c != top} if len(classes) >= 2 else {}
+    elif isinstance(class_places, int):
+        per_class = dict.fromkeys(classes, class_places)
+    else:
+        per_class = {c: n for c, n in class_places.items()}
+        unknown = [c for c in per_class if c not in classes]
+        if unknown:
+            raise ReportError(
+                f"class prizes asked for class(es) {', '.join(unknown)}, "
+                f"but no ranked player is in them (classes: {', '.join(classes) or 'none'})"
+            )
+    for cls in sorted(per_class):
+        count = per_class[cls]
+        eligible = [s for s in ranked if s.player_class == cls]
+        if exclusive:
+            eligible = [s for s in eligible if s.number not in winners]
+        for place, s in enumerate(eligible[:count], start=1):
+            prizes.append(_standing_prize("class", f"Class {cls} {ordinal(place)}", s))
+
+    prizes.extend(_specials(players, games, standings))
+    return prizes
+
+
+def _standing_prize(category: str, label: str, s: StandingLine) -> Prize:
+    return Prize(
+        category=category,
+        label=label,
+        numbers=(s.number,),
+        names=(s.name,),
+        detail=f"{format_record(s.wins, s.losses)} {format_spread(s.spread)}",
+    )
+
+
+def _specials(
+    players: Mapping[int, StandingLine],
+    games: Sequence[PrizeGame],
+    standings: Sequence[StandingLine],
+) -> list[Prize]:
+    def name(n: int) -> str:
+        return players[n].name
+
+    # Each game seen from the side that matters: (score, own, opp, opp score, round).
+    sides = []
+    for g in games:
+        sides.append((g.player_score, g.player_number, g.opponent_number, g.opponent_score, g))
+        sides.append((g.opponent_score, g.opponent_number, g.player_number, g.player_score, g))
+
+    out: list[Prize] = []
+
+    def best(candidates, key):
+        if not candidates:
+            return []
+        top = max(key(c) for c in candidates)
+        return [c for c in candidates if key(c) == top]
+
+    for score, own, opp, opp_score, g in best(sides, key=lambda s: s[0]):
+        out.append(
+            Prize(
+                "high game",
+                "High game",
+                (own,),
+                (name(own),),
+                f"{score}-{opp_score} vs #{opp} {name(opp)}, round {g.round}",
+                score,
+            )
+        )
+    losses = [s for s in sides if s[0] < s[3]]
+    for score, own, opp, opp_score, g in best(losses, key=lambda s: s[0]):
+        out.append(
+            Prize(
+                "high loss",
+                "High loss",
+                (own,),
+                (name(own),),
+                f"{score}-{opp_score} vs #{opp} {name(opp)}, round {g.round}",
+                score,
+            )
+        )
+    for g in best(list(games), key=lambda g: g.player_score + g.opponent_score):
+        total = g.player_score + g.opponent_score
+        out.append(
+            Prize(
+                "high combined",
+                "High combined",
+                (g.player_number, g.opponent_number),
+                (name(g.player_number), name(g.opponent_number)),
+                f"{total}: {g.player_score}-{g.opponent_score}, round {g.round}",
+                total,
+            )
+        )
+    upsets = []
+    for score, own, opp, opp_score, g in sides:
+        r_own, r_opp = players[own].rating, players[opp].rating
+        if score > opp_score and r_own > 0 and r_opp > r_own:
+            upsets.append((r_opp - r_own, own, opp, score, opp_score, g))
+    for gap, own, opp, score, opp_score, g in best(upsets, key=lambda u: u[0]):
+        out.append(
+            Prize(
+                "upset",
+                "Biggest upset",
+                (own,),
+                (name(own),),
+                f"{gap} rating points: rated {players[own].rating}, beat #{opp} {name(opp)} "
+                f"(rated {players[opp].rating}) {score}-{opp_score}, round {g.round}",
+                gap,
+            )
+        )
+    gains = [
+        (s.estimate - s.rating, s)
+        for s in standings
+        if s.rating > 0 and s.estimate is not None and s.rank is not None
+    ]
+    for gain, s in best(gains, key=lambda t: t[0]):
+        if gain <= 0:
+            break
+        out.append(
+            Prize(
+                "rating gain",
+                "Biggest rating gain",
+                (s.number,),
+                (s.name,),
+                f"{s.rating} to {s.estimate} ({format_spread(gain)})",
+                gain,
+            )
+        )
+    return out

@@ -1,0 +1,322 @@
+"""NASPA-style scorecards, two or four to a page, pre-filled as far as the event has got.
+
+Players keep their own card during the event and write each result on it, so rows for rounds
+not yet played stay blank and keep a row height a pen can use. Each card carries the event and
+division (cards are cut apart) and a QR code to the player's own page with the address printed
+under it, for phones that cannot scan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import ceil
+
+from reportlab.pdfgen.canvas import Canvas
+
+from .data import (
+    CardRow,
+    ReportError,
+    ReportEvent,
+    Scorecard,
+    card_rows,
+    format_record,
+    format_spread,
+    starts_replies,
+)
+from .layout import (
+    FAINT,
+    FONT,
+    FONT_BOLD,
+    FOOTER_H,
+    GREY,
+    HEAD_FILL,
+    HEADER_H,
+    INK,
+    MARGIN,
+    RULE,
+    Document,
+    division_label,
+    draw_fitted,
+    text_width,
+)
+from .qrcode import draw_qr
+
+GAP = 14.0  # between cards: room for scissors
+PAD = 6.0  # inside a card's border
+MIN_ROW = 9.5  # points; below this a result cannot be written by hand
+LEGEND_H = 9.0
+
+# (title on a wide card, title on a narrow card, width on a wide card, align); width 0 = flex
+_COLUMNS = [
+    ("Rd", "Rd", 20, "center"),
+    ("1st/2nd", "1/2", 32, "center"),
+    ("Board", "Bd", 30, "center"),
+    ("Opp #", "Opp", 30, "center"),
+    ("Rating", "Rtg", 34, "center"),
+    ("Opponent", "Opponent", 0, "left"),
+    ("Won-Lost", "W-L", 46, "center"),
+    ("For", "For", 34, "center"),
+    ("Against", "Agst", 40, "center"),
+    ("Spread", "Spr", 38, "center"),
+    ("Cum. spread", "Cum.", 50, "center"),
+]
+_WIDE = 552.0  # the card width the base column widths are drawn for
+
+
+def scorecards_pdf(
+    event: ReportEvent,
+    division: str,
+    cards: Sequence[Scorecard],
+    *,
+    per_page: int = 2,
+    round: int | None = None,
+) -> bytes:
+    """Scorecards for ``cards`` in the given order, ``per_page`` (1, 2 or 4) to a page.
+
+    Two per page print portrait, one card above the other; four per page print landscape in a
+    2 x 2 grid. ``round`` (optional) names the round the cards are pre-filled through, for the
+    page header. Raises ``ReportError`` when the rounds cannot fit with room to write.
+    """
+    if per_page not in (1, 2, 4):
+        raise ReportError(f"scorecards: per_page must be 1, 2 or 4 (got {per_page})")
+    if not cards:
+        raise ReportError(f"scorecards for {division_label(division)}: no players to print")
+    rows_of = [card_rows(card) for card in cards]  # validates every card before drawing
+    pages = ceil(len(cards) / per_page)
+    doc = Document(
+        event, division, title="Scorecards", total_pages=pages, landscape=per_page == 4
+    )
+    cols_n, rows_n = {1: (1, 1), 2: (1, 2), 4: (2, 2)}[per_page]
+    card_w = (doc.right - doc.left - GAP * (cols_n - 1)) / cols_n
+    card_h = (doc.top - 6 - doc.bottom - GAP * (rows_n - 1)) / rows_n
+    geometry = _CardGeometry(card_w, card_h)
+    most_rounds = max(card.rounds_total for card in cards)
+    if geometry.row_height(most_rounds) < MIN_ROW:
+        fits = [n for n in (1, 2, 4) if _fits(doc, n, most_rounds)]
+        hint = f"; use per_page={max(fits)}" if fits else ""
+        raise ReportError(
+            f"scorecards: {most_rounds} rounds do not fit {per_page} cards per page with "
+            f"room to write{hint}"
+        )
+    subtitle = "Scorecards" + (f"  ·  pre-filled through round {round}" if round else "")
+    for page_start in range(0, len(cards), per_page):
+        c = doc.start_page(subtitle)
+        for slot in range(per_page):
+            i = page_start + slot
+            if i >= len(cards):
+                break
+            col, row = slot % cols_n, slot // cols_n
+            x = doc.left + col * (card_w + GAP)
+            y = doc.top - 6 - (row + 1) * card_h - row * GAP
+            _draw_card(c, geometry, x, y, event, division, cards[i], rows_of[i])
+    return doc.finish()
+
+
+def _fits(doc: Document, per_page: int, rounds: int) -> bool:
+    # Geometry on the page size the director would get with that choice.
+    portrait_w = min(doc.width, doc.height)
+    portrait_h = max(doc.width, doc.height)
+    w, h = (portrait_h, portrait_w) if per_page == 4 else (portrait_w, portrait_h)
+    cols_n, rows_n = {1: (1, 1), 2: (1, 2), 4: (2, 2)}[per_page]
+    content_w = w - 2 * MARGIN
+    content_h = h - 2 * MARGIN - HEADER_H - FOOTER_H - 6
+    g = _CardGeometry(
+        (content_w - GAP * (cols_n - 1)) / cols_n, (content_h - GAP * (rows_n - 1)) / rows_n
+    )
+    return g.row_height(rounds) >= MIN_ROW
+
+
+class _CardGeometry:
+    """Column widths and sizes for one card size (the same for every card of a run)."""
+
+    def __init__(self, w: float, h: float):
+        self.w, self.h = w, h
+        self.scale = min(1.0, max(0.6, (w - 2 * PAD) / _WIDE))
+        self.narrow = self.scale < 0.85
+        self.header_h = 66.0 if not self.narrow else 60.0
+        self.qr = self.header_h - 12
+        self.head_row = 15.0 if not self.narrow else 13.0
+        inner = w - 2 * PAD
+        fixed = sum(c[2] for c in _COLUMNS) * self.scale
+        self.widths = [c[2] * self.scale if c[2] else inner - fixed for c in _COLUMNS]
+        self.titles = [c[1] if self.narrow else c[0] for c in _COLUMNS]
+        self.aligns = [c[3] for c in _COLUMNS]
+
+    def row_height(self, rounds: int) -> float:
+        table_h = self.h - 2 * PAD - self.header_h - self.head_row - LEGEND_H
+        return table_h / max(1, rounds)
+
+
+def _draw_card(
+    c: Canvas,
+    g: _CardGeometry,
+    x: float,
+    y: float,
+    event: ReportEvent,
+    division: str,
+    card: Scorecard,
+    rows: list[CardRow],
+) -> None:
+    w, h = g.w, g.h
+    c.setStrokeColor(INK)
+    c.setLineWidth(0.9)
+    c.roundRect(x, y, w, h, 4, stroke=1, fill=0)
+    left, right, top = x + PAD, x + w - PAD, y + h - PAD
+
+    # --- header: who this card belongs to, and the QR code to their page ---------------------
+    qr_left = right
+    if card.url:
+        q = g.qr
+        c.setFillColor(INK)
+        draw_qr(c, card.url, right - q, top - q, q)
+        url_w = min(w * 0.5, 230.0)
+        qr_left = right - q - 6
+        c.setFillColor(GREY)
+        draw_fitted(
+            c, card.url, right - url_w, top - g.header_h + 1, url_w, 10,
+            size=6.5, align="right", min_size=4.0,
+        )  # fmt: skip
+    text_w = qr_left - left
+    c.setFillColor(GREY)
+    draw_fitted(
+        c, f"{event.name}  ·  {division_label(division)}", left, top - 10, text_w, 10,
+        size=7.5, min_size=5,
+    )  # fmt: skip
+    c.setFillColor(INK)
+    number = f"#{card.number}"
+    num_size = 16.0 if not g.narrow else 14.0
+    c.setFont(FONT_BOLD, num_size)
+    c.drawString(left, top - 30, number)
+    nw = text_width(number, FONT_BOLD, num_size) + 8
+    draw_fitted(
+        c, card.name, left + nw, top - 36, text_w - nw, 22,
+        font=FONT_BOLD, size=num_size - 1, min_size=6,
+    )  # fmt: skip
+    starts, replies = starts_replies(card)
+    facts = [
+        ("Rating", str(card.rating) if card.rating else "unrated"),
+        ("Class", card.player_class),
+        ("Starts:Replies", f"{starts}:{replies}"),
+        ("Career games", f"{card.career_games:,}" if card.career_games is not None else ""),
+    ]
+    _draw_facts(c, [f for f in facts if f[1]], left, top - 52, text_w, 14, 8.5 if g.narrow else 9.0)
+
+    # --- the table ------------------------------------------------------------------------
+    row_h = g.row_height(card.rounds_total)
+    table_top = top - g.header_h
+    table_bottom = table_top - g.head_row - row_h * card.rounds_total
+    c.setFillColor(HEAD_FILL)
+    c.rect(left, table_top - g.head_row, right - left, g.head_row, stroke=0, fill=1)
+    c.setFillColor(INK)
+    cx = left
+    head_size = 7.5 if not g.narrow else 6.5
+    for title, cw, align in zip(g.titles, g.widths, g.aligns, strict=True):
+        draw_fitted(
+            c, title, cx + 2, table_top - g.head_row, cw - 4, g.head_row,
+            font=FONT_BOLD, size=head_size, align=align, min_size=4.5,
+        )  # fmt: skip
+        cx += cw
+
+    # writing lines and column rules, one path each
+    c.setStrokeColor(FAINT)
+    c.setLineWidth(0.5)
+    path = c.beginPath()
+    yy = table_top - g.head_row
+    for _ in range(card.rounds_total - 1):
+        yy -= row_h
+        path.moveTo(left, yy)
+        path.lineTo(right, yy)
+    c.drawPath(path, stroke=1, fill=0)
+    c.setStrokeColor(RULE)
+    path = c.beginPath()
+    cx = left
+    for cw in g.widths[:-1]:
+        cx += cw
+        path.moveTo(cx, table_top)
+        path.lineTo(cx, table_bottom)
+    c.drawPath(path, stroke=1, fill=0)
+    c.setStrokeColor(INK)
+    c.setLineWidth(0.7)
+    c.rect(left, table_bottom, right - left, table_top - table_bottom, stroke=1, fill=0)
+    c.line(left, table_top - g.head_row, right, table_top - g.head_row)
+
+    size = max(5.5, min(9.5, row_h * 0.62)) * (1.0 if not g.narrow else 0.92)
+    y_row = table_top - g.head_row
+    for row in rows:
+        y_row -= row_h
+        cells = _row_cells(row)
+        cx = left
+        for i, (cell, cw, align) in enumerate(zip(cells, g.widths, g.aligns, strict=True)):
+            if cell:
+                font = FONT_BOLD if i in (0, 10) else FONT
+                draw_fitted(
+                    c, cell, cx + 2, y_row, cw - 4, row_h,
+                    font=font, size=size, align=align, min_size=4.5,
+                )  # fmt: skip
+            cx += cw
+
+    # legend
+    c.setFillColor(GREY)
+    legend = "*2 = second meeting with this opponent (a repeat)   ·   1st = start, 2nd = reply"
+    draw_fitted(c, legend, left, y + PAD - 1, right - left, LEGEND_H, size=6, min_size=4)
+    c.setFillColor(INK)
+
+
+def _draw_facts(
+    c: Canvas,
+    facts: list[tuple[str, str]],
+    x: float,
+    y: float,
+    width: float,
+    height: float,
+    size: float,
+) -> None:
+    """Label/value pairs on one line ("Rating 2009"), shrunk together if the line is short."""
+    gap = 12.0
+
+    def total(s: float) -> float:
+        return sum(
+            text_width(label + " ", FONT, s) + text_width(value, FONT_BOLD, s) + gap
+            for label, value in facts
+        )
+
+    while size > 5 and total(size) > width:
+        size -= 0.25
+    cx = x
+    base = y + (height - size * 0.72) / 2
+    for label, value in facts:
+        c.setFillColor(GREY)
+        c.setFont(FONT, size)
+        c.drawString(cx, base, label + " ")
+        cx += text_width(label + " ", FONT, size)
+        c.setFillColor(INK)
+        c.setFont(FONT_BOLD, size)
+        c.drawString(cx, base, value)
+        cx += text_width(value, FONT_BOLD, size) + gap
+
+
+def _row_cells(row: CardRow) -> list[str]:
+    """The 11 printed cells of a row; unknown values stay empty for the player's pen."""
+    cells = [str(row.round)] + [""] * 10
+    if not row.paired:
+        return cells
+    if row.bye:
+        cells[5] = "forfeit" if (row.score or 0) < 0 else "bye"
+    else:
+        cells[1] = {True: "1st", False: "2nd", None: ""}[row.first]
+        cells[3] = str(row.opponent_number)
+        if row.opponent_rating is not None:
+            cells[4] = str(row.opponent_rating) if row.opponent_rating else "unr."
+        mark = f" *{row.meeting}" if row.meeting > 1 else ""
+        cells[5] = (row.opponent_name or f"player #{row.opponent_number}") + mark
+    if row.board is not None and not row.bye:
+        cells[2] = str(row.board)
+    if row.played:
+        if row.wins is not None and row.losses is not None:
+            cells[6] = format_record(row.wins, row.losses)
+        cells[7] = str(row.score)
+        cells[8] = "" if row.opponent_score is None else str(row.opponent_score)
+        cells[9] = format_spread(row.spread or 0)
+        if row.cumulative_spread is not None:
+            cells[10] = format_spread(row.cumulative_spread)
+    return cells

@@ -1,0 +1,203 @@
+"""The wall chart (cross table): a row per player, a cell per round, landscape.
+
+Many rounds do not fit one page width, so the rounds are split into even blocks ("rounds 1-12",
+"rounds 13-23"); each block repeats the player columns and ends with the record and spread
+through its last round, so every page reads on its own when taped to a wall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import ceil
+
+from reportlab.pdfgen.canvas import Canvas
+
+from .data import (
+    ReportError,
+    ReportEvent,
+    WallChartGame,
+    WallChartPlayer,
+    format_record,
+    format_spread,
+)
+from .layout import (
+    FONT,
+    FONT_BOLD,
+    GREY,
+    HEAD_FILL,
+    INK,
+    RULE,
+    ZEBRA,
+    Document,
+    content_height,
+    content_width,
+    draw_fitted,
+)
+
+ROW = 25.0
+HEAD_H = 16.0
+MIN_CELL = 46.0
+MAX_CELL = 62.0
+NUM_W, NAME_W, RATING_W = 26.0, 150.0, 36.0
+REC_W, SPREAD_W = 44.0, 46.0
+
+
+def wallchart_pdf(
+    event: ReportEvent, division: str, players: Sequence[WallChartPlayer], rounds: int
+) -> bytes:
+    """The cross table for ``rounds`` rounds; rounds with no game print as empty cells."""
+    if rounds < 1:
+        raise ReportError(f"wall chart: rounds must be at least 1 (got {rounds})")
+    numbers = {p.number for p in players}
+    if len(numbers) != len(players):
+        raise ReportError("wall chart: a player number appears twice")
+    cells: list[dict[int, WallChartGame]] = []
+    for p in players:
+        by_round: dict[int, WallChartGame] = {}
+        for g in p.games:
+            where = f"wall chart: player #{p.number} {p.name}, round {g.round}"
+            if not 1 <= g.round <= rounds:
+                raise ReportError(f"{where}: round outside 1-{rounds}")
+            if g.round in by_round:
+                raise ReportError(f"{where}: two games in one round")
+            if g.opponent_number and g.opponent_number not in numbers:
+                raise ReportError(f"{where}: opponent #{g.opponent_number} is not in the division")
+            by_round[g.round] = g
+        cells.append(by_round)
+
+    width = content_width(event, landscape=True)
+    fixed = NUM_W + NAME_W + RATING_W + REC_W + SPREAD_W
+    max_per_block = max(1, int((width - fixed) // MIN_CELL))
+    blocks_n = ceil(rounds / max_per_block)
+    per_block = ceil(rounds / blocks_n)
+    blocks = [
+        (start, min(rounds, start + per_block - 1)) for start in range(1, rounds + 1, per_block)
+    ]
+    cell_w = min(MAX_CELL, (width - fixed) / per_block)
+    per_page = max(1, int((content_height(event, landscape=True) - 8 - HEAD_H) // ROW))
+    row_pages = [list(range(i, min(i + per_page, len(players)))) for i in
+                 range(0, len(players), per_page)] or [[]]  # fmt: skip
+
+    doc = Document(
+        event,
+        division,
+        title="Wall chart",
+        total_pages=len(blocks) * len(row_pages),
+        landscape=True,
+    )
+    for first, last in blocks:
+        for indexes in row_pages:
+            c = doc.start_page(f"Wall chart  ·  rounds {first}-{last} of {rounds}")
+            _draw_block(c, doc, players, cells, indexes, first, last, cell_w)
+    return doc.finish()
+
+
+def _draw_block(
+    c: Canvas,
+    doc: Document,
+    players: Sequence[WallChartPlayer],
+    cells: Sequence[dict[int, WallChartGame]],
+    indexes: list[int],
+    first: int,
+    last: int,
+    cell_w: float,
+) -> None:
+    x0, top = doc.left, doc.top - 8
+    widths = [NUM_W, NAME_W, RATING_W] + [cell_w] * (last - first + 1) + [REC_W, SPREAD_W]
+    titles = ["#", "Player", "Rating"] + [f"Rd {r}" for r in range(first, last + 1)]
+    titles += [f"W-L ({last})", "Spread"]
+    total_w = sum(widths)
+    c.setFillColor(HEAD_FILL)
+    c.rect(x0, top - HEAD_H, total_w, HEAD_H, stroke=0, fill=1)
+    c.setFillColor(INK)
+    cx = x0
+    for i, (title, w) in enumerate(zip(titles, widths, strict=True)):
+        align = "left" if i == 1 else "center"
+        draw_fitted(
+            c, title, cx + 2, top - HEAD_H, w - 4, HEAD_H,
+            font=FONT_BOLD, size=8, align=align, min_size=5,
+        )  # fmt: skip
+        cx += w
+    y = top - HEAD_H
+    for k, i in enumerate(indexes):
+        p, games = players[i], cells[i]
+        if k % 2:
+            c.setFillColor(ZEBRA)
+            c.rect(x0, y - ROW, total_w, ROW, stroke=0, fill=1)
+            c.setFillColor(INK)
+        cx = x0
+        draw_fitted(c, str(p.number), cx, y - ROW, NUM_W - 3, ROW, size=9, align="right")
+        cx += NUM_W
+        draw_fitted(
+            c, p.name, cx + 3, y - ROW, NAME_W - 6, ROW, font=FONT_BOLD, size=9, min_size=5
+        )
+        cx += NAME_W
+        draw_fitted(
+            c, str(p.rating) if p.rating else "unr.", cx, y - ROW, RATING_W - 3, ROW,
+            size=8.5, align="right",
+        )  # fmt: skip
+        cx += RATING_W
+        wins = losses = 0.0
+        spread = 0
+        for r in range(1, last + 1):
+            g = games.get(r)
+            if g is not None and g.spread is not None:
+                result = g.result
+                if result is not None:
+                    wins += result
+                    losses += 1 - result
+                spread += g.spread
+            if r >= first:
+                _draw_cell(c, g, cx, y - ROW, cell_w)
+                cx += cell_w
+        draw_fitted(
+            c, format_record(wins, losses), cx, y - ROW, REC_W, ROW,
+            font=FONT_BOLD, size=9, align="center",
+        )  # fmt: skip
+        cx += REC_W
+        draw_fitted(
+            c, format_spread(spread), cx, y - ROW, SPREAD_W - 4, ROW, size=9, align="right"
+        )
+        y -= ROW
+    # grid: column rules between rounds make the chart readable from a distance
+    c.setStrokeColor(RULE)
+    c.setLineWidth(0.5)
+    path = c.beginPath()
+    cx = x0
+    for w in widths[:-1]:
+        cx += w
+        path.moveTo(cx, top)
+        path.lineTo(cx, y)
+    path.moveTo(x0, top)
+    path.lineTo(x0 + total_w, top)
+    path.moveTo(x0, top - HEAD_H)
+    path.lineTo(x0 + total_w, top - HEAD_H)
+    path.moveTo(x0, y)
+    path.lineTo(x0 + total_w, y)
+    c.drawPath(path, stroke=1, fill=0)
+
+
+def _draw_cell(c: Canvas, g: WallChartGame | None, x: float, y: float, w: float) -> None:
+    """Top line: result and opponent ("W 12"); bottom line: score and spread ("452 +87")."""
+    if g is None:
+        return
+    half = ROW / 2
+    if g.bye:
+        top = "forfeit" if (g.score or 0) < 0 else "bye"
+    else:
+        result = g.result
+        letter = {1.0: "W", 0.0: "L", 0.5: "T"}.get(result, "") if result is not None else ""
+        top = f"{letter} {g.opponent_number}".strip()
+    draw_fitted(
+        c, top, x + 2, y + half - 1, w - 4, half, font=FONT_BOLD, size=8, align="center"
+    )
+    if g.score is None:
+        return
+    spread = g.spread
+    if g.bye:
+        bottom = format_spread(g.score)
+    else:
+        bottom = str(g.score) if spread is None else f"{g.score} {format_spread(spread)}"
+    c.setFillColor(GREY if g.bye else INK)
+    draw_fitted(c, bottom, x + 2, y + 1, w - 4, half, font=FONT, size=7.5, align="center")
+    c.setFillColor(INK)
