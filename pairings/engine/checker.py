@@ -43,6 +43,14 @@ def _counts(p: FieldPlayer) -> tuple[int, int]:
     return starts, replies
 
 
+def _last_first(a: FieldPlayer, b: int) -> int | None:
+    """A round robin's later cycle swaps the starts of the pair's previous meeting."""
+    for k in range(len(a.opponents) - 1, -1, -1):
+        if a.opponents[k] == b and k < len(a.firsts) and a.firsts[k] in (1, 2):
+            return a.number if a.firsts[k] == 1 else b
+    return None
+
+
 def _order(field_: Field) -> list[FieldPlayer]:
     act = [p for p in field_.players if p.active]
     if act and all(p.rank for p in act):
@@ -204,12 +212,16 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
         a, b = by_number[g.first], by_number[g.second]
         (sa, ra), (sb, rb) = _counts(a), _counts(b)
         want = None
-        if sa != sb:
+        last_first = _last_first(a, b.number) if pairing.system == "rr" else None
+        if last_first is not None:
+            want = b.number if last_first == a.number else a.number
+        elif sa != sb:
             want = a.number if sa < sb else b.number
         elif ra != rb:
             want = a.number if ra > rb else b.number
         if want is not None and want != g.first:
-            err(f"board {g.board}: {want} should go first (NASPA start/reply rule)")
+            rule = "swap of the earlier meeting" if last_first else "NASPA start/reply rule"
+            err(f"board {g.board}: {want} should go first ({rule})")
     for p in field_.players:
         if p.number not in seen:
             continue

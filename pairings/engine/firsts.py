@@ -30,19 +30,26 @@ def assign_firsts(
     field: Field,
     rng: random.Random,
     fallback: dict[tuple[int, int], int] | None = None,
+    assigned: dict[tuple[int, int], int] | None = None,
 ) -> list[tuple[int, int, str]]:
     """Order each (a, b) as (first, second, reason).
 
-    When the rule does not decide, ``fallback`` (a pair -> first player map, used for round-robin
-    tables' assigned colours) wins before the draw.
+    ``assigned`` (pair -> first player) overrides the rule: a round robin's later cycles swap
+    the starts of the earlier meeting, which balances every player exactly. When the rule does
+    not decide, ``fallback`` (the table's colour) wins before the draw.
     """
     by_number = {p.number: p for p in field.players}
     out = []
     for a, b in pairs:
         pa, pb = by_number[a], by_number[b]
+        key = (min(a, b), max(a, b))
+        if assigned and key in assigned:
+            first = by_number[assigned[key]]
+            second = pb if first is pa else pa
+            out.append((first.number, second.number, "assigned start"))
+            continue
         first, reason = first_by_rule(pa, pb)
         if first is None:
-            key = (min(a, b), max(a, b))
             if fallback and key in fallback:
                 first, reason = by_number[fallback[key]], "assigned start"
             else:
@@ -55,3 +62,11 @@ def assign_firsts(
 def round_rng(seed: int, rnd: int, salt: str = "") -> random.Random:
     """A deterministic rng per (event seed, round): re-pairing a round reproduces it."""
     return random.Random(f"gibson:{seed}:{rnd}:{salt}")
+
+
+def previous_first(a: FieldPlayer, b: int) -> int | None:
+    """Who went first when ``a`` last met ``b`` (None if they never met or it is unknown)."""
+    for opp, f in zip(reversed(a.opponents), reversed(a.firsts[: len(a.opponents)]), strict=False):
+        if opp == b and f in (1, 2):
+            return a.number if f == 1 else b
+    return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from .firsts import previous_first
 from .model import Field, PairingError, PairingOptions, RoundPairing
 from .weighted import build_pairing, ordinal
 
@@ -47,6 +48,8 @@ def _table_pairing(
     active = {p.number for p in field.players if p.active}
     pairs: list[tuple[int, int]] = []
     colours: dict[tuple[int, int], int] = {}
+    assigned: dict[tuple[int, int], int] = {}
+    by_number = {p.number: p for p in field.players}
     why: dict[int, str] = {}
     notes: list[str] = []
     for slots, label in zip(groups, labels, strict=True):
@@ -65,6 +68,9 @@ def _table_pairing(
                 pairs.append((a, b))
                 first = a if cycle % 2 == 0 else b
                 colours[(min(a, b), max(a, b))] = first
+                before = previous_first(by_number[a], b) if cycle else None
+                if before is not None:
+                    assigned[(min(a, b), max(a, b))] = b if before == a else a
                 why[a] = why[b] = label + (f", {ordinal(cycle + 1)} cycle" if cycle else "")
             elif a_on or b_on:
                 player = a if a_on else b
@@ -87,7 +93,7 @@ def _table_pairing(
 
     return build_pairing(
         field, system, options, pairs, explain, lambda b: why[b], notes,
-        lambda x: order[x], colours,
+        lambda x: order[x], colours, assigned,
     )
 
 

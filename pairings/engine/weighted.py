@@ -369,13 +369,14 @@ def build_pairing(
     notes: list[str],
     order_key,
     fallback: dict[tuple[int, int], int] | None = None,
+    assigned: dict[tuple[int, int], int] | None = None,
 ) -> RoundPairing:
     """Turn matched player pairs (second 0 = bye) into boards with firsts and explanations."""
     rng = round_rng(options.seed, field.round, system)
     games = [(a, b) for a, b in pairs if a and b]
     byes = [a or b for a, b in pairs if not (a and b)]
     games.sort(key=lambda ab: min(order_key(ab[0]), order_key(ab[1])))
-    ordered_firsts = assign_firsts(games, field, rng, fallback)
+    ordered_firsts = assign_firsts(games, field, rng, fallback, assigned)
     out = [
         PairedGame(board, first, second, explain(first, second))
         for board, (first, second, _) in enumerate(ordered_firsts, start=1)
