@@ -269,7 +269,7 @@ def _token(value: object, where: str) -> str:
     if isinstance(value, int | str):
         return str(value)
     if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else repr(value)
+        return repr(value)  # the token _etc_value wrote as this number (0.0 stays "0.0")
     raise FormatError(f"{where}: cannot read {value!r} as a .t value")
 
 
