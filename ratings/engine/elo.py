@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 import math
 from collections.abc import Callable, Hashable
+from typing import NamedTuple
 
 from .base import RatingSystem
 from .model import (
@@ -37,6 +38,16 @@ CAP_PER_WIN_SHARE = 400
 BONUS_GAMES_ALLOWANCE = 5  # points per game a gain must exceed before it is doubled
 FEEDBACK_DIVISOR = 20
 TABLE_SPAN = 4000  # integer rating differences looked up rather than computed
+
+
+class SegmentOutcome(NamedTuple):
+    """One segment's result per player index."""
+
+    ratings: list[int | None]  # rounded ratings out; None = still unrated
+    expected: list[float]
+    actual: list[float]
+    games: list[int]
+    explanations: list[SegmentExplanation] | None
 
 
 def nsa_k(rating: float, career_games: int) -> float:
@@ -201,12 +212,8 @@ class EloSystem(RatingSystem):
         detail: bool = False,
         ids: list[Hashable] | None = None,
         rounds: tuple[int, int] = (0, 0),
-    ) -> tuple[list[int | None], list[float], list[SegmentExplanation] | None]:
-        """Rate one segment against the ratings entering it; output is rounded (rule 6).
-
-        Returns the ratings out (None: still unrated), each player's expected wins, and with
-        ``detail`` the explanation per player.
-        """
+    ) -> SegmentOutcome:
+        """Rate one segment against the ratings entering it; output is rounded (rule 6)."""
         n = len(rin)
         opps: list[list[int]] = [[] for _ in range(n)]
         acts: list[list[float]] = [[] for _ in range(n)]
@@ -228,6 +235,7 @@ class EloSystem(RatingSystem):
         gains: list[tuple[int, float]] = []
         info: list[tuple] | None = [()] * n if detail else None
         exp_sums = [0.0] * n
+        act_sums = [sum(a) for a in acts]
         third = self.third
         bonus_factor = self.bonus_factor
         for p in range(n):
@@ -246,7 +254,7 @@ class EloSystem(RatingSystem):
                 e = table_get(d)
                 exp_sum += expected(d) if e is None else e
             exp_sums[p] = exp_sum
-            excess = sum(acts[p]) - exp_sum
+            excess = act_sums[p] - exp_sum
             new, steps = self.apply_multiplier(me, excess, careers[p])
             change = new - me
             bonus = 0.0
@@ -270,8 +278,9 @@ class EloSystem(RatingSystem):
                         if fed is not None:
                             fed[o] += share
         out: list[int | None] = [None if x is None else round_half_up(x) for x in out_f]
+        counts = [len(o) for o in opps]
         if not detail:
-            return out, exp_sums, None
+            return SegmentOutcome(out, exp_sums, act_sums, counts, None)
         expl: list[SegmentExplanation] = []
         for p in range(n):
             my_opps = opps[p]
@@ -319,7 +328,7 @@ class EloSystem(RatingSystem):
                         opponent_score=s_o,
                     )
                 )
-        return out, exp_sums, expl
+        return SegmentOutcome(out, exp_sums, act_sums, counts, expl)
 
     # -- whole events -----------------------------------------------------------------------
 
@@ -341,27 +350,18 @@ class EloSystem(RatingSystem):
                 j += 1
             seg_games = games[i:j]
             i = j
-            new_state, exp_sums, expl = self.rate_segment(
+            seg = self.rate_segment(
                 state, careers, seg_games, detail=explain, ids=ev.ids, rounds=(first, last)
             )
-            counts = [0] * n
-            for _r, a, b, sa, sb in seg_games:
-                counts[a] += 1
-                counts[b] += 1
-                if not explain:
-                    w = 1.0 if sa > sb else 0.5 if sa == sb else 0.0
-                    actual[a] += w
-                    actual[b] += 1.0 - w
             for p in range(n):
-                played[p] += counts[p]
-                expected[p] += exp_sums[p]
+                played[p] += seg.games[p]
+                expected[p] += seg.expected[p]
+                actual[p] += seg.actual[p]
                 if self.career_per_segment:
-                    careers[p] += counts[p]
-                if expl is not None:
-                    seg = expl[p]
-                    segs[p].append(seg)
-                    actual[p] += seg.actual
-            state = new_state
+                    careers[p] += seg.games[p]
+                if seg.explanations is not None:
+                    segs[p].append(seg.explanations[p])
+            state = seg.ratings
         out: dict[Hashable, PlayerRating] = {}
         for p, pid in enumerate(ev.ids):
             old_games = ev.careers[p]
@@ -394,7 +394,7 @@ class EloSystem(RatingSystem):
             new_state = state
             for r in range(first, min(last, through_round) + 1):
                 seg_games.extend(by_round.get(r, ()))
-                new_state, _, _ = self.rate_segment(state, careers, seg_games)
+                new_state = self.rate_segment(state, careers, seg_games).ratings
                 for p in range(n):
                     out[p].append(new_state[p] or 0)
             if self.career_per_segment:

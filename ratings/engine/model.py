@@ -239,39 +239,36 @@ def prepare_event(
         index[p.id] = len(ratings)
         ratings.append(p.rating or None)
         careers.append(p.known_career_games)
-    seen: dict[tuple[int, int], Hashable] = {}
+    # One pass with cheap checks; anything odd goes to _refuse_game for the exact message.
+    n = len(ratings) or 1
+    seen: dict[int, Hashable] = {}
     out: list[tuple[int, int, int, int, int]] = []
+    get = index.get
     for g in games:
-        r = g.round
-        if not _is_int(r) or r < 1:
-            raise RatingError(f"game {g.a!r} v {g.b!r}: round {r!r} is not a round number")
-        if r > configured_rounds:
+        r, a, b, sa, sb = g.round, g.a, g.b, g.score_a, g.score_b
+        ia, ib = get(a), get(b)
+        if (
+            type(r) is not int
+            or not 0 < r <= configured_rounds
+            or ia is None
+            or ib is None
+            or ia == ib
+            or type(sa) is not int
+            or type(sb) is not int
+            or not 0 <= sa <= MAX_GAME_SCORE
+            or not 0 <= sb <= MAX_GAME_SCORE
+        ):
+            _refuse_game(g, index, configured_rounds)
+        ka, kb = r * n + ia, r * n + ib
+        if ka in seen or kb in seen:
+            me, other = (ia, b) if ka in seen else (ib, a)
             raise RatingError(
-                f"round {r}: game {g.a!r} v {g.b!r} is beyond the configured "
-                f"{configured_rounds} rounds"
+                f"round {r}: player {players[me].id!r} plays twice "
+                f"(against {seen[r * n + me]!r} and {other!r})"
             )
-        for who in (g.a, g.b):
-            if who not in index:
-                raise RatingError(f"round {r}: unknown player {who!r} in game {g.a!r} v {g.b!r}")
-        if g.a == g.b:
-            raise RatingError(f"round {r}: player {g.a!r} is paired with themself")
-        for s in (g.score_a, g.score_b):
-            if not _is_int(s) or s < 0 or s > MAX_GAME_SCORE:
-                raise RatingError(
-                    f"round {r}: {g.a!r} v {g.b!r} {g.score_a!r}-{g.score_b!r} is not a result "
-                    f"(scores are whole numbers 0-{MAX_GAME_SCORE}; byes and forfeits are not "
-                    f"rated)"
-                )
-        ia, ib = index[g.a], index[g.b]
-        for me, other in ((ia, g.b), (ib, g.a)):
-            first = seen.get((r, me))
-            if first is not None:
-                raise RatingError(
-                    f"round {r}: player {players[me].id!r} plays twice "
-                    f"(against {first!r} and {other!r})"
-                )
-            seen[(r, me)] = other
-        out.append((r, ia, ib, g.score_a, g.score_b))
+        seen[ka] = b
+        seen[kb] = a
+        out.append((r, ia, ib, sa, sb))
     out.sort(key=lambda t: t[0])
     return PreparedEvent(
         ids=[p.id for p in players],
@@ -282,3 +279,28 @@ def prepare_event(
         games=out,
         originals=list(games),
     )
+
+
+def _refuse_game(g: RatedGame, index: dict[Hashable, int], configured_rounds: int) -> None:
+    """Raise the RatingError that says what is wrong with one game (the slow, careful path)."""
+    r = g.round
+    if not _is_int(r) or r < 1:
+        raise RatingError(f"game {g.a!r} v {g.b!r}: round {r!r} is not a round number")
+    if r > configured_rounds:
+        raise RatingError(
+            f"round {r}: game {g.a!r} v {g.b!r} is beyond the configured "
+            f"{configured_rounds} rounds"
+        )
+    for who in (g.a, g.b):
+        if who not in index:
+            raise RatingError(f"round {r}: unknown player {who!r} in game {g.a!r} v {g.b!r}")
+    if index[g.a] == index[g.b]:
+        raise RatingError(f"round {r}: player {g.a!r} is paired with themself")
+    for s in (g.score_a, g.score_b):
+        if not _is_int(s) or s < 0 or s > MAX_GAME_SCORE:
+            raise RatingError(
+                f"round {r}: {g.a!r} v {g.b!r} {g.score_a!r}-{g.score_b!r} is not a result "
+                f"(scores are whole numbers 0-{MAX_GAME_SCORE}; byes and forfeits are not rated)"
+            )
+    # An int subclass (e.g. an IntEnum) that passed the careful checks: accepted as a number.
+    return None

@@ -1,0 +1,245 @@
+"""Ratings benchmark: replay a large seeded history with nsa2008, and time the in-event estimates.
+
+Run on demand (not collected by pytest):
+
+    python tests/benchmarks/bench_ratings.py [--games 1000000] [--json] [--section engine]
+
+Sections are functions in SECTIONS returning rows; a database section (loading and storing a
+rating list through the Django models) can be appended there without touching the engine one.
+Speeds are reported as absolute numbers and as ratios to baselines measured in the same run
+(a naive per-game Elo loop over the same games), so the machine's noise mostly cancels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import json
+import math
+import random
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from ratings.engine import (  # noqa: E402
+    RatedEvent,
+    RatedGame,
+    RatedPlayer,
+    estimates_by_round,
+    rate_event,
+    replay,
+)
+
+DATA = REPO.parent / "shared" / "data" / "naspa-2023-a.t"
+ENGINE_LIMIT_SECONDS = 15.0  # the target for 1,000,000 games on the 2-core reference machine
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def generate_history(
+    n_games: int, seed: int = 2024
+) -> tuple[list[RatedEvent], dict[int, RatedPlayer]]:
+    """A rating list's history: ~n/50 players and events of 8-30 rounds, newcomers arriving.
+
+    A quarter of the players start rated; the rest enter as newcomers over time (about one per
+    event). Results follow hidden strengths, so the ratings have something to find.
+    """
+    rng = random.Random(seed)
+    n_events = max(1, n_games // 50)
+    n_players = max(8, n_games // 50)
+    strength = [rng.gauss(1500, 250) for _ in range(n_players)]
+    n_start = n_players // 4
+    start = {
+        i: RatedPlayer(i, max(300, round(strength[i] + rng.gauss(0, 80))), rng.randint(0, 600))
+        for i in range(n_start)
+    }
+    played = list(range(n_start))
+    next_new = n_start
+    per_event = n_games / n_events
+    events: list[RatedEvent] = []
+    total = 0
+    day = datetime.date(2000, 1, 1)
+    for e in range(n_events):
+        rounds = rng.randint(8, 30)
+        remaining_events = n_events - e
+        target = (n_games - total) / remaining_events if remaining_events else per_event
+        size = max(2, round(2 * target / rounds))
+        size = min(size, len(played) + (n_players - next_new))
+        newcomers = min(n_players - next_new, rng.choice((0, 1, 1, 2)))
+        if len(played) < size - newcomers:
+            newcomers = size - len(played)
+        field = rng.sample(played, size - newcomers) + list(range(next_new, next_new + newcomers))
+        played.extend(range(next_new, next_new + newcomers))
+        next_new += newcomers
+        games: list[RatedGame] = []
+        for rnd in range(1, rounds + 1):
+            rng.shuffle(field)
+            for a, b in zip(field[::2], field[1::2], strict=False):
+                p = 1 / (1 + math.exp(-0.0031879 * (strength[a] - strength[b])))
+                lo, hi = rng.randint(280, 420), rng.randint(421, 560)
+                games.append(RatedGame(rnd, a, b, hi, lo) if rng.random() < p
+                             else RatedGame(rnd, a, b, lo, hi))
+                total += 1
+        day += datetime.timedelta(days=1 if e % 3 else 0)
+        events.append(RatedEvent(e, day, rounds, games, "nsa2008"))
+    return events, start
+
+
+def naive_elo_loop(events: list[RatedEvent], start: dict[int, RatedPlayer]) -> int:
+    """Baseline: one plain Elo update per game (no segments, no newcomers' iteration)."""
+    ratings = {k: float(v.rating) for k, v in start.items()}
+    exp = math.exp
+    n = 0
+    for ev in events:
+        for g in ev.games:
+            ra = ratings.get(g.a, 1500.0)
+            rb = ratings.get(g.b, 1500.0)
+            e = 1.0 / (1.0 + exp(-0.0031879 * (ra - rb)))
+            s = 1.0 if g.score_a > g.score_b else 0.5 if g.score_a == g.score_b else 0.0
+            ratings[g.a] = ra + 20 * (s - e)
+            ratings[g.b] = rb - 20 * (s - e)
+            n += 1
+    return n
+
+
+def timed(fn: Callable[[], object], repeat: int = 1) -> tuple[float, object]:
+    """Median wall time of ``repeat`` runs (garbage collector off while timing) and a result."""
+    times = []
+    result = None
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            t = time.perf_counter()
+            result = fn()
+            times.append(time.perf_counter() - t)
+    finally:
+        gc.enable()
+    return statistics.median(times), result
+
+
+def traced_peak_mb(fn: Callable[[], object]) -> float:
+    """Peak Python allocations while ``fn`` runs, above what was allocated before it."""
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return (peak - base) / 2**20
+
+
+def real_event_input():
+    from tournament.formats.tsh import read_t
+
+    tsh = read_t(DATA)
+    by = {p.number: p for p in tsh}
+    players = [RatedPlayer(p.number, p.rating, p.lifeg) for p in tsh]
+    games = [
+        RatedGame(i + 1, p.number, o, p.scores[i], by[o].scores[i])
+        for p in tsh
+        for i, o in enumerate(p.opponents)
+        if o and o > p.number
+    ]
+    return players, games
+
+
+def engine_section(args) -> list[dict]:
+    rows: list[dict] = []
+    rss0 = peak_rss_mb()
+    t_gen, (events, start) = timed(lambda: generate_history(args.games, args.seed))
+    n_games = sum(len(e.games) for e in events)
+    n_players = len({p for e in events for g in e.games for p in (g.a, g.b)} | set(start))
+    rss_gen = peak_rss_mb()
+    rows.append(row("history generated", n_games, "games",
+                    f"{len(events)} events, {n_players} players, {len(start)} start rated, "
+                    f"{t_gen:.1f} s"))
+
+    t_naive, _ = timed(lambda: naive_elo_loop(events, start))
+    t_replay, final = timed(lambda: replay(events, start, system="nsa2008", explain=False))
+    rss_replay = peak_rss_mb()
+    replay_peak = traced_peak_mb(lambda: replay(events, start, system="nsa2008", explain=False))
+    ok = t_replay <= ENGINE_LIMIT_SECONDS * args.games / 1_000_000
+    rows.append(row("baseline: naive Elo loop", t_naive, "s", f"{n_games / t_naive:,.0f} games/s"))
+    rows.append(row("replay nsa2008 (engine)", t_replay, "s",
+                    f"{n_games / t_replay:,.0f} games/s; limit "
+                    f"{ENGINE_LIMIT_SECONDS * args.games / 1_000_000:.1f} s: "
+                    f"{'OK' if ok else 'TOO SLOW'}"))
+    rows.append(row("replay / naive loop", t_replay / t_naive, "x", "same games, same run"))
+    rows.append(row("peak RSS after generation", rss_gen, "MB", f"{rss0:.0f} MB at start"))
+    rows.append(row("peak RSS after replay", rss_replay, "MB", "whole process"))
+    rows.append(row("replay peak allocations", replay_peak, "MB",
+                    "tracemalloc, separate untimed run; final state included"))
+    rated = sum(1 for p in final.values() if p.rating)
+    checksum = sum((pid + 1) * (p.rating or 0) for pid, p in final.items()) % 1_000_003
+    rows.append(row("players rated after replay", rated, "players",
+                    f"result checksum {checksum} (changes if an optimisation changes a rating)"))
+
+    if DATA.exists():
+        players, games = real_event_input()
+        t_one, _ = timed(lambda: rate_event("nsa2008", players, games, 23), repeat=args.repeat)
+        t_lean, _ = timed(lambda: rate_event("nsa2008", players, games, 23, explain=False),
+                          repeat=args.repeat)
+        t_est, _ = timed(lambda: estimates_by_round("nsa2008", players, games, 23),
+                         repeat=args.repeat)
+        rows.append(row("rate naspa-2023-a, explained (median)", t_one * 1000, "ms",
+                        f"{len(games)} games, 26 players"))
+        rows.append(row("rate naspa-2023-a, lean (median)", t_lean * 1000, "ms", ""))
+        rows.append(row("estimates_by_round naspa-2023-a (median)", t_est * 1000, "ms",
+                        f"23 re-ratings; {t_est / t_lean:.1f}x one lean rating"))
+        rows.append(row("replay / one lean event", t_replay / t_lean, "x",
+                        "machine-independent size of the replay"))
+    return rows
+
+
+def row(name: str, value: float, unit: str, note: str) -> dict:
+    return {"name": name, "value": value, "unit": unit, "note": note}
+
+
+#: Named sections, run in order. A database section can be added as ("db", db_section).
+SECTIONS: list[tuple[str, Callable[[argparse.Namespace], list[dict]]]] = [
+    ("engine", engine_section),
+]
+
+
+def print_table(results: dict[str, list[dict]]) -> None:
+    for section, rows in results.items():
+        print(f"\n== {section} ==")
+        width = max(len(r["name"]) for r in rows)
+        for r in rows:
+            v = r["value"]
+            shown = f"{v:,.0f}" if isinstance(v, int) or v >= 1000 else f"{v:,.3f}"
+            print(f"{r['name']:<{width}}  {shown:>12} {r['unit']:<8} {r['note']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=1_000_000)
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--repeat", type=int, default=21, help="runs for the small medians")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--section", action="append", choices=[n for n, _ in SECTIONS])
+    args = ap.parse_args(argv)
+    chosen = args.section or [n for n, _ in SECTIONS]
+    results = {name: fn(args) for name, fn in SECTIONS if name in chosen}
+    if args.json:
+        print(json.dumps({"games": args.games, "seed": args.seed, "sections": results}, indent=2))
+    else:
+        print_table(results)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
