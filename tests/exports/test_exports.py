@@ -242,6 +242,12 @@ def test_tourney_js_feed(naspa, original, client):
     [(name, players)] = tourney_js_divisions(data)
     assert players == original
     assert client.head(f"/t/{naspa.slug}/tourney.js").status_code == 200
+    # a poller sending the ETag back gets 304 until something changes
+    etag = response["ETag"]
+    again = client.get(f"/t/{naspa.slug}/tourney.js", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b""
+    other = client.get(f"/t/{naspa.slug}/tourney.js", HTTP_IF_NONE_MATCH='"stale"')
+    assert other.status_code == 200
 
 
 def test_tourney_js_feed_unknown_slug_and_writes(naspa, client):
@@ -256,9 +262,14 @@ def test_tourney_js_feed_follows_new_results(client):
     for name in ("Able, Ann", "Baker, Bo"):
         services.register_player(d, name=name, rating=1500)
     services.save_round_pairings(d, 1, [services.PlannedGame(1, 2)])
-    before = parse_tourney_js(client.get(f"/t/{t.slug}/tourney.js").content.decode())
+    first = client.get(f"/t/{t.slug}/tourney.js")
+    before = parse_tourney_js(first.content.decode())
     assert before["divisions"][0]["players"][1]["scores"] == []
+    url = f"/t/{t.slug}/tourney.js"
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
     services.record_result(d, 1, 1, 420, 380)
-    after = parse_tourney_js(client.get(f"/t/{t.slug}/tourney.js").content.decode())
+    changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    after = parse_tourney_js(changed.content.decode())
     assert after["divisions"][0]["players"][1]["scores"] == [420]
     assert after["divisions"][0]["players"][2]["scores"] == [380]
