@@ -111,8 +111,13 @@ def _cap_for(spread_cap: int | Mapping[int, int] | None, rnd: int) -> int | None
     if spread_cap is None:
         return None
     if isinstance(spread_cap, Mapping):
-        return spread_cap.get(rnd)
-    return spread_cap
+        # config.tsh hashes have string keys ({5 => 300} reads as {"5": 300}); accept both.
+        cap = spread_cap.get(rnd, spread_cap.get(str(rnd)))  # type: ignore[call-overload]
+    else:
+        cap = spread_cap
+    if cap is not None and cap < 0:
+        raise ValueError(f"round {rnd}: spread cap {cap} is negative")
+    return cap
 
 
 def _clip(spread: int, cap: int | None) -> int:

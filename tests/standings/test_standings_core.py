@@ -182,6 +182,11 @@ def test_spread_cap_per_round():
     rounds = game(1, 1, 2, 600, 200) + game(2, 1, 2, 600, 200)
     rows = rows_by_number(compute_standings(players, rounds, spread_cap={2: 100}))
     assert rows[1].spread == 400 + 100
+    # as read from config.tsh, where hash keys are strings
+    rows = rows_by_number(compute_standings(players, rounds, spread_cap={"1": 150}))
+    assert rows[1].spread == 150 + 400
+    with pytest.raises(ValueError, match="round 1: spread cap -5"):
+        compute_standings(players, rounds, spread_cap=-5)
 
 
 def test_standings_spread_cap_ranks_on_capped_but_shows_real_spread():
