@@ -143,7 +143,6 @@ def test_config_and_all_tsh_and_tourney_js(tmp_path, shared_data):
     assert any("mystery_key" in w for w in result["warnings"])
     # all.tsh and tourney.js written by us re-import to the same data
     from tournament.formats.tourney_js import write_tourney_js
-
     from tournament.interchange import export_archive, export_tourney_js
 
     (tmp_path / "all.tsh").write_text(export_archive_allowing_small(t), encoding="utf-8")
