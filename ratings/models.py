@@ -1,4 +1,10 @@
-"""Rating lists: pools of ratings (e.g. NASPA NWL, NASPA CSW, a club's own list)."""
+"""Rating lists: pools of ratings (e.g. NASPA NWL, NASPA CSW, a club's own list).
+
+A list keeps its events' games itself (not only links to divisions), so re-rating a list reads
+only these tables and a late submission can re-rate years of events quickly. Players' starting
+values (from an imported ratings file) are kept apart from their current values, so a list can
+always be replayed from the same start and re-rating is idempotent.
+"""
 
 from django.db import models
 
@@ -9,9 +15,98 @@ class RatingList(models.Model):
     system = models.CharField(max_length=20, default="nsa2008")
     start_date = models.DateField(null=True, blank=True)
     description = models.CharField(max_length=300, blank=True)
+    # Events from this date on are not yet (re-)rated; None: every event's results are final.
+    dirty_from = models.DateField(
+        null=True, blank=True, help_text="events from this date on await re-rating"
+    )
+    rerated_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+
+class PlayerRating(models.Model):
+    """A player's start and current state on one list."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(
+        "tournament.Player", on_delete=models.CASCADE, related_name="list_ratings"
+    )
+    start_rating = models.IntegerField(default=0, help_text="imported rating; 0 = unrated")
+    start_career_games = models.PositiveIntegerField(null=True, blank=True)
+    rating = models.IntegerField(default=0, help_text="current rating; 0 = unrated")
+    career_games = models.PositiveIntegerField(null=True, blank=True)
+    deviation = models.FloatField(null=True, blank=True)
+    volatility = models.FloatField(null=True, blank=True)
+    state = models.JSONField(default=dict, blank=True, help_text="system-specific state")
+    last_event_date = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["rating_list", "-rating"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "player"], name="one_rating_per_list"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.rating} ({self.rating_list})"
+
+
+class RatedEvent(models.Model):
+    """One event of a list, with its games (player primary keys) stored here."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="events")
+    date = models.DateField()
+    name = models.CharField(max_length=200)
+    configured_rounds = models.PositiveIntegerField()
+    system = models.CharField(max_length=20, blank=True, help_text="blank: the list's system")
+    division = models.ForeignKey(
+        "tournament.Division",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rated_events",
+    )
+    # [[round, player_a_pk, player_b_pk, score_a, score_b], ...]: real games only.
+    games = models.JSONField(default=list)
+    submitted = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["rating_list", "date", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rating_list", "division"],
+                condition=models.Q(division__isnull=False),
+                name="division_rated_once_per_list",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.name}"
+
+
+class RatingHistory(models.Model):
+    """A player's rating before and after one event, with the explanation players read."""
+
+    event = models.ForeignKey(RatedEvent, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(
+        "tournament.Player", on_delete=models.CASCADE, related_name="rating_history"
+    )
+    before = models.IntegerField(null=True, blank=True)
+    after = models.IntegerField()
+    games = models.PositiveIntegerField(default=0)
+    expected = models.FloatField(default=0.0)
+    actual = models.FloatField(default=0.0)
+    explanation = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["event", "player"]
+        verbose_name_plural = "rating history"
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="one_result_per_event"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.before} -> {self.after} ({self.event})"

@@ -1,0 +1,357 @@
+"""The one door for writes to rating lists: submit an event, re-rate a list, import ratings.
+
+Each public function is one transaction: a refused or failed call leaves the list as it was.
+Rating itself is done by the pure engine (ratings.engine); this module only loads the list's
+state, calls it and stores the result. The tournament app is reached only through string model
+references, so ratings never imports tournament code.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Hashable
+from pathlib import Path
+from typing import Any
+
+from django.apps import apps
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from .engine import (
+    SYSTEMS,
+    RatedGame,
+    RatedPlayer,
+    RatingError,
+    get_system,
+    prediction_scores,
+    replay,
+)
+from .engine import PlayerRating as EnginePlayerRating
+from .engine import RatedEvent as EngineEvent
+from .engine.model import prepare_event
+from .engine.ratingsfile import parse_ratings
+from .models import PlayerRating, RatedEvent, RatingHistory, RatingList
+
+Progress = Callable[[int, int], None]
+BATCH = 1000
+
+
+def _player_model():
+    return apps.get_model("tournament", "Player")
+
+
+def rating_list_by_slug(slug: str) -> RatingList:
+    lst = RatingList.objects.filter(slug=slug).first()
+    if lst is None:
+        names = ", ".join(RatingList.objects.values_list("slug", flat=True)) or "none yet"
+        raise RatingError(f"no rating list {slug!r} (lists: {names})")
+    return lst
+
+
+def create_rating_list(
+    name: str,
+    *,
+    slug: str | None = None,
+    system: str = "nsa2008",
+    start_date: datetime.date | None = None,
+    description: str = "",
+) -> RatingList:
+    get_system(system)  # refuses an unknown system with the list of known ones
+    slug = slug or slugify(name)
+    if RatingList.objects.filter(slug=slug).exists():
+        raise RatingError(f"a rating list {slug!r} already exists")
+    return RatingList.objects.create(
+        name=name, slug=slug, system=system, start_date=start_date, description=description
+    )
+
+
+def _mark_dirty(lst: RatingList, date: datetime.date | None) -> None:
+    if date is not None and (lst.dirty_from is None or date < lst.dirty_from):
+        lst.dirty_from = date
+
+
+def submit_event(
+    rating_list: RatingList,
+    *,
+    name: str,
+    date: datetime.date,
+    configured_rounds: int,
+    games: list[RatedGame],
+    division: Any = None,
+    system: str = "",
+    start: dict[int, tuple[int, int | None]] | None = None,
+    rerate: bool = True,
+    progress: Progress | None = None,
+) -> RatedEvent:
+    """Add an event to a list (or replace the one for the same division), then re-rate.
+
+    ``games`` name players by their Player primary key. ``start`` gives (rating, career games)
+    for players not yet on the list (e.g. a division's seed ratings); others enter unrated.
+    Later events are re-rated too, since a late event changes everyone after it.
+    """
+    if rating_list.start_date and date < rating_list.start_date:
+        raise RatingError(
+            f"event {name!r} is dated {date}, before the start of list {rating_list.slug!r} "
+            f"({rating_list.start_date})"
+        )
+    if system:
+        get_system(system)
+    ids = sorted({g.a for g in games} | {g.b for g in games})
+    found = set(_player_model().objects.filter(pk__in=ids).values_list("pk", flat=True))
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise RatingError(f"event {name!r}: no player with id {missing[0]}")
+    prepare_event([RatedPlayer(i, None) for i in ids], games, configured_rounds)  # checks games
+    start = start or {}
+    with transaction.atomic():
+        lst = RatingList.objects.select_for_update().get(pk=rating_list.pk)
+        event = None
+        if division is not None:
+            event = RatedEvent.objects.filter(rating_list=lst, division=division).first()
+        if event is not None:
+            _mark_dirty(lst, event.date)
+        else:
+            event = RatedEvent(rating_list=lst, division=division)
+        event.name = name[:200]
+        event.date = date
+        event.configured_rounds = configured_rounds
+        event.system = system
+        event.games = [[g.round, g.a, g.b, g.score_a, g.score_b] for g in games]
+        event.save()
+        have = set(
+            PlayerRating.objects.filter(rating_list=lst, player_id__in=ids).values_list(
+                "player_id", flat=True
+            )
+        )
+        new_rows = []
+        for pid in ids:
+            if pid in have:
+                continue
+            rating, career = start.get(pid, (0, 0))
+            new_rows.append(
+                PlayerRating(
+                    rating_list=lst,
+                    player_id=pid,
+                    start_rating=rating or 0,
+                    start_career_games=career,
+                    rating=rating or 0,
+                    career_games=career,
+                )
+            )
+        PlayerRating.objects.bulk_create(new_rows, batch_size=BATCH)
+        _mark_dirty(lst, date)
+        lst.save(update_fields=["dirty_from"])
+        if rerate:
+            rerate_list(lst, progress=progress)
+    rating_list.refresh_from_db()
+    return event
+
+
+def list_history(
+    lst: RatingList, system: str | None = None
+) -> tuple[list[tuple[RatedEvent, EngineEvent]], dict[Hashable, RatedPlayer]]:
+    """The list's events (stored and engine form) in date order, and its players' start."""
+    events = []
+    for ev in lst.events.order_by("date", "id"):
+        games = [RatedGame(r, a, b, sa, sb) for r, a, b, sa, sb in ev.games]
+        events.append(
+            (
+                ev,
+                EngineEvent(ev.pk, ev.date, ev.configured_rounds, games,
+                            system or ev.system or lst.system),
+            )
+        )
+    start = {}
+    for pid, rating, career in PlayerRating.objects.filter(rating_list=lst).values_list(
+        "player_id", "start_rating", "start_career_games"
+    ):
+        start[pid] = RatedPlayer(pid, rating or None, career)
+    return events, start
+
+
+def _explanation(pr: EnginePlayerRating) -> dict[str, Any]:
+    return {
+        "text": pr.explain(),
+        "segments": [
+            {
+                "rounds": [s.first_round, s.last_round],
+                "rating_in": s.rating_in,
+                "games": s.games,
+                "expected": round(s.expected, 4),
+                "actual": s.actual,
+                "multipliers": [[k, round(e, 4)] for k, e in s.multipliers],
+                "change": round(s.change, 3),
+                "bonus": round(s.bonus, 3),
+                "feedback": round(s.feedback, 3),
+                "rating_out": s.rating_out,
+                "newcomer": s.newcomer,
+                "notes": list(s.notes),
+                "per_game": [
+                    [g.round, g.opponent, g.opponent_rating, round(g.expected, 4), g.actual]
+                    for g in s.game_details
+                ],
+            }
+            for s in pr.segments
+        ],
+    }
+
+
+def rerate_list(
+    rating_list: RatingList,
+    from_date: datetime.date | None = None,
+    *,
+    system: str | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Re-rate the list's events from ``from_date`` (default: from the first awaiting event).
+
+    Events before that date are final and only replayed in memory to recover the state; events
+    from it on get new history rows; every player's current value is rewritten. Running it
+    twice gives the same state, and a failure rolls everything back. ``system`` switches the
+    list to another system, which re-rates it from the start.
+    """
+    with transaction.atomic():
+        lst = RatingList.objects.select_for_update().get(pk=rating_list.pk)
+        if system:
+            get_system(system)
+            lst.system = system
+            from_date = None
+            lst.dirty_from = None
+        frm = from_date if from_date is not None else lst.dirty_from
+        history, start = list_history(lst, system=system)
+        before = [e for s, e in history if frm is not None and s.date < frm]
+        after = [(s, e) for s, e in history if frm is None or s.date >= frm]
+        state = replay(before, start, explain=False)
+        rows: list[RatingHistory] = []
+        total = len(after)
+
+        def collect(ev: EngineEvent, res: dict[Hashable, EnginePlayerRating]) -> None:
+            for pid, pr in res.items():
+                rows.append(
+                    RatingHistory(
+                        event_id=ev.id,
+                        player_id=pid,
+                        before=pr.old,
+                        after=pr.new,
+                        games=pr.new_games - pr.old_games,
+                        expected=pr.expected,
+                        actual=pr.actual,
+                        explanation=_explanation(pr),
+                    )
+                )
+            if progress is not None:
+                progress(len(done) + 1, total)
+            done.append(ev.id)
+
+        done: list[Hashable] = []
+        state = replay([e for _, e in after], state, on_event=collect)
+        RatingHistory.objects.filter(event__in=[s for s, _ in after]).delete()
+        RatingHistory.objects.bulk_create(rows, batch_size=BATCH)
+        current = list(PlayerRating.objects.filter(rating_list=lst))
+        for row in current:
+            p = state.get(row.player_id)
+            if p is None:
+                row.rating, row.career_games = row.start_rating, row.start_career_games
+                row.deviation = row.volatility = row.last_event_date = None
+                row.state = {}
+                continue
+            row.rating = p.rating or 0
+            row.career_games = p.career_games
+            row.deviation = p.deviation
+            row.volatility = p.volatility
+            row.state = {"history": list(p.history)} if p.history else {}
+            row.last_event_date = p.last_played
+        PlayerRating.objects.bulk_update(
+            current,
+            ["rating", "career_games", "deviation", "volatility", "state", "last_event_date"],
+            batch_size=BATCH,
+        )
+        lst.dirty_from = None
+        lst.rerated_at = timezone.now()
+        lst.save(update_fields=["system", "dirty_from", "rerated_at"])
+    rating_list.refresh_from_db()
+    return {
+        "list": lst.slug,
+        "system": lst.system,
+        "from": frm.isoformat() if frm else None,
+        "events_rerated": total,
+        "events_final": len(before),
+        "history_rows": len(rows),
+        "players": len(current),
+    }
+
+
+def import_ratings(
+    rating_list: RatingList, text: str, *, source: str = "<string>"
+) -> dict[str, Any]:
+    """Load starting ratings (TSH tab-separated list or CSV) into a list; re-rates if needed.
+
+    Players are matched by name (case does not matter); a name no one has creates a player.
+    """
+    rows = parse_ratings(text, source=source)
+    player_model = _player_model()
+    wanted = {r.name.lower() for r in rows}
+    by_name: dict[str, list[int]] = {}
+    for pk, name in player_model.objects.values_list("pk", "name"):
+        if name.lower() in wanted:
+            by_name.setdefault(name.lower(), []).append(pk)
+    created = updated = 0
+    with transaction.atomic():
+        lst = RatingList.objects.select_for_update().get(pk=rating_list.pk)
+        existing = {pr.player_id: pr for pr in PlayerRating.objects.filter(rating_list=lst)}
+        for r in rows:
+            pks = by_name.get(r.name.lower(), [])
+            if len(pks) > 1:
+                raise RatingError(
+                    f"{source} line {r.line}: {len(pks)} players are called {r.name!r}; "
+                    f"rename one first"
+                )
+            if pks:
+                pid = pks[0]
+            else:
+                pid = player_model.objects.create(name=r.name).pk
+                created += 1
+            row = existing.get(pid)
+            if row is None:
+                row = PlayerRating(rating_list=lst, player_id=pid)
+            row.start_rating = r.rating
+            row.start_career_games = r.career_games
+            row.rating = r.rating
+            row.career_games = r.career_games
+            row.save()
+            updated += 1
+        first = lst.events.order_by("date").values_list("date", flat=True).first()
+        _mark_dirty(lst, first)
+        lst.save(update_fields=["dirty_from"])
+        if first is not None:
+            rerate_list(lst)
+    rating_list.refresh_from_db()
+    return {"list": rating_list.slug, "rows": updated, "players_created": created}
+
+
+def import_ratings_file(rating_list: RatingList, path: str | Path) -> dict[str, Any]:
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise RatingError(f"{p}: cannot read ({exc.strerror})") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return import_ratings(rating_list, text, source=p.name)
+
+
+def rating_report(rating_list: RatingList, systems: list[str] | None = None) -> dict[str, dict]:
+    """Log-loss and Brier score per system over the list's history (predictions made before
+    each event), so systems are compared on exactly the same games."""
+    names = systems or [rating_list.system]
+    for n in names:
+        get_system(n)
+    history, start = list_history(rating_list)
+    return prediction_scores([e for _, e in history], start, names)
+
+
+def known_systems() -> list[str]:
+    return sorted(SYSTEMS)

@@ -1,0 +1,27 @@
+from ratings.services import create_rating_list, import_ratings_file, rating_list_by_slug
+
+from ..base import GibsonCommand
+
+
+class Command(GibsonCommand):
+    help = "Load starting ratings into a rating list (TSH tab-separated list or name,rating,games)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("list", help="rating list slug")
+        parser.add_argument("path", help="ratings file")
+        parser.add_argument("--create", metavar="NAME", help="create the list with this name")
+        parser.add_argument("--system", default="nsa2008", help="system of a new list")
+
+    def handle(self, *args, **opts):
+        if opts["create"]:
+            lst = create_rating_list(opts["create"], slug=opts["list"], system=opts["system"])
+        else:
+            lst = rating_list_by_slug(opts["list"])
+        summary = import_ratings_file(lst, opts["path"])
+        if opts["json"]:
+            self.emit_json(summary)
+            return
+        self.stdout.write(
+            f"{lst.name}: {summary['rows']} ratings loaded, "
+            f"{summary['players_created']} new players"
+        )

@@ -1,0 +1,46 @@
+import datetime
+import sys
+
+from ratings.services import rating_list_by_slug, rerate_list
+
+from ..base import GibsonCommand
+
+
+class Command(GibsonCommand):
+    help = "Re-rate a rating list from a date (default: from the first event awaiting rating)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("list", help="rating list slug")
+        parser.add_argument("--from", dest="from_date", help="YYYY-MM-DD: re-rate events from here")
+        parser.add_argument("--system", help="switch the list to this system (re-rates it all)")
+
+    def handle(self, *args, **opts):
+        lst = rating_list_by_slug(opts["list"])
+        frm = None
+        if opts["from_date"]:
+            try:
+                frm = datetime.date.fromisoformat(opts["from_date"])
+            except ValueError:
+                raise ValueError(f"--from {opts['from_date']!r}: expected YYYY-MM-DD") from None
+        show = not opts["json"]
+        err = self.stderr
+
+        def progress(current: int, total: int) -> None:
+            if not show or not total:
+                return
+            width = 30
+            done = width * current // total
+            err.write(f"\r[{'#' * done}{'.' * (width - done)}] {current}/{total} events", ending="")
+            if current == total:
+                err.write("")
+            if hasattr(sys.stderr, "flush"):
+                err.flush()
+
+        summary = rerate_list(lst, frm, system=opts["system"], progress=progress)
+        if opts["json"]:
+            self.emit_json(summary)
+            return
+        self.stdout.write(
+            f"{lst.name}: re-rated {summary['events_rerated']} events with {summary['system']} "
+            f"({summary['events_final']} earlier events kept), {summary['players']} players"
+        )

@@ -1,0 +1,120 @@
+"""Ratings for a division: the in-event estimates players watch, and submitting to a list.
+
+Loads a division's entries and games, hands them to the pure rating engine and, for a finished
+division, submits its games to a rating list (ratings.services). Byes and forfeits (games
+without a second player) are never rated.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from ratings.engine import RatedGame, RatedPlayer, RatingError, estimates_by_round, get_system
+from ratings.models import RatedEvent, RatingList
+from ratings.services import submit_event
+
+from .models import Division, Game
+
+
+def division_system(division: Division, system: str | None = None) -> str:
+    """The system asked for, else the division's, else its list's (checked by name)."""
+    name = system or division.rating_system or (
+        division.rating_list.system if division.rating_list_id else "nsa2008"
+    )
+    get_system(name)
+    return name
+
+
+def division_rating_input(division: Division) -> tuple[list, list[RatedPlayer], list[RatedGame]]:
+    """Entries, their pre-event state (seed rating, lifeg), and the real games with results."""
+    entries = list(division.entries.select_related("player").order_by("number"))
+    by_id = {e.pk: e for e in entries}
+    players = [RatedPlayer(e.number, e.seed_rating or None, e.career_games) for e in entries]
+    games = []
+    for g in (
+        Game.objects.filter(
+            round__division=division,
+            player2__isnull=False,
+            score1__isnull=False,
+            score2__isnull=False,
+        )
+        .select_related("round")
+        .only("round__number", "player1_id", "player2_id", "score1", "score2")
+        .order_by("round__number", "id")
+    ):
+        games.append(
+            RatedGame(
+                g.round.number, by_id[g.player1_id].number, by_id[g.player2_id].number,
+                g.score1, g.score2,
+            )
+        )
+    return entries, players, games
+
+
+def division_estimates(
+    division: Division, through_round: int | None = None, system: str | None = None
+) -> list[dict[str, Any]]:
+    """Per entry: old rating, estimate after each round, and the latest estimate (``new``).
+
+    Segments are cut by the division's configured rounds (or the last round played, if more
+    were played than configured), exactly as TSH prints its estimates.
+    """
+    name = division_system(division, system)
+    entries, players, games = division_rating_input(division)
+    last = max((g.round for g in games), default=0)
+    configured = max(division.rounds, last, 1)
+    if through_round is not None and not 0 <= through_round <= configured:
+        raise RatingError(
+            f"--through-round {through_round}: division {division.name} has rounds 0..{configured}"
+        )
+    through = last if through_round is None else through_round
+    est = estimates_by_round(name, players, games, configured, through_round=through)
+    out = []
+    for e in entries:
+        by_round = est[e.number]
+        out.append(
+            {
+                "number": e.number,
+                "name": e.player.name,
+                "old": e.seed_rating,
+                "new": by_round[-1] if by_round else e.seed_rating,
+                "by_round": by_round,
+            }
+        )
+    return out
+
+
+def rate_division(
+    division: Division,
+    rating_list: RatingList | None = None,
+    *,
+    date: datetime.date | None = None,
+    rerate: bool = True,
+) -> RatedEvent:
+    """Submit a division's games to a rating list (its own list by default) and re-rate.
+
+    Players new to the list start from their entry's seed rating and career games.
+    """
+    lst = rating_list or division.rating_list
+    if lst is None:
+        raise RatingError(f"division {division.name} has no rating list; name one")
+    entries, _players, games = division_rating_input(division)
+    pk_of = {e.number: e.player_id for e in entries}
+    list_games = [
+        RatedGame(g.round, pk_of[g.a], pk_of[g.b], g.score_a, g.score_b) for g in games
+    ]
+    last = max((g.round for g in games), default=0)
+    t = division.tournament
+    return submit_event(
+        lst,
+        name=f"{t.name} - {division.name}",
+        date=date or t.start_date or datetime.date.today(),
+        configured_rounds=max(division.rounds, last, 1),
+        games=list_games,
+        division=division,
+        system="" if not division.rating_system or division.rating_system == lst.system
+        else division.rating_system,
+        start={e.player_id: (e.seed_rating, e.career_games) for e in entries},
+        rerate=rerate,
+    )
