@@ -18,7 +18,7 @@ from .formats import FormatError
 from .formats.archive import parse_archive, write_archive
 from .formats.config import TshConfig, parse_config, write_config
 from .formats.tourney_js import build_tourney_js, parse_tourney_js, tourney_js_divisions
-from .formats.tsh import TshPlayer, parse_t, write_t
+from .formats.tsh import TshPlayer, decode_bytes, parse_t, withdrawn_round, write_t
 from .models import Division, Entry, First, Game, Round, Tournament
 from .services import (
     Actor,
@@ -64,17 +64,10 @@ class ImportPlan:
 
 
 def read_text(path: Path) -> str:
-    """Old TSH files are ISO-8859-1, newer ones UTF-8; a byte-order mark is ignored."""
     try:
-        data = path.read_bytes()
+        return decode_bytes(path.read_bytes())
     except OSError as exc:
         raise ServiceError(f"{path}: cannot read ({exc.strerror or exc})") from exc
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("iso-8859-1")
 
 
 def _config_divisions(config: TshConfig, base: Path, source: str) -> list[ParsedDivision]:
@@ -164,19 +157,7 @@ def plan_import(
 
 
 def _withdrawal(player: TshPlayer) -> tuple[int | None, int | None]:
-    """TSH marks a withdrawal only as `off S`; the forfeits it already recorded say from when."""
-    off = player.off
-    if off is None:
-        return None, None
-    first = len(player.opponents) + 1
-    for r in range(len(player.opponents), 0, -1):
-        opp = player.opponents[r - 1]
-        score = player.scores[r - 1] if r - 1 < len(player.scores) else None
-        if opp == 0 and score == off:
-            first = r
-        else:
-            break
-    return first, off
+    return withdrawn_round(player), player.off
 
 
 def _p12(player: TshPlayer, r: int) -> int | None:

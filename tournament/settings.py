@@ -123,8 +123,9 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
-    # A file, not memory, so a real Celery worker process can see the test database.
-    DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test_gibson.sqlite3")}
+    # A file, not memory, so a real Celery worker process can see the test database; one per
+    # test process, so two test runs on one machine never share (and lock) it.
+    DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / f"test_gibson_{os.getpid()}.sqlite3")}
     # A director's laptop at a venue: several people entering scores at once must not hit
     # "database is locked"; WAL lets readers and one writer work together.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
