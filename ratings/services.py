@@ -223,10 +223,14 @@ def rerate_list(
         before = [e for s, e in history if frm is not None and s.date < frm]
         after = [(s, e) for s, e in history if frm is None or s.date >= frm]
         state = replay(before, start, explain=False)
-        rows: list[RatingHistory] = []
         total = len(after)
+        RatingHistory.objects.filter(event__in=[s for s, _ in after]).delete()
+        rows: list[RatingHistory] = []
+        written = 0
+        done = 0
 
         def collect(ev: EngineEvent, res: dict[Hashable, EnginePlayerRating]) -> None:
+            nonlocal done, written
             for pid, pr in res.items():
                 rows.append(
                     RatingHistory(
@@ -240,14 +244,17 @@ def rerate_list(
                         explanation=_explanation(pr),
                     )
                 )
+            if len(rows) >= BATCH * 5:  # stream to the database: memory stays flat
+                RatingHistory.objects.bulk_create(rows, batch_size=BATCH)
+                written += len(rows)
+                rows.clear()
+            done += 1
             if progress is not None:
-                progress(len(done) + 1, total)
-            done.append(ev.id)
+                progress(done, total)
 
-        done: list[Hashable] = []
         state = replay([e for _, e in after], state, on_event=collect)
-        RatingHistory.objects.filter(event__in=[s for s, _ in after]).delete()
         RatingHistory.objects.bulk_create(rows, batch_size=BATCH)
+        written += len(rows)
         current = list(PlayerRating.objects.filter(rating_list=lst))
         for row in current:
             p = state.get(row.player_id)
@@ -277,7 +284,7 @@ def rerate_list(
         "from": frm.isoformat() if frm else None,
         "events_rerated": total,
         "events_final": len(before),
-        "history_rows": len(rows),
+        "history_rows": written,
         "players": len(current),
     }
 

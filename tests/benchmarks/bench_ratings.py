@@ -4,8 +4,9 @@ Run on demand (not collected by pytest):
 
     python tests/benchmarks/bench_ratings.py [--games 1000000] [--json] [--section engine]
 
-Sections are functions in SECTIONS returning rows; a database section (loading and storing a
-rating list through the Django models) can be appended there without touching the engine one.
+Sections are functions in SECTIONS returning rows: "engine" (pure Python) and "db" (the same
+history loaded into a fresh SQLite database in a temporary directory and re-rated there with
+every history row and player rating written).
 Speeds are reported as absolute numbers and as ratios to baselines measured in the same run
 (a naive per-game Elo loop over the same games), so the machine's noise mostly cancels.
 """
@@ -204,13 +205,104 @@ def engine_section(args) -> list[dict]:
     return rows
 
 
+DB_LIMIT_SECONDS = 90.0  # end-to-end re-rate with database writes, 1,000,000 games, SQLite
+
+
+def db_section(args) -> list[dict]:
+    """Load the same generated history into a fresh SQLite database and re-rate it there."""
+    import os
+    import shutil
+    import tempfile
+
+    tmp = tempfile.mkdtemp(prefix="gibson-bench-ratings-")
+    os.environ["GIBSON_DATA_DIR"] = tmp
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+        from django.db import connection, transaction
+
+        from ratings import services
+        from ratings.models import PlayerRating, RatedEvent, RatingHistory, RatingList
+        from tournament.models import Player
+
+        call_command("migrate", verbosity=0)
+        rows: list[dict] = []
+        events, start = generate_history(args.games, args.seed)
+        n_games = sum(len(e.games) for e in events)
+        ids = sorted({p for e in events for g in e.games for p in (g.a, g.b)} | set(start))
+
+        def load():
+            with transaction.atomic():
+                Player.objects.bulk_create(
+                    [Player(name=f"Bench, Player {i:06d}") for i in ids], batch_size=2000
+                )
+                pk = dict(zip(ids, Player.objects.order_by("pk").values_list("pk", flat=True),
+                              strict=True))
+                lst = RatingList.objects.create(name="Bench", slug="bench", system="nsa2008")
+                RatedEvent.objects.bulk_create(
+                    [
+                        RatedEvent(
+                            rating_list=lst, date=e.date, name=f"Event {e.id}",
+                            configured_rounds=e.configured_rounds,
+                            games=[[g.round, pk[g.a], pk[g.b], g.score_a, g.score_b]
+                                   for g in e.games],
+                        )
+                        for e in events
+                    ],
+                    batch_size=1000,
+                )
+                PlayerRating.objects.bulk_create(
+                    [
+                        PlayerRating(
+                            rating_list=lst, player_id=pk[i],
+                            start_rating=start[i].rating if i in start else 0,
+                            start_career_games=start[i].career_games if i in start else 0,
+                        )
+                        for i in ids
+                    ],
+                    batch_size=2000,
+                )
+            return lst
+
+        t_load, lst = timed(load)
+        rows.append(row("load history into SQLite", t_load, "s",
+                        f"{n_games:,} games, {len(events):,} events, {len(ids):,} players"))
+        t_engine, _ = timed(lambda: replay(events, start, system="nsa2008", explain=False))
+        t_full, summary = timed(lambda: services.rerate_list(lst, datetime.date(1900, 1, 1)))
+        ok = t_full <= DB_LIMIT_SECONDS * args.games / 1_000_000
+        rows.append(row("engine replay, same history", t_engine, "s", "baseline for the ratio"))
+        rows.append(row("re-rate whole list with DB writes", t_full, "s",
+                        f"{n_games / t_full:,.0f} games/s; limit "
+                        f"{DB_LIMIT_SECONDS * args.games / 1_000_000:.1f} s: "
+                        f"{'OK' if ok else 'TOO SLOW'}"))
+        rows.append(row("re-rate / engine replay", t_full / t_engine, "x",
+                        f"{summary['history_rows']:,} history rows with explanations"))
+        mid = sorted(e.date for e in events)[len(events) // 2]
+        t_half, half = timed(lambda: services.rerate_list(lst, mid))
+        rows.append(row("re-rate second half (late submission)", t_half, "s",
+                        f"{half['events_rerated']:,} events re-rated, "
+                        f"{half['events_final']:,} kept"))
+        rows.append(row("history rows stored", RatingHistory.objects.count(), "rows", ""))
+        size = os.path.getsize(connection.settings_dict["NAME"]) / 2**20
+        rows.append(row("database file", size, "MB", ""))
+        rows.append(row("peak RSS", peak_rss_mb(), "MB", "whole process"))
+        connection.close()
+        return rows
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def row(name: str, value: float, unit: str, note: str) -> dict:
     return {"name": name, "value": value, "unit": unit, "note": note}
 
 
-#: Named sections, run in order. A database section can be added as ("db", db_section).
+#: Named sections, run in order: the pure engine, then the database end to end.
 SECTIONS: list[tuple[str, Callable[[argparse.Namespace], list[dict]]]] = [
     ("engine", engine_section),
+    ("db", db_section),
 ]
 
 
