@@ -98,3 +98,20 @@ def test_drawn_qr_code_matches_the_encoder_module_for_module(tmp_path):
             dark = image.getpixel((int(px), int(py))) < 128
             expected = 0 <= r < n and 0 <= col < n and modules[r][col]
             assert dark == expected, (r, col)
+
+
+def test_fast_mask_choice_gives_reportlabs_own_matrix():
+    """The bit-twiddled mask scoring must pick exactly the mask reportlab's encoder picks."""
+    import random
+    import string
+
+    from reportlab.graphics.barcode import qr
+
+    rng = random.Random(2026)
+    samples = [f"https://gibson.example.org/e/spring-open/A/p/{i}" for i in range(1, 40)]
+    samples += ["".join(rng.choice(string.printable[:94]) for _ in range(rng.randint(1, 260)))
+                for _ in range(40)]  # fmt: skip
+    for data in samples:
+        widget = qr.QrCodeWidget(data, barLevel="M")
+        widget.qr.make()
+        assert qr_modules(data) == [[bool(m) for m in row] for row in widget.qr.modules], data
