@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from django.apps import apps
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -255,25 +255,7 @@ def rerate_list(
         state = replay([e for _, e in after], state, on_event=collect)
         RatingHistory.objects.bulk_create(rows, batch_size=BATCH)
         written += len(rows)
-        current = list(PlayerRating.objects.filter(rating_list=lst))
-        for row in current:
-            p = state.get(row.player_id)
-            if p is None:
-                row.rating, row.career_games = row.start_rating, row.start_career_games
-                row.deviation = row.volatility = row.last_event_date = None
-                row.state = {}
-                continue
-            row.rating = p.rating or 0
-            row.career_games = p.career_games
-            row.deviation = p.deviation
-            row.volatility = p.volatility
-            row.state = {"history": list(p.history)} if p.history else {}
-            row.last_event_date = p.last_played
-        PlayerRating.objects.bulk_update(
-            current,
-            ["rating", "career_games", "deviation", "volatility", "state", "last_event_date"],
-            batch_size=BATCH,
-        )
+        players = _write_current(lst, state)
         lst.dirty_from = None
         lst.rerated_at = timezone.now()
         lst.save(update_fields=["system", "dirty_from", "rerated_at"])
@@ -285,8 +267,53 @@ def rerate_list(
         "events_rerated": total,
         "events_final": len(before),
         "history_rows": written,
-        "players": len(current),
+        "players": players,
     }
+
+
+CURRENT_FIELDS = ["rating", "career_games", "deviation", "volatility", "state", "last_event_date"]
+
+
+def _write_current(lst: RatingList, state: dict[Hashable, RatedPlayer]) -> int:
+    """Store every player's current value; only changed rows are written.
+
+    One prepared UPDATE run for many rows (``executemany``): the ORM's bulk_update builds a
+    CASE expression per row and field, which dominated a large re-rate.
+    """
+    meta = PlayerRating._meta
+    prep = [meta.get_field(f) for f in CURRENT_FIELDS]
+    rows = PlayerRating.objects.filter(rating_list=lst).values_list(
+        "pk", "player_id", "start_rating", "start_career_games", *CURRENT_FIELDS
+    )
+    changes = []
+    count = 0
+    for pk, pid, start_rating, start_career, *now in rows:
+        count += 1
+        p = state.get(pid)
+        if p is None:
+            new = [start_rating, start_career, None, None, {}, None]
+        else:
+            new = [
+                p.rating or 0,
+                p.career_games,
+                p.deviation,
+                p.volatility,
+                {"history": list(p.history)} if p.history else {},
+                p.last_played,
+            ]
+        if new != list(now):
+            changes.append(
+                [f.get_db_prep_value(v, connection) for f, v in zip(prep, new, strict=True)]
+                + [pk]
+            )
+    if changes:
+        qn = connection.ops.quote_name
+        sets = ", ".join(f"{qn(f.column)} = %s" for f in prep)
+        sql = f"UPDATE {qn(meta.db_table)} SET {sets} WHERE {qn(meta.pk.column)} = %s"
+        with connection.cursor() as cursor:
+            for i in range(0, len(changes), BATCH):
+                cursor.executemany(sql, changes[i : i + BATCH])
+    return count
 
 
 def import_ratings(

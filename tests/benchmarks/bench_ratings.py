@@ -286,8 +286,9 @@ def db_section(args) -> list[dict]:
                         f"{half['events_rerated']:,} events re-rated, "
                         f"{half['events_final']:,} kept"))
         rows.append(row("history rows stored", RatingHistory.objects.count(), "rows", ""))
-        size = os.path.getsize(connection.settings_dict["NAME"]) / 2**20
-        rows.append(row("database file", size, "MB", ""))
+        if connection.vendor == "sqlite":
+            size = os.path.getsize(connection.settings_dict["NAME"]) / 2**20
+            rows.append(row("database file", size, "MB", ""))
         rows.append(row("peak RSS", peak_rss_mb(), "MB", "whole process"))
         connection.close()
         return rows
