@@ -37,6 +37,7 @@ NEWCOMER_FLOOR = 500
 CAP_PER_WIN_SHARE = 400
 BONUS_GAMES_ALLOWANCE = 5  # points per game a gain must exceed before it is doubled
 FEEDBACK_DIVISOR = 20
+THIRD_CAP = 50.0  # a 1/3-rated event moves a rating at most this much
 TABLE_SPAN = 4000  # integer rating differences looked up rather than computed
 
 
@@ -246,7 +247,7 @@ class EloSystem(RatingSystem):
             if me is None:
                 exp_sums[p] = sum(self.expected(est[p] - used[o]) for o in my_opps)
                 if detail:
-                    info[p] = (exp_sums[p], (), 0.0, 0.0)
+                    info[p] = (exp_sums[p], (), 0.0, 0.0, 0.0)
                 continue
             exp_sum = 0.0
             for o in my_opps:
@@ -257,17 +258,18 @@ class EloSystem(RatingSystem):
             excess = act_sums[p] - exp_sum
             new, steps = self.apply_multiplier(me, excess, careers[p])
             change = new - me
+            applied = change
             bonus = 0.0
             if third:
-                change = max(-50.0, min(50.0, change / 3))
+                applied = max(-THIRD_CAP, min(THIRD_CAP, change / 3))
             elif bonus_factor:
                 accel = change - BONUS_GAMES_ALLOWANCE * len(my_opps)
                 if accel > 0:
                     bonus = bonus_factor * accel
                     gains.append((p, accel))
-            out_f[p] = me + change + bonus
+            out_f[p] = me + applied + bonus
             if detail:
-                info[p] = (exp_sum, tuple(steps), change, bonus)
+                info[p] = (exp_sum, tuple(steps), change, bonus, applied)
         fed = [0.0] * n if detail else None
         if self.feedback:
             for p, accel in gains:
@@ -291,10 +293,11 @@ class EloSystem(RatingSystem):
                     )
                 )
                 continue
-            exp_sum, steps, change, bonus = info[p]
+            exp_sum, steps, change, bonus, applied = info[p]
             notes: tuple[str, ...] = ()
             if third and rin[p] is not None:
-                notes = ("1/3-rated: change divided by 3, at most 50 points",)
+                limit = " (held at the 50-point limit)" if abs(change / 3) > THIRD_CAP else ""
+                notes = (f"1/3-rated: {change:+.1f} / 3 = {applied:+.1f}{limit}",)
             expl.append(
                 SegmentExplanation(
                     first_round=rounds[0],

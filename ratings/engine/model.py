@@ -128,8 +128,9 @@ class PlayerRating:
         """A few lines a player can read: per segment, expectation, result, multiplier, bonus."""
         head = f"{self.system_label}: " if self.system_label else ""
         old = "unrated" if not self.old else str(self.old)
+        n = self.new_games - self.old_games
         lines = [
-            f"{head}{old} -> {self.new} ({self.new_games - self.old_games} rated games, "
+            f"{head}{old} -> {self.new} ({n} rated game{'' if n == 1 else 's'}, "
             f"expected {_fmt(self.expected)} wins, won {_fmt(self.actual)})"
         ]
         for seg in self.segments:

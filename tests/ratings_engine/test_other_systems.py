@@ -89,7 +89,7 @@ def test_club_third_divides_by_three_without_bonus():
     assert res["x"].new == round_half_up(1200 + full / 3)  # nsa2008 would give 1305
     assert res["x"].segments[0].bonus == 0
     assert res[0].new == round_half_up(1600 - 20 * nsa_e(400) / 3)
-    assert "1/3-rated" in res["x"].explain()
+    assert f"1/3-rated: {full:+.1f} / 3 = {full / 3:+.1f}" in res["x"].explain()
 
 
 def test_club_third_change_capped_at_50():
@@ -97,6 +97,7 @@ def test_club_third_change_capped_at_50():
     res = rate_event("club-third", players, games, 8)
     assert 30 * (8 - 8 * nsa_e(-800)) / 3 > 50
     assert res["x"].new == 1250
+    assert "held at the 50-point limit" in res["x"].explain()
     players, games = one_against_many(2000, [1200] * 8, 0, games=10)
     assert rate_event("club-third", players, games, 8)["x"].new == 1950
 
