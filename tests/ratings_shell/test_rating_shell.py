@@ -39,9 +39,11 @@ def naspa(shared_data):
     return t, read_t(shared_data / "naspa-2023-a.t")
 
 
-def test_acceptance_rate_json_reproduces_every_newr(naspa):
-    t, tsh = naspa
-    rows = run_json("rate", t.slug)
+def test_acceptance_rate_json_reproduces_every_newr(shared_data):
+    path = shared_data / "naspa-2023-a.t"
+    slug = run_json("import_tsh", str(path), "--rounds", "23")["tournament"]
+    tsh = read_t(path)
+    rows = run_json("rate", slug)
     assert [r["number"] for r in rows] == [p.number for p in tsh]
     values = 0
     for r, p in zip(rows, tsh, strict=True):
