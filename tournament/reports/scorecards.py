@@ -8,7 +8,7 @@ under it, for phones that cannot scan.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import ceil
 
 from reportlab.pdfgen.canvas import Canvas
@@ -70,12 +70,15 @@ def scorecards_pdf(
     *,
     per_page: int = 2,
     round: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> bytes:
     """Scorecards for ``cards`` in the given order, ``per_page`` (1, 2 or 4) to a page.
 
     Two per page print portrait, one card above the other; four per page print landscape in a
     2 x 2 grid. ``round`` (optional) names the round the cards are pre-filled through, for the
-    page header. Raises ``ReportError`` when the rounds cannot fit with room to write.
+    page header. ``progress(cards_done, cards_total)``, if given, is called after each page
+    (a Celery task reports it to the director's browser). Raises ``ReportError`` when the
+    rounds cannot fit with room to write.
     """
     if per_page not in (1, 2, 4):
         raise ReportError(f"scorecards: per_page must be 1, 2 or 4 (got {per_page})")
@@ -109,6 +112,8 @@ def scorecards_pdf(
             x = doc.left + col * (card_w + GAP)
             y = doc.top - 6 - (row + 1) * card_h - row * GAP
             _draw_card(c, geometry, x, y, event, division, cards[i], rows_of[i])
+        if progress is not None:
+            progress(min(page_start + per_page, len(cards)), len(cards))
     return doc.finish()
 
 
