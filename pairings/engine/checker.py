@@ -91,9 +91,16 @@ def _gibson_state(field_: Field, options: PairingOptions, order: list[FieldPlaye
 
 
 def _min_over_limit(
-    field_: Field, options: PairingOptions, bye_only: set[int] | None = None
+    field_: Field,
+    options: PairingOptions,
+    bye_only: set[int] | None = None,
+    gibson_only: tuple[set[int], set[int]] | None = None,
 ) -> int | None:
-    """Fewest over-limit meetings any complete pairing of the active field could have."""
+    """Fewest over-limit meetings any complete pairing of the active field could have.
+
+    ``bye_only`` restricts who may take the bye; ``gibson_only=(gibsonized, allowed)`` lets
+    Gibsonized players meet only each other or the allowed (non-contending) players.
+    """
     act = [p for p in field_.players if p.active]
     g = nx.Graph()
     g.add_nodes_from(p.number for p in act)
@@ -102,7 +109,15 @@ def _min_over_limit(
         for b in act[a_idx + 1 :]:
             if frozenset((a.number, b.number)) in field_.forbidden:
                 continue
-            over = max(0, _met(a, b.number, options.repeats_since_round) + 1 - options.max_meetings)
+            if gibson_only is not None:
+                gib, allowed = gibson_only
+                ok = gib | allowed
+                if (a.number in gib and b.number not in ok) or (
+                    b.number in gib and a.number not in ok
+                ):
+                    continue
+            met_before = _met(a, b.number, options.repeats_since_round)
+            over = 1 if met_before + 1 > options.max_meetings else 0
             g.add_edge(a.number, b.number, weight=big - over)
     if len(act) % 2:
         for p in act:
@@ -194,16 +209,19 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
                         err(f"bye went to {bye} although {x} comes first in the bye order "
                             f"({options.bye_method}) at no cost in repeats")
                         break
-    if gib:
+    if gib and not tables and pairing.system != "manual" and not rep.errors:
         opp = pairing.opponent_of()
-        fresh_nc = {
-            q for q in noncontenders - gib
-            if all(_met(by_number[g], q, since) < options.max_meetings for g in gib)
-        }
-        needing = [g for g in gib if opp.get(g)]
-        for g in needing:
-            o = opp[g]
-            if o not in gib and o not in noncontenders and len(fresh_nc) >= len(needing):
+        wrong = [(g, opp[g]) for g in sorted(gib) if opp.get(g) and opp[g] not in gib
+                 and opp[g] not in noncontenders]
+        if wrong:
+            best = _min_over_limit(field_, options)
+            # The bye rule comes first: in an odd field a Gibsonized player takes the bye.
+            bye_only = gib if len(active) % 2 else None
+            restricted = _min_over_limit(
+                field_, options, bye_only=bye_only, gibson_only=(gib, noncontenders)
+            )
+            if restricted == best:
+                g, o = wrong[0]
                 err(f"Gibsonized {g} plays contender {o} while non-contenders were available")
 
     # Start/reply rule, per game, from counts before the round.
@@ -212,7 +230,7 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
         a, b = by_number[g.first], by_number[g.second]
         (sa, ra), (sb, rb) = _counts(a), _counts(b)
         want = None
-        last_first = _last_first(a, b.number) if pairing.system == "rr" else None
+        last_first = _last_first(a, b.number) if tables else None
         if last_first is not None:
             want = b.number if last_first == a.number else a.number
         elif sa != sb:
@@ -241,7 +259,7 @@ def round_quality(field_: Field, pairing: RoundPairing, options: PairingOptions)
     repeats = floats = 0
     win_diff = 0.0
     for g in pairing.games:
-        if not g.second:
+        if not g.second or g.first not in by_number or g.second not in by_number:
             continue
         a, b = by_number[g.first], by_number[g.second]
         if _met(a, b.number, options.repeats_since_round):

@@ -19,7 +19,7 @@ def _over(rnd: _Round, i: int, j: int) -> int | None:
     pi, pj = rnd.ordered[i], rnd.ordered[j]
     if frozenset((pi.number, pj.number)) in rnd.field.forbidden:
         return None
-    over = max(0, rnd.met[i].get(pj.number, 0) + 1 - rnd.options.max_meetings)
+    over = 1 if rnd.met[i].get(pj.number, 0) + 1 > rnd.options.max_meetings else 0
     if over and rnd.options.hard_repeat_limit:
         return None
     return over

@@ -5,11 +5,11 @@ beyond ``max_meetings`` when ``hard_repeat_limit`` is set. Soft rules are bands 
 cost (see ``matching``), highest first:
 
 ====================  ==========================================================================
-``repeat_over``       meetings beyond ``max_meetings`` (only made when unavoidable)
+``repeat_over``       games beyond ``max_meetings`` (only made when unavoidable)
 ``bye``               position of the bye player in the bye order (Gibsonized, then by method)
+``gibson``            a Gibsonized player should meet a Gibsonized player or a non-contender:
+                      fewest meetings first, then the highest-ranked
 ``repeats``           earlier meetings (still prefer fresh opponents when repeats are allowed)
-``gibson``            a Gibsonized player should meet a Gibsonized player or the highest-ranked
-                      non-contender
 ``contention``        contenders stay inside their prize band's contender group
 ``win_diff``          squared win difference (two 1-win floats beat one 2-win float)
 ``distance``          distance from the system's ideal opponent
@@ -40,8 +40,8 @@ from .standing import (
 BANDS = (
     "repeat_over",
     "bye",
-    "repeats",
     "gibson",
+    "repeats",
     "contention",
     "win_diff",
     "distance",
@@ -84,6 +84,7 @@ class _Round:
         self.met = [meeting_counts(p, options.repeats_since_round) for p in self.ordered]
         self.last = [p.opponents[-1] if p.opponents else 0 for p in self.ordered]
         self.due = [_due(p) for p in self.ordered]
+        self.most_rounds = max((len(p.opponents) for p in self.ordered), default=0)
         self.k_left = rounds_left(field)
         self.catch = catch_spread(field, options)
         uses_gibson = system in ("swiss", "koth", "factor", "contention", "australian")
@@ -166,7 +167,7 @@ class _Round:
         if frozenset((pi.number, pj.number)) in self.field.forbidden:
             return None
         m = self.met[i].get(pj.number, 0)
-        over = max(0, m + 1 - self.options.max_meetings)
+        over = 1 if m + 1 > self.options.max_meetings else 0
         if over and self.options.hard_repeat_limit:
             return None
         gib_cost = contention = win = dist = 0
@@ -175,12 +176,16 @@ class _Round:
             if not (gi and gj):
                 other = j if gi else i
                 nc = self.noncontender_rank.get(other)
-                gib_cost = 1 + nc if nc is not None else 1 + self.n + other
+                per_meeting = self.n + 1
+                if nc is not None:
+                    gib_cost = 1 + m * per_meeting + nc
+                else:
+                    gib_cost = 1 + (self.most_rounds + 1) * per_meeting + self.n + other
         else:
             win, dist, contention = self._system_costs(i, j)
         last = 1 if (self.options.avoid_last_opponent and self.last[i] == pj.number) else 0
         firsts = 1 if self.due[i] and self.due[i] == self.due[j] else 0
-        return (over, 0, m, gib_cost, contention, win, dist, last, firsts)
+        return (over, 0, gib_cost, m, contention, win, dist, last, firsts)
 
     def _system_costs(self, i: int, j: int) -> tuple[int, int, int]:
         system = self.system
