@@ -22,7 +22,8 @@ Inputs (``tournament.reports.data``)
     Prize(category, label, numbers, names, detail, value=None)  (made by prizes_from)
 
 Renderers (each returns the PDF as bytes; bad input raises ``ReportError``, a ValueError)
-    scorecards_pdf(event, division, cards, *, per_page=2, round=None)   per_page 1, 2 or 4
+    scorecards_pdf(event, division, cards, *, per_page=2, round=None, progress=None)
+                                                         per_page 1, 2 or 4; progress(done, total)
     pairings_pdf(event, division, round, lines)          by board, then alphabetical
     standings_pdf(event, division, after_round, lines)   lines already ranked by the caller
     wallchart_pdf(event, division, players, rounds)      landscape, rounds split into blocks
@@ -32,6 +33,12 @@ Renderers (each returns the PDF as bytes; bad input raises ``ReportError``, a Va
 
 Every page carries the event name, division, what the sheet is (round), the dates and
 "page X of Y". Long names shrink, then wrap, and never leave their cell.
+
+The Django shell (not imported here, so this package stays importable without Django):
+    tournament.reports.build   DivisionData(division), build_report(division, kind, round_number=,
+                               per_page=, paper=) -> BuiltReport(kind, division, round, pdf, pages)
+    tournament.reports.tasks   division_scorecards Celery task (progress state, atomic write)
+    manage.py report SLUG --kind scorecards|pairings|standings|wallchart|prizes --out FILE.pdf
 
 Example::
 
