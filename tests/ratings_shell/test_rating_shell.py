@@ -298,3 +298,43 @@ def test_rating_report_command():
     assert "nsa2008" in text and "log-loss" in text
     with pytest.raises(CommandError, match="unknown rating system"):
         run("rating_report", "rep", "--systems", "nsa2008,bogus")
+
+
+def test_failed_rerate_keeps_the_cursor_and_resumes(monkeypatch):
+    lst = rs.create_rating_list("Resume", slug="resume")
+    ids = _players("W, W", "X, X", "Y, Y", "Z, Z")
+    rs.submit_event(lst, name="Jan", date=D(2024, 1, 1), configured_rounds=3,
+                    games=_rr(ids, 3, 1), start={i: (1500, 100) for i in ids})
+    rs.submit_event(lst, name="Mar", date=D(2024, 3, 1), configured_rounds=3,
+                    games=_rr(ids, 3, 3), rerate=False)
+    lst.refresh_from_db()
+    assert lst.dirty_from == D(2024, 3, 1)
+    real = RatingHistory.objects.bulk_create
+
+    def boom(*a, **k):
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr(RatingHistory.objects, "bulk_create", boom)
+    with pytest.raises(RuntimeError):
+        rs.rerate_list(lst)
+    lst.refresh_from_db()
+    assert lst.dirty_from == D(2024, 3, 1)  # still waiting: nothing was half written
+    assert not RatingHistory.objects.filter(event__name="Mar").exists()
+    monkeypatch.setattr(RatingHistory.objects, "bulk_create", real)
+    summary = rs.rerate_list(lst)
+    assert summary["events_rerated"] == 1 and summary["events_final"] == 1
+    assert RatingHistory.objects.filter(event__name="Mar").count() == 4
+
+
+def test_rerate_task_reports_progress(monkeypatch):
+    lst = rs.create_rating_list("Watch", slug="watch")
+    ids = _players("Aa, A", "Bb, B")
+    for month in (1, 2, 3):
+        rs.submit_event(lst, name=f"E{month}", date=D(2024, month, 1), configured_rounds=1,
+                        games=_rr(ids, 1, month), rerate=False)
+    seen = []
+    monkeypatch.setattr(
+        rerate_task, "update_state", lambda **kw: seen.append((kw["state"], kw["meta"]))
+    )
+    rerate_task.delay("watch").get()
+    assert seen == [("PROGRESS", {"current": i, "total": 3}) for i in (1, 2, 3)]
