@@ -9,6 +9,7 @@ notebook. The public API:
 - ``replay(events, start, system=None, on_event=None)`` and ``prediction_scores(...)``
 - ``SYSTEMS``: "nsa2008", "naspa2024", "naspa-csw", "club-third", "wespa-tsh", "absp",
   "aus", "glicko2"
+- ``ratingsfile.parse_ratings(text, source=...)``: TSH's tab-separated ratings list or CSV
 """
 
 from .base import RatingSystem
