@@ -57,6 +57,89 @@ class AuditedAdmin(admin.ModelAdmin):
         audit(tournament, request.user, "admin_delete", obj, str(obj), before=before)
 
 
+def directs_any(user: Any) -> bool:
+    return bool(
+        user.is_active
+        and user.is_staff
+        and (user.is_superuser or models.Tournament.objects.filter(directors=user).exists())
+    )
+
+
+class DirectorScopedAdmin(AuditedAdmin):
+    """Only a tournament's own directors see and change it; superusers see everything.
+
+    `tournament_lookup` is the ORM path from the model to its Tournament ("" for Tournament
+    itself). Django's per-model permissions are not what decides here: directing the
+    tournament is.
+    """
+
+    tournament_lookup = "tournament"
+
+    def _directed(self, request) -> Any:
+        return models.Tournament.objects.filter(directors=request.user)
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        field = f"{self.tournament_lookup}__in" if self.tournament_lookup else "pk__in"
+        return qs.filter(**{field: self._directed(request)}).distinct()
+
+    def _may(self, request, obj=None) -> bool:
+        if not directs_any(request.user):
+            return False
+        if obj is None or request.user.is_superuser:
+            return True
+        tournament = _tournament_of(obj)
+        return tournament is None or tournament.is_director(request.user)
+
+    def has_module_permission(self, request):
+        return directs_any(request.user)
+
+    def has_view_permission(self, request, obj=None):
+        return self._may(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return self._may(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return self._may(request, obj)
+
+    def has_add_permission(self, request, obj=None):
+        return directs_any(request.user)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        """Offer only the director's own tournaments and divisions in choice lists."""
+        if not request.user.is_superuser:
+            directed = self._directed(request)
+            if db_field.related_model is models.Tournament:
+                kwargs["queryset"] = directed
+            elif db_field.related_model is models.Division:
+                kwargs["queryset"] = models.Division.objects.filter(tournament__in=directed)
+            elif db_field.related_model is models.Round:
+                kwargs["queryset"] = models.Round.objects.filter(division__tournament__in=directed)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class SharedRecordAdmin(AuditedAdmin):
+    """Players and clubs belong to no one tournament: any director may view, add and change."""
+
+    def has_module_permission(self, request):
+        return directs_any(request.user)
+
+    def has_view_permission(self, request, obj=None):
+        return directs_any(request.user)
+
+    def has_add_permission(self, request):
+        return directs_any(request.user)
+
+    def has_change_permission(self, request, obj=None):
+        return directs_any(request.user)
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_active and request.user.is_superuser
+
+
 class MembershipInline(admin.TabularInline):
     model = models.Membership
     extra = 0
@@ -64,7 +147,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(models.Club)
-class ClubAdmin(AuditedAdmin):
+class ClubAdmin(SharedRecordAdmin):
     list_display = ["name", "city", "country"]
     search_fields = ["name", "city"]
     list_filter = ["country"]
@@ -72,7 +155,7 @@ class ClubAdmin(AuditedAdmin):
 
 
 @admin.register(models.Player)
-class PlayerAdmin(AuditedAdmin):
+class PlayerAdmin(SharedRecordAdmin):
     list_display = ["name", "naspa_id", "wespa_id", "country"]
     search_fields = ["name", "naspa_id", "wespa_id", "absp_id", "email"]
     list_filter = ["country", "clubs"]
@@ -80,7 +163,7 @@ class PlayerAdmin(AuditedAdmin):
 
 
 @admin.register(models.Membership)
-class MembershipAdmin(AuditedAdmin):
+class MembershipAdmin(SharedRecordAdmin):
     list_display = ["player", "club", "since", "until"]
     list_filter = ["club"]
     search_fields = ["player__name", "club__name"]
@@ -95,7 +178,9 @@ class DivisionInline(admin.TabularInline):
 
 
 @admin.register(models.Tournament)
-class TournamentAdmin(AuditedAdmin):
+class TournamentAdmin(DirectorScopedAdmin):
+    tournament_lookup = ""
+
     list_display = ["name", "slug", "start_date", "venue", "realm"]
     search_fields = ["name", "slug", "venue"]
     list_filter = ["realm", "start_date"]
@@ -120,7 +205,7 @@ class RoundInline(admin.TabularInline):
 
 
 @admin.register(models.Division)
-class DivisionAdmin(AuditedAdmin):
+class DivisionAdmin(DirectorScopedAdmin):
     list_display = ["name", "tournament", "rounds", "rating_system"]
     search_fields = ["name", "tournament__name"]
     list_filter = ["rating_system", "tournament"]
@@ -128,7 +213,9 @@ class DivisionAdmin(AuditedAdmin):
 
 
 @admin.register(models.Entry)
-class EntryAdmin(AuditedAdmin):
+class EntryAdmin(DirectorScopedAdmin):
+    tournament_lookup = "division__tournament"
+
     list_display = [
         "number",
         "player",
@@ -152,7 +239,9 @@ class GameInline(admin.TabularInline):
 
 
 @admin.register(models.Round)
-class RoundAdmin(AuditedAdmin):
+class RoundAdmin(DirectorScopedAdmin):
+    tournament_lookup = "division__tournament"
+
     list_display = ["division", "number", "system", "paired_at"]
     list_filter = ["division__tournament", "division", "system"]
     search_fields = ["division__name", "division__tournament__name"]
@@ -160,7 +249,9 @@ class RoundAdmin(AuditedAdmin):
 
 
 @admin.register(models.Game)
-class GameAdmin(AuditedAdmin):
+class GameAdmin(DirectorScopedAdmin):
+    tournament_lookup = "round__division__tournament"
+
     list_display = ["round", "board", "player1", "score1", "player2", "score2", "first"]
     list_filter = ["round__division__tournament", "round__division", "round__number"]
     search_fields = ["player1__player__name", "player2__player__name"]

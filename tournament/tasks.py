@@ -5,6 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from .interchange import export_tsh
+from .reports import tasks as report_tasks  # noqa: F401  (workers discover only <app>.tasks)
 from .services import tournament_by_slug
 
 

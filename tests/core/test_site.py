@@ -104,3 +104,44 @@ def test_demo_director_is_a_director_of_the_demo():
     user, password = ensure_director(password="given-password-9")
     assert password == "given-password-9"
     assert tournament.is_director(get_user_model().objects.get(username=user))
+
+
+def test_directors_see_and_change_only_their_own_tournaments(client, demo):
+    other = load_other_tournament()
+    td = get_user_model().objects.create_user("td2", password="pw-long-enough-3", is_staff=True)
+    demo.directors.add(td)
+    client.force_login(td)
+    mine = Game.objects.filter(round__division__tournament=demo).first()
+    theirs = Game.objects.filter(round__division__tournament=other).first()
+    listing = client.get(reverse("admin:tournament_game_changelist"))
+    assert listing.status_code == 200
+    ids = {g.pk for g in listing.context["cl"].queryset}
+    assert mine.pk in ids and theirs.pk not in ids
+    assert client.get(reverse("admin:tournament_game_change", args=[mine.pk])).status_code == 200
+    denied = client.get(reverse("admin:tournament_game_change", args=[theirs.pk]))
+    assert denied.status_code in (302, 403, 404)
+    response = client.post(reverse("admin:tournament_tournament_delete", args=[other.pk]),
+                           {"post": "yes"})
+    assert response.status_code in (302, 403, 404)
+    assert type(other).objects.filter(pk=other.pk).exists()
+    tournaments = client.get(reverse("admin:tournament_tournament_changelist"))
+    assert [t.pk for t in tournaments.context["cl"].queryset] == [demo.pk]
+
+
+def test_staff_who_direct_nothing_get_no_admin(client, demo):
+    staff = get_user_model().objects.create_user("staff", password="pw-long-enough-4",
+                                                 is_staff=True)
+    client.force_login(staff)
+    for name in ("tournament_game", "tournament_tournament", "tournament_player"):
+        assert client.get(reverse(f"admin:{name}_changelist")).status_code == 403
+
+
+def load_other_tournament():
+    from tournament import services
+
+    other = services.create_tournament(name="Someone Else's Open")
+    d = services.create_division(other, name="A")
+    for name in ("Zed, Zoe", "Young, Yan"):
+        services.register_player(d, name=name, rating=1500)
+    services.set_pairing(d, 1, 1, 2)
+    return other
