@@ -229,6 +229,9 @@ def import_tsh(
             file_name=parsed.file_name,
         )
         _load_division(division, parsed)
+        from .pairing import schedule_from_autopair
+
+        plan.warnings.extend(schedule_from_autopair(division, config_keep["autopair"]))
         summary.append({"name": division.name, "players": len(parsed.players), "rounds": played})
     audit(
         tournament,

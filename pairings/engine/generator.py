@@ -35,19 +35,33 @@ class SimPlayer:
 class SimTournament:
     """A division being played: pair a round (``record``), then ``play`` its results."""
 
-    def __init__(self, n_players: int, rounds_total: int, seed: int = 0):
+    def __init__(
+        self,
+        n_players: int,
+        rounds_total: int,
+        seed: int = 0,
+        entrants: list[tuple[str, int]] | None = None,
+    ):
+        """``entrants`` (name, rating) replaces the invented field, numbered in that order."""
+        if entrants is not None:
+            n_players = len(entrants)
         if n_players < 1:
             raise ValueError("a tournament needs at least one player")
         self.rng = random.Random(f"generator:{seed}")
         self.seed = seed
         self.rounds_total = rounds_total
-        self.players = [
-            SimPlayer(n, int(self.rng.gauss(1500, 300)), f"Player {n}")
-            for n in range(1, n_players + 1)
-        ]
-        self.players.sort(key=lambda p: -p.rating)
-        for k, p in enumerate(self.players, start=1):
-            p.number, p.name = k, f"Player {k}"
+        if entrants is not None:
+            self.players = [
+                SimPlayer(k, rating, name) for k, (name, rating) in enumerate(entrants, start=1)
+            ]
+        else:
+            self.players = [
+                SimPlayer(n, int(self.rng.gauss(1500, 300)), f"Player {n}")
+                for n in range(1, n_players + 1)
+            ]
+            self.players.sort(key=lambda p: -p.rating)
+            for k, p in enumerate(self.players, start=1):
+                p.number, p.name = k, f"Player {k}"
         self.forbidden: set[frozenset[int]] = set()
         self.paired = 0
         self.played = 0
@@ -186,19 +200,22 @@ def simulate(
     pair: Callable[[Field], RoundPairing],
     seed: int = 0,
     withdraw_rate: float = 0.0,
-    lag: int = 0,
+    lag: int | Callable[[int], int] = 0,
     on_round: Callable[[Field, RoundPairing], None] | None = None,
     rounds_total: int | None = None,
+    entrants: list[tuple[str, int]] | None = None,
 ) -> SimTournament:
     """Play ``rounds`` rounds, pairing each with ``pair(field)``; ``on_round`` sees every pairing.
 
-    ``lag`` pairs round r from the results of round r-1-lag (results of the newer rounds come in
-    afterwards). After each round each active player withdraws with ``withdraw_rate``.
+    ``lag`` (a number, or a function of the round) pairs round r from the results of round
+    r-1-lag (results of the newer rounds come in afterwards). After each round each active
+    player withdraws with ``withdraw_rate``.
     """
-    t = SimTournament(n_players, rounds_total or rounds, seed)
+    t = SimTournament(n_players, rounds_total or rounds, seed, entrants)
     rng = random.Random(f"withdrawals:{seed}")
     for _ in range(rounds):
-        while t.played < t.paired - lag:
+        round_lag = lag(t.paired + 1) if callable(lag) else lag
+        while t.played < t.paired - round_lag:
             t.play()
         f = t.field()
         pairing = pair(f)
