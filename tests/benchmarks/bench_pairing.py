@@ -14,6 +14,7 @@ Targets (spec/issue): 1,000 players <= 0.3 s end to end and >= 30x faster than n
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import resource
 import statistics
@@ -89,6 +90,8 @@ def bench(n: int, opts: PairingOptions) -> dict:
         "python_peak_mb": py_peak / 2**20,
         "process_peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "repeats": report.quality["repeats"] if report else None,
+        "win_diff": report.quality["win_diff"] if report else None,
+        "full_graph_win_diff": None,
         "checker_errors": len(report.errors) if report else None,
     }
     if n <= NETWORKX_MAX:
@@ -104,6 +107,10 @@ def bench(n: int, opts: PairingOptions) -> dict:
         ref_cost = matching.matching_cost(nodes, edges, ref_pairs)
         assert ours_cost == ref_cost, (n, ours_cost, ref_cost)
         row["solve_networkx_s"] = solve_nx
+        if sparse:  # what limiting the candidate edges costs in quality (nothing, so far)
+            full_opts = dataclasses.replace(opts, sparse_above=10**9)
+            full = check_round(field, pair_round(field, "swiss", full_opts), full_opts)
+            row["full_graph_win_diff"] = full.quality["win_diff"]
         row["speedup_solve"] = solve_nx / solve_rx
         row["speedup_end_to_end"] = (total - solve_rx + solve_nx) / total
     return row
@@ -121,14 +128,18 @@ def main() -> None:
     print(f"Swiss round {HISTORY_ROUNDS + 1} after {HISTORY_ROUNDS} simulated rounds "
           f"(medians; networkx on the same graph up to {NETWORKX_MAX} players)")
     print(f"{'players':>7} {'edges':>8} {'total s':>8} {'build s':>8} {'rx s':>8} "
-          f"{'nx s':>8} {'nx/rx solve':>11} {'nx/ours e2e':>11} {'py MB':>7} {'rss MB':>7}")
+          f"{'nx s':>8} {'nx/rx solve':>11} {'nx/ours e2e':>11} {'py MB':>7} {'rss MB':>7} "
+          f"{'win diff (full graph)':>21}")
     for r in rows:
         nx_s = f"{r['solve_networkx_s']:8.3f}" if r["solve_networkx_s"] else f"{'-':>8}"
         sp = f"{r['speedup_solve']:10.1f}x" if r["speedup_solve"] else f"{'-':>11}"
         se = f"{r['speedup_end_to_end']:10.1f}x" if r["speedup_end_to_end"] else f"{'-':>11}"
+        wd = "-" if r["win_diff"] is None else f"{r['win_diff']:g}"
+        if r["full_graph_win_diff"] is not None:
+            wd += f" ({r['full_graph_win_diff']:g})"
         print(f"{r['players']:>7} {r['edges']:>8} {r['end_to_end_s']:8.3f} {r['build_s']:8.3f} "
               f"{r['solve_rustworkx_s']:8.3f} {nx_s} {sp} {se} {r['python_peak_mb']:7.1f} "
-              f"{r['process_peak_rss_mb']:7.1f}")
+              f"{r['process_peak_rss_mb']:7.1f} {wd:>21}")
 
 
 if __name__ == "__main__":
