@@ -235,3 +235,43 @@ def test_real_2006_round_14_paired_from_the_database_matches_the_pure_replay(
     pure = engine_pair_round(pure_field, "swiss", PairingOptions(gibson_spread=500))
     key = lambda rp: {frozenset((g.first, g.second)) for g in rp.games}  # noqa: E731
     assert key(result) == key(pure)
+
+
+def test_autopair_rows_tsh_commands_we_do_not_offer_are_skipped_with_a_warning(club):
+    from tournament.pairing import schedule_from_autopair
+
+    ScheduleRange.objects.all().delete()
+    warnings = schedule_from_autopair(
+        club,
+        [
+            ["A", 0, 1, "if", ["3", "A"]],
+            ["A", 3, 4, "zz", ["A"]],
+            ["A", 3, 5, "ns", ["1", "3", "A"]],
+            ["A", 2, 3, "koth", ["0", "2", "A"]],  # overlaps the Fontes rounds 1-3
+            ["B", 4, 5, "koth", ["0", "4", "B"]],  # another division
+        ],
+    )
+    assert len(warnings) == 2
+    assert "unknown TSH command 'zz'" in warnings[0]
+    assert "overlapping autopair skipped" in warnings[1]
+    ranges = [(r.first_round, r.last_round, r.system, r.lag, r.options)
+              for r in ScheduleRange.objects.filter(division=club)]
+    assert ranges == [(1, 3, "fontes", 0, {"fontes_rounds": 3}),
+                      (5, 5, "swiss", 1, {"max_meetings": 2})]
+
+
+def test_schedule_range_validation(club):
+    from django.core.exceptions import ValidationError
+
+    bad = ScheduleRange(division=club, first_round=3, last_round=5, system="koth")
+    with pytest.raises(ValidationError, match="overlaps rounds 1-3"):
+        bad.clean()
+    bad = ScheduleRange(division=club, first_round=7, last_round=8, system="koth",
+                        options={"colour": 1})
+    with pytest.raises(ValidationError, match="unknown pairing options: colour"):
+        bad.clean()
+    entries = {e.number: e for e in club.entries.all()}
+    other = services.create_division(club.tournament, name="B", rounds=3, actor="test")
+    pair = ForbiddenPair(division=other, entry_a=entries[1], entry_b=entries[2])
+    with pytest.raises(ValidationError, match="#1 is not in this division"):
+        pair.clean()
