@@ -25,9 +25,10 @@ def _over(rnd: _Round, i: int, j: int) -> int | None:
     return over
 
 
-def _min_over(rnd: _Round, players: list[int]) -> int | None:
+def _min_over(rnd: _Round, players: list[int]) -> tuple[int, dict[int, int]] | None:
+    """Fewest over-limit games for pairing ``players``, and one matching achieving it."""
     if not players:
-        return 0
+        return 0, {}
     local = {x: k for k, x in enumerate(players)}
     edges = []
     for a in players:
@@ -39,7 +40,10 @@ def _min_over(rnd: _Round, players: list[int]) -> int | None:
     result = matching.solve(len(players), edges)
     if result is None:
         return None
-    return matching.matching_cost(len(players), edges, result)[0]
+    partner = {}
+    for u, v in result:
+        partner[players[u]], partner[players[v]] = players[v], players[u]
+    return matching.matching_cost(len(players), edges, result)[0], partner
 
 
 def pair_australian(field: Field, options: PairingOptions) -> RoundPairing:
@@ -61,6 +65,12 @@ def pair_australian(field: Field, options: PairingOptions) -> RoundPairing:
     bye = [u for u, v in best if v == n]
     remaining = [i for i in range(n) if i not in bye]
     target = matching.matching_cost(nodes, edges, best)[0]
+    # An optimal completion is kept at every step, so most choices are checked by a swap
+    # (top, q) + (top's partner, q's partner) instead of a new matching.
+    partner = {}
+    for u, v in best:
+        if v < n:
+            partner[u], partner[v] = v, u
     pairs: list[tuple[int, int]] = []
     while remaining:
         top = remaining[0]
@@ -80,15 +90,23 @@ def pair_australian(field: Field, options: PairingOptions) -> RoundPairing:
             o = _over(rnd, top, q)
             if o is None:
                 continue
+            a, b = partner[top], partner[q]
+            if a == q:
+                break
+            o_ab = _over(rnd, a, b)
+            if o_ab is not None and o + o_ab <= _over(rnd, top, a) + _over(rnd, q, b):
+                partner[a], partner[b] = b, a
+                break
             rest = [x for x in remaining if x not in (top, q)]
-            rest_over = _min_over(rnd, rest)
-            if rest_over is not None and o + rest_over == target:
-                pairs.append((top, q))
-                remaining = rest
-                target -= o
+            solved = _min_over(rnd, rest)
+            if solved is not None and o + solved[0] == target:
+                partner.update(solved[1])
                 break
         else:  # pragma: no cover - the matching above proved a completion exists
             raise infeasible(rnd, nodes)
+        pairs.append((top, q))
+        remaining = [x for x in remaining if x not in (top, q)]
+        target -= o
     out = [(rnd.ordered[a].number, rnd.ordered[b].number) for a, b in pairs]
     out += [(rnd.ordered[b].number, 0) for b in bye]
 

@@ -9,9 +9,10 @@ cost (see ``matching``), highest first:
 ``bye``               position of the bye player in the bye order (Gibsonized, then by method)
 ``gibson``            a Gibsonized player should meet a Gibsonized player or a non-contender:
                       fewest meetings first, then the highest-ranked
-``repeats``           earlier meetings (still prefer fresh opponents when repeats are allowed)
 ``contention``        contenders stay inside their prize band's contender group
 ``win_diff``          squared win difference (two 1-win floats beat one 2-win float)
+``repeats``           earlier meetings within the limit (prefer a fresh opponent when it costs
+                      no win difference)
 ``distance``          distance from the system's ideal opponent
 ``last_round``        rematch of last round's opponent
 ``firsts``            both players due to start (or both due to reply)
@@ -41,9 +42,9 @@ BANDS = (
     "repeat_over",
     "bye",
     "gibson",
-    "repeats",
     "contention",
     "win_diff",
+    "repeats",
     "distance",
     "last_round",
     "firsts",
@@ -185,7 +186,7 @@ class _Round:
             win, dist, contention = self._system_costs(i, j)
         last = 1 if (self.options.avoid_last_opponent and self.last[i] == pj.number) else 0
         firsts = 1 if self.due[i] and self.due[i] == self.due[j] else 0
-        return (over, 0, gib_cost, m, contention, win, dist, last, firsts)
+        return (over, 0, gib_cost, contention, win, m, dist, last, firsts)
 
     def _system_costs(self, i: int, j: int) -> tuple[int, int, int]:
         system = self.system
@@ -299,7 +300,7 @@ class _Round:
         elif self.system == "random":
             parts.append("random draw")
         if self.options.avoid_last_opponent and self.last[i] == pj.number:
-            parts.append("rematch of last round: unavoidable")
+            parts.append("rematch of last round's opponent")
         return "; ".join(parts)
 
     def explain_bye(self, i: int) -> str:
