@@ -12,6 +12,8 @@ from django.contrib import admin
 from django.core.serializers.json import DjangoJSONEncoder
 from django.forms.models import model_to_dict
 
+from pairings.models import ForbiddenPair, ScheduleRange
+
 from . import models
 from .services import audit
 
@@ -121,6 +123,28 @@ class DirectorScopedAdmin(AuditedAdmin):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
+class DirectorInlineMixin:
+    """Inlines follow the parent's rule: the tournament's directors may edit them."""
+
+    def _may(self, request, obj=None) -> bool:
+        if not directs_any(request.user):
+            return False
+        tournament = _tournament_of(obj) if obj is not None else None
+        return tournament is None or tournament.is_director(request.user)
+
+    def has_view_permission(self, request, obj=None):
+        return self._may(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return self._may(request, obj)
+
+    def has_add_permission(self, request, obj=None):
+        return self._may(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return self._may(request, obj)
+
+
 class SharedRecordAdmin(AuditedAdmin):
     """Players and clubs belong to no one tournament: any director may view, add and change."""
 
@@ -170,7 +194,7 @@ class MembershipAdmin(SharedRecordAdmin):
     autocomplete_fields = ["player", "club"]
 
 
-class DivisionInline(admin.TabularInline):
+class DivisionInline(DirectorInlineMixin, admin.TabularInline):
     model = models.Division
     extra = 0
     fields = ["name", "rounds", "rating_system", "rating_list", "file_name", "position"]
@@ -189,7 +213,7 @@ class TournamentAdmin(DirectorScopedAdmin):
     inlines = [DivisionInline]
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(DirectorInlineMixin, admin.TabularInline):
     model = models.Entry
     extra = 0
     fields = ["number", "player", "seed_rating", "career_games", "player_class", "withdrawn_round"]
@@ -197,11 +221,25 @@ class EntryInline(admin.TabularInline):
     show_change_link = True
 
 
-class RoundInline(admin.TabularInline):
+class RoundInline(DirectorInlineMixin, admin.TabularInline):
     model = models.Round
     extra = 0
     fields = ["number", "system", "paired_at"]
     show_change_link = True
+
+
+class ScheduleRangeInline(DirectorInlineMixin, admin.TabularInline):
+    model = ScheduleRange
+    extra = 0
+    fields = ["first_round", "last_round", "system", "lag", "options"]
+    verbose_name = "pairing schedule range"
+
+
+class ForbiddenPairInline(DirectorInlineMixin, admin.TabularInline):
+    model = ForbiddenPair
+    extra = 0
+    fields = ["entry_a", "entry_b", "reason"]
+    raw_id_fields = ["entry_a", "entry_b"]
 
 
 @admin.register(models.Division)
@@ -209,7 +247,7 @@ class DivisionAdmin(DirectorScopedAdmin):
     list_display = ["name", "tournament", "rounds", "rating_system"]
     search_fields = ["name", "tournament__name"]
     list_filter = ["rating_system", "tournament"]
-    inlines = [EntryInline, RoundInline]
+    inlines = [ScheduleRangeInline, ForbiddenPairInline, EntryInline, RoundInline]
 
 
 @admin.register(models.Entry)
@@ -230,7 +268,7 @@ class EntryAdmin(DirectorScopedAdmin):
     list_select_related = ["player", "division__tournament"]
 
 
-class GameInline(admin.TabularInline):
+class GameInline(DirectorInlineMixin, admin.TabularInline):
     model = models.Game
     extra = 0
     fields = ["board", "player1", "score1", "player2", "score2", "first", "explanation"]

@@ -145,3 +145,15 @@ def load_other_tournament():
         services.register_player(d, name=name, rating=1500)
     services.set_pairing(d, 1, 1, 2)
     return other
+
+
+def test_a_director_edits_schedule_and_entries_inline(client, demo):
+    td = get_user_model().objects.create_user("td3", password="pw-long-enough-5", is_staff=True)
+    demo.directors.add(td)
+    client.force_login(td)
+    division = demo.divisions.get(name="A")
+    page = client.get(reverse("admin:tournament_division_change", args=[division.pk]))
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert "schedule_ranges-TOTAL_FORMS" in body and "entries-TOTAL_FORMS" in body
+    assert 'name="schedule_ranges-0-system"' in body  # imported from the demo's autopair lines
