@@ -85,6 +85,19 @@ def division_estimates(
     return out
 
 
+def rating_estimates(division: Division, after_round: int) -> dict[int, int]:
+    """Player number -> rating estimate after a round, for standings; {} when not ratable.
+
+    Standings must show even when a division cannot be rated (an unknown system in an imported
+    config, say): the estimate column is then left empty rather than failing the page.
+    """
+    try:
+        rows = division_estimates(division, through_round=after_round)
+    except (RatingError, ValueError):
+        return {}
+    return {row["number"]: row["new"] for row in rows}
+
+
 def rate_division(
     division: Division,
     rating_list: RatingList | None = None,

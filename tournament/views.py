@@ -6,6 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from .models import Tournament
+from .rating import rating_estimates
 from .services import ServiceError, division_by_name, division_standings, last_round_number
 
 
@@ -45,6 +46,9 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     else:
         after_round = last
     rows = division_standings(div, after_round)
+    estimates = rating_estimates(div, after_round)
+    for row in rows:
+        row.estimate = estimates.get(row.number)
     return render(
         request,
         "tournament/standings.html",

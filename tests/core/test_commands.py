@@ -100,3 +100,14 @@ def test_demo_loads_once():
     assert again == {"tournament": out["tournament"], "created": False}
     rows = json.loads(run("standings", out["tournament"], "--division", "A", "--json"))
     assert len(rows) == 24 and rows[0]["wins"] >= 3
+
+
+def test_unmigrated_database_says_how_to_fix_it(tmp_path):
+    import os
+
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.sqlite3'}",
+           "GIBSON_DEVELOPMENT": "1"}
+    proc = subprocess.run([sys.executable, "manage.py", "standings", "x"], cwd=REPO, env=env,
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert "run: manage.py migrate" in proc.stderr and "Traceback" not in proc.stderr

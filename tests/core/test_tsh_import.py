@@ -159,3 +159,18 @@ def export_archive_allowing_small(t):
     from tournament.interchange import export_archive
 
     return export_archive(t, min_players=1)
+
+
+def test_standings_carry_the_rating_estimates_tsh_printed(shared_data, client):
+    source = str(shared_data / "naspa-2023-a.t")
+    slug = run_json("import_tsh", source, "--rounds", "23")["tournament"]
+    players = {p.number: p for p in
+               parse_t((shared_data / "naspa-2023-a.t").read_text(encoding="latin-1"))}
+    for r in (1, 12, 13, 23):
+        rows = run_json("standings", slug, "--after-round", str(r))
+        for row in rows:
+            assert row["estimate"] == players[row["number"]].newr[r - 1], (row["name"], r)
+    page = client.get(f"/t/{slug}/{Tournament.objects.get(slug=slug).divisions.get().name}"
+                      "/standings/", {"after": 12})
+    smylie = players[1]
+    assert f'<td class="num">{smylie.newr[11]}</td>' in page.content.decode()

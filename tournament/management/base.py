@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db.utils import OperationalError, ProgrammingError
 
 from ..formats import FormatError
 from ..services import ServiceError
@@ -29,6 +30,13 @@ class GibsonCommand(BaseCommand):
             return super().execute(*args, **options)
         except (ServiceError, FormatError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
+        except (OperationalError, ProgrammingError) as exc:
+            # Most often a database that was never migrated: say how to fix it.
+            if "no such table" in str(exc) or "does not exist" in str(exc):
+                raise CommandError(
+                    f"the database is not set up ({exc}); run: manage.py migrate"
+                ) from exc
+            raise
 
     def emit_json(self, data: Any) -> None:
         self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str))

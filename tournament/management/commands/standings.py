@@ -1,3 +1,4 @@
+from ...rating import rating_estimates
 from ...services import division_by_name, division_standings, last_round_number, tournament_by_slug
 from ..base import GibsonCommand
 
@@ -18,7 +19,9 @@ class Command(GibsonCommand):
         top = max(last, division.rounds)
         if after is not None and not 0 <= after <= top:
             raise ValueError(f"--after-round {after}: division {division.name} has rounds 0..{top}")
-        rows = division_standings(division, after if after is not None else last)
+        shown = after if after is not None else last
+        rows = division_standings(division, shown)
+        estimates = rating_estimates(division, shown)
         if opts["json"]:
             self.emit_json(
                 [
@@ -30,21 +33,23 @@ class Command(GibsonCommand):
                         "losses": r.losses,
                         "spread": r.spread,
                         "rating": r.rating,
+                        "estimate": estimates.get(r.number),
                         "withdrawn": r.withdrawn,
                     }
                     for r in rows
                 ]
             )
             return
-        shown = after if after is not None else last
         self.stdout.write(f"{tournament.name} - division {division.name}, after round {shown}")
         self.stdout.write(
-            f"{'rank':>4} {'#':>4}  {'name':<28} {'W-L':>9} {'spread':>7} {'rating':>6}"
+            f"{'rank':>4} {'#':>4}  {'name':<28} {'W-L':>9} {'spread':>7} {'rating':>6} {'est.':>5}"
         )
         for r in rows:
             rank = str(r.rank) if r.rank is not None else "-"
             rec = f"{r.wins:g}-{r.losses:g}"
             name = r.name + (" (withdrawn)" if r.withdrawn else "")
+            est = estimates.get(r.number, "")
             self.stdout.write(
                 f"{rank:>4} {r.number:>4}  {name:<28} {rec:>9} {r.spread:>+7} {r.rating:>6}"
+                f" {est:>5}"
             )
