@@ -49,16 +49,27 @@ class FieldPlayer:
     @property
     def starts(self) -> int:
         """Games gone first; byes and forfeits (opponent 0) never count."""
-        return sum(
-            1 for opp, f in zip(self.opponents, self.firsts, strict=False) if opp and f == 1
-        )
+        return self._games_with_first(1)
 
     @property
     def replies(self) -> int:
         """Games gone second; byes and forfeits (opponent 0) never count."""
-        return sum(
-            1 for opp, f in zip(self.opponents, self.firsts, strict=False) if opp and f == 2
-        )
+        return self._games_with_first(2)
+
+    def _games_with_first(self, first: int) -> int:
+        """Rounds with this ``firsts`` entry against a real opponent.
+
+        Counted with ``list.count`` (in C), then corrected for the rare byes and forfeits,
+        because pairing a big field asks every player's starts and replies.
+        """
+        firsts = self.firsts
+        if len(firsts) > len(self.opponents):
+            firsts = firsts[: len(self.opponents)]
+        count = firsts.count(first)
+        if 0 in self.opponents:
+            byes = zip(self.opponents, firsts, strict=False)
+            count -= sum(1 for opp, f in byes if not opp and f == first)
+        return count
 
 
 @dataclass

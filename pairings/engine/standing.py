@@ -34,11 +34,18 @@ def meetings(p: FieldPlayer, other: int, since_round: int | None = None) -> int:
 
 
 def meeting_counts(p: FieldPlayer, since_round: int | None = None) -> dict[int, int]:
+    """Games against each opponent (from ``since_round`` on); byes and forfeits (0) left out.
+
+    Built with C-level dict and list calls rather than a Python loop per game, because pairing
+    a big field counts every player's meetings once per round; repeats are the rare case.
+    """
     start = 0 if since_round is None else max(0, since_round - 1)
-    out: dict[int, int] = defaultdict(int)
-    for opp in p.opponents[start:]:
-        if opp:
-            out[opp] += 1
+    opponents = p.opponents[start:] if start else p.opponents
+    out = dict.fromkeys(opponents, 1)
+    if len(out) < len(opponents):  # a repeat (or several byes): count each opponent
+        for opp in out:
+            out[opp] = opponents.count(opp)
+    out.pop(0, None)
     return out
 
 

@@ -21,7 +21,11 @@ cost (see ``matching``), highest first:
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
+
+import numpy as np
 
 from . import matching
 from .firsts import assign_firsts, round_rng
@@ -217,8 +221,11 @@ class _Round:
         hi, lo = (i, j) if self.hw[i] > self.hw[j] else (j, i)
         return 2 * ((self.group_size[hi] - 1 - self.group_pos[hi]) + self.group_pos[lo])
 
-    # -- candidate edges --------------------------------------------------------------------
+    # -- candidate edges: the plain version (the specification) ----------------------------
     def candidate_pairs(self, sparse: bool) -> set[tuple[int, int]]:
+        """Games worth a matching edge: all of them, or (sparse) each player's rank
+        neighbours, every game of a Gibsonized player or contender group, and the
+        nearest ``SPARSE_FRESH`` fresh opponents around the ideal one."""
         n = self.n
         if not sparse:
             return {(i, j) for i in range(n) for j in range(i + 1, n)}
@@ -250,7 +257,8 @@ class _Round:
                     break
         return pairs
 
-    def edges(self, sparse: bool) -> list[matching.Edge]:
+    def reference_edges(self, sparse: bool) -> list[matching.Edge]:
+        """The candidate edges with their costs, one ``edge_costs`` call each."""
         out: list[matching.Edge] = []
         for i, j in sorted(self.candidate_pairs(sparse)):
             costs = self.edge_costs(i, j)
@@ -262,16 +270,211 @@ class _Round:
                 out.append((i, self.n, (0, self.bye_cost[i], 0, 0, 0, 0, 0, 0, 0)))
         return out
 
+    # -- candidate edges: the bulk version ---------------------------------------------------
+    # ``edge_costs``, ``candidate_pairs`` and ``reference_edges`` above state the cost model one
+    # edge at a time, and stay the specification. At 1,000 players that per-edge Python (a cost
+    # tuple per edge, then packing band by band) took more time than rustworkx's solve, so the
+    # engine builds the same edges in bulk: one Python step per player for the candidates, then
+    # numpy columns for the costs. tests/pairings_engine/test_fast_edges.py holds ``edges`` equal
+    # to ``reference_edges`` (same edges, same order, same costs) on random fields and systems.
+
+    def edges(self, sparse: bool) -> list[matching.Edge]:
+        """``reference_edges``, built by ``edge_arrays``: [(i, j, cost tuple)], same order."""
+        u, v, costs = self.edge_arrays(sparse)
+        return list(zip(u.tolist(), v.tolist(), map(tuple, costs.tolist()), strict=True))
+
+    def candidate_keys(self, sparse: bool) -> np.ndarray:
+        """``candidate_pairs`` as sorted keys ``i * n + j`` (i < j).
+
+        Integer keys hash and sort faster than tuples, and sorting them gives exactly the sorted
+        (i, j) order that ``reference_edges`` uses (ties in the matching depend on edge order).
+        """
+        n = self.n
+        if not sparse:
+            i, j = np.triu_indices(n, 1)
+            return (i * n + j).astype(np.int64)
+        extra: list[int] = []  # every game of a Gibsonized player or within a contender group
+        searchers: list[int] = []  # the others, with the rank interval each one's search covered
+        lows: list[int] = []
+        highs: list[int] = []
+        # Opponents already met up to the limit do not count towards the fresh ones.
+        met_keys, met_counts = self._meetings
+        stale = set(met_keys[met_counts >= max(1, self.options.max_meetings)].tolist())
+        spiral = [(s + 1) // 2 * (1 if s % 2 else -1) for s in range(2 * n)]
+        scan_cap = 40 * SPARSE_FRESH
+        for i in range(n):
+            row = i * n
+            if i in self.gib_idx:
+                extra.extend(range(i, row, n))  # (j, i) for every j < i
+                extra.extend(range(row + i + 1, row + n))
+                continue
+            if i in self.contention_group:
+                for j in self.contention_order[self.contention_group[i]]:
+                    if j != i:
+                        extra.append(row + j if i < j else j * n + i)
+            centre = min(max(self.ideal(i), 0), n - 1)
+            fresh = scanned = 0
+            last_step = len(spiral) - 1
+            for s, step in enumerate(spiral):
+                j = centre + step
+                if j < 0 or j >= n or j == i:
+                    continue
+                scanned += 1
+                if row + j not in stale:
+                    fresh += 1
+                if fresh >= SPARSE_FRESH or scanned >= scan_cap:
+                    last_step = s
+                    break
+            # Steps 0..s of the spiral cover centre - s//2 .. centre + (s+1)//2; the keys of
+            # that interval are made in bulk below.
+            searchers.append(i)
+            lows.append(max(centre - last_step // 2, 0))
+            highs.append(min(centre + (last_step + 1) // 2, n - 1))
+        rank = np.arange(n, dtype=np.int64)
+        neighbours = [rank[:-d] * n + rank[:-d] + d for d in range(1, SPARSE_NEIGHBOURS + 1)]
+        searched = _interval_keys(n, searchers, lows, highs)
+        return _sorted_unique(
+            np.concatenate([np.array(extra, dtype=np.int64), *neighbours, searched])
+        )
+
+    @functools.cached_property
+    def _meetings(self) -> tuple[np.ndarray, np.ndarray]:
+        """Earlier meetings between players being paired: sorted keys ``i * n + j`` from i's
+        own record (so both directions), and how often. Built from all opponent lists at once;
+        the sparse candidates (stale opponents) and the repeat costs both read it."""
+        n = self.n
+        start = self.options.repeats_since_round
+        start = 0 if start is None else max(0, start - 1)
+        records = [p.opponents[start:] if start else p.opponents for p in self.ordered]
+        lengths = np.fromiter(map(len, records), dtype=np.int64, count=n)
+        opponents = np.fromiter(
+            itertools.chain.from_iterable(records), dtype=np.int64, count=int(lengths.sum())
+        )
+        owner = np.repeat(np.arange(n, dtype=np.int64), lengths)
+        j = _ranks_of(self.ordered, opponents)
+        paired = j >= 0  # not a bye, forfeit or withdrawn player
+        keys = np.sort(owner[paired] * n + j[paired])
+        if not len(keys):
+            return keys, keys.copy()
+        starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+        return keys[starts], np.diff(np.append(starts, len(keys)))
+
+    def edge_arrays(self, sparse: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The edges of ``reference_edges`` as columns: u, v (E,) and costs (E, len(BANDS))."""
+        n, opts = self.n, self.options
+        keys = self.candidate_keys(sparse)
+        forbidden = self._position_keys(self.field.forbidden)
+        if forbidden:
+            keys = keys[~np.isin(keys, forbidden)]
+        m = self._meetings_of(keys)
+        over = m >= opts.max_meetings
+        if opts.hard_repeat_limit:
+            keys, m, over = keys[~over], m[~over], over[~over]
+        i, j = np.divmod(keys, max(n, 1))
+        costs = np.zeros((len(keys), len(BANDS)), dtype=np.int64)
+        costs[:, 0] = over
+        costs[:, 5] = m
+        gib = np.zeros(n, dtype=bool)
+        gib[list(self.gib_idx)] = True
+        gi, gj = gib[i], gib[j]
+        one = gi ^ gj
+        if one.any():
+            other = np.where(gi, j, i)[one]
+            nc_rank = np.full(n, -1, dtype=np.int64)
+            for x, r in self.noncontender_rank.items():
+                nc_rank[x] = r
+            nc, per_meeting = nc_rank[other], n + 1
+            costs[one, 2] = np.where(
+                nc >= 0,
+                1 + m[one] * per_meeting + nc,
+                1 + (self.most_rounds + 1) * per_meeting + n + other,
+            )
+        plain = ~(gi | gj)
+        contention, win, dist = self._system_cost_columns(i[plain], j[plain])
+        costs[plain, 3], costs[plain, 4], costs[plain, 6] = contention, win, dist
+        if opts.avoid_last_opponent:
+            last = np.array([self.pos.get(x, -1) for x in self.last], dtype=np.int64)
+            costs[:, 7] = last[i] == j
+        due = np.array(self.due, dtype=np.int64)
+        costs[:, 8] = (due[i] != 0) & (due[i] == due[j])
+        if self.n % 2:
+            keep = self.bye_list[:SPARSE_BYE] if sparse else self.bye_list
+            bye = np.zeros((len(keep), len(BANDS)), dtype=np.int64)
+            bye[:, 1] = [self.bye_cost[x] for x in keep]
+            i = np.concatenate([i, np.array(keep, dtype=np.int64)])
+            j = np.concatenate([j, np.full(len(keep), n, dtype=np.int64)])
+            costs = np.concatenate([costs, bye])
+        return i, j, costs
+
+    def _position_keys(self, pairs) -> list[int]:
+        """Pairs of player numbers as edge keys, leaving out players not being paired."""
+        out = []
+        for pair in pairs:
+            at = sorted(self.pos[x] for x in pair if x in self.pos)
+            if len(at) == 2:
+                out.append(at[0] * self.n + at[1])
+        return out
+
+    def _meetings_of(self, keys: np.ndarray) -> np.ndarray:
+        """Earlier meetings for each edge key i * n + j (i < j), from i's record (as
+        ``edge_costs`` counts them)."""
+        met_keys, counts = self._meetings
+        m = np.zeros(len(keys), dtype=np.int64)
+        if len(met_keys) and len(keys):
+            at = np.minimum(np.searchsorted(keys, met_keys), len(keys) - 1)
+            hit = keys[at] == met_keys
+            m[at[hit]] = counts[hit]
+        return m
+
+    def _system_cost_columns(
+        self, i: np.ndarray, j: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``_system_costs`` (contention, win, distance) for many games with no Gibsonized
+        player, in edge order (the random system draws its numbers in that order)."""
+        zero = np.zeros(len(i), dtype=np.int64)
+        if self.system == "random":
+            draw = self.random_costs.randrange
+            return zero, zero.copy(), np.array([draw(1000) for _ in range(len(i))], np.int64)
+        if self.system in ("koth", "factor"):
+            ideal = np.array([self.ideal(x) for x in range(self.n)], dtype=np.int64)
+            d = np.abs(j - ideal[i]) + np.abs(i - ideal[j])
+            return zero, zero.copy(), d * d
+        hw = np.array(self.hw, dtype=np.int64)
+        size = np.array(self.group_size, dtype=np.int64)
+        gpos = np.array(self.group_pos, dtype=np.int64)
+        hi_, hj = hw[i], hw[j]
+        win = (hi_ - hj) ** 2
+        upper = np.where(hi_ > hj, i, j)
+        lower = np.where(hi_ > hj, j, i)
+        dist = np.where(
+            hi_ == hj,
+            np.abs(2 * np.abs(gpos[j] - gpos[i]) - size[i]),
+            2 * ((size[upper] - 1 - gpos[upper]) + gpos[lower]),
+        )
+        contention = zero
+        if self.system == "contention" and self.contention_group:
+            contention = zero.copy()
+            grouped = np.zeros(self.n, dtype=bool)
+            grouped[list(self.contention_group)] = True
+            for e in np.flatnonzero(grouped[i] | grouped[j]).tolist():
+                win[e], dist[e], contention[e] = self._system_costs(int(i[e]), int(j[e]))
+        return contention, win, dist
+
     # -- solving and explaining -------------------------------------------------------------
     def solve(self) -> list[tuple[int, int]]:
         nodes = self.n + (self.n % 2)
         sparse = self.n > self.options.sparse_above
-        result = matching.solve(nodes, self.edges(sparse))
+        result = self._solve_edges(nodes, sparse)
         if result is None and sparse:
-            result = matching.solve(nodes, self.edges(False))
+            result = self._solve_edges(nodes, False)
         if result is None:
             raise infeasible(self, nodes)
         return result
+
+    def _solve_edges(self, nodes: int, sparse: bool) -> list[tuple[int, int]] | None:
+        """``matching.solve`` on ``edges``, without going through a tuple per edge."""
+        return matching.solve_packed(nodes, matching.packed_weight_arrays(
+            nodes, *self.edge_arrays(sparse)))
 
     def explain(self, i: int, j: int) -> str:
         pj = self.ordered[j]
@@ -315,6 +518,46 @@ class _Round:
         if self.bye_list and self.bye_list[0] != i:
             text += " (players before in the bye order would force a repeat)"
         return text
+
+
+def _ranks_of(ordered: list[FieldPlayer], numbers: np.ndarray) -> np.ndarray:
+    """Index in ``ordered`` of each player number, -1 for 0 (bye) or a player not in it.
+
+    A table indexed by number when numbers are compact (the usual 1..N), else a binary search.
+    """
+    own = np.array([p.number for p in ordered], dtype=np.int64)
+    if not len(own) or not len(numbers):
+        return np.full(len(numbers), -1, dtype=np.int64)
+    top = max(int(own.max()), int(numbers.max()))
+    if top <= 8 * len(own) + 1024:
+        table = np.full(top + 1, -1, dtype=np.int64)
+        table[own] = np.arange(len(own), dtype=np.int64)
+        return table[numbers]
+    order = np.argsort(own)
+    at = np.minimum(np.searchsorted(own[order], numbers), len(own) - 1)
+    return np.where(own[order][at] == numbers, order[at], -1)
+
+
+def _interval_keys(n: int, players: list[int], lows: list[int], highs: list[int]) -> np.ndarray:
+    """Keys of the games (i, j) for each player i and every j in lows[k]..highs[k], j != i."""
+    who = np.array(players, dtype=np.int64)
+    low = np.array(lows, dtype=np.int64)
+    size = np.array(highs, dtype=np.int64) - low + 1
+    i = np.repeat(who, size)
+    first = np.cumsum(size) - size  # where each player's run starts in the flat arrays
+    j = np.repeat(low - first, size) + np.arange(int(size.sum()), dtype=np.int64)
+    keep = i != j
+    i, j = i[keep], j[keep]
+    return np.minimum(i, j) * n + np.maximum(i, j)
+
+
+def _sorted_unique(keys: np.ndarray) -> np.ndarray:
+    """``np.unique`` for int keys by sort and compare: several times faster here (numpy 2's
+    unique hashes first), same result."""
+    keys = np.sort(keys)
+    if len(keys) < 2:
+        return keys
+    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
 
 
 def _due(p: FieldPlayer) -> int:
