@@ -97,11 +97,16 @@ def _validate(field: Field, options: PairingOptions) -> None:
             raise ValueError(f"player {p.number} appears twice in the field")
         seen.add(p.number)
     known = set(numbers)
+    known_or_bye = known | {0}
     for p in field.players:
         if len(p.firsts) > len(p.opponents):
             raise ValueError(
                 f"player {p.number}: {len(p.opponents)} opponents but {len(p.firsts)} firsts"
             )
+        # Whole-record set checks first (C speed on big fields); the round-by-round walk below
+        # only runs for a record that is wrong, to name the round.
+        if p.number not in p.opponents and known_or_bye.issuperset(p.opponents):
+            continue
         for rnd, opp in enumerate(p.opponents, start=1):
             if opp and opp not in known:
                 raise ValueError(f"player {p.number}, round {rnd}: unknown opponent {opp}")

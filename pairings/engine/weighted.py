@@ -294,14 +294,7 @@ class _Round:
             i, j = np.triu_indices(n, 1)
             return (i * n + j).astype(np.int64)
         extra: list[int] = []  # every game of a Gibsonized player or within a contender group
-        searchers: list[int] = []  # the others, with the rank interval each one's search covered
-        lows: list[int] = []
-        highs: list[int] = []
-        # Opponents already met up to the limit do not count towards the fresh ones.
-        met_keys, met_counts = self._meetings
-        stale = set(met_keys[met_counts >= max(1, self.options.max_meetings)].tolist())
-        spiral = [(s + 1) // 2 * (1 if s % 2 else -1) for s in range(2 * n)]
-        scan_cap = 40 * SPARSE_FRESH
+        searchers: list[int] = []  # the others search around their ideal opponent
         for i in range(n):
             row = i * n
             if i in self.gib_idx:
@@ -312,30 +305,75 @@ class _Round:
                 for j in self.contention_order[self.contention_group[i]]:
                     if j != i:
                         extra.append(row + j if i < j else j * n + i)
-            centre = min(max(self.ideal(i), 0), n - 1)
-            fresh = scanned = 0
-            last_step = len(spiral) - 1
-            for s, step in enumerate(spiral):
-                j = centre + step
-                if j < 0 or j >= n or j == i:
-                    continue
-                scanned += 1
-                if row + j not in stale:
-                    fresh += 1
-                if fresh >= SPARSE_FRESH or scanned >= scan_cap:
-                    last_step = s
-                    break
-            # Steps 0..s of the spiral cover centre - s//2 .. centre + (s+1)//2; the keys of
-            # that interval are made in bulk below.
             searchers.append(i)
-            lows.append(max(centre - last_step // 2, 0))
-            highs.append(min(centre + (last_step + 1) // 2, n - 1))
+        who = np.array(searchers, dtype=np.int64)
+        centre = np.clip(np.array([self.ideal(i) for i in searchers], dtype=np.int64), 0, n - 1)
+        last = self._search_steps(who, centre)
+        # Steps 0..s of the search cover centre - s//2 .. centre + (s+1)//2.
+        low = np.maximum(centre - last // 2, 0)
+        high = np.minimum(centre + (last + 1) // 2, n - 1)
         rank = np.arange(n, dtype=np.int64)
         neighbours = [rank[:-d] * n + rank[:-d] + d for d in range(1, SPARSE_NEIGHBOURS + 1)]
-        searched = _interval_keys(n, searchers, lows, highs)
+        searched = _interval_keys(n, who, low, high)
         return _sorted_unique(
             np.concatenate([np.array(extra, dtype=np.int64), *neighbours, searched])
         )
+
+    def _search_steps(self, who: np.ndarray, centre: np.ndarray) -> np.ndarray:
+        """The step at which each player's sparse search stops (``candidate_pairs``).
+
+        The search walks centre, centre+1, centre-1, centre+2, ... (step s is offset
+        (s+1)//2, alternately up and down) and stops at the first valid step with
+        ``SPARSE_FRESH`` fresh opponents or ``40 * SPARSE_FRESH`` scanned. Here all players walk
+        at once over a window of steps wide enough for any player whose stale opponents are no
+        more than the most any player has (so, in practice, everyone); a player still searching
+        at the window's end is walked step by step.
+        """
+        n = self.n
+        met_keys, met_counts = self._meetings
+        stale = met_keys[met_counts >= max(1, self.options.max_meetings)]
+        owner, opponent = np.divmod(stale, max(n, 1))
+        most_stale = int(np.bincount(owner).max()) if len(stale) else 0
+        width = min(2 * n, 2 * (SPARSE_FRESH + most_stale + 1) + 1)
+        steps = np.arange(width, dtype=np.int64)
+        offsets = (steps + 1) // 2 * np.where(steps % 2, 1, -1)
+        j = centre[:, None] + offsets[None, :]
+        valid = (j >= 0) & (j < n) & (j != who[:, None])
+        # Mark each stale opponent at the step where its player's search reaches it.
+        row_of = np.full(n, -1, dtype=np.int64)
+        row_of[who] = np.arange(len(who), dtype=np.int64)
+        row = row_of[owner]
+        searching = row >= 0
+        row, d = row[searching], opponent[searching] - centre[row[searching]]
+        step = np.where(d > 0, 2 * d - 1, -2 * d)
+        reached = step < width
+        met = np.zeros_like(valid)
+        met[row[reached], step[reached]] = True
+        scanned = np.cumsum(valid, axis=1)
+        fresh = np.cumsum(valid & ~met, axis=1)
+        stop = valid & ((fresh >= SPARSE_FRESH) | (scanned >= 40 * SPARSE_FRESH))
+        stopped = stop.any(axis=1)
+        last = np.where(stopped, stop.argmax(axis=1), 2 * n - 1)
+        if not stopped.all():
+            stale_set = set(stale.tolist())
+            for r in np.flatnonzero(~stopped).tolist():
+                last[r] = self._walk(int(who[r]), int(centre[r]), stale_set)
+        return last
+
+    def _walk(self, i: int, centre: int, stale: set[int]) -> int:
+        """``_search_steps`` for one player, one step at a time, as ``candidate_pairs`` does."""
+        n = self.n
+        fresh = scanned = 0
+        for s in range(2 * n):
+            j = centre + (s + 1) // 2 * (1 if s % 2 else -1)
+            if j < 0 or j >= n or j == i:
+                continue
+            scanned += 1
+            if i * n + j not in stale:
+                fresh += 1
+            if fresh >= SPARSE_FRESH or scanned >= 40 * SPARSE_FRESH:
+                return s
+        return 2 * n - 1
 
     @functools.cached_property
     def _meetings(self) -> tuple[np.ndarray, np.ndarray]:
@@ -538,11 +576,10 @@ def _ranks_of(ordered: list[FieldPlayer], numbers: np.ndarray) -> np.ndarray:
     return np.where(own[order][at] == numbers, order[at], -1)
 
 
-def _interval_keys(n: int, players: list[int], lows: list[int], highs: list[int]) -> np.ndarray:
-    """Keys of the games (i, j) for each player i and every j in lows[k]..highs[k], j != i."""
-    who = np.array(players, dtype=np.int64)
-    low = np.array(lows, dtype=np.int64)
-    size = np.array(highs, dtype=np.int64) - low + 1
+def _interval_keys(n: int, who: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Keys of the games (i, j) for each player i = who[k] and every j in low[k]..high[k]
+    except i itself."""
+    size = high - low + 1
     i = np.repeat(who, size)
     first = np.cumsum(size) - size  # where each player's run starts in the flat arrays
     j = np.repeat(low - first, size) + np.arange(int(size.sum()), dtype=np.int64)
