@@ -330,6 +330,8 @@ class _Round:
         at the window's end is walked step by step.
         """
         n = self.n
+        if not len(who):
+            return np.zeros(0, dtype=np.int64)
         met_keys, met_counts = self._meetings
         stale = met_keys[met_counts >= max(1, self.options.max_meetings)]
         owner, opponent = np.divmod(stale, max(n, 1))
@@ -567,7 +569,7 @@ def _ranks_of(ordered: list[FieldPlayer], numbers: np.ndarray) -> np.ndarray:
     if not len(own) or not len(numbers):
         return np.full(len(numbers), -1, dtype=np.int64)
     top = max(int(own.max()), int(numbers.max()))
-    if top <= 8 * len(own) + 1024:
+    if top <= 8 * len(own) + 1024 and int(numbers.min()) >= 0:
         table = np.full(top + 1, -1, dtype=np.int64)
         table[own] = np.arange(len(own), dtype=np.int64)
         return table[numbers]
