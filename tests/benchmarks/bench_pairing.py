@@ -6,7 +6,8 @@ For each field size, medians of several runs:
 
 * ``ours s``: ``pair_round(field, "swiss")`` end to end, from the field to the boards
   (validation, standings, candidate edges and costs, packing, rustworkx, firsts, explanations);
-* ``build s``: candidate edges and their costs alone (``_Round.edge_arrays``);
+* ``build s``: standings prep plus candidate edges and their costs (``_Round(...)`` and
+  ``edge_arrays``), the Python side of the model;
 * ``rx s`` / ``nx s``: the solver call alone on the *same* packed graph (same candidate edges,
   same integer weights), each including building its own graph object: rustworkx
   (``matching.solve_packed``) and networkx.max_weight_matching; the optimum cost is asserted
