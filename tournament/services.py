@@ -633,7 +633,7 @@ def record_result(
         if game.has_result and game.score1 != value:
             raise ServiceError(
                 f"{where}: #{entry.number}'s bye/forfeit is already recorded ({game.score1}); "
-                "use correct_result"
+                "correct it in the admin (Games)"
             )
         game.score1 = value
         game.save(update_fields=["score1"])
@@ -641,7 +641,8 @@ def record_result(
         if game.has_result:
             raise ServiceError(
                 f"{where}: the game #{game.player1.number} v #{game.player2.number} already has "
-                f"a result ({game.score1}-{game.score2}); use correct_result to change it"
+                f"a result ({game.score1}-{game.score2}); correct it in the admin (Games), "
+                "where the change is audited"
             )
         if opp_score is None:
             raise ServiceError(f"{where}: a played game needs both scores")
