@@ -1,0 +1,108 @@
+import datetime
+import sys
+
+from django.db import transaction
+
+from ratings.engine import RatingError
+from ratings.models import PlayerRating, RatingList
+from ratings.services import create_rating_list
+
+from ...models import Division
+from ...rating import division_rating_input, rate_division
+from ...services import tournament_by_slug
+from ..base import GibsonCommand
+
+
+class Command(GibsonCommand):
+    help = "Submit a tournament's divisions to a rating list and re-rate the list from their date."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="tournament slug")
+        parser.add_argument("--list", dest="list", required=True, help="rating list slug")
+        parser.add_argument("--division", help="only this division (default: every division)")
+        parser.add_argument("--date", help="YYYY-MM-DD event date (default: tournament start)")
+        parser.add_argument("--create", metavar="NAME", help="create the list with this name")
+
+    def handle(self, *args, **opts):
+        t = tournament_by_slug(opts["slug"])
+        divisions = list(t.divisions.order_by("name"))
+        if opts["division"]:
+            divisions = [d for d in divisions if d.name == opts["division"]]
+            if not divisions:
+                names = ", ".join(t.divisions.order_by("name").values_list("name", flat=True))
+                raise RatingError(
+                    f"tournament {t.slug!r} has no division {opts['division']!r} "
+                    f"(divisions: {names})"
+                )
+        date = None
+        if opts["date"]:
+            try:
+                date = datetime.date.fromisoformat(opts["date"])
+            except ValueError:
+                raise ValueError(f"--date {opts['date']!r}: expected YYYY-MM-DD") from None
+        date = date or t.start_date
+        if date is None:
+            raise RatingError(
+                f"tournament {t.slug!r} has no start date: pass --date YYYY-MM-DD"
+            )
+        for d in divisions:
+            if not division_rating_input(d)[2]:
+                raise RatingError(f"division {d.name}: no scored games to rate")
+        show = not opts["json"]
+        err = self.stderr
+
+        def progress(current: int, total: int) -> None:
+            if not show or not total:
+                return
+            width = 30
+            done = width * current // total
+            err.write(f"\r[{'#' * done}{'.' * (width - done)}] {current}/{total} events", ending="")
+            if current == total:
+                err.write("")
+            if hasattr(sys.stderr, "flush"):
+                err.flush()
+
+        with transaction.atomic():
+            lst = RatingList.objects.filter(slug=opts["list"]).first()
+            if lst is None:
+                if not opts["create"]:
+                    raise RatingError(
+                        f"no rating list {opts['list']!r}: create it with --create \"Name\""
+                    )
+                lst = create_rating_list(opts["create"], slug=opts["list"])
+            before = dict(
+                PlayerRating.objects.filter(rating_list=lst).values_list("player_id", "rating")
+            )
+            events = []
+            for i, d in enumerate(divisions):
+                entries, _players, games = division_rating_input(d)
+                rate_division(d, lst, date=date, rerate=i == len(divisions) - 1)
+                Division.objects.filter(pk=d.pk).update(rating_list=lst)
+                events.append((d, entries, games))
+            lst.refresh_from_db()
+        summary = {"list": lst.slug, "events": [], "rerated": 0}
+        after = dict(
+            PlayerRating.objects.filter(rating_list=lst).values_list("player_id", "rating")
+        )
+        summary["rerated"] = lst.events.filter(date__gte=date).count()
+        for d, entries, games in events:
+            summary["events"].append(
+                {"division": d.name, "date": date.isoformat(), "players": len(entries),
+                 "games": len(games)}
+            )
+            if show:
+                self.stdout.write(
+                    f"{t.name} {d.name} -> {lst.name} ({date}): {len(entries)} players, "
+                    f"{len(games)} rated games"
+                )
+                changes = sorted(
+                    ((after.get(e.player_id, 0) - (before.get(e.player_id) or e.seed_rating or 0),
+                      e) for e in entries),
+                    key=lambda c: -abs(c[0]),
+                )[:5]
+                for delta, e in changes:
+                    self.stdout.write(
+                        f"  {e.player.name:30} {after.get(e.player_id, 0):5} ({delta:+d})"
+                    )
+        if opts["json"]:
+            self.emit_json(summary)
