@@ -70,6 +70,7 @@ def test_workflow_submit_rerate_report_and_values_match_rate(seeded):
     by_number = {e.number: e.player_id for e in div.entries.all()}
     mismatched = [r["name"] for r in rows if got[by_number[r["number"]]] != r["new"]]
     assert not mismatched, mismatched
+    assert sum(r["new"] != r["old"] for r in rows) > len(rows) // 2  # the event moved ratings
 
 
 def test_resubmit_is_idempotent_and_text_output(seeded):
