@@ -116,5 +116,5 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
         write_atomically(target, "not bytes")  # type: ignore[arg-type]
     assert target.read_bytes() == b"old"
     assert os.listdir(tmp_path) == ["pairings.pdf"]
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(ValueError, match="missing-dir does not exist"):
         write_atomically(tmp_path / "missing-dir" / "x.pdf", b"data")

@@ -182,3 +182,24 @@ def test_build_report_pieces(imported):
     assert event.name == "Albany 2023" and event.paper == "letter"
     built = build_report(division, "standings", round_number=0)
     assert "Standings before round 1" in joined(pdf_pages(built.pdf)[0])
+
+
+def test_missing_folder_is_a_clear_error_and_nothing_is_written(imported, tmp_path):
+    tournament, _ = imported
+    out = tmp_path / "nonexist" / "x.pdf"
+    with pytest.raises(CommandError, match=r"the folder .*nonexist does not exist"):
+        run("report", tournament.slug, "--kind", "standings", "--out", str(out))
+    assert not out.parent.exists()
+
+
+def test_report_pdf_is_readable_by_others_minus_umask(imported, tmp_path):
+    import os
+
+    tournament, _ = imported
+    out = tmp_path / "s.pdf"
+    old = os.umask(0o022)
+    try:
+        run("report", tournament.slug, "--kind", "standings", "--out", str(out))
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o644

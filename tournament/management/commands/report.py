@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...reports.build import KINDS, build_report
-from ...reports.files import write_atomically
+from ...reports.files import check_target, write_atomically
 from ...services import division_by_name, tournament_by_slug
 from ..base import GibsonCommand
 
@@ -32,6 +32,7 @@ class Command(GibsonCommand):
         tournament = tournament_by_slug(opts["slug"])
         division = division_by_name(tournament, opts["division"])
         kind = opts["kind"]
+        check_target(opts["out"])
         if kind == "scorecards":
             from ...reports.tasks import division_scorecards
 
