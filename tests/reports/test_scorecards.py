@@ -71,9 +71,7 @@ def test_every_played_round_prints_its_running_record_and_cumulative_spread(even
     assert repeats > 0, "the test data should exercise the repeat-meeting mark"
 
 
-def test_a_paired_round_ahead_of_the_scores_prints_the_pairing_but_no_figures(
-    event, players_2023
-):
+def test_a_paired_round_ahead_of_the_scores_prints_the_pairing_but_no_figures(event, players_2023):
     cards = realdata.scorecards(players_2023, 9, 23)  # round 10 paired, not scored
     lines = pdf_pages(scorecards_pdf(event, "A", cards[:1]))[0]
     p = players_2023[0]
@@ -181,7 +179,7 @@ def test_paper_size_sets_the_page(players_2023, paper, size):
 
 def test_too_many_rounds_for_four_per_page_is_refused_with_a_hint(event, players_2023):
     cards = realdata.scorecards(players_2023, 1, 23)
-    with pytest.raises(ReportError, match=r"23 rounds .* 4 cards per page.*per_page=2"):
+    with pytest.raises(ReportError, match=r"23 rounds .* 4 cards per page.*--per-page 2\)"):
         scorecards_pdf(event, "A", cards, per_page=4)
 
 
@@ -203,3 +201,57 @@ def test_too_many_rounds_for_four_per_page_is_refused_with_a_hint(event, players
 def test_bad_cards_are_refused_naming_player_and_round(event, cards, kwargs, message):
     with pytest.raises(ReportError, match=message):
         scorecards_pdf(event, "A", cards, **kwargs)
+
+
+# --- geometry: the widest value of every column prints at the row's type size ---------------
+
+PAPERS = {"letter": (612.0, 792.0), "a4": (595.28, 841.89)}
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize(
+    ("per_page", "rounds"), [(1, 8), (1, 23), (2, 8), (2, 23), (4, 8), (4, 12)]
+)
+def test_widest_values_fit_their_columns_without_shrinking(paper, per_page, rounds):
+    from tournament.reports.layout import FONT, FONT_BOLD, ensure_fonts, text_width
+    from tournament.reports.scorecards import (
+        _BOLD_CELLS,
+        _COLUMNS,
+        CELL_PAD,
+        MIN_ROW,
+        card_geometry,
+    )
+
+    ensure_fonts()
+    g = card_geometry(*PAPERS[paper], per_page, rounds)
+    assert g.row_h >= MIN_ROW
+    assert abs(sum(g.widths) - (g.w - 12)) < 0.01  # the columns fill the card's inner width
+    also = {4: ["2199", "1000"], 9: ["+999", "-999"], 10: ["+1999", "-1999"]}
+    for i, (_, _, widest, _) in enumerate(_COLUMNS):
+        room = g.widths[i] - 2 * CELL_PAD + 1e-6
+        font = FONT_BOLD if i in _BOLD_CELLS else FONT
+        if not widest:  # the opponent's name: room for a usual "Surname, Given" at full size
+            assert text_width("Goldstein, Christopher *2", font, g.size) <= room
+            continue
+        for value in [widest, *also.get(i, [])]:
+            assert text_width(value, font, g.size) <= room, (i, value)
+        assert text_width(g.titles[i], FONT_BOLD, g.head_size) <= room, g.titles[i]
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_twenty_three_rounds_at_two_per_page_leave_a_writable_row(paper):
+    from tournament.reports.scorecards import MIN_ROW, card_geometry
+
+    g = card_geometry(*PAPERS[paper], 2, 23)
+    # 9.5 pt (3.4 mm) is the least a pencilled score fits in; the 2023 event had 23 rounds.
+    assert g.row_h >= MIN_ROW
+    assert g.size >= 6.0  # printed pairings stay readable at arm's length
+    assert not card_geometry(*PAPERS[paper], 4, 23).row_h >= MIN_ROW
+
+
+def test_the_hint_names_the_largest_count_that_fits(players_2023):
+    event = ReportEvent("Hint", paper="a4")
+    cards = realdata.scorecards(players_2023, 1, 23)[:3]
+    with pytest.raises(ReportError, match=r"print 2 per page instead \(--per-page 2\)"):
+        scorecards_pdf(event, "A", cards, per_page=4)
+    assert pdf_reader(scorecards_pdf(event, "A", cards, per_page=2)).pages

@@ -46,21 +46,29 @@ PAD = 6.0  # inside a card's border
 MIN_ROW = 9.5  # points; below this a result cannot be written by hand
 LEGEND_H = 9.0
 
-# (title on a wide card, title on a narrow card, width on a wide card, align); width 0 = flex
+# (title on a wide card, title on a narrow card, widest value, align). The widest value sizes
+# the column at the card's type size, so a 2199 rating or a +999 spread prints as large as the
+# rest of the row; the opponent column ("") takes what is left.
 _COLUMNS = [
-    ("Rd", "Rd", 20, "center"),
-    ("1st/2nd", "1/2", 32, "center"),
-    ("Board", "Bd", 30, "center"),
-    ("Opp #", "Opp", 30, "center"),
-    ("Rating", "Rtg", 34, "center"),
-    ("Opponent", "Opponent", 0, "left"),
-    ("Won-Lost", "W-L", 46, "center"),
-    ("For", "For", 34, "center"),
-    ("Against", "Agst", 40, "center"),
-    ("Spread", "Spr", 38, "center"),
-    ("Cum. spread", "Cum.", 50, "center"),
+    ("Rd", "Rd", "23", "center"),
+    ("1st/2nd", "1/2", "2nd", "center"),
+    ("Board", "Bd", "199", "center"),
+    ("Opp #", "Opp", "199", "center"),
+    ("Rating", "Rtg", "2199", "center"),
+    ("Opponent", "Opponent", "", "left"),
+    ("Won-Lost", "W-L", "13.5-9.5", "center"),
+    ("For", "For", "699", "center"),
+    ("Against", "Agst", "699", "center"),
+    ("Spread", "Spr", "+999", "center"),
+    ("Cum. spread", "Cum.", "+1999", "center"),
 ]
-_WIDE = 552.0  # the card width the base column widths are drawn for
+_BOLD_CELLS = (0, 10)  # round number and cumulative spread: what a player looks for first
+_PEN_CELLS = (6, 7, 8, 9, 10)  # won-lost, for, against, spread, cumulative
+CELL_PAD = 3.0  # each side of a cell's text
+MIN_TYPE = 5.5  # points: the smallest type a row is printed in
+MIN_OPPONENT = 110.0  # points left for the opponent's name before the other columns give way
+ROOMY_OPPONENT = 150.0  # enough for nearly every name at full size
+_WIDE = 552.0  # a portrait card one to a page: full type sizes
 
 
 def scorecards_pdf(
@@ -86,17 +94,15 @@ def scorecards_pdf(
         raise ReportError(f"scorecards for {division_label(division)}: no players to print")
     rows_of = [card_rows(card) for card in cards]  # validates every card before drawing
     pages = ceil(len(cards) / per_page)
-    doc = Document(
-        event, division, title="Scorecards", total_pages=pages, landscape=per_page == 4
-    )
+    doc = Document(event, division, title="Scorecards", total_pages=pages, landscape=per_page == 4)
     cols_n, rows_n = {1: (1, 1), 2: (1, 2), 4: (2, 2)}[per_page]
     card_w = (doc.right - doc.left - GAP * (cols_n - 1)) / cols_n
     card_h = (doc.top - 6 - doc.bottom - GAP * (rows_n - 1)) / rows_n
-    geometry = _CardGeometry(card_w, card_h)
     most_rounds = max(card.rounds_total for card in cards)
-    if geometry.row_height(most_rounds) < MIN_ROW:
+    geometry = _CardGeometry(card_w, card_h, most_rounds)
+    if geometry.row_h < MIN_ROW:
         fits = [n for n in (1, 2, 4) if _fits(doc, n, most_rounds)]
-        hint = f"; use per_page={max(fits)}" if fits else ""
+        hint = f"; print {max(fits)} per page instead (--per-page {max(fits)})" if fits else ""
         raise ReportError(
             f"scorecards: {most_rounds} rounds do not fit {per_page} cards per page with "
             f"room to write{hint}"
@@ -118,38 +124,79 @@ def scorecards_pdf(
 
 
 def _fits(doc: Document, per_page: int, rounds: int) -> bool:
-    # Geometry on the page size the director would get with that choice.
-    portrait_w = min(doc.width, doc.height)
-    portrait_h = max(doc.width, doc.height)
+    w, h = doc.width, doc.height
+    return card_geometry(min(w, h), max(w, h), per_page, rounds).row_h >= MIN_ROW
+
+
+def card_geometry(
+    portrait_w: float, portrait_h: float, per_page: int, rounds: int
+) -> _CardGeometry:
+    """The card sizes a director gets on this paper (portrait points) with that many per page."""
     w, h = (portrait_h, portrait_w) if per_page == 4 else (portrait_w, portrait_h)
     cols_n, rows_n = {1: (1, 1), 2: (1, 2), 4: (2, 2)}[per_page]
     content_w = w - 2 * MARGIN
     content_h = h - 2 * MARGIN - HEADER_H - FOOTER_H - 6
-    g = _CardGeometry(
-        (content_w - GAP * (cols_n - 1)) / cols_n, (content_h - GAP * (rows_n - 1)) / rows_n
+    return _CardGeometry(
+        (content_w - GAP * (cols_n - 1)) / cols_n,
+        (content_h - GAP * (rows_n - 1)) / rows_n,
+        rounds,
     )
-    return g.row_height(rounds) >= MIN_ROW
 
 
 class _CardGeometry:
-    """Column widths and sizes for one card size (the same for every card of a run)."""
+    """Sizes for one card size and round count (the same for every card of a run).
 
-    def __init__(self, w: float, h: float):
+    Every card of a run shares one type size and one set of column widths, so cut-apart cards
+    look alike; the type follows the row height, and each fixed column is as wide as its widest
+    value at that size (cards are read across a table, so a squeezed rating is a misread one).
+    """
+
+    def __init__(self, w: float, h: float, rounds: int):
         self.w, self.h = w, h
-        self.scale = min(1.0, max(0.6, (w - 2 * PAD) / _WIDE))
-        self.narrow = self.scale < 0.85
-        self.header_h = 66.0 if not self.narrow else 60.0
+        self.narrow = (w - 2 * PAD) / _WIDE < 0.85
+        self.header_h = 66.0
         self.qr = self.header_h - 12
         self.head_row = 15.0 if not self.narrow else 13.0
-        inner = w - 2 * PAD
-        fixed = sum(c[2] for c in _COLUMNS) * self.scale
-        self.widths = [c[2] * self.scale if c[2] else inner - fixed for c in _COLUMNS]
+        self.head_size = 7.5 if not self.narrow else 6.5
+        table_h = h - 2 * PAD - self.header_h - self.head_row - LEGEND_H
+        self.table_h = table_h
+        self.row_h = table_h / max(1, rounds)  # the tightest card of the run
         self.titles = [c[1] if self.narrow else c[0] for c in _COLUMNS]
         self.aligns = [c[3] for c in _COLUMNS]
+        inner = w - 2 * PAD
+        # Type follows the row height, then steps down until every fixed column holds its
+        # widest value and the opponent still has room for a long name.
+        size = max(MIN_TYPE, min(9.5, self.row_h * 0.62)) * (1.0 if not self.narrow else 0.92)
+        need = self._needs(size)
+        while size > MIN_TYPE and sum(need) + MIN_OPPONENT > inner:
+            size = max(MIN_TYPE, size - 0.25)
+            need = self._needs(size)
+        self.size = size
+        fixed = sum(need)
+        # A very narrow card gives up width proportionally (the text then shrinks to fit).
+        squeeze = min(1.0, (inner - MIN_OPPONENT) / fixed) if fixed else 1.0
+        self.widths = [n * squeeze if n else inner - fixed * squeeze for n in need]
+        # Spare room beyond a long name goes to the columns the player fills in by pen.
+        opponent = _COLUMNS.index(next(c for c in _COLUMNS if not c[2]))
+        spare = self.widths[opponent] - ROOMY_OPPONENT
+        if spare > 0:
+            extra = spare * 0.6 / len(_PEN_CELLS)
+            for i in _PEN_CELLS:
+                self.widths[i] += extra
+            self.widths[opponent] -= extra * len(_PEN_CELLS)
 
-    def row_height(self, rounds: int) -> float:
-        table_h = self.h - 2 * PAD - self.header_h - self.head_row - LEGEND_H
-        return table_h / max(1, rounds)
+    def _needs(self, size: float) -> list[float]:
+        """Each fixed column's width for its title and widest value at ``size``; 0 = flexible."""
+        return [
+            max(
+                text_width(title, FONT_BOLD, self.head_size),
+                text_width(sample, FONT_BOLD if i in _BOLD_CELLS else FONT, size),
+            )
+            + 2 * CELL_PAD
+            if sample
+            else 0.0
+            for i, (title, (_, _, sample, _)) in enumerate(zip(self.titles, _COLUMNS, strict=True))
+        ]
 
 
 def _draw_card(
@@ -207,17 +254,17 @@ def _draw_card(
     _draw_facts(c, [f for f in facts if f[1]], left, top - 52, text_w, 14, 8.5 if g.narrow else 9.0)
 
     # --- the table ------------------------------------------------------------------------
-    row_h = g.row_height(card.rounds_total)
+    row_h = g.table_h / max(1, card.rounds_total)
     table_top = top - g.header_h
     table_bottom = table_top - g.head_row - row_h * card.rounds_total
     c.setFillColor(HEAD_FILL)
     c.rect(left, table_top - g.head_row, right - left, g.head_row, stroke=0, fill=1)
     c.setFillColor(INK)
     cx = left
-    head_size = 7.5 if not g.narrow else 6.5
+    head_size = g.head_size
     for title, cw, align in zip(g.titles, g.widths, g.aligns, strict=True):
         draw_fitted(
-            c, title, cx + 2, table_top - g.head_row, cw - 4, g.head_row,
+            c, title, cx + CELL_PAD, table_top - g.head_row, cw - 2 * CELL_PAD, g.head_row,
             font=FONT_BOLD, size=head_size, align=align, min_size=4.5,
         )  # fmt: skip
         cx += cw
@@ -245,7 +292,7 @@ def _draw_card(
     c.rect(left, table_bottom, right - left, table_top - table_bottom, stroke=1, fill=0)
     c.line(left, table_top - g.head_row, right, table_top - g.head_row)
 
-    size = max(5.5, min(9.5, row_h * 0.62)) * (1.0 if not g.narrow else 0.92)
+    size = g.size
     y_row = table_top - g.head_row
     for row in rows:
         y_row -= row_h
@@ -253,9 +300,9 @@ def _draw_card(
         cx = left
         for i, (cell, cw, align) in enumerate(zip(cells, g.widths, g.aligns, strict=True)):
             if cell:
-                font = FONT_BOLD if i in (0, 10) else FONT
+                font = FONT_BOLD if i in _BOLD_CELLS else FONT
                 draw_fitted(
-                    c, cell, cx + 2, y_row, cw - 4, row_h,
+                    c, cell, cx + CELL_PAD, y_row, cw - 2 * CELL_PAD, row_h,
                     font=font, size=size, align=align, min_size=4.5,
                 )  # fmt: skip
             cx += cw
