@@ -90,7 +90,8 @@ def test_real_process_exits_non_zero_with_message(tmp_path):
         text=True,
     )
     assert proc.returncode == 1
-    assert "no tournament with slug 'missing'" in proc.stderr
+    # with --json the error is JSON on stdout, for the script that asked for JSON
+    assert json.loads(proc.stdout) == {"ok": False, "error": "no tournament with slug 'missing'"}
 
 
 def test_demo_loads_once():
