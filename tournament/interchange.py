@@ -8,6 +8,7 @@ as it was. Export writes back every field the import kept, so a round trip is lo
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,39 @@ def _config_divisions(config: TshConfig, base: Path, source: str) -> list[Parsed
     return out
 
 
+# What a TSH file is, decided by its content: directors rename files (``spring.tsh`` for a
+# config, ``a.tsh`` for a division), so the name is only a hint for the tournament's name.
+ARCHIVE, CONFIG, DIVISION = "all.tsh archive", "config file", ".t division file"
+_ARCHIVE_LINE = re.compile(r"#begin_file\s+name=\S+\s*\Z")
+# A config line names a division (``division A a.t``), sets a key (``config KEY = VALUE``) or
+# is one of the other config commands; none has the ``;`` that every .t player line needs after
+# its pairings.
+_CONFIG_LINE = re.compile(
+    r"(?i)(division\s+\S+\s+\S+|config\s+\w+.*=.*|realm\s+\S+"
+    r"|classes\s+\S+\s+\d+|autopair\s+\S+\s+\d+\s+\d+\s+\S+.*)\Z"
+)
+# File names TSH gives every event; the folder says more about which event it is.
+_GENERIC_STEMS = {"config", "all", "tourney"}
+
+
+def file_kind(text: str) -> str:
+    """Whether a TSH text is an archive, a config or a division file (see the names above)."""
+    lines = [line.strip() for line in text.splitlines()]
+    if any(_ARCHIVE_LINE.match(line) for line in lines):
+        return ARCHIVE
+    if any(";" not in line and _CONFIG_LINE.match(line) for line in lines):
+        return CONFIG
+    return DIVISION
+
+
+def _default_name(path: Path, kind: str) -> str:
+    if path.stem.lower() in _GENERIC_STEMS and kind != DIVISION:
+        folder = path.resolve().parent.name
+        if folder:
+            return folder
+    return path.stem
+
+
 def plan_import(
     path: str | Path, *, config_path: str | Path | None = None, name: str | None = None
 ) -> ImportPlan:
@@ -89,12 +123,12 @@ def plan_import(
     path = Path(path)
     config: TshConfig | None = None
     divisions: list[ParsedDivision]
-    lower = path.name.lower()
     try:
         if config_path is not None:
             cpath = Path(config_path)
             config = parse_config(read_text(cpath), source=cpath.name)
-        if lower.endswith(".js"):
+        if path.name.lower().endswith(".js"):
+            kind = "tourney.js"
             data = parse_tourney_js(read_text(path), source=path.name)
             divisions = [
                 ParsedDivision(dname, f"{dname.lower()}.t", players, path.name)
@@ -110,43 +144,39 @@ def plan_import(
                     other_lines=[],
                     warnings=[],
                 )
-        elif lower.endswith(".tsh") and config_path is None and lower != "config.tsh":
-            config_text, files = parse_archive(read_text(path), source=path.name)
-            config = parse_config(config_text, source=f"{path.name} (config)")
-            divisions = []
-            for dname, file_name in config.divisions:
-                if file_name not in files:
-                    raise ServiceError(
-                        f"{path.name}: division {dname} names {file_name}, "
-                        "which the archive does not contain"
-                    )
-                divisions.append(
-                    ParsedDivision(
-                        dname, file_name, parse_t(files[file_name], source=file_name), file_name
-                    )
-                )
-        elif lower == "config.tsh" or (config_path is None and lower.endswith(".tsh")):
-            config = parse_config(read_text(path), source=path.name)
-            divisions = _config_divisions(config, path.parent, path.name)
         else:
-            players = parse_t(read_text(path), source=path.name)
-            if config is not None and config.divisions:
-                if len(config.divisions) == 1:
-                    dname = config.divisions[0][0]
-                else:
-                    matches = [d for d, f in config.divisions if Path(f).name == path.name]
-                    if not matches:
-                        raise ServiceError(f"{config_path}: no division names the file {path.name}")
-                    dname = matches[0]
+            text = read_text(path)
+            if not text.strip():
+                raise ServiceError(
+                    f"{path}: the file is empty (expected a .t division file, "
+                    "a config.tsh or an all.tsh archive)"
+                )
+            kind = file_kind(text)
+            if config_path is not None and kind != DIVISION:
+                raise ServiceError(
+                    f"{path.name} is a TSH {kind}, not a .t division file; "
+                    "--config goes with a single .t file only"
+                )
+            if kind == ARCHIVE:
+                divisions, config = _archive_divisions(text, path.name)
+            elif kind == CONFIG:
+                config = parse_config(text, source=path.name)
+                divisions = _config_divisions(config, path.parent, path.name)
             else:
-                dname = path.stem
-            divisions = [ParsedDivision(dname, path.name, players, path.name)]
+                divisions = [_single_division(text, path, config, config_path)]
     except FormatError as exc:
         raise ServiceError(str(exc)) from exc
     if not divisions:
         raise ServiceError(f"{path.name}: no divisions found")
+    for d in divisions:
+        if not d.players:
+            where = f"{path.name}: {d.file_name}" if kind == ARCHIVE else d.file_name
+            raise ServiceError(
+                f"{where}: division {d.name} has no player lines; an empty division "
+                "cannot be imported (add its players first)"
+            )
     settings = dict(config.settings) if config else {}
-    event_name = name or settings.get("event_name") or path.stem
+    event_name = name or settings.get("event_name") or _default_name(path, kind)
     return ImportPlan(
         name=str(event_name),
         divisions=divisions,
@@ -154,6 +184,61 @@ def plan_import(
         settings=settings,
         warnings=list(config.warnings) if config else [],
     )
+
+
+def _archive_divisions(text: str, source: str) -> tuple[list[ParsedDivision], TshConfig]:
+    config_text, files = parse_archive(text, source=source)
+    config = parse_config(config_text, source=f"{source} (config)")
+    divisions = []
+    for dname, file_name in config.divisions:
+        if file_name not in files:
+            raise ServiceError(
+                f"{source}: division {dname} names {file_name}, which the archive does not contain"
+            )
+        divisions.append(
+            ParsedDivision(dname, file_name, parse_t(files[file_name], source=file_name), file_name)
+        )
+    return divisions, config
+
+
+def _single_division(
+    text: str, path: Path, config: TshConfig | None, config_path: str | Path | None
+) -> ParsedDivision:
+    players = parse_t(text, source=path.name)
+    if config is not None and config.divisions:
+        if len(config.divisions) == 1:
+            dname = config.divisions[0][0]
+        else:
+            matches = [d for d, f in config.divisions if Path(f).name == path.name]
+            if not matches:
+                raise ServiceError(f"{config_path}: no division names the file {path.name}")
+            dname = matches[0]
+    else:
+        dname = path.stem
+    return ParsedDivision(dname, path.name, players, path.name)
+
+
+def check_rounds(plan: ImportPlan, rounds: int) -> None:
+    """Refuse a --rounds below what the files already hold: later rounds would be orphaned."""
+    if rounds < 1:
+        raise ServiceError(f"--rounds {rounds}: must be at least 1")
+    for d in plan.divisions:
+        for p in d.players:
+            beyond = [
+                r for r, opp in enumerate(p.opponents, start=1) if r > rounds and opp is not None
+            ]
+            if beyond:
+                need = max(
+                    r
+                    for q in d.players
+                    for r, opp in enumerate(q.opponents, start=1)
+                    if opp is not None
+                )
+                raise ServiceError(
+                    f"--rounds {rounds}: {d.file_name} line {p.line} (#{p.number} {p.name}) "
+                    f"is already paired in round {beyond[0]}; division {d.name} needs "
+                    f"--rounds {need} or more"
+                )
 
 
 def _withdrawal(player: TshPlayer) -> tuple[int | None, int | None]:
@@ -188,8 +273,8 @@ def import_tsh(
 ) -> Tournament:
     """Create a tournament (always a new one) from a .t, config.tsh, all.tsh or tourney.js."""
     plan = plan_import(path, config_path=config_path, name=name)
-    if rounds is not None and rounds < 1:
-        raise ServiceError(f"--rounds {rounds}: must be at least 1")
+    if rounds is not None:
+        check_rounds(plan, rounds)
     s = plan.settings
     realm = REALMS.get(str(s.get("realm", "nsa")).lower(), "other")
     fields: dict[str, Any] = {}
