@@ -16,9 +16,14 @@ class Command(GibsonCommand):
         division = division_by_name(tournament, opts["division"])
         last = last_round_number(division)
         after = opts["after_round"]
-        top = max(last, division.rounds)
-        if after is not None and not 0 <= after <= top:
-            raise ValueError(f"--after-round {after}: division {division.name} has rounds 0..{top}")
+        # Standings after a round nobody has been paired in yet would just repeat the last
+        # round's under a misleading heading, so only paired rounds (and 0, the seeding) count.
+        if after is not None and not 0 <= after <= last:
+            raise ValueError(
+                f"--after-round {after}: division {division.name} has "
+                + (f"no round {after} paired yet" if after > last else "no negative rounds")
+                + f"; give a round number from 0 to {last}"
+            )
         shown = after if after is not None else last
         rows = division_standings(division, shown)
         estimates = rating_estimates(division, shown)
