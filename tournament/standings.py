@@ -16,6 +16,12 @@ pre-tournament rating (desc), a fixed per-player random value derived from the n
 the order never changes between two computations), then player number. Players equal on wins,
 losses and spread (and points, when they are a criterion) share a competition rank (1, 2, 2, 4).
 
+Before any result counts (after round 0, or a first round not yet scored) everyone is 0-0, so
+the standings are the seeding: pre-tournament rating (desc), then player number, players of
+equal rating sharing a rank. This is TSH's ``rrank[0]`` (in ``naspa-2023-a.t`` players 18 and
+21, both rated 1380, are both 20th). It depends only on the counted results, like every other
+ranking, so "after round 0" and "no games yet" agree.
+
 Withdrawn players. ``StandingsPlayer.withdrawn_round`` is the first round the player no longer
 plays; TSH records every round from then on as a forfeit (``off -50``). The rule, derived from
 the only real withdrawal we have (Lydia Keras, player 16 of ``naspa-2023-a.t``: forfeits in
@@ -203,13 +209,19 @@ def compute_standings(
         t.ranking_spread += clipped
         t.spread += shown if standings_spread_cap else clipped
 
+    seeding = not any(t.wins or t.losses or t.ranking_spread for t in tallies.values())
+
     def tie_key(p: StandingsPlayer) -> tuple:
+        if seeding:
+            return (-p.rating,)
         t = tallies[p.number]
         if sum_before_spread:
             return (-t.wins, t.losses, -t.points_for, -t.ranking_spread)
         return (-t.wins, t.losses, -t.ranking_spread)
 
     def order_key(p: StandingsPlayer) -> tuple:
+        if seeding:
+            return (-p.rating, p.number)
         return (*tie_key(p), -p.rating, name_tiebreak(p.name), p.number)
 
     active = sorted(

@@ -57,7 +57,9 @@ def test_games_conserve_wins_and_spread(event):
     assert sum(r.spread for r in rows) == bye_spread
     assert all(r.wins + r.losses <= rounds for r in rows)
     # competition ranks: first is 1, each rank is 1 + the number of players strictly ahead
-    keys = [(-r.wins, r.losses, -r.spread) for r in rows]
+    # (on the record; before any result counts, on the seeding rating)
+    seeding = all(r.wins == r.losses == r.spread == 0 for r in rows)
+    keys = [(-r.rating,) if seeding else (-r.wins, r.losses, -r.spread) for r in rows]
     for i, row in enumerate(rows):
         assert row.rank == 1 + sum(1 for k in keys if k < keys[i])
 
