@@ -24,7 +24,9 @@ class Command(GibsonCommand):
             help="pairings of / standings, wall chart, prizes after / scorecards through this "
             "round (default: the last paired round; scorecards: everything paired)",
         )
-        parser.add_argument("--per-page", type=int, default=2, help="scorecards per page: 1, 2 or 4")
+        parser.add_argument(
+            "--per-page", type=int, default=2, help="scorecards per page: 1, 2 or 4"
+        )
         parser.add_argument("--paper", help="a4 or letter (default: the tournament's paper)")
         parser.add_argument("--out", required=True, help="PDF file to write")
 
