@@ -90,9 +90,11 @@ def test_tou_structure_line_by_line(naspa, original, tmp_path):
     assert lines[0] == "*M17.02.2023 Lake George 2023"
     assert lines[1] == f"*{division_name}"
     assert lines[2] == " " * 38 + "0"
-    block = re.compile(r" ([ 12])([ \d]{2}\d) ([ +\d]{3})")
+    block = re.compile(r" ([ 12])(\d{3}) ([ +\d]{3})")  # scores zero-padded: one token each
     for p, line in zip(original, lines[3:29], strict=True):
         assert line[:20] == f"{tou_name(p.name):<20}"
+        # rating programs split() the line: name tokens, then 23 (score, opponent) pairs
+        assert len(line.split()) == len(tou_name(p.name).split()) + 2 * 23
         blocks = block.findall(line[20:])
         assert len(line) == 20 + 9 * 23 and len(blocks) == 23
         for rnd, (outcome, score, opp_field) in enumerate(blocks, start=1):

@@ -5,18 +5,29 @@ Layout, per division (section)::
     *M30.11.2025 Event Name          <- '*M', the date DD.MM.YYYY, a space, the event name
     *A                               <- '*', the division name
                                           0   <- the high-word line (38 spaces, then the score)
-    Jackson Smylie       2572 +21  395  17 ...
+    Jackson Smylie       2572  21 2388  +9  345   4 ...
 
-then, after the last division, ``*** END OF FILE ***``. Each player line is the name
-(ASCII, "Given Surname", padded or cut to 20 characters) and, per round, a block of a space,
-the outcome (``2`` win, ``1`` tie, space for a loss), the score as three digits, a space, and
-the opponent's number right-aligned in 3 characters (4 when the division has over 99 players),
+then, after the last division, ``*** END OF FILE ***``. Each player line is the name (see
+below, padded to 20 characters) and, per round, a block of a space, the outcome (``2`` win,
+``1`` tie, space for a loss), the score as three zero-padded digits, a space, and the
+opponent's number right-aligned in 3 characters (4 when the division has over 99 players),
 prefixed by ``+`` when the player went first. Lines end in CRLF; the file is ASCII.
 
+The rating programs do not read columns: they ``split()`` a player line, take the leading
+tokens that contain a letter as the name, then pairs of (outcome and score, opponent), the
+score being the first token ``% 1000``. Hence the zero padding (``2 50`` would be two tokens)
+and the name rules: transliterated to ASCII letters (``Ł`` -> ``L``, ``ß`` -> ``ss``,
+Cyrillic too), a token without a letter (``2``, ``&``) glued to its neighbour (``Smith-2``),
+no leading ``*`` (that starts a section), ``Player-N`` when nothing Latin is left, and unique
+within the division (case-insensitively, as they match players by name): a later duplicate,
+often made by the 20-character cut, ends in ``-2``, ``-3``...
+
 A bye or forfeit is a game against oneself (the opponent is the player's own number), which the
-rating programs skip. We write a bye as a win scoring the bye spread, a forfeit as a loss
-scoring the forfeit's size (``-50`` is written as a loss of ``50``), and a bye scored 0 as a
-loss of 0, so that ``parse_tou`` reads back exactly the ``.t`` scores (+50, -50, 0).
+rating programs skip. We write a bye as a win scoring the bye spread (``2050``), a forfeit as a
+loss scoring the forfeit's size (``-50`` is written `` 050``), and a bye scored 0 as a loss of
+0 (`` 000``), so that ``parse_tou`` reads back exactly the ``.t`` scores (+50, -50, 0). Which
+player went first in a forfeited game is not kept: ``parse_tou`` gives p12 0 for every game
+against oneself.
 
 Only rounds that are fully scored for the whole division are written: the file is for rating,
 and a round with results missing cannot be rated.
@@ -31,24 +42,127 @@ import unicodedata
 from .errors import FormatError
 from .tsh import TshPlayer
 
-__all__ = ["parse_tou", "scored_rounds", "tou_name", "write_tou"]
+__all__ = ["parse_tou", "scored_rounds", "tou_name", "tou_names", "write_tou"]
 
 NAME_WIDTH = 20
 HIGH_WORD_LINE = " " * 38 + "0"
 END = "*** END OF FILE ***"
 CRLF = "\r\n"
 
+# Letters NFKD leaves alone (no ASCII base letter to fall back on), and punctuation whose ASCII
+# twin a reader would expect. Looked up before and after decomposition, so "ǽ" (ae with an
+# acute) becomes "ae" and "Й" becomes "Y" rather than the "I" its decomposition gives.
+_LATIN = {
+    "Æ": "Ae", "æ": "ae", "Ð": "D", "ð": "d", "Ø": "O", "ø": "o",
+    "Þ": "Th", "þ": "th", "ß": "ss", "ẞ": "SS", "Đ": "D", "đ": "d",
+    "Ħ": "H", "ħ": "h", "ı": "i", "ĸ": "k", "Ł": "L", "ł": "l",
+    "Ŋ": "N", "ŋ": "n", "Œ": "Oe", "œ": "oe", "Ŧ": "T", "ŧ": "t",
+    "ƀ": "b", "Ɓ": "B", "Ɔ": "O", "Ƈ": "C", "ƈ": "c", "Ɖ": "D",
+    "Ɗ": "D", "Ǝ": "E", "Ə": "E", "Ɛ": "E", "Ƒ": "F", "ƒ": "f",
+    "Ɠ": "G", "Ɣ": "G", "Ɨ": "I", "Ƙ": "K", "ƙ": "k", "ƚ": "l",
+    "Ɲ": "N", "Ɵ": "O", "Ƥ": "P", "ƥ": "p", "Ƭ": "T", "ƭ": "t",
+    "Ʈ": "T", "Ʋ": "V", "Ƴ": "Y", "ƴ": "y", "Ƶ": "Z", "ƶ": "z",
+    "Ʒ": "Z", "ǝ": "e", "Ǥ": "G", "ǥ": "g", "ȷ": "j", "Ȼ": "C",
+    "ȼ": "c", "Ƀ": "B", "Ʉ": "U", "Ɇ": "E", "ɇ": "e", "Ɍ": "R",
+    "ɍ": "r", "Ɏ": "Y", "ɏ": "y", "ɓ": "b", "ɔ": "o", "ɖ": "d",
+    "ɗ": "d", "ə": "e", "ɛ": "e", "ɠ": "g", "ɣ": "g", "ɨ": "i",
+    "ɲ": "n", "ɵ": "o", "ʈ": "t", "ʋ": "v", "ʒ": "z",
+    "\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u02bb": "'", "\u00b4": "'", "\u2032": "'",
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+}  # fmt: skip
+_CYRILLIC_UPPER = {
+    "А": "A", "Б": "B", "В": "V", "Г": "G", "Д": "D", "Е": "E",
+    "Ё": "Yo", "Ж": "Zh", "З": "Z", "И": "I", "Й": "Y", "К": "K",
+    "Л": "L", "М": "M", "Н": "N", "О": "O", "П": "P", "Р": "R",
+    "С": "S", "Т": "T", "У": "U", "Ф": "F", "Х": "Kh", "Ц": "Ts",
+    "Ч": "Ch", "Ш": "Sh", "Щ": "Shch", "Ъ": "", "Ы": "Y", "Ь": "",
+    "Э": "E", "Ю": "Yu", "Я": "Ya", "Є": "Ye", "І": "I", "Ї": "Yi",
+    "Ґ": "G", "Ђ": "Dj", "Ј": "J", "Љ": "Lj", "Њ": "Nj", "Ћ": "C",
+    "Џ": "Dz", "Ў": "U", "Ѕ": "Dz", "Ѓ": "G", "Ќ": "K",
+}  # fmt: skip
+_LATIN |= _CYRILLIC_UPPER
+_LATIN |= {upper.lower(): latin.lower() for upper, latin in _CYRILLIC_UPPER.items()}
+_LETTER = re.compile("[A-Za-z]")
+
 
 def _ascii(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if ord(ch) < 128 and not unicodedata.combining(ch))
+    """Printable ASCII on one line: transliterated, other characters dropped, spaces collapsed."""
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFC", text):
+        if ch in _LATIN:
+            out.append(_LATIN[ch])
+            continue
+        for part in unicodedata.normalize("NFKD", ch):
+            part = _LATIN.get(part, part)
+            if part.isspace():
+                out.append(" ")
+            elif part.isascii() and part.isprintable():
+                out.append(part)
+    return " ".join("".join(out).split())
 
 
-def tou_name(name: str) -> str:
-    """``Surname, Given`` as AuPair writes it (``Given Surname``), ASCII, at most 20 chars."""
+def _join(left: str, right: str) -> str:
+    between = "-" if left[-1].isalnum() and right[0].isalnum() else ""
+    return left + between + right
+
+
+def _glue(tokens: list[str]) -> list[str]:
+    """Attach each token without a letter to a neighbour, so readers never take it as a score."""
+    out: list[str] = []
+    pending = ""
+    for token in tokens:
+        if _LETTER.search(token):
+            out.append(_join(pending, token) if pending else token)
+            pending = ""
+        elif out:
+            out[-1] = _join(out[-1], token)
+        else:
+            pending = _join(pending, token) if pending else token
+    return out
+
+
+def _fit(name: str, width: int) -> str:
+    """Cut to ``width``; a cut that leaves a last token without a letter drops that token."""
+    if len(name) <= width:
+        return name
+    tokens = name[:width].split()
+    while tokens and not _LETTER.search(tokens[-1]):
+        tokens.pop()
+    return " ".join(tokens)
+
+
+def tou_name(name: str, number: int | None = None) -> str:
+    """``Surname, Given`` as AuPair writes it (``Given Surname``): ASCII, at most 20 characters,
+    every token holding a letter; ``Player-N`` (N = ``number``) if no Latin letter is left."""
     surname, comma, given = name.partition(",")
-    full = f"{given.strip()} {surname.strip()}".strip() if comma else name.strip()
-    return _ascii(full)[:NAME_WIDTH]
+    full = f"{given} {surname}" if comma else name
+    tokens = _glue(_ascii(full).lstrip("* ").split())
+    fitted = _fit(" ".join(tokens), NAME_WIDTH)
+    if fitted:
+        return fitted
+    return f"Player-{number}" if number is not None else "Player"
+
+
+def tou_names(players: list[TshPlayer]) -> list[str]:
+    """The division's names as written, unique ignoring case: readers find players by name."""
+    names = [tou_name(p.name, p.number) for p in players]
+    taken = {n.casefold() for n in names}
+    seen: set[str] = set()
+    unique: list[str] = []
+    for name in names:
+        if name.casefold() in seen:
+            k = 2
+            while True:
+                suffix = f"-{k}"
+                candidate = (_fit(name, NAME_WIDTH - len(suffix)) or "Player") + suffix
+                if candidate.casefold() not in taken:
+                    break
+                k += 1
+            name = candidate
+            taken.add(name.casefold())
+        seen.add(name.casefold())
+        unique.append(name)
+    return unique
 
 
 def scored_rounds(players: list[TshPlayer]) -> int:
@@ -86,7 +200,7 @@ def _block(player: TshPlayer, rnd: int, players: list[TshPlayer], width: int, wh
     if not 0 <= shown <= 999:
         raise FormatError(f"{where} round {rnd}: score {score} does not fit a .TOU file (0-999)")
     field = ("+" if first else "") + str(opponent)
-    return f" {outcome}{shown:3d} {field:>{width}}"
+    return f" {outcome}{shown:03d} {field:>{width}}"
 
 
 def write_tou(
@@ -95,7 +209,8 @@ def write_tou(
     divisions: list[tuple[str, list[TshPlayer]]],
 ) -> str:
     """Render an event's divisions as one ``.TOU`` file (CRLF, ASCII)."""
-    header = f"*M{event_date:%d.%m.%Y} {_ascii(event_name)}"
+    # Readers split the header into date and name: an empty name would break them.
+    header = f"*M{event_date:%d.%m.%Y} {_ascii(event_name) or 'Event'}"
     lines: list[str] = []
     for division, players in divisions:
         for index, p in enumerate(players, start=1):
@@ -107,10 +222,10 @@ def write_tou(
         width = 4 if len(players) > 99 else 3
         rounds = scored_rounds(players)
         lines += [header, f"*{_ascii(division)}", HIGH_WORD_LINE]
-        for p in players:
+        for p, name in zip(players, tou_names(players), strict=True):
             where = f"division {division} player {p.number} ({p.name})"
             blocks = "".join(_block(p, r, players, width, where) for r in range(1, rounds + 1))
-            lines.append(f"{tou_name(p.name):<{NAME_WIDTH}}{blocks}")
+            lines.append(f"{name:<{NAME_WIDTH}}{blocks}")
     lines.append(END)
     return "".join(line + CRLF for line in lines)
 
@@ -159,7 +274,8 @@ def parse_tou(
 
 def _parse_section(rows: list[tuple[int, str]], source: str) -> list[TshPlayer]:
     width = 4 if len(rows) > 99 else 3
-    block = re.compile(r" ([ 12])([ \d]{2}\d) ([ +\d]{" + str(width) + "})")
+    # The score is three digits, zero-padded as written now or space-padded as we wrote before.
+    block = re.compile(r" ([ 12])(\d{3}| \d\d|  \d) ([ +\d]{" + str(width) + "})")
     players = []
     for number, (lineno, raw) in enumerate(rows, start=1):
         name, rest = raw[:NAME_WIDTH].strip(), raw[NAME_WIDTH:].rstrip()
