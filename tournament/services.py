@@ -782,3 +782,91 @@ def last_round_number(division: Division) -> int:
         .first()
         or 0
     )
+
+
+def last_scored_round(division: Division) -> int:
+    """The last round up to which every game has its result (0 when none is complete).
+
+    Pairings run ahead of results, so "rounds played" must not be read off the last paired
+    round; a round counts as scored only when it and every earlier round are complete.
+    """
+    last = last_round_number(division)
+    first_open = (
+        Game.objects.filter(round__division=division, score1__isnull=True)
+        .order_by("round__number")
+        .values_list("round__number", flat=True)
+        .first()
+    )
+    return last if first_open is None else first_open - 1
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One round from one player's side, with the board and who went first (a scorecard row)."""
+
+    round: int
+    board: int | None
+    opponent: Entry | None  # None: a bye or forfeit
+    first: bool | None  # True: this player went first; None: unknown, to draw, or no opponent
+    must_draw: bool
+    score: int | None  # None: not scored yet
+    opponent_score: int | None
+    explanation: str
+
+
+def entry_games(division: Division, number: Any) -> tuple[Entry, list[PlayerGame]]:
+    """A player's entry and every game of theirs so far, in round order, seen from their side.
+
+    The public player page (the scorecard's QR code) needs board and first/second, which the
+    standings' PlayerRound leaves out.
+    """
+    entry = _entry(division, number)
+    games = []
+    for g in (
+        Game.objects.filter(round__division=division)
+        .filter(_plays(entry))
+        .select_related("round", "player1__player", "player2__player")
+        .order_by("round__number", "id")
+    ):
+        mine_is_1 = g.player1_id == entry.pk
+        opponent = (g.player2 if mine_is_1 else g.player1) if g.player2_id else None
+        went_first = {First.PLAYER1: mine_is_1, First.PLAYER2: not mine_is_1}.get(g.first)
+        games.append(
+            PlayerGame(
+                round=g.round.number,
+                board=g.board,
+                opponent=opponent,
+                first=went_first if opponent is not None else None,
+                must_draw=g.first == First.DRAW,
+                score=g.score1 if mine_is_1 else g.score2,
+                opponent_score=(g.score2 if mine_is_1 else g.score1) if opponent else None,
+                explanation=g.explanation,
+            )
+        )
+    return entry, games
+
+
+def running_records(division: Division, number: int) -> dict[int, StandingsRow]:
+    """A player's record and spread after each round in which they have a result.
+
+    Computed by the standings core with the tournament's spread-cap settings, so the last row
+    always agrees with the standings page; only the player and their opponents are ranked,
+    since a player's own tally depends on nothing else.
+    """
+    players, rounds = player_rounds(division)
+    own = [r for r in rounds if r.player == number]
+    involved = {number} | {r.opponent for r in own if r.opponent is not None}
+    field = [p for p in players if p.number in involved]
+    t = division.tournament
+    out: dict[int, StandingsRow] = {}
+    for r in sorted({r.round for r in own if r.score is not None}):
+        rows = compute_standings(
+            field,
+            own,
+            after_round=r,
+            spread_cap=t.spread_cap,
+            standings_spread_cap=t.standings_spread_cap,
+            sum_before_spread=t.sum_before_spread,
+        )
+        out[r] = next(row for row in rows if row.number == number)
+    return out

@@ -1,0 +1,79 @@
+"""The player page on a phone, in a real headless browser: from standings to a player's card.
+
+Same setup as test_browser.py (Debian's chromium through Playwright); skipped with the reason
+when either is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tournament.demo import DEMO_SLUG, load_demo
+from tournament.models import Entry
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
+    pytest.mark.django_db(transaction=True),
+]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def browser():
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield b
+        b.close()
+    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+def test_phone_opens_a_player_from_standings_and_follows_an_opponent(
+    live_server, browser, tmp_path
+):
+    load_demo()
+    first = Entry.objects.select_related("player").get(division__name="A", number=1)
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(f"{live_server.url}/t/{DEMO_SLUG}/A/standings/")
+    phone.click(f"text={first.player.name}")
+    phone.wait_for_url(f"{live_server.url}/t/{DEMO_SLUG}/A/player/1/")
+    assert phone.locator("h1").inner_text() == f"#1 {first.player.name}"
+    phone.screenshot(path=str(tmp_path / "player-phone.png"), full_page=True)
+    card = phone.locator("table.card")
+    assert card.bounding_box()["width"] <= 390
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
+
+    opponent = card.locator("tr[data-round='1'] a")
+    name = opponent.inner_text()
+    opponent.click()
+    phone.wait_for_load_state()
+    assert phone.locator("h1").inner_text().endswith(name)
+    assert "/player/" in phone.url
+
+
+def test_a_23_round_card_fits_a_phone(live_server, browser, shared_data, tmp_path):
+    """The widest real figures (+1028 cumulative, 16-7, repeat marks) still fit 390 px."""
+    from tournament.interchange import import_tsh
+
+    t = import_tsh(shared_data / "naspa-2023-a.t", rounds=23)
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(f"{live_server.url}/t/{t.slug}/naspa-2023-a/player/1/")
+    phone.screenshot(path=str(tmp_path / "player-23-rounds.png"), full_page=True)
+    assert phone.locator("table.card tr[data-round]").count() == 23
+    last = phone.locator("table.card tr[data-round='23']").inner_text()
+    assert "16-7" in last and "+1028" in last
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
