@@ -8,13 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
 from django.forms.models import model_to_dict
+from django.urls import reverse
+from django.utils.html import format_html
 
 from pairings.models import ForbiddenPair, ScheduleRange
+from ratings.engine import RatingError
 
 from . import models
+from .rating import submit_divisions
 from .services import audit
 
 
@@ -211,6 +217,15 @@ class TournamentAdmin(DirectorScopedAdmin):
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["directors"]
     inlines = [DivisionInline]
+    readonly_fields = ["desk"]
+
+    @admin.display(description="Print & export")
+    def desk(self, obj: models.Tournament) -> str:
+        """The way from the admin to the venue's PDFs and the federation files."""
+        if not obj.pk:
+            return "available once the tournament is saved"
+        url = reverse("desk", args=[obj.slug])
+        return format_html('<a href="{}">Scorecards, pairings, standings, exports</a>', url)
 
 
 class EntryInline(DirectorInlineMixin, admin.TabularInline):
@@ -248,6 +263,35 @@ class DivisionAdmin(DirectorScopedAdmin):
     search_fields = ["name", "tournament__name"]
     list_filter = ["rating_system", "tournament"]
     inlines = [ScheduleRangeInline, ForbiddenPairInline, EntryInline, RoundInline]
+    actions = ["submit_to_rating_list"]
+
+    @admin.action(description="Submit to the division's rating list (re-rates the list)")
+    def submit_to_rating_list(self, request, queryset):
+        """The admin's way to rate a finished event: all selected divisions or none."""
+        divisions = list(queryset.select_related("tournament", "rating_list").order_by("name"))
+        if not all(self._may(request, d) for d in divisions):
+            raise PermissionDenied
+        missing = [d.name for d in divisions if d.rating_list_id is None]
+        if missing:
+            self.message_user(
+                request,
+                f"Division {', '.join(missing)} has no rating list: choose one on the "
+                "division's page first. Nothing was submitted.",
+                messages.ERROR,
+            )
+            return
+        try:
+            with transaction.atomic():
+                by_list: dict[int, list[models.Division]] = {}
+                for d in divisions:
+                    by_list.setdefault(d.rating_list_id, []).append(d)
+                for group in by_list.values():
+                    submit_divisions(group, group[0].rating_list, actor=request.user)
+        except RatingError as exc:
+            self.message_user(request, f"{exc}. Nothing was submitted.", messages.ERROR)
+            return
+        names = ", ".join(f"{d.name} → {d.rating_list.name}" for d in divisions)
+        self.message_user(request, f"Submitted and re-rated: {names}.", messages.SUCCESS)
 
 
 @admin.register(models.Entry)

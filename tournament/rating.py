@@ -10,17 +10,22 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.db import transaction
+
 from ratings.engine import RatedGame, RatedPlayer, RatingError, estimates_by_round, get_system
 from ratings.models import RatedEvent, RatingList
 from ratings.services import submit_event
 
 from .models import Division, Game
+from .services import audit
 
 
 def division_system(division: Division, system: str | None = None) -> str:
     """The system asked for, else the division's, else its list's (checked by name)."""
-    name = system or division.rating_system or (
-        division.rating_list.system if division.rating_list_id else "nsa2008"
+    name = (
+        system
+        or division.rating_system
+        or (division.rating_list.system if division.rating_list_id else "nsa2008")
     )
     get_system(name)
     return name
@@ -45,8 +50,11 @@ def division_rating_input(division: Division) -> tuple[list, list[RatedPlayer], 
     ):
         games.append(
             RatedGame(
-                g.round.number, by_id[g.player1_id].number, by_id[g.player2_id].number,
-                g.score1, g.score2,
+                g.round.number,
+                by_id[g.player1_id].number,
+                by_id[g.player2_id].number,
+                g.score1,
+                g.score2,
             )
         )
     return entries, players, games
@@ -104,6 +112,7 @@ def rate_division(
     *,
     date: datetime.date | None = None,
     rerate: bool = True,
+    progress: Any = None,
 ) -> RatedEvent:
     """Submit a division's games to a rating list (its own list by default) and re-rate.
 
@@ -114,9 +123,7 @@ def rate_division(
         raise RatingError(f"division {division.name} has no rating list; name one")
     entries, _players, games = division_rating_input(division)
     pk_of = {e.number: e.player_id for e in entries}
-    list_games = [
-        RatedGame(g.round, pk_of[g.a], pk_of[g.b], g.score_a, g.score_b) for g in games
-    ]
+    list_games = [RatedGame(g.round, pk_of[g.a], pk_of[g.b], g.score_a, g.score_b) for g in games]
     last = max((g.round for g in games), default=0)
     t = division.tournament
     return submit_event(
@@ -126,8 +133,62 @@ def rate_division(
         configured_rounds=max(division.rounds, last, 1),
         games=list_games,
         division=division,
-        system="" if not division.rating_system or division.rating_system == lst.system
+        system=""
+        if not division.rating_system or division.rating_system == lst.system
         else division.rating_system,
         start={e.player_id: (e.seed_rating, e.career_games) for e in entries},
         rerate=rerate,
+        progress=progress,
     )
+
+
+def submit_divisions(
+    divisions: list[Division],
+    rating_list: RatingList,
+    *,
+    date: datetime.date | None = None,
+    actor: Any = None,
+    progress: Any = None,
+) -> list[RatedEvent]:
+    """Put finished divisions on a rating list, all or nothing, and remember the list.
+
+    Each division becomes one event on the list dated ``date`` (default: its tournament's
+    start); the list is re-rated once, after the last, since a late event changes everyone
+    after it. The division then names the list, so in-event estimates and later re-submits
+    use it, and an audit event records who submitted what. Every check runs before any write.
+    """
+    if not divisions:
+        raise RatingError("no divisions to submit")
+    plans = []
+    for d in divisions:
+        when = date or d.tournament.start_date
+        if when is None:
+            raise RatingError(
+                f"tournament {d.tournament.slug!r} has no start date: give the event date"
+            )
+        if not division_rating_input(d)[2]:
+            raise RatingError(f"division {d.name}: no scored games to rate")
+        plans.append((d, when))
+    events = []
+    with transaction.atomic():
+        for i, (d, when) in enumerate(plans):
+            last = i == len(plans) - 1
+            event = rate_division(
+                d, rating_list, date=when, rerate=last, progress=progress if last else None
+            )
+            before = d.rating_list.slug if d.rating_list_id else None
+            if d.rating_list_id != rating_list.pk:
+                d.rating_list = rating_list
+                d.save(update_fields=["rating_list"])
+            audit(
+                d.tournament,
+                actor,
+                "submit_ratings",
+                d,
+                f"division {d.name} submitted to {rating_list.name} as of {when}",
+                before={"rating_list": before},
+                after={"rating_list": rating_list.slug, "date": when.isoformat(),
+                       "event": event.pk},
+            )  # fmt: skip
+            events.append(event)
+    return events

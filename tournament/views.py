@@ -61,9 +61,12 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         }
         for d in tournament.divisions.all()
     ]
-    return render(
-        request, "tournament/tournament.html", {"tournament": tournament, "divisions": divisions}
-    )
+    context = {
+        "tournament": tournament,
+        "divisions": divisions,
+        "directs": tournament.is_director(request.user),  # offers the desk, changes nothing
+    }
+    return render(request, "tournament/tournament.html", context)
 
 
 @csrf_exempt

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 from celery import Celery
@@ -32,12 +33,8 @@ def test_export_runs_inline_without_redis(tmp_path, db):
     assert sorted(os.path.basename(p) for p in paths) == ["a.t", "config.tsh"]
 
 
-@pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set: no Redis server to queue to")
-@pytest.mark.django_db(transaction=True)
-def test_export_through_redis_and_a_real_worker(tmp_path):
-    t = services.create_tournament(name="Queued Open")
-    d = services.create_division(t, name="A")
-    services.register_player(d, name="Able, Ann", rating=1500)
+def start_worker() -> subprocess.Popen:
+    """A real Celery worker process on the test database, consuming from the real Redis."""
     env = {
         **os.environ,
         "REDIS_URL": REDIS_URL,
@@ -45,27 +42,31 @@ def test_export_through_redis_and_a_real_worker(tmp_path):
         "GIBSON_SECRET_KEY": "worker-test",
         "GIBSON_DEVELOPMENT": "1",
     }
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "tournament",
-            "worker",
-            "--pool=solo",
-            "--concurrency=1",
-            "--loglevel=WARNING",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+    command = [
+        sys.executable, "-m", "celery", "-A", "tournament", "worker", "--pool=solo",
+        "--concurrency=1", "--loglevel=WARNING", "--without-gossip", "--without-mingle",
+        "--without-heartbeat",
+    ]  # fmt: skip
+    return subprocess.Popen(
+        command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
+
+
+def stop_worker(worker: subprocess.Popen) -> None:
+    worker.terminate()
+    try:
+        worker.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set: no Redis server to queue to")
+@pytest.mark.django_db(transaction=True)
+def test_export_through_redis_and_a_real_worker(tmp_path):
+    t = services.create_tournament(name="Queued Open")
+    d = services.create_division(t, name="A")
+    services.register_player(d, name="Able, Ann", rating=1500)
+    worker = start_worker()
     # A client of our own, as the web process is when REDIS_URL is set: it only knows the
     # task's name and the broker; the worker process does the work.
     client = Celery("gibson-test-client", broker=REDIS_URL, backend=REDIS_URL)
@@ -77,8 +78,47 @@ def test_export_through_redis_and_a_real_worker(tmp_path):
         assert sorted(os.path.basename(p) for p in paths) == ["a.t", "config.tsh"]
     finally:
         client.close()
-        worker.terminate()
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
+        stop_worker(worker)
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set: no Redis server to queue to")
+@pytest.mark.django_db(transaction=True)
+def test_desk_scorecards_job_on_a_real_worker_reports_progress(client, settings, tmp_path):
+    """The director's browser path: POST a job, poll its status, download the file."""
+    from django.contrib.auth import get_user_model
+
+    from tournament.celery import app
+    from tournament.demo import DEMO_SLUG, load_demo
+
+    settings.DATA_DIR = tmp_path
+    tournament, _ = load_demo()
+    user = get_user_model().objects.create_user("queued-td", password="pw-long-enough-1")
+    user.is_staff = True
+    user.save()
+    tournament.directors.add(user)
+    client.force_login(user)
+    worker = start_worker()
+    app.conf.task_always_eager = False  # as the web process runs when REDIS_URL is set
+    try:
+        started = client.post(f"/t/{DEMO_SLUG}/desk/A/scorecards/", {"per_page": "1"})
+        assert started.status_code == 202, started.content
+        job = started.json()
+        seen: list[dict] = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            status = client.get(job["status"]).json()
+            seen.append(status)
+            if status["state"] in ("done", "failed"):
+                break
+            time.sleep(0.05)
+        assert seen[-1] == {"ok": True, "state": "done", "file": job["file"]}, seen[-5:]
+        assert {s["state"] for s in seen} <= {"queued", "working", "done"}
+        for s in seen:
+            if "total" in s:
+                assert s["total"] == 24 and 1 <= s["current"] <= 24
+        pdf = client.get(job["file"])
+        assert pdf.status_code == 200
+        assert b"".join(pdf.streaming_content).startswith(b"%PDF")
+    finally:
+        app.conf.task_always_eager = True
+        stop_worker(worker)

@@ -34,7 +34,7 @@ def seeded(shared_data, tmp_path):
     lines = ["name,rating,games"]
     for d in t.divisions.all():
         for e in d.entries.select_related("player"):
-            lines.append(f"\"{e.player.name}\",{e.seed_rating or 0},{e.career_games or ''}")
+            lines.append(f'"{e.player.name}",{e.seed_rating or 0},{e.career_games or ""}')
     seeds = tmp_path / "seeds.csv"
     seeds.write_text("\n".join(lines) + "\n")
     run("import_ratings", "naspa", str(seeds), "--create", "NASPA")
@@ -57,8 +57,7 @@ def test_workflow_submit_rerate_report_and_values_match_rate(seeded):
     assert games > 0
     assert out["list"] == "naspa" and out["rerated"] == 1
     assert out["events"] == [
-        {"division": div.name, "date": "2023-07-01", "players": div.entries.count(),
-         "games": games}
+        {"division": div.name, "date": "2023-07-01", "players": div.entries.count(), "games": games}
     ]
     div.refresh_from_db()
     assert div.rating_list.slug == "naspa"
@@ -85,8 +84,9 @@ def test_resubmit_is_idempotent_and_text_output(seeded):
 
 def test_create_a_new_list(seeded):
     t = seeded
-    out = run_json("submit_ratings", t.slug, "--list", "fresh", "--create", "Fresh",
-                   "--date", "2023-07-01")
+    out = run_json(
+        "submit_ratings", t.slug, "--list", "fresh", "--create", "Fresh", "--date", "2023-07-01"
+    )
     assert out["events"][0]["players"] > 0
     assert RatingList.objects.filter(slug="fresh", name="Fresh").exists()
 
@@ -128,4 +128,93 @@ def test_division_without_scored_games_is_refused(seeded):
     Game.objects.filter(round__division__tournament=seeded).update(score1=None, score2=None)
     with pytest.raises(CommandError, match="no scored games"):
         run("submit_ratings", seeded.slug, "--list", "naspa", "--date", "2023-07-01")
+    assert not RatedEvent.objects.exists()
+
+
+# --- the audit trail and the admin action -----------------------------------------------------
+
+
+def test_submitting_records_who_and_which_list_in_the_audit_trail(seeded):
+    from tournament.models import AuditEvent
+
+    run("submit_ratings", seeded.slug, "--list", "naspa", "--date", "2023-07-01")
+    event = AuditEvent.objects.filter(action="submit_ratings").get()
+    div = seeded.divisions.get()
+    assert event.tournament == seeded and event.actor == "submit_ratings"
+    assert event.before == {"rating_list": None}
+    assert event.after["rating_list"] == "naspa" and event.after["date"] == "2023-07-01"
+    assert event.after["event"] == RatedEvent.objects.get(division=div).pk
+
+
+def _admin_submit(client, divisions):
+    return client.post(
+        "/admin/tournament/division/",
+        {"action": "submit_to_rating_list", "_selected_action": [d.pk for d in divisions]},
+        follow=True,
+    )
+
+
+@pytest.fixture
+def td(client, seeded):
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user("rating-td", password="pw-long-enough-1")
+    user.is_staff = True
+    user.save()
+    seeded.directors.add(user)
+    client.force_login(user)
+    return client
+
+
+def test_admin_action_submits_the_division_to_its_list(td, seeded):
+    from tournament.models import AuditEvent
+
+    div = seeded.divisions.get()
+    div.rating_list = RatingList.objects.get(slug="naspa")
+    div.save()
+    seeded.start_date = __import__("datetime").date(2023, 7, 1)
+    seeded.save()
+    before = ratings("naspa")
+    page = _admin_submit(td, [div])
+    assert "Submitted and re-rated: " in page.content.decode()
+    assert RatedEvent.objects.filter(division=div).count() == 1
+    assert ratings("naspa") != before
+    assert AuditEvent.objects.filter(action="submit_ratings").get().actor == "rating-td"
+    rows = run_json("rate", seeded.slug)  # the list now holds exactly what `rate` computes
+    got = ratings("naspa")
+    by_number = {e.number: e.player_id for e in div.entries.all()}
+    assert all(got[by_number[r["number"]]] == r["new"] for r in rows)
+
+
+def test_admin_action_without_a_list_or_date_changes_nothing(td, seeded):
+    div = seeded.divisions.get()
+    before = ratings("naspa")
+    page = _admin_submit(td, [div])
+    assert "has no rating list: choose one on the division&#x27;s page first" in (
+        page.content.decode()
+    )
+    div.rating_list = RatingList.objects.get(slug="naspa")
+    div.save()
+    seeded.start_date = None
+    seeded.save()
+    page = _admin_submit(td, [div])
+    assert "has no start date" in page.content.decode()
+    assert "Nothing was submitted" in page.content.decode()
+    assert not RatedEvent.objects.exists() and ratings("naspa") == before
+
+
+def test_admin_action_is_refused_to_another_tournaments_director(client, seeded):
+    from django.contrib.auth import get_user_model
+
+    from tournament import services
+
+    stranger = get_user_model().objects.create_user("stranger", password="pw-long-enough-1")
+    stranger.is_staff = True
+    stranger.save()
+    services.create_tournament(name="Elsewhere").directors.add(stranger)
+    client.force_login(stranger)
+    div = seeded.divisions.get()
+    div.rating_list = RatingList.objects.get(slug="naspa")
+    div.save()
+    _admin_submit(client, [div])
     assert not RatedEvent.objects.exists()

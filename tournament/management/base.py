@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -76,6 +77,27 @@ class GibsonCommand(BaseCommand):
                     f"the database is not set up ({exc}); run: manage.py migrate"
                 ) from exc
             raise
+
+    def progress_bar(self, options: dict[str, Any], unit: str) -> Callable[[int, int], None]:
+        """A ``progress(current, total)`` drawing a bar on stderr; silent with ``--json``.
+
+        Re-rating a long list takes seconds to minutes; the bar tells a director it is moving
+        without putting anything but the JSON on stdout.
+        """
+        show = not options.get("json")
+        err = self.stderr
+
+        def progress(current: int, total: int) -> None:
+            if not show or not total:
+                return
+            width = 30
+            done = width * current // total
+            err.write(f"\r[{'#' * done}{'.' * (width - done)}] {current}/{total} {unit}", ending="")
+            if current == total:
+                err.write("")
+            err.flush()
+
+        return progress
 
     def emit_json(self, data: Any) -> None:
         self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str))

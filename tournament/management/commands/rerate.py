@@ -1,5 +1,4 @@
 import datetime
-import sys
 
 from ratings.services import rating_list_by_slug, rerate_list
 
@@ -22,19 +21,7 @@ class Command(GibsonCommand):
                 frm = datetime.date.fromisoformat(opts["from_date"])
             except ValueError:
                 raise ValueError(f"--from {opts['from_date']!r}: expected YYYY-MM-DD") from None
-        show = not opts["json"]
-        err = self.stderr
-
-        def progress(current: int, total: int) -> None:
-            if not show or not total:
-                return
-            width = 30
-            done = width * current // total
-            err.write(f"\r[{'#' * done}{'.' * (width - done)}] {current}/{total} events", ending="")
-            if current == total:
-                err.write("")
-            if hasattr(sys.stderr, "flush"):
-                err.flush()
+        progress = self.progress_bar(opts, "events")
 
         summary = rerate_list(lst, frm, system=opts["system"], progress=progress)
         if opts["json"]:

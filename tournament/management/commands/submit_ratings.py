@@ -1,5 +1,4 @@
 import datetime
-import sys
 
 from django.db import transaction
 
@@ -7,8 +6,7 @@ from ratings.engine import RatingError
 from ratings.models import PlayerRating, RatingList
 from ratings.services import create_rating_list
 
-from ...models import Division
-from ...rating import division_rating_input, rate_division
+from ...rating import division_rating_input, submit_divisions
 from ...services import tournament_by_slug
 from ..base import GibsonCommand
 
@@ -42,43 +40,23 @@ class Command(GibsonCommand):
                 raise ValueError(f"--date {opts['date']!r}: expected YYYY-MM-DD") from None
         date = date or t.start_date
         if date is None:
-            raise RatingError(
-                f"tournament {t.slug!r} has no start date: pass --date YYYY-MM-DD"
-            )
-        for d in divisions:
-            if not division_rating_input(d)[2]:
-                raise RatingError(f"division {d.name}: no scored games to rate")
+            raise RatingError(f"tournament {t.slug!r} has no start date: pass --date YYYY-MM-DD")
         show = not opts["json"]
-        err = self.stderr
-
-        def progress(current: int, total: int) -> None:
-            if not show or not total:
-                return
-            width = 30
-            done = width * current // total
-            err.write(f"\r[{'#' * done}{'.' * (width - done)}] {current}/{total} events", ending="")
-            if current == total:
-                err.write("")
-            if hasattr(sys.stderr, "flush"):
-                err.flush()
+        progress = self.progress_bar(opts, "events")
 
         with transaction.atomic():
             lst = RatingList.objects.filter(slug=opts["list"]).first()
             if lst is None:
                 if not opts["create"]:
                     raise RatingError(
-                        f"no rating list {opts['list']!r}: create it with --create \"Name\""
+                        f'no rating list {opts["list"]!r}: create it with --create "Name"'
                     )
                 lst = create_rating_list(opts["create"], slug=opts["list"])
             before = dict(
                 PlayerRating.objects.filter(rating_list=lst).values_list("player_id", "rating")
             )
-            events = []
-            for i, d in enumerate(divisions):
-                entries, _players, games = division_rating_input(d)
-                rate_division(d, lst, date=date, rerate=i == len(divisions) - 1)
-                Division.objects.filter(pk=d.pk).update(rating_list=lst)
-                events.append((d, entries, games))
+            submit_divisions(divisions, lst, date=date, actor="submit_ratings", progress=progress)
+            events = [(d, *division_rating_input(d)[::2]) for d in divisions]
             lst.refresh_from_db()
         summary = {"list": lst.slug, "events": [], "rerated": 0}
         after = dict(
@@ -87,8 +65,12 @@ class Command(GibsonCommand):
         summary["rerated"] = lst.events.filter(date__gte=date).count()
         for d, entries, games in events:
             summary["events"].append(
-                {"division": d.name, "date": date.isoformat(), "players": len(entries),
-                 "games": len(games)}
+                {
+                    "division": d.name,
+                    "date": date.isoformat(),
+                    "players": len(entries),
+                    "games": len(games),
+                }
             )
             if show:
                 self.stdout.write(
@@ -96,8 +78,14 @@ class Command(GibsonCommand):
                     f"{len(games)} rated games"
                 )
                 changes = sorted(
-                    ((after.get(e.player_id, 0) - (before.get(e.player_id) or e.seed_rating or 0),
-                      e) for e in entries),
+                    (
+                        (
+                            after.get(e.player_id, 0)
+                            - (before.get(e.player_id) or e.seed_rating or 0),
+                            e,
+                        )
+                        for e in entries
+                    ),
                     key=lambda c: -abs(c[0]),
                 )[:5]
                 for delta, e in changes:

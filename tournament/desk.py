@@ -1,0 +1,290 @@
+"""The director's print and export desk: every PDF and federation file one click from a browser.
+
+TSH directors print from a terminal and Woogles through a cloud function; here a director on
+the venue laptop opens ``/t/SLUG/desk/`` and gets each report as a PDF straight away (the
+largest, 500 scorecards, renders in a few seconds). Scorecards for a whole division can also be
+prepared as a Celery job with a progress bar, so a browser never sits on a hanging request
+when a worker is there to do the work.
+
+Only the tournament's directors (and site superusers) reach any of it: the reports show the
+same data as the public pages, but the exports carry what a rating body receives, and the jobs
+write files on the server. Every refusal is a page or JSON body naming what is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from celery.result import AsyncResult
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import (
+    FileResponse,
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    JsonResponse,
+)
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from .exports import FORMATS, render_export
+from .models import Division, PaperSize, Tournament
+from .reports import ReportError
+from .reports.build import KINDS, DivisionData, build_report, report_event
+from .reports.layout import page_size
+from .reports.tasks import division_scorecards
+from .services import ServiceError, division_by_name, last_round_number, last_scored_round
+
+PER_PAGE = (1, 2, 4)
+EXPORT_TYPES = {
+    "all.tsh": ("text/plain; charset=utf-8", "all.tsh"),
+    "tou": ("text/plain; charset=ascii", "tou"),
+    "csv": ("text/csv; charset=utf-8", "csv"),
+    "tourney.js": ("application/javascript; charset=utf-8", "js"),
+}
+_JOB = re.compile(r"[0-9a-f]{32}\Z")
+
+
+class BadRequest(Exception):
+    """A refused parameter; the message names the parameter and what it must be."""
+
+
+def _directed(request: HttpRequest, slug: str) -> Tournament | HttpResponseBase:
+    """The tournament if the signed-in user directs it; a login redirect or 403 otherwise."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), login_url=reverse("admin:login"))
+    if not (request.user.is_active and tournament.is_director(request.user)):
+        raise PermissionDenied(f"only the directors of {tournament.name} may use its desk")
+    return tournament
+
+
+def _division(tournament: Tournament, name: str) -> Division:
+    try:
+        return division_by_name(tournament, name)
+    except ServiceError as exc:
+        raise Http404(str(exc)) from exc
+
+
+def _refuse(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse({"ok": False, "error": message}, status=status)
+    return render(request, "tournament/error.html", {"message": message}, status=status)
+
+
+def _int_param(request: HttpRequest, name: str, *, choices: tuple[int, ...] = ()) -> int | None:
+    raw = (request.GET if request.method == "GET" else request.POST).get(name, "").strip()
+    if raw == "":
+        return None
+    if not raw.isdigit():
+        raise BadRequest(f"{name}={raw!r}: give a whole number")
+    value = int(raw)
+    if choices and value not in choices:
+        raise BadRequest(f"{name}={raw!r}: must be one of {', '.join(map(str, choices))}")
+    return value
+
+
+def _report_params(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    """kind, round, per_page and paper from the query, each checked with its own message."""
+    params = request.GET if request.method == "GET" else request.POST
+    kind = params.get("kind", "")
+    if kind not in KINDS:
+        raise BadRequest(f"kind={kind!r}: choose one of {', '.join(KINDS)}")
+    return {
+        "kind": kind,
+        "round_number": _int_param(request, "round"),
+        "per_page": _int_param(request, "per_page", choices=PER_PAGE) or 2,
+        "paper": _paper(params.get("paper", ""), tournament),
+    }
+
+
+def _paper(raw: str, tournament: Tournament) -> str | None:
+    """The paper asked for (None: the tournament's own), refused here if unknown."""
+    paper = raw.strip().lower() or None
+    if paper is not None:
+        try:
+            page_size(report_event(tournament, paper))
+        except ReportError as exc:
+            raise BadRequest(f"paper={paper!r}: {exc}") from exc
+    return paper
+
+
+def _filename(*parts: object) -> str:
+    return "-".join(re.sub(r"[^A-Za-z0-9._-]+", "_", str(p)).strip("_") for p in parts if p != "")
+
+
+@require_GET
+def desk(request: HttpRequest, slug: str) -> HttpResponseBase:
+    tournament = _directed(request, slug)
+    if not isinstance(tournament, Tournament):
+        return tournament
+    divisions = [
+        {
+            "division": d,
+            "last_round": last_round_number(d),
+            "scored": last_scored_round(d),
+            "players": d.entries.count(),
+        }
+        for d in tournament.divisions.order_by("position", "name")
+    ]
+    return render(
+        request,
+        "tournament/desk.html",
+        {
+            "tournament": tournament,
+            "divisions": divisions,
+            "kinds": KINDS,
+            "papers": PaperSize.choices,
+            "per_page": PER_PAGE,
+            "formats": [f for f in FORMATS if f != "tourney.js"],
+        },
+    )
+
+
+@require_GET
+def report_pdf(request: HttpRequest, slug: str, division: str) -> HttpResponseBase:
+    """One report as a PDF, rendered in the request: every kind takes well under a second
+    except very large scorecard runs, which the job below also offers."""
+    tournament = _directed(request, slug)
+    if not isinstance(tournament, Tournament):
+        return tournament
+    div = _division(tournament, division)
+    try:
+        p = _report_params(request, tournament)
+        report = build_report(
+            div, p["kind"], round_number=p["round_number"], per_page=p["per_page"],
+            paper=p["paper"],
+        )  # fmt: skip
+    except (BadRequest, ReportError, ServiceError) as exc:
+        return _refuse(request, f"{tournament.name}, division {div.name}: {exc}")
+    name = _filename(tournament.slug, div.name, p["kind"], report.round or "") + ".pdf"
+    response = HttpResponse(report.pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
+
+
+@require_GET
+def export_file(request: HttpRequest, slug: str, fmt: str) -> HttpResponseBase:
+    """A federation or spreadsheet file of the whole event, as ``manage.py export`` writes it."""
+    tournament = _directed(request, slug)
+    if not isinstance(tournament, Tournament):
+        return tournament
+    if fmt not in EXPORT_TYPES:
+        return _refuse(request, f"export {fmt!r}: choose one of {', '.join(EXPORT_TYPES)}", 404)
+    try:
+        export = render_export(tournament, fmt)
+    except ServiceError as exc:
+        message = str(exc).replace(" (give --date YYYY-MM-DD)", " (set it in the admin)")
+        return _refuse(request, message)
+    content_type, suffix = EXPORT_TYPES[fmt]
+    response = HttpResponse(export.data, content_type=content_type)
+    name = "all.tsh" if fmt == "all.tsh" else f"{tournament.slug}.{suffix}"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def _jobs_dir(tournament: Tournament) -> Path:
+    return Path(settings.DATA_DIR) / "reports" / tournament.slug
+
+
+def _clear_old_jobs(folder: Path, max_age: float = 2 * 24 * 3600) -> None:
+    """Job files are downloads, not records: drop those older than a weekend event."""
+    cutoff = time.time() - max_age
+    for path in folder.glob("*.pdf"):
+        try:
+            if path.stat().st_mtime < cutoff:
+                path.unlink()
+        except FileNotFoundError:
+            pass
+
+
+@require_POST
+def start_scorecards(request: HttpRequest, slug: str, division: str) -> HttpResponseBase:
+    """Queue a division's scorecards; answers at once with where to watch the job.
+
+    Everything that could make the job fail is checked here first, so a refusal reaches the
+    director as a message now rather than as a failed job later.
+    """
+    tournament = _directed(request, slug)
+    if not isinstance(tournament, Tournament):
+        return tournament
+    div = _division(tournament, division)
+    try:
+        per_page = _int_param(request, "per_page", choices=PER_PAGE) or 2
+        round_number = _int_param(request, "round")
+        paper = _paper(request.POST.get("paper", ""), tournament)
+        if round_number is not None:
+            DivisionData(div).check_round(round_number)
+    except (BadRequest, ReportError) as exc:
+        return JsonResponse(
+            {"ok": False, "error": f"{tournament.name}, division {div.name}: {exc}"}, status=400
+        )
+    job = uuid.uuid4().hex
+    folder = _jobs_dir(tournament)
+    folder.mkdir(parents=True, exist_ok=True)
+    _clear_old_jobs(folder)
+    out = folder / f"{job}.pdf"
+    try:
+        division_scorecards.apply_async(
+            args=(tournament.slug, div.name, str(out)),
+            kwargs={"per_page": per_page, "round_number": round_number, "paper": paper},
+            task_id=job,
+        )
+    except (ReportError, ServiceError) as exc:  # inline (no worker): the task ran here
+        return JsonResponse(
+            {"ok": False, "error": f"{tournament.name}, division {div.name}: {exc}"}, status=400
+        )
+    return JsonResponse(
+        {
+            "ok": True,
+            "job": job,
+            "status": reverse("desk_job", args=(tournament.slug, job)),
+            "file": reverse("desk_job_file", args=(tournament.slug, job)),
+        },
+        status=202,
+    )
+
+
+@require_GET
+def job_status(request: HttpRequest, slug: str, job: str) -> HttpResponseBase:
+    """Where a scorecards job is: queued, working (cards done of total), done or failed."""
+    tournament = _directed(request, slug)
+    if not isinstance(tournament, Tournament):
+        return tournament
+    if not _JOB.match(job):
+        raise Http404("no such job")
+    file_url = reverse("desk_job_file", args=(tournament.slug, job))
+    if (_jobs_dir(tournament) / f"{job}.pdf").is_file():
+        return JsonResponse({"ok": True, "state": "done", "file": file_url})
+    if division_scorecards.app.conf.task_always_eager:
+        raise Http404("no such job")  # inline jobs finish before their POST answers
+    result = AsyncResult(job)
+    state = result.state
+    if state == "FAILURE":
+        return JsonResponse({"ok": False, "state": "failed", "error": str(result.result)})
+    if state == "SUCCESS":  # finished, but its file is gone (cleared by hand)
+        raise Http404("the job's file is no longer there; prepare the scorecards again")
+    body: dict[str, Any] = {"ok": True, "state": "working" if state != "PENDING" else "queued"}
+    if state == "PROGRESS" and isinstance(result.info, dict):
+        body.update(current=result.info.get("current"), total=result.info.get("total"))
+    return JsonResponse(body)
+
+
+@require_GET
+def job_file(request: HttpRequest, slug: str, job: str) -> HttpResponseBase:
+    tournament = _directed(request, slug)
+    if not isinstance(tournament, Tournament):
+        return tournament
+    path = _jobs_dir(tournament) / f"{job}.pdf"
+    if not _JOB.match(job) or not path.is_file():
+        raise Http404("no such file: the job is unknown or has not finished")
+    name = _filename(tournament.slug, "scorecards") + ".pdf"
+    return FileResponse(path.open("rb"), content_type="application/pdf", filename=name)
