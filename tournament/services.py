@@ -633,7 +633,7 @@ def record_result(
         if game.has_result and game.score1 != value:
             raise ServiceError(
                 f"{where}: #{entry.number}'s bye/forfeit is already recorded ({game.score1}); "
-                "correct it in the admin (Games)"
+                "correct it with --correct \"reason\" or in the admin (Games)"
             )
         game.score1 = value
         game.save(update_fields=["score1"])
@@ -641,8 +641,8 @@ def record_result(
         if game.has_result:
             raise ServiceError(
                 f"{where}: the game #{game.player1.number} v #{game.player2.number} already has "
-                f"a result ({game.score1}-{game.score2}); correct it in the admin (Games), "
-                "where the change is audited"
+                f"a result ({game.score1}-{game.score2}); correct it with --correct \"reason\" "
+                "or in the admin (Games); either way the change is audited"
             )
         if opp_score is None:
             raise ServiceError(f"{where}: a played game needs both scores")
@@ -688,6 +688,37 @@ def correct_result(
         reason=reason.strip(),
     )
     return game
+
+
+def correct_player_result(
+    division: Division,
+    round_number: int,
+    player_number: int,
+    score: Any,
+    opp_score: Any = None,
+    *,
+    reason: str,
+    actor: Actor | str | None = None,
+) -> Game:
+    """Correct a recorded result named the way a scorecard reads: this player's score first.
+
+    Directors at a venue fix a mistyped score from the same command they entered it with;
+    the game is found and the scores turned to its own order, then ``correct_result`` checks
+    and audits the change with its reason.
+    """
+    round_number = _as_int(round_number, "round")
+    where = f"division {division.name} round {round_number}"
+    entry = _entry(division, player_number, f"{where}: ")
+    game = _find_game(division, round_number, entry, where)
+    if not game.has_result:
+        raise ServiceError(
+            f"{where}: #{entry.number} has no result yet to correct; record it without --correct"
+        )
+    if game.player2_id is None or game.player1_id == entry.pk:
+        return correct_result(game, score, opp_score, reason=reason, actor=actor)
+    if opp_score is None:
+        raise ServiceError(f"{where}: a played game needs both scores")
+    return correct_result(game, opp_score, score, reason=reason, actor=actor)
 
 
 # --------------------------------------------------------------------------- reading

@@ -112,3 +112,49 @@ def test_unmigrated_database_says_how_to_fix_it(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 1
     assert "run: manage.py migrate" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# --- correcting a result from the command line ----------------------------------------------
+
+
+def test_record_result_correct_fixes_a_score_from_either_side_and_audits_the_reason(slug):
+    from tournament.models import AuditEvent
+
+    run("record_result", slug, "--round", "1", "2", "410", "390")
+    with pytest.raises(CommandError, match=r"already has a result \(390-410\); correct it with"):
+        run("record_result", slug, "--round", "1", "2", "420", "390")
+    text = run("record_result", slug, "--round", "1", "1", "395", "410", "--correct", "typo")
+    assert text.startswith("Corrected round 1: #1 395 - #2 410")
+    game = Game.objects.get(round__number=1, player2__isnull=False)
+    assert (game.score1, game.score2) == (395, 410)
+    # from player 2's side: their score first
+    run("record_result", slug, "--round", "1", "2", "430", "395", "--correct", "recount")
+    game.refresh_from_db()
+    assert (game.score1, game.score2) == (395, 430)
+    events = AuditEvent.objects.filter(action="correct_result").order_by("pk")
+    assert [e.reason for e in events] == ["typo", "recount"]
+    assert events[0].before["score1"] == 390 and events[1].after["score2"] == 430
+    rows = json.loads(run("standings", slug, "--json"))
+    assert {r["number"]: r["spread"] for r in rows}[2] == 35
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("1", "400", "300", "--correct", "typo"), "#1 has no result yet to correct"),
+        (("2", "400", "300", "--correct", "  "), "a correction needs a reason"),
+        (("2", "400", "--correct", "typo"), "a played game needs both scores"),
+        (("2", "400", "x", "--correct", "typo"), "not a whole number"),
+    ],
+)
+def test_record_result_correct_bad_input_changes_nothing(slug, args, message):
+    from tournament.models import AuditEvent
+
+    if args[0] == "2":
+        run("record_result", slug, "--round", "1", "2", "410", "390")
+    before = list(Game.objects.values_list("score1", "score2").order_by("pk"))
+    audits = AuditEvent.objects.count()
+    with pytest.raises(CommandError, match=message):
+        run("record_result", slug, "--round", "1", *args)
+    assert list(Game.objects.values_list("score1", "score2").order_by("pk")) == before
+    assert AuditEvent.objects.count() == audits

@@ -1,4 +1,9 @@
-from ...services import division_by_name, record_result, tournament_by_slug
+from ...services import (
+    correct_player_result,
+    division_by_name,
+    record_result,
+    tournament_by_slug,
+)
 from ..base import GibsonCommand
 
 
@@ -12,18 +17,34 @@ class Command(GibsonCommand):
         parser.add_argument("player_number")
         parser.add_argument("score")
         parser.add_argument("opp_score", nargs="?", help="left out for a bye or forfeit")
+        parser.add_argument(
+            "--correct",
+            metavar="REASON",
+            help="change a result already recorded; the reason goes to the audit trail",
+        )
 
     def handle(self, *args, **opts):
         tournament = tournament_by_slug(opts["slug"])
         division = division_by_name(tournament, opts["division"])
-        game = record_result(
-            division,
-            opts["round"],
-            opts["player_number"],
-            opts["score"],
-            opts["opp_score"],
-            actor="record_result",
-        )
+        if opts["correct"] is not None:
+            game = correct_player_result(
+                division,
+                opts["round"],
+                opts["player_number"],
+                opts["score"],
+                opts["opp_score"],
+                reason=opts["correct"],
+                actor="record_result",
+            )
+        else:
+            game = record_result(
+                division,
+                opts["round"],
+                opts["player_number"],
+                opts["score"],
+                opts["opp_score"],
+                actor="record_result",
+            )
         data = {
             "round": game.round.number,
             "board": game.board,
@@ -35,7 +56,8 @@ class Command(GibsonCommand):
         if opts["json"]:
             self.emit_json(data)
             return
+        verb = "Corrected" if opts["correct"] is not None else "Recorded"
         self.stdout.write(
-            f"Recorded round {data['round']}: #{data['player1']} {data['score1']} - "
+            f"{verb} round {data['round']}: #{data['player1']} {data['score1']} - "
             f"#{data['player2']} {data['score2'] if data['score2'] is not None else ''}"
         )
