@@ -77,3 +77,8 @@ def test_a_23_round_card_fits_a_phone(live_server, browser, shared_data, tmp_pat
     last = phone.locator("table.card tr[data-round='23']").inner_text()
     assert "16-7" in last and "+1028" in last
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    # the header bar stays one line: a long breadcrumb is cut, "Directors" stays in the bar
+    header = phone.locator("header").bounding_box()
+    directors = phone.locator("header a", has_text="Directors").bounding_box()
+    assert header["height"] < 50
+    assert directors["y"] >= header["y"] and directors["x"] + directors["width"] <= 390
