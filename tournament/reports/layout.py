@@ -7,15 +7,17 @@ page count before it draws the first page, so "page X of Y" needs no second pass
 
 from __future__ import annotations
 
+import functools
 import io
 import os
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from .data import ReportEvent, page_size
@@ -39,6 +41,26 @@ FONT = "GibsonSans"
 FONT_BOLD = "GibsonSans-Bold"
 _fonts_ready = False
 
+# International events (WESPA) have players whose names are in scripts DejaVu lacks; without a
+# fallback they print as empty boxes. Each such character is drawn with the first font below
+# that has it: (regular, bold or None = the regular one, index in a TrueType collection).
+# reportlab reads TrueType outlines only, not CFF, so e.g. Noto CJK (.otf/.ttc with CFF) cannot
+# serve; these are Debian's TrueType packages fonts-wqy-zenhei and fonts-tlwg-garuda-ttf.
+_FALLBACK_CANDIDATES: list[tuple[str, str | None, int]] = [
+    ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", None, 0),  # Chinese, Japanese, Korean
+    ("/usr/share/fonts/wqy-zenhei/wqy-zenhei.ttc", None, 0),  # same font, Fedora's path
+    (
+        "/usr/share/fonts/truetype/tlwg/Garuda.ttf",  # Thai
+        "/usr/share/fonts/truetype/tlwg/Garuda-Bold.ttf",
+        0,
+    ),
+    ("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf", None, 0),  # CJK, if present
+]
+_coverage: dict[str, dict[int, object]] = {}  # registered font name -> its code points
+_fallbacks: list[tuple[str, str]] | None = None  # (regular, bold) names, loaded on first need
+_fallback_lock = threading.Lock()
+_fallback_of: dict[tuple[str, bool], str | None] = {}  # (character, bold) -> font that has it
+
 INK = Color(0, 0, 0)
 GREY = Color(0.45, 0.45, 0.45)
 RULE = Color(0.6, 0.6, 0.6)
@@ -59,13 +81,150 @@ def ensure_fonts() -> None:
             break
     if regular is None:
         regular, bold = "Vera.ttf", "VeraBd.ttf"  # found on reportlab's own font path
-    pdfmetrics.registerFont(TTFont(FONT, regular))
-    pdfmetrics.registerFont(TTFont(FONT_BOLD, bold))
+    for name, path in ((FONT, regular), (FONT_BOLD, bold)):
+        font = TTFont(name, path)
+        pdfmetrics.registerFont(font)
+        _coverage[name] = font.face.charWidths
     _fonts_ready = True
 
 
+def _load_fallbacks() -> list[tuple[str, str]]:
+    """Register the installed fallback fonts, once, only when a text first needs one.
+
+    Parsing a CJK collection takes a tenth of a second, which a report of Latin names should
+    not pay. A font file that cannot be read is skipped: its characters print as boxes, as
+    they did before there were fallbacks, rather than failing the whole report.
+    """
+    global _fallbacks
+    with _fallback_lock:
+        if _fallbacks is not None:
+            return _fallbacks
+        loaded: list[tuple[str, str]] = []
+        for regular, bold, index in _FALLBACK_CANDIDATES:
+            if not os.path.exists(regular):
+                continue
+            # named after the file, so registering it again (tests do) is the same font
+            name = f"GibsonFallback-{os.path.splitext(os.path.basename(regular))[0]}-{index}"
+            try:
+                font = TTFont(name, regular, subfontIndex=index)
+                pdfmetrics.registerFont(font)
+                _coverage[name] = font.face.charWidths
+                bold_name = name
+                if bold and os.path.exists(bold):
+                    bold_font = TTFont(f"{name}-Bold", bold, subfontIndex=index)
+                    pdfmetrics.registerFont(bold_font)
+                    bold_name = f"{name}-Bold"
+                    _coverage[bold_name] = bold_font.face.charWidths
+            except (TTFError, OSError):
+                continue
+            loaded.append((name, bold_name))
+        _fallbacks = loaded
+        return loaded
+
+
+def _fallback_font(ch: str, bold: bool) -> str | None:
+    key = (ch, bold)
+    if key not in _fallback_of:
+        code = ord(ch)
+        found = None
+        for regular, heavy in _load_fallbacks():
+            name = heavy if bold else regular
+            if code in _coverage[name]:
+                found = name
+                break
+        _fallback_of[key] = found
+    return _fallback_of[key]
+
+
+def _runs(text: str, font: str) -> tuple[tuple[str, str], ...] | None:
+    """``text`` split into (font, part) runs when ``font`` lacks some of its characters.
+
+    None means ``font`` has them all (always so for ASCII), and the caller draws the text
+    exactly as it did before fallback fonts existed: the common case stays as fast as it was.
+    """
+    if text.isascii() or font not in _coverage:
+        return None  # not one of our fonts (its coverage is unknown): drawn as given
+    return _runs_of(text, font)
+
+
+@functools.lru_cache(maxsize=8192)  # opponent names recur on every card they appear on
+def _runs_of(text: str, font: str) -> tuple[tuple[str, str], ...] | None:
+    have = _coverage[font]
+    if all(ord(ch) in have for ch in text):
+        return None
+    bold = font == FONT_BOLD
+    runs: list[list] = []  # [font, [characters]]
+    for ch in text:
+        code = ord(ch)
+        if runs and ch.isspace() and code in _coverage[runs[-1][0]]:
+            use = runs[-1][0]  # "山田 太郎" stays one run: fewer font switches, one word to copy
+        elif code in have:
+            use = font
+        else:
+            use = _fallback_font(ch, bold) or font  # no font has it: a box, as before
+        if runs and runs[-1][0] == use:
+            runs[-1][1].append(ch)
+        else:
+            runs.append([use, [ch]])
+    if len(runs) == 1 and runs[0][0] == font:
+        return None
+    return tuple((f, "".join(chars)) for f, chars in runs)
+
+
 def text_width(text: str, font: str, size: float) -> float:
-    return pdfmetrics.stringWidth(text, font, size)
+    """Width of ``text`` as drawn, including the parts drawn with a fallback font."""
+    runs = _runs(text, font)
+    if runs is None:
+        return pdfmetrics.stringWidth(text, font, size)
+    return sum(pdfmetrics.stringWidth(part, f, size) for f, part in runs)
+
+
+def draw_text(
+    c: Canvas, x: float, y: float, text: str, font: str, size: float, align: str = "left"
+) -> None:
+    """One line at baseline ``y`` (``x`` is its left, centre or right end, by ``align``).
+
+    Use this rather than ``c.drawString`` for anything a person typed (names, event, venue):
+    characters the report font lacks then come from a fallback font instead of printing as
+    boxes. Leaves ``font`` at ``size`` as the canvas's current font, as setFont would.
+    """
+    c.setFont(font, size)
+    runs = _runs(text, font)
+    if runs is None:
+        if align == "right":
+            c.drawRightString(x, y, text)
+        elif align == "center":
+            c.drawCentredString(x, y, text)
+        else:
+            c.drawString(x, y, text)
+        return
+    _draw_runs(c, x, y, runs, font, size, align)
+
+
+def _draw_runs(
+    c: Canvas,
+    x: float,
+    y: float,
+    runs: tuple[tuple[str, str], ...],
+    font: str,
+    size: float,
+    align: str,
+) -> None:
+    if align != "left":
+        total = sum(pdfmetrics.stringWidth(part, f, size) for f, part in runs)
+        x -= total if align == "right" else total / 2
+    # One text object for the whole line, so a PDF reader copies "Chen, 陈" as one string,
+    # ended by a line break (T*) as drawString ends its own.
+    t = c.beginText(x, y)
+    last = len(runs) - 1
+    for i, (f, part) in enumerate(runs):
+        t.setFont(f, size)
+        if i < last:
+            t.textOut(part)
+        else:
+            t.textLine(part)
+    c.drawText(t)
+    c.setFont(font, size)
 
 
 def _wrap_words(text: str, font: str, size: float, width: float) -> list[str] | None:
@@ -172,7 +331,11 @@ def draw_fitted(
     c.setFont(font, s)
     for i, line in enumerate(fitted.lines):
         yy = base - i * leading
-        if align == "right":
+        runs = _runs(line, font)
+        if runs is not None:  # characters the font lacks: drawn run by run with fallbacks
+            ax = x + width if align == "right" else x + width / 2 if align == "center" else x
+            _draw_runs(c, ax, yy, runs, font, s, align)
+        elif align == "right":
             c.drawRightString(x + width, yy, line)
         elif align == "center":
             c.drawCentredString(x + width / 2, yy, line)
@@ -240,8 +403,7 @@ class Document:
             font=FONT_BOLD, size=12, min_size=7,
         )  # fmt: skip
         if right_text:
-            c.setFont(FONT, 9)
-            c.drawRightString(self.right, top - 10, right_text)
+            draw_text(c, self.right, top - 10, right_text, FONT, 9, align="right")
         line2 = f"{division_label(self.division)}  ·  {subtitle}" if subtitle else ""
         venue = self.event.venue
         vw = min(text_width(venue, FONT, 8.5) + 12, (self.right - self.left) / 3) if venue else 0
