@@ -7,8 +7,10 @@ that poppler cannot render (or renders blank) fails here. Skipped without popple
 from __future__ import annotations
 
 import io
+import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -70,6 +72,10 @@ def test_each_report_renders_a_page_at_the_paper_size(tmp_path, players_2023, pa
     portrait = {"letter": (612, 792), "a4": (595, 842)}[paper]
     for name, (pdf, landscape) in _reports(players_2023, paper).items():
         image = rasterise(pdf, tmp_path, f"{name}-{paper}")
+        keep = os.environ.get("GIBSON_RENDER_DIR")
+        if keep:  # CI keeps one PNG per kind so a reviewer can see a broken layout
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            shutil.copy(tmp_path / f"{name}-{paper}.png", Path(keep) / f"{name}-{paper}.png")
         expected = portrait[::-1] if landscape else portrait
         assert image.size == pytest.approx(expected, abs=1), name
         histogram = image.histogram()

@@ -37,6 +37,7 @@ from .layout import (
     Document,
     division_label,
     draw_fitted,
+    draw_text,
     text_width,
 )
 from .qrcode import draw_qr
@@ -342,8 +343,7 @@ def _draw_facts(
         c.drawString(cx, base, label + " ")
         cx += text_width(label + " ", FONT, size)
         c.setFillColor(INK)
-        c.setFont(FONT_BOLD, size)
-        c.drawString(cx, base, value)
+        draw_text(c, cx, base, value, FONT_BOLD, size)  # a class may be in any script
         cx += text_width(value, FONT_BOLD, size) + gap
 
 
