@@ -84,7 +84,7 @@ def _int_param(request: HttpRequest, name: str, *, choices: tuple[int, ...] = ()
     raw = (request.GET if request.method == "GET" else request.POST).get(name, "").strip()
     if raw == "":
         return None
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit()):  # "²".isdigit() is True, int() refuses it
         raise BadRequest(f"{name}={raw!r}: give a whole number")
     value = int(raw)
     if choices and value not in choices:

@@ -147,6 +147,7 @@ def test_old_job_files_are_cleared_when_a_new_job_starts(director, demo):
         ({"kind": "poster"}, "kind=&#x27;poster&#x27;: choose one of scorecards, pairings"),
         ({"kind": "pairings", "round": "9"}, "round 9"),
         ({"kind": "pairings", "round": "three"}, "round=&#x27;three&#x27;: give a whole number"),
+        ({"kind": "pairings", "round": "²"}, "round=&#x27;²&#x27;: give a whole number"),
         ({"kind": "standings", "paper": "a5"}, "paper=&#x27;a5&#x27;"),
         ({"kind": "scorecards", "per_page": "3"}, "per_page=&#x27;3&#x27;: must be one of 1, 2, 4"),
     ],
