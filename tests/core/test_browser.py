@@ -6,37 +6,15 @@ chromium or playwright is missing. .ci/run installs chromium, so CI runs it.
 
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
-import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tournament.demo import DEMO_SLUG, load_demo
 from tournament.models import Game
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-pytestmark = [
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
-    pytest.mark.django_db(transaction=True),
-]
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from .browser import BROWSER_MARKS
 
-
-@pytest.fixture
-def browser():
-    # Playwright's sync API runs an event loop in this thread; the ORM calls in the test are
-    # still plain synchronous calls, so Django's async-safety guard does not apply here.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield b
-        b.close()
-    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+pytestmark = BROWSER_MARKS
 
 
 def test_director_corrects_a_score_and_public_standings_follow(live_server, browser, tmp_path):

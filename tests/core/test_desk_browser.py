@@ -6,23 +6,18 @@ is missing (.ci/run installs chromium).
 
 from __future__ import annotations
 
-import pytest
 from django.contrib.auth import get_user_model
 
 from tournament.demo import DEMO_SLUG, load_demo
 
-from .test_browser import CHROMIUM, browser  # noqa: F401  (the fixture)
+from .browser import BROWSER_MARKS
 
-pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-pytestmark = [
-    pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(), reason="no chromium"),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_MARKS
 
 
 def test_director_opens_a_pdf_and_prepares_scorecards_with_progress(
     live_server,
-    browser,  # noqa: F811
+    browser,
     settings,
     tmp_path,
 ):

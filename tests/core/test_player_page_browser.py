@@ -6,40 +6,12 @@ when either is missing.
 
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
-import pytest
-
 from tournament.demo import DEMO_SLUG, load_demo
 from tournament.models import Entry
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-pytestmark = [
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
-    pytest.mark.django_db(transaction=True),
-]
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from .browser import BROWSER_MARKS
 
-
-@pytest.fixture
-def browser():
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield b
-        b.close()
-    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+pytestmark = BROWSER_MARKS
 
 
 def test_phone_opens_a_player_from_standings_and_follows_an_opponent(
