@@ -794,7 +794,16 @@ def division_standings(division: Division, after_round: int | None = None) -> li
         if after_round < 0:
             raise ServiceError(f"after round {after_round}: must not be negative")
     players, rounds = player_rounds(division)
-    t = division.tournament
+    return _standings(division.tournament, players, rounds, after_round)
+
+
+def _standings(
+    t: Tournament,
+    players: list[StandingsPlayer],
+    rounds: list[PlayerRound],
+    after_round: int | None,
+) -> list[StandingsRow]:
+    """The standings core under the tournament's spread-cap rules, for every caller alike."""
     return compute_standings(
         players,
         rounds,
@@ -888,16 +897,8 @@ def running_records(division: Division, number: int) -> dict[int, StandingsRow]:
     own = [r for r in rounds if r.player == number]
     involved = {number} | {r.opponent for r in own if r.opponent is not None}
     field = [p for p in players if p.number in involved]
-    t = division.tournament
     out: dict[int, StandingsRow] = {}
     for r in sorted({r.round for r in own if r.score is not None}):
-        rows = compute_standings(
-            field,
-            own,
-            after_round=r,
-            spread_cap=t.spread_cap,
-            standings_spread_cap=t.standings_spread_cap,
-            sum_before_spread=t.sum_before_spread,
-        )
+        rows = _standings(division.tournament, field, own, r)
         out[r] = next(row for row in rows if row.number == number)
     return out

@@ -23,3 +23,14 @@ def browser():
         yield b
         b.close()
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+def make_director(tournament, username: str):
+    """A staff account that directs ``tournament`` (and nothing else), password pw-long-enough-1."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user(
+        username, f"{username}@example.org", "pw-long-enough-1", is_staff=True
+    )
+    tournament.directors.add(user)
+    return user

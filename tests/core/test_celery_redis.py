@@ -15,6 +15,8 @@ from tests.conftest import REPO
 from tournament import services
 from tournament.tasks import export_tournament
 
+from .conftest import make_director
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 
@@ -85,17 +87,12 @@ def test_export_through_redis_and_a_real_worker(tmp_path):
 @pytest.mark.django_db(transaction=True)
 def test_desk_scorecards_job_on_a_real_worker_reports_progress(client, settings, tmp_path):
     """The director's browser path: POST a job, poll its status, download the file."""
-    from django.contrib.auth import get_user_model
-
     from tournament.celery import app
     from tournament.demo import DEMO_SLUG, load_demo
 
     settings.DATA_DIR = tmp_path
     tournament, _ = load_demo()
-    user = get_user_model().objects.create_user("queued-td", password="pw-long-enough-1")
-    user.is_staff = True
-    user.save()
-    tournament.directors.add(user)
+    user = make_director(tournament, "queued-td")
     client.force_login(user)
     worker = start_worker()
     app.conf.task_always_eager = False  # as the web process runs when REDIS_URL is set

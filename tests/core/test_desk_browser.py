@@ -6,11 +6,10 @@ is missing (.ci/run installs chromium).
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-
 from tournament.demo import DEMO_SLUG, load_demo
 
 from .browser import BROWSER_MARKS
+from .conftest import make_director
 
 pytestmark = BROWSER_MARKS
 
@@ -23,10 +22,7 @@ def test_director_opens_a_pdf_and_prepares_scorecards_with_progress(
 ):
     settings.DATA_DIR = tmp_path
     tournament, _ = load_demo()
-    user = get_user_model().objects.create_user("desk-td", password="pw-long-enough-1")
-    user.is_staff = True
-    user.save()
-    tournament.directors.add(user)
+    make_director(tournament, "desk-td")
 
     page = browser.new_page()
     desk = f"{live_server.url}/t/{DEMO_SLUG}/desk/"
