@@ -1,4 +1,4 @@
-"""Shared test fixtures: the real NASPA division files beside the repository."""
+"""Shared test fixtures: the real NASPA division files kept in fixtures/tsh/ (see its README)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = REPO.parent / "shared" / "data"
+REAL_DATA = REPO / "fixtures" / "tsh"
 
 
 @pytest.fixture(scope="session")
-def shared_data() -> Path:
-    if not (SHARED_DATA / "naspa-2023-a.t").exists():
-        pytest.fail(f"real data files are missing: expected them in {SHARED_DATA}")
-    return SHARED_DATA
+def real_data() -> Path:
+    if not (REAL_DATA / "naspa-2023-a.t").exists():
+        pytest.fail(f"real data files are missing: expected them in {REAL_DATA}")
+    return REAL_DATA

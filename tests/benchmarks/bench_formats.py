@@ -32,7 +32,7 @@ from tournament.formats import (  # noqa: E402
 )
 from tournament.standings import compute_standings  # noqa: E402
 
-DATA = REPO.parent / "shared" / "data" / "naspa-2006-b.t"
+DATA = REPO / "fixtures" / "tsh" / "naspa-2006-b.t"
 
 
 def median_seconds(fn, repeat: int = 15) -> float:

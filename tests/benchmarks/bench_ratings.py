@@ -40,7 +40,7 @@ from ratings.engine import (  # noqa: E402
     replay,
 )
 
-DATA = REPO.parent / "shared" / "data" / "naspa-2023-a.t"
+DATA = REPO / "fixtures" / "tsh" / "naspa-2023-a.t"
 ENGINE_LIMIT_SECONDS = 15.0  # the target for 1,000,000 games on the 2-core reference machine
 
 

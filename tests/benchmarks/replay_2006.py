@@ -32,7 +32,7 @@ from pairings.engine import (  # noqa: E402
 )
 from tournament.formats.tsh import read_t, withdrawn_round  # noqa: E402
 
-DATA = REPO.parent / "shared" / "data" / "naspa-2006-b.t"
+DATA = REPO / "fixtures" / "tsh" / "naspa-2006-b.t"
 
 
 def field_before(players, rnd: int, rounds_total: int, lag: int = 0) -> Field:

@@ -33,3 +33,16 @@ def test_engines_do_not_import_the_tournament_app():
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
                          check=True, env={"PATH": "/usr/bin:/bin"})
     assert out.stdout.strip() == "[]"
+
+
+def test_repository_stands_alone():
+    """Tests, benchmarks and the README read nothing beside the repository (a fresh clone of it
+    alone must pass its tests): no path climbs out to the team's shared/ folder."""
+    offenders = []
+    for path in [REPO / "README.md", *sorted((REPO / "tests").rglob("*.py"))]:
+        text = path.read_text(encoding="utf-8")
+        for marker in ("../shared", '"shared" / "data"', "parent / \"shared\""):
+            if marker in text and path.name != "test_architecture.py":
+                offenders.append(f"{path.relative_to(REPO)}: {marker}")
+    assert offenders == []
+    assert (REPO / "fixtures" / "tsh" / "naspa-2023-a.t").exists()

@@ -21,10 +21,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def naspa(shared_data):
-    tournament = import_tsh(shared_data / "naspa-2023-a.t", rounds=23)
+def naspa(real_data):
+    tournament = import_tsh(real_data / "naspa-2023-a.t", rounds=23)
     division = tournament.divisions.get()
-    text = (shared_data / "naspa-2023-a.t").read_text(encoding="latin-1")
+    text = (real_data / "naspa-2023-a.t").read_text(encoding="latin-1")
     players = {p.number: p for p in parse_t(text)}
     return tournament, division, players
 

@@ -37,11 +37,11 @@ def test_phone_opens_a_player_from_standings_and_follows_an_opponent(
     assert "/player/" in phone.url
 
 
-def test_a_23_round_card_fits_a_phone(live_server, browser, shared_data, tmp_path):
+def test_a_23_round_card_fits_a_phone(live_server, browser, real_data, tmp_path):
     """The widest real figures (+1028 cumulative, 16-7, repeat marks) still fit 390 px."""
     from tournament.interchange import import_tsh
 
-    t = import_tsh(shared_data / "naspa-2023-a.t", rounds=23)
+    t = import_tsh(real_data / "naspa-2023-a.t", rounds=23)
     phone = browser.new_page(viewport={"width": 390, "height": 844})
     phone.goto(f"{live_server.url}/t/{t.slug}/naspa-2023-a/player/1/")
     phone.screenshot(path=str(tmp_path / "player-23-rounds.png"), full_page=True)

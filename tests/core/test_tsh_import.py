@@ -25,11 +25,11 @@ def run_json(*args: str):
     return json.loads(run(*args, "--json"))
 
 
-def test_2023_ranks_match_rrank_after_every_round(shared_data):
-    result = run_json("import_tsh", str(shared_data / "naspa-2023-a.t"), "--rounds", "23")
+def test_2023_ranks_match_rrank_after_every_round(real_data):
+    result = run_json("import_tsh", str(real_data / "naspa-2023-a.t"), "--rounds", "23")
     assert result["divisions"] == [{"name": "naspa-2023-a", "players": 26, "rounds": 23}]
     slug = result["tournament"]
-    players = parse_t((shared_data / "naspa-2023-a.t").read_text(encoding="latin-1"))
+    players = parse_t((real_data / "naspa-2023-a.t").read_text(encoding="latin-1"))
     checked = 0
     for r in range(0, 24):  # round 0 is the seeding: TSH's rrank[0]
         rows = {row["number"]: row for row in run_json("standings", slug, "--after-round", str(r))}
@@ -41,13 +41,13 @@ def test_2023_ranks_match_rrank_after_every_round(shared_data):
     assert checked == 25 * 24
 
 
-def test_2006_imports_and_standings_are_consistent(shared_data):
-    result = run_json("import_tsh", str(shared_data / "naspa-2006-b.t"))
+def test_2006_imports_and_standings_are_consistent(real_data):
+    result = run_json("import_tsh", str(real_data / "naspa-2006-b.t"))
     assert result["divisions"][0]["players"] == 109
     rows = run_json("standings", result["tournament"], "--after-round", "14")
     assert len(rows) == 109
     players = {
-        p.number: p for p in parse_t((shared_data / "naspa-2006-b.t").read_text(encoding="latin-1"))
+        p.number: p for p in parse_t((real_data / "naspa-2006-b.t").read_text(encoding="latin-1"))
     }
     for row in rows:
         p = players[row["number"]]
@@ -65,8 +65,8 @@ def test_2006_imports_and_standings_are_consistent(shared_data):
 
 
 @pytest.mark.parametrize("name", ["naspa-2023-a.t", "naspa-2006-b.t"])
-def test_export_reproduces_the_file_exactly(shared_data, tmp_path, name):
-    source = shared_data / name
+def test_export_reproduces_the_file_exactly(real_data, tmp_path, name):
+    source = real_data / name
     slug = run_json("import_tsh", str(source))["tournament"]
     run("export_tsh", slug, "--out", str(tmp_path))
     original = parse_t(source.read_text(encoding="latin-1"))
@@ -79,9 +79,9 @@ def test_export_reproduces_the_file_exactly(shared_data, tmp_path, name):
     assert (tmp_path / "config.tsh").exists()
 
 
-def test_importing_twice_makes_two_tournaments(shared_data):
-    first = run_json("import_tsh", str(shared_data / "naspa-2023-a.t"))["tournament"]
-    second = run_json("import_tsh", str(shared_data / "naspa-2023-a.t"))["tournament"]
+def test_importing_twice_makes_two_tournaments(real_data):
+    first = run_json("import_tsh", str(real_data / "naspa-2023-a.t"))["tournament"]
+    second = run_json("import_tsh", str(real_data / "naspa-2023-a.t"))["tournament"]
     assert first != second
     assert Tournament.objects.count() == 2
     assert (
@@ -127,7 +127,7 @@ def test_missing_file_and_bad_rounds(tmp_path):
     assert Tournament.objects.count() == 0
 
 
-def test_config_and_all_tsh_and_tourney_js(tmp_path, shared_data):
+def test_config_and_all_tsh_and_tourney_js(tmp_path, real_data):
     (tmp_path / "a.t").write_text(GOOD, encoding="utf-8")
     (tmp_path / "b.t").write_text(GOOD.replace("Able, Ann", "Cole, Cy"), encoding="utf-8")
     (tmp_path / "config.tsh").write_text(
@@ -161,11 +161,11 @@ def export_archive_allowing_small(t):
     return export_archive(t, min_players=1)
 
 
-def test_standings_carry_the_rating_estimates_tsh_printed(shared_data, client):
-    source = str(shared_data / "naspa-2023-a.t")
+def test_standings_carry_the_rating_estimates_tsh_printed(real_data, client):
+    source = str(real_data / "naspa-2023-a.t")
     slug = run_json("import_tsh", source, "--rounds", "23")["tournament"]
     players = {p.number: p for p in
-               parse_t((shared_data / "naspa-2023-a.t").read_text(encoding="latin-1"))}
+               parse_t((real_data / "naspa-2023-a.t").read_text(encoding="latin-1"))}
     for r in (1, 12, 13, 23):
         rows = run_json("standings", slug, "--after-round", str(r))
         for row in rows:

@@ -28,17 +28,17 @@ def run(*args: str) -> str:
 
 
 @pytest.fixture
-def naspa(shared_data):
+def naspa(real_data):
     """naspa-2023-a.t imported, with the event date set for the .TOU export."""
-    t = import_tsh(shared_data / "naspa-2023-a.t", rounds=23, name="Lake George 2023")
+    t = import_tsh(real_data / "naspa-2023-a.t", rounds=23, name="Lake George 2023")
     Tournament.objects.filter(pk=t.pk).update(start_date=dt.date(2023, 2, 17))
     t.refresh_from_db()
     return t
 
 
 @pytest.fixture
-def original(shared_data):
-    return read_t(shared_data / "naspa-2023-a.t")
+def original(real_data):
+    return read_t(real_data / "naspa-2023-a.t")
 
 
 def _export(slug: str, fmt: str, out: Path, *extra: str) -> dict:
@@ -116,8 +116,8 @@ def test_tou_structure_line_by_line(naspa, original, tmp_path):
     assert [p.scores for p in players] == [p.scores for p in original]
 
 
-def test_tou_date_option_overrides_and_missing_date_is_refused(shared_data, tmp_path):
-    t = import_tsh(shared_data / "naspa-2023-a.t", name="No Date")
+def test_tou_date_option_overrides_and_missing_date_is_refused(real_data, tmp_path):
+    t = import_tsh(real_data / "naspa-2023-a.t", name="No Date")
     out = tmp_path / "x.tou"
     with pytest.raises(CommandError, match="needs the event date"):
         run("export", t.slug, "--format", "tou", "--out", str(out))

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.conftest import SHARED_DATA
+from tests.conftest import REAL_DATA
 from tournament.formats import (
     FormatError,
     TshPlayer,
@@ -26,7 +26,7 @@ from tournament.formats import (
 )
 from tournament.formats.tou import scored_rounds, tou_name
 
-DATA = SHARED_DATA
+DATA = REAL_DATA
 
 
 @pytest.fixture(scope="module")

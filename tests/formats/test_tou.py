@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from tests.conftest import SHARED_DATA
+from tests.conftest import REAL_DATA
 from tournament.formats import FormatError, TshPlayer, parse_tou, read_t, write_tou
 from tournament.formats.tou import scored_rounds, tou_name, tou_names
 
@@ -72,7 +72,7 @@ def pairs(names: list[str]) -> list[TshPlayer]:
 
 @pytest.fixture(scope="module")
 def real():
-    return [(f, read_t(SHARED_DATA / f)) for f in REAL_FILES]
+    return [(f, read_t(REAL_DATA / f)) for f in REAL_FILES]
 
 
 def test_real_data_has_byes_and_forfeits(real):

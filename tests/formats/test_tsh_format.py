@@ -6,11 +6,11 @@ import re
 
 import pytest
 
-from tests.conftest import SHARED_DATA
+from tests.conftest import REAL_DATA
 from tournament.formats import FormatError, TshPlayer, parse_t, read_t, write_t
 from tournament.formats.tsh import decode_bytes, standings_input, withdrawn_round
 
-DATA = SHARED_DATA
+DATA = REAL_DATA
 FILES = ["naspa-2023-a.t", "naspa-2006-b.t"]
 
 

@@ -1,4 +1,4 @@
-"""The engine against real NASPA events (files in shared/data)."""
+"""The engine against real NASPA events (files in fixtures/tsh)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ def _history(p, before: int) -> FieldPlayer:
                        firsts=list(p.p12[:before]))
 
 
-def test_start_reply_rule_matches_every_decided_game_of_naspa_2023(shared_data):
-    players = read_t(shared_data / "naspa-2023-a.t")
+def test_start_reply_rule_matches_every_decided_game_of_naspa_2023(real_data):
+    players = read_t(real_data / "naspa-2023-a.t")
     rounds = max(len(p.opponents) for p in players)
     decided = agreed = drawn = 0
     for rnd in range(1, rounds + 1):
@@ -49,9 +49,9 @@ def _load_replay():
     return module
 
 
-def test_replay_2006_never_more_repeats_and_mostly_less_win_difference(shared_data):
+def test_replay_2006_never_more_repeats_and_mostly_less_win_difference(real_data):
     replay = _load_replay()
-    rows = replay.replay(shared_data / "naspa-2006-b.t")
+    rows = replay.replay(real_data / "naspa-2006-b.t")
     assert [r["round"] for r in rows] == list(range(2, 15))
     for r in rows:
         assert r["checker_errors"] == [], r

@@ -213,9 +213,9 @@ def test_simulate_command(club):
 
 
 def test_real_2006_round_14_paired_from_the_database_matches_the_pure_replay(
-    shared_data, tmp_path
+    real_data, tmp_path
 ):
-    players = read_t(shared_data / "naspa-2006-b.t")
+    players = read_t(real_data / "naspa-2006-b.t")
     for p in players:
         p.opponents, p.scores = p.opponents[:13], p.scores[:13]
         for key in ("p12", "board"):
@@ -231,7 +231,7 @@ def test_real_2006_round_14_paired_from_the_database_matches_the_pure_replay(
     spec = importlib.util.spec_from_file_location("replay_2006", REPLAY)
     replay = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(replay)
-    pure_field = replay.field_before(read_t(shared_data / "naspa-2006-b.t"), 14, 14)
+    pure_field = replay.field_before(read_t(real_data / "naspa-2006-b.t"), 14, 14)
     pure = engine_pair_round(pure_field, "swiss", PairingOptions(gibson_spread=500))
     key = lambda rp: {frozenset((g.first, g.second)) for g in rp.games}  # noqa: E731
     assert key(result) == key(pure)

@@ -34,8 +34,8 @@ def rated_input(tsh: list[TshPlayer]) -> tuple[list[RatedPlayer], list[RatedGame
 
 
 @pytest.fixture(scope="module")
-def event(shared_data):
-    tsh = read_t(shared_data / "naspa-2023-a.t")
+def event(real_data):
+    tsh = read_t(real_data / "naspa-2023-a.t")
     players, games = rated_input(tsh)
     return tsh, players, games
 

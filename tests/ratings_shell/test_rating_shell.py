@@ -34,13 +34,13 @@ def run_json(*args: str):
 
 
 @pytest.fixture
-def naspa(shared_data):
-    t = import_tsh(shared_data / "naspa-2023-a.t", rounds=23)
-    return t, read_t(shared_data / "naspa-2023-a.t")
+def naspa(real_data):
+    t = import_tsh(real_data / "naspa-2023-a.t", rounds=23)
+    return t, read_t(real_data / "naspa-2023-a.t")
 
 
-def test_acceptance_rate_json_reproduces_every_newr(shared_data):
-    path = shared_data / "naspa-2023-a.t"
+def test_acceptance_rate_json_reproduces_every_newr(real_data):
+    path = real_data / "naspa-2023-a.t"
     slug = run_json("import_tsh", str(path), "--rounds", "23")["tournament"]
     tsh = read_t(path)
     rows = run_json("rate", slug)

@@ -25,9 +25,9 @@ def run_json(*args: str):
 
 
 @pytest.fixture
-def seeded(shared_data, tmp_path):
+def seeded(real_data, tmp_path):
     """The README workflow's first two steps: import the event, seed the list from its ratings."""
-    slug = run_json("import_tsh", str(shared_data / "naspa-2023-a.t"), "--rounds", "23")[
+    slug = run_json("import_tsh", str(real_data / "naspa-2023-a.t"), "--rounds", "23")[
         "tournament"
     ]
     t = Tournament.objects.get(slug=slug)

@@ -13,13 +13,13 @@ from . import realdata
 
 
 @pytest.fixture(scope="session")
-def players_2023(shared_data):
-    return realdata.read_t(shared_data / "naspa-2023-a.t")
+def players_2023(real_data):
+    return realdata.read_t(real_data / "naspa-2023-a.t")
 
 
 @pytest.fixture(scope="session")
-def players_2006(shared_data):
-    return realdata.read_t(shared_data / "naspa-2006-b.t")
+def players_2006(real_data):
+    return realdata.read_t(real_data / "naspa-2006-b.t")
 
 
 @pytest.fixture

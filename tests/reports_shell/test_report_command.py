@@ -21,9 +21,9 @@ DIVISION = "naspa-2023-a"
 
 
 @pytest.fixture
-def imported(shared_data):
-    tournament = import_tsh(shared_data / "naspa-2023-a.t", rounds=23, name="Albany 2023")
-    players = parse_t((shared_data / "naspa-2023-a.t").read_text(encoding="latin-1"))
+def imported(real_data):
+    tournament = import_tsh(real_data / "naspa-2023-a.t", rounds=23, name="Albany 2023")
+    players = parse_t((real_data / "naspa-2023-a.t").read_text(encoding="latin-1"))
     return tournament, players
 
 

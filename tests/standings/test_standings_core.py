@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import SHARED_DATA
+from tests.conftest import REAL_DATA
 from tournament.formats.tsh import read_t, standings_input
 from tournament.standings import (
     PlayerRound,
@@ -14,7 +14,7 @@ from tournament.standings import (
     name_tiebreak,
 )
 
-DATA = SHARED_DATA
+DATA = REAL_DATA
 
 
 # --- real data ------------------------------------------------------------------------------
