@@ -1,0 +1,200 @@
+"""Reads shared by pages, the API, reports and commands: standings, a player's games, lookups.
+
+Services push (writes); selectors pull. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .models import (
+    Division,
+    Entry,
+    First,
+    Game,
+    Tournament,
+)
+from .services._common import _as_int, _entry, _plays
+from .services.errors import ServiceError
+from .standings import PlayerRound, StandingsPlayer, StandingsRow, compute_standings
+
+
+def division_by_name(tournament: Tournament, name: str | None) -> Division:
+    """The named division, or the only one; errors list the names there are."""
+    divisions = list(tournament.divisions.all())
+    if name is None:
+        if len(divisions) == 1:
+            return divisions[0]
+        raise ServiceError(
+            f"{tournament.slug} has {len(divisions)} divisions; name one with --division "
+            f"({', '.join(d.name for d in divisions)})"
+        )
+    for d in divisions:
+        if d.name == name:
+            return d
+    for d in divisions:
+        if d.name.lower() == name.lower():
+            return d
+    names = ", ".join(d.name for d in divisions) or "none"
+    raise ServiceError(f"{tournament.slug}: no division {name!r}; it has {names}")
+
+
+def tournament_by_slug(slug: str) -> Tournament:
+    t = Tournament.objects.filter(slug=slug).first()
+    if t is None:
+        raise ServiceError(f"no tournament with slug {slug!r}")
+    return t
+
+
+def player_rounds(division: Division) -> tuple[list[StandingsPlayer], list[PlayerRound]]:
+    """The division's entries and games in the pure standings core's terms."""
+    entries = list(division.entries.select_related("player").order_by("number"))
+    by_id = {e.pk: e for e in entries}
+    players = [
+        StandingsPlayer(
+            number=e.number,
+            name=e.player.name,
+            rating=e.seed_rating,
+            withdrawn_round=e.withdrawn_round,
+        )
+        for e in entries
+    ]
+    rounds: list[PlayerRound] = []
+    for g in (
+        Game.objects.filter(round__division=division)
+        .select_related("round")
+        .only("round__number", "player1_id", "player2_id", "score1", "score2")
+    ):
+        r = g.round.number
+        p1 = by_id[g.player1_id].number
+        if g.player2_id is None:
+            rounds.append(
+                PlayerRound(round=r, player=p1, opponent=None, score=g.score1, opponent_score=None)
+            )
+            continue
+        p2 = by_id[g.player2_id].number
+        rounds.append(
+            PlayerRound(round=r, player=p1, opponent=p2, score=g.score1, opponent_score=g.score2)
+        )
+        rounds.append(
+            PlayerRound(round=r, player=p2, opponent=p1, score=g.score2, opponent_score=g.score1)
+        )
+    return players, rounds
+
+
+def division_standings(division: Division, after_round: int | None = None) -> list[StandingsRow]:
+    """Standings derived from the games (never stored), after any round, partly scored or not."""
+    if after_round is not None:
+        after_round = _as_int(after_round, "after round")
+        if after_round < 0:
+            raise ServiceError(f"after round {after_round}: must not be negative")
+    players, rounds = player_rounds(division)
+    return _standings(division.tournament, players, rounds, after_round)
+
+
+def _standings(
+    t: Tournament,
+    players: list[StandingsPlayer],
+    rounds: list[PlayerRound],
+    after_round: int | None,
+) -> list[StandingsRow]:
+    """The standings core under the tournament's spread-cap rules, for every caller alike."""
+    return compute_standings(
+        players,
+        rounds,
+        after_round=after_round,
+        spread_cap=t.spread_cap,
+        standings_spread_cap=t.standings_spread_cap,
+        sum_before_spread=t.sum_before_spread,
+    )
+
+
+def last_round_number(division: Division) -> int:
+    return (
+        division.round_set.filter(games__isnull=False)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+        or 0
+    )
+
+
+def last_scored_round(division: Division) -> int:
+    """The last round up to which every game has its result (0 when none is complete).
+
+    Pairings run ahead of results, so "rounds played" must not be read off the last paired
+    round; a round counts as scored only when it and every earlier round are complete.
+    """
+    last = last_round_number(division)
+    first_open = (
+        Game.objects.filter(round__division=division, score1__isnull=True)
+        .order_by("round__number")
+        .values_list("round__number", flat=True)
+        .first()
+    )
+    return last if first_open is None else first_open - 1
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One round from one player's side, with the board and who went first (a scorecard row)."""
+
+    round: int
+    board: int | None
+    opponent: Entry | None  # None: a bye or forfeit
+    first: bool | None  # True: this player went first; None: unknown, to draw, or no opponent
+    must_draw: bool
+    score: int | None  # None: not scored yet
+    opponent_score: int | None
+    explanation: str
+
+
+def entry_games(division: Division, number: Any) -> tuple[Entry, list[PlayerGame]]:
+    """A player's entry and every game of theirs so far, in round order, seen from their side.
+
+    The public player page (the scorecard's QR code) needs board and first/second, which the
+    standings' PlayerRound leaves out.
+    """
+    entry = _entry(division, number)
+    games = []
+    for g in (
+        Game.objects.filter(round__division=division)
+        .filter(_plays(entry))
+        .select_related("round", "player1__player", "player2__player")
+        .order_by("round__number", "id")
+    ):
+        mine_is_1 = g.player1_id == entry.pk
+        opponent = (g.player2 if mine_is_1 else g.player1) if g.player2_id else None
+        went_first = {First.PLAYER1: mine_is_1, First.PLAYER2: not mine_is_1}.get(g.first)
+        games.append(
+            PlayerGame(
+                round=g.round.number,
+                board=g.board,
+                opponent=opponent,
+                first=went_first if opponent is not None else None,
+                must_draw=g.first == First.DRAW,
+                score=g.score1 if mine_is_1 else g.score2,
+                opponent_score=(g.score2 if mine_is_1 else g.score1) if opponent else None,
+                explanation=g.explanation,
+            )
+        )
+    return entry, games
+
+
+def running_records(division: Division, number: int) -> dict[int, StandingsRow]:
+    """A player's record and spread after each round in which they have a result.
+
+    Computed by the standings core with the tournament's spread-cap settings, so the last row
+    always agrees with the standings page; only the player and their opponents are ranked,
+    since a player's own tally depends on nothing else.
+    """
+    players, rounds = player_rounds(division)
+    own = [r for r in rounds if r.player == number]
+    involved = {number} | {r.opponent for r in own if r.opponent is not None}
+    field = [p for p in players if p.number in involved]
+    out: dict[int, StandingsRow] = {}
+    for r in sorted({r.round for r in own if r.score is not None}):
+        rows = _standings(division.tournament, field, own, r)
+        out[r] = next(row for row in rows if row.number == number)
+    return out

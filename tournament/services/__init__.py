@@ -1,0 +1,58 @@
+"""The one door for writes: every change to a tournament goes through these functions.
+
+Views, the admin, the API, management commands and Celery tasks all call them, so the rules of
+spec/rules.md are enforced in one place. Each public function is one database transaction and
+writes an AuditEvent; on any error it raises ServiceError (with a code, a field and parameters)
+and changes nothing. One module per topic; reads live in ``tournament.selectors`` and are
+re-exported here for the callers that predate the split.
+"""
+
+from ..selectors import (
+    PlayerGame,
+    division_by_name,
+    division_standings,
+    entry_games,
+    last_round_number,
+    last_scored_round,
+    player_rounds,
+    running_records,
+    tournament_by_slug,
+)
+from ._common import MAX_PLAYED_SCORE, validate_bye_score, validate_played_scores
+from .audit import Actor, audit
+from .entries import find_or_create_player, register_player, withdraw_player
+from .errors import ServiceError
+from .events import TOURNAMENT_FIELDS, create_division, create_tournament
+from .pairings import PlannedGame, delete_round_pairings, save_round_pairings, set_pairing
+from .results import correct_player_result, correct_result, record_result
+
+__all__ = [
+    "MAX_PLAYED_SCORE",
+    "TOURNAMENT_FIELDS",
+    "Actor",
+    "PlannedGame",
+    "PlayerGame",
+    "ServiceError",
+    "audit",
+    "correct_player_result",
+    "correct_result",
+    "create_division",
+    "create_tournament",
+    "delete_round_pairings",
+    "division_by_name",
+    "division_standings",
+    "entry_games",
+    "find_or_create_player",
+    "last_round_number",
+    "last_scored_round",
+    "player_rounds",
+    "record_result",
+    "register_player",
+    "running_records",
+    "save_round_pairings",
+    "set_pairing",
+    "tournament_by_slug",
+    "validate_bye_score",
+    "validate_played_scores",
+    "withdraw_player",
+]

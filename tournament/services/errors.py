@@ -1,0 +1,56 @@
+"""Refusals: every service error carries a code, the field it concerns and its parameters.
+
+Each interface words a code for its user: the command line may say "use --force", a web page
+offers a button instead, the API returns the code itself. The default wording here is neutral
+(no command-line flags, no page furniture) so an interface that has no wording of its own can
+still show it. The list of codes is this module's ``CODES``; the API extends it with its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# code -> neutral message template (str.format with the error's params).
+CODES: dict[str, str] = {
+    "invalid": "{message}",
+}
+
+
+class ServiceError(Exception):
+    """A refused change; nothing was written. ``str()`` is the neutral message."""
+
+    def __init__(
+        self, code: str, message: str = "", *, field: str = "", **params: Any
+    ) -> None:
+        if code not in CODES:
+            # Transitional: a plain message becomes code "invalid" until every raise has a code.
+            message, code = code, "invalid"
+        self.code = code
+        self.field = field
+        self.params = params
+        self.message = message or CODES[code].format(**params)
+        super().__init__(self.message)
+
+    def worded(self, wording: dict[str, str] | None = None) -> str:
+        """The message in an interface's own words for this code, else the neutral one."""
+        template = (wording or {}).get(self.code)
+        if template is None:
+            return self.message
+        return template.format(message=self.message, **self.params)
+
+    def as_dict(self) -> dict[str, Any]:
+        """What a machine reader gets: code, field, message and the parameters."""
+        return {
+            "code": self.code,
+            "field": self.field,
+            "message": self.message,
+            "params": {k: _plain(v) for k, v in self.params.items()},
+        }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return str(value)

@@ -1,0 +1,221 @@
+"""Stored pairings: a whole round from the engine or a file, one pair by hand, unpairing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from ..models import (
+    Division,
+    First,
+    Game,
+    Round,
+)
+from ._common import (
+    _as_int,
+    _check_active,
+    _entry,
+    _game_snapshot,
+    _plays,
+    _round,
+)
+from .audit import Actor, audit
+from .errors import ServiceError
+
+
+@dataclass(frozen=True)
+class PlannedGame:
+    """A pairing to store: player numbers (second 0 = bye), who goes first, board, why."""
+
+    first: int
+    second: int
+    board: int | None = None
+    explanation: str = ""
+    first_known: bool = True
+
+
+
+@transaction.atomic
+def set_pairing(
+    division: Division,
+    round_number: int,
+    first: int,
+    second: int,
+    *,
+    board: int | None = None,
+    actor: Actor | str | None = None,
+    replace: bool = False,
+    first_known: bool = True,
+) -> Game:
+    """Pair two players (second = 0: a bye) by hand in a round.
+
+    With replace=True the players' unscored games of that round are removed first (their other
+    opponents are left unpaired for the director to re-pair); scored games are never replaced.
+    """
+    round_number = _as_int(round_number, "round")
+    where = f"division {division.name} round {round_number}"
+    a = _entry(division, first, f"{where}: ")
+    b = _entry(division, second, f"{where}: ") if _as_int(second, "opponent") != 0 else None
+    if b is not None and a.pk == b.pk:
+        raise ServiceError(f"{where}: #{a.number} cannot play against themselves")
+    for e in (a, b):
+        if e is not None:
+            _check_active(e, round_number, where)
+    rnd = _round(division, round_number, create=True)
+    for e in (a, b):
+        if e is None:
+            continue
+        existing = Game.objects.filter(round=rnd).filter(_plays(e)).first()
+        if existing is None:
+            continue
+        if existing.has_result:
+            raise ServiceError(f"{where}: #{e.number} {e.name} already has a result this round")
+        if not replace:
+            raise ServiceError(
+                f"{where}: #{e.number} {e.name} is already paired this round; "
+                "use replace to re-pair"
+            )
+        audit(
+            division.tournament,
+            actor,
+            "unpair",
+            existing,
+            f"removed {existing}",
+            before=_game_snapshot(existing),
+        )
+        existing.delete()
+    game = Game(
+        round=rnd,
+        board=board,
+        player1=a,
+        player2=b,
+        first=(First.PLAYER1 if first_known else First.UNKNOWN) if b else First.NONE,
+        explanation="manual pairing",
+    )
+    if b is None:
+        game.explanation = "bye (manual)"
+    try:
+        with transaction.atomic():
+            game.save()
+    except IntegrityError as exc:  # the database's last word on double booking
+        raise ServiceError(f"{where}: pairing refused by the database: {exc}") from exc
+    audit(division.tournament, actor, "pair", game, str(game), after=_game_snapshot(game))
+    return game
+
+
+@transaction.atomic
+def save_round_pairings(
+    division: Division,
+    round_number: int,
+    games: list[PlannedGame],
+    *,
+    system: str = "",
+    actor: Actor | str | None = None,
+    force: bool = False,
+) -> Round:
+    """Store a whole round's pairings (from the engine or a file) in one go.
+
+    A round with results is never overwritten; one with pairings only with force=True.
+    Withdrawn players get their forfeit for the round here, as TSH records it.
+    """
+    round_number = _as_int(round_number, "round")
+    where = f"division {division.name} round {round_number}"
+    rnd = _round(division, round_number, create=True)
+    existing = list(rnd.games.all())
+    # Byes and forfeits carry their score from the moment they are paired; only a played
+    # game's score is a result that re-pairing would destroy.
+    if any(g.has_result and g.player2_id for g in existing):
+        raise ServiceError(f"{where} already has results; it cannot be re-paired")
+    if existing and not force:
+        raise ServiceError(f"{where} is already paired; use --force to replace its pairings")
+    if existing:
+        audit(
+            division.tournament,
+            actor,
+            "unpair_round",
+            rnd,
+            f"removed {len(existing)} games",
+            before=[_game_snapshot(g) for g in existing],
+        )
+        rnd.games.all().delete()
+    entries = {e.number: e for e in division.entries.select_related("player")}
+    seen: set[int] = set()
+    tournament = division.tournament
+    for planned in games:
+        for n in (planned.first, planned.second):
+            if n == 0:
+                continue
+            if n not in entries:
+                raise ServiceError(f"{where}: there is no player number {n}")
+            if n in seen:
+                raise ServiceError(f"{where}: player #{n} is paired twice")
+            seen.add(n)
+            _check_active(entries[n], round_number, where)
+        a = entries[planned.first]
+        b = entries.get(planned.second) if planned.second else None
+        if b is not None and a.pk == b.pk:
+            raise ServiceError(f"{where}: #{a.number} cannot play against themselves")
+        first = (First.PLAYER1 if planned.first_known else First.UNKNOWN) if b else First.NONE
+        Game(
+            round=rnd,
+            board=planned.board,
+            player1=a,
+            player2=b,
+            first=first,
+            score1=None if b else tournament.bye_spread,
+            explanation=planned.explanation[:200],
+        ).save()
+    for e in entries.values():
+        if (
+            e.withdrawn_round is not None
+            and round_number >= e.withdrawn_round
+            and e.number not in seen
+        ):
+            score = (
+                e.withdrawal_score if e.withdrawal_score is not None else tournament.forfeit_spread
+            )
+            Game(
+                round=rnd, player1=e, score1=score, first=First.NONE, explanation="withdrawn"
+            ).save()
+    rnd.system = system
+    rnd.paired_at = timezone.now()
+    rnd.save(update_fields=["system", "paired_at"])
+    audit(
+        tournament,
+        actor,
+        "pair_round",
+        rnd,
+        f"{where}: {len(games)} games ({system or 'manual'})",
+        after=[_game_snapshot(g) for g in rnd.games.select_related("round", "player1", "player2")],
+    )
+    return rnd
+
+
+@transaction.atomic
+def delete_round_pairings(
+    division: Division, round_number: int, *, actor: Actor | str | None = None
+) -> int:
+    """Remove a round's pairings; refused once any game of it has a result."""
+    round_number = _as_int(round_number, "round")
+    where = f"division {division.name} round {round_number}"
+    rnd = _round(division, round_number)
+    if rnd is None or not rnd.games.exists():
+        raise ServiceError(f"{where} has no pairings to delete")
+    if rnd.games.filter(player2__isnull=False, score1__isnull=False).exists():
+        raise ServiceError(f"{where} already has results; correct them instead of deleting")
+    snapshot = [_game_snapshot(g) for g in rnd.games.select_related("round", "player1", "player2")]
+    count = rnd.games.count()
+    rnd.delete()
+    audit(
+        division.tournament,
+        actor,
+        "delete_pairings",
+        None,
+        f"{where}: {count} games",
+        before=snapshot,
+    )
+    return count
+
+
