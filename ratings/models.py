@@ -6,6 +6,7 @@ values (from an imported ratings file) are kept apart from their current values,
 always be replayed from the same start and re-rating is idempotent.
 """
 
+from django.conf import settings
 from django.db import models
 
 
@@ -20,6 +21,11 @@ class RatingList(models.Model):
         null=True, blank=True, help_text="events from this date on await re-rating"
     )
     rerated_at = models.DateTimeField(null=True, blank=True)
+    # Submitting to a list or re-rating it changes every later rating on it: its officers do
+    # that; a director without the role requests a submission and an officer approves it.
+    officers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="rating_lists_kept", blank=True
+    )
 
     class Meta:
         ordering = ["name"]
@@ -110,3 +116,43 @@ class RatingHistory(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.before} -> {self.after} ({self.event})"
+
+
+class SubmissionRequest(models.Model):
+    """A director asks for a division to go on a rating list; one of the list's officers decides."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "awaiting an officer"
+        APPROVED = "approved", "approved and submitted"
+        REJECTED = "rejected", "rejected"
+
+    division = models.ForeignKey(
+        "tournament.Division", on_delete=models.CASCADE, related_name="submission_requests"
+    )
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.CASCADE, related_name="submission_requests"
+    )
+    date = models.DateField(null=True, blank=True, help_text="the event's date on the list")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["division", "rating_list"],
+                condition=models.Q(status="pending"),
+                name="one_pending_request_per_division_list",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.division} -> {self.rating_list} ({self.status})"

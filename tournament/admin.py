@@ -224,7 +224,7 @@ class TournamentAdmin(DirectorScopedAdmin):
         """The way from the admin to the venue's PDFs and the federation files."""
         if not obj.pk:
             return "available once the tournament is saved"
-        url = reverse("desk", args=[obj.slug])
+        url = reverse("desk:desk", args=[obj.slug])
         return format_html('<a href="{}">Scorecards, pairings, standings, exports</a>', url)
 
 

@@ -8,6 +8,7 @@ per call, and leaves an AuditEvent.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 
@@ -70,6 +71,11 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name"]
+        # Directors and organisers may add players; changing who a player is (name, ids,
+        # contact details) or merging two is the registry's job, across every tournament.
+        permissions = [
+            ("manage_registry", "Can change players' names, ids and contact details, and merge"),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["naspa_id"], condition=~Q(naspa_id=""), name="unique_naspa_id"
@@ -136,6 +142,15 @@ class Tournament(models.Model):
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True
     )
+    scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        related_name="scorekept_tournaments",
+        blank=True,
+        help_text="may enter and correct results, nothing else",
+    )
+    published = models.BooleanField(
+        default=False, help_text="a draft (unpublished) tournament is hidden from public pages"
+    )
     config = models.JSONField(
         default=dict, blank=True, help_text="other settings kept from an imported config.tsh"
     )
@@ -157,14 +172,33 @@ class Tournament(models.Model):
 
     def is_director(self, user) -> bool:
         """Only a tournament's own directors (or site superusers) may change it."""
-        if user is None or not user.is_authenticated:
+        if user is None or not user.is_authenticated or not user.is_active:
             return False
         return user.is_superuser or self.directors.filter(pk=user.pk).exists()
+
+    def is_scorekeeper(self, user) -> bool:
+        """Directors keep score too; scorekeepers only keep score."""
+        if self.is_director(user):
+            return True
+        if user is None or not user.is_authenticated or not user.is_active:
+            return False
+        return self.scorekeepers.filter(pk=user.pk).exists()
+
+
+slug_validator = RegexValidator(
+    r"\A[a-z0-9]+(?:-[a-z0-9]+)*\Z",
+    "use lower-case letters, digits and single hyphens (like a or open-2)",
+)
 
 
 class Division(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="divisions")
     name = models.CharField(max_length=50)
+    # URLs use the slug, never the name: a name is free text ("A/B", "../../admin").
+    slug = models.CharField(max_length=50, validators=[slug_validator])
+    prize_places = models.PositiveIntegerField(
+        default=0, help_text="places that win a prize (contention pairing and the live feed)"
+    )
     position = models.PositiveIntegerField(default=0)
     rounds = models.PositiveIntegerField(
         default=7, help_text="configured number of rounds (cuts rating segments)"
@@ -184,6 +218,8 @@ class Division(models.Model):
         ordering = ["tournament", "position", "name"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "name"], name="unique_division_name"),
+            models.UniqueConstraint(fields=["tournament", "slug"], name="unique_division_slug"),
+            models.CheckConstraint(condition=~Q(slug=""), name="division_slug_not_empty"),
         ]
 
     def __str__(self) -> str:
@@ -378,3 +414,80 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action} {self.summary}"
+
+
+class PendingResult(models.Model):
+    """A result typed but not yet recorded: one card of a double entry, or a player's self-entry.
+
+    It stays pending until a second report agrees (then ``record_result`` records the game and
+    the pending rows are marked confirmed) or disagrees (both are marked disputed for a
+    director). Scores are in the game's own order (player1's score first).
+    """
+
+    class Source(models.TextChoices):
+        CONSOLE = "console", "double entry in the console"
+        PLAYER = "player", "player's self-entry"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "waiting for the other card"
+        DISPUTED = "disputed", "the two reports disagree"
+        CONFIRMED = "confirmed", "agreed and recorded"
+        SUPERSEDED = "superseded", "a director recorded the game"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="pending_results")
+    reporter = models.ForeignKey(
+        Entry,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="reported_results",
+        help_text="the player who reported it (self-entry); empty for a console card",
+    )
+    score1 = models.IntegerField()
+    score2 = models.IntegerField()
+    source = models.CharField(max_length=10, choices=Source.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    actor = models.CharField(max_length=100, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(score1__gte=0, score1__lte=MAX_ABS_SCORE)
+                & Q(score2__gte=0, score2__lte=MAX_ABS_SCORE),
+                name="pending_scores_in_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.score1}-{self.score2} ({self.status})"
+
+
+class StaffInvite(models.Model):
+    """A one-time sign-up link that makes its user a director or scorekeeper of one tournament."""
+
+    class Role(models.TextChoices):
+        DIRECTOR = "director", "co-director"
+        SCOREKEEPER = "scorekeeper", "scorekeeper (results only)"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invites")
+    role = models.CharField(max_length=12, choices=Role.choices)
+    # Only the SHA-256 of the token is kept: a leaked database does not leak usable links.
+    token_hash = models.CharField(max_length=64, unique=True)
+    email = models.EmailField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField()
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} invite to {self.tournament}"

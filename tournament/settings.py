@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "django_htmx",
     "tournament.apps.TournamentConfig",
     "ratings.apps.RatingsConfig",
     "pairings.apps.PairingsConfig",
@@ -93,6 +94,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.urls"
@@ -138,6 +140,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+
+# Directors sign in on the site's own pages; the admin is for repairs by a superuser.
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "console_site:tournaments"
+LOGOUT_REDIRECT_URL = "public:home"
+# Password-reset mail: printed to the server's console unless a real backend is configured.
+EMAIL_BACKEND = os.environ.get(
+    "GIBSON_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
+)
+DEFAULT_FROM_EMAIL = os.environ.get("GIBSON_FROM_EMAIL", "gibson@localhost")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("GIBSON_TIME_ZONE", "UTC")

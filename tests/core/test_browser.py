@@ -36,7 +36,7 @@ def test_director_corrects_a_score_and_public_standings_follow(live_server, brow
     assert game.score1 == game.score2 + 300
 
     phone = browser.new_page(viewport={"width": 390, "height": 844})
-    phone.goto(f"{live_server.url}/t/{DEMO_SLUG}/A/standings/?after=1")
+    phone.goto(f"{live_server.url}/t/{DEMO_SLUG}/a/standings/?after=1")
     row = phone.locator("tr", has_text=game.player1.player.name)
     assert "+300" in row.inner_text()
     assert phone.locator("table").bounding_box()["width"] <= 390

@@ -27,10 +27,10 @@ def test_director_opens_a_pdf_and_prepares_scorecards_with_progress(
     page = browser.new_page()
     desk = f"{live_server.url}/t/{DEMO_SLUG}/desk/"
     page.goto(desk)
-    page.wait_for_url("**/admin/login/**")  # signed out: sent to sign in, then back
+    page.wait_for_url("**/accounts/login/**")  # signed out: sent to sign in, then back
     page.fill("#id_username", "desk-td")
     page.fill("#id_password", "pw-long-enough-1")
-    page.click("input[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(desk)
     assert "Print & export" in page.inner_text("h1")
 

@@ -20,9 +20,9 @@ def test_phone_opens_a_player_from_standings_and_follows_an_opponent(
     load_demo()
     first = Entry.objects.select_related("player").get(division__name="A", number=1)
     phone = browser.new_page(viewport={"width": 390, "height": 844})
-    phone.goto(f"{live_server.url}/t/{DEMO_SLUG}/A/standings/")
+    phone.goto(f"{live_server.url}/t/{DEMO_SLUG}/a/standings/")
     phone.click(f"text={first.player.name}")
-    phone.wait_for_url(f"{live_server.url}/t/{DEMO_SLUG}/A/player/1/")
+    phone.wait_for_url(f"{live_server.url}/t/{DEMO_SLUG}/a/player/1/")
     assert phone.locator("h1").inner_text() == f"#1 {first.player.name}"
     phone.screenshot(path=str(tmp_path / "player-phone.png"), full_page=True)
     card = phone.locator("table.card")

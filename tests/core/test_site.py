@@ -75,12 +75,12 @@ def test_public_pages(client, demo):
     assert DEMO_SLUG in client.get("/").content.decode()
     page = client.get(f"/t/{DEMO_SLUG}/")
     assert page.status_code == 200 and "Division" in page.content.decode()
-    standings = client.get(f"/t/{DEMO_SLUG}/A/standings/", {"after": 2})
+    standings = client.get(f"/t/{DEMO_SLUG}/a/standings/", {"after": 2})
     body = standings.content.decode()
     assert standings.status_code == 200 and "after round 2" in body
     assert client.get(f"/t/{DEMO_SLUG}/Z/standings/").status_code == 404
     assert client.get("/t/no-such/").status_code == 404
-    bad = client.get(f"/t/{DEMO_SLUG}/A/standings/", {"after": "x"})
+    bad = client.get(f"/t/{DEMO_SLUG}/a/standings/", {"after": "x"})
     assert bad.status_code == 400 and "after=&#x27;x&#x27;" in bad.content.decode()
 
 

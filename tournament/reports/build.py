@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import quote
 
 from django.conf import settings
 
@@ -129,7 +128,7 @@ class DivisionData:
 def player_url(tournament: Tournament, division: Division, number: int) -> str:
     """The player's own page, which the scorecard's QR code opens."""
     base = getattr(settings, "SITE_URL", "").rstrip("/")
-    return f"{base}/t/{tournament.slug}/{quote(division.name, safe='')}/player/{number}/"
+    return f"{base}/t/{tournament.slug}/{division.slug}/player/{number}/"
 
 
 def scorecards(data: DivisionData, through_round: int | None = None) -> list[Scorecard]:

@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
-from .models import Division, Tournament
-from .rating import rating_estimates
-from .services import (
+from ..models import Division, Tournament
+from ..rating import rating_estimates
+from ..services import (
     ServiceError,
-    division_by_name,
     division_standings,
     entry_games,
     last_round_number,
     last_scored_round,
     running_records,
+)
+from .permissions import (
+    DivisionMoved,
+    can_direct,
+    can_keep_score,
+    can_view,
+    division_by_slug,
+    moved,
 )
 
 
@@ -28,20 +35,30 @@ def _refuse(request: HttpRequest, message: str, status: int) -> HttpResponse:
     )
 
 
-def _find(slug: str, division: str | None = None) -> tuple[Tournament, Division | None]:
+def _find(
+    request: HttpRequest, slug: str, division: str | None = None
+) -> tuple[Tournament, Division | None]:
+    """The tournament (a draft only for its staff) and the division named by its slug.
+
+    Raises ServiceError (-> 404) for anything unknown or hidden, DivisionMoved for an old
+    name-based division URL.
+    """
     tournament = Tournament.objects.filter(slug=slug).first()
-    if tournament is None:
+    if tournament is None or not can_view(request.user, tournament):
         raise ServiceError(f"there is no tournament {slug!r}")
     if division is None:
         return tournament, None
-    return tournament, division_by_name(tournament, division)
+    try:
+        return tournament, division_by_slug(tournament, division)
+    except Http404 as exc:
+        raise ServiceError(str(exc)) from exc
 
 
 # The public pages only read: csrf_exempt lets a stray POST get its 405 rather than a 403.
 @csrf_exempt
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.prefetch_related("divisions")[:50]
+    tournaments = Tournament.objects.filter(published=True).prefetch_related("divisions")[:50]
     return render(request, "tournament/home.html", {"tournaments": tournaments})
 
 
@@ -49,7 +66,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_safe
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     try:
-        tournament, _ = _find(slug)
+        tournament, _ = _find(request, slug)
     except ServiceError as exc:
         return _refuse(request, str(exc), 404)
     divisions = [
@@ -64,7 +81,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "tournament": tournament,
         "divisions": divisions,
-        "directs": tournament.is_director(request.user),  # offers the desk, changes nothing
+        "directs": can_direct(request.user, tournament),  # offers the desk, changes nothing
+        "keeps_score": can_keep_score(request.user, tournament),
     }
     return render(request, "tournament/tournament.html", context)
 
@@ -73,7 +91,9 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     try:
-        tournament, div = _find(slug, division)
+        tournament, div = _find(request, slug, division)
+    except DivisionMoved as moved_to:
+        return moved(request, division, moved_to.division)
     except ServiceError as exc:
         return _refuse(request, str(exc), 404)
     last = last_round_number(div)
@@ -111,7 +131,9 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 def player(request: HttpRequest, slug: str, division: str, number: str) -> HttpResponse:
     """A player's own page, opened from the QR code on their scorecard: the card, kept current."""
     try:
-        tournament, div = _find(slug, division)
+        tournament, div = _find(request, slug, division)
+    except DivisionMoved as moved_to:
+        return moved(request, division, moved_to.division)
     except ServiceError as exc:
         return _refuse(request, str(exc), 404)
     if not (number.isascii() and number.isdigit()) or int(number) < 1:

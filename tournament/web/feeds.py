@@ -14,9 +14,9 @@ from django.shortcuts import get_object_or_404
 from django.utils.http import parse_etags
 from django.views.decorators.http import require_safe
 
-from .formats.tourney_js import write_tourney_js
-from .interchange import export_tourney_js
-from .models import Tournament
+from ..formats.tourney_js import write_tourney_js
+from ..interchange import export_tourney_js
+from ..models import Tournament
 
 # Overlays poll every few seconds; a short max-age lets caches absorb a crowd without showing
 # a result more than a few seconds late.
@@ -25,7 +25,7 @@ MAX_AGE_SECONDS = 10
 
 @require_safe
 def tourney_js(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = get_object_or_404(Tournament, slug=slug, published=True)
     body = write_tourney_js(export_tourney_js(tournament, public=True)).encode("utf-8")
     # Pollers that send the ETag back get a bodiless 304 until a result changes the file.
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'

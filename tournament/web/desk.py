@@ -22,7 +22,6 @@ from typing import Any
 from celery.result import AsyncResult
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import (
     FileResponse,
     Http404,
@@ -31,17 +30,18 @@ from django.http import (
     HttpResponseBase,
     JsonResponse,
 )
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from .exports import FORMATS, render_export
-from .models import Division, PaperSize, Tournament
-from .reports import ReportError
-from .reports.build import KINDS, DivisionData, build_report, report_event
-from .reports.layout import page_size
-from .reports.tasks import division_scorecards
-from .services import ServiceError, division_by_name, last_round_number, last_scored_round
+from ..exports import FORMATS, render_export
+from ..models import Division, PaperSize, Tournament
+from ..reports import ReportError
+from ..reports.build import KINDS, DivisionData, build_report, report_event
+from ..reports.layout import page_size
+from ..reports.tasks import division_scorecards
+from ..services import ServiceError, last_round_number, last_scored_round
+from .permissions import DIRECTOR, DivisionMoved, NeedsSignIn, division_by_slug, staff_tournament
 
 PER_PAGE = (1, 2, 4)
 EXPORT_TYPES = {
@@ -59,19 +59,18 @@ class BadRequest(Exception):
 
 def _directed(request: HttpRequest, slug: str) -> Tournament | HttpResponseBase:
     """The tournament if the signed-in user directs it; a login redirect or 403 otherwise."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path(), login_url=reverse("admin:login"))
-    if not (request.user.is_active and tournament.is_director(request.user)):
-        raise PermissionDenied(f"only the directors of {tournament.name} may use its desk")
-    return tournament
-
-
-def _division(tournament: Tournament, name: str) -> Division:
     try:
-        return division_by_name(tournament, name)
-    except ServiceError as exc:
-        raise Http404(str(exc)) from exc
+        return staff_tournament(request, slug, DIRECTOR)
+    except NeedsSignIn:
+        return redirect_to_login(request.get_full_path())
+
+
+def _division(tournament: Tournament, key: str) -> Division:
+    """The division by slug; an old name-based link still finds it (the desk never bookmarks)."""
+    try:
+        return division_by_slug(tournament, key)
+    except DivisionMoved as moved_to:
+        return moved_to.division
 
 
 def _refuse(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
@@ -246,8 +245,8 @@ def start_scorecards(request: HttpRequest, slug: str, division: str) -> HttpResp
         {
             "ok": True,
             "job": job,
-            "status": reverse("desk_job", args=(tournament.slug, job)),
-            "file": reverse("desk_job_file", args=(tournament.slug, job)),
+            "status": reverse("desk:job", args=(tournament.slug, job)),
+            "file": reverse("desk:job_file", args=(tournament.slug, job)),
         },
         status=202,
     )
@@ -261,7 +260,7 @@ def job_status(request: HttpRequest, slug: str, job: str) -> HttpResponseBase:
         return tournament
     if not _JOB.match(job):
         raise Http404("no such job")
-    file_url = reverse("desk_job_file", args=(tournament.slug, job))
+    file_url = reverse("desk:job_file", args=(tournament.slug, job))
     if (_jobs_dir(tournament) / f"{job}.pdf").is_file():
         return JsonResponse({"ok": True, "state": "done", "file": file_url})
     if division_scorecards.app.conf.task_always_eager:

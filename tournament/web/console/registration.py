@@ -1,0 +1,5 @@
+"""Console: registration (being built)."""
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []

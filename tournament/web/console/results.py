@@ -1,0 +1,5 @@
+"""Console: results (being built)."""
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []

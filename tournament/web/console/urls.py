@@ -1,0 +1,22 @@
+"""The director's console, under /t/SLUG/console/ (namespace "console").
+
+Each topic module keeps its own ``urlpatterns`` (paths relative to /t/SLUG/console/) so the
+pages of one topic live beside their views; ``site_patterns`` holds the few pages that belong
+to no tournament yet (the list of one's tournaments, creating a new one).
+"""
+
+from django.urls import path
+
+from . import home, pairing, registration, results, setup, staff
+
+app_name = "console"
+
+urlpatterns = [
+    path("", home.console_home, name="home"),
+    path("<str:division>/", home.division_home, name="division"),
+    *results.urlpatterns,
+    *pairing.urlpatterns,
+    *registration.urlpatterns,
+    *setup.urlpatterns,
+    *staff.urlpatterns,
+]

@@ -1,0 +1,44 @@
+"""URL map of the web pages: public (read-only, phones), desk (print & export), console
+(running an event), accounts (sign-in, password). Namespaced, so names never collide.
+
+Division URLs carry the division's slug, never its name; name-based links from before slugs
+redirect (see permissions.division_by_slug).
+"""
+
+from django.urls import include, path
+
+from . import accounts, desk, feeds, public
+from .console import setup as console_setup
+
+public_patterns = (
+    [
+        path("", public.home, name="home"),
+        path("t/<slug:slug>/", public.tournament_detail, name="tournament"),
+        path("t/<slug:slug>/tourney.js", feeds.tourney_js, name="tourney_js"),
+        path("t/<slug:slug>/<str:division>/standings/", public.standings, name="standings"),
+        path(
+            "t/<slug:slug>/<str:division>/player/<str:number>/", public.player, name="player"
+        ),
+    ],
+    "public",
+)
+
+desk_patterns = (
+    [
+        path("", desk.desk, name="desk"),
+        path("export/<str:fmt>", desk.export_file, name="export"),
+        path("jobs/<str:job>/", desk.job_status, name="job"),
+        path("jobs/<str:job>/file", desk.job_file, name="job_file"),
+        path("<str:division>/report.pdf", desk.report_pdf, name="report"),
+        path("<str:division>/scorecards/", desk.start_scorecards, name="scorecards"),
+    ],
+    "desk",
+)
+
+urlpatterns = [
+    path("accounts/", include((accounts.urlpatterns, "accounts"))),
+    path("console/", include((console_setup.site_patterns, "console_site"))),
+    path("t/<slug:slug>/desk/", include(desk_patterns)),
+    path("t/<slug:slug>/console/", include("tournament.web.console.urls")),
+    path("", include(public_patterns)),
+]
