@@ -198,3 +198,66 @@ def running_records(division: Division, number: int) -> dict[int, StandingsRow]:
         rows = _standings(division.tournament, field, own, r)
         out[r] = next(row for row in rows if row.number == number)
     return out
+
+
+# --------------------------------------------------------------------------- round status
+
+
+def round_has_results(division: Division, number: int) -> bool:
+    """Whether any PLAYED game of the round has scores.
+
+    Byes and forfeits carry their score from the moment they are paired, so they do not make
+    a round "have results": such a round may still be unpaired or re-paired.
+    """
+    return Game.objects.filter(
+        round__division=division,
+        round__number=number,
+        player2__isnull=False,
+        score1__isnull=False,
+    ).exists()
+
+
+def round_in_play(division: Division) -> int | None:
+    """The round a director is entering now: the lowest paired round with a played game still
+    missing its scores (late cards and lagged schedules keep earlier rounds open), else None."""
+    return (
+        Game.objects.filter(round__division=division, player2__isnull=False, score1__isnull=True)
+        .order_by("round__number")
+        .values_list("round__number", flat=True)
+        .first()
+    )
+
+
+def missing_games(division: Division, number: int) -> list[Game]:
+    """The played games of a round still without scores, by board."""
+    return list(
+        Game.objects.filter(
+            round__division=division,
+            round__number=number,
+            player2__isnull=False,
+            score1__isnull=True,
+        )
+        .select_related("player1__player", "player2__player")
+        .order_by("board", "id")
+    )
+
+
+def gibsonized_players(division: Division) -> list[Entry]:
+    """Players already sure of first place (or of a top ``gibson_places`` finish) with the
+    rounds left, judged as the pairing engine judges them for the next round."""
+    from pairings.engine.model import PairingOptions
+    from pairings.engine.standing import gibsonized, ordered_active
+
+    from .pairing import build_field
+
+    tournament = division.tournament
+    if not tournament.gibson:
+        return []
+    scored = last_scored_round(division)
+    if scored == 0 or scored >= division.rounds:
+        return []
+    field = build_field(division, scored + 1)
+    options = PairingOptions(gibson=True, gibson_spread=tournament.gibson_spread)
+    numbers = gibsonized(field, options, ordered_active(field))
+    entries = {e.number: e for e in division.entries.select_related("player")}
+    return [entries[n] for n in numbers if n in entries]

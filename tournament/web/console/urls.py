@@ -13,10 +13,12 @@ app_name = "console"
 
 urlpatterns = [
     path("", home.console_home, name="home"),
+    # Fixed one-word pages before the division catch-all, or "setup/" would name a division.
+    *setup.urlpatterns,
+    *staff.urlpatterns,
     path("<str:division>/", home.division_home, name="division"),
+    path("<str:division>/standings/", home.standings, name="standings"),
     *results.urlpatterns,
     *pairing.urlpatterns,
     *registration.urlpatterns,
-    *setup.urlpatterns,
-    *staff.urlpatterns,
 ]
