@@ -8,6 +8,7 @@ per call, and leaves an AuditEvent.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
@@ -256,10 +257,39 @@ class Entry(models.Model):
             models.UniqueConstraint(fields=["division", "number"], name="unique_player_number"),
             models.UniqueConstraint(fields=["division", "player"], name="player_once_per_division"),
             models.CheckConstraint(condition=Q(number__gte=1), name="player_number_positive"),
+            models.CheckConstraint(
+                condition=Q(withdrawn_round__isnull=True) | Q(withdrawn_round__gte=1),
+                name="withdrawn_round_positive",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"#{self.number} {self.player.name}"
+
+    def clean(self) -> None:
+        """Numbers run 1..N without gaps: a new entry is N+1, and a number never changes.
+
+        Pairings, tourney.js and .t exports index players by number; a gap or a moved number
+        makes every reader that expects 1..N fail (a KeyError on the public pages).
+        """
+        super().clean()
+        if self.division_id is None or self.number is None:
+            return
+        if self._state.adding:
+            count = Entry.objects.filter(division_id=self.division_id).count()
+            if self.number != count + 1:
+                raise ValidationError(
+                    {
+                        "number": f"the next player number in this division is {count + 1}, "
+                        f"not {self.number}"
+                    }
+                )
+            return
+        stored = Entry.objects.filter(pk=self.pk).values_list("division_id", "number").first()
+        if stored is not None and stored != (self.division_id, self.number):
+            raise ValidationError(
+                {"number": "a player's division and number do not change once entered"}
+            )
 
     @property
     def name(self) -> str:
@@ -342,6 +372,14 @@ class Game(models.Model):
                 name="game_result_complete",
             ),
             models.CheckConstraint(condition=Q(first__lte=4), name="first_is_p12_value"),
+            # Negative scores are for byes, forfeits and penalties only (spec/rules.md): a
+            # played game's scores are 0..MAX_ABS_SCORE whichever door wrote them.
+            models.CheckConstraint(
+                condition=Q(player2__isnull=True)
+                | Q(score1__isnull=True)
+                | Q(score1__gte=0, score2__gte=0),
+                name="played_scores_not_negative",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -356,8 +394,59 @@ class Game(models.Model):
     def has_result(self) -> bool:
         return self.score1 is not None
 
+    def division_mismatch(self) -> str:
+        """Why a player of this game is not an entry of its round's division ("" if all are).
+
+        Standings, tourney.js and .t exports look opponents up among the division's entries;
+        an entry of another division there is a KeyError on every page that reads the round.
+        Uses the related objects already loaded (the services pass them), else one query.
+        """
+        if self.round_id is None or self.player1_id is None:
+            return ""
+        sides = [(1, self.player1_id), (2, self.player2_id)]
+        sides = [(side, pk) for side, pk in sides if pk is not None]
+        cached = Game.round.is_cached(self)
+        division_id = self.round.division_id if cached else None
+        divisions: dict[int, int] = {}
+        missing = []
+        for side, pk in sides:
+            field = Game.player1 if side == 1 else Game.player2
+            if field.is_cached(self):
+                divisions[pk] = getattr(self, f"player{side}").division_id
+            else:
+                missing.append(pk)
+        if missing:
+            divisions.update(
+                Entry.objects.filter(pk__in=missing).values_list("pk", "division_id")
+            )
+        if division_id is None:
+            division_id = (
+                Round.objects.filter(pk=self.round_id).values_list("division_id", flat=True).first()
+            )
+        for side, pk in sides:
+            if divisions.get(pk) != division_id:
+                return f"player {side} is not an entry of this round's division"
+        return ""
+
+    def clean(self) -> None:
+        super().clean()
+        problem = self.division_mismatch()
+        if problem:
+            field = "player1" if problem.startswith("player 1") else "player2"
+            raise ValidationError({field: problem})
+
     def save(self, *args, **kwargs) -> None:
-        """Keep the seat index in step, so the database refuses a player twice in one round."""
+        """Keep the seat index in step, so the database refuses a player twice in one round.
+
+        A game whose players are not entries of its round's division is refused here too (the
+        database cannot say so): saving only the scores skips that check.
+        """
+        fields = kwargs.get("update_fields")
+        players = {"round", "player1", "player2", "round_id", "player1_id", "player2_id"}
+        if fields is None or players & set(fields):
+            problem = self.division_mismatch()
+            if problem:
+                raise ValidationError(problem)
         super().save(*args, **kwargs)
         wanted = {1: self.player1_id, 2: self.player2_id}
         Seat.objects.filter(game=self).exclude(
