@@ -338,3 +338,21 @@ def test_rerate_task_reports_progress(monkeypatch):
     )
     rerate_task.delay("watch").get()
     assert seen == [("PROGRESS", {"current": i, "total": 3}) for i in (1, 2, 3)]
+
+
+@pytest.mark.parametrize(
+    "system", ["nsa2008", "naspa2024", "naspa-csw", "club-third", "wespa-tsh", "absp", "aus",
+               "glicko2"],
+)
+def test_page_estimates_rate_one_round_and_equal_tsh_style_estimates(naspa, system):
+    """Standings pages rate only the round they show; that must equal the per-round estimates
+    (every earlier round re-rated too) for every system and every round of a real event."""
+    from tournament.rating import division_estimates, rating_estimates
+
+    t, _ = naspa
+    d = t.divisions.get()
+    d.rating_system = system
+    d.save(update_fields=["rating_system"])
+    for r in range(0, 24):
+        full = {row["number"]: row["new"] for row in division_estimates(d, r)}
+        assert rating_estimates(d, r) == full, (system, r)

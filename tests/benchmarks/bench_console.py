@@ -1,0 +1,176 @@
+"""Server time and query count of the director's console pages at the size of a big event.
+
+Run: python tests/benchmarks/bench_console.py [--players 500] [--rounds 8] [--json]
+
+Budget (Director's console issue): every console page of a 500-player division answers in
+<= 150 ms of server time, and its query count does not grow with the number of players (the
+same page of a 50-player division is measured in the same run and must use as many queries).
+Pages are requested in-process through Django's test client on a real SQLite database (a
+temporary GIBSON_DATA_DIR), so the time is the view, the queries and the template, without the
+network. The baseline, measured in the same run, is the public home page (the cheapest page the
+site serves); each row gives the median of several requests and its ratio to that baseline.
+Exit status 1 when a budget is exceeded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+BUDGET_MS = 150.0
+REPEAT = 7
+
+
+def setup_django(data_dir: str) -> None:
+    os.environ["GIBSON_DATA_DIR"] = data_dir
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    os.environ.pop("DATABASE_URL", None)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", interactive=False, verbosity=0)
+
+
+def build_division(name: str, players: int, rounds: int, seed: int = 5):
+    """A division of ``players`` with ``rounds`` paired rounds, all scored but the last."""
+    from tournament import services
+    from tournament.services import PlannedGame
+
+    rng = random.Random(seed)
+    t = services.create_tournament(name=f"Bench {name} {players}")
+    d = services.create_division(t, name="A", rounds=rounds + 4)
+    for n in range(1, players + 1):
+        services.register_player(d, name=f"Player {name} {n:04d}", rating=rng.randint(600, 2100))
+    numbers = list(range(1, players + 1))
+    for r in range(1, rounds + 1):
+        rng.shuffle(numbers)
+        games = [
+            PlannedGame(numbers[i], numbers[i + 1], board=i // 2 + 1)
+            for i in range(0, len(numbers) - 1, 2)
+        ]
+        if len(numbers) % 2:
+            games.append(PlannedGame(numbers[-1], 0))
+        services.save_round_pairings(d, r, games, system="random")
+        if r < rounds:
+            for g in games:
+                if g.second:
+                    services.record_result(
+                        d, r, g.first, rng.randint(250, 550), rng.randint(250, 550)
+                    )
+    return t, d
+
+
+def pages(t, d, rounds: int) -> dict[str, str]:
+    """The console pages to measure; topic pages only where the URL exists in this build."""
+    from django.urls import NoReverseMatch, reverse
+
+    out = {
+        "console home": reverse("console:home", args=(t.slug,)) + "?stay=1",
+        "round status": reverse("console:division", args=(t.slug, d.slug)),
+        "standings": reverse("console:standings", args=(t.slug, d.slug)),
+    }
+    optional = {
+        "result entry": ("console:results", (t.slug, d.slug, rounds)),
+        "players": ("console:players", (t.slug, d.slug)),
+        "pair next round": ("console:pair", (t.slug, d.slug, rounds + 1)),
+        "setup": ("console:setup", (t.slug,)),
+        "staff": ("console:staff", (t.slug,)),
+    }
+    for label, (name, args) in optional.items():
+        try:
+            out[label] = reverse(name, args=args)
+        except NoReverseMatch:
+            pass
+    return out
+
+
+def measure(client, url: str) -> tuple[float, int, int]:
+    """Median milliseconds, query count and status of GET url."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    times = []
+    queries = 0
+    status = 0
+    for _ in range(REPEAT):
+        with CaptureQueriesContext(connection) as ctx:
+            start = time.perf_counter()
+            response = client.get(url)
+            times.append((time.perf_counter() - start) * 1000)
+        queries = len(ctx.captured_queries)
+        status = response.status_code
+    return statistics.median(times), queries, status
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--small", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        setup_django(tmp)
+        from django.contrib.auth import get_user_model
+        from django.test import Client
+
+        user = get_user_model().objects.create_superuser("bench", "b@example.org", "x" * 12)
+        client = Client()
+        client.force_login(user)
+        started = time.perf_counter()
+        big = build_division("big", args.players, args.rounds)
+        small = build_division("small", args.small, args.rounds)
+        built = time.perf_counter() - started
+        base_ms, base_q, _ = measure(client, "/")
+        rows = []
+        failed = False
+        small_pages = pages(*small, args.rounds)
+        for label, url in pages(*big, args.rounds).items():
+            ms, q, status = measure(client, url)
+            _, q_small, _ = measure(client, small_pages[label])
+            ok = status == 200 and ms <= BUDGET_MS and q == q_small
+            failed |= not ok
+            rows.append(
+                {
+                    "page": label,
+                    "status": status,
+                    "ms": round(ms, 1),
+                    "ratio": round(ms / base_ms, 1),
+                    "queries": q,
+                    f"queries_{args.small}": q_small,
+                    "ok": ok,
+                }
+            )
+    if args.json:
+        print(json.dumps({"baseline_ms": base_ms, "rows": rows}, indent=2))
+    else:
+        print(
+            f"console pages, {args.players}-player division, {args.rounds} rounds "
+            f"(setup {built:.1f} s); baseline public home {base_ms:.1f} ms, {base_q} queries; "
+            f"budget {BUDGET_MS:.0f} ms, queries equal to a {args.small}-player division"
+        )
+        print(f"{'page':<18}{'status':>7}{'ms':>9}{'x base':>8}{'queries':>9}"
+              f"{'q@' + str(args.small):>7}  ok")
+        for r in rows:
+            print(
+                f"{r['page']:<18}{r['status']:>7}{r['ms']:>9.1f}{r['ratio']:>8.1f}"
+                f"{r['queries']:>9}{r[f'queries_{args.small}']:>7}  {'yes' if r['ok'] else 'NO'}"
+            )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
