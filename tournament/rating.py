@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 
 from ratings.engine import RatedGame, RatedPlayer, RatingError, estimates_by_round, get_system
+from ratings.engine.systems import rate_event
 from ratings.models import RatedEvent, RatingList
 from ratings.services import submit_event
 
@@ -98,12 +99,23 @@ def rating_estimates(division: Division, after_round: int) -> dict[int, int]:
 
     Standings must show even when a division cannot be rated (an unknown system in an imported
     config, say): the estimate column is then left empty rather than failing the page.
+    A page shows one round's estimates, so only that round is rated: the event re-rated
+    through ``after_round`` from the pre-event ratings, which is by definition TSH's estimate
+    for that round (a test holds it equal to ``division_estimates`` for every system), instead
+    of re-rating once per earlier round as well.
     """
     try:
-        rows = division_estimates(division, through_round=after_round)
+        name = division_system(division)
+        _entries, players, games = division_rating_input(division)
+        last = max((g.round for g in games), default=0)
+        configured = max(division.rounds, last, 1)
+        if not 0 <= after_round <= configured:
+            return {}
+        played = [g for g in games if g.round <= after_round]
+        rated = rate_event(name, players, played, configured, explain=False)
     except (RatingError, ValueError):
         return {}
-    return {row["number"]: row["new"] for row in rows}
+    return {number: result.new for number, result in rated.items()}
 
 
 def rate_division(
