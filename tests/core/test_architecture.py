@@ -11,6 +11,7 @@ PURE = [
     "pairings.engine", "ratings.engine", "tournament.standings", "tournament.formats",
     "tournament.formats.tsh", "tournament.formats.config", "tournament.formats.archive",
     "tournament.formats.tourney_js", "tournament.formats.tou", "tournament.reports",
+    "tournament.scoreline",
 ]
 
 
