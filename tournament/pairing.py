@@ -11,26 +11,36 @@ import dataclasses
 import hashlib
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Q
 
 from pairings.engine import (
+    CheckReport,
     Field,
     FieldPlayer,
+    PairedGame,
     PairingError,
     PairingOptions,
     RoundPairing,
     Schedule,
     ScheduleEntry,
+    check_round,
+    first_by_rule,
+    round_quality,
 )
 from pairings.engine import pair_round as engine_pair_round
+from pairings.engine.firsts import round_rng
 from pairings.engine.schedule import KNOWN_SYSTEMS
+from pairings.engine.weighted import ordinal
 from pairings.models import ForbiddenPair, ScheduleRange
 
-from .models import Division, First, Game
+from .models import Division, First, Game, Round
+from .selectors import round_has_results
 from .services import (
     Actor,
     PlannedGame,
     ServiceError,
+    delete_round_pairings,
     division_standings,
     save_round_pairings,
 )
@@ -265,3 +275,369 @@ def schedule_from_autopair(division: Division, rows: list[Any]) -> list[str]:
         for e in made
     )
     return warnings
+
+# --------------------------------------------------------------------------- console proposals
+#
+# The director's console pairs a round in three steps: the engine proposes, the director swaps
+# two players or pins a pair, then publishes. Nothing is stored before publishing; the page
+# carries the edited pairing in its form and every request rebuilds the proposal from it, so
+# the checker always judges exactly what would be stored.
+
+
+@dataclasses.dataclass(frozen=True)
+class ProposedGame:
+    """One board of a proposed round: player numbers (second 0 = the bye), who goes first, why."""
+
+    board: int
+    first: int
+    second: int
+    explanation: str
+
+    @property
+    def is_bye(self) -> bool:
+        return self.second == 0
+
+
+@dataclasses.dataclass
+class Proposal:
+    """A round as the director sees it before publishing: the games and the checker's report.
+
+    ``players`` holds the field as the engine saw it (names, records) for display;
+    ``engine_quality`` is the engine's own proposal measured the same way, so an edit's cost
+    (a repeat, a bigger win difference) can be read against it; ``pins`` are the pairs the
+    director forced, kept through further edits while they still stand.
+    """
+
+    division: Division
+    round: int
+    system: str
+    games: list[ProposedGame]
+    report: CheckReport
+    players: dict[int, FieldPlayer]
+    notes: list[str]
+    engine_quality: dict[str, float]
+    pins: list[tuple[int, int]]
+    edited: bool
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        return [(g.first, g.second) for g in self.games]
+
+    def planned(self) -> list[PlannedGame]:
+        return [
+            PlannedGame(g.first, g.second, board=g.board or None, explanation=g.explanation)
+            for g in self.games
+        ]
+
+
+def _where_params(division: Division, round_number: int) -> dict[str, Any]:
+    return {"division": division.name, "round": round_number}
+
+
+MAX_ROUND = 9999  # beyond any event; keeps a forged number out of the database's integers
+
+
+def _check_round_number(round_number: Any) -> int:
+    if (
+        isinstance(round_number, bool)
+        or not isinstance(round_number, int)
+        or not 1 <= round_number <= MAX_ROUND
+    ):
+        raise ServiceError(
+            "pairing_round_number", field="round", round=round_number, maximum=MAX_ROUND
+        )
+    return round_number
+
+
+def _check_unpaired(division: Division, round_number: Any) -> int:
+    """The round number, if the round may be proposed: not paired yet, no results."""
+    round_number = _check_round_number(round_number)
+    params = _where_params(division, round_number)
+    if round_has_results(division, round_number):
+        raise ServiceError("pairing_has_results", **params)
+    if Game.objects.filter(round__division=division, round__number=round_number).exists():
+        raise ServiceError("pairing_already_paired", **params)
+    return round_number
+
+
+def _engine_proposal(
+    division: Division, round_number: Any, system: str | None
+) -> tuple[RoundPairing, Field, PairingOptions]:
+    """The engine's pairing of the round, with the field and options it was made from.
+
+    ``pair_round(dry_run=True)`` does the readiness checks and the engine run (its refusals
+    name the round); the field and options are rebuilt the same way for the checker.
+    """
+    round_number = _check_unpaired(division, round_number)
+    result = pair_round(division, round_number, system=system, dry_run=True)
+    scheduled = schedule_entry(division, round_number)
+    lag = scheduled.lag if scheduled is not None else 0
+    field = build_field(division, round_number, lag)
+    options = pairing_options(division, scheduled)
+    if scheduled is None or scheduled.system != result.system:
+        options = dataclasses.replace(options, system_start_round=1)
+    return result, field, options
+
+
+def _proposal(
+    division: Division,
+    round_number: int,
+    engine: RoundPairing,
+    field: Field,
+    options: PairingOptions,
+    games: list[ProposedGame],
+    pins: list[tuple[int, int]],
+) -> Proposal:
+    pairing = RoundPairing(
+        round_number,
+        engine.system,
+        [PairedGame(g.board, g.first, g.second, g.explanation) for g in games],
+    )
+    edited = sorted(map(frozenset, pairing.pairs())) != sorted(map(frozenset, engine.pairs()))
+    return Proposal(
+        division=division,
+        round=round_number,
+        system=engine.system,
+        games=games,
+        report=check_round(field, pairing, options),
+        players={p.number: p for p in field.players},
+        notes=list(engine.notes),
+        engine_quality=round_quality(field, engine, options),
+        pins=pins,
+        edited=edited,
+    )
+
+
+def propose_round(
+    division: Division, round_number: int, system: str | None = None
+) -> Proposal:
+    """The engine's pairing of a round and the independent checker's report; stores nothing.
+
+    Refused (ServiceError) like ``pair_round``: an earlier round without results unless the
+    schedule is lagged, no system, constraints that leave no pairing; and here also a round
+    already paired (unpair it first) or with results.
+    """
+    engine, field, options = _engine_proposal(division, round_number, system)
+    games = [ProposedGame(g.board, g.first, g.second, g.explanation) for g in engine.games]
+    return _proposal(division, round_number, engine, field, options, games, [])
+
+
+def _validate_pairs(
+    division: Division, round_number: int, field: Field, pairs: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The director's pairs, if they pair every active player exactly once (byes last)."""
+    params = _where_params(division, round_number)
+    players = {p.number: p for p in field.players}
+    seen: set[int] = set()
+    out: list[tuple[int, int]] = []
+    for a, b in pairs:
+        if a == 0:
+            a, b = b, a
+        if a == 0:
+            raise ServiceError("pairing_malformed", field="games", detail="a bye without a player")
+        if a == b:
+            raise ServiceError("pairing_self", field="games", number=a, **params)
+        for n in (a, b):
+            if n == 0:
+                continue
+            if n not in players:
+                raise ServiceError("pairing_unknown_player", field="games", number=n, **params)
+            if not players[n].active:
+                raise ServiceError(
+                    "pairing_withdrawn", field="games", number=n, name=players[n].name, **params
+                )
+            if n in seen:
+                raise ServiceError("pairing_twice", field="games", number=n, **params)
+            seen.add(n)
+        out.append((a, b))
+    active = [n for n, p in players.items() if p.active]
+    missing = sorted(set(active) - seen)
+    if missing:
+        raise ServiceError(
+            "pairing_missing", field="games", numbers=", ".join(map(str, missing)), **params
+        )
+    byes = sum(1 for _, b in out if b == 0)
+    if byes != len(active) % 2:
+        raise ServiceError(
+            "pairing_byes",
+            field="games",
+            byes=byes,
+            players=len(active),
+            expected=len(active) % 2,
+            **params,
+        )
+    return [p for p in out if p[1]] + [p for p in out if not p[1]]
+
+
+def _slot(pairs: list[tuple[int, int]], number: int) -> tuple[int, int]:
+    """(index of the pair, 0 or 1) where ``number`` sits; ServiceError if not in the round."""
+    for k, pair in enumerate(pairs):
+        if number and number in pair:
+            return k, pair.index(number)
+    raise ServiceError("pairing_not_in_round", field="a", number=number)
+
+
+def _locate(pairs: list[tuple[int, int]], a: int, b: int) -> tuple[tuple[int, int], ...]:
+    if a == b:
+        raise ServiceError("pairing_same_player", field="b")
+    try:
+        where_a = _slot(pairs, a)
+    except ServiceError as exc:
+        raise ServiceError(exc.code, field="a", **exc.params) from exc
+    try:
+        where_b = _slot(pairs, b)
+    except ServiceError as exc:
+        raise ServiceError(exc.code, field="b", **exc.params) from exc
+    return where_a, where_b
+
+
+def swap_players(pairs: list[tuple[int, int]], a: int, b: int) -> list[tuple[int, int]]:
+    """Exchange two players of different games (or a player and the bye's player)."""
+    (i, si), (j, sj) = _locate(pairs, a, b)
+    if i == j:
+        raise ServiceError("pairing_same_game", field="b", a=a, b=b)
+    out = [list(p) for p in pairs]
+    out[i][si], out[j][sj] = b, a
+    return [_bye_last(p) for p in out]
+
+
+def pin_pair(pairs: list[tuple[int, int]], a: int, b: int) -> list[tuple[int, int]]:
+    """Make ``a`` play ``b`` by one swap: their old opponents then play each other.
+
+    The engine has no fixed pairs, so a pin is realised by the one swap that creates it: ``a``
+    keeps their board, ``b``'s old opponent takes ``a``'s old opponent (or the bye).
+    """
+    (i, si), (j, sj) = _locate(pairs, a, b)
+    if i == j:
+        raise ServiceError("pairing_pin_exists", field="b", a=a, b=b)
+    x = pairs[i][1 - si]
+    out = [list(p) for p in pairs]
+    out[i][1 - si], out[j][sj] = b, x
+    return [_bye_last(p) for p in out]
+
+
+def _bye_last(pair: list[int]) -> tuple[int, int]:
+    a, b = pair
+    return (b, a) if a == 0 else (a, b)
+
+
+def _firsts(
+    field: Field, options: PairingOptions, a: int, b: int
+) -> tuple[int, int]:
+    """First and second of a game the director made: the NASPA rule, else a seeded draw."""
+    players = {p.number: p for p in field.players}
+    first, _ = first_by_rule(players[a], players[b])
+    if first is None:
+        lo, hi = sorted((a, b))
+        rng = round_rng(options.seed, field.round, f"console:{lo}-{hi}")
+        return (lo, hi) if rng.random() < 0.5 else (hi, lo)
+    return (a, b) if first.number == a else (b, a)
+
+
+def _director_games(
+    engine: RoundPairing,
+    field: Field,
+    options: PairingOptions,
+    pairs: list[tuple[int, int]],
+    pins: list[tuple[int, int]],
+) -> list[ProposedGame]:
+    """Boards in the given order; the engine's games keep its firsts and explanations."""
+    made = {frozenset((g.first, g.second)): g for g in engine.games}
+    pinned = {frozenset(p) for p in pins}
+    players = {p.number: p for p in field.players}
+    since = options.repeats_since_round
+    games: list[ProposedGame] = []
+    board = 0
+    for a, b in pairs:
+        key = frozenset((a, b))
+        g = made.get(key)
+        if not b:
+            why = g.explanation if g is not None else "bye: changed by the director"
+            games.append(ProposedGame(0, a, 0, why))
+            continue
+        board += 1
+        if g is not None:
+            games.append(ProposedGame(board, g.first, g.second, g.explanation))
+            continue
+        first, second = _firsts(field, options, a, b)
+        why = "pinned by the director" if key in pinned else "changed by the director"
+        history = players[a].opponents
+        met = (history if since is None else history[max(0, since - 1):]).count(b)
+        if met:
+            why += f"; repeat {ordinal(met + 1)} meeting"
+        games.append(ProposedGame(board, first, second, why))
+    return games
+
+
+def edit_proposal(
+    division: Division,
+    round_number: int,
+    games: list[tuple[int, int]],
+    *,
+    swap: tuple[int, int] | None = None,
+    pin: tuple[int, int] | None = None,
+    pins: list[tuple[int, int]] | tuple = (),
+    system: str | None = None,
+) -> Proposal:
+    """The director's pairing (``games`` as (first, second), second 0 = bye), edited, checked.
+
+    ``games`` comes back from the page, so it is validated like new input: every active
+    player exactly once, no withdrawn player, only numbers of this division, the right number
+    of byes. ``swap`` exchanges two players of different games; ``pin`` makes two players
+    meet (see ``pin_pair``). Games the engine also made keep its explanation and firsts; the
+    others get the NASPA start/reply rule and say they were the director's. Stores nothing.
+    """
+    engine, field, options = _engine_proposal(division, round_number, system)
+    pairs = _validate_pairs(division, round_number, field, [tuple(p) for p in games])
+    if swap is not None:
+        pairs = swap_players(pairs, *swap)
+    pinned = [tuple(p) for p in pins]
+    if pin is not None:
+        pairs = pin_pair(pairs, *pin)
+        pinned.append(tuple(pin))
+    standing = {frozenset(p) for p in pairs}
+    kept: list[tuple[int, int]] = []
+    for p in pinned:
+        if frozenset(p) in standing and frozenset(p) not in map(frozenset, kept):
+            kept.append((p[0], p[1]))
+    made = _director_games(engine, field, options, pairs, kept)
+    return _proposal(division, round_number, engine, field, options, made, kept)
+
+
+@transaction.atomic
+def publish_proposal(
+    division: Division,
+    round_number: int,
+    games: list[tuple[int, int]],
+    *,
+    pins: list[tuple[int, int]] | tuple = (),
+    system: str | None = None,
+    actor: Actor | str | None = None,
+) -> Round:
+    """Store the director's pairing of a round (validated again) with one audit event."""
+    proposal = edit_proposal(division, round_number, games, pins=pins, system=system)
+    return save_round_pairings(
+        division, round_number, proposal.planned(), system=proposal.system, actor=actor
+    )
+
+
+def unpair_round(
+    division: Division, round_number: int, *, actor: Actor | str | None = None
+) -> int:
+    """Remove a round's pairings while it has no results (byes' scores do not count).
+
+    Only the last paired round: unpairing one in the middle would leave a gap that no later
+    round could be paired across.
+    """
+    round_number = _check_round_number(round_number)
+    later = (
+        Game.objects.filter(round__division=division, round__number__gt=round_number)
+        .order_by("-round__number")
+        .values_list("round__number", flat=True)
+        .first()
+    )
+    if later is not None:
+        raise ServiceError(
+            "pairing_later_paired", later=later, **_where_params(division, round_number)
+        )
+    return delete_round_pairings(division, round_number, actor=actor)

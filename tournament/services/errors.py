@@ -13,6 +13,31 @@ from typing import Any
 # code -> neutral message template (str.format with the error's params).
 CODES: dict[str, str] = {
     "invalid": "{message}",
+    # pairing
+    "pairing_round_number": "round {round!r} must be a whole number from 1 to {maximum}",
+    "pairing_has_results": "division {division} round {round} already has results; "
+    "it cannot be paired again",
+    "pairing_already_paired": "division {division} round {round} is already paired; "
+    "unpair it to pair it again",
+    "pairing_later_paired": "division {division} round {round}: round {later} is paired "
+    "after it; unpair round {later} first",
+    "pairing_malformed": "the pairing sent is not readable ({detail}); start again from the "
+    "engine's proposal",
+    "pairing_unknown_player": "division {division} round {round}: there is no player "
+    "number {number}",
+    "pairing_withdrawn": "division {division} round {round}: #{number} {name} has withdrawn "
+    "and cannot be paired",
+    "pairing_twice": "division {division} round {round}: #{number} is paired twice",
+    "pairing_self": "division {division} round {round}: #{number} cannot play against "
+    "themselves",
+    "pairing_missing": "division {division} round {round}: not paired: {numbers}",
+    "pairing_byes": "division {division} round {round}: {byes} byes for {players} active "
+    "players; there must be {expected}",
+    "pairing_not_in_round": "#{number} is not a player of this round",
+    "pairing_same_player": "choose two different players",
+    "pairing_same_game": "#{a} and #{b} already play each other; swap players of two "
+    "different games",
+    "pairing_pin_exists": "#{a} and #{b} already play each other",
 }
 
 

@@ -1,5 +1,252 @@
-"""Console: pairing (being built)."""
+"""Console: pairing a round. The engine proposes, the director edits, then publishes.
 
-from django.urls import URLPattern
+``/t/SLUG/console/<division>/round/<n>/pair/`` shows the engine's pairing with its explanations
+and the independent checker's report (repeats, win difference, start/reply balance) before
+anything is stored. The director may swap two players or pin a pair and sees the checker run
+again on the edited round; publishing stores it with one audit event. The page keeps no state
+on the server: the pairing travels in the forms and the shell validates it again each time, so
+a forged form is refused with a message and changes nothing. Swap and pin re-render the
+proposal in place with htmx and work as plain posts too.
 
-urlpatterns: list[URLPattern] = []
+``.../round/<n>/unpair/`` removes a round's pairings while it has no results; it is also the
+"undo the last pairing" of the division page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.urls import URLPattern, path, reverse
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from pairings.engine.schedule import KNOWN_SYSTEMS
+
+from ...models import Division, Tournament
+from ...pairing import Proposal, edit_proposal, propose_round, publish_proposal, unpair_round
+from ...selectors import last_round_number, round_has_results
+from ...services import ServiceError
+from ..forms.pairing import ACTIONS, PairingEditForm, encode_pairs
+from ..permissions import DivisionMoved, director_required, division_by_slug, moved
+
+FRAGMENT = "console/pairing_proposal.html"
+PAGE = "console/pairing.html"
+
+# The page's own words for refusals whose neutral message would not say what to do here.
+WORDING = {
+    "pairing_already_paired": "Round {round} of division {division} is already paired. "
+    "Unpair it below to pair it again.",
+    "pairing_malformed": "The pairing sent is not readable ({detail}). Reload the page to "
+    "start again from the engine's proposal.",
+}
+
+
+def _player(proposal: Proposal, number: int) -> dict[str, Any] | None:
+    if not number:
+        return None
+    p = proposal.players[number]
+    return {
+        "number": number,
+        "name": p.name,
+        "record": f"{p.wins:g}-{p.losses:g}",
+        "spread": f"{p.spread:+d}",
+    }
+
+
+def _report(proposal: Proposal) -> dict[str, Any]:
+    """The checker's verdict and measures beside the engine's own proposal's."""
+    quality, engine = proposal.report.quality, proposal.engine_quality
+    rows = [
+        ("Repeats", "repeats"),
+        ("Win difference (total)", "win_diff"),
+        ("Games across score groups", "floats"),
+    ]
+    return {
+        "ok": proposal.report.ok,
+        "errors": proposal.report.errors,
+        "warnings": proposal.report.warnings,
+        "measures": [
+            {"label": label, "key": key, "value": f"{quality.get(key, 0):g}",
+             "engine": f"{engine.get(key, 0):g}"}
+            for label, key in rows
+        ],
+        "imbalance": f"{quality.get('max_imbalance', 0):g}",
+    }
+
+
+def _forms(proposal: Proposal, bound: PairingEditForm | None = None) -> dict[str, Any]:
+    initial = {
+        "games": encode_pairs(proposal.pairs),
+        "pins": encode_pairs(proposal.pins),
+        "system": proposal.system,
+    }
+    out = {}
+    for action in ACTIONS:
+        if bound is not None and bound.action == action:
+            out[f"{action}_form"] = bound
+        else:
+            out[f"{action}_form"] = PairingEditForm(initial=initial, action=action)
+    return out
+
+
+def _context(
+    tournament: Tournament,
+    division: Division,
+    round_number: int,
+    proposal: Proposal | None,
+    *,
+    error: ServiceError | None = None,
+    bound: PairingEditForm | None = None,
+) -> dict[str, Any]:
+    last = last_round_number(division)
+    undo = last if last and not round_has_results(division, last) else None
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "division": division,
+        "round": round_number,
+        "proposal": proposal,
+        "error": error.worded(WORDING) if error is not None else "",
+        "error_code": error.code if error is not None else "",
+        "undo_round": undo,
+        "undo_url": undo and reverse(
+            "console:unpair", args=(tournament.slug, division.slug, undo)
+        ),
+        "pair_url": reverse("console:pair", args=(tournament.slug, division.slug, round_number)),
+        "division_url": reverse("console:division", args=(tournament.slug, division.slug)),
+        "systems": KNOWN_SYSTEMS,
+    }
+    if proposal is not None:
+        pinned = {frozenset(p) for p in proposal.pins}
+        context["rows"] = [
+            {
+                "board": g.board,
+                "first": _player(proposal, g.first),
+                "second": _player(proposal, g.second),
+                "explanation": g.explanation,
+                "pinned": frozenset((g.first, g.second)) in pinned,
+            }
+            for g in proposal.games
+        ]
+        context["report"] = _report(proposal)
+        context.update(_forms(proposal, bound))
+    return context
+
+
+def _show(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    """The whole page, or for htmx only the proposal (table, report, forms) it swaps in."""
+    template = FRAGMENT if request.htmx else PAGE
+    return render(request, template, context, status=status)
+
+
+def _division(tournament: Tournament, key: str) -> Division:
+    return division_by_slug(tournament, key)
+
+
+@director_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def pair(
+    request: HttpRequest, tournament: Tournament, division: str, round: int
+) -> HttpResponseBase:
+    """GET: the engine's proposal; POST action=swap/pin: the edited one; action=publish."""
+    try:
+        div = _division(tournament, division)
+    except DivisionMoved as to:
+        return moved(request, division, to.division)
+    if request.method != "POST":
+        system = (request.GET.get("system") or "")[:20] or None
+        try:
+            proposal = propose_round(div, round, system)
+        except ServiceError as exc:
+            return _show(request, _context(tournament, div, round, None, error=exc), 400)
+        return _show(request, _context(tournament, div, round, proposal))
+
+    action = request.POST.get("action", "")
+    if action not in ACTIONS:
+        exc = ServiceError("pairing_malformed", detail=f"unknown action {action[:20]!r}")
+        return _show(request, _context(tournament, div, round, None, error=exc), 400)
+    form = PairingEditForm(request.POST, action=action)
+    form.is_valid()
+    data = form.cleaned_data
+    if any(name in form.errors for name in ("games", "pins", "system")):
+        detail = "; ".join(str(e) for name in ("games", "pins", "system")
+                           for e in form.errors.get(name, []))
+        exc = ServiceError("invalid", detail)
+        return _show(request, _context(tournament, div, round, None, error=exc), 400)
+    games, pins, system = data["games"], data["pins"], data["system"]
+    if form.errors:  # a swap or pin without two player numbers: show the pairing as it was
+        try:
+            current = edit_proposal(div, round, games, pins=pins, system=system)
+        except ServiceError as exc:
+            return _show(request, _context(tournament, div, round, None, error=exc), 400)
+        return _show(request, _context(tournament, div, round, current, bound=form), 400)
+    try:
+        if action == "publish":
+            rnd = publish_proposal(
+                div, round, games, pins=pins, system=system, actor=request.user
+            )
+            messages.success(
+                request,
+                f"Round {round} of division {div.name} is paired ({rnd.games.count()} games).",
+            )
+            target = reverse("console:division", args=(tournament.slug, div.slug))
+            if request.htmx:
+                return HttpResponseClientRedirect(target)
+            return redirect(target)
+        proposal = edit_proposal(div, round, games, pins=pins, system=system, **form.edit())
+    except ServiceError as exc:
+        return _refused(request, tournament, div, round, form, exc, games, pins, system)
+    return _show(request, _context(tournament, div, round, proposal))
+
+
+def _refused(
+    request: HttpRequest,
+    tournament: Tournament,
+    div: Division,
+    round_number: int,
+    form: PairingEditForm,
+    exc: ServiceError,
+    games: list[tuple[int, int]],
+    pins: list[tuple[int, int]],
+    system: str | None,
+) -> HttpResponse:
+    """A refused edit or publish: the message at its field, the pairing as it was, 400."""
+    if exc.field in ("a", "b") and exc.field in form.fields:
+        try:
+            current = edit_proposal(div, round_number, games, pins=pins, system=system)
+        except ServiceError as again:
+            exc = again
+        else:
+            form.add_error(exc.field, exc.worded(WORDING))
+            context = _context(tournament, div, round_number, current, bound=form)
+            return _show(request, context, 400)
+    return _show(request, _context(tournament, div, round_number, None, error=exc), 400)
+
+
+@director_required
+@require_POST
+def unpair(
+    request: HttpRequest, tournament: Tournament, division: str, round: int
+) -> HttpResponseBase:
+    """Remove a round's pairings (no results yet), then offer to pair it again."""
+    try:
+        div = _division(tournament, division)
+    except DivisionMoved as to:
+        return moved(request, division, to.division)
+    try:
+        count = unpair_round(div, round, actor=request.user)
+    except ServiceError as exc:
+        return _show(request, _context(tournament, div, round, None, error=exc), 400)
+    messages.success(request, f"Round {round} of division {div.name} is unpaired ({count} games).")
+    target = reverse("console:pair", args=(tournament.slug, div.slug, round))
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
+
+
+urlpatterns: list[URLPattern] = [
+    path("<str:division>/round/<int:round>/pair/", pair, name="pair"),
+    path("<str:division>/round/<int:round>/unpair/", unpair, name="unpair"),
+]

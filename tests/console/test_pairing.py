@@ -1,0 +1,414 @@
+"""Pairing a round from the console: propose, swap, pin, publish, unpair; and who may."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pairings.models import ScheduleRange
+from tests.core.conftest import make_director
+from tournament import services
+from tournament.models import AuditEvent, Game, Round
+from tournament.pairing import edit_proposal, propose_round
+from tournament.services import PlannedGame, ServiceError
+from tournament.web.forms.pairing import encode_pairs
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida"]
+
+
+@pytest.fixture
+def event():
+    """Nine players (so a bye), round 1 played 1-2, 3-4, 5-6, 7-8 (odd numbers won), 9 bye."""
+    t = services.create_tournament(name="Pair Open", gibson=False)
+    d = services.create_division(t, name="A", rounds=5)
+    for k, name in enumerate(NAMES):
+        services.register_player(d, name=name, rating=2000 - 50 * k)
+    ScheduleRange.objects.create(division=d, first_round=1, last_round=5, system="swiss")
+    services.save_round_pairings(
+        d,
+        1,
+        [PlannedGame(a, a + 1, board=k) for k, a in enumerate((1, 3, 5, 7), start=1)]
+        + [PlannedGame(9, 0)],
+        system="manual",
+    )
+    for a in (1, 3, 5, 7):
+        services.record_result(d, 1, a, 400 + a, 350)
+    return t, d
+
+
+@pytest.fixture
+def td(client, event):
+    t, _ = event
+    client.force_login(make_director(t, "pair-td"))
+    return client
+
+
+def url(t, d, rnd=2, what="pair"):
+    return f"/t/{t.slug}/console/{d.slug}/round/{rnd}/{what}/"
+
+
+def counts():
+    return (Game.objects.count(), Round.objects.count(), AuditEvent.objects.count())
+
+
+def hidden(body: str, prefix: str, name: str) -> str:
+    m = re.search(rf'name="{prefix}-{name}" value="([^"]*)"', body)
+    assert m, f"{prefix}-{name} not in the page"
+    return m.group(1)
+
+
+def pairs_of(text: str) -> list[tuple[int, int]]:
+    return [tuple(map(int, p.split("-"))) for p in text.split()]
+
+
+def opponent(pairs, n):
+    for a, b in pairs:
+        if n in (a, b):
+            return b if a == n else a
+    raise AssertionError(n)
+
+
+def post(client, t, d, action, games, *, a=None, b=None, pins="", system="", **extra):
+    data = {
+        "action": action,
+        f"{action}-games": games,
+        f"{action}-pins": pins,
+        f"{action}-system": system,
+    }
+    if a is not None:
+        data[f"{action}-a"] = a
+    if b is not None:
+        data[f"{action}-b"] = b
+    return client.post(url(t, d), data, **extra)
+
+
+# ---------------------------------------------------------------------------- the proposal
+
+
+def test_proposal_shows_explanations_and_checker_report_and_stores_nothing(td, event):
+    t, d = event
+    before = counts()
+    response = td.get(url(t, d))
+    assert response.status_code == 200
+    body = response.content.decode()
+    proposal = propose_round(d, 2)
+    for g in proposal.games:
+        assert g.explanation and g.explanation in body
+    assert any(g.explanation.startswith("bye:") for g in proposal.games)
+    assert 'id="checker"' in body and "No rule broken." in body
+    assert 'data-measure="repeats"' in body and 'data-measure="win_diff"' in body
+    assert "Largest firsts/seconds imbalance" in body
+    assert pairs_of(hidden(body, "publish", "games")) == proposal.pairs
+    assert counts() == before
+
+
+def test_swap_creating_a_repeat_is_reported_as_a_repeat(td, event):
+    t, d = event
+    games = propose_round(d, 2).pairs
+    # 1 met 2 in round 1: swap 1's opponent with 2 so that 1 plays 2 again
+    x = opponent(games, 1)
+    assert x != 2
+    before = counts()
+    response = post(td, t, d, "swap", encode_pairs(games), a=x, b=2)
+    assert response.status_code == 200
+    body = response.content.decode()
+    edited = pairs_of(hidden(body, "publish", "games"))
+    assert opponent(edited, 1) == 2
+    assert re.search(r'data-measure="repeats"><dt>Repeats</dt><dd>1 ', body)
+    assert "Rules broken:" in body and "beyond the repeat limit" in body
+    assert "changed by the director; repeat 2nd meeting" in body
+    assert counts() == before
+
+
+def test_pin_forces_two_players_to_meet_and_repairs_around_them(td, event):
+    t, d = event
+    engine = propose_round(d, 2)
+    games = engine.pairs
+    assert opponent(games, 1) != 4  # 1 won round 1, 4 lost: a pin across score groups
+    response = post(td, t, d, "pin", encode_pairs(games), a=1, b=4)
+    assert response.status_code == 200
+    body = response.content.decode()
+    edited = pairs_of(hidden(body, "publish", "games"))
+    assert opponent(edited, 1) == 4
+    # the old opponents of 1 and 4 now play each other (or one of them has the bye)
+    assert opponent(edited, opponent(games, 1)) == opponent(games, 4)
+    assert pairs_of(hidden(body, "publish", "pins")) == [(1, 4)]
+    assert "pinned by the director" in body and 'class="pinned"' in body
+    numbers = sorted(n for p in edited for n in p if n)
+    assert numbers == list(range(1, 10))
+    # the checker ran on the edited round: more win difference than the engine's
+    proposal = edit_proposal(d, 2, games, pin=(1, 4))
+    assert proposal.pairs == edited
+    assert proposal.report.quality["win_diff"] > engine.report.quality["win_diff"]
+    value = f'{proposal.report.quality["win_diff"]:g}'
+    assert f'<dd>{value} <small class="muted">(engine: ' in body
+
+
+def test_htmx_swap_answers_with_the_proposal_fragment_only(td, event):
+    t, d = event
+    games = propose_round(d, 2).pairs
+    response = post(
+        td, t, d, "swap", encode_pairs(games), a=games[0][0], b=games[1][0],
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert '<section id="proposal"' in body and "<html" not in body
+    edited = pairs_of(hidden(body, "publish", "games"))
+    assert opponent(edited, games[0][0]) == games[1][1]
+
+
+# ---------------------------------------------------------------------------- publishing
+
+
+def test_publish_stores_exactly_the_edited_round_with_one_audit_event(td, event):
+    t, d = event
+    games = propose_round(d, 2).pairs
+    x = opponent(games, 1)
+    body = post(td, t, d, "swap", encode_pairs(games), a=x, b=2).content.decode()
+    edited = pairs_of(hidden(body, "publish", "games"))
+    before_events = AuditEvent.objects.count()
+    response = post(td, t, d, "publish", encode_pairs(edited))
+    assert response.status_code == 302
+    assert response["Location"] == f"/t/{t.slug}/console/{d.slug}/"
+    assert AuditEvent.objects.count() == before_events + 1
+    event_ = AuditEvent.objects.order_by("-id").first()
+    assert event_.action == "pair_round" and event_.actor == "pair-td"
+    stored = [
+        (g.player1.number, g.player2.number if g.player2_id else 0)
+        for g in Game.objects.filter(round__division=d, round__number=2).order_by("board", "id")
+    ]
+    played = [p for p in stored if p[1]]
+    assert sorted(played, key=lambda p: p) == sorted(p for p in edited if p[1])
+    assert [p for p in stored if not p[1]] == [p for p in edited if not p[1]]
+    assert opponent(stored, 1) == 2
+    # a second publish of the same round is refused, with the way out offered
+    again = post(td, t, d, "publish", encode_pairs(edited))
+    assert again.status_code == 400
+    assert "already paired" in again.content.decode()
+    assert "Unpair round 2" in again.content.decode()
+
+
+@pytest.mark.parametrize(
+    "games, message",
+    [
+        ("1-2 3-4", "not paired: 5, 6, 7, 8, 9"),
+        ("garbage", "not readable"),
+        ("", "not readable"),
+        ("1-2 3-4 5-6 7-8 9-1", "paired twice"),
+        ("1-2 3-4 5-6 7-8 9-10", "no player number 10"),
+        ("1-1 3-4 5-6 7-8 9-0 2-0", "cannot play against themselves"),
+        ("1-2 3-4 5-6 7-8 9-0 0-0", "a bye without a player"),
+        ("1-3 2-4 5-7 6-8 9-0", None),
+        ("1-3 2-0 5-7 6-8 9-0 4-0", "3 byes for 9 active players"),
+        ("1-٣ 2-4", "not readable"),
+        ("99999999999999-1", "not readable"),
+    ],
+)
+def test_forged_or_invalid_pairings_are_refused_and_nothing_is_written(
+    td, event, games, message
+):
+    t, d = event
+    before = counts()
+    response = post(td, t, d, "publish", games)
+    if message is None:  # a valid pairing the director chose by hand is theirs to publish
+        assert response.status_code == 302
+        return
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert counts() == before
+
+
+def test_withdrawn_player_in_the_form_is_refused(td, event):
+    t, d = event
+    entry = d.entries.get(number=9)
+    services.withdraw_player(entry, from_round=2)
+    games = propose_round(d, 2).pairs
+    assert all(9 not in p for p in games)
+    before = counts()
+    response = post(td, t, d, "publish", "1-2 3-4 5-6 7-8 9-0")
+    assert response.status_code == 400
+    assert "#9 Ida has withdrawn" in response.content.decode()
+    assert counts() == before
+    # the proposal without the withdrawn player publishes, with their forfeit added
+    assert post(td, t, d, "publish", encode_pairs(games)).status_code == 302
+    assert Game.objects.filter(round__number=2, player1__number=9, player2=None).exists()
+
+
+def test_bad_swap_and_pin_show_the_message_at_the_field(td, event):
+    t, d = event
+    games = propose_round(d, 2).pairs
+    text = encode_pairs(games)
+    before = counts()
+    same_game = post(td, t, d, "swap", text, a=games[0][0], b=games[0][1])
+    assert same_game.status_code == 400
+    assert 'id="id_swap-b_error"' in same_game.content.decode()
+    assert "already play each other" in same_game.content.decode()
+    unknown = post(td, t, d, "pin", text, a=42, b=1)
+    assert unknown.status_code == 400
+    assert 'id="id_pin-a_error"' in unknown.content.decode()
+    assert "#42 is not a player of this round" in unknown.content.decode()
+    missing = post(td, t, d, "swap", text, a=1)
+    assert missing.status_code == 400 and 'id="id_swap-b_error"' in missing.content.decode()
+    self_swap = post(td, t, d, "swap", text, a=3, b=3)
+    assert self_swap.status_code == 400 and "two different players" in self_swap.content.decode()
+    assert post(td, t, d, "swap", text, a="x", b="1").status_code == 400
+    # an unknown action
+    odd = td.post(url(t, d), {"action": "drop", "drop-games": text})
+    assert odd.status_code == 400 and "unknown action" in odd.content.decode()
+    assert counts() == before
+
+
+# ---------------------------------------------------------------------------- refusals
+
+
+def test_round_whose_previous_round_has_no_results_is_refused(td, event):
+    t, d = event
+    services.save_round_pairings(
+        d, 2, [PlannedGame(1, 3), PlannedGame(5, 7), PlannedGame(2, 4), PlannedGame(6, 8),
+               PlannedGame(9, 0)], system="manual"
+    )
+    before = counts()
+    response = td.get(url(t, d, 3))
+    assert response.status_code == 400
+    assert "round 2 is incomplete" in response.content.decode()
+    # round 2 itself: already paired, unpair offered
+    paired = td.get(url(t, d, 2))
+    assert paired.status_code == 400
+    body = paired.content.decode()
+    assert "already paired" in body and "Unpair round 2" in body
+    assert f'action="{url(t, d, 2, "unpair")}"' in body
+    assert counts() == before
+
+
+def test_round_with_results_is_refused(td, event):
+    t, d = event
+    before = counts()
+    response = td.get(url(t, d, 1))
+    assert response.status_code == 400
+    assert "already has results" in response.content.decode()
+    assert "Unpair" not in response.content.decode()
+    assert counts() == before
+
+
+def test_constraints_that_leave_no_pairing_are_a_message(td, event):
+    t, d = event
+    ScheduleRange.objects.filter(division=d).update(
+        options={"max_meetings": 1, "hard_repeat_limit": True}
+    )
+    services.withdraw_player(d.entries.get(number=9), from_round=2)
+    for n in range(3, 9):
+        services.withdraw_player(d.entries.get(number=n), from_round=2)
+    before = counts()
+    response = td.get(url(t, d, 2))  # 1 and 2 are left and have met
+    assert response.status_code == 400
+    assert 'role="alert"' in response.content.decode()
+    assert counts() == before
+
+
+def test_bad_round_numbers(td, event):
+    t, d = event
+    assert td.get(url(t, d, 0)).status_code == 400
+    assert td.get(url(t, d, 10**30)).status_code == 400
+    assert td.post(url(t, d, 10**30, "unpair")).status_code == 400
+    assert td.get(f"/t/{t.slug}/console/nope/round/2/pair/").status_code == 404
+    with pytest.raises(ServiceError):
+        propose_round(d, "2")
+
+
+# ---------------------------------------------------------------------------- unpairing
+
+
+def test_unpair_allowed_when_only_the_bye_has_a_score(td, event):
+    t, d = event
+    games = propose_round(d, 2).pairs
+    assert post(td, t, d, "publish", encode_pairs(games)).status_code == 302
+    bye = Game.objects.get(round__division=d, round__number=2, player2=None)
+    assert bye.score1 == t.bye_spread  # scored at pairing time; not a result
+    page = td.get(url(t, d, 3)).content.decode()
+    assert "Unpair round 2" in page  # the undo of the last pairing
+    before_events = AuditEvent.objects.count()
+    response = td.post(url(t, d, 2, "unpair"))
+    assert response.status_code == 302 and response["Location"] == url(t, d, 2)
+    assert not Game.objects.filter(round__division=d, round__number=2).exists()
+    assert AuditEvent.objects.count() == before_events + 1
+    assert td.get(url(t, d, 2)).status_code == 200  # and it can be paired again
+
+
+def test_unpair_refused_when_a_played_game_has_a_score(td, event):
+    t, d = event
+    games = propose_round(d, 2).pairs
+    post(td, t, d, "publish", encode_pairs(games))
+    a, _ = next(p for p in games if p[1])
+    services.record_result(d, 2, a, 410, 300)
+    before = counts()
+    response = td.post(url(t, d, 2, "unpair"))
+    assert response.status_code == 400
+    assert "already has results" in response.content.decode()
+    assert counts() == before
+
+
+def test_unpair_refused_for_a_round_before_the_last_paired_one(td, event):
+    t, d = event
+    services.save_round_pairings(
+        d, 2, [PlannedGame(1, 3), PlannedGame(5, 7), PlannedGame(2, 4), PlannedGame(6, 8),
+               PlannedGame(9, 0)], system="manual"
+    )
+    services.save_round_pairings(
+        d, 3, [PlannedGame(1, 5), PlannedGame(2, 6), PlannedGame(3, 9), PlannedGame(4, 8),
+               PlannedGame(7, 0)], system="manual"
+    )
+    before = counts()
+    response = td.post(url(t, d, 2, "unpair"))
+    assert response.status_code == 400
+    assert "round 3 is paired after it; unpair round 3 first" in response.content.decode()
+    assert counts() == before
+
+
+def test_unpair_of_an_unpaired_round_is_a_message(td, event):
+    t, d = event
+    before = counts()
+    response = td.post(url(t, d, 4, "unpair"))
+    assert response.status_code == 400
+    assert "no pairings" in response.content.decode()
+    assert counts() == before
+
+
+# ---------------------------------------------------------------------------- who may
+
+
+def test_anonymous_visitors_are_sent_to_sign_in(client, event):
+    t, d = event
+    before = counts()
+    for response in (
+        client.get(url(t, d)),
+        client.post(url(t, d), {"action": "publish"}),
+        client.post(url(t, d, 1, "unpair")),
+    ):
+        assert response.status_code == 302
+        assert response["Location"].startswith("/accounts/login/")
+    assert counts() == before
+
+
+def test_other_tournaments_director_and_scorekeepers_are_refused(client, event):
+    t, d = event
+    other = services.create_tournament(name="Other Open")
+    client.force_login(make_director(other, "other-td"))
+    games = encode_pairs(propose_round(d, 2).pairs)
+    before = counts()
+    assert client.get(url(t, d)).status_code == 403
+    assert post(client, t, d, "publish", games).status_code == 403
+    assert client.post(url(t, d, 1, "unpair")).status_code == 403
+
+    from django.contrib.auth import get_user_model
+
+    keeper = get_user_model().objects.create_user("keeper", "k@example.org", "pw-long-enough-1")
+    t.scorekeepers.add(keeper)
+    client.force_login(keeper)
+    assert client.get(url(t, d)).status_code == 403
+    assert post(client, t, d, "publish", games).status_code == 403
+    assert client.post(url(t, d, 1, "unpair")).status_code == 403
+    assert counts() == before
