@@ -42,13 +42,15 @@ def _url(name: str, *args: object) -> str | None:
 def _division_summary(division: Division) -> dict:
     paired = last_round_number(division)
     playing = round_in_play(division)
+    missing = missing_games(division, playing) if playing else []
     return {
         "division": division,
         "players": division.entries.count(),
         "paired": paired,
         "scored": last_scored_round(division),
         "in_play": playing,
-        "missing": len(missing_games(division, playing)) if playing else 0,
+        "missing": len(missing),
+        "missing_games": missing,
     }
 
 
@@ -63,10 +65,11 @@ def console_home(request: HttpRequest, tournament: Tournament) -> HttpResponseBa
             return redirect(target)
     rows = [_division_summary(d) for d in divisions]
     for key, row in enumerate(rows, start=1):
+        div_slug = row["division"].slug
         row["key"] = str(key) if key <= 9 else ""
-        row["status_url"] = reverse("console:division", args=(tournament.slug, row["division"].slug))
+        row["status_url"] = reverse("console:division", args=(tournament.slug, div_slug))
         row["results_url"] = row["in_play"] and _url(
-            "console:results", tournament.slug, row["division"].slug, row["in_play"]
+            "console:results", tournament.slug, div_slug, row["in_play"]
         )
     directs = can_direct(request.user, tournament)
     return render(
@@ -116,7 +119,7 @@ def division_home(request: HttpRequest, tournament: Tournament, division: str) -
         "division": div,
         "summary": summary,
         "directs": directs,
-        "missing": missing_games(div, playing) if playing else [],
+        "missing": summary["missing_games"],
         "gibsonized": gibsonized_players(div),
         "actions": _recent_actions(tournament),
         "results_url": playing and _url("console:results", slug, div.slug, playing),
