@@ -20,7 +20,18 @@ from ..selectors import (
 )
 from ._common import MAX_PLAYED_SCORE, validate_bye_score, validate_played_scores
 from .audit import Actor, audit
-from .entries import find_or_create_player, register_player, withdraw_player
+from .entries import (
+    MAX_SEED_RATING,
+    NewEntry,
+    find_or_create_player,
+    register_new_player,
+    register_player,
+    register_players,
+    reinstate_player,
+    remove_entry,
+    update_entry,
+    withdraw_player,
+)
 from .errors import ServiceError
 from .events import TOURNAMENT_FIELDS, create_division, create_tournament
 from .pairings import PlannedGame, delete_round_pairings, save_round_pairings, set_pairing
@@ -55,4 +66,12 @@ __all__ = [
     "validate_bye_score",
     "validate_played_scores",
     "withdraw_player",
+    # registration
+    "MAX_SEED_RATING",
+    "NewEntry",
+    "register_new_player",
+    "register_players",
+    "reinstate_player",
+    "remove_entry",
+    "update_entry",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -170,3 +171,309 @@ def withdraw_player(
     return entry
 
 
+# --------------------------------------------------------------------------- registration desk
+# The director's console registers players one by one or as a pasted list, corrects seed
+# ratings and classes, removes a mistaken entry before play, and brings a withdrawn player back.
+
+MAX_SEED_RATING = 3000  # no federation's scale reaches it: a higher number is a typing slip
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """One player of a pasted list: the line it came from names it in a refusal."""
+
+    name: str
+    rating: int = 0
+    player_class: str = ""
+    line: int = 0
+
+
+def check_seed_rating(value: Any, who: str, *, field: str = "seed_rating") -> int:
+    """A seed rating is a whole number from 0 (unrated) to 3000.
+
+    Negative ratings do not exist and a 5-digit one is a slip of the keyboard that would seed
+    the player first, so both are refused rather than stored.
+    """
+    try:
+        rating = _as_int(value, who)
+    except ServiceError:
+        rating = None
+    if rating is None or not 0 <= rating <= MAX_SEED_RATING:
+        raise ServiceError(
+            "reg_seed_rating", field=field, player=who, value=value, max=MAX_SEED_RATING
+        )
+    return rating
+
+
+def check_player_class(value: Any, who: str, *, field: str = "player_class") -> str:
+    """A class (rating band like "B") fits the model's column; longer text is refused, not cut."""
+    text = " ".join(str(value or "").split())
+    limit = Entry._meta.get_field("player_class").max_length
+    if len(text) > limit:
+        raise ServiceError("reg_class_too_long", field=field, player=who, value=text, max=limit)
+    return text
+
+
+def check_player_name(value: Any, *, field: str = "name") -> str:
+    """A player's name with its spaces collapsed; empty or longer than the column is refused."""
+    name = " ".join(str(value or "").split())
+    if not name:
+        raise ServiceError("reg_name_required", field=field)
+    limit = Player._meta.get_field("name").max_length
+    if len(name) > limit:
+        raise ServiceError("reg_name_too_long", field=field, max=limit, length=len(name))
+    return name
+
+
+def _paired_rounds(division: Division) -> list[int]:
+    """Numbers of the division's rounds that have any game (pairings, byes or forfeits)."""
+    return list(
+        division.round_set.filter(games__isnull=False)
+        .distinct()
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+@transaction.atomic
+def register_new_player(
+    division: Division,
+    *,
+    name: str,
+    rating: Any = 0,
+    player_class: str = "",
+    career_games: int | None = None,
+    actor: Actor | str | None = None,
+) -> Entry:
+    """Create a new registry player and register them, even when a player of that name exists.
+
+    ``register_player(name=...)`` reuses a player whose exact name is unique; the console asks
+    the director first (near-duplicate warning) and calls this only for a person who is
+    really new, such as a second John Smith.
+    """
+    name = check_player_name(name)
+    rating = check_seed_rating(rating, name, field="rating")
+    player_class = check_player_class(player_class, name)
+    player = Player.objects.create(name=name)
+    return register_player(
+        division,
+        player=player,
+        rating=rating,
+        player_class=player_class,
+        career_games=career_games,
+        actor=actor,
+    )
+
+
+@transaction.atomic
+def register_players(
+    division: Division, rows: list[NewEntry], *, actor: Actor | str | None = None
+) -> list[Entry]:
+    """Register a whole list at once: every row is checked first, then all or none are added.
+
+    A refusal names the row's line, so a director fixes the pasted text and pastes it again;
+    rows name players as ``register_player`` does (an exact unique name reuses the registry's
+    player), and the same name twice in one list is refused rather than guessed.
+    """
+    if not rows:
+        raise ServiceError("reg_list_empty", field="lines")
+    seen: dict[str, int] = {}
+    checked: list[NewEntry] = []
+    for row in rows:
+        try:
+            name = check_player_name(row.name, field="lines")
+            rating = check_seed_rating(row.rating, name, field="lines")
+            player_class = check_player_class(row.player_class, name, field="lines")
+        except ServiceError as exc:
+            raise ServiceError(
+                "reg_list_line", field="lines", line=row.line, problem=exc.message
+            ) from exc
+        key = name.casefold()
+        if key in seen:
+            raise ServiceError(
+                "reg_list_line",
+                field="lines",
+                line=row.line,
+                problem=f"{name} is already on line {seen[key]}",
+            )
+        seen[key] = row.line
+        checked.append(NewEntry(name, rating, player_class, row.line))
+    entries = []
+    for row in checked:
+        try:
+            entries.append(
+                register_player(
+                    division,
+                    name=row.name,
+                    rating=row.rating,
+                    player_class=row.player_class,
+                    actor=actor,
+                )
+            )
+        except ServiceError as exc:
+            raise ServiceError(
+                "reg_list_line", field="lines", line=row.line, problem=exc.message
+            ) from exc
+    return entries
+
+
+@transaction.atomic
+def update_entry(
+    entry: Entry,
+    *,
+    seed_rating: Any = None,
+    player_class: str | None = None,
+    actor: Actor | str | None = None,
+) -> Entry:
+    """Correct a player's seed rating and/or class (None leaves a value as it is).
+
+    Seeds order the first pairings and break ties in the standings, so a change is audited
+    with the old and new values; 0..3000 and the class column's length are enforced here.
+    """
+    who = f"#{entry.number} {entry.name}"
+    if seed_rating is None and player_class is None:
+        raise ServiceError("reg_nothing_to_change", field="seed_rating", player=who)
+    before = {"seed_rating": entry.seed_rating, "player_class": entry.player_class}
+    if seed_rating is not None:
+        entry.seed_rating = check_seed_rating(seed_rating, who)
+    if player_class is not None:
+        entry.player_class = check_player_class(player_class, who)
+    after = {"seed_rating": entry.seed_rating, "player_class": entry.player_class}
+    if after == before:
+        return entry
+    entry.save(update_fields=["seed_rating", "player_class"])
+    changes = ", ".join(
+        f"{k} {before[k]!r} -> {after[k]!r}" for k in after if before[k] != after[k]
+    )
+    audit(
+        entry.division.tournament,
+        actor,
+        "update_entry",
+        entry,
+        f"{entry.division.name} {who}: {changes}",
+        before=before,
+        after=after,
+    )
+    return entry
+
+
+@transaction.atomic
+def reinstate_player(entry: Entry, from_round: Any, actor: Actor | str | None = None) -> Entry:
+    """Bring a withdrawn player back: they are paired again from ``from_round`` on.
+
+    The rule, read with ``withdraw_player`` and spec/rules.md ("a withdrawn player takes no
+    part in later pairings; every later round is recorded as a forfeit"):
+
+    - only a withdrawn player can be reinstated;
+    - ``from_round`` must be a round of the division that has no pairings at all, and no later
+      round may have any either: pairings are made for the field as it was, so a round that is
+      already paired (even one where this player only has a withdrawal forfeit) is refused
+      until the director deletes its pairings and pairs it again with the player in it;
+    - ``from_round`` must be the next round to pair (the last paired round + 1): an entry has
+      one withdrawal round, so a return from a later round would leave the rounds between
+      with no record for the player; the director reinstates at the next round instead and,
+      if needed, withdraws again later;
+    - rounds already paired keep their games: the forfeits recorded from the withdrawal on
+      stay losses (they were not played), and opponents keep their forfeit wins.
+
+    The withdrawal round and score are cleared; the audit event keeps them.
+    """
+    division = entry.division
+    who = f"#{entry.number} {entry.name}"
+    if entry.withdrawn_round is None:
+        raise ServiceError(
+            "reg_not_withdrawn", field="round", number=entry.number, player=entry.name
+        )
+    raw = from_round
+    try:
+        from_round = _as_int(raw, "reinstate")
+    except ServiceError:
+        from_round = 0
+    if from_round < 1:
+        raise ServiceError("reg_round_number", field="round", what=f"reinstate {who}", value=raw)
+    paired = _paired_rounds(division)
+    later = [r for r in paired if r >= from_round]
+    if later:
+        raise ServiceError(
+            "reg_reinstate_paired",
+            field="round",
+            round=later[0],
+            division=division.name,
+            player=who,
+        )
+    following = (paired[-1] if paired else 0) + 1
+    if from_round != following:
+        raise ServiceError(
+            "reg_reinstate_not_next",
+            field="round",
+            next=following,
+            division=division.name,
+            player=who,
+        )
+    before = {"withdrawn_round": entry.withdrawn_round, "withdrawal_score": entry.withdrawal_score}
+    entry.withdrawn_round = None
+    entry.withdrawal_score = None
+    entry.save(update_fields=["withdrawn_round", "withdrawal_score"])
+    audit(
+        division.tournament,
+        actor,
+        "reinstate",
+        entry,
+        f"{division.name} {who} plays again from round {from_round} "
+        f"(withdrawn from round {before['withdrawn_round']})",
+        before=before,
+        after={"withdrawn_round": None, "plays_from_round": from_round},
+    )
+    return entry
+
+
+@transaction.atomic
+def remove_entry(entry: Entry, actor: Actor | str | None = None) -> list[tuple[int, int]]:
+    """Remove a mistaken entry before play and close up the numbers behind it.
+
+    Only before any round of the division is paired: once pairings exist the numbers are on
+    scorecards and wall charts, so a player is withdrawn instead. The player stays in the
+    registry. Later entries move down by one, in increasing order, so the unique
+    (division, number) pair never clashes. Returns the (old, new) numbers that moved.
+    """
+    division = entry.division
+    paired = _paired_rounds(division)
+    if paired:
+        raise ServiceError(
+            "reg_remove_paired",
+            field="entry",
+            round=paired[0],
+            division=division.name,
+            number=entry.number,
+            player=entry.name,
+        )
+    # Lock the division's entries: a registration meanwhile would take a number being moved.
+    later = list(
+        Entry.objects.select_for_update()
+        .filter(division=division, number__gt=entry.number)
+        .order_by("number")
+    )
+    before = {
+        "number": entry.number,
+        "name": entry.name,
+        "seed_rating": entry.seed_rating,
+        "player_class": entry.player_class,
+    }
+    removed_pk, removed_number = entry.pk, entry.number
+    entry.delete()
+    moved = []
+    for e in later:
+        moved.append((e.number, e.number - 1))
+        e.number -= 1
+        e.save(update_fields=["number"])
+    audit(
+        division.tournament,
+        actor,
+        "remove_entry",
+        None,
+        f"{division.name} #{removed_number} {before['name']} removed"
+        + (f"; #{moved[0][0]}-#{moved[-1][0]} renumbered down by one" if moved else ""),
+        before={**before, "entry_id": removed_pk},
+        after={"renumbered": [list(m) for m in moved]},
+    )
+    return moved

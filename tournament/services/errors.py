@@ -13,6 +13,24 @@ from typing import Any
 # code -> neutral message template (str.format with the error's params).
 CODES: dict[str, str] = {
     "invalid": "{message}",
+    # registration
+    "reg_name_required": "give the player's name",
+    "reg_name_too_long": "a player's name is at most {max} characters, not {length}",
+    "reg_seed_rating": "{player}: seed rating {value!r} must be a whole number from 0 (unrated) "
+    "to {max}",
+    "reg_class_too_long": "{player}: class {value!r} is longer than {max} characters",
+    "reg_nothing_to_change": "{player}: give a new seed rating or class to change",
+    "reg_not_withdrawn": "#{number} {player} is not withdrawn, so there is nothing to reinstate",
+    "reg_round_number": "{what}: round {value!r} must be a whole number from 1 up",
+    "reg_reinstate_paired": "round {round} of division {division} is already paired; "
+    "delete its pairings first, then reinstate {player} from it",
+    "reg_reinstate_not_next": "round {next} of division {division} is the next round to pair: "
+    "reinstate {player} from round {next} (returning later would leave round {next} "
+    "with no record)",
+    "reg_remove_paired": "round {round} of division {division} is already paired, so "
+    "#{number} {player} can only be withdrawn, not removed (player numbers stay as printed)",
+    "reg_list_empty": "the list has no players: give one 'Name rating' a line",
+    "reg_list_line": "line {line}: {problem}",
     # pairing
     "pairing_round_number": "round {round!r} must be a whole number from 1 to {maximum}",
     "pairing_has_results": "division {division} round {round} already has results; "

@@ -1,5 +1,541 @@
-"""Console: registration (being built)."""
+"""Console: registering a division's players (directors only).
 
-from django.urls import URLPattern
+One page, /t/SLUG/console/DIVISION/players/, lists the entries and does every registration
+job: add a player by typing a name (suggestions from the player registry and the rating
+lists as one types), paste a whole list, correct a seed rating or class, withdraw a player
+from a round or bring them back, and remove a mistaken entry before round 1 is paired.
 
-urlpatterns: list[URLPattern] = []
+Every form posts with htmx and gets the whole panel back (the list, the forms, a confirmation
+or the errors at their fields, status 400 on a refusal), so the page never reloads and works
+the same without JavaScript. Writes go through the services; their refusals (ServiceError)
+are shown at the field they name. Search results show names, federation ids and ratings only,
+never a player's email or phone.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from typing import Any
+
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import render
+from django.urls import URLPattern, path, reverse
+from django.views.decorators.http import require_POST, require_safe
+
+from ...models import Division, Entry, Game, Player, Tournament
+from ...services import (
+    ServiceError,
+    register_new_player,
+    register_player,
+    register_players,
+    reinstate_player,
+    remove_entry,
+    update_entry,
+    withdraw_player,
+)
+from ..forms.registration import AddPlayerForm, EntryForm, PasteForm, RoundForm
+from ..permissions import DivisionMoved, director_required, division_by_slug, moved
+
+SEARCH_LIMIT = 12
+NEAR_LIMIT = 5
+NEAR_RATIO = 0.85  # "Smith, Jon" v "Smith, John" is 0.95; "Smith, Joan" v "Smyth, Jane" 0.82
+
+# ----------------------------------------------------------------------- names and search
+
+
+def fold(name: str) -> str:
+    """A name for comparing: accents off, case folded, punctuation to spaces ("Bégin, J.")."""
+    text = unicodedata.normalize("NFKD", name)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", text).split())
+
+
+def _ids(player: Player) -> list[tuple[str, str]]:
+    return [
+        (label, value)
+        for label, value in (
+            ("NASPA", player.naspa_id),
+            ("WESPA", player.wespa_id),
+            ("ABSP", player.absp_id),
+        )
+        if value
+    ]
+
+
+def player_choices(division: Division, players: list[Player]) -> list[dict[str, Any]]:
+    """One pickable row per player and rating: the division's list if it has one, else every
+    list the player is on (an unrated row when on none). Only names, ids and ratings go in:
+    the template never sees a Player, so contact details cannot leak into the page."""
+    from ratings.models import PlayerRating
+
+    ratings = PlayerRating.objects.filter(player__in=players).select_related("rating_list")
+    if division.rating_list_id:
+        ratings = ratings.filter(rating_list_id=division.rating_list_id)
+    by_player: dict[int, list[Any]] = {}
+    for r in ratings.order_by("rating_list__name"):
+        by_player.setdefault(r.player_id, []).append(r)
+    registered = dict(
+        division.entries.filter(player__in=players).values_list("player_id", "number")
+    )
+    rows = []
+    for p in players:
+        base = {
+            "player_id": p.pk,
+            "name": p.name,
+            "ids": _ids(p),
+            "country": p.country,
+            "number": registered.get(p.pk),
+        }
+        listed = by_player.get(p.pk, [])
+        for r in listed:
+            rows.append(
+                {
+                    **base,
+                    "pick": f"{p.pk}:{r.rating_list_id}",
+                    "rating": r.rating,
+                    "list": r.rating_list.name,
+                }
+            )
+        if not listed:
+            off_list = division.rating_list.name if division.rating_list_id else ""
+            rows.append({**base, "pick": str(p.pk), "rating": None, "list": off_list})
+    return rows
+
+
+def search_players(division: Division, query: str) -> list[dict[str, Any]]:
+    """Registry players whose name has every typed word, or whose federation id is the query.
+
+    The database does the matching (a registry holds tens of thousands of players); when it
+    finds nothing, names are compared without accents ("Begin" finds "Bégin").
+    """
+    query = " ".join(query.split())[:100]
+    words = [w for w in re.split(r"[\s,]+", query) if w]
+    if len(query) < 2 or not words:
+        return []
+    by_name = Q()
+    for w in words:
+        by_name &= Q(name__icontains=w)
+    by_id = Q(naspa_id__iexact=query) | Q(wespa_id__iexact=query) | Q(absp_id__iexact=query)
+    players = list(Player.objects.filter(by_name | by_id).order_by("name")[:SEARCH_LIMIT])
+    if not players:
+        folded = [fold(w) for w in words]
+        ids = [
+            pk
+            for pk, name in Player.objects.values_list("pk", "name").iterator()
+            if all(w in fold(name) for w in folded)
+        ][:SEARCH_LIMIT]
+        players = list(Player.objects.filter(pk__in=ids).order_by("name"))
+    return player_choices(division, players)
+
+
+def near_duplicates(name: str) -> list[Player]:
+    """Registry players whose name is the same or nearly (accents, case, a letter or two,
+    given name first): before adding a new player the director should see them."""
+    key = fold(name)
+    if not key:
+        return []
+    words = sorted(key.split())
+    found: list[tuple[float, int]] = []
+    matcher = difflib.SequenceMatcher(b=key, autojunk=False)
+    for pk, other in Player.objects.values_list("pk", "name").iterator():
+        folded = fold(other)
+        if folded == key or sorted(folded.split()) == words:
+            found.append((2.0, pk))
+            continue
+        matcher.set_seq1(folded)
+        if (
+            matcher.real_quick_ratio() >= NEAR_RATIO
+            and matcher.quick_ratio() >= NEAR_RATIO
+            and (ratio := matcher.ratio()) >= NEAR_RATIO
+        ):
+            found.append((ratio, pk))
+    found.sort(key=lambda f: -f[0])
+    ids = [pk for _, pk in found[:NEAR_LIMIT]]
+    by_pk = Player.objects.in_bulk(ids)
+    return [by_pk[pk] for pk in ids if pk in by_pk]
+
+
+# ----------------------------------------------------------------------- the page
+
+
+def _paired_rounds(division: Division) -> list[int]:
+    return list(
+        division.round_set.filter(games__isnull=False)
+        .distinct()
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def _spans(numbers: list[int]) -> str:
+    """[1, 2, 3, 5] -> "1-3, 5"."""
+    out: list[str] = []
+    for n in numbers:
+        if out and out[-1].split("-")[-1] == str(n - 1):
+            out[-1] = f"{out[-1].split('-')[0]}-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
+
+
+def _rows(
+    division: Division, next_round: int, failed: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    failed = failed or {}
+    rows = []
+    for e in division.entries.select_related("player").order_by("number"):
+        mine = failed.get("entry") == e.pk
+        auto = f"id_e{e.pk}_%s"
+        edit = (
+            failed["form"]
+            if mine and failed.get("kind") == "edit"
+            else EntryForm(
+                initial={"seed_rating": e.seed_rating, "player_class": e.player_class},
+                auto_id=auto,
+            )
+        )
+        status = (
+            failed["form"]
+            if mine and failed.get("kind") == "status"
+            else RoundForm(initial={"round": next_round}, auto_id=auto)
+        )
+        rows.append(
+            {
+                "entry": e,
+                "ids": _ids(e.player),
+                "edit": edit,
+                "status": status,
+                "error": failed.get("message", "") if mine else "",
+                "open": mine,
+            }
+        )
+    return rows
+
+
+def _context(
+    request: HttpRequest,
+    tournament: Tournament,
+    division: Division,
+    *,
+    add: AddPlayerForm | None = None,
+    paste: PasteForm | None = None,
+    failed: dict[str, Any] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    paired = _paired_rounds(division)
+    next_round = (paired[-1] if paired else 0) + 1
+
+    def url(name: str) -> str:
+        return reverse(f"console:{name}", args=(tournament.slug, division.slug))
+
+    return {
+        "tournament": tournament,
+        "division": division,
+        "rows": _rows(division, next_round, failed),
+        "add": add or AddPlayerForm(),
+        "paste": paste or PasteForm(),
+        "paired": paired,
+        "next_round": next_round,
+        "late_entry": tournament.get_late_entry_display(),
+        "urls": {
+            k: url(f"players{'_' + k if k else ''}")
+            for k in ("", "search", "add", "paste", "edit", "withdraw", "reinstate", "remove")
+        },
+        "home_url": reverse("console:division", args=(tournament.slug, division.slug)),
+        **extra,
+    }
+
+
+def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    """The panel alone for htmx (it replaces itself), the whole page otherwise."""
+    template = (
+        "console/players_panel.html" if getattr(request, "htmx", False) else "console/players.html"
+    )
+    return render(request, template, context, status=status)
+
+
+def _division(request: HttpRequest, tournament: Tournament, key: str) -> Division | HttpResponse:
+    try:
+        return division_by_slug(tournament, key)
+    except DivisionMoved as to:
+        if request.method == "GET":
+            return moved(request, key, to.division)
+        return to.division
+
+
+def _late_note(entry: Entry, tournament: Tournament, paired_before: list[int]) -> str:
+    """What a late entry got for the rounds paired before they came, in the director's words."""
+    if not paired_before:
+        return ""
+    rounds = _spans(paired_before)
+    if tournament.late_entry == "none":
+        return f"Rounds {rounds} were already paired: no record for them (late-entry rule)."
+    if tournament.late_entry == "bye":
+        return f"Missed rounds {rounds}: each a bye scored 0 (neither a win nor a loss)."
+    return (
+        f"Missed rounds {rounds}: each a forfeit loss ({tournament.forfeit_spread:+d}), "
+        "as this tournament's late-entry rule says."
+    )
+
+
+def _registered(entry: Entry, tournament: Tournament, paired_before: list[int]) -> str:
+    seed = f"seed {entry.seed_rating}" if entry.seed_rating else "unrated"
+    cls = f", class {entry.player_class}" if entry.player_class else ""
+    text = f"Registered #{entry.number} {entry.name} ({seed}{cls})."
+    note = _late_note(entry, tournament, paired_before)
+    return f"{text} {note}" if note else text
+
+
+def _field(exc: ServiceError, form: Any, default: str) -> str | None:
+    return exc.field if exc.field in form.fields else default
+
+
+@director_required
+@require_safe
+def players(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponseBase:
+    """The division's players with every registration form."""
+    div = _division(request, tournament, division)
+    if isinstance(div, HttpResponse):
+        return div
+    return _render(request, _context(request, tournament, div))
+
+
+@director_required
+@require_safe
+def players_search(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
+    """Suggestions for the name typed so far (htmx, as one types)."""
+    div = _division(request, tournament, division)
+    if isinstance(div, HttpResponse):
+        return div
+    query = request.GET.get("name", request.GET.get("q", ""))
+    choices = search_players(div, query)
+    return render(
+        request,
+        "console/players_suggestions.html",
+        {"choices": choices, "query": " ".join(query.split()), "division": div},
+    )
+
+
+def _pick(division: Division, data: dict[str, Any]) -> tuple[Player, int, int | None] | str:
+    """The picked player with the seed rating and career games to register, or why not."""
+    from ratings.models import PlayerRating
+
+    player = Player.objects.filter(pk=data["player_id"]).first()
+    if player is None:
+        return "that player is no longer in the registry; search again"
+    list_id = data.get("list_id")
+    if list_id is None:
+        return player, data.get("rating") or 0, None
+    if division.rating_list_id and list_id != division.rating_list_id:
+        return f"division {division.name} seeds from {division.rating_list}; search again"
+    rating = PlayerRating.objects.filter(rating_list_id=list_id, player=player).first()
+    if rating is None:
+        return f"{player.name} is not on that rating list; search again"
+    return player, rating.rating, rating.career_games
+
+
+@director_required
+@require_POST
+def players_add(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
+    """Register a picked suggestion, or a new player (after a near-duplicate warning)."""
+    div = _division(request, tournament, division)
+    form = AddPlayerForm(request.POST)
+    if not form.is_valid():
+        return _render(request, _context(request, tournament, div, add=form), 400)
+    data = form.cleaned_data
+    paired_before = _paired_rounds(div)
+    try:
+        if data.get("player_id") is not None:
+            picked = _pick(div, data)
+            if isinstance(picked, str):
+                form.add_error("name", picked)
+                return _render(request, _context(request, tournament, div, add=form), 400)
+            player, rating, career = picked
+            entry = register_player(
+                div,
+                player=player,
+                rating=rating,
+                career_games=career,
+                player_class=data.get("player_class") or "",
+                actor=request.user,
+            )
+        else:
+            name = " ".join(data["name"].split())
+            near = [] if data.get("confirm") else near_duplicates(name)
+            if near:
+                ctx = _context(
+                    request, tournament, div, add=form, near=player_choices(div, near)
+                )
+                return _render(request, ctx)
+            entry = register_new_player(
+                div,
+                name=name,
+                rating=data.get("rating") or 0,
+                player_class=data.get("player_class") or "",
+                actor=request.user,
+            )
+    except ServiceError as exc:
+        form.add_error(_field(exc, form, "name"), exc.message)
+        return _render(request, _context(request, tournament, div, add=form), 400)
+    notice = _registered(entry, tournament, paired_before)
+    return _render(request, _context(request, tournament, div, notice=notice))
+
+
+@director_required
+@require_POST
+def players_paste(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
+    """Register a pasted list: all lines or none."""
+    div = _division(request, tournament, division)
+    form = PasteForm(request.POST)
+    if not form.is_valid():
+        return _render(request, _context(request, tournament, div, paste=form), 400)
+    paired_before = _paired_rounds(div)
+    try:
+        entries = register_players(div, form.cleaned_data["lines"], actor=request.user)
+    except ServiceError as exc:
+        form.add_error("lines", exc.message)
+        return _render(request, _context(request, tournament, div, paste=form), 400)
+    names = ", ".join(f"#{e.number} {e.name}" for e in entries)
+    notice = f"Registered {len(entries)} player{'s' if len(entries) != 1 else ''}: {names}."
+    note = _late_note(entries[0], tournament, paired_before)
+    notice = f"{notice} {note}" if note else notice
+    return _render(request, _context(request, tournament, div, notice=notice))
+
+
+def _posted_entry(request: HttpRequest, division: Division) -> Entry | None:
+    """The entry named by the form, only if it belongs to this division."""
+    raw = request.POST.get("entry", "").strip()
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
+        return None
+    return Entry.objects.select_related("player").filter(pk=int(raw), division=division).first()
+
+
+def _no_entry(request: HttpRequest, tournament: Tournament, division: Division) -> HttpResponse:
+    message = (
+        f"there is no such player in division {division.name}; the list below is up to date"
+    )
+    return _render(request, _context(request, tournament, division, panel_error=message), 400)
+
+
+def _row_refused(
+    request: HttpRequest,
+    tournament: Tournament,
+    division: Division,
+    entry: Entry,
+    kind: str,
+    form: Any,
+    message: str = "",
+) -> HttpResponse:
+    failed = {"entry": entry.pk, "kind": kind, "form": form, "message": message}
+    return _render(request, _context(request, tournament, division, failed=failed), 400)
+
+
+@director_required
+@require_POST
+def players_edit(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
+    """Correct one player's seed rating and class."""
+    div = _division(request, tournament, division)
+    entry = _posted_entry(request, div)
+    if entry is None:
+        return _no_entry(request, tournament, div)
+    form = EntryForm(request.POST, auto_id=f"id_e{entry.pk}_%s")
+    if not form.is_valid():
+        return _row_refused(request, tournament, div, entry, "edit", form)
+    try:
+        update_entry(
+            entry,
+            seed_rating=form.cleaned_data["seed_rating"],
+            player_class=form.cleaned_data["player_class"],
+            actor=request.user,
+        )
+    except ServiceError as exc:
+        form.add_error(_field(exc, form, "seed_rating"), exc.message)
+        return _row_refused(request, tournament, div, entry, "edit", form)
+    cls = f", class {entry.player_class}" if entry.player_class else ", no class"
+    notice = f"#{entry.number} {entry.name}: seed {entry.seed_rating}{cls}."
+    return _render(request, _context(request, tournament, div, notice=notice))
+
+
+def _status_change(request: HttpRequest, tournament: Tournament, division: str, kind: str):
+    div = _division(request, tournament, division)
+    entry = _posted_entry(request, div)
+    if entry is None:
+        return _no_entry(request, tournament, div)
+    form = RoundForm(request.POST, auto_id=f"id_e{entry.pk}_%s")
+    if not form.is_valid():
+        return _row_refused(request, tournament, div, entry, "status", form)
+    number = form.cleaned_data["round"]
+    try:
+        if kind == "withdraw":
+            withdraw_player(entry, from_round=number, actor=request.user)
+            forfeits = Game.objects.filter(
+                player1=entry,
+                player2__isnull=True,
+                explanation="withdrawn",
+                round__number__gte=number,
+            ).count()
+            notice = f"#{entry.number} {entry.name} withdrawn from round {number}." + (
+                f" {forfeits} paired round{'s' if forfeits != 1 else ''} recorded as a "
+                f"forfeit ({entry.withdrawal_score:+d}); opponents get a forfeit win."
+                if forfeits
+                else ""
+            )
+        else:
+            reinstate_player(entry, number, actor=request.user)
+            notice = f"#{entry.number} {entry.name} plays again from round {number}."
+    except ServiceError as exc:
+        form.add_error("round", exc.message)
+        return _row_refused(request, tournament, div, entry, "status", form)
+    return _render(request, _context(request, tournament, div, notice=notice))
+
+
+@director_required
+@require_POST
+def players_withdraw(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
+    """Withdraw a player from a round on: paired games there become forfeits."""
+    return _status_change(request, tournament, division, "withdraw")
+
+
+@director_required
+@require_POST
+def players_reinstate(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
+    """Bring a withdrawn player back from the next round to pair."""
+    return _status_change(request, tournament, division, "reinstate")
+
+
+@director_required
+@require_POST
+def players_remove(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
+    """Remove a mistaken entry before round 1 is paired; later numbers close up."""
+    div = _division(request, tournament, division)
+    entry = _posted_entry(request, div)
+    if entry is None:
+        return _no_entry(request, tournament, div)
+    number, name = entry.number, entry.name
+    try:
+        moved_numbers = remove_entry(entry, actor=request.user)
+    except ServiceError as exc:
+        return _row_refused(
+            request, tournament, div, entry, "remove", RoundForm(), exc.message
+        )
+    notice = f"Removed #{number} {name}." + (
+        f" Players #{moved_numbers[0][0]}-#{moved_numbers[-1][0]} moved up one number."
+        if moved_numbers
+        else ""
+    )
+    return _render(request, _context(request, tournament, div, notice=notice))
+
+
+urlpatterns: list[URLPattern] = [
+    path("<str:division>/players/", players, name="players"),
+    path("<str:division>/players/search/", players_search, name="players_search"),
+    path("<str:division>/players/add/", players_add, name="players_add"),
+    path("<str:division>/players/paste/", players_paste, name="players_paste"),
+    path("<str:division>/players/edit/", players_edit, name="players_edit"),
+    path("<str:division>/players/withdraw/", players_withdraw, name="players_withdraw"),
+    path("<str:division>/players/reinstate/", players_reinstate, name="players_reinstate"),
+    path("<str:division>/players/remove/", players_remove, name="players_remove"),
+]

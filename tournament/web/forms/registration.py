@@ -1,0 +1,219 @@
+"""Forms of the registration page: add a player, paste a list, edit, withdraw, reinstate.
+
+The forms check what a page can check on its own (whole numbers, lengths, a pasted list's
+shape, line by line); the services check it again with the division's state, and their
+refusals come back to the same fields.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+
+from django import forms
+
+from ...models import Entry, Player
+from ...services import MAX_SEED_RATING, NewEntry
+
+NAME_MAX = Player._meta.get_field("name").max_length
+CLASS_MAX = Entry._meta.get_field("player_class").max_length
+MAX_LINES = 1000  # a pasted list longer than any division is a paste of the wrong thing
+_PICK = re.compile(r"\A(\d{1,12})(?::(\d{1,12}))?\Z")
+
+
+def _rating_field(label: str = "Seed rating") -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=0,
+        max_value=MAX_SEED_RATING,
+        help_text=f"0 = unrated; at most {MAX_SEED_RATING}",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": 5}),
+    )
+
+
+class AddPlayerForm(forms.Form):
+    """Type a name; pick a suggestion (``pick``) or add a new player (``new``, ``confirm``)."""
+
+    name = forms.CharField(
+        label="Name",
+        max_length=NAME_MAX,
+        required=False,
+        help_text='"Surname, Given"; suggestions come from the registry and the rating lists',
+    )
+    rating = _rating_field()
+    player_class = forms.CharField(label="Class", max_length=CLASS_MAX, required=False)
+    pick = forms.CharField(required=False, widget=forms.HiddenInput)
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        pick = (data.get("pick") or "").strip()
+        if pick:
+            match = _PICK.match(pick)
+            if match is None:
+                self.add_error("name", "that suggestion is not valid any more; search again")
+            else:
+                data["player_id"] = int(match.group(1))
+                data["list_id"] = int(match.group(2)) if match.group(2) else None
+        elif not " ".join((data.get("name") or "").split()) and "name" not in self.errors:
+            self.add_error("name", "type the player's name, then pick a suggestion or add them")
+        return data
+
+
+class PasteForm(forms.Form):
+    """A list pasted from a text file or a spreadsheet: ``Name rating`` or CSV, one a line."""
+
+    lines = forms.CharField(
+        label="Players, one a line",
+        strip=False,  # leading blank lines count: errors name the line the director sees
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+        help_text='"Smith, John 1734" (the last word is the rating), or name,rating[,class] '
+        "copied from a spreadsheet, with or without a header row",
+    )
+
+    def clean_lines(self) -> list[NewEntry]:
+        rows, problems = parse_player_list(self.cleaned_data["lines"])
+        if problems:
+            raise forms.ValidationError(
+                [f"line {n}: {what}" for n, what in problems[:20]]
+                + ([f"... and {len(problems) - 20} more"] if len(problems) > 20 else [])
+            )
+        if not rows:
+            raise forms.ValidationError("the list has no players: give one 'Name rating' a line")
+        return rows
+
+
+class EntryForm(forms.Form):
+    """Correct one entry's seed rating and class."""
+
+    seed_rating = forms.IntegerField(
+        label="Seed rating",
+        min_value=0,
+        max_value=MAX_SEED_RATING,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "rating"}),
+    )
+    player_class = forms.CharField(
+        label="Class",
+        max_length=CLASS_MAX,
+        required=False,
+        widget=forms.TextInput(attrs={"size": 4, "class": "class"}),
+    )
+
+
+class RoundForm(forms.Form):
+    """The round a withdrawal or a return starts from."""
+
+    round = forms.IntegerField(
+        label="Round",
+        min_value=1,
+        max_value=999,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "round"}),
+    )
+
+
+# ----------------------------------------------------------------------- the pasted list
+
+
+def _rating(text: str) -> int | None:
+    """A rating token: ASCII digits only ("²".isdigit() is True, int() refuses it)."""
+    text = text.strip()
+    if text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
+def _is_header(cells: list[str]) -> bool:
+    words = {c.strip().casefold() for c in cells}
+    return "name" in words or any(w.startswith(("name", "player")) for w in words)
+
+
+def _cells(line: str) -> list[str] | None:
+    """A spreadsheet row (tab- or comma-separated, with a rating in the second column), else
+    None: "Smith, John 1734" has a comma in the name and is read as ``Name rating``."""
+    if "\t" in line:
+        return [c.strip() for c in line.split("\t")]
+    if "," not in line:
+        return None
+    try:
+        cells = next(csv.reader([line]))
+    except (csv.Error, StopIteration):
+        return None
+    cells = [c.strip() for c in cells]
+    if len(cells) >= 2 and (_rating(cells[1]) is not None or cells[1] == ""):
+        return cells
+    if len(cells) >= 2 and _is_header(cells):
+        return cells
+    # "Surname, Given,1734,B" unquoted: the name is every cell before the first rating.
+    for i in range(2, len(cells)):
+        if _rating(cells[i]) is not None:
+            return [", ".join(cells[:i]), *cells[i:]]
+    return None
+
+
+def _check(name: str, rating_text: str, player_class: str) -> tuple[NewEntry | None, str]:
+    name = " ".join(name.split())
+    if not name:
+        return None, "no name before the rating"
+    if len(name) > NAME_MAX:
+        return None, f"the name is longer than {NAME_MAX} characters"
+    if rating_text.strip() == "":
+        return None, f"{name}: no rating at the end (give 0 for an unrated player)"
+    rating = _rating(rating_text)
+    if rating is None:
+        return None, f"{name}: {rating_text.strip()!r} is not a rating (a whole number 0..3000)"
+    if rating > MAX_SEED_RATING:
+        return None, f"{name}: rating {rating} is above {MAX_SEED_RATING}"
+    player_class = " ".join(player_class.split())
+    if len(player_class) > CLASS_MAX:
+        return None, f"{name}: class {player_class!r} is longer than {CLASS_MAX} characters"
+    return NewEntry(name, rating, player_class), ""
+
+
+def parse_player_list(text: str) -> tuple[list[NewEntry], list[tuple[int, str]]]:
+    """Rows of a pasted list with their line numbers, and every problem as (line, what).
+
+    Each non-blank line is ``Name rating`` (the last word is the rating, so "Surname, Given
+    1734" works) or a spreadsheet row ``name,rating[,class]`` (comma- or tab-separated, quoted
+    names allowed). A header row is skipped when it is the first line. Every line is checked,
+    so the director sees all problems at once; a name twice in the list is a problem too.
+    """
+    rows: list[NewEntry] = []
+    problems: list[tuple[int, str]] = []
+    seen: dict[str, int] = {}
+    lines = text.splitlines()
+    if len(lines) > MAX_LINES:
+        return [], [(MAX_LINES + 1, f"the list is longer than {MAX_LINES} lines")]
+    first = True
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip().lstrip("\ufeff")
+        if not line:
+            continue
+        cells = _cells(line)
+        is_first, first = first, False
+        if cells is not None:
+            if is_first and _is_header(cells) and _rating(cells[1]) is None:
+                continue
+            if len(cells) > 3 and any(c for c in cells[3:]):
+                problems.append((number, "too many columns: give name,rating[,class]"))
+                continue
+            row, problem = _check(cells[0], cells[1], cells[2] if len(cells) > 2 else "")
+        else:
+            name, _, rating_text = line.rpartition(" ")
+            if is_first and _is_header(line.split()) and _rating(rating_text) is None:
+                continue
+            if not name:
+                name, rating_text = ("", line) if _rating(line) is not None else (line, "")
+            elif not any(ch.isdigit() for ch in rating_text):
+                name, rating_text = line, ""
+            row, problem = _check(name, rating_text, "")
+        if row is None:
+            problems.append((number, problem))
+            continue
+        key = row.name.casefold()
+        if key in seen:
+            problems.append((number, f"{row.name} is already on line {seen[key]}"))
+            continue
+        seen[key] = number
+        rows.append(NewEntry(row.name, row.rating, row.player_class, number))
+    return rows, problems
