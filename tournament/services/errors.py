@@ -13,6 +13,26 @@ from typing import Any
 # code -> neutral message template (str.format with the error's params).
 CODES: dict[str, str] = {
     "invalid": "{message}",
+    # results
+    "bad_line": "{message}",
+    "not_paired": "round {round}: #{number} {name} is not paired in this round",
+    "not_opponents": "round {round}: #{number} {name} plays {actual}, not #{opponent}",
+    "unknown_board": "round {round}: there is no board {board} (boards: {boards})",
+    "not_a_game": "round {round}: #{number} {name} has a {what} this round, not a game to "
+    "score",
+    "round_not_paired": "division {division}: round {round} is not paired",
+    "already_recorded": "the game #{player1} v #{player2} already has a result "
+    "({score1}-{score2}); correct it with a reason",
+    "forfeit_spread_zero": "the tournament's forfeit spread is 0, so a forfeit would count for "
+    "nobody; set the forfeit spread first",
+    "card_needs_scores": "a double-entry card needs both scores; a forfeit is recorded by a "
+    "director with double entry off",
+    "no_dispute": "the game #{player1} v #{player2} has no disputed cards",
+    "pairing_changed": "round {round}: the pairing of #{player1} changed while the result "
+    "was being entered; look at the round again",
+    "score_out_of_range": "{where}: {who} {value} is outside 0..{maximum}; negative scores "
+    "are only for byes, forfeits and penalties",
+    "unknown_player": "{where}: there is no player number {number} (players are 1..{count})",
     # registration
     "reg_name_required": "give the player's name",
     "reg_name_too_long": "a player's name is at most {max} characters, not {length}",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -9,8 +10,11 @@ from django.db import transaction
 from ..models import (
     Division,
     Entry,
+    First,
     Game,
+    PendingResult,
 )
+from ..scoreline import FORFEIT, ScoreLine, ScoreLineError, parse_score_line
 from ._common import (
     _as_int,
     _entry,
@@ -50,6 +54,7 @@ def record_result(
     where = f"division {division.name} round {round_number}"
     entry = _entry(division, player_number, f"{where}: ")
     game = _find_game(division, round_number, entry, where)
+    _lock_scores(game)
     if game.player2_id is None:
         value = validate_bye_score(score, where)
         if game.has_result and game.score1 != value:
@@ -61,11 +66,7 @@ def record_result(
         game.save(update_fields=["score1"])
     else:
         if game.has_result:
-            raise ServiceError(
-                f"{where}: the game #{game.player1.number} v #{game.player2.number} already has "
-                f"a result ({game.score1}-{game.score2}); correct it with --correct \"reason\" "
-                "or in the admin (Games); either way the change is audited"
-            )
+            raise _already_recorded(game)
         if opp_score is None:
             raise ServiceError(f"{where}: a played game needs both scores")
         mine, theirs = validate_played_scores(score, opp_score, where)
@@ -143,3 +144,442 @@ def correct_player_result(
     return correct_result(game, opp_score, score, reason=reason, actor=actor)
 
 
+# --------------------------------------------------------------------------- console entry
+# The director's console types one line a game (tournament.scoreline); these turn a line into
+# its game, record it (or, with double entry, keep it as a card until a second card agrees),
+# and record forfeits of paired games.
+
+
+def _lock_scores(game: Game) -> None:
+    """Lock the game's row for the rest of the transaction and read its result again.
+
+    Two people entering one game at once: the second waits for the first's transaction and
+    then sees its result, so the game is recorded once and nothing is lost. (SQLite's
+    IMMEDIATE transactions serialise writers anyway; PostgreSQL needs the row lock.) The row
+    is read alone: FOR UPDATE refuses the nullable side of an outer join (player2).
+    """
+    locked = Game.objects.select_for_update().filter(pk=game.pk).first()
+    if locked is None or (locked.player1_id, locked.player2_id) != (
+        game.player1_id,
+        game.player2_id,
+    ):
+        raise ServiceError(
+            "pairing_changed",
+            field="line",
+            round=game.round.number,
+            player1=game.player1.number,
+        )
+    game.score1, game.score2 = locked.score1, locked.score2
+
+
+def _already_recorded(game: Game) -> ServiceError:
+    """The refusal for a game that has its result, carrying the stored scores."""
+    return ServiceError(
+        "already_recorded",
+        field="line",
+        game=game.pk,
+        player1=game.player1.number,
+        player2=game.player2.number if game.player2_id else 0,
+        score1=game.score1,
+        score2=game.score2,
+    )
+
+
+def double_entry(division: Division) -> bool:
+    """Whether the division takes two cards per game before recording (a director's choice)."""
+    return bool((division.config or {}).get("double_entry"))
+
+
+@dataclass(frozen=True)
+class LineTarget:
+    """The game a typed line names, with the line's scores turned to the game's own order."""
+
+    game: Game
+    line: ScoreLine
+    score1: int | None
+    score2: int | None
+    entry: Entry | None  # the player named on the line; None for a board line
+
+
+def _read_line(line: str | ScoreLine, where: str) -> ScoreLine:
+    if isinstance(line, ScoreLine):
+        return line
+    try:
+        return parse_score_line(line)
+    except ScoreLineError as exc:
+        if exc.code == "score_out_of_range":
+            raise ServiceError(
+                "score_out_of_range",
+                exc.message,
+                field="line",
+                where=where,
+                who="score",
+                value=exc.params.get("score"),
+                maximum=1500,
+            ) from exc
+        raise ServiceError("bad_line", field="line", message=exc.message) from exc
+
+
+def _line_entry(division: Division, number: int, where: str) -> Entry:
+    entry = division.entries.select_related("player").filter(number=number).first()
+    if entry is None:
+        raise ServiceError(
+            "unknown_player",
+            field="line",
+            where=where,
+            number=number,
+            count=division.entries.count(),
+        )
+    return entry
+
+
+def _single_what(game: Game) -> str:
+    if game.score1 is not None and game.score1 < 0:
+        return f"forfeit ({game.score1})"
+    if game.score1:
+        return f"bye (+{game.score1})"
+    return "bye"
+
+
+def _boards(numbers: list[int]) -> str:
+    if not numbers:
+        return "none numbered"
+    if numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"{numbers[0]}-{numbers[-1]}"
+    return ", ".join(map(str, numbers))
+
+
+def resolve_line(division: Division, round_number: int, line: str | ScoreLine) -> LineTarget:
+    """Find the game a typed line names in this round, or refuse saying what does not fit.
+
+    Refusals (each a ServiceError at field ``line``): the line cannot be read (bad_line,
+    score_out_of_range), the round is not paired, no such player or board, the player is not
+    paired this round or has a bye/forfeit, or ``3 412 17 389`` names two players who do not
+    play each other (the usual sign of a mistyped number). Nothing is written.
+    """
+    round_number = _as_int(round_number, "round")
+    where = f"division {division.name} round {round_number}"
+    line = _read_line(line, where)
+    games = Game.objects.select_related("round", "player1__player", "player2__player").filter(
+        round__division=division, round__number=round_number
+    )
+    if not games.exists():
+        raise ServiceError(
+            "round_not_paired", field="line", division=division.name, round=round_number
+        )
+    if line.kind == "board":
+        on_board = list(games.filter(board=line.board))
+        game = next((g for g in on_board if g.player2_id), None)
+        if game is None and on_board:
+            single = on_board[0]
+            raise ServiceError(
+                "not_a_game",
+                field="line",
+                round=round_number,
+                number=single.player1.number,
+                name=single.player1.name,
+                what=_single_what(single),
+            )
+        if game is None:
+            numbers = sorted({b for b in games.values_list("board", flat=True) if b is not None})
+            raise ServiceError(
+                "unknown_board",
+                field="line",
+                round=round_number,
+                board=line.board,
+                boards=_boards(numbers),
+            )
+        return LineTarget(game, line, line.score, line.opp_score, None)
+    entry = _line_entry(division, line.player, where)
+    game = games.filter(_plays(entry)).first()
+    if game is None:
+        raise ServiceError(
+            "not_paired", field="line", round=round_number, number=entry.number, name=entry.name
+        )
+    if game.player2_id is None:
+        raise ServiceError(
+            "not_a_game",
+            field="line",
+            round=round_number,
+            number=entry.number,
+            name=entry.name,
+            what=_single_what(game),
+        )
+    if line.kind == "pair":
+        opponent = _line_entry(division, line.opponent, where)
+        actual = game.player2 if game.player1_id == entry.pk else game.player1
+        if actual.pk != opponent.pk:
+            raise ServiceError(
+                "not_opponents",
+                field="line",
+                round=round_number,
+                number=entry.number,
+                name=entry.name,
+                actual=f"#{actual.number} {actual.name}",
+                opponent=opponent.number,
+            )
+    if line.kind == FORFEIT:
+        return LineTarget(game, line, None, None, entry)
+    if game.player1_id == entry.pk:
+        return LineTarget(game, line, line.score, line.opp_score, entry)
+    return LineTarget(game, line, line.opp_score, line.score, entry)
+
+
+@transaction.atomic
+def record_forfeit(
+    division: Division,
+    round_number: int,
+    player_number: Any,
+    *,
+    actor: Actor | str | None = None,
+) -> tuple[Game, Game]:
+    """Player ``player_number`` forfeits their paired game: the opponent wins by the forfeit.
+
+    How it is stored (spec/rules.md: "a forfeit loss is a bye with a negative score", and
+    "byes and forfeits are never rated"; TSH records a forfeit of a paired game the same way,
+    both players re-paired against 0): the game becomes the forfeiting player's forfeit,
+    scored the tournament's forfeit spread (-50 in NASPA), and the opponent gets a game of
+    their own scored +abs(forfeit spread), a win. Both keep the board number. So the
+    standings are right (a loss at -50, a win at +50), while the ratings, starts/replies and
+    score-based prizes (high loss, average score) never see a 50-0 "game" that was not
+    played, which storing it as a played game with scores 0 and 50 would make them do.
+    Returns (the forfeit, the opponent's win).
+    """
+    round_number = _as_int(round_number, "round")
+    where = f"division {division.name} round {round_number}"
+    target = resolve_line(
+        division, round_number, ScoreLine(FORFEIT, player=_as_int(player_number, "player"))
+    )
+    game, entry = target.game, target.entry
+    assert entry is not None
+    _lock_scores(game)
+    if game.has_result:
+        raise _already_recorded(game)
+    spread = abs(division.tournament.forfeit_spread)
+    if spread == 0:
+        raise ServiceError("forfeit_spread_zero", field="line")
+    opponent = game.player2 if game.player1_id == entry.pk else game.player1
+    before = _game_snapshot(game)
+    game.player1, game.player2 = entry, None
+    game.score1, game.score2 = -spread, None
+    game.first = First.NONE
+    game.explanation = f"forfeit: did not play #{opponent.number}"
+    game.save()
+    win = Game(
+        round=game.round,
+        board=game.board,
+        player1=opponent,
+        score1=spread,
+        first=First.NONE,
+        explanation=f"forfeit win: #{entry.number} did not play",
+    )
+    win.save()
+    audit(
+        division.tournament,
+        actor,
+        "record_forfeit",
+        game,
+        f"{where}: #{entry.number} {entry.name} forfeits to #{opponent.number} "
+        f"{opponent.name} ({spread})",
+        before=before,
+        after=[_game_snapshot(game), _game_snapshot(win)],
+    )
+    return game, win
+
+
+@dataclass(frozen=True)
+class CardOutcome:
+    """One double-entry card: ``status`` is the card's (pending, confirmed or disputed)."""
+
+    status: str
+    game: Game
+    card: PendingResult
+    cards: list[PendingResult]  # the game's cards this one was compared with
+
+
+def _card_line(line_or_scores: tuple[Any, ...]) -> str | ScoreLine:
+    if len(line_or_scores) == 1 and isinstance(line_or_scores[0], (str, ScoreLine)):
+        return line_or_scores[0]
+    return " ".join(str(part) for part in line_or_scores)
+
+
+@transaction.atomic
+def report_card(
+    division: Division,
+    round_number: int,
+    *line_or_scores: Any,
+    actor: Actor | str | None = None,
+) -> CardOutcome:
+    """Double entry: keep one typed card (a line, or player, score, opponent's score).
+
+    Each card is a PendingResult in the game's own score order. The first card of a game
+    waits; when the second agrees the game is recorded through ``record_result`` and both
+    cards are confirmed; when it disagrees both are disputed, nothing is recorded, and a
+    director settles it with ``resolve_dispute``. Any further card of a disputed game joins
+    the dispute. A forfeit is not a card (refused): a director records it directly.
+    """
+    round_number = _as_int(round_number, "round")
+    target = resolve_line(division, round_number, _card_line(line_or_scores))
+    if target.line.kind == FORFEIT:
+        raise ServiceError("card_needs_scores", field="line")
+    game = target.game
+    _lock_scores(game)
+    if game.has_result:
+        raise _already_recorded(game)
+    who = Actor.of(actor)
+    scores = (target.score1, target.score2)
+    Status = PendingResult.Status
+    open_cards = list(
+        PendingResult.objects.select_for_update().filter(
+            game=game,
+            source=PendingResult.Source.CONSOLE,
+            status__in=[Status.PENDING, Status.DISPUTED],
+        )
+    )
+    card = PendingResult(
+        game=game,
+        score1=target.score1,
+        score2=target.score2,
+        source=PendingResult.Source.CONSOLE,
+        user=who.user if getattr(who.user, "pk", None) else None,
+        actor=who.name[:100],
+    )
+    if not open_cards:
+        card.status = Status.PENDING
+    elif all(c.status == Status.PENDING for c in open_cards) and all(
+        (c.score1, c.score2) == scores for c in open_cards
+    ):
+        card.status = Status.CONFIRMED
+        record_result(division, round_number, game.player1.number, *scores, actor=actor)
+        game.score1, game.score2 = scores
+    else:
+        card.status = Status.DISPUTED
+    card.save()
+    for other in open_cards:
+        if other.status != card.status:
+            other.status = card.status
+            other.save(update_fields=["status"])
+    audit(
+        division.tournament,
+        actor,
+        "report_card",
+        card,
+        f"division {division.name} round {round_number}: card {scores[0]}-{scores[1]} for "
+        f"{game} ({card.status})",
+        after={"game": game.pk, "score1": scores[0], "score2": scores[1], "status": card.status},
+    )
+    return CardOutcome(card.status, game, card, open_cards)
+
+
+@transaction.atomic
+def resolve_dispute(
+    game: Game, score1: Any, score2: Any, *, actor: Actor | str | None = None
+) -> Game:
+    """A director records a game whose double-entry cards disagree (scores in game order).
+
+    The game is recorded through ``record_result``; the cards that agree with it become
+    confirmed, the others superseded, so the dispute list empties and the trail keeps both.
+    """
+    division = game.round.division
+    _lock_scores(game)
+    if game.has_result:
+        raise _already_recorded(game)
+    Status = PendingResult.Status
+    cards = list(
+        PendingResult.objects.select_for_update().filter(
+            game=game, status__in=[Status.PENDING, Status.DISPUTED]
+        )
+    )
+    if not cards:
+        raise ServiceError(
+            "no_dispute",
+            player1=game.player1.number,
+            player2=game.player2.number if game.player2_id else 0,
+        )
+    before = [
+        {"id": c.pk, "score1": c.score1, "score2": c.score2, "status": c.status} for c in cards
+    ]
+    game = record_result(
+        division, game.round.number, game.player1.number, score1, score2, actor=actor
+    )
+    for c in cards:
+        agrees = (c.score1, c.score2) == (game.score1, game.score2)
+        c.status = Status.CONFIRMED if agrees else Status.SUPERSEDED
+        c.save(update_fields=["status"])
+    audit(
+        division.tournament,
+        actor,
+        "resolve_dispute",
+        game,
+        f"division {division.name} round {game.round.number}: {game} recorded "
+        f"{game.score1}-{game.score2} over {len(cards)} disputed card(s)",
+        before=before,
+        after=_game_snapshot(game),
+    )
+    return game
+
+
+@transaction.atomic
+def set_double_entry(
+    division: Division, on: bool, actor: Actor | str | None = None
+) -> Division:
+    """Turn double entry on or off for a division (``division.config["double_entry"]``).
+
+    With it on, each result typed in the console is a card and a game is recorded only when
+    two cards agree. Cards already typed stay as they are when it is turned off.
+    """
+    before = double_entry(division)
+    config = dict(division.config or {})
+    config["double_entry"] = bool(on)
+    division.config = config
+    division.save(update_fields=["config"])
+    audit(
+        division.tournament,
+        actor,
+        "set_double_entry",
+        division,
+        f"division {division.name}: double entry {'on' if on else 'off'}",
+        before={"double_entry": before},
+        after={"double_entry": bool(on)},
+    )
+    return division
+
+
+@dataclass(frozen=True)
+class Entered:
+    """What one typed line did: ``kind`` is recorded, forfeit, pending, confirmed or disputed."""
+
+    line: ScoreLine
+    kind: str
+    games: tuple[Game, ...]
+
+
+def enter_line(
+    division: Division,
+    round_number: int,
+    text: str | ScoreLine,
+    *,
+    actor: Actor | str | None = None,
+) -> Entered:
+    """The console's Enter: read the line, find its game and record it (or keep it as a card).
+
+    Everything is checked before anything is written (resolve_line), so a refused line leaves
+    no trace. A played game is recorded through ``record_result`` (which locks the game and
+    checks again, for two people typing at once); ``3 f`` through ``record_forfeit``, also
+    with double entry on (a forfeit is a director's call, not a score to compare); with double
+    entry on, a played game's line becomes a card (``report_card``).
+    """
+    target = resolve_line(division, round_number, text)
+    line, game = target.line, target.game
+    if game.has_result:
+        raise _already_recorded(game)
+    if line.kind == FORFEIT:
+        games = record_forfeit(division, round_number, line.player, actor=actor)
+        return Entered(line, "forfeit", games)
+    if double_entry(division):
+        outcome = report_card(division, round_number, line, actor=actor)
+        return Entered(line, outcome.status, (outcome.game,))
+    game = record_result(
+        division, round_number, game.player1.number, target.score1, target.score2, actor=actor
+    )
+    return Entered(line, "recorded", (game,))

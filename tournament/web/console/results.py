@@ -1,5 +1,412 @@
-"""Console: results (being built)."""
+"""Console: keyboard-first result entry, one line a game, as TSH directors type them.
 
-from django.urls import URLPattern
+``/t/SLUG/console/DIVISION/round/N/results/`` shows the round's games and one box, "Result",
+focused on load. A scorekeeper types ``3 412 389`` and Enter: htmx posts the line, the round
+table and the answer are swapped in place, the box is emptied and keeps the focus, so a game
+costs its digits, two spaces and Enter, and a whole round needs no mouse. Without JavaScript
+the same form is a normal POST that renders the whole page.
 
-urlpatterns: list[URLPattern] = []
+The answer echoes what TSH's add-score echoes: both names, the game's spread and each player's
+new record and cumulative spread (from the standings core), with a warning for a score under
+100. A refused line says why beside the box (unknown player, not paired this round, two
+players who do not play each other, a score outside 0..1500, ...) and writes nothing; a game
+that already has its result shows the stored scores with a small correction form that needs a
+reason. ArrowUp in the empty box brings the last line back for editing; sending it again opens
+that game's correction with the new scores filled in.
+
+Double entry (a division setting a director turns on here): each line is a card; two agreeing
+cards record the game, two differing ones are listed as disputed for a director to settle.
+Scorekeepers and directors may enter; only directors toggle double entry or settle disputes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.urls import URLPattern, path, reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ...models import Division, Game, PendingResult, Tournament
+from ...scoreline import LOW_SCORE, low_scores
+from ...selectors import division_standings
+from ...services import ServiceError, correct_result
+from ...services.results import (
+    Entered,
+    double_entry,
+    enter_line,
+    resolve_dispute,
+    resolve_line,
+    set_double_entry,
+)
+from ...standings import StandingsRow
+from ..forms.results import CorrectionForm, DisputeForm, DoubleEntryForm, ResultLineForm
+from ..permissions import DivisionMoved, can_direct, division_by_slug, moved, scorekeeper_required
+
+HELP = (
+    "3 412 389 = player 3 scored 412, their opponent 389; 3 412 17 389 also checks that 17 is "
+    "3's opponent; b12 412 389 = board 12, first player's score first; 3 f = player 3 "
+    "forfeits. Enter records. ArrowUp in the empty box brings back the last line to edit; "
+    "Escape empties the box."
+)
+OPEN = (PendingResult.Status.PENDING, PendingResult.Status.DISPUTED)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _division_and_round(tournament: Tournament, key: str, number: int) -> Division:
+    """The division by slug, if that round of it is paired (404 naming the paired rounds)."""
+    division = division_by_slug(tournament, key)
+    if not Game.objects.filter(round__division=division, round__number=number).exists():
+        paired = _paired_rounds(division)
+        listed = ", ".join(map(str, paired)) or "none yet"
+        raise Http404(
+            f"division {division.name} round {number} is not paired (paired rounds: {listed})"
+        )
+    return division
+
+
+def _paired_rounds(division: Division) -> list[int]:
+    return sorted(
+        set(
+            Game.objects.filter(round__division=division).values_list("round__number", flat=True)
+        )
+    )
+
+
+def _wins(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+def _record(row: StandingsRow | None) -> dict[str, Any]:
+    if row is None:
+        return {"record": "", "spread": ""}
+    return {"record": f"{_wins(row.wins)}-{_wins(row.losses)}", "spread": f"{row.spread:+d}"}
+
+
+def _side(entry, score: int | None, rows: dict[int, StandingsRow]) -> dict[str, Any]:
+    return {"number": entry.number, "name": entry.name, "score": score, **_record(
+        rows.get(entry.number)
+    )}
+
+
+def _game_echo(game: Game, rows: dict[int, StandingsRow]) -> dict[str, Any]:
+    """Both players with their scores, the winner and spread, and each one's new record."""
+    one = _side(game.player1, game.score1, rows)
+    two = _side(game.player2, game.score2, rows)
+    spread = abs(game.score1 - game.score2)
+    if game.score1 == game.score2:
+        outcome = f"a tie at {game.score1}"
+    else:
+        winner = one if game.score1 > game.score2 else two
+        outcome = f"#{winner['number']} {winner['name']} wins by {spread}"
+    return {"players": [one, two], "outcome": outcome, "spread": spread}
+
+
+def _echo(division: Division, entered: Entered) -> dict[str, Any]:
+    rows = {row.number: row for row in division_standings(division)}
+    line = entered.line
+    echo: dict[str, Any] = {"kind": entered.kind, "line": line.text, "game_ids": []}
+    if entered.kind == "forfeit":
+        lost, won = entered.games
+        echo["players"] = [
+            _side(lost.player1, lost.score1, rows),
+            _side(won.player1, won.score1, rows),
+        ]
+        echo["outcome"] = (
+            f"#{lost.player1.number} {lost.player1.name} forfeits; #{won.player1.number} "
+            f"{won.player1.name} wins by {won.score1}"
+        )
+        echo["game_ids"] = [lost.pk, won.pk]
+        return echo
+    game = entered.games[0]
+    echo["game_ids"] = [game.pk]
+    if entered.kind in ("recorded", "confirmed"):
+        echo.update(_game_echo(game, rows))
+        low = low_scores(line)
+        if low:
+            echo["warning"] = (
+                f"score {' and '.join(map(str, low))} is under {LOW_SCORE}: recorded; check the "
+                "scorecard (ArrowUp reopens this line)"
+            )
+    else:
+        echo["players"] = [
+            {"number": game.player1.number, "name": game.player1.name},
+            {"number": game.player2.number, "name": game.player2.name},
+        ]
+    return echo
+
+
+def _round_rows(division: Division, number: int, just: list[int]) -> list[dict[str, Any]]:
+    games = list(
+        Game.objects.filter(round__division=division, round__number=number)
+        .select_related("player1__player", "player2__player")
+        .order_by("board", "id")
+    )
+    cards: dict[int, list[str]] = {}
+    for game_id, status in PendingResult.objects.filter(
+        game__in=games, status__in=OPEN
+    ).values_list("game_id", "status"):
+        cards.setdefault(game_id, []).append(status)
+    rows = []
+    for g in games:
+        if g.player2_id is None:
+            state = "forfeit" if (g.score1 or 0) < 0 else "bye"
+        elif g.has_result:
+            state = "done"
+        elif PendingResult.Status.DISPUTED in cards.get(g.pk, []):
+            state = "disputed"
+        elif g.pk in cards:
+            state = "card"
+        else:
+            state = "missing"
+        rows.append({"game": g, "state": state, "just": g.pk in just})
+    return rows
+
+
+def _disputes(division: Division, number: int) -> list[dict[str, Any]]:
+    disputed = (
+        PendingResult.objects.filter(
+            game__round__division=division,
+            game__round__number=number,
+            status=PendingResult.Status.DISPUTED,
+        )
+        .select_related("game__player1__player", "game__player2__player")
+        .order_by("game__board", "game_id", "created", "id")
+    )
+    out: dict[int, dict[str, Any]] = {}
+    for card in disputed:
+        item = out.setdefault(
+            card.game_id,
+            {"game": card.game, "cards": [], "form": DisputeForm(initial={"game": card.game_id})},
+        )
+        item["cards"].append(card)
+    return list(out.values())
+
+
+def _context(
+    request: HttpRequest,
+    tournament: Tournament,
+    division: Division,
+    number: int,
+    **extra: Any,
+) -> dict[str, Any]:
+    echo = extra.get("echo") or {}
+    just = list(echo.get("game_ids", []))
+    rows = _round_rows(division, number, just)
+    played = [r for r in rows if r["game"].player2_id is not None]
+    base = reverse("console:results", args=[tournament.slug, division.slug, number])
+    ctx = {
+        "tournament": tournament,
+        "division": division,
+        "round": number,
+        "rounds": _paired_rounds(division),
+        "rows": rows,
+        "entered": sum(r["state"] == "done" for r in played),
+        "played": len(played),
+        "disputes": _disputes(division, number),
+        "double_entry": double_entry(division),
+        "directs": can_direct(request.user, tournament),
+        "help": HELP,
+        "post_url": base,
+        "correct_url": base + "correct/",
+        "resolve_url": base + "resolve/",
+        "double_entry_url": base + "double-entry/",
+        "form": ResultLineForm(),
+    }
+    ctx.update(extra)
+    return ctx
+
+
+def _answer(
+    request: HttpRequest,
+    tournament: Tournament,
+    division: Division,
+    number: int,
+    *,
+    status: int = 200,
+    **extra: Any,
+) -> HttpResponse:
+    """The round table and the answer: the fragment for htmx, the whole page otherwise."""
+    ctx = _context(request, tournament, division, number, **extra)
+    template = "console/results_live.html" if request.htmx else "console/results.html"
+    return render(request, template, ctx, status=status)
+
+
+def _resolve(request: HttpRequest, tournament: Tournament, key: str, number: int):
+    try:
+        return _division_and_round(tournament, key, number)
+    except DivisionMoved as moved_to:
+        return moved(request, key, moved_to.division)
+
+
+def _correction_for(
+    division: Division, number: int, line: str, exc: ServiceError
+) -> CorrectionForm | None:
+    """A correction form for the game a refused line found recorded, with the line's scores."""
+    game = Game.objects.filter(pk=exc.params.get("game")).select_related(
+        "round", "player1__player", "player2__player"
+    ).first()
+    if game is None or game.player2_id is None:
+        return None
+    score1, score2 = game.score1, game.score2
+    try:
+        target = resolve_line(division, number, line)
+        if target.score1 is not None:
+            score1, score2 = target.score1, target.score2
+    except ServiceError:
+        pass
+    form = CorrectionForm(initial={"game": game.pk, "score1": score1, "score2": score2})
+    form.label_for(game)
+    form.stored = game
+    return form
+
+
+# --------------------------------------------------------------------------- views
+
+
+@scorekeeper_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def results(
+    request: HttpRequest, tournament: Tournament, division: str, round: int
+) -> HttpResponseBase:
+    """The result entry page (GET) and one typed line (POST)."""
+    div = _resolve(request, tournament, division, round)
+    if isinstance(div, HttpResponseBase):
+        return div
+    if request.method != "POST":
+        return _answer(request, tournament, div, round)
+    form = ResultLineForm(request.POST)
+    if not form.is_valid():
+        return _answer(request, tournament, div, round, status=400, form=form, refused=True)
+    line = form.cleaned_data["line"]
+    try:
+        entered = enter_line(div, round, line, actor=request.user)
+    except ServiceError as exc:
+        form.add_error("line", exc.message)
+        extra: dict[str, Any] = {"form": form, "refused": True, "refused_line": line}
+        if exc.code == "already_recorded":
+            extra["correction"] = _correction_for(div, round, line, exc)
+            extra["focus_correction"] = form.cleaned_data.get("reopened", False)
+        return _answer(request, tournament, div, round, status=400, **extra)
+    return _answer(request, tournament, div, round, echo=_echo(div, entered))
+
+
+@scorekeeper_required
+@require_POST
+def correct(
+    request: HttpRequest, tournament: Tournament, division: str, round: int
+) -> HttpResponseBase:
+    """New scores for a recorded game of this round, with a reason for the audit trail."""
+    div = _resolve(request, tournament, division, round)
+    if isinstance(div, HttpResponseBase):
+        return div
+    form = CorrectionForm(request.POST)
+    game = None
+    raw_game = request.POST.get("game", "")
+    if raw_game.isascii() and raw_game.isdigit():
+        game = (
+            Game.objects.filter(
+                pk=int(raw_game), round__division=div, round__number=round, player2__isnull=False
+            )
+            .select_related("round__division__tournament", "player1__player", "player2__player")
+            .first()
+        )
+    if game is None:
+        raise Http404(f"division {div.name} round {round} has no such played game")
+    form.label_for(game)
+    form.stored = game
+    if form.is_valid() and not game.has_result:
+        form.add_error(None, "this game has no result yet: type it in the Result box")
+    if form.is_valid():
+        data = form.cleaned_data
+        before = (game.score1, game.score2)
+        try:
+            correct_result(
+                game, data["score1"], data["score2"], reason=data["reason"], actor=request.user
+            )
+        except ServiceError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            rows = {row.number: row for row in division_standings(div)}
+            echo = {
+                "kind": "corrected",
+                "game_ids": [game.pk],
+                "before": f"{before[0]}-{before[1]}",
+                "reason": data["reason"],
+                **_game_echo(game, rows),
+            }
+            return _answer(request, tournament, div, round, echo=echo)
+    return _answer(
+        request, tournament, div, round, status=400, correction=form, focus_correction=True
+    )
+
+
+@scorekeeper_required
+@require_POST
+def resolve(
+    request: HttpRequest, tournament: Tournament, division: str, round: int
+) -> HttpResponseBase:
+    """A director records a disputed game with the scores they decide on."""
+    if not can_direct(request.user, tournament):
+        raise PermissionDenied(f"only the directors of {tournament.name} settle disputed cards")
+    div = _resolve(request, tournament, division, round)
+    if isinstance(div, HttpResponseBase):
+        return div
+    form = DisputeForm(request.POST)
+    if form.is_valid():
+        game = (
+            Game.objects.filter(
+                pk=form.cleaned_data["game"],
+                round__division=div,
+                round__number=round,
+                player2__isnull=False,
+            )
+            .select_related("round__division__tournament", "player1__player", "player2__player")
+            .first()
+        )
+        if game is None:
+            raise Http404(f"division {div.name} round {round} has no such played game")
+        try:
+            game = resolve_dispute(
+                game, form.cleaned_data["score1"], form.cleaned_data["score2"], actor=request.user
+            )
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            rows = {row.number: row for row in division_standings(div)}
+            echo = {"kind": "settled", "game_ids": [game.pk], **_game_echo(game, rows)}
+            return _answer(request, tournament, div, round, echo=echo)
+    return _answer(request, tournament, div, round, status=400, dispute_error=form)
+
+
+@scorekeeper_required
+@require_POST
+def toggle_double_entry(
+    request: HttpRequest, tournament: Tournament, division: str, round: int
+) -> HttpResponseBase:
+    """A director turns double entry on or off for the division, then sees the round again."""
+    if not can_direct(request.user, tournament):
+        raise PermissionDenied(f"only the directors of {tournament.name} change double entry")
+    div = _resolve(request, tournament, division, round)
+    if isinstance(div, HttpResponseBase):
+        return div
+    form = DoubleEntryForm(request.POST)
+    form.is_valid()  # a BooleanField(required=False) is always valid
+    set_double_entry(div, form.cleaned_data.get("on", False), actor=request.user)
+    return redirect("console:results", tournament.slug, div.slug, round)
+
+
+urlpatterns: list[URLPattern] = [
+    path("<str:division>/round/<int:round>/results/", results, name="results"),
+    path("<str:division>/round/<int:round>/results/correct/", correct, name="results_correct"),
+    path("<str:division>/round/<int:round>/results/resolve/", resolve, name="results_resolve"),
+    path(
+        "<str:division>/round/<int:round>/results/double-entry/",
+        toggle_double_entry,
+        name="results_double_entry",
+    ),
+]

@@ -1,0 +1,85 @@
+"""Forms of the console's result entry: the one-line box, a correction, a disputed game."""
+
+from __future__ import annotations
+
+from django import forms
+
+from ...scoreline import FORMS, MAX_SCORE
+
+
+class ResultLineForm(forms.Form):
+    """The one box a scorekeeper types every result into; the service reads the line.
+
+    No client-side checks beyond the length: the line's meaning depends on the round's
+    pairings, so the refusal comes from the server with its reason (and the box keeps focus).
+    """
+
+    line = forms.CharField(
+        label="Result",
+        max_length=60,
+        strip=True,
+        error_messages={"required": f"type a result, e.g. {FORMS}"},
+        widget=forms.TextInput(
+            attrs={
+                "autofocus": True,
+                "autocomplete": "off",
+                "autocapitalize": "off",
+                "autocorrect": "off",
+                "spellcheck": "false",
+                "enterkeyhint": "enter",
+                "aria-describedby": "result-help id_line_error",
+                "size": 18,
+            }
+        ),
+    )
+    # Set by the page's script when the box was refilled with the last line (ArrowUp): the
+    # scorekeeper means to change that game, so a refusal opens its correction ready to type.
+    reopened = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
+def _score_field(label: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        min_value=0,
+        max_value=MAX_SCORE,
+        error_messages={
+            "required": "give the score",
+            "invalid": "give a whole number",
+            "min_value": f"a score is from 0 to {MAX_SCORE}",
+            "max_value": f"a score is from 0 to {MAX_SCORE}",
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "style": "width:6em"}),
+    )
+
+
+class CorrectionForm(forms.Form):
+    """New scores for a recorded game, in the game's order, and the reason (required)."""
+
+    game = forms.IntegerField(widget=forms.HiddenInput)
+    score1 = _score_field("First player's score")
+    score2 = _score_field("Second player's score")
+    reason = forms.CharField(
+        label="Reason",
+        max_length=300,
+        strip=True,
+        error_messages={"required": "a correction needs a reason (it goes to the audit trail)"},
+        widget=forms.TextInput(attrs={"autocomplete": "off", "size": 24}),
+    )
+
+    def label_for(self, game) -> None:
+        """Name the two score fields after the game's players."""
+        self.fields["score1"].label = f"#{game.player1.number} {game.player1.name}"
+        if game.player2_id:
+            self.fields["score2"].label = f"#{game.player2.number} {game.player2.name}"
+
+
+class DisputeForm(forms.Form):
+    """A director's scores for a game whose double-entry cards disagree (game order)."""
+
+    game = forms.IntegerField(widget=forms.HiddenInput)
+    score1 = _score_field("First player's score")
+    score2 = _score_field("Second player's score")
+
+
+class DoubleEntryForm(forms.Form):
+    on = forms.BooleanField(required=False)
