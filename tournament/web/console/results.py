@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
@@ -46,10 +47,10 @@ from ..forms.results import CorrectionForm, DisputeForm, DoubleEntryForm, Result
 from ..permissions import DivisionMoved, can_direct, division_by_slug, moved, scorekeeper_required
 
 HELP = (
-    "3 412 389 = player 3 scored 412, their opponent 389; 3 412 17 389 also checks that 17 is "
-    "3's opponent; b12 412 389 = board 12, first player's score first; 3 f = player 3 "
-    "forfeits. Enter records. ArrowUp in the empty box brings back the last line to edit; "
-    "Escape empties the box."
+    "3 412 389: player 3 scored 412, their opponent 389. 3 412 17 389: the same, checking "
+    "that 17 is the opponent. b12 412 389: board 12, first player's score first. 3 f: player "
+    "3 forfeits. Enter records; ArrowUp in the empty box brings back the last line; Escape "
+    "empties the box."
 )
 OPEN = (PendingResult.Status.PENDING, PendingResult.Status.DISPUTED)
 
@@ -144,7 +145,7 @@ def _round_rows(division: Division, number: int, just: list[int]) -> list[dict[s
     games = list(
         Game.objects.filter(round__division=division, round__number=number)
         .select_related("player1__player", "player2__player")
-        .order_by("board", "id")
+        .order_by(F("board").asc(nulls_last=True), "id")  # byes (no board) last
     )
     cards: dict[int, list[str]] = {}
     for game_id, status in PendingResult.objects.filter(
