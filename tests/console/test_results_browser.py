@@ -145,3 +145,19 @@ def test_reopening_the_last_line_corrects_it_with_a_reason(live_server, browser)
     g = Game.objects.get(round__division=d, player1__number=3)
     assert (g.score1, g.score2) == (412, 388)
     assert AuditEvent.objects.get(action="correct_result").reason == "slip misread"
+
+    # Typing ahead: the next line goes in while the last is on its way; neither is lost.
+    page.keyboard.type("1 400 300")
+    page.keyboard.press("Enter")
+    page.keyboard.type("b3 401 377")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => { const e = document.querySelector('#answer .echo');"
+        " return e && e.dataset.line === 'b3 401 377'; }",
+        timeout=10_000,
+    )
+    recorded = {
+        g.player1.number: (g.score1, g.score2)
+        for g in Game.objects.filter(round__division=d, player2__isnull=False)
+    }
+    assert recorded == {3: (412, 388), 1: (400, 300), 6: (401, 377)}
