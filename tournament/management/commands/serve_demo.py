@@ -1,10 +1,10 @@
 import os
-import socket
 
-from django.core.management import CommandError, call_command
+from django.core.management import call_command
 
 from ...demo import ensure_director, load_demo
 from ..base import GibsonCommand
+from ..serving import check_free
 
 
 class Command(GibsonCommand):
@@ -18,7 +18,7 @@ class Command(GibsonCommand):
     def handle(self, *args, **opts):
         addr = opts["addr"]
         if not opts["no_serve"]:
-            _check_free(addr)  # before anything is printed: no "ready" line for a dead server
+            check_free(addr)  # before anything is printed: no "ready" line for a dead server
         call_command("migrate", interactive=False, verbosity=0)
         tournament, _ = load_demo()
         user, password = ensure_director(password=os.environ.get("GIBSON_DEMO_PASSWORD") or None)
@@ -33,19 +33,3 @@ class Command(GibsonCommand):
             # --insecure: serve the admin's static files with DEBUG off, as a venue laptop needs.
             call_command("runserver", addr, use_reloader=False, insecure_serving=True)
 
-
-def _check_free(addr: str) -> None:
-    """Refuse a busy or malformed address up front, naming it."""
-    host, _, port = addr.rpartition(":")
-    host = host.strip("[]") or "127.0.0.1"
-    if not port.isdigit():
-        raise CommandError(f"--addr {addr!r}: give HOST:PORT, e.g. 127.0.0.1:8000")
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        try:
-            probe.bind((host, int(port)))
-        except OSError as exc:
-            raise CommandError(
-                f"cannot serve on {addr}: {exc.strerror or exc} (is another server running "
-                "there? set --addr or GIBSON_ADDR to a free port)"
-            ) from exc
