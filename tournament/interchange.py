@@ -602,3 +602,90 @@ def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
         divisions.append((division.name, players))
     config = dict(tournament_config(tournament).settings)
     return build_tourney_js(config, divisions)
+
+
+# --------------------------------------------------------------------------- upload (console)
+
+# A big all.tsh (twenty divisions of thirty rounds) is well under 1 MB; 5 MB leaves room.
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+UPLOAD_FOLDER = "Uploaded tournament"  # names the tournament when a config has no event_name
+
+
+def _upload_name(file_name: str) -> str:
+    """The uploaded file's own name, reduced to a plain file name (no folders, no dot-files)."""
+    base = re.split(r"[\\/]", str(file_name or ""))[-1]
+    base = re.sub(r"[^A-Za-z0-9._ -]", "_", base).strip().lstrip(".")
+    return base[:100] or "upload.t"
+
+
+@transaction.atomic
+def import_upload(
+    file_name: str,
+    data: bytes,
+    *,
+    actor: Actor | str | None,
+    director: Any = None,
+    name: str | None = None,
+    rounds: int | None = None,
+    others: dict[str, bytes] | None = None,
+) -> Tournament:
+    """Create a draft tournament from uploaded bytes (a .t, config.tsh, all.tsh or tourney.js;
+    a config.tsh comes with its .t files in ``others``), its uploader as director.
+
+    The bytes are written only inside a temporary folder, removed afterwards, and go through
+    the same import as a file on disk; a division file a config names must be one of the
+    uploaded files, so an upload never reads anything else on the server. Refusals name the
+    uploaded file and line, never the temporary folder, and leave nothing behind.
+    """
+    import tempfile
+
+    files = {_upload_name(file_name): data}
+    for other_name, other_data in (others or {}).items():
+        files.setdefault(_upload_name(other_name), other_data)
+    for fname, content in files.items():
+        if len(content) > MAX_UPLOAD_BYTES:
+            raise ServiceError("setup_upload_too_large", field="file", file=fname,
+                               size=len(content), limit=MAX_UPLOAD_BYTES)
+    main = _upload_name(file_name)
+    with tempfile.TemporaryDirectory(prefix="gibson-upload-") as tmp:
+        folder = Path(tmp) / UPLOAD_FOLDER
+        folder.mkdir()
+
+        def clean(text: str) -> str:
+            return text.replace(str(folder) + "/", "").replace(str(folder), UPLOAD_FOLDER)
+
+        def refuse(message: str) -> ServiceError:
+            return ServiceError("setup_upload_refused", field="file", detail=clean(message))
+
+        for fname, content in files.items():
+            (folder / fname).write_bytes(content)
+        if not main.lower().endswith(".js"):
+            text = decode_bytes(data)
+            if file_kind(text) == CONFIG:
+                try:
+                    config = parse_config(text, source=main)
+                except FormatError as exc:
+                    raise refuse(str(exc)) from exc
+                for dname, named in config.divisions:
+                    if named not in files or _upload_name(named) != named:
+                        raise ServiceError(
+                            "setup_upload_refused", field="file",
+                            detail=f"{main}: division {dname} names {named}, which is not "
+                            "among the uploaded files (upload it with the config)",
+                        )
+        try:
+            tournament = import_tsh(folder / main, rounds=rounds, name=name or None,
+                                    actor=actor)
+        except ServiceError as exc:
+            # The import's own code and params stay (a client acts on them); only the name of
+            # the temporary folder is taken out of the words.
+            params = {k: clean(v) if isinstance(v, str) else v for k, v in exc.params.items()}
+            raise ServiceError(
+                exc.code, clean(exc.message), field=exc.field or "file", **params
+            ) from exc
+    # Uploaded events start as drafts, like those made on the console's new-tournament page.
+    tournament.published = False
+    tournament.save(update_fields=["published"])
+    if getattr(director, "pk", None):
+        tournament.directors.add(director)
+    return tournament

@@ -33,9 +33,26 @@ from .entries import (
     withdraw_player,
 )
 from .errors import ServiceError
-from .events import TOURNAMENT_FIELDS, create_division, create_tournament
+from .events import (
+    TOURNAMENT_FIELDS,
+    add_division,
+    create_division,
+    create_tournament,
+    publish_tournament,
+    setup_tournament,
+    update_division,
+    update_tournament,
+)
 from .pairings import PlannedGame, delete_round_pairings, save_round_pairings, set_pairing
 from .results import correct_player_result, correct_result, record_result
+from .schedule import (
+    add_forbidden_pair,
+    add_schedule_range,
+    delete_forbidden_pair,
+    delete_schedule_range,
+    update_schedule_range,
+)
+from .staff import accept_invite, add_staff, create_invite, remove_staff
 
 __all__ = [
     "MAX_PLAYED_SCORE",
@@ -74,4 +91,19 @@ __all__ = [
     "reinstate_player",
     "remove_entry",
     "update_entry",
+    # setup and staff
+    "accept_invite",
+    "add_division",
+    "add_forbidden_pair",
+    "add_schedule_range",
+    "add_staff",
+    "create_invite",
+    "delete_forbidden_pair",
+    "delete_schedule_range",
+    "publish_tournament",
+    "remove_staff",
+    "setup_tournament",
+    "update_division",
+    "update_schedule_range",
+    "update_tournament",
 ]

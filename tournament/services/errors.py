@@ -13,6 +13,36 @@ from typing import Any
 # code -> neutral message template (str.format with the error's params).
 CODES: dict[str, str] = {
     "invalid": "{message}",
+    # setup
+    "setup_required": "{what} must not be empty",
+    "setup_unknown_setting": "{what}: unknown setting(s) {names}",
+    "setup_choice": "{what} {value!r} is unknown; choose one of {choices}",
+    "setup_not_number": "{what}: {value!r} is not a whole number",
+    "setup_too_small": "{what} must be at least {minimum}, not {value}",
+    "setup_too_large": "{what} must be at most {maximum}, not {value}",
+    "setup_ends_before_start": "the end date {end} is before the start date {start}",
+    "setup_name_taken": "{what} {value!r} is already used in this tournament",
+    "setup_bad_slug": "{value!r}: use lower-case letters, digits and single hyphens",
+    "setup_reserved_slug": "{value!r} is the name of a console page; choose another",
+    "setup_rounds_paired": "division {division} is already paired up to round {paired}; "
+    "its rounds cannot go below that",
+    "setup_range_overlap": "rounds {first}-{last} overlap the schedule range {other}",
+    "setup_range_beyond": "round {last} is beyond the {rounds} rounds of division {division}",
+    "setup_no_player": "division {division} has no player number {number}",
+    "setup_pair_same": "a player cannot be kept apart from themself",
+    "setup_pair_exists": "#{a} and #{b} are already kept apart",
+    "setup_upload_too_large": "{file} is {size} bytes; uploads are limited to {limit} bytes",
+    "setup_upload_refused": "{detail}",
+    # staff
+    "staff_role": "role {role!r} is unknown; choose director or scorekeeper",
+    "staff_username": "{detail}",
+    "staff_username_taken": "the username {username!r} is already taken",
+    "staff_password": "{detail}",
+    "staff_password_mismatch": "the two passwords differ",
+    "staff_email": "{value!r} is not an email address",
+    "staff_invite_invalid": "this link is not valid",
+    "staff_not_member": "{user} is not a {role} of this tournament",
+    "staff_last_director": "{user} is the last director; add another director first",
     # results
     "bad_line": "{message}",
     "not_paired": "round {round}: #{number} {name} is not paired in this round",

@@ -146,3 +146,404 @@ def create_division(
     return division
 
 
+# --------------------------------------------------------------------------- console settings
+# Setting up and editing a tournament from the director's console. Every value is checked here
+# (not only in the page's form), so a refusal names its field whichever interface asked.
+
+# One-word console pages under /t/SLUG/console/: a division slug equal to one would hide it.
+RESERVED_DIVISION_SLUGS = frozenset({"setup", "staff", "new", "standings"})
+EDITABLE_TOURNAMENT_FIELDS = frozenset((TOURNAMENT_FIELDS - {"config"}) | {"name", "realm"})
+DIVISION_FIELDS = frozenset({"name", "slug", "rounds", "rating_system", "rating_list",
+                             "prize_places"})
+# A spread or score beyond what any game can carry is a typing slip, not a setting.
+MAX_SETTING_SPREAD = 1500
+MAX_DIVISION_ROUNDS = 200
+
+
+def _choices(model: type, field: str) -> list[str]:
+    return [str(value) for value, _ in model._meta.get_field(field).choices]
+
+
+def _setting_int(
+    value: Any, field: str, what: str, *, minimum: int | None = None,
+    maximum: int | None = None, optional: bool = False,
+) -> int | None:
+    """A whole-number setting within its bounds, refused at ``field`` otherwise."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if optional:
+            return None
+        raise ServiceError("setup_required", field=field, what=what)
+    if isinstance(value, bool):
+        raise ServiceError("setup_not_number", field=field, what=what, value=value)
+    try:
+        number = int(str(value).strip()) if not isinstance(value, int) else value
+    except ValueError:
+        raise ServiceError("setup_not_number", field=field, what=what, value=value) from None
+    if minimum is not None and number < minimum:
+        raise ServiceError("setup_too_small", field=field, what=what, minimum=minimum,
+                           value=number)
+    if maximum is not None and number > maximum:
+        raise ServiceError("setup_too_large", field=field, what=what, maximum=maximum,
+                           value=number)
+    return number
+
+
+def _setting_date(value: Any, field: str, what: str) -> Any:
+    import datetime as dt
+
+    if value is None or value == "":
+        return None
+    if isinstance(value, dt.date):
+        return value
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        raise ServiceError("invalid", f"{what}: {value!r} is not a date (YYYY-MM-DD)",
+                           field=field) from None
+
+
+def _setting_choice(value: Any, field: str, what: str, choices: Iterable[str]) -> str:
+    choices = list(choices)
+    if value not in choices:
+        raise ServiceError("setup_choice", field=field, what=what, value=value,
+                           choices=", ".join(choices))
+    return str(value)
+
+
+def _setting_text(value: Any, field: str, what: str, max_length: int, *,
+                  required: bool = False) -> str:
+    text = "" if value is None else str(value).strip()
+    if required and not text:
+        raise ServiceError("setup_required", field=field, what=what)
+    if len(text) > max_length:
+        raise ServiceError("setup_too_large", f"{what} is longer than {max_length} characters",
+                           field=field, what=what, maximum=max_length, value=len(text))
+    return text
+
+
+def check_tournament_settings(
+    values: dict[str, Any], current: Tournament | None = None
+) -> dict[str, Any]:
+    """The settings in ``values`` checked and normalised; ``current`` supplies the rest.
+
+    A bye is a win, so its spread is not negative; a forfeit is a loss, so its spread is not
+    positive; a cap and a round count are at least 1 when given.
+    """
+    unknown = set(values) - EDITABLE_TOURNAMENT_FIELDS
+    if unknown:
+        raise ServiceError("setup_unknown_setting", what="tournament",
+                           names=", ".join(sorted(unknown)))
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if key == "name":
+            out[key] = _setting_text(value, key, "the tournament name", 200, required=True)
+        elif key == "venue":
+            out[key] = _setting_text(value, key, "the venue", 200)
+        elif key == "realm":
+            out[key] = _setting_choice(value, key, "realm", [str(r) for r in Realm.values])
+        elif key in ("start_date", "end_date"):
+            out[key] = _setting_date(value, key, key.replace("_", " "))
+        elif key == "bye_spread":
+            out[key] = _setting_int(value, key, "the bye spread", minimum=0,
+                                    maximum=MAX_SETTING_SPREAD)
+        elif key == "forfeit_spread":
+            out[key] = _setting_int(value, key, "the forfeit spread",
+                                    minimum=-MAX_SETTING_SPREAD, maximum=0)
+        elif key == "spread_cap":
+            out[key] = _setting_int(value, key, "the spread cap", minimum=1,
+                                    maximum=MAX_SETTING_SPREAD, optional=True)
+        elif key == "max_rounds":
+            out[key] = _setting_int(value, key, "the maximum number of rounds", minimum=1,
+                                    maximum=MAX_DIVISION_ROUNDS, optional=True)
+        elif key == "gibson_spread":
+            out[key] = _setting_int(value, key, "the Gibson spread", minimum=0,
+                                    maximum=10 * MAX_SETTING_SPREAD)
+        elif key in ("standings_spread_cap", "sum_before_spread", "gibson"):
+            out[key] = bool(value)
+        elif key == "late_entry":
+            out[key] = _setting_choice(value, key, "late entry rule",
+                                       _choices(Tournament, "late_entry"))
+        elif key == "paper":
+            out[key] = _setting_choice(value, key, "paper", _choices(Tournament, "paper"))
+    start = out.get("start_date", current.start_date if current else None)
+    end = out.get("end_date", current.end_date if current else None)
+    if start and end and end < start:
+        raise ServiceError("setup_ends_before_start", field="end_date", start=start, end=end)
+    return out
+
+
+def _rating_systems() -> list[str]:
+    from ratings.engine import SYSTEMS
+
+    return sorted(SYSTEMS)
+
+
+def check_division_settings(
+    tournament: Tournament,
+    values: dict[str, Any],
+    division: Division | None = None,
+    *,
+    taken_names: Iterable[str] = (),
+    taken_slugs: Iterable[str] = (),
+) -> dict[str, Any]:
+    """A division's settings checked and normalised against the tournament's other divisions.
+
+    Rounds may not go below the rounds already paired (their games would be orphaned); a slug
+    may not equal a console page's name or another division's slug.
+    """
+    from ratings.models import RatingList
+
+    from ..selectors import last_round_number
+
+    unknown = set(values) - DIVISION_FIELDS
+    if unknown:
+        raise ServiceError("setup_unknown_setting", what="division",
+                           names=", ".join(sorted(unknown)))
+    others = tournament.divisions.all()
+    if division is not None:
+        others = others.exclude(pk=division.pk)
+    names = {n.lower() for n in others.values_list("name", flat=True)}
+    names |= {n.lower() for n in taken_names}
+    slugs = set(others.values_list("slug", flat=True)) | set(taken_slugs)
+    out: dict[str, Any] = {}
+    label = values.get("name") or (division.name if division else "")
+    if "name" in values:
+        name = _setting_text(values["name"], "name", "the division name", 50, required=True)
+        if name.lower() in names:
+            raise ServiceError("setup_name_taken", field="name", what="division name",
+                               value=name)
+        out["name"] = name
+        label = name
+    if "slug" in values:
+        slug = "" if values["slug"] is None else str(values["slug"]).strip()
+        if not slug:
+            if division is not None and "name" not in out:
+                slug = division.slug
+            else:
+                slug = division_slug(label, slugs | RESERVED_DIVISION_SLUGS)
+        if len(slug) > 50 or not slug_validator.regex.search(slug):
+            raise ServiceError("setup_bad_slug", field="slug", value=slug)
+        if slug in RESERVED_DIVISION_SLUGS:
+            raise ServiceError("setup_reserved_slug", field="slug", value=slug)
+        if slug in slugs:
+            raise ServiceError("setup_name_taken", field="slug", what="division slug",
+                               value=slug)
+        out["slug"] = slug
+    if "rounds" in values:
+        rounds = _setting_int(values["rounds"], "rounds", f"division {label}: rounds",
+                              minimum=1, maximum=MAX_DIVISION_ROUNDS)
+        paired = last_round_number(division) if division is not None else 0
+        if rounds < paired:
+            raise ServiceError("setup_rounds_paired", field="rounds", division=label,
+                               paired=paired)
+        out["rounds"] = rounds
+    if "rating_system" in values:
+        out["rating_system"] = _setting_choice(values["rating_system"], "rating_system",
+                                               "rating system", _rating_systems())
+    if "rating_list" in values:
+        value = values["rating_list"]
+        if value in (None, ""):
+            out["rating_list"] = None
+        elif isinstance(value, RatingList):
+            out["rating_list"] = value
+        else:
+            found = RatingList.objects.filter(pk=_setting_int(
+                value, "rating_list", "rating list", minimum=1)).first()
+            if found is None:
+                raise ServiceError("setup_choice", field="rating_list", what="rating list",
+                                   value=value, choices="the lists shown")
+            out["rating_list"] = found
+    if "prize_places" in values:
+        out["prize_places"] = _setting_int(values["prize_places"], "prize_places",
+                                           "prize places", minimum=0, maximum=1000)
+    return out
+
+
+def _plain_value(value: Any) -> Any:
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if hasattr(value, "pk"):
+        return value.pk
+    return value
+
+
+@transaction.atomic
+def setup_tournament(
+    *,
+    name: str,
+    realm: str = Realm.NASPA,
+    actor: Actor | str | None = None,
+    director: Any = None,
+    divisions: Iterable[dict[str, Any]] = (),
+    **fields: Any,
+) -> Tournament:
+    """A new draft tournament and its divisions, its creator as director.
+
+    Everything is checked before anything is written; a division's refusal names its field as
+    ``divisions.N.FIELD`` (N counting from 0) so a page can show it at that division's row.
+    Settings left out take the realm's preset (bye and forfeit spread, rating system).
+    """
+    checked = check_tournament_settings({"name": name, "realm": realm, **fields})
+    name, realm = checked.pop("name"), checked.pop("realm")
+    default_system = str(REALM_DEFAULTS[realm]["rating_system"])
+    planned: list[dict[str, Any]] = []
+    names: list[str] = []
+    slugs: list[str] = []
+    probe = Tournament(name=name, realm=realm)  # unsaved: no other divisions yet
+    for i, values in enumerate(divisions):
+        values = {"rating_system": default_system, "slug": "", **values}
+        if values.get("rating_system") in (None, ""):
+            values["rating_system"] = default_system
+        try:
+            ok = _check_new_division(probe, values, names, slugs)
+        except ServiceError as exc:
+            exc.field = f"divisions.{i}.{exc.field or 'name'}"
+            raise
+        names.append(ok["name"])
+        slugs.append(ok["slug"])
+        planned.append(ok)
+    tournament = create_tournament(
+        name=name,
+        realm=realm,
+        actor=actor,
+        directors=[director] if getattr(director, "pk", None) else [],
+        published=False,
+        **checked,
+    )
+    for ok in planned:
+        division = create_division(
+            tournament,
+            name=ok["name"],
+            slug=ok["slug"],
+            rounds=ok.get("rounds", 7),
+            rating_system=ok["rating_system"],
+            prize_places=ok.get("prize_places", 0),
+            actor=actor,
+        )
+        if ok.get("rating_list") is not None:
+            # Part of the division's creation (same transaction), not a later change.
+            Division.objects.filter(pk=division.pk).update(rating_list=ok["rating_list"])
+    return tournament
+
+
+def _check_new_division(
+    probe: Tournament, values: dict[str, Any], names: list[str], slugs: list[str]
+) -> dict[str, Any]:
+    """Check a division of a tournament not yet saved: only the names given so far count."""
+    from ratings.models import RatingList
+
+    label = _setting_text(values.get("name"), "name", "the division name", 50, required=True)
+    if label.lower() in {n.lower() for n in names}:
+        raise ServiceError("setup_name_taken", field="name", what="division name", value=label)
+    slug = str(values.get("slug") or "").strip() or division_slug(
+        label, set(slugs) | RESERVED_DIVISION_SLUGS)
+    if len(slug) > 50 or not slug_validator.regex.search(slug):
+        raise ServiceError("setup_bad_slug", field="slug", value=slug)
+    if slug in RESERVED_DIVISION_SLUGS:
+        raise ServiceError("setup_reserved_slug", field="slug", value=slug)
+    if slug in slugs:
+        raise ServiceError("setup_name_taken", field="slug", what="division slug", value=slug)
+    out: dict[str, Any] = {"name": label, "slug": slug}
+    out["rounds"] = _setting_int(values.get("rounds", 7), "rounds", f"division {label}: rounds",
+                                 minimum=1, maximum=MAX_DIVISION_ROUNDS)
+    out["rating_system"] = _setting_choice(values.get("rating_system"), "rating_system",
+                                           "rating system", _rating_systems())
+    out["prize_places"] = _setting_int(values.get("prize_places", 0), "prize_places",
+                                       "prize places", minimum=0, maximum=1000)
+    rating_list = values.get("rating_list")
+    if rating_list not in (None, "") and not isinstance(rating_list, RatingList):
+        found = RatingList.objects.filter(pk=_setting_int(
+            rating_list, "rating_list", "rating list", minimum=1)).first()
+        if found is None:
+            raise ServiceError("setup_choice", field="rating_list", what="rating list",
+                               value=rating_list, choices="the lists shown")
+        rating_list = found
+    out["rating_list"] = rating_list or None
+    return out
+
+
+@transaction.atomic
+def update_tournament(
+    tournament: Tournament, *, actor: Actor | str | None, **fields: Any
+) -> Tournament:
+    """Change a tournament's settings; one audit event with the changed values before/after."""
+    checked = check_tournament_settings(fields, current=tournament)
+    before = {k: _plain_value(getattr(tournament, k)) for k in checked}
+    changed = {k: v for k, v in checked.items() if getattr(tournament, k) != v}
+    if not changed:
+        return tournament
+    for key, value in changed.items():
+        setattr(tournament, key, value)
+    tournament.save(update_fields=list(changed))
+    audit(
+        tournament, actor, "update_tournament", tournament,
+        f"settings: {', '.join(sorted(changed))}",
+        before={k: before[k] for k in changed},
+        after={k: _plain_value(v) for k, v in changed.items()},
+    )
+    return tournament
+
+
+@transaction.atomic
+def update_division(
+    division: Division, *, actor: Actor | str | None, **fields: Any
+) -> Division:
+    """Change a division's settings (name, slug, rounds, rating system and list, prizes)."""
+    division = Division.objects.select_for_update().get(pk=division.pk)
+    checked = check_division_settings(division.tournament, fields, division)
+    changed = {k: v for k, v in checked.items() if getattr(division, k) != v}
+    if not changed:
+        return division
+    before = {k: _plain_value(getattr(division, k)) for k in changed}
+    for key, value in changed.items():
+        setattr(division, key, value)
+    division.save(update_fields=list(changed))
+    audit(
+        division.tournament, actor, "update_division", division,
+        f"division {division.name}: {', '.join(sorted(changed))}",
+        before=before,
+        after={k: _plain_value(v) for k, v in changed.items()},
+    )
+    return division
+
+
+@transaction.atomic
+def add_division(
+    tournament: Tournament, *, actor: Actor | str | None, **fields: Any
+) -> Division:
+    """Add a division from the console, every setting checked first (see create_division)."""
+    values = {"slug": "", **fields}
+    if values.get("rating_system") in (None, ""):
+        values["rating_system"] = str(REALM_DEFAULTS[tournament.realm]["rating_system"])
+    checked = check_division_settings(tournament, values)
+    division = create_division(
+        tournament,
+        name=checked["name"],
+        slug=checked["slug"],
+        rounds=checked.get("rounds", 7),
+        rating_system=checked["rating_system"],
+        prize_places=checked.get("prize_places", 0),
+        actor=actor,
+    )
+    if checked.get("rating_list") is not None:
+        Division.objects.filter(pk=division.pk).update(rating_list=checked["rating_list"])
+        division.rating_list = checked["rating_list"]
+    return division
+
+
+@transaction.atomic
+def publish_tournament(
+    tournament: Tournament, published: bool, actor: Actor | str | None
+) -> Tournament:
+    """Show a draft on the public pages and feeds, or hide it again; audited either way."""
+    published = bool(published)
+    if tournament.published == published:
+        return tournament
+    tournament.published = published
+    tournament.save(update_fields=["published"])
+    audit(
+        tournament, actor, "publish_tournament" if published else "unpublish_tournament",
+        tournament, "published" if published else "hidden (draft)",
+        before={"published": not published}, after={"published": published},
+    )
+    return tournament

@@ -7,6 +7,8 @@ by a superuser). Django's own auth views do the work; these are only their URLs 
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
+from .console.staff import accept_invite
+
 urlpatterns = [
     path(
         "login/",
@@ -71,4 +73,6 @@ urlpatterns = [
         ),
         name="reset_done",
     ),
+    # A one-time sign-up link for a co-director or scorekeeper (console staff page).
+    path("invite/<str:token>/", accept_invite, name="invite"),
 ]

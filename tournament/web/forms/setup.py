@@ -1,0 +1,166 @@
+"""Forms of the console's setup pages: a tournament's settings, its divisions, their schedule
+ranges and forbidden pairs, and a TSH upload.
+
+The forms only read the typed values into Python ones; the rules (a bye spread is not
+negative, ranges do not overlap, rounds not below those paired) are the services', so the same
+refusal reaches every interface. Ranges of numbers are therefore not limited here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from pairings.engine.schedule import KNOWN_SYSTEMS
+from ratings.models import RatingList
+
+from ...models import Realm, Tournament
+
+
+def rating_system_choices(blank: str | None = None) -> list[tuple[str, str]]:
+    """The rating systems the ratings engine knows, by name."""
+    from ratings.engine import SYSTEMS
+
+    choices = [(name, name) for name in sorted(SYSTEMS)]
+    return ([("", blank)] if blank else []) + choices
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class TournamentForm(forms.Form):
+    """Every tournament-level setting. On the new-tournament page the spreads may be left
+    blank for the realm's preset."""
+
+    name = forms.CharField(max_length=200)
+    start_date = forms.DateField(required=False, widget=DateInput)
+    end_date = forms.DateField(required=False, widget=DateInput)
+    venue = forms.CharField(max_length=200, required=False)
+    realm = forms.ChoiceField(choices=Realm.choices, help_text="fills the defaults below")
+    bye_spread = forms.IntegerField(help_text="spread a bye scores (a win, 0 or more)")
+    forfeit_spread = forms.IntegerField(
+        help_text="spread a forfeit scores (a loss, 0 or less)"
+    )
+    spread_cap = forms.IntegerField(
+        required=False, help_text="each game's spread is clipped to +-cap; blank for none"
+    )
+    standings_spread_cap = forms.BooleanField(
+        required=False, label="Cap only for ranking", help_text="show the real spread"
+    )
+    sum_before_spread = forms.BooleanField(
+        required=False, label="Rank by total points before spread"
+    )
+    max_rounds = forms.IntegerField(required=False, label="Maximum rounds")
+    gibson = forms.BooleanField(
+        required=False, label="Gibsonize", help_text="pair leaders who cannot be caught apart"
+    )
+    gibson_spread = forms.IntegerField(help_text="spread a round can swing, for Gibson checks")
+    late_entry = forms.ChoiceField(
+        choices=Tournament._meta.get_field("late_entry").choices,
+        label="Late entry",
+        help_text="what a late entry gets for rounds already paired",
+    )
+    paper = forms.ChoiceField(choices=Tournament._meta.get_field("paper").choices)
+
+    def __init__(self, *args: Any, new: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if new:
+            for key in ("bye_spread", "forfeit_spread"):
+                self.fields[key].required = False
+                self.fields[key].help_text += "; blank for the realm's preset"
+
+    def settings(self) -> dict[str, Any]:
+        """The cleaned values for the services; a blank spread takes the realm's preset."""
+        data = dict(self.cleaned_data)
+        for key in ("bye_spread", "forfeit_spread"):
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
+
+    @staticmethod
+    def initial_for(tournament: Tournament) -> dict[str, Any]:
+        return {name: getattr(tournament, name) for name in TournamentForm.base_fields}
+
+
+class DivisionForm(forms.Form):
+    """A division's settings; the slug (its URL) comes from the name when left blank."""
+
+    name = forms.CharField(max_length=50)
+    slug = forms.CharField(
+        max_length=50, required=False, help_text="its web address; blank: made from the name"
+    )
+    rounds = forms.IntegerField(initial=7, help_text="configured number of rounds")
+    rating_system = forms.ChoiceField(choices=rating_system_choices)
+    rating_list = forms.ModelChoiceField(
+        queryset=RatingList.objects.all(), required=False, empty_label="(none)"
+    )
+    prize_places = forms.IntegerField(initial=0, help_text="places that win a prize")
+
+    def __init__(self, *args: Any, new: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if new:
+            self.fields["rating_system"].choices = rating_system_choices("the realm's preset")
+            self.fields["rating_system"].required = False
+
+    @staticmethod
+    def initial_for(division: Any) -> dict[str, Any]:
+        return {name: getattr(division, name) for name in DivisionForm.base_fields}
+
+
+class NewDivisionForm(DivisionForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("new", True)
+        super().__init__(*args, **kwargs)
+
+
+DivisionFormSet = forms.formset_factory(NewDivisionForm, extra=3, max_num=30)
+
+
+class ScheduleRangeForm(forms.Form):
+    """Rounds first..last paired by one system; lag 1 pairs from the round before last."""
+
+    first_round = forms.IntegerField()
+    last_round = forms.IntegerField()
+    system = forms.ChoiceField(choices=[(s, s) for s in KNOWN_SYSTEMS])
+    lag = forms.IntegerField(initial=0, help_text="0: from the last round's results")
+
+
+class ForbiddenPairForm(forms.Form):
+    """Two player numbers of the division who must never be paired."""
+
+    number_a = forms.IntegerField(label="Player number")
+    number_b = forms.IntegerField(label="Never against number")
+    reason = forms.CharField(max_length=200, required=False)
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    def clean(self, data: Any, initial: Any = None) -> list[Any]:
+        single = super().clean
+        if isinstance(data, (list, tuple)):
+            return [single(d, initial) for d in data if d]
+        return [single(data, initial)] if data else []
+
+
+class UploadForm(forms.Form):
+    """A TSH file that becomes a new draft tournament."""
+
+    file = forms.FileField(
+        label="TSH file", help_text="a .t division file, config.tsh, all.tsh or tourney.js"
+    )
+    division_files = MultipleFileField(
+        required=False,
+        widget=MultipleFileInput,
+        help_text="with a config.tsh: the .t files it names",
+    )
+    name = forms.CharField(
+        max_length=200, required=False, help_text="blank: from the file's event name"
+    )
+    rounds = forms.IntegerField(
+        required=False, min_value=1, help_text="configured rounds, when no config says"
+    )

@@ -1,0 +1,48 @@
+"""Forms of the console's staff page and of the invite link's sign-up page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from ...models import StaffInvite
+
+
+class _PasswordPair(forms.Form):
+    """A password typed twice; the strength rules are Django's validators, in the service."""
+
+    password = forms.CharField(widget=forms.PasswordInput(render_value=False), strip=False)
+    password_again = forms.CharField(
+        widget=forms.PasswordInput(render_value=False), strip=False, label="Password again"
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("password") and data.get("password_again") not in (None, data["password"]):
+            self.add_error("password_again", "the two passwords differ")
+        return data
+
+
+class StaffAccountForm(_PasswordPair):
+    """A new account for a co-director or scorekeeper, made by the director."""
+
+    field_order = ["role", "username", "email", "password", "password_again"]
+    role = forms.ChoiceField(choices=StaffInvite.Role.choices)
+    username = forms.CharField(max_length=150)
+    email = forms.EmailField(required=False)
+
+
+class InviteForm(forms.Form):
+    """A one-time sign-up link for a co-director or scorekeeper."""
+
+    role = forms.ChoiceField(choices=StaffInvite.Role.choices)
+    email = forms.EmailField(required=False, help_text="for your records; nothing is sent")
+
+
+class AcceptInviteForm(_PasswordPair):
+    """The invited person's own username and password."""
+
+    field_order = ["username", "email", "password", "password_again"]
+    username = forms.CharField(max_length=150)
+    email = forms.EmailField(required=False)
