@@ -41,7 +41,7 @@ def registry():
     services.find_or_create_player("Bégin, Luc", wespa_id="W77", email="luc@example.org")
     services.find_or_create_player("Smithers, Wayland", absp_id="AB9")
     lst = create_rating_list("NASPA NWL", slug="nwl")
-    import_ratings(lst, "name,rating\n\"Smith, John\",1734\n\"Smithers, Wayland\",1210\n")
+    import_ratings(lst, 'name,rating\n"Smith, John",1734\n"Smithers, Wayland",1210\n')
     return {"smith": smith, "list": lst}
 
 
@@ -61,8 +61,11 @@ def counts():
 
 def pair(division, number, games):
     return services.save_round_pairings(
-        division, number, [PlannedGame(a, b, board=i) for i, (a, b) in enumerate(games, 1)],
-        system="manual", actor="test",
+        division,
+        number,
+        [PlannedGame(a, b, board=i) for i, (a, b) in enumerate(games, 1)],
+        system="manual",
+        actor="test",
     )
 
 
@@ -219,12 +222,7 @@ def test_late_entry_after_pairing_gets_forfeits_and_says_so(director_client, div
 
 def test_parse_player_list_reads_both_shapes():
     rows, problems = parse_player_list(
-        "Name,Rating,Class\n"
-        '"Smith, John",1734,B\n'
-        "Doe Jane\t1500\n"
-        "\n"
-        "Surname, Given 1650\n"
-        "Mono 0\n"
+        'Name,Rating,Class\n"Smith, John",1734,B\nDoe Jane\t1500\n\nSurname, Given 1650\nMono 0\n'
     )
     assert problems == []
     assert [(r.name, r.rating, r.player_class, r.line) for r in rows] == [
@@ -416,9 +414,7 @@ def test_remove_before_round_1_closes_up_the_numbers(director_client, division):
     players_before = Player.objects.count()
     response = director_client.post(url(division, "players_remove"), {"entry": baker.pk}, **HTMX)
     assert response.status_code == 200
-    assert "Removed #2 Baker, Bo. Players #3-#4 moved up one number." in (
-        response.content.decode()
-    )
+    assert "Removed #2 Baker, Bo. Players #3-#4 moved up one number." in (response.content.decode())
     assert list(division.entries.order_by("number").values_list("number", "player__name")) == [
         (1, "Able, Ann"),
         (2, "Cole, Cy"),
@@ -507,3 +503,31 @@ def test_an_entry_of_another_tournament_is_refused(director_client, division):
 def test_get_on_a_write_url_is_not_allowed(director_client, division):
     assert director_client.get(url(division, "players_add")).status_code == 405
     assert director_client.post(url(division), {}).status_code == 405
+
+
+def test_reinstate_service_rules(division):
+    e = division.entries.get(number=3)
+    with pytest.raises(ServiceError) as exc:
+        services.reinstate_player(e, 1, actor="test")
+    assert exc.value.code == "reg_not_withdrawn"
+    # a withdrawal announced ahead (from round 3, nothing paired): back from round 1
+    services.withdraw_player(e, from_round=3, actor="test")
+    for bad, code in [
+        (0, "reg_round_number"),
+        ("x", "reg_round_number"),
+        (2, "reg_reinstate_not_next"),
+    ]:
+        with pytest.raises(ServiceError) as exc:
+            services.reinstate_player(e, bad, actor="test")
+        assert (exc.value.code, exc.value.field) == (code, "round")
+    services.reinstate_player(e, 1, actor="test")
+    e.refresh_from_db()
+    assert e.withdrawn_round is None
+    # after deleting a paired round's pairings, the player can come back into it
+    pair(division, 1, [(1, 2), (3, 0)])
+    services.withdraw_player(e, from_round=1, actor="test")
+    with pytest.raises(ServiceError, match="round 1 of division A is already paired"):
+        services.reinstate_player(e, 1, actor="test")
+    services.delete_round_pairings(division, 1, actor="test")
+    services.reinstate_player(e, from_round=1, actor="test")
+    assert division.entries.get(number=3).withdrawn_round is None

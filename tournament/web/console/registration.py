@@ -366,9 +366,7 @@ def players_add(request: HttpRequest, tournament: Tournament, division: str) -> 
             name = " ".join(data["name"].split())
             near = [] if data.get("confirm") else near_duplicates(name)
             if near:
-                ctx = _context(
-                    request, tournament, div, add=form, near=player_choices(div, near)
-                )
+                ctx = _context(request, tournament, div, add=form, near=player_choices(div, near))
                 return _render(request, ctx)
             entry = register_new_player(
                 div,
@@ -414,9 +412,7 @@ def _posted_entry(request: HttpRequest, division: Division) -> Entry | None:
 
 
 def _no_entry(request: HttpRequest, tournament: Tournament, division: Division) -> HttpResponse:
-    message = (
-        f"there is no such player in division {division.name}; the list below is up to date"
-    )
+    message = f"there is no such player in division {division.name}; the list below is up to date"
     return _render(request, _context(request, tournament, division, panel_error=message), 400)
 
 
@@ -518,9 +514,7 @@ def players_remove(request: HttpRequest, tournament: Tournament, division: str) 
     try:
         moved_numbers = remove_entry(entry, actor=request.user)
     except ServiceError as exc:
-        return _row_refused(
-            request, tournament, div, entry, "remove", RoundForm(), exc.message
-        )
+        return _row_refused(request, tournament, div, entry, "remove", RoundForm(), exc.message)
     notice = f"Removed #{number} {name}." + (
         f" Players #{moved_numbers[0][0]}-#{moved_numbers[-1][0]} moved up one number."
         if moved_numbers
