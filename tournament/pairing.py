@@ -595,6 +595,7 @@ def edit_proposal(
     if pin is not None:
         pairs = pin_pair(pairs, *pin)
         pinned.append(tuple(pin))
+    pairs = [p for p in pairs if p[1]] + [p for p in pairs if not p[1]]  # the bye stays last
     standing = {frozenset(p) for p in pairs}
     kept: list[tuple[int, int]] = []
     for p in pinned:

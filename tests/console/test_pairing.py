@@ -412,3 +412,40 @@ def test_other_tournaments_director_and_scorekeepers_are_refused(client, event):
     assert post(client, t, d, "publish", games).status_code == 403
     assert client.post(url(t, d, 1, "unpair")).status_code == 403
     assert counts() == before
+
+
+# ---------------------------------------------------------------------------- swap and pin rules
+
+
+def test_swap_and_pin_with_the_bye_player_keep_one_bye():
+    from tournament.pairing import pin_pair, swap_players
+
+    pairs = [(1, 2), (3, 4), (5, 0)]
+    assert swap_players(pairs, 2, 5) == [(1, 5), (3, 4), (2, 0)]
+    assert swap_players(pairs, 1, 3) == [(3, 2), (1, 4), (5, 0)]
+    # pinning the bye's player: their partner's old opponent takes the bye
+    assert pin_pair(pairs, 5, 1) == [(2, 0), (3, 4), (5, 1)]
+    assert pin_pair(pairs, 1, 5) == [(1, 5), (3, 4), (2, 0)]
+    assert pin_pair(pairs, 1, 4) == [(1, 4), (3, 2), (5, 0)]
+    for bad, code in (((1, 2), "pairing_pin_exists"), ((1, 1), "pairing_same_player"),
+                      ((1, 9), "pairing_not_in_round"), ((1, 0), "pairing_not_in_round")):
+        with pytest.raises(ServiceError) as exc:
+            pin_pair(pairs, *bad)
+        assert exc.value.code == code
+
+
+def test_edit_keeps_the_bye_last_and_the_pin_while_it_stands(event):
+    _, d = event
+    games = propose_round(d, 2).pairs
+    bye = games[-1][0]
+    partner = games[0][0]
+    pinned = edit_proposal(d, 2, games, pin=(bye, partner))
+    assert pinned.pairs[-1][1] == 0 and pinned.games[-1].board == 0
+    assert [g.board for g in pinned.games[:-1]] == list(range(1, len(games)))
+    assert pinned.pins == [(bye, partner)]
+    # a later swap that breaks the pin drops it; one that leaves it keeps it
+    other = next(a for a, b in pinned.pairs if b and {a, b} != {bye, partner})
+    broken = edit_proposal(d, 2, pinned.pairs, pins=pinned.pins, swap=(bye, other))
+    assert broken.pins == []
+    kept = edit_proposal(d, 2, pinned.pairs, pins=pinned.pins + [(7, 99)])
+    assert kept.pins == [(bye, partner)]
