@@ -71,7 +71,7 @@ def opponent(pairs, n):
     raise AssertionError(n)
 
 
-def post(client, t, d, action, games, *, a=None, b=None, pins="", system="", **extra):
+def post(client, t, d, action, games, *, a=None, b=None, pins="", system="", rnd=2, **extra):
     data = {
         "action": action,
         f"{action}-games": games,
@@ -82,7 +82,7 @@ def post(client, t, d, action, games, *, a=None, b=None, pins="", system="", **e
         data[f"{action}-a"] = a
     if b is not None:
         data[f"{action}-b"] = b
-    return client.post(url(t, d), data, **extra)
+    return client.post(url(t, d, rnd), data, **extra)
 
 
 # ---------------------------------------------------------------------------- the proposal
@@ -449,3 +449,26 @@ def test_edit_keeps_the_bye_last_and_the_pin_while_it_stands(event):
     assert broken.pins == []
     kept = edit_proposal(d, 2, pinned.pairs, pins=pinned.pins + [(7, 99)])
     assert kept.pins == [(bye, partner)]
+
+
+def test_first_round_without_a_schedule_offers_the_systems(client):
+    t = services.create_tournament(name="Fresh Open")
+    d = services.create_division(t, name="A", rounds=3)
+    for k, name in enumerate(NAMES[:4]):
+        services.register_player(d, name=name, rating=1800 - k)
+    client.force_login(make_director(t, "fresh-td"))
+    before = counts()
+    refused = client.get(url(t, d, 1))
+    assert refused.status_code == 400
+    body = refused.content.decode()
+    assert "no pairing system scheduled" in body and '<select name="system"' in body
+    chosen = client.get(url(t, d, 1), {"system": "koth"})
+    assert chosen.status_code == 200
+    assert '<option value="koth" selected>' in chosen.content.decode()
+    assert hidden(chosen.content.decode(), "publish", "system") == "koth"
+    bad = client.get(url(t, d, 1), {"system": "nonsense"})
+    assert bad.status_code == 400 and "unknown pairing system" in bad.content.decode()
+    assert counts() == before
+    games = hidden(chosen.content.decode(), "publish", "games")
+    assert post(client, t, d, "publish", games, system="koth", rnd=1).status_code == 302
+    assert Round.objects.get(division=d, number=1).system == "koth"

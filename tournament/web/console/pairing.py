@@ -33,6 +33,7 @@ from ..forms.pairing import ACTIONS, PairingEditForm, encode_pairs
 from ..permissions import DivisionMoved, director_required, division_by_slug, moved
 
 FRAGMENT = "console/pairing_proposal.html"
+CLOSED = {"pairing_has_results", "pairing_already_paired", "pairing_later_paired"}
 PAGE = "console/pairing.html"
 
 # The page's own words for refusals whose neutral message would not say what to do here.
@@ -117,6 +118,9 @@ def _context(
         "pair_url": reverse("console:pair", args=(tournament.slug, division.slug, round_number)),
         "division_url": reverse("console:division", args=(tournament.slug, division.slug)),
         "systems": KNOWN_SYSTEMS,
+        # Choosing a system helps unless the round is past pairing (paired, results).
+        "show_systems": error is None or error.code not in CLOSED,
+        "system": proposal.system if proposal is not None else "",
     }
     if proposal is not None:
         pinned = {frozenset(p) for p in proposal.pins}
