@@ -1,13 +1,23 @@
-"""The Django admin for every model: the director's fallback console.
+"""The Django admin: the director's fallback console, never a second door around the services.
 
-Admin edits bypass the service functions' workflow, so each save and delete here still writes
-an AuditEvent with the state before and after: the trail stays complete whichever door was used.
+Games, entries and rounds are read-only here: results are corrected through
+``services.correct_result`` (with a required reason, as everywhere), and games, entries and
+rounds are made by pairing and registration in the console and the commands, which check the
+rules (scores, divisions, player numbers, withdrawal forfeits). Existing players are changed
+and merged only by the registry's keepers (``tournament.manage_registry``) through
+``services.update_player``/``merge_players``; a director sees the email and phone only of the
+players of their own tournaments (``selectors.visible_contact``). What the admin still saves
+itself (tournament and division settings, schedule ranges, forbidden pairs, clubs) writes an
+AuditEvent with the state before and after, inline rows included.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
@@ -20,15 +30,23 @@ from pairings.models import ForbiddenPair, ScheduleRange
 from ratings.engine import RatingError
 
 from . import models
-from .rating import submit_divisions
-from .services import audit
+from .rating import is_rating_officer, request_submission, submit_divisions
+from .selectors import visible_contact
+from .services import ServiceError, audit, correct_result
+from .services.players import (
+    PLAYER_FIELDS,
+    create_player,
+    may_manage_registry,
+    merge_players,
+    update_player,
+)
+
+CONTACT_FIELDS = ("email", "phone")
 
 
 def _snapshot(obj: Any) -> dict[str, Any] | None:
     if obj is None or obj.pk is None:
         return None
-    import json
-
     return json.loads(json.dumps(model_to_dict(obj), cls=DjangoJSONEncoder, default=str))
 
 
@@ -45,7 +63,34 @@ def _tournament_of(obj: Any) -> models.Tournament | None:
     return obj if isinstance(obj, models.Tournament) else None
 
 
+class _DryRun(Exception):
+    """Rolls back a service call made only to learn whether it would be refused."""
+
+
+def refusal(call: Callable[[], Any]) -> ServiceError | None:
+    """Run a service call in a savepoint that is always rolled back; its refusal, if any.
+
+    The admin validates a form before it saves; running the very service the save will run
+    shows its refusal at the form's field instead of a server error after the fact.
+    """
+    try:
+        with transaction.atomic():
+            call()
+            raise _DryRun
+    except _DryRun:
+        return None
+    except ServiceError as exc:
+        return exc
+
+
+def add_refusal(form: forms.Form, exc: ServiceError) -> None:
+    field = exc.field if exc.field in form.fields else None
+    form.add_error(field, exc.message)
+
+
 class AuditedAdmin(admin.ModelAdmin):
+    """Each save and delete, inline rows included, writes an AuditEvent with before and after."""
+
     def save_model(self, request, obj, form, change):
         before = _snapshot(type(obj).objects.filter(pk=obj.pk).first()) if change else None
         super().save_model(request, obj, form, change)
@@ -64,6 +109,27 @@ class AuditedAdmin(admin.ModelAdmin):
         super().delete_model(request, obj)
         audit(tournament, request.user, "admin_delete", obj, str(obj), before=before)
 
+    def save_formset(self, request, form, formset, change):
+        """Inline rows are audited like the page's own object (they used to go unrecorded)."""
+        model = formset.model
+        before = {
+            id(f.instance): _snapshot(model.objects.filter(pk=f.instance.pk).first())
+            for f in formset.initial_forms
+        }
+        deleted = [f.instance for f in formset.deleted_forms if f.instance.pk is not None]
+        gone = {id(obj): (before.get(id(obj)), str(obj), _tournament_of(obj)) for obj in deleted}
+        super().save_formset(request, form, formset, change)
+        parent = _tournament_of(form.instance)
+        for obj in formset.new_objects:
+            audit(_tournament_of(obj) or parent, request.user, "admin_add", obj, str(obj),
+                  after=_snapshot(obj))  # fmt: skip
+        for obj, _fields in formset.changed_objects:
+            audit(_tournament_of(obj) or parent, request.user, "admin_change", obj, str(obj),
+                  before=before.get(id(obj)), after=_snapshot(obj))  # fmt: skip
+        for obj in formset.deleted_objects:
+            snap, name, tournament = gone.get(id(obj), (None, str(obj), None))
+            audit(tournament or parent, request.user, "admin_delete", obj, name, before=snap)
+
 
 def directs_any(user: Any) -> bool:
     return bool(
@@ -71,6 +137,31 @@ def directs_any(user: Any) -> bool:
         and user.is_staff
         and (user.is_superuser or models.Tournament.objects.filter(directors=user).exists())
     )
+
+
+def keeps_registry(user: Any) -> bool:
+    """Staff with ``tournament.manage_registry`` (superusers have it)."""
+    return bool(user.is_active and user.is_staff and may_manage_registry(user))
+
+
+def _directed(user: Any) -> Any:
+    return models.Tournament.objects.filter(directors=user)
+
+
+def _scoped_foreignkey(user: Any, db_field: Any, kwargs: dict[str, Any]) -> None:
+    """Offer only the director's own tournaments, divisions, rounds and entries in choices."""
+    if user.is_superuser:
+        return
+    directed = _directed(user)
+    related = db_field.related_model
+    if related is models.Tournament:
+        kwargs["queryset"] = directed
+    elif related is models.Division:
+        kwargs["queryset"] = models.Division.objects.filter(tournament__in=directed)
+    elif related is models.Round:
+        kwargs["queryset"] = models.Round.objects.filter(division__tournament__in=directed)
+    elif related is models.Entry:
+        kwargs["queryset"] = models.Entry.objects.filter(division__tournament__in=directed)
 
 
 class DirectorScopedAdmin(AuditedAdmin):
@@ -84,7 +175,7 @@ class DirectorScopedAdmin(AuditedAdmin):
     tournament_lookup = "tournament"
 
     def _directed(self, request) -> Any:
-        return models.Tournament.objects.filter(directors=request.user)
+        return _directed(request.user)
 
     def get_queryset(self, request):
         qs = super().get_queryset(request)
@@ -117,16 +208,21 @@ class DirectorScopedAdmin(AuditedAdmin):
         return directs_any(request.user)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        """Offer only the director's own tournaments and divisions in choice lists."""
-        if not request.user.is_superuser:
-            directed = self._directed(request)
-            if db_field.related_model is models.Tournament:
-                kwargs["queryset"] = directed
-            elif db_field.related_model is models.Division:
-                kwargs["queryset"] = models.Division.objects.filter(tournament__in=directed)
-            elif db_field.related_model is models.Round:
-                kwargs["queryset"] = models.Round.objects.filter(division__tournament__in=directed)
+        _scoped_foreignkey(request.user, db_field, kwargs)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class ViewOnlyAdmin(DirectorScopedAdmin):
+    """Directors look here; the console and the services make and change these rows."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 class DirectorInlineMixin:
@@ -150,15 +246,41 @@ class DirectorInlineMixin:
     def has_delete_permission(self, request, obj=None):
         return self._may(request, obj)
 
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        _scoped_foreignkey(request.user, db_field, kwargs)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class ViewOnlyInline(DirectorInlineMixin):
+    """Shown for reference only: posted rows are ignored, none is added or deleted."""
+
+    extra = 0
+    can_delete = False
+
+    def get_readonly_fields(self, request, obj=None):
+        return list(self.fields)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+# --- players and clubs: the registry ------------------------------------------------------------
+
 
 class SharedRecordAdmin(AuditedAdmin):
-    """Players and clubs belong to no one tournament: any director may view, add and change."""
+    """Clubs belong to no one tournament: any director may view, add and change."""
 
     def has_module_permission(self, request):
-        return directs_any(request.user)
+        return directs_any(request.user) or keeps_registry(request.user)
 
     def has_view_permission(self, request, obj=None):
-        return directs_any(request.user)
+        return directs_any(request.user) or keeps_registry(request.user)
 
     def has_add_permission(self, request):
         return directs_any(request.user)
@@ -170,10 +292,32 @@ class SharedRecordAdmin(AuditedAdmin):
         return request.user.is_active and request.user.is_superuser
 
 
+class RegistryAdmin(SharedRecordAdmin):
+    """Who a player is, and which clubs they belong to, is changed by the registry's keepers."""
+
+    def has_add_permission(self, request):
+        return keeps_registry(request.user)
+
+    def has_change_permission(self, request, obj=None):
+        return keeps_registry(request.user)
+
+
 class MembershipInline(admin.TabularInline):
     model = models.Membership
     extra = 0
     autocomplete_fields = ["club"]
+
+    def has_view_permission(self, request, obj=None):
+        return directs_any(request.user) or keeps_registry(request.user)
+
+    def has_add_permission(self, request, obj=None):
+        return keeps_registry(request.user)
+
+    def has_change_permission(self, request, obj=None):
+        return keeps_registry(request.user)
+
+    def has_delete_permission(self, request, obj=None):
+        return keeps_registry(request.user)
 
 
 @admin.register(models.Club)
@@ -184,20 +328,113 @@ class ClubAdmin(SharedRecordAdmin):
     prepopulated_fields = {"slug": ["name"]}
 
 
+class PlayerForm(forms.ModelForm):
+    """Checks a new player or a change with the service that will save it."""
+
+    actor: Any = None
+
+    class Meta:
+        model = models.Player
+        fields = list(PLAYER_FIELDS)
+
+    def service_call(self) -> Callable[[], Any]:
+        fields = {k: self.cleaned_data[k] for k in PLAYER_FIELDS if k in self.cleaned_data}
+        if self.instance.pk is None:
+            return lambda: create_player(actor=self.actor, **fields)
+        changed = {k: v for k, v in fields.items() if k in self.changed_data}
+        return lambda: update_player(self.instance, actor=self.actor, **changed)
+
+    def clean(self):
+        data = super().clean()
+        if not self.errors and (self.instance.pk is None or self.has_changed()):
+            changed = set(self.changed_data) & set(PLAYER_FIELDS)
+            if self.instance.pk is None or changed:
+                exc = refusal(self.service_call())
+                if exc is not None:
+                    add_refusal(self, exc)
+        return data
+
+
 @admin.register(models.Player)
-class PlayerAdmin(SharedRecordAdmin):
+class PlayerAdmin(RegistryAdmin):
+    """Directors add players and look them up; the registry's keepers change and merge them."""
+
+    form = PlayerForm
     list_display = ["name", "naspa_id", "wespa_id", "country"]
     search_fields = ["name", "naspa_id", "wespa_id", "absp_id", "email"]
     list_filter = ["country", "clubs"]
     inlines = [MembershipInline]
+    actions = ["merge_two_players"]
+
+    def has_add_permission(self, request):
+        return directs_any(request.user) or keeps_registry(request.user)
+
+    def get_search_fields(self, request):
+        fields = super().get_search_fields(request)
+        if keeps_registry(request.user):
+            return fields
+        return [f for f in fields if f not in CONTACT_FIELDS]
+
+    def get_fields(self, request, obj=None):
+        fields = list(PLAYER_FIELDS)
+        if obj is not None and not visible_contact(request.user, obj):
+            fields = [f for f in fields if f not in CONTACT_FIELDS]
+        return fields
+
+    def get_inlines(self, request, obj):
+        return self.inlines if obj is not None else []
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if not keeps_registry(request.user):
+            actions.pop("merge_two_players", None)
+        return actions
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        return type(form.__name__, (form,), {"actor": request.user})
+
+    def save_model(self, request, obj, form, change):
+        """The services save and audit; the admin's object follows what they stored."""
+        if not change:
+            player = form.service_call()()
+            obj.pk = player.pk
+            obj._state.adding = False
+            obj._state.db = player._state.db
+            for name in [*PLAYER_FIELDS, "created"]:
+                setattr(obj, name, getattr(player, name))
+            return
+        if set(form.changed_data) & set(PLAYER_FIELDS):
+            form.service_call()()
+        obj.refresh_from_db()
+
+    @admin.action(description="Merge the two selected players (keeps the one entered first)")
+    def merge_two_players(self, request, queryset):
+        if not keeps_registry(request.user):
+            raise PermissionDenied
+        players = list(queryset.order_by("created", "pk")[:3])
+        if len(players) != 2:
+            self.message_user(request, "Select exactly two players to merge.", messages.ERROR)
+            return
+        keep, duplicate = players
+        name = duplicate.name
+        try:
+            merge_players(keep, duplicate, actor=request.user)
+        except ServiceError as exc:
+            self.message_user(request, f"{exc.message}. Nothing was merged.", messages.ERROR)
+            return
+        self.message_user(request, f"{name} was merged into {keep.name}.", messages.SUCCESS)
 
 
 @admin.register(models.Membership)
-class MembershipAdmin(SharedRecordAdmin):
+class MembershipAdmin(RegistryAdmin):
     list_display = ["player", "club", "since", "until"]
     list_filter = ["club"]
     search_fields = ["player__name", "club__name"]
     autocomplete_fields = ["player", "club"]
+
+
+# --- tournaments and divisions ----------------------------------------------------------------
 
 
 class DivisionInline(DirectorInlineMixin, admin.TabularInline):
@@ -228,17 +465,14 @@ class TournamentAdmin(DirectorScopedAdmin):
         return format_html('<a href="{}">Scorecards, pairings, standings, exports</a>', url)
 
 
-class EntryInline(DirectorInlineMixin, admin.TabularInline):
+class EntryInline(ViewOnlyInline, admin.TabularInline):
     model = models.Entry
-    extra = 0
     fields = ["number", "player", "seed_rating", "career_games", "player_class", "withdrawn_round"]
-    autocomplete_fields = ["player"]
     show_change_link = True
 
 
-class RoundInline(DirectorInlineMixin, admin.TabularInline):
+class RoundInline(ViewOnlyInline, admin.TabularInline):
     model = models.Round
-    extra = 0
     fields = ["number", "system", "paired_at"]
     show_change_link = True
 
@@ -265,9 +499,13 @@ class DivisionAdmin(DirectorScopedAdmin):
     inlines = [ScheduleRangeInline, ForbiddenPairInline, EntryInline, RoundInline]
     actions = ["submit_to_rating_list"]
 
-    @admin.action(description="Submit to the division's rating list (re-rates the list)")
+    @admin.action(description="Submit to the division's rating list (officers; others request)")
     def submit_to_rating_list(self, request, queryset):
-        """The admin's way to rate a finished event: all selected divisions or none."""
+        """Rate finished divisions, all selected or none, as the rating-list rule says.
+
+        An officer of the division's list submits (re-rating the list); a director who is not
+        one requests the submission, and an officer of the list approves or rejects it.
+        """
         divisions = list(queryset.select_related("tournament", "rating_list").order_by("name"))
         if not all(self._may(request, d) for d in divisions):
             raise PermissionDenied
@@ -280,22 +518,41 @@ class DivisionAdmin(DirectorScopedAdmin):
                 messages.ERROR,
             )
             return
+        submitted: list[models.Division] = []
+        requested: list[models.Division] = []
         try:
             with transaction.atomic():
                 by_list: dict[int, list[models.Division]] = {}
                 for d in divisions:
                     by_list.setdefault(d.rating_list_id, []).append(d)
                 for group in by_list.values():
-                    submit_divisions(group, group[0].rating_list, actor=request.user)
-        except RatingError as exc:
+                    lst = group[0].rating_list
+                    if is_rating_officer(request.user, lst):
+                        submit_divisions(group, lst, actor=request.user)
+                        submitted += group
+                    else:
+                        for d in group:
+                            request_submission(d, lst, request.user)
+                        requested += group
+        except (RatingError, ServiceError) as exc:
             self.message_user(request, f"{exc}. Nothing was submitted.", messages.ERROR)
             return
-        names = ", ".join(f"{d.name} → {d.rating_list.name}" for d in divisions)
-        self.message_user(request, f"Submitted and re-rated: {names}.", messages.SUCCESS)
+        if submitted:
+            names = ", ".join(f"{d.name} → {d.rating_list.name}" for d in submitted)
+            self.message_user(request, f"Submitted and re-rated: {names}.", messages.SUCCESS)
+        if requested:
+            names = ", ".join(f"{d.name} → {d.rating_list.name}" for d in requested)
+            self.message_user(
+                request,
+                f"Submission requested (an officer of the list decides): {names}.",
+                messages.SUCCESS,
+            )
 
 
 @admin.register(models.Entry)
-class EntryAdmin(DirectorScopedAdmin):
+class EntryAdmin(ViewOnlyAdmin):
+    """Entries are registered, withdrawn and corrected in the console (numbers stay 1..N)."""
+
     tournament_lookup = "division__tournament"
 
     list_display = [
@@ -308,20 +565,20 @@ class EntryAdmin(DirectorScopedAdmin):
     ]
     search_fields = ["player__name", "player__naspa_id"]
     list_filter = ["division__tournament", "division", "player_class"]
-    autocomplete_fields = ["player"]
     list_select_related = ["player", "division__tournament"]
 
 
-class GameInline(DirectorInlineMixin, admin.TabularInline):
+class GameInline(ViewOnlyInline, admin.TabularInline):
     model = models.Game
-    extra = 0
     fields = ["board", "player1", "score1", "player2", "score2", "first", "explanation"]
-    raw_id_fields = ["player1", "player2"]
     ordering = ["board", "id"]
+    show_change_link = True
 
 
 @admin.register(models.Round)
-class RoundAdmin(DirectorScopedAdmin):
+class RoundAdmin(ViewOnlyAdmin):
+    """Rounds are paired in the console; a game's result is corrected on the game's page."""
+
     tournament_lookup = "division__tournament"
 
     list_display = ["division", "number", "system", "paired_at"]
@@ -330,15 +587,82 @@ class RoundAdmin(DirectorScopedAdmin):
     inlines = [GameInline]
 
 
+class GameCorrectionForm(forms.ModelForm):
+    """A recorded game's scores and the reason for changing them: services.correct_result."""
+
+    reason = forms.CharField(
+        max_length=300,
+        required=True,
+        help_text="why the result changes (kept in the audit trail)",
+        error_messages={"required": "give the reason for the correction"},
+    )
+    actor: Any = None
+
+    class Meta:
+        model = models.Game
+        fields = ["score1", "score2"]
+
+    def service_call(self) -> Callable[[], Any]:
+        game = models.Game.objects.select_related(
+            "round__division__tournament", "player1__player", "player2__player"
+        ).get(pk=self.instance.pk)
+        score1 = self.cleaned_data.get("score1")
+        score2 = self.cleaned_data.get("score2") if game.player2_id else None
+        reason = self.cleaned_data.get("reason", "")
+        return lambda: correct_result(game, score1, score2, reason=reason, actor=self.actor)
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        game = self.instance
+        scores = ["score1", "score2"] if game.player2_id else ["score1"]
+        for name in scores:
+            if data.get(name) is None:
+                self.add_error(name, "give the score")
+        if self.errors:
+            return data
+        if all(data.get(name) == getattr(game, name) for name in scores):
+            self.add_error("score1", "the scores are as recorded: there is nothing to correct")
+            return data
+        exc = refusal(self.service_call())
+        if exc is not None:
+            add_refusal(self, exc)
+        return data
+
+
 @admin.register(models.Game)
 class GameAdmin(DirectorScopedAdmin):
+    """A game's page corrects its result, with a reason; who plays whom is the pairing's job."""
+
     tournament_lookup = "round__division__tournament"
+    form = GameCorrectionForm
 
     list_display = ["round", "board", "player1", "score1", "player2", "score2", "first"]
     list_filter = ["round__division__tournament", "round__division", "round__number"]
     search_fields = ["player1__player__name", "player2__player__name"]
-    raw_id_fields = ["player1", "player2"]
     list_select_related = ["round__division__tournament", "player1__player", "player2__player"]
+    readonly_fields = ["round", "board", "player1", "player2", "first", "explanation"]
+
+    def get_fields(self, request, obj=None):
+        scores = ["score1", "score2"] if obj is None or obj.player2_id else ["score1"]
+        return ["round", "board", "player1", "player2", *scores, "first", "explanation",
+                "reason"]  # fmt: skip
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        return type(form.__name__, (form,), {"actor": request.user})
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        """correct_result checks, saves and audits (with the reason); nothing else is saved."""
+        form.service_call()()
+        obj.refresh_from_db()
 
 
 @admin.register(models.AuditEvent)
@@ -349,6 +673,13 @@ class AuditEventAdmin(admin.ModelAdmin):
     list_filter = ["action", "tournament"]
     search_fields = ["actor", "summary", "reason"]
     readonly_fields = [f.name for f in models.AuditEvent._meta.fields]
+
+    def get_queryset(self, request):
+        """Beyond Django's view permission, a director reads their own tournaments' trail."""
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(tournament__in=_directed(request.user))
 
     def has_add_permission(self, request):
         return False

@@ -11,14 +11,15 @@ import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from ratings.engine import RatedGame, RatedPlayer, RatingError, estimates_by_round, get_system
 from ratings.engine.systems import rate_event
-from ratings.models import RatedEvent, RatingList
-from ratings.services import submit_event
+from ratings.models import RatedEvent, RatingList, SubmissionRequest
+from ratings.services import rerate_list, submit_event
 
 from .models import Division, Game
-from .services import audit
+from .services import Actor, ServiceError, audit
 
 
 def division_system(division: Division, system: str | None = None) -> str:
@@ -168,9 +169,12 @@ def submit_divisions(
     start); the list is re-rated once, after the last, since a late event changes everyone
     after it. The division then names the list, so in-event estimates and later re-submits
     use it, and an audit event records who submitted what. Every check runs before any write.
+    Only the list's officers may submit (see ``check_officer``); a command names itself as
+    the actor and is trusted.
     """
     if not divisions:
         raise RatingError("no divisions to submit")
+    check_officer(rating_list, actor)
     plans = []
     for d in divisions:
         when = date or d.tournament.start_date
@@ -204,3 +208,174 @@ def submit_divisions(
             )  # fmt: skip
             events.append(event)
     return events
+
+
+# --- who may change a rating list -------------------------------------------------------------
+
+
+def is_rating_officer(user: Any, rating_list: RatingList) -> bool:
+    """Superusers and the list's officers submit to it and re-rate it."""
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    return bool(user.is_superuser or rating_list.officers.filter(pk=user.pk).exists())
+
+
+def check_officer(rating_list: RatingList, actor: Any) -> Actor:
+    """Refuse a signed-in user who is not an officer of the list.
+
+    A submission re-rates every later event on the list, so it is the list's officers' call,
+    not any director's. An actor without a user is a command run from the shell
+    (``submit_ratings``, ``rerate``): whoever runs it already holds the database, so it is
+    trusted. No actor at all is refused, so a page cannot forget to say who acts.
+    """
+    if actor is None:
+        raise ServiceError("actor_required", what=f"rating list {rating_list.name}")
+    who = Actor.of(actor)
+    if who.user is not None and not is_rating_officer(who.user, rating_list):
+        raise ServiceError(
+            "rating_officer_required", user=who.name, list=rating_list.name
+        )
+    return who
+
+
+def _submittable(division: Division, date: datetime.date | None) -> None:
+    """The checks submit_divisions makes, run when a request is made so none is doomed."""
+    if (date or division.tournament.start_date) is None:
+        raise ServiceError("submission_no_date", tournament=division.tournament.slug)
+    if not division_rating_input(division)[2]:
+        raise ServiceError("submission_no_games", division=division.name)
+
+
+@transaction.atomic
+def request_submission(
+    division: Division,
+    rating_list: RatingList | None,
+    actor: Any,
+    *,
+    date: datetime.date | None = None,
+) -> SubmissionRequest:
+    """A director asks for a finished division to go on a list; an officer of it decides.
+
+    Only the tournament's directors ask (a command is trusted); one request per division and
+    list waits at a time.
+    """
+    if actor is None:
+        raise ServiceError("actor_required", what=f"division {division.name}")
+    who = Actor.of(actor)
+    tournament = division.tournament
+    if who.user is not None and not tournament.is_director(who.user):
+        raise ServiceError("not_a_director", user=who.name, tournament=tournament.name)
+    if rating_list is None:
+        raise ServiceError("submission_no_list", field="rating_list", division=division.name)
+    if SubmissionRequest.objects.filter(
+        division=division, rating_list=rating_list, status=SubmissionRequest.Status.PENDING
+    ).exists():
+        raise ServiceError(
+            "submission_already_requested", division=division.name, list=rating_list.name
+        )
+    _submittable(division, date)
+    request = SubmissionRequest.objects.create(
+        division=division, rating_list=rating_list, date=date, requested_by=who.user
+    )
+    audit(
+        tournament,
+        who,
+        "request_submission",
+        request,
+        f"division {division.name}: submission to {rating_list.name} requested",
+        after={"rating_list": rating_list.slug, "date": date.isoformat() if date else None},
+    )
+    return request
+
+
+def _decide(request: SubmissionRequest, actor: Any) -> tuple[SubmissionRequest, Actor]:
+    request = (
+        SubmissionRequest.objects.select_for_update()
+        .select_related("division__tournament", "rating_list")
+        .get(pk=request.pk)
+    )
+    who = check_officer(request.rating_list, actor)
+    if request.status != SubmissionRequest.Status.PENDING:
+        raise ServiceError("submission_not_pending", status=request.get_status_display())
+    return request, who
+
+
+@transaction.atomic
+def approve_submission(request: SubmissionRequest, actor: Any) -> list[RatedEvent]:
+    """An officer of the list approves: the division is submitted as ``submit_divisions`` does.
+
+    The submission's own audit event ("submit_ratings") names the officer; this one records
+    the decision on the request.
+    """
+    request, who = _decide(request, actor)
+    try:
+        events = submit_divisions([request.division], request.rating_list, date=request.date,
+                                  actor=who)
+    except RatingError as exc:
+        raise ServiceError("invalid", str(exc)) from exc
+    request.status = SubmissionRequest.Status.APPROVED
+    request.decided_by = who.user
+    request.decided_at = timezone.now()
+    request.save(update_fields=["status", "decided_by", "decided_at"])
+    audit(
+        request.division.tournament,
+        who,
+        "approve_submission",
+        request,
+        f"division {request.division.name}: submission to {request.rating_list.name} approved",
+        before={"status": "pending"},
+        after={"status": "approved", "events": [e.pk for e in events]},
+    )
+    return events
+
+
+@transaction.atomic
+def reject_submission(
+    request: SubmissionRequest, actor: Any, *, note: str = ""
+) -> SubmissionRequest:
+    """An officer of the list turns a request down, with an optional note for the director."""
+    request, who = _decide(request, actor)
+    request.status = SubmissionRequest.Status.REJECTED
+    request.decided_by = who.user
+    request.decided_at = timezone.now()
+    request.note = (note or "").strip()[:300]
+    request.save(update_fields=["status", "decided_by", "decided_at", "note"])
+    audit(
+        request.division.tournament,
+        who,
+        "reject_submission",
+        request,
+        f"division {request.division.name}: submission to {request.rating_list.name} rejected",
+        before={"status": "pending"},
+        after={"status": "rejected"},
+        reason=request.note,
+    )
+    return request
+
+
+def rerate(
+    rating_list: RatingList,
+    from_date: datetime.date | None = None,
+    *,
+    system: str | None = None,
+    actor: Any,
+    progress: Any = None,
+) -> dict[str, Any]:
+    """Re-rate a list as ``ratings.services.rerate_list`` does, for its officers only, audited.
+
+    Re-rating (above all switching the system) rewrites every rating on the list.
+    """
+    who = check_officer(rating_list, actor)
+    with transaction.atomic():
+        summary = rerate_list(rating_list, from_date, system=system, progress=progress)
+        audit(
+            None,
+            who,
+            "rerate",
+            rating_list,
+            f"rating list {rating_list.name} re-rated"
+            + (f" from {from_date}" if from_date else "")
+            + (f" with {system}" if system else ""),
+            after={k: summary[k] for k in ("system", "from", "events_rerated", "players")},
+        )
+    return summary

@@ -30,6 +30,7 @@ def test_director_corrects_a_score_and_public_standings_follow(live_server, brow
     page.wait_for_url(f"{live_server.url}/admin/")
     page.goto(live_server.url + reverse("admin:tournament_game_change", args=[game.pk]))
     page.fill("#id_score1", str(game.score2 + 300))
+    page.fill("#id_reason", "scorecard misread")
     page.click("input[name=_save]")
     assert "was changed successfully" in page.inner_text("ul.messagelist")
     game.refresh_from_db()

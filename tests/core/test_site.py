@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib import admin
 from django.contrib.auth import get_user_model
@@ -44,7 +46,10 @@ def test_round_admin_shows_games_inline(director_client, demo):
     page = director_client.get(reverse("admin:tournament_round_change", args=[rnd.pk]))
     assert page.status_code == 200
     game = rnd.games.first()
-    assert f'name="games-0-score1" value="{game.score1}"' in page.content.decode()
+    body = page.content.decode()
+    # Read-only: results are corrected on the game's own page, with a reason.
+    assert re.search(rf'<td class="field-score1">\s*<p>{game.score1}</p>', body)
+    assert 'name="games-0-score1"' not in body
 
 
 def test_admin_change_is_audited(director_client, demo):
@@ -53,13 +58,13 @@ def test_admin_change_is_audited(director_client, demo):
     form = {
         "round": game.round_id, "board": game.board or "", "player1": game.player1_id,
         "player2": game.player2_id, "score1": 401, "score2": game.score2, "first": game.first,
-        "explanation": "",
+        "explanation": "", "reason": "scorecard misread",
     }
     response = director_client.post(url, form)
     assert response.status_code == 302, response.content.decode()[:2000]
-    event = AuditEvent.objects.filter(action="admin_change").get()
+    event = AuditEvent.objects.filter(action="correct_result").get()
     assert event.after["score1"] == 401 and event.actor == "td"
-    assert event.tournament == demo
+    assert event.tournament == demo and event.reason == "scorecard misread"
 
 
 def test_audit_trail_cannot_be_edited(director_client, demo):

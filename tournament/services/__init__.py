@@ -44,6 +44,7 @@ from .events import (
     update_tournament,
 )
 from .pairings import PlannedGame, delete_round_pairings, save_round_pairings, set_pairing
+from .players import create_player, may_manage_registry, merge_players, update_player
 from .results import correct_player_result, correct_result, record_result
 from .schedule import (
     add_forbidden_pair,
@@ -55,6 +56,11 @@ from .schedule import (
 from .staff import accept_invite, add_staff, create_invite, remove_staff
 
 __all__ = [
+    # admin and registry
+    "create_player",
+    "may_manage_registry",
+    "merge_players",
+    "update_player",
     "MAX_PLAYED_SCORE",
     "TOURNAMENT_FIELDS",
     "Actor",

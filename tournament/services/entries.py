@@ -66,9 +66,15 @@ def register_player(
     rating = _as_int(rating, f"{player.name}: rating")
     if rating < 0:
         raise ServiceError(f"{player.name}: rating {rating} must not be negative")
-    number = (
-        division.entries.order_by("-number").values_list("number", flat=True).first() or 0
-    ) + 1
+    # Numbers run 1..N (pairings, tourney.js and .t exports index players by them): the new
+    # player is N+1, and a division whose numbers have a gap is refused, not extended.
+    count = division.entries.count()
+    highest = division.entries.order_by("-number").values_list("number", flat=True).first() or 0
+    if highest != count:
+        raise ServiceError(
+            "entry_numbers_out_of_sequence", division=division.name, count=count, highest=highest
+        )
+    number = count + 1
     entry = Entry.objects.create(
         division=division,
         player=player,

@@ -106,6 +106,35 @@ CODES: dict[str, str] = {
     "pairing_same_game": "#{a} and #{b} already play each other; swap players of two "
     "different games",
     "pairing_pin_exists": "#{a} and #{b} already play each other",
+    # admin and registry
+    "actor_required": "{what}: say who is acting (a signed-in user or a command)",
+    "registry_permission": "changing {what} of an existing player is the registry's job: "
+    "it needs the permission to manage the registry",
+    "registry_name_required": "give the player's name",
+    "registry_too_long": "{what} is at most {maximum} characters, not {length}",
+    "registry_bad_email": "{value!r} is not an email address",
+    "registry_unknown_field": "player: {names} cannot be changed here (change: {allowed})",
+    "registry_nothing_to_change": "{player}: nothing to change",
+    "registry_id_taken": "{label} {value!r} already belongs to {other}",
+    "registry_merge_same": "a player cannot be merged with themself",
+    "registry_merge_same_division": "{keep} and {duplicate} both play in division {division} "
+    "of {tournament}; remove one entry before merging",
+    "registry_merge_same_game": "{keep} and {duplicate} play each other in division "
+    "{division}; they cannot be one player",
+    "registry_merge_ids_differ": "{keep} and {duplicate} have different {label}s "
+    "({a} and {b}); they are not the same person",
+    "entry_numbers_out_of_sequence": "division {division}: player numbers are not 1..{count} "
+    "(the highest is {highest}); renumber them before adding a player",
+    "rating_officer_required": "{user} is not an officer of the rating list {list}: request "
+    "the submission and an officer of the list decides",
+    "not_a_director": "{user} does not direct {tournament}",
+    "submission_already_requested": "division {division} already awaits an officer of "
+    "{list}",
+    "submission_not_pending": "this request is already {status}",
+    "submission_no_list": "division {division} has no rating list: choose one first",
+    "submission_no_date": "tournament {tournament} has no start date: give the event date",
+    "submission_no_games": "division {division}: no scored games to rate",
+    "correction_reason_required": "give the reason for the correction",
 }
 
 

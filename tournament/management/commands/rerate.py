@@ -1,7 +1,15 @@
+"""Re-rate a rating list from the shell.
+
+Re-rating is a rating officer's act (tournament.rating.rerate checks it for web users); this
+command runs as the shell user, with no web user, and names itself ("rerate") as the actor:
+a command actor is trusted, since whoever runs it already holds the database. It is audited.
+"""
+
 import datetime
 
-from ratings.services import rating_list_by_slug, rerate_list
+from ratings.services import rating_list_by_slug
 
+from ...rating import rerate
 from ..base import GibsonCommand
 
 
@@ -23,7 +31,7 @@ class Command(GibsonCommand):
                 raise ValueError(f"--from {opts['from_date']!r}: expected YYYY-MM-DD") from None
         progress = self.progress_bar(opts, "events")
 
-        summary = rerate_list(lst, frm, system=opts["system"], progress=progress)
+        summary = rerate(lst, frm, system=opts["system"], actor="rerate", progress=progress)
         if opts["json"]:
             self.emit_json(summary)
             return

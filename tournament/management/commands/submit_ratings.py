@@ -1,3 +1,11 @@
+"""Submit a tournament's divisions to a rating list from the shell.
+
+On the web only a list's officers submit (a director requests, an officer approves; see
+tournament.rating). This command runs as the shell user, with no web user, and names itself
+("submit_ratings") as the actor: a command actor is trusted, since whoever runs it already
+holds the database. Every submission is audited under that name.
+"""
+
 import datetime
 
 from django.db import transaction
