@@ -88,6 +88,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files straight from the app server (gunicorn under `manage.py serve`): no separate
+    # web server to configure at a venue; early, so a stylesheet never opens a session.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -158,6 +161,13 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
+# `manage.py serve` fills STATIC_ROOT (collectstatic) before starting; the finders also serve the
+# apps' own files, so a server started some other way (runserver, tests) still has its scripts.
+WHITENOISE_USE_FINDERS = True
+try:  # whitenoise warns about a missing folder on every start; an empty one is harmless
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+except OSError:
+    pass
 
 # Public base URL printed under scorecard QR codes (the site a player's phone opens).
 SITE_URL = os.environ.get("GIBSON_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
@@ -176,6 +186,16 @@ CELERY_TASK_ALWAYS_EAGER = not REDIS_URL or "pytest" in sys.modules
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_TRACK_STARTED = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis down must cost a web request about a second, not Celery's ~20 s of retries: connect
+# within a second and retry once, for the queue and for the result store. A worker's own
+# reconnect loop is unaffected, and a job's PDF is a file on disk, so a lost update is harmless.
+_FAST_RETRY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1}
+CELERY_TASK_PUBLISH_RETRY_POLICY = _FAST_RETRY
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
+CELERY_REDIS_SOCKET_TIMEOUT = 5
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": _FAST_RETRY}
 
 LOGGING = {
     "version": 1,

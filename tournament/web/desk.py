@@ -32,6 +32,7 @@ from django.http import (
 )
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
 from ..exports import FORMATS, render_export
@@ -41,6 +42,7 @@ from ..reports.build import KINDS, DivisionData, build_report, report_event
 from ..reports.layout import page_size
 from ..reports.tasks import division_scorecards
 from ..services import ServiceError, last_round_number, last_scored_round
+from .health import is_queue_error, redis_answers
 from .permissions import DIRECTOR, DivisionMoved, NeedsSignIn, division_by_slug, staff_tournament
 
 PER_PAGE = (1, 2, 4)
@@ -197,12 +199,42 @@ def _jobs_dir(tournament: Tournament) -> Path:
 def _clear_old_jobs(folder: Path, max_age: float = 2 * 24 * 3600) -> None:
     """Job files are downloads, not records: drop those older than a weekend event."""
     cutoff = time.time() - max_age
-    for path in folder.glob("*.pdf"):
+    for path in [*folder.glob("*.pdf"), *folder.glob("*.queued")]:
         try:
             if path.stat().st_mtime < cutoff:
                 path.unlink()
         except FileNotFoundError:
             pass
+
+
+def _queue_answers() -> bool:
+    """Whether the job queue (the Redis broker) answers now; a non-Redis broker is trusted."""
+    url = str(division_scorecards.app.conf.broker_url or "")
+    return not url.startswith(("redis://", "rediss://")) or redis_answers(url)
+
+
+def _worker_unavailable(request: HttpRequest, where: str, now: str) -> HttpResponse:
+    """The queue is down: say so and offer the same scorecards built in this request instead."""
+    message = (
+        f"{where}: the background worker is unavailable (its job queue does not answer), so "
+        "the scorecards cannot be prepared in the background; build the PDF now instead"
+    )
+    if request.headers.get("Accept", "").startswith("application/json"):
+        body = {"ok": False, "state": "unavailable", "error": message, "now": now}
+        return JsonResponse(body, status=503)
+    context = {
+        "heading": "The background worker is unavailable",
+        "message": message,
+        "link": now,
+        "link_text": "Build the scorecards PDF now",
+    }
+    return render(request, "tournament/error.html", context, status=503)
+
+
+def _no_such_job(tournament: Tournament, why: str = "") -> JsonResponse:
+    message = why or "no such scorecards job (unknown, or cleared after two days)"
+    error = f"{tournament.name}: {message}; prepare the scorecards again"
+    return JsonResponse({"ok": False, "state": "unknown", "error": error}, status=404)
 
 
 @require_POST
@@ -231,6 +263,15 @@ def start_scorecards(request: HttpRequest, slug: str, division: str) -> HttpResp
     folder.mkdir(parents=True, exist_ok=True)
     _clear_old_jobs(folder)
     out = folder / f"{job}.pdf"
+    query = {"kind": "scorecards", "per_page": per_page, "round": round_number, "paper": paper}
+    now = reverse("desk:report", args=(tournament.slug, div.slug)) + "?" + urlencode(
+        {k: v for k, v in query.items() if v is not None}
+    )
+    inline = division_scorecards.app.conf.task_always_eager
+    if not inline and not _queue_answers():
+        return _worker_unavailable(request, f"{tournament.name}, division {div.name}", now)
+    marker = folder / f"{job}.queued"  # tells a job we started from one nobody knows
+    marker.write_text(now, encoding="utf-8")
     try:
         division_scorecards.apply_async(
             args=(tournament.slug, div.name, str(out)),
@@ -238,9 +279,15 @@ def start_scorecards(request: HttpRequest, slug: str, division: str) -> HttpResp
             task_id=job,
         )
     except (ReportError, ServiceError) as exc:  # inline (no worker): the task ran here
+        marker.unlink(missing_ok=True)
         return JsonResponse(
             {"ok": False, "error": f"{tournament.name}, division {div.name}: {exc}"}, status=400
         )
+    except Exception as exc:
+        marker.unlink(missing_ok=True)
+        if inline or not is_queue_error(exc):
+            raise
+        return _worker_unavailable(request, f"{tournament.name}, division {div.name}", now)
     return JsonResponse(
         {
             "ok": True,
@@ -259,18 +306,24 @@ def job_status(request: HttpRequest, slug: str, job: str) -> HttpResponseBase:
     if not isinstance(tournament, Tournament):
         return tournament
     if not _JOB.match(job):
-        raise Http404("no such job")
+        return _no_such_job(tournament)
     file_url = reverse("desk:job_file", args=(tournament.slug, job))
     if (_jobs_dir(tournament) / f"{job}.pdf").is_file():
         return JsonResponse({"ok": True, "state": "done", "file": file_url})
-    if division_scorecards.app.conf.task_always_eager:
-        raise Http404("no such job")  # inline jobs finish before their POST answers
+    marker = _jobs_dir(tournament) / f"{job}.queued"
+    if division_scorecards.app.conf.task_always_eager or not marker.is_file():
+        return _no_such_job(tournament)  # inline jobs finish before their POST answers
     result = AsyncResult(job)
-    state = result.state
+    try:
+        state = result.state
+    except Exception as exc:
+        if not is_queue_error(exc):
+            raise
+        return _worker_unavailable(request, tournament.name, marker.read_text(encoding="utf-8"))
     if state == "FAILURE":
         return JsonResponse({"ok": False, "state": "failed", "error": str(result.result)})
     if state == "SUCCESS":  # finished, but its file is gone (cleared by hand)
-        raise Http404("the job's file is no longer there; prepare the scorecards again")
+        return _no_such_job(tournament, "the job's file is no longer there")
     body: dict[str, Any] = {"ok": True, "state": "working" if state != "PENDING" else "queued"}
     if state == "PROGRESS" and isinstance(result.info, dict):
         body.update(current=result.info.get("current"), total=result.info.get("total"))

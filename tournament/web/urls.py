@@ -7,7 +7,7 @@ redirect (see permissions.division_by_slug).
 
 from django.urls import include, path
 
-from . import accounts, desk, feeds, public
+from . import accounts, desk, feeds, health, public
 from .console import setup as console_setup
 
 public_patterns = (
@@ -36,6 +36,7 @@ desk_patterns = (
 )
 
 urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),  # monitors: no sign-in, no cache
     path("accounts/", include((accounts.urlpatterns, "accounts"))),
     path("console/", include((console_setup.site_patterns, "console_site"))),
     path("t/<slug:slug>/desk/", include(desk_patterns)),
