@@ -13,8 +13,9 @@ def fill_slugs_and_publish(apps, schema_editor):
     Tournament = apps.get_model("tournament", "Tournament")
     Tournament.objects.update(published=True)
     taken = {}
+    reserved = {"setup", "staff", "new", "standings"}  # console pages, as services/events.py
     for d in Division.objects.order_by("tournament_id", "position", "id"):
-        used = taken.setdefault(d.tournament_id, set())
+        used = taken.setdefault(d.tournament_id, set(reserved))
         root = (slugify(d.name) or "division")[:44].strip("-") or "division"
         slug, n = root, 2
         while slug in used:
