@@ -75,20 +75,23 @@ def create_tournament(
 ) -> Tournament:
     """Create a tournament with its realm's defaults; explicit fields override the preset."""
     if not name or not name.strip():
-        raise ServiceError("tournament name: must not be empty")
+        raise ServiceError("empty_name", field="name", what="tournament name")
     if realm not in REALM_DEFAULTS:
         raise ServiceError(
-            f"realm {realm!r}: unknown; choose one of {', '.join(sorted(REALM_DEFAULTS))}"
+            "unknown_realm",
+            field="realm",
+            realm=realm,
+            choices=", ".join(sorted(REALM_DEFAULTS)),
         )
     unknown = set(fields) - TOURNAMENT_FIELDS
     if unknown:
-        raise ServiceError(f"tournament: unknown setting(s) {', '.join(sorted(unknown))}")
+        raise ServiceError("unknown_setting", names=", ".join(sorted(unknown)))
     preset = {k: v for k, v in REALM_DEFAULTS[realm].items() if k in TOURNAMENT_FIELDS}
     preset.update(fields)
     if slug is None:
         slug = _unique_slug(name)
     elif Tournament.objects.filter(slug=slug).exists():
-        raise ServiceError(f"tournament slug {slug!r} is already taken")
+        raise ServiceError("tournament_slug_taken", field="slug", slug=slug)
     tournament = Tournament.objects.create(
         name=name.strip(), slug=slug, realm=realm, published=published, **preset
     )
@@ -113,24 +116,31 @@ def create_division(
 ) -> Division:
     """Add a division; its slug (for URLs) comes from the name unless one is given."""
     if not name or not name.strip():
-        raise ServiceError(f"{tournament.slug}: division name must not be empty")
+        raise ServiceError("empty_name", field="name", what=f"{tournament.slug}: division name")
     if tournament.divisions.filter(name=name).exists():
-        raise ServiceError(f"{tournament.slug}: division {name!r} already exists")
-    rounds = _as_int(rounds, f"division {name}: rounds")
+        raise ServiceError("division_exists", field="name", tournament=tournament.slug, name=name)
+    what = f"division {name}: rounds"
+    rounds = _as_int(rounds, what, field="rounds")
     if rounds < 1:
-        raise ServiceError(f"division {name}: rounds must be at least 1, not {rounds}")
+        raise ServiceError("below_minimum", field="rounds", what=what, minimum=1, value=rounds)
     taken = set(tournament.divisions.values_list("slug", flat=True))
     if slug is None:
-        slug = division_slug(name, taken)
+        # "setup", "staff"... are console pages: a division named "Setup" becomes "setup-2".
+        slug = division_slug(name, taken | RESERVED_DIVISION_SLUGS)
     elif not slug_validator.regex.search(slug) or len(slug) > 50:
-        raise ServiceError(
-            f"division slug {slug!r}: use lower-case letters, digits and single hyphens"
-        )
+        raise ServiceError("bad_slug", field="slug", slug=slug)
+    elif slug in RESERVED_DIVISION_SLUGS:
+        raise ServiceError("setup_reserved_slug", field="slug", value=slug)
     elif slug in taken:
-        raise ServiceError(f"{tournament.slug}: a division already has the slug {slug!r}")
-    prize_places = _as_int(prize_places, f"division {name}: prize places")
+        raise ServiceError(
+            "division_slug_taken", field="slug", tournament=tournament.slug, slug=slug
+        )
+    what = f"division {name}: prize places"
+    prize_places = _as_int(prize_places, what, field="prize_places")
     if prize_places < 0:
-        raise ServiceError(f"division {name}: prize places must not be negative")
+        raise ServiceError(
+            "below_minimum", field="prize_places", what=what, minimum=0, value=prize_places
+        )
     division = Division.objects.create(
         tournament=tournament,
         name=name.strip(),
