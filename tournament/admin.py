@@ -93,6 +93,8 @@ class AuditedAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         before = _snapshot(type(obj).objects.filter(pk=obj.pk).first()) if change else None
+        if change and before == _snapshot(obj):
+            return  # nothing changed: no write, and no audit event saying so
         super().save_model(request, obj, form, change)
         audit(
             _tournament_of(obj),
@@ -124,6 +126,8 @@ class AuditedAdmin(admin.ModelAdmin):
             audit(_tournament_of(obj) or parent, request.user, "admin_add", obj, str(obj),
                   after=_snapshot(obj))  # fmt: skip
         for obj, _fields in formset.changed_objects:
+            if before.get(id(obj)) == _snapshot(obj):
+                continue  # a form that only looked changed (a JSON field's "{}")
             audit(_tournament_of(obj) or parent, request.user, "admin_change", obj, str(obj),
                   before=before.get(id(obj)), after=_snapshot(obj))  # fmt: skip
         for obj in formset.deleted_objects:

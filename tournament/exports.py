@@ -50,7 +50,7 @@ class Export:
 def _divisions(tournament: Tournament):
     divisions = list(tournament.divisions.order_by("position", "name"))
     if not divisions:
-        raise ServiceError(f"{tournament.slug}: the tournament has no divisions to export")
+        raise ServiceError("nothing_to_export", tournament=tournament.slug)
     return divisions
 
 
@@ -83,7 +83,9 @@ def standings_csv(tournament: Tournament) -> str:
 def render_export(tournament: Tournament, fmt: str, *, date: dt.date | None = None) -> Export:
     """Render ``fmt`` for the tournament; raise ``ServiceError`` naming what is wrong."""
     if fmt not in FORMATS:
-        raise ServiceError(f"unknown export format {fmt!r}: choose one of {', '.join(FORMATS)}")
+        raise ServiceError(
+            "unknown_format", field="format", format=fmt, choices=", ".join(FORMATS)
+        )
     divisions = _divisions(tournament)
     facts = [{"name": d.name, "players": d.entries.count()} for d in divisions]
     if fmt == "all.tsh":
@@ -97,10 +99,7 @@ def render_export(tournament: Tournament, fmt: str, *, date: dt.date | None = No
     # .TOU: the rating file needs the event's date; refuse rather than guess one.
     event_date = date or tournament.start_date
     if event_date is None:
-        raise ServiceError(
-            f"{tournament.slug}: a .TOU file needs the event date; the tournament has no start "
-            "date (give --date YYYY-MM-DD)"
-        )
+        raise ServiceError("event_date_needed", field="date", tournament=tournament.slug)
     tou_divisions = [(d.name, division_players(d)) for d in divisions]
     for fact, (_, players) in zip(facts, tou_divisions, strict=True):
         fact["rounds"] = scored_rounds(players)
@@ -113,9 +112,9 @@ def write_export(data: bytes, out: str | Path) -> Path:
     target = Path(out)
     folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir():
-        raise ServiceError(f"{target}: is a folder; give a file name to write")
+        raise ServiceError("is_a_folder", field="out", path=str(target))
     if not folder.is_dir():
-        raise ServiceError(f"{target}: the folder {folder} does not exist")
+        raise ServiceError("no_such_folder", field="out", path=str(target), folder=str(folder))
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -124,7 +123,9 @@ def write_export(data: bytes, out: str | Path) -> Path:
         os.replace(tmp_name, target)
     except OSError as exc:
         Path(tmp_name).unlink(missing_ok=True)
-        raise ServiceError(f"{target}: cannot write ({exc.strerror or exc})") from exc
+        raise ServiceError(
+            "cannot_write", field="out", path=str(target), reason=str(exc.strerror or exc)
+        ) from exc
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise

@@ -68,7 +68,9 @@ def read_text(path: Path) -> str:
     try:
         return decode_bytes(path.read_bytes())
     except OSError as exc:
-        raise ServiceError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+        raise ServiceError(
+            "cannot_read", field="file", path=str(path), reason=str(exc.strerror or exc)
+        ) from exc
 
 
 def _config_divisions(config: TshConfig, base: Path, source: str) -> list[ParsedDivision]:
@@ -76,7 +78,13 @@ def _config_divisions(config: TshConfig, base: Path, source: str) -> list[Parsed
     for name, file_name in config.divisions:
         path = base / file_name
         if not path.exists():
-            raise ServiceError(f"{source}: division {name} names {file_name}, which does not exist")
+            raise ServiceError(
+                "missing_division_file",
+                field="file",
+                source=source,
+                division=name,
+                file=file_name,
+            )
         out.append(
             ParsedDivision(name, file_name, parse_t(read_text(path), source=file_name), file_name)
         )
@@ -147,15 +155,11 @@ def plan_import(
         else:
             text = read_text(path)
             if not text.strip():
-                raise ServiceError(
-                    f"{path}: the file is empty (expected a .t division file, "
-                    "a config.tsh or an all.tsh archive)"
-                )
+                raise ServiceError("empty_file", field="file", path=str(path))
             kind = file_kind(text)
             if config_path is not None and kind != DIVISION:
                 raise ServiceError(
-                    f"{path.name} is a TSH {kind}, not a .t division file; "
-                    "--config goes with a single .t file only"
+                    "not_a_division_file", field="config", file=path.name, kind=kind
                 )
             if kind == ARCHIVE:
                 divisions, config = _archive_divisions(text, path.name)
@@ -165,16 +169,15 @@ def plan_import(
             else:
                 divisions = [_single_division(text, path, config, config_path)]
     except FormatError as exc:
-        raise ServiceError(str(exc)) from exc
+        raise ServiceError(
+            "invalid_file", field="file", detail=str(exc), source=exc.source, line=exc.line
+        ) from exc
     if not divisions:
-        raise ServiceError(f"{path.name}: no divisions found")
+        raise ServiceError("no_divisions_found", field="file", file=path.name)
     for d in divisions:
         if not d.players:
             where = f"{path.name}: {d.file_name}" if kind == ARCHIVE else d.file_name
-            raise ServiceError(
-                f"{where}: division {d.name} has no player lines; an empty division "
-                "cannot be imported (add its players first)"
-            )
+            raise ServiceError("empty_division", field="file", where=where, division=d.name)
     settings = dict(config.settings) if config else {}
     event_name = name or settings.get("event_name") or _default_name(path, kind)
     return ImportPlan(
@@ -193,7 +196,11 @@ def _archive_divisions(text: str, source: str) -> tuple[list[ParsedDivision], Ts
     for dname, file_name in config.divisions:
         if file_name not in files:
             raise ServiceError(
-                f"{source}: division {dname} names {file_name}, which the archive does not contain"
+                "archive_missing_file",
+                field="file",
+                source=source,
+                division=dname,
+                file=file_name,
             )
         divisions.append(
             ParsedDivision(dname, file_name, parse_t(files[file_name], source=file_name), file_name)
@@ -211,7 +218,9 @@ def _single_division(
         else:
             matches = [d for d, f in config.divisions if Path(f).name == path.name]
             if not matches:
-                raise ServiceError(f"{config_path}: no division names the file {path.name}")
+                raise ServiceError(
+                    "config_names_no_file", field="config", config=str(config_path), file=path.name
+                )
             dname = matches[0]
     else:
         dname = path.stem
@@ -221,7 +230,9 @@ def _single_division(
 def check_rounds(plan: ImportPlan, rounds: int) -> None:
     """Refuse a --rounds below what the files already hold: later rounds would be orphaned."""
     if rounds < 1:
-        raise ServiceError(f"--rounds {rounds}: must be at least 1")
+        raise ServiceError(
+            "below_minimum", field="rounds", what="the number of rounds", minimum=1, value=rounds
+        )
     for d in plan.divisions:
         for p in d.players:
             beyond = [
@@ -235,9 +246,16 @@ def check_rounds(plan: ImportPlan, rounds: int) -> None:
                     if opp is not None
                 )
                 raise ServiceError(
-                    f"--rounds {rounds}: {d.file_name} line {p.line} (#{p.number} {p.name}) "
-                    f"is already paired in round {beyond[0]}; division {d.name} needs "
-                    f"--rounds {need} or more"
+                    "rounds_below_file",
+                    field="rounds",
+                    rounds=rounds,
+                    file=d.file_name,
+                    line=p.line,
+                    number=p.number,
+                    name=p.name,
+                    round=beyond[0],
+                    division=d.name,
+                    need=need,
                 )
 
 
@@ -346,7 +364,12 @@ def _load_division(division: Division, parsed: ParsedDivision) -> None:
         player = find_or_create_player(p.name, naspa_id=p.member_id)
         if division.entries.filter(player=player).exists():
             raise ServiceError(
-                f"{src} line {p.line}: {p.name} appears twice in division {division.name}"
+                "duplicate_player",
+                field="file",
+                source=src,
+                line=p.line,
+                name=p.name,
+                division=division.name,
             )
         withdrawn_round, off = _withdrawal(p)
         extra = [[k, None if k in MODELLED_FIELDS else list(v)] for k, v in p.fields.items()]
@@ -391,7 +414,7 @@ def _load_division(division: Division, parsed: ParsedDivision) -> None:
             if (score is None) != (opp_score is None):
                 who = p if score is not None else q
                 raise ServiceError(
-                    f"{where}: only #{who.number} {who.name} has a score for this game"
+                    "one_sided_score", field="file", where=where, number=who.number, name=who.name
                 )
             if score is not None:
                 score, opp_score = validate_played_scores(score, opp_score, where)
@@ -567,7 +590,9 @@ def export_tsh(tournament: Tournament, out_dir: str | Path) -> list[Path]:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ServiceError(f"{out}: cannot create the folder ({exc.strerror or exc})") from exc
+        raise ServiceError(
+            "cannot_create_folder", field="out", path=str(out), reason=str(exc.strerror or exc)
+        ) from exc
     written = []
     for file_name, text in files.items():
         target = out / file_name
@@ -583,8 +608,10 @@ def export_archive(tournament: Tournament, *, min_players: int = 4) -> str:
     small = [d.name for d in tournament.divisions.all() if d.entries.count() < min_players]
     if small:
         raise ServiceError(
-            f"{tournament.slug}: NASPA refuses divisions under {min_players} players: "
-            + ", ".join(small)
+            "division_too_small",
+            tournament=tournament.slug,
+            minimum=min_players,
+            names=", ".join(small),
         )
     files = export_files(tournament)
     config_text = files.pop("config.tsh")

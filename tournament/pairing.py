@@ -83,8 +83,10 @@ def pairing_options(
     unknown = sorted(set(settings) - OPTION_NAMES)
     if unknown:
         raise ServiceError(
-            f"division {division.name} schedule {scheduled}: unknown pairing options "
-            f"{', '.join(unknown)}"
+            "unknown_pairing_options",
+            division=division.name,
+            schedule=str(scheduled),
+            names=", ".join(unknown),
         )
     settings.setdefault("system_start_round", scheduled.first_round)
     return dataclasses.replace(opts, **settings)
@@ -169,18 +171,22 @@ def _check_ready(division: Division, round_number: int, lag: int) -> None:
     if Game.objects.filter(round__division=division, round__number=round_number).filter(
         played
     ).exists():
-        raise ServiceError(f"{where} already has results; it cannot be re-paired")
+        raise ServiceError("round_has_results", field="round", where=where)
     for r in range(1, round_number):
         games = Game.objects.filter(round__division=division, round__number=r)
         if not games.exists():
-            raise ServiceError(f"{where}: round {r} has not been paired yet")
+            raise ServiceError("earlier_round_unpaired", field="round", where=where, round=r)
         if r <= round_number - 1 - lag:
             missing = games.filter(player2__isnull=False, score1__isnull=True).count()
             if missing:
                 hint = "" if lag else " (or pair it lagged: a schedule range with lag 1)"
                 raise ServiceError(
-                    f"{where}: round {r} is incomplete ({missing} games without a result); "
-                    f"enter its results first{hint}"
+                    "earlier_round_incomplete",
+                    field="round",
+                    where=where,
+                    round=r,
+                    missing=missing,
+                    hint=hint,
                 )
 
 
@@ -201,20 +207,31 @@ def pair_round(
     results (unless lagged), a round that already has results, an unknown system, or an
     impossible set of constraints (the engine's message says which rule and what to relax).
     """
-    if not isinstance(round_number, int) or round_number < 1:
-        raise ServiceError(f"division {division.name}: round {round_number!r} must be 1 or more")
+    what = f"division {division.name}: round"
+    if isinstance(round_number, bool) or not isinstance(round_number, int):
+        raise ServiceError("not_a_number", field="round", what=what, value=round_number)
+    if round_number < 1:
+        raise ServiceError(
+            "below_minimum", field="round", what=what, minimum=1, value=round_number
+        )
     where = _where(division, round_number)
     scheduled = schedule_entry(division, round_number)
     if system is None:
         if scheduled is None:
             raise ServiceError(
-                f"{where}: no pairing system scheduled for this round; give one "
-                f"({', '.join(KNOWN_SYSTEMS)}) or add a schedule range"
+                "no_system_scheduled",
+                field="system",
+                where=where,
+                systems=", ".join(KNOWN_SYSTEMS),
             )
         system = scheduled.system
     if system not in KNOWN_SYSTEMS:
         raise ServiceError(
-            f"{where}: unknown pairing system {system!r}; use one of {', '.join(KNOWN_SYSTEMS)}"
+            "unknown_system",
+            field="system",
+            where=where,
+            system=system,
+            systems=", ".join(KNOWN_SYSTEMS),
         )
     lag = scheduled.lag if scheduled is not None else 0
     _check_ready(division, round_number, lag)
@@ -225,9 +242,9 @@ def pair_round(
     try:
         result = engine_pair_round(field, system, options)
     except PairingError as exc:
-        raise ServiceError(f"{where}: {exc}") from exc
+        raise ServiceError("pairing_impossible", where=where, detail=str(exc)) from exc
     except ValueError as exc:
-        raise ServiceError(f"{where}: {exc}") from exc
+        raise ServiceError("pairing_options_invalid", where=where, detail=str(exc)) from exc
     if not dry_run:
         planned = [
             PlannedGame(g.first, g.second, board=g.board or None, explanation=g.explanation)

@@ -91,7 +91,13 @@ def test_real_process_exits_non_zero_with_message(tmp_path):
     )
     assert proc.returncode == 1
     # with --json the error is JSON on stdout, for the script that asked for JSON
-    assert json.loads(proc.stdout) == {"ok": False, "error": "no tournament with slug 'missing'"}
+    assert json.loads(proc.stdout) == {
+        "ok": False,
+        "error": "there is no tournament 'missing'",
+        "code": "unknown_tournament",
+        "field": "tournament",
+        "params": {"slug": "missing"},
+    }
 
 
 def test_demo_loads_once():

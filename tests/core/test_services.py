@@ -210,7 +210,9 @@ def test_division_lookup_errors(division):
     with pytest.raises(ServiceError, match="no division 'Z'; it has A"):
         services.division_by_name(t, "Z")
     services.create_division(t, name="B")
-    with pytest.raises(ServiceError, match="name one with --division"):
+    with pytest.raises(ServiceError, match=r"has 2 divisions; name one \(A, B\)") as refused:
         services.division_by_name(t, None)
-    with pytest.raises(ServiceError, match="no tournament with slug"):
+    assert refused.value.code == "division_required" and "--" not in refused.value.message
+    with pytest.raises(ServiceError, match="there is no tournament 'nope'") as refused:
         services.tournament_by_slug("nope")
+    assert refused.value.code == "unknown_tournament"

@@ -101,8 +101,9 @@ def test_refusals_name_the_round_and_the_rule(club):
     with pytest.raises(ServiceError, match="round 1 has not been paired yet"):
         pair_round(club, 2)
     pair_round(club, 1)
-    with pytest.raises(ServiceError, match="already paired; use --force"):
+    with pytest.raises(ServiceError, match=r"division A round 1 is already paired\Z") as refused:
         pair_round(club, 1)
+    assert refused.value.code == "round_already_paired"
     pair_round(club, 1, force=True)
     with pytest.raises(ServiceError, match="round 1 is incomplete .4 games without a result"):
         pair_round(club, 2)

@@ -3,7 +3,12 @@
 Scripts and checks depend on these commands, so every one answers the same way: `--json` for
 machine-readable output, a one-line error naming what and where, exit status 1. Without
 `--json` the error goes to stderr as text; with it, a script reading stdout gets
-`{"ok": false, "error": "..."}` there instead of output it cannot parse.
+`{"ok": false, "error": "...", "code": "...", "field": "...", "params": {...}}` there instead of
+output it cannot parse: the code and parameters of the service's refusal (see
+``tournament.services.errors.CODES``), so a script can act on the code rather than the words.
+
+The services word a refusal neutrally; ``CLI_WORDING`` says it the command line's way, naming
+the flag that fixes it ("use --force"), which a web page must never show.
 """
 
 from __future__ import annotations
@@ -22,6 +27,70 @@ from ..services import ServiceError
 
 # A shell reports a tool ended by SIGPIPE as 128 + 13; `head`, `grep -q` and friends expect it.
 BROKEN_PIPE_STATUS = 141
+
+# code -> the command line's wording (str.format with ``message``, the neutral text, and the
+# error's params). Only codes whose remedy is a flag need one; the rest print the neutral text.
+CLI_WORDING: dict[str, str] = {
+    "round_already_paired": "{message}; use --force to replace its pairings",
+    "bye_already_recorded": "{where}: #{number}'s bye/forfeit is already recorded ({score}); "
+    'correct it with --correct "reason" or in the admin (Games)',
+    "already_recorded": "the game #{player1} v #{player2} already has a result "
+    '({score1}-{score2}); correct it with --correct "reason" or in the admin (Games); either '
+    "way the change is audited",
+    "no_result_to_correct": "{where}: #{number} has no result yet to correct; record it "
+    "without --correct",
+    "division_required": "{tournament} has {count} divisions; name one with --division ({names})",
+    "event_date_needed": "{message} (give --date YYYY-MM-DD)",
+    "not_a_division_file": "{file} is a TSH {kind}, not a .t division file; --config goes with "
+    "a single .t file only",
+    "rounds_below_file": "--rounds {rounds}: {file} line {line} (#{number} {name}) is already "
+    "paired in round {round}; division {division} needs --rounds {need} or more",
+    "no_system_scheduled": "{where}: no pairing system scheduled for this round; give one with "
+    "--system ({systems}) or add a schedule range",
+    "database_not_set_up": "{message}; run: manage.py migrate",
+}
+
+
+def cli_message(exc: ServiceError) -> str:
+    """The refusal in the command line's words; the neutral text if the wording cannot fill in
+    (a code raised with other params than the table expects must still print something)."""
+    try:
+        return exc.worded(CLI_WORDING)
+    except (KeyError, IndexError, ValueError):
+        return exc.message
+
+
+class CommandFailure(CommandError):
+    """A refused command: the worded message plus the code, field and params for ``--json``."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str = "invalid_argument",
+        field: str = "",
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.field = field
+        self.params = params or {}
+
+    @classmethod
+    def from_service(cls, exc: ServiceError) -> CommandFailure:
+        data = exc.as_dict()
+        return cls(cli_message(exc), code=exc.code, field=exc.field, params=data["params"])
+
+
+def error_payload(exc: CommandError) -> dict[str, Any]:
+    """What ``--json`` prints for a failed command; a plain CommandError is "invalid_argument"."""
+    return {
+        "ok": False,
+        "error": str(exc),
+        "code": getattr(exc, "code", "invalid_argument"),
+        "field": getattr(exc, "field", ""),
+        "params": getattr(exc, "params", {}),
+    }
 
 
 class GibsonCommand(BaseCommand):
@@ -46,7 +115,8 @@ class GibsonCommand(BaseCommand):
 
             def json_error(message: str) -> NoReturn:
                 # argparse's own convention for a usage error is status 2; keep it.
-                self.emit_json({"ok": False, "error": f"{parser.prog}: {message}"})
+                failure = CommandFailure(f"{parser.prog}: {message}", code="invalid_argument")
+                self.emit_json(error_payload(failure))
                 sys.exit(2)
 
             parser.error = json_error  # type: ignore[method-assign]
@@ -61,21 +131,25 @@ class GibsonCommand(BaseCommand):
                 and getattr(self, "_called_from_command_line", False)
                 and not options.get("traceback")
             ):
-                self.emit_json({"ok": False, "error": str(exc)})
+                self.emit_json(error_payload(exc))
                 sys.exit(exc.returncode)
             raise
 
     def _execute(self, *args: Any, **options: Any) -> Any:
         try:
             return super().execute(*args, **options)
-        except (ServiceError, FormatError, ValueError) as exc:
-            raise CommandError(str(exc)) from exc
+        except ServiceError as exc:
+            raise CommandFailure.from_service(exc) from exc
+        except FormatError as exc:
+            params = {"source": exc.source, "line": exc.line}
+            raise CommandFailure(str(exc), code="invalid_file", params=params) from exc
+        except ValueError as exc:
+            raise CommandFailure(str(exc), code="invalid_argument") from exc
         except (OperationalError, ProgrammingError) as exc:
             # Most often a database that was never migrated: say how to fix it.
             if "no such table" in str(exc) or "does not exist" in str(exc):
-                raise CommandError(
-                    f"the database is not set up ({exc}); run: manage.py migrate"
-                ) from exc
+                error = ServiceError("database_not_set_up", detail=str(exc))
+                raise CommandFailure.from_service(error) from exc
             raise
 
     def progress_bar(self, options: dict[str, Any], unit: str) -> Callable[[int, int], None]:

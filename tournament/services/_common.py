@@ -19,9 +19,10 @@ from .errors import ServiceError
 MAX_PLAYED_SCORE = MAX_ABS_SCORE
 
 
-def _as_int(value: Any, what: str) -> int:
+def _as_int(value: Any, what: str, *, field: str = "") -> int:
+    """``value`` as a whole number; ``what`` names it in the refusal (with its place)."""
     if isinstance(value, bool):
-        raise ServiceError(f"{what}: {value!r} is not a whole number")
+        raise ServiceError("not_a_number", field=field, what=what, value=value)
     if isinstance(value, int):
         return value
     try:
@@ -30,26 +31,36 @@ def _as_int(value: Any, what: str) -> int:
             return int(text)
     except (TypeError, ValueError):
         pass
-    raise ServiceError(f"{what}: {value!r} is not a whole number")
+    raise ServiceError("not_a_number", field=field, what=what, value=value)
 
 
 def validate_played_scores(score: Any, opp_score: Any, where: str) -> tuple[int, int]:
     """A played game's scores are whole numbers from 0 to 1500 (spec/rules.md)."""
-    a = _as_int(score, f"{where}: score")
-    b = _as_int(opp_score, f"{where}: opponent's score")
-    for value, who in ((a, "score"), (b, "opponent's score")):
+    a = _as_int(score, f"{where}: score", field="score")
+    b = _as_int(opp_score, f"{where}: opponent's score", field="opp_score")
+    for value, who, field in ((a, "score", "score"), (b, "opponent's score", "opp_score")):
         if not 0 <= value <= MAX_PLAYED_SCORE:
             raise ServiceError(
-                f"{where}: {who} {value} is outside 0..{MAX_PLAYED_SCORE}; negative scores are "
-                "only for byes, forfeits and penalties"
+                "score_out_of_range",
+                field=field,
+                where=where,
+                who=who,
+                value=value,
+                maximum=MAX_PLAYED_SCORE,
             )
     return a, b
 
 
 def validate_bye_score(score: Any, where: str) -> int:
-    value = _as_int(score, f"{where}: bye/forfeit score")
+    value = _as_int(score, f"{where}: bye/forfeit score", field="score")
     if not -MAX_ABS_SCORE <= value <= MAX_ABS_SCORE:
-        raise ServiceError(f"{where}: bye/forfeit score {value} is outside +-{MAX_ABS_SCORE}")
+        raise ServiceError(
+            "bye_score_out_of_range",
+            field="score",
+            where=where,
+            value=value,
+            maximum=MAX_ABS_SCORE,
+        )
     return value
 
 
@@ -61,13 +72,18 @@ def _round(division: Division, number: int, *, create: bool = False) -> Round | 
     return Round.objects.filter(division=division, number=number).first()
 
 
-def _entry(division: Division, number: Any, where: str = "") -> Entry:
-    n = _as_int(number, f"{where}player number" if where else "player number")
+def _entry(division: Division, number: Any, where: str = "", *, field: str = "player") -> Entry:
+    """The entry numbered ``number``; ``where`` (e.g. "division A round 3: ") places a refusal."""
+    place = where.rstrip(": ") or f"division {division.name}"
+    n = _as_int(number, f"{place}: player number", field=field)
     entry = division.entries.select_related("player").filter(number=n).first()
     if entry is None:
         raise ServiceError(
-            f"division {division.name}: there is no player number {n} "
-            f"(players are 1..{division.entries.count()})"
+            "unknown_player",
+            field=field,
+            where=place,
+            number=n,
+            count=division.entries.count(),
         )
     return entry
 
@@ -93,7 +109,11 @@ def _plays(entry: Entry) -> Q:
 def _check_active(entry: Entry, round_number: int, where: str) -> None:
     if entry.withdrawn_round is not None and round_number >= entry.withdrawn_round:
         raise ServiceError(
-            f"{where}: #{entry.number} {entry.name} withdrew from round {entry.withdrawn_round}"
+            "player_withdrawn",
+            where=where,
+            number=entry.number,
+            name=entry.name,
+            round=entry.withdrawn_round,
         )
 
 

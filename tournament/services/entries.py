@@ -31,7 +31,7 @@ def find_or_create_player(name: str, *, naspa_id: str = "", **fields: Any) -> Pl
     """
     name = " ".join(name.split())
     if not name:
-        raise ServiceError("player name must not be empty")
+        raise ServiceError("empty_name", field="name", what="player name")
     if naspa_id:
         player = Player.objects.filter(naspa_id=naspa_id).first()
         if player:
@@ -59,13 +59,17 @@ def register_player(
     """Add a player to a division, giving late entries the configured record for missed rounds."""
     if player is None:
         if not name:
-            raise ServiceError(f"division {division.name}: a new entry needs a player or a name")
+            raise ServiceError("entry_needs_player", field="name", division=division.name)
         player = find_or_create_player(name, naspa_id=naspa_id)
     if division.entries.filter(player=player).exists():
-        raise ServiceError(f"division {division.name}: {player.name} is already registered")
-    rating = _as_int(rating, f"{player.name}: rating")
+        raise ServiceError(
+            "already_registered", field="name", division=division.name, name=player.name
+        )
+    rating = _as_int(rating, f"{player.name}: rating", field="rating")
     if rating < 0:
-        raise ServiceError(f"{player.name}: rating {rating} must not be negative")
+        raise ServiceError(
+            "below_minimum", field="rating", what=f"{player.name}: rating", minimum=0, value=rating
+        )
     # Numbers run 1..N (pairings, tourney.js and .t exports index players by them): the new
     # player is N+1, and a division whose numbers have a gap is refused, not extended.
     count = division.entries.count()
@@ -120,9 +124,12 @@ def withdraw_player(
     """
     division = entry.division
     tournament = division.tournament
-    from_round = _as_int(from_round, f"withdraw {entry.name}: round")
+    what = f"withdraw {entry.name}: round"
+    from_round = _as_int(from_round, what, field="from_round")
     if from_round < 1:
-        raise ServiceError(f"withdraw {entry.name}: round must be at least 1")
+        raise ServiceError(
+            "below_minimum", field="from_round", what=what, minimum=1, value=from_round
+        )
     forfeit = tournament.forfeit_spread if score is None else validate_bye_score(score, "withdraw")
     scored = (
         Game.objects.filter(
@@ -135,8 +142,11 @@ def withdraw_player(
     if scored.exists():
         r = scored.first().round.number
         raise ServiceError(
-            f"withdraw {entry.name} from round {from_round}: round {r} already has a result for "
-            "this player; correct or remove it first"
+            "withdraw_after_result",
+            field="from_round",
+            name=entry.name,
+            from_round=from_round,
+            round=r,
         )
     before = {"withdrawn_round": entry.withdrawn_round}
     for game in (

@@ -13,6 +13,89 @@ from typing import Any
 # code -> neutral message template (str.format with the error's params).
 CODES: dict[str, str] = {
     "invalid": "{message}",
+    # core: numbers, scores and lookups every write shares
+    "not_a_number": "{what}: {value!r} is not a whole number",
+    "below_minimum": "{what} must be at least {minimum}, not {value}",
+    "score_out_of_range": "{where}: {who} {value} is outside 0..{maximum}; negative scores "
+    "are only for byes, forfeits and penalties",
+    "bye_score_out_of_range": "{where}: bye/forfeit score {value} is outside +-{maximum}",
+    "unknown_player": "{where}: there is no player number {number} (players are 1..{count})",
+    "player_withdrawn": "{where}: #{number} {name} withdrew from round {round}",
+    # core: results
+    "player_not_paired": "{where}: #{number} {name} is not paired in this round",
+    "bye_already_recorded": "{where}: #{number}'s bye/forfeit is already recorded ({score}); "
+    "correct it instead",
+    "both_scores_needed": "{where}: a played game needs both scores",
+    "reason_needed": "{where}: a correction needs a reason",
+    "no_result_to_correct": "{where}: #{number} has no result yet to correct; record it first",
+    # core: stored pairings and the pairing shell
+    "self_pairing": "{where}: #{number} cannot play against themselves",
+    "player_has_result": "{where}: #{number} {name} already has a result this round",
+    "player_already_paired": "{where}: #{number} {name} is already paired this round; "
+    "replace the pairing to re-pair",
+    "pairing_refused": "{where}: pairing refused by the database: {detail}",
+    "round_has_results": "{where} already has results; it cannot be re-paired",
+    "round_already_paired": "{where} is already paired",
+    "player_paired_twice": "{where}: player #{number} is paired twice",
+    "no_pairings": "{where} has no pairings to delete",
+    "results_block_unpairing": "{where} already has results; correct them instead of "
+    "deleting its pairings",
+    "unknown_pairing_options": "division {division} schedule {schedule}: unknown pairing "
+    "options {names}",
+    "earlier_round_unpaired": "{where}: round {round} has not been paired yet",
+    "earlier_round_incomplete": "{where}: round {round} is incomplete ({missing} games without "
+    "a result); enter its results first{hint}",
+    "no_system_scheduled": "{where}: no pairing system scheduled for this round; choose one "
+    "({systems}) or add a schedule range",
+    "unknown_system": "{where}: unknown pairing system {system!r}; use one of {systems}",
+    "pairing_impossible": "{where}: {detail}",
+    "pairing_options_invalid": "{where}: {detail}",
+    # core: players, tournaments and divisions
+    "empty_name": "{what} must not be empty",
+    "entry_needs_player": "division {division}: a new entry needs a player or a name",
+    "already_registered": "division {division}: {name} is already registered",
+    "withdraw_after_result": "withdraw {name} from round {from_round}: round {round} already "
+    "has a result for this player; correct or remove it first",
+    "unknown_realm": "realm {realm!r}: unknown; choose one of {choices}",
+    "unknown_setting": "tournament: unknown setting(s) {names}",
+    "tournament_slug_taken": "tournament slug {slug!r} is already taken",
+    "division_exists": "{tournament}: division {name!r} already exists",
+    "bad_slug": "division slug {slug!r}: use lower-case letters, digits and single hyphens",
+    "division_slug_taken": "{tournament}: a division already has the slug {slug!r}",
+    "division_required": "{tournament} has {count} divisions; name one ({names})",
+    "unknown_division": "{tournament}: no division {name!r}; it has {names}",
+    "unknown_tournament": "there is no tournament {slug!r}",
+    "division_has_no_players": "division {division} has no players",
+    # core: files in and out (import, export)
+    "cannot_read": "{path}: cannot read ({reason})",
+    "cannot_write": "{path}: cannot write ({reason})",
+    "cannot_create_folder": "{path}: cannot create the folder ({reason})",
+    "is_a_folder": "{path}: is a folder; give a file name to write",
+    "no_such_folder": "{path}: the folder {folder} does not exist",
+    "invalid_file": "{detail}",
+    "invalid_argument": "{detail}",
+    "database_not_set_up": "the database is not set up ({detail})",
+    "empty_file": "{path}: the file is empty (expected a .t division file, a config.tsh or an "
+    "all.tsh archive)",
+    "not_a_division_file": "{file} is a TSH {kind}, not a .t division file; a separate config "
+    "goes with a single .t file only",
+    "missing_division_file": "{source}: division {division} names {file}, which does not exist",
+    "archive_missing_file": "{source}: division {division} names {file}, which the archive "
+    "does not contain",
+    "no_divisions_found": "{file}: no divisions found",
+    "empty_division": "{where}: division {division} has no player lines; an empty division "
+    "cannot be imported (add its players first)",
+    "config_names_no_file": "{config}: no division names the file {file}",
+    "rounds_below_file": "{rounds} rounds are too few: {file} line {line} (#{number} {name}) "
+    "is already paired in round {round}; division {division} needs {need} rounds or more",
+    "duplicate_player": "{source} line {line}: {name} appears twice in division {division}",
+    "one_sided_score": "{where}: only #{number} {name} has a score for this game",
+    "nothing_to_export": "{tournament}: the tournament has no divisions to export",
+    "unknown_format": "unknown export format {format!r}: choose one of {choices}",
+    "event_date_needed": "{tournament}: a .TOU file needs the event date; the tournament has "
+    "no start date",
+    "division_too_small": "{tournament}: NASPA refuses divisions under {minimum} players: "
+    "{names}",
     # setup
     "setup_required": "{what} must not be empty",
     "setup_unknown_setting": "{what}: unknown setting(s) {names}",

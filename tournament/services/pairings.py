@@ -54,12 +54,13 @@ def set_pairing(
     With replace=True the players' unscored games of that round are removed first (their other
     opponents are left unpaired for the director to re-pair); scored games are never replaced.
     """
-    round_number = _as_int(round_number, "round")
+    round_number = _as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     a = _entry(division, first, f"{where}: ")
-    b = _entry(division, second, f"{where}: ") if _as_int(second, "opponent") != 0 else None
+    opponent = _as_int(second, f"{where}: opponent", field="opponent")
+    b = _entry(division, second, f"{where}: ", field="opponent") if opponent != 0 else None
     if b is not None and a.pk == b.pk:
-        raise ServiceError(f"{where}: #{a.number} cannot play against themselves")
+        raise ServiceError("self_pairing", field="opponent", where=where, number=a.number)
     for e in (a, b):
         if e is not None:
             _check_active(e, round_number, where)
@@ -71,11 +72,10 @@ def set_pairing(
         if existing is None:
             continue
         if existing.has_result:
-            raise ServiceError(f"{where}: #{e.number} {e.name} already has a result this round")
+            raise ServiceError("player_has_result", where=where, number=e.number, name=e.name)
         if not replace:
             raise ServiceError(
-                f"{where}: #{e.number} {e.name} is already paired this round; "
-                "use replace to re-pair"
+                "player_already_paired", where=where, number=e.number, name=e.name
             )
         audit(
             division.tournament,
@@ -100,7 +100,7 @@ def set_pairing(
         with transaction.atomic():
             game.save()
     except IntegrityError as exc:  # the database's last word on double booking
-        raise ServiceError(f"{where}: pairing refused by the database: {exc}") from exc
+        raise ServiceError("pairing_refused", where=where, detail=str(exc)) from exc
     audit(division.tournament, actor, "pair", game, str(game), after=_game_snapshot(game))
     return game
 
@@ -120,16 +120,16 @@ def save_round_pairings(
     A round with results is never overwritten; one with pairings only with force=True.
     Withdrawn players get their forfeit for the round here, as TSH records it.
     """
-    round_number = _as_int(round_number, "round")
+    round_number = _as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     rnd = _round(division, round_number, create=True)
     existing = list(rnd.games.all())
     # Byes and forfeits carry their score from the moment they are paired; only a played
     # game's score is a result that re-pairing would destroy.
     if any(g.has_result and g.player2_id for g in existing):
-        raise ServiceError(f"{where} already has results; it cannot be re-paired")
+        raise ServiceError("round_has_results", field="round", where=where)
     if existing and not force:
-        raise ServiceError(f"{where} is already paired; use --force to replace its pairings")
+        raise ServiceError("round_already_paired", field="round", where=where)
     if existing:
         audit(
             division.tournament,
@@ -148,15 +148,17 @@ def save_round_pairings(
             if n == 0:
                 continue
             if n not in entries:
-                raise ServiceError(f"{where}: there is no player number {n}")
+                raise ServiceError(
+                    "unknown_player", where=where, number=n, count=len(entries)
+                )
             if n in seen:
-                raise ServiceError(f"{where}: player #{n} is paired twice")
+                raise ServiceError("player_paired_twice", where=where, number=n)
             seen.add(n)
             _check_active(entries[n], round_number, where)
         a = entries[planned.first]
         b = entries.get(planned.second) if planned.second else None
         if b is not None and a.pk == b.pk:
-            raise ServiceError(f"{where}: #{a.number} cannot play against themselves")
+            raise ServiceError("self_pairing", where=where, number=a.number)
         first = (First.PLAYER1 if planned.first_known else First.UNKNOWN) if b else First.NONE
         Game(
             round=rnd,
@@ -198,13 +200,13 @@ def delete_round_pairings(
     division: Division, round_number: int, *, actor: Actor | str | None = None
 ) -> int:
     """Remove a round's pairings; refused once any game of it has a result."""
-    round_number = _as_int(round_number, "round")
+    round_number = _as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     rnd = _round(division, round_number)
     if rnd is None or not rnd.games.exists():
-        raise ServiceError(f"{where} has no pairings to delete")
+        raise ServiceError("no_pairings", field="round", where=where)
     if rnd.games.filter(player2__isnull=False, score1__isnull=False).exists():
-        raise ServiceError(f"{where} already has results; correct them instead of deleting")
+        raise ServiceError("results_block_unpairing", field="round", where=where)
     snapshot = [_game_snapshot(g) for g in rnd.games.select_related("round", "player1", "player2")]
     count = rnd.games.count()
     rnd.delete()

@@ -35,7 +35,9 @@ def _find_game(division: Division, round_number: int, entry: Entry, where: str) 
         .first()
     )
     if game is None:
-        raise ServiceError(f"{where}: #{entry.number} {entry.name} is not paired in this round")
+        raise ServiceError(
+            "player_not_paired", field="player", where=where, number=entry.number, name=entry.name
+        )
     return game
 
 
@@ -50,7 +52,7 @@ def record_result(
     actor: Actor | str | None = None,
 ) -> Game:
     """Record a game's result from one player's side (their score first)."""
-    round_number = _as_int(round_number, "round")
+    round_number = _as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     entry = _entry(division, player_number, f"{where}: ")
     game = _find_game(division, round_number, entry, where)
@@ -59,8 +61,7 @@ def record_result(
         value = validate_bye_score(score, where)
         if game.has_result and game.score1 != value:
             raise ServiceError(
-                f"{where}: #{entry.number}'s bye/forfeit is already recorded ({game.score1}); "
-                "correct it with --correct \"reason\" or in the admin (Games)"
+                "bye_already_recorded", where=where, number=entry.number, score=game.score1
             )
         game.score1 = value
         game.save(update_fields=["score1"])
@@ -68,7 +69,7 @@ def record_result(
         if game.has_result:
             raise _already_recorded(game)
         if opp_score is None:
-            raise ServiceError(f"{where}: a played game needs both scores")
+            raise ServiceError("both_scores_needed", field="opp_score", where=where)
         mine, theirs = validate_played_scores(score, opp_score, where)
         if game.player1_id == entry.pk:
             game.score1, game.score2 = mine, theirs
@@ -93,7 +94,7 @@ def correct_result(
     """Change a recorded result; a reason is required so the audit trail explains itself."""
     where = f"division {game.round.division.name} round {game.round.number}"
     if not reason or not reason.strip():
-        raise ServiceError(f"{where}: a correction needs a reason")
+        raise ServiceError("reason_needed", field="reason", where=where)
     before = _game_snapshot(game)
     if game.player2_id is None:
         game.score1 = validate_bye_score(score1, where)
@@ -129,18 +130,16 @@ def correct_player_result(
     the game is found and the scores turned to its own order, then ``correct_result`` checks
     and audits the change with its reason.
     """
-    round_number = _as_int(round_number, "round")
+    round_number = _as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     entry = _entry(division, player_number, f"{where}: ")
     game = _find_game(division, round_number, entry, where)
     if not game.has_result:
-        raise ServiceError(
-            f"{where}: #{entry.number} has no result yet to correct; record it without --correct"
-        )
+        raise ServiceError("no_result_to_correct", where=where, number=entry.number)
     if game.player2_id is None or game.player1_id == entry.pk:
         return correct_result(game, score, opp_score, reason=reason, actor=actor)
     if opp_score is None:
-        raise ServiceError(f"{where}: a played game needs both scores")
+        raise ServiceError("both_scores_needed", field="opp_score", where=where)
     return correct_result(game, opp_score, score, reason=reason, actor=actor)
 
 

@@ -53,6 +53,8 @@ EXPORT_TYPES = {
     "tourney.js": ("application/javascript; charset=utf-8", "js"),
 }
 _JOB = re.compile(r"[0-9a-f]{32}\Z")
+# The desk's own words for a refusal where the neutral message leaves the remedy open.
+DESK_WORDING = {"event_date_needed": "{message} (set it in the admin)"}
 
 
 class BadRequest(Exception):
@@ -183,8 +185,7 @@ def export_file(request: HttpRequest, slug: str, fmt: str) -> HttpResponseBase:
     try:
         export = render_export(tournament, fmt)
     except ServiceError as exc:
-        message = str(exc).replace(" (give --date YYYY-MM-DD)", " (set it in the admin)")
-        return _refuse(request, message)
+        return _refuse(request, exc.worded(DESK_WORDING))
     content_type, suffix = EXPORT_TYPES[fmt]
     response = HttpResponse(export.data, content_type=content_type)
     name = "all.tsh" if fmt == "all.tsh" else f"{tournament.slug}.{suffix}"

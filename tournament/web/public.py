@@ -45,13 +45,16 @@ def _find(
     """
     tournament = Tournament.objects.filter(slug=slug).first()
     if tournament is None or not can_view(request.user, tournament):
-        raise ServiceError(f"there is no tournament {slug!r}")
+        raise ServiceError("unknown_tournament", slug=slug)
     if division is None:
         return tournament, None
     try:
         return tournament, division_by_slug(tournament, division)
     except Http404 as exc:
-        raise ServiceError(str(exc)) from exc
+        names = ", ".join(f"{d.name} ({d.slug})" for d in tournament.divisions.all()) or "none"
+        raise ServiceError(
+            "unknown_division", tournament=tournament.name, name=division, names=names
+        ) from exc
 
 
 # The public pages only read: csrf_exempt lets a stray POST get its 405 rather than a 403.

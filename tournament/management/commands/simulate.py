@@ -37,7 +37,7 @@ class Command(GibsonCommand):
                 for e in division.entries.select_related("player").order_by("number")
             ]
             if not entrants:
-                raise ServiceError(f"division {division.name} has no players")
+                raise ServiceError("division_has_no_players", division=division.name)
         elif n_players < 1:
             raise ValueError(f"--players {n_players}: must be at least 1")
         schedule = Schedule.parse(opts["schedule"] or f"1-{rounds}:swiss")
