@@ -65,7 +65,7 @@ def worker_replies(timeout: float = WORKER_TIMEOUT) -> bool:
     """True if at least one Celery worker answers a ping within ``timeout`` seconds."""
     from ..celery import app
 
-    try:
+    try:  # through the app's own broker: the queue the desk's jobs go to
         return bool(app.control.ping(timeout=timeout, limit=1))
     except Exception as exc:  # noqa: BLE001
         if is_queue_error(exc):

@@ -1,0 +1,92 @@
+"""Helpers for the production tests: free ports, a Redis of the test's own, subprocess env."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def clean_env(data_dir: Path, **extra: str) -> dict[str, str]:
+    """The environment for a child process: our own data folder, no database/Redis from CI
+    unless the test passes one."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(GIBSON_DATA_DIR=str(data_dir), GIBSON_SECRET_KEY="production-test-key")
+    env.update(extra)
+    return env
+
+
+class OwnRedis:
+    """``redis-server --port N --save ''`` started and stopped by a test."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.url = f"redis://127.0.0.1:{port}/0"
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"redis-server did not start on port {port}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def own_redis() -> Iterator[OwnRedis]:
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed: no Redis to start and stop in the test")
+    redis = OwnRedis(free_port())
+    try:
+        yield redis
+    finally:
+        redis.stop()
+
+
+@pytest.fixture
+def point_celery(monkeypatch):
+    """``point_celery(url)``: the web process's Celery app on ``url``, not eager, as it runs with
+    REDIS_URL set. The app read its settings at start-up, so its config is patched (and put
+    back after the test) and its cached connections are dropped."""
+    from tournament.celery import app
+
+    def point(url: str) -> None:
+        monkeypatch.setitem(app.conf, "broker_url", url)
+        monkeypatch.setitem(app.conf, "result_backend", url)
+        monkeypatch.setitem(app.conf, "task_always_eager", False)
+        monkeypatch.setattr(app, "_pool", None)
+        monkeypatch.setattr(app.amqp, "_producer_pool", None)
+        app._local.__dict__.pop("backend", None)
+
+    yield point
+    if app._pool is not None:  # the test's own connections, before the old pool is put back
+        app._pool.force_close_all()
+    app._local.__dict__.pop("backend", None)

@@ -1,0 +1,114 @@
+"""/healthz: ok, degraded (Redis gone, no worker) or 503 (database gone), fast, plain text."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.conftest import REPO
+
+from .conftest import clean_env, free_port
+
+pytestmark = pytest.mark.django_db
+
+
+def get_health(client):
+    started = time.monotonic()
+    response = client.get("/healthz")
+    return response, time.monotonic() - started
+
+
+def test_ok_without_redis(client, settings):
+    settings.REDIS_URL = ""  # the embedded default: tasks inline, nothing else to check
+    response, _ = get_health(client)
+    assert response.status_code == 200
+    assert response.content == b"ok"
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert "no-store" in response["Cache-Control"] and "max-age=0" in response["Cache-Control"]
+    assert "Set-Cookie" not in response  # no session for a monitor polling every few seconds
+    assert not response.cookies
+
+
+def test_anonymous_and_head_allowed_post_refused(client, settings):
+    settings.REDIS_URL = ""
+    assert client.head("/healthz").status_code == 200
+    assert client.post("/healthz").status_code == 405
+
+
+def test_redis_unreachable_is_degraded_and_fast(client, settings):
+    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"
+    response, took = get_health(client)
+    assert (response.status_code, response.content) == (200, b"degraded: redis unreachable")
+    assert took < 3
+
+
+def test_redis_up_without_a_worker_then_down(client, settings, own_redis, point_celery):
+    settings.REDIS_URL = own_redis.url
+    point_celery(own_redis.url)
+    response, took = get_health(client)
+    assert (response.status_code, response.content) == (200, b"degraded: no celery worker")
+    assert took < 5
+    own_redis.stop()  # Redis goes away mid-event
+    response, took = get_health(client)
+    assert (response.status_code, response.content) == (200, b"degraded: redis unreachable")
+    assert took < 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ok_with_redis_and_a_worker(client, settings, own_redis, point_celery, tmp_path):
+    settings.REDIS_URL = own_redis.url
+    point_celery(own_redis.url)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "tournament", "worker", "--pool=solo",
+         "--loglevel=WARNING", "--without-gossip", "--without-mingle"],
+        cwd=REPO, env=clean_env(tmp_path, REDIS_URL=own_redis.url),
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        seen = []
+        while time.monotonic() < deadline and worker.poll() is None:
+            response, _ = get_health(client)
+            seen.append(response.content)
+            if response.content == b"ok":
+                break
+        assert seen[-1] == b"ok", (seen[-3:], worker.poll())
+        assert set(seen) <= {b"ok", b"degraded: no celery worker"}
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait(timeout=10)
+
+
+HEALTH_IN_A_CHILD = (
+    "import django; django.setup()\n"
+    "from django.test import Client\n"
+    "r = Client().get('/healthz')\n"
+    "print(r.status_code, r.content.decode())\n"
+)
+
+
+@pytest.mark.parametrize("kind", ["postgresql", "sqlite"])
+def test_database_unavailable_is_503(tmp_path, kind):
+    """A separate process, since the database is chosen at start-up."""
+    if kind == "postgresql":
+        url = f"postgres://gibson:pw@127.0.0.1:{free_port()}/gibson"
+    else:
+        folder = tmp_path / "not-a-database"
+        folder.mkdir()
+        url = f"sqlite:///{folder}"  # a folder, which SQLite cannot open
+    env = clean_env(tmp_path, DATABASE_URL=url, DJANGO_SETTINGS_MODULE="tournament.settings")
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", HEALTH_IN_A_CHILD], cwd=REPO, env=env, capture_output=True,
+        text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "503 database unavailable"
+    assert time.monotonic() - started < 30
