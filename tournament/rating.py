@@ -312,7 +312,7 @@ def approve_submission(request: SubmissionRequest, actor: Any) -> list[RatedEven
         events = submit_divisions([request.division], request.rating_list, date=request.date,
                                   actor=who)
     except RatingError as exc:
-        raise ServiceError("invalid", str(exc)) from exc
+        raise ServiceError("rating_refused", reason=str(exc)) from exc
     request.status = SubmissionRequest.Status.APPROVED
     request.decided_by = who.user
     request.decided_at = timezone.now()

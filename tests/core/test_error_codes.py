@@ -199,7 +199,6 @@ def test_every_service_error_in_the_source_names_a_known_code_with_its_params():
     assert found == [], "\n".join(found)
 
 
-@pytest.mark.xfail(strict=False, reason="console helpers still converting")
 def test_console_service_errors_name_known_codes_too():
     found = [line for path in source_files(converting=True) for line in offenders(path)]
     assert found == [], "\n".join(found)

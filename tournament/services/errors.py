@@ -12,7 +12,27 @@ from typing import Any
 
 # code -> neutral message template (str.format with the error's params).
 CODES: dict[str, str] = {
-    "invalid": "{message}",
+    # refusals whose words come from elsewhere (a rating engine, a model's own validation)
+    "rating_refused": "{reason}",
+    "model_rule": "{rule}",
+    "not_a_date": "{what}: {value!r} is not a date (YYYY-MM-DD)",
+    # results
+    "bad_line": "{message}",
+    "not_paired": "round {round}: #{number} {name} is not paired in this round",
+    "not_opponents": "round {round}: #{number} {name} plays {actual}, not #{opponent}",
+    "unknown_board": "round {round}: there is no board {board} (boards: {boards})",
+    "not_a_game": "round {round}: #{number} {name} has a {what} this round, not a game to "
+    "score",
+    "round_not_paired": "division {division}: round {round} is not paired",
+    "already_recorded": "the game #{player1} v #{player2} already has a result "
+    "({score1}-{score2}); correct it with a reason",
+    "forfeit_spread_zero": "the tournament's forfeit spread is 0, so a forfeit would count for "
+    "nobody; set the forfeit spread first",
+    "card_needs_scores": "a double-entry card needs both scores; a forfeit is recorded by a "
+    "director with double entry off",
+    "no_dispute": "the game #{player1} v #{player2} has no disputed cards",
+    "pairing_changed": "round {round}: the pairing of #{player1} changed while the result "
+    "was being entered; look at the round again",
     # core: numbers, scores and lookups every write shares
     "not_a_number": "{what}: {value!r} is not a whole number",
     "below_minimum": "{what} must be at least {minimum}, not {value}",
@@ -96,6 +116,24 @@ CODES: dict[str, str] = {
     "no start date",
     "division_too_small": "{tournament}: NASPA refuses divisions under {minimum} players: "
     "{names}",
+    # registration
+    "reg_name_required": "give the player's name",
+    "reg_name_too_long": "a player's name is at most {max} characters, not {length}",
+    "reg_seed_rating": "{player}: seed rating {value!r} must be a whole number from 0 (unrated) "
+    "to {max}",
+    "reg_class_too_long": "{player}: class {value!r} is longer than {max} characters",
+    "reg_nothing_to_change": "{player}: give a new seed rating or class to change",
+    "reg_not_withdrawn": "#{number} {player} is not withdrawn, so there is nothing to reinstate",
+    "reg_round_number": "{what}: round {value!r} must be a whole number from 1 up",
+    "reg_reinstate_paired": "round {round} of division {division} is already paired; "
+    "delete its pairings first, then reinstate {player} from it",
+    "reg_reinstate_not_next": "round {next} of division {division} is the next round to pair: "
+    "reinstate {player} from round {next} (returning later would leave round {next} "
+    "with no record)",
+    "reg_remove_paired": "round {round} of division {division} is already paired, so "
+    "#{number} {player} can only be withdrawn, not removed (player numbers stay as printed)",
+    "reg_list_empty": "the list has no players: give one 'Name rating' a line",
+    "reg_list_line": "line {line}: {problem}",
     # setup
     "setup_required": "{what} must not be empty",
     "setup_unknown_setting": "{what}: unknown setting(s) {names}",
@@ -126,44 +164,6 @@ CODES: dict[str, str] = {
     "staff_invite_invalid": "this link is not valid",
     "staff_not_member": "{user} is not a {role} of this tournament",
     "staff_last_director": "{user} is the last director; add another director first",
-    # results
-    "bad_line": "{message}",
-    "not_paired": "round {round}: #{number} {name} is not paired in this round",
-    "not_opponents": "round {round}: #{number} {name} plays {actual}, not #{opponent}",
-    "unknown_board": "round {round}: there is no board {board} (boards: {boards})",
-    "not_a_game": "round {round}: #{number} {name} has a {what} this round, not a game to "
-    "score",
-    "round_not_paired": "division {division}: round {round} is not paired",
-    "already_recorded": "the game #{player1} v #{player2} already has a result "
-    "({score1}-{score2}); correct it with a reason",
-    "forfeit_spread_zero": "the tournament's forfeit spread is 0, so a forfeit would count for "
-    "nobody; set the forfeit spread first",
-    "card_needs_scores": "a double-entry card needs both scores; a forfeit is recorded by a "
-    "director with double entry off",
-    "no_dispute": "the game #{player1} v #{player2} has no disputed cards",
-    "pairing_changed": "round {round}: the pairing of #{player1} changed while the result "
-    "was being entered; look at the round again",
-    "score_out_of_range": "{where}: {who} {value} is outside 0..{maximum}; negative scores "
-    "are only for byes, forfeits and penalties",
-    "unknown_player": "{where}: there is no player number {number} (players are 1..{count})",
-    # registration
-    "reg_name_required": "give the player's name",
-    "reg_name_too_long": "a player's name is at most {max} characters, not {length}",
-    "reg_seed_rating": "{player}: seed rating {value!r} must be a whole number from 0 (unrated) "
-    "to {max}",
-    "reg_class_too_long": "{player}: class {value!r} is longer than {max} characters",
-    "reg_nothing_to_change": "{player}: give a new seed rating or class to change",
-    "reg_not_withdrawn": "#{number} {player} is not withdrawn, so there is nothing to reinstate",
-    "reg_round_number": "{what}: round {value!r} must be a whole number from 1 up",
-    "reg_reinstate_paired": "round {round} of division {division} is already paired; "
-    "delete its pairings first, then reinstate {player} from it",
-    "reg_reinstate_not_next": "round {next} of division {division} is the next round to pair: "
-    "reinstate {player} from round {next} (returning later would leave round {next} "
-    "with no record)",
-    "reg_remove_paired": "round {round} of division {division} is already paired, so "
-    "#{number} {player} can only be withdrawn, not removed (player numbers stay as printed)",
-    "reg_list_empty": "the list has no players: give one 'Name rating' a line",
-    "reg_list_line": "line {line}: {problem}",
     # pairing
     "pairing_round_number": "round {round!r} must be a whole number from 1 to {maximum}",
     "pairing_has_results": "division {division} round {round} already has results; "
@@ -227,13 +227,16 @@ class ServiceError(Exception):
     def __init__(
         self, code: str, message: str = "", *, field: str = "", **params: Any
     ) -> None:
-        if code not in CODES:
-            # Transitional: a plain message becomes code "invalid" until every raise has a code.
-            message, code = code, "invalid"
         self.code = code
         self.field = field
         self.params = params
-        self.message = message or CODES[code].format(**params)
+        # A code missing from CODES is a programming error that tests/core/test_error_codes.py
+        # catches in the source; at run time the refusal still reaches its user, never a 500.
+        template = CODES.get(code, "{code}")
+        try:
+            self.message = message or template.format(code=code, **params)
+        except (KeyError, IndexError, ValueError):
+            self.message = message or f"{code}: {params}"
         super().__init__(self.message)
 
     def worded(self, wording: dict[str, str] | None = None) -> str:

@@ -208,8 +208,7 @@ def _setting_date(value: Any, field: str, what: str) -> Any:
     try:
         return dt.date.fromisoformat(str(value))
     except ValueError:
-        raise ServiceError("invalid", f"{what}: {value!r} is not a date (YYYY-MM-DD)",
-                           field=field) from None
+        raise ServiceError("not_a_date", field=field, what=what, value=value) from None
 
 
 def _setting_choice(value: Any, field: str, what: str, choices: Iterable[str]) -> str:

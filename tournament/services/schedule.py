@@ -39,7 +39,7 @@ def _full_clean(obj: Any, default_field: str) -> None:
         field, messages = next(iter(errors.items()))
         if field == NON_FIELD_ERRORS:
             field = default_field
-        raise ServiceError("invalid", "; ".join(messages), field=field) from None
+        raise ServiceError("model_rule", rule="; ".join(messages), field=field) from None
 
 
 def _check_range(division: Division, values: dict[str, Any], pk: int | None) -> dict[str, Any]:

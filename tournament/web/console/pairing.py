@@ -177,7 +177,7 @@ def pair(
     if any(name in form.errors for name in ("games", "pins", "system")):
         detail = "; ".join(str(e) for name in ("games", "pins", "system")
                            for e in form.errors.get(name, []))
-        exc = ServiceError("invalid", detail)
+        exc = ServiceError("pairing_malformed", detail=detail)
         return _show(request, _context(tournament, div, round, None, error=exc), 400)
     games, pins, system = data["games"], data["pins"], data["system"]
     if form.errors:  # a swap or pin without two player numbers: show the pairing as it was
