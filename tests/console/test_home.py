@@ -20,9 +20,7 @@ pytestmark = pytest.mark.django_db
 def event():
     t = services.create_tournament(name="Home Open", gibson=True)
     d = services.create_division(t, name="A", rounds=3)
-    for k, (name, rating) in enumerate(
-        [("Ann", 1900), ("Bob", 1800), ("Cat", 1700), ("Dan", 1600)], start=1
-    ):
+    for name, rating in [("Ann", 1900), ("Bob", 1800), ("Cat", 1700), ("Dan", 1600)]:
         services.register_player(d, name=name, rating=rating)
     services.save_round_pairings(
         d, 1, [PlannedGame(1, 4, board=1), PlannedGame(2, 3, board=2)], system="manual"

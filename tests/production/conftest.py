@@ -79,14 +79,17 @@ def point_celery(monkeypatch):
     from tournament.celery import app
 
     def point(url: str) -> None:
-        monkeypatch.setitem(app.conf, "broker_url", url)
-        monkeypatch.setitem(app.conf, "result_backend", url)
-        monkeypatch.setitem(app.conf, "task_always_eager", False)
+        # in the layer of changes on top of Django's settings, so undoing removes them again
+        for key, value in (
+            ("broker_url", url), ("result_backend", url), ("task_always_eager", False)
+        ):
+            monkeypatch.setitem(app.conf.changes, key, value)
         monkeypatch.setattr(app, "_pool", None)
         monkeypatch.setattr(app.amqp, "_producer_pool", None)
-        app._local.__dict__.pop("backend", None)
+        # the result store, made again on first use (kept per app or per thread by Celery)
+        monkeypatch.setattr(app, "_backend_cache", None)
+        monkeypatch.delattr(app._local, "backend", raising=False)
 
     yield point
     if app._pool is not None:  # the test's own connections, before the old pool is put back
         app._pool.force_close_all()
-    app._local.__dict__.pop("backend", None)

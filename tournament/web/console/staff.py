@@ -93,7 +93,8 @@ def staff_remove(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Take a role away; refused (400, with the reason) for the last director."""
     role = request.POST.get("role", "")
     raw = str(request.POST.get("user", ""))
-    user = get_user_model().objects.filter(pk=int(raw)).first() if raw.isdigit() and len(raw) < 12 else None
+    ok = raw.isascii() and raw.isdigit() and len(raw) < 12
+    user = get_user_model().objects.filter(pk=int(raw)).first() if ok else None
     if user is None:
         return _staff_page(request, tournament, error="no such staff member", status=400)
     try:
