@@ -78,6 +78,8 @@ def point_celery(monkeypatch):
     back after the test) and its cached connections are dropped."""
     from tournament.celery import app
 
+    local_backend = app._local.__dict__.get("backend")
+
     def point(url: str) -> None:
         # in the layer of changes on top of Django's settings, so undoing removes them again
         for key, value in (
@@ -88,8 +90,11 @@ def point_celery(monkeypatch):
         monkeypatch.setattr(app.amqp, "_producer_pool", None)
         # the result store, made again on first use (kept per app or per thread by Celery)
         monkeypatch.setattr(app, "_backend_cache", None)
-        monkeypatch.delattr(app._local, "backend", raising=False)
+        app._local.__dict__.pop("backend", None)
 
     yield point
     if app._pool is not None:  # the test's own connections, before the old pool is put back
         app._pool.force_close_all()
+    app._local.__dict__.pop("backend", None)
+    if local_backend is not None:
+        app._local.backend = local_backend
