@@ -189,19 +189,23 @@ def _rows(
     for e in division.entries.select_related("player").order_by("number"):
         mine = failed.get("entry") == e.pk
         auto = f"id_e{e.pk}_%s"
-        edit = (
-            failed["form"]
-            if mine and failed.get("kind") == "edit"
-            else EntryForm(
-                initial={"seed_rating": e.seed_rating, "player_class": e.player_class},
-                auto_id=auto,
+        # Forms only for the row being answered (its errors at its fields); every other row's
+        # inputs are written out in the template: 500 rows of bound forms cost most of a second.
+        edit = status = None
+        if mine:
+            edit = (
+                failed["form"]
+                if failed.get("kind") == "edit"
+                else EntryForm(
+                    initial={"seed_rating": e.seed_rating, "player_class": e.player_class},
+                    auto_id=auto,
+                )
             )
-        )
-        status = (
-            failed["form"]
-            if mine and failed.get("kind") == "status"
-            else RoundForm(initial={"round": next_round}, auto_id=auto)
-        )
+            status = (
+                failed["form"]
+                if failed.get("kind") == "status"
+                else RoundForm(initial={"round": next_round}, auto_id=auto)
+            )
         rows.append(
             {
                 "entry": e,
