@@ -166,7 +166,7 @@ def main() -> int:
 
         try:
             urls = [
-                reverse("console:pair", args=(t.slug, d.slug, args.rounds + 1))
+                reverse("console:pair", args=(t.slug, d.slug, args.rounds + 1)) + "?system=swiss"
                 for t, d in (big, small)
             ]
         except NoReverseMatch:
