@@ -19,7 +19,7 @@ from ..selectors import (
     tournament_by_slug,
 )
 from ._common import MAX_PLAYED_SCORE, validate_bye_score, validate_played_scores
-from .audit import Actor, audit
+from .audit import Action, Actor, audit
 from .entries import (
     MAX_SEED_RATING,
     NewEntry,
@@ -63,6 +63,7 @@ __all__ = [
     "update_player",
     "MAX_PLAYED_SCORE",
     "TOURNAMENT_FIELDS",
+    "Action",
     "Actor",
     "PlannedGame",
     "PlayerGame",

@@ -3,12 +3,69 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ..models import (
     AuditEvent,
     Tournament,
 )
+
+
+class Action(StrEnum):
+    """Every kind of audit event, in one list: the trail is read and filtered by these names
+    (console's last actions, replays), so a misspelt action must fail loudly, not be stored."""
+
+    # tournaments, divisions and their settings
+    CREATE_TOURNAMENT = "create_tournament"
+    UPDATE_TOURNAMENT = "update_tournament"
+    PUBLISH_TOURNAMENT = "publish_tournament"
+    UNPUBLISH_TOURNAMENT = "unpublish_tournament"
+    CREATE_DIVISION = "create_division"
+    UPDATE_DIVISION = "update_division"
+    ADD_SCHEDULE_RANGE = "add_schedule_range"
+    UPDATE_SCHEDULE_RANGE = "update_schedule_range"
+    DELETE_SCHEDULE_RANGE = "delete_schedule_range"
+    ADD_FORBIDDEN_PAIR = "add_forbidden_pair"
+    DELETE_FORBIDDEN_PAIR = "delete_forbidden_pair"
+    IMPORT = "import"
+    # staff
+    ADD_STAFF = "add_staff"
+    REMOVE_STAFF = "remove_staff"
+    CREATE_INVITE = "create_invite"
+    ACCEPT_INVITE = "accept_invite"
+    # players and entries
+    CREATE_PLAYER = "create_player"
+    UPDATE_PLAYER = "update_player"
+    MERGE_PLAYERS = "merge_players"
+    REGISTER = "register"
+    UPDATE_ENTRY = "update_entry"
+    REMOVE_ENTRY = "remove_entry"
+    WITHDRAW = "withdraw"
+    REINSTATE = "reinstate"
+    # pairings
+    PAIR = "pair"
+    PAIR_ROUND = "pair_round"
+    UNPAIR = "unpair"
+    UNPAIR_ROUND = "unpair_round"
+    DELETE_PAIRINGS = "delete_pairings"
+    # results
+    RECORD_RESULT = "record_result"
+    RECORD_FORFEIT = "record_forfeit"
+    CORRECT_RESULT = "correct_result"
+    REPORT_CARD = "report_card"
+    RESOLVE_DISPUTE = "resolve_dispute"
+    SET_DOUBLE_ENTRY = "set_double_entry"
+    # ratings
+    SUBMIT_RATINGS = "submit_ratings"
+    REQUEST_SUBMISSION = "request_submission"
+    APPROVE_SUBMISSION = "approve_submission"
+    REJECT_SUBMISSION = "reject_submission"
+    RERATE = "rerate"
+    # the admin (a superuser's repairs of what no service owns)
+    ADMIN_ADD = "admin_add"
+    ADMIN_CHANGE = "admin_change"
+    ADMIN_DELETE = "admin_delete"
 
 
 @dataclass(frozen=True)
@@ -40,6 +97,7 @@ def audit(
     after: Any = None,
     reason: str = "",
 ) -> AuditEvent:
+    action = Action(action)  # ValueError for a name not in the list
     who = Actor.of(actor)
     return AuditEvent.objects.create(
         tournament=tournament,
