@@ -214,6 +214,16 @@ def running_records(division: Division, number: int) -> dict[int, StandingsRow]:
 # --------------------------------------------------------------------------- round status
 
 
+def paired_rounds(division: Division) -> list[int]:
+    """Numbers of the division's rounds that have any game (pairings, byes or forfeits)."""
+    return list(
+        division.round_set.filter(games__isnull=False)
+        .distinct()
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
 def round_has_results(division: Division, number: int) -> bool:
     """Whether any PLAYED game of the round has scores.
 

@@ -14,6 +14,7 @@ from ..models import (
     Game,
     Player,
 )
+from ..selectors import paired_rounds
 from ._common import (
     _as_int,
     _plays,
@@ -241,15 +242,6 @@ def check_player_name(value: Any, *, field: str = "name") -> str:
     return name
 
 
-def _paired_rounds(division: Division) -> list[int]:
-    """Numbers of the division's rounds that have any game (pairings, byes or forfeits)."""
-    return list(
-        division.round_set.filter(games__isnull=False)
-        .distinct()
-        .order_by("number")
-        .values_list("number", flat=True)
-    )
-
 
 @transaction.atomic
 def register_new_player(
@@ -407,7 +399,7 @@ def reinstate_player(entry: Entry, from_round: Any, actor: Actor | str | None = 
         from_round = 0
     if from_round < 1:
         raise ServiceError("reg_round_number", field="round", what=f"reinstate {who}", value=raw)
-    paired = _paired_rounds(division)
+    paired = paired_rounds(division)
     later = [r for r in paired if r >= from_round]
     if later:
         raise ServiceError(
@@ -453,7 +445,7 @@ def remove_entry(entry: Entry, actor: Actor | str | None = None) -> list[tuple[i
     (division, number) pair never clashes. Returns the (old, new) numbers that moved.
     """
     division = entry.division
-    paired = _paired_rounds(division)
+    paired = paired_rounds(division)
     if paired:
         raise ServiceError(
             "reg_remove_paired",

@@ -26,6 +26,7 @@ from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from ...models import Division, Entry, Game, Player, Tournament
+from ...selectors import paired_rounds
 from ...services import (
     ServiceError,
     register_new_player,
@@ -161,14 +162,6 @@ def near_duplicates(name: str) -> list[Player]:
 # ----------------------------------------------------------------------- the page
 
 
-def _paired_rounds(division: Division) -> list[int]:
-    return list(
-        division.round_set.filter(games__isnull=False)
-        .distinct()
-        .order_by("number")
-        .values_list("number", flat=True)
-    )
-
 
 def _spans(numbers: list[int]) -> str:
     """[1, 2, 3, 5] -> "1-3, 5"."""
@@ -229,7 +222,7 @@ def _context(
     failed: dict[str, Any] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    paired = _paired_rounds(division)
+    paired = paired_rounds(division)
     next_round = (paired[-1] if paired else 0) + 1
 
     def url(name: str) -> str:
@@ -350,7 +343,7 @@ def players_add(request: HttpRequest, tournament: Tournament, division: str) -> 
     if not form.is_valid():
         return _render(request, _context(request, tournament, div, add=form), 400)
     data = form.cleaned_data
-    paired_before = _paired_rounds(div)
+    paired_before = paired_rounds(div)
     try:
         if data.get("player_id") is not None:
             picked = _pick(div, data)
@@ -394,7 +387,7 @@ def players_paste(request: HttpRequest, tournament: Tournament, division: str) -
     form = PasteForm(request.POST)
     if not form.is_valid():
         return _render(request, _context(request, tournament, div, paste=form), 400)
-    paired_before = _paired_rounds(div)
+    paired_before = paired_rounds(div)
     try:
         entries = register_players(div, form.cleaned_data["lines"], actor=request.user)
     except ServiceError as exc:
