@@ -119,7 +119,10 @@ class EloSystem(RatingSystem):
         """rating + K * excess, switching K where the rating crosses a band (rule 3).
 
         Only the excess needed to reach the boundary is spent at the old K; going up the
-        boundaries are 1800 and 2000, going down 1999 and 1799.
+        boundaries are 1800 and 2000. Going down, a rating that falls below 1800 (2000) from on
+        or above it, even by a fraction of a point, is put at 1799 (1999) and the excess that
+        move does not account for (which turns positive when the drop was under a point) is
+        spent at the lower band's K: spec/ratings.md rule 3, vector 11 (TSH printed B 1800).
         """
         k = self._k
         if not self.band_crossing or excess == 0:
@@ -134,9 +137,10 @@ class EloSystem(RatingSystem):
                 if boundary is None or r + kk * excess < boundary:
                     break
             else:
-                boundary = 1999 if r >= 2000 else 1799 if r >= 1800 else None
-                if boundary is None or r + kk * excess > boundary:
+                edge = 2000 if r >= 2000 else 1800 if r >= 1800 else None
+                if edge is None or r + kk * excess >= edge:
                     break
+                boundary = edge - 1
             spent = (boundary - r) / kk
             steps.append((kk, spent))
             excess -= spent

@@ -284,3 +284,27 @@ def test_unknown_career_counts_as_100():
     res = rate_event("nsa2008", players, games, 3)
     assert res["x"].old_games == 100
     assert res["x"].segments[0].multipliers[0][0] == 20
+
+
+def test_vector_11_falling_below_a_band_by_less_than_a_point():
+    """spec/ratings.md vector 11: B 1800 loses to A 2121 and beats C 1426; 1800 + 16 * -0.0316
+    is 1799.49, below 1800, so B is put at 1799 and the excess left (+0.0309) is spent at K 20:
+    1799.62, printed 1800 -- what TSH printed in a real event."""
+    players = [
+        RatedPlayer("A", 2121, 100), RatedPlayer("B", 1800, 100), RatedPlayer("C", 1426, 100)
+    ]
+    games = [RatedGame(1, "B", "A", 323, 504), RatedGame(2, "B", "C", 446, 261)]
+    res = rate_event("nsa2008", players, games, 2)
+    assert res["B"].new == 1800
+    excess = 1 - nsa_e(1800 - 2121) - nsa_e(1800 - 1426)
+    assert 1800 + 16 * excess < 1800 and 1800 + 16 * excess > 1799  # the case the rule is for
+    new, steps = NSA.apply_multiplier(1800, excess, 100)
+    assert steps[0][0] == 16 and steps[1][0] == 20
+    assert steps[1][1] > 0  # the excess turned positive
+    assert new == pytest.approx(1799 + 20 * (excess - (1799 - 1800) / 16))
+
+
+def test_falling_below_2000_by_less_than_a_point_lands_at_1999_then_k16():
+    new, steps = NSA.apply_multiplier(2000, -0.05, 100)  # 2000 - 0.5: below 2000
+    assert [k for k, _ in steps] == [10, 16]
+    assert new == pytest.approx(1999 + 16 * (-0.05 + 0.1))
