@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from .errors import FormatError
+from .limits import check_nul, is_file_name
 
 __all__ = ["parse_archive", "write_archive"]
 
@@ -25,6 +26,7 @@ def parse_archive(text: str, *, source: str = "all.tsh") -> tuple[str, dict[str,
     """
     if text.startswith("\ufeff"):
         text = text[1:]
+    check_nul(text, source)
     config: list[str] = []
     files: dict[str, str] = {}
     current: str | None = None
@@ -42,6 +44,14 @@ def parse_archive(text: str, *, source: str = "all.tsh") -> tuple[str, dict[str,
                     line=lineno,
                 )
             current, started, body = begin.group(1), lineno, []
+            if not is_file_name(current):
+                # limits: whoever unpacks the archive writes each file under this name
+                raise FormatError(
+                    f"file name {current[:100]!r} must be a plain name of letters, digits, "
+                    "'.', '_' and '-' ending in .t (no folders, not starting with a dot)",
+                    source=source,
+                    line=lineno,
+                )
             if current in files:
                 raise FormatError(
                     f"file {current!r} appears twice in the archive", source=source, line=lineno
@@ -78,7 +88,7 @@ def write_archive(config_text: str, files: dict[str, str]) -> str:
     """Join a config and division files into one archive (``parse_archive`` reads it back)."""
     out = [config_text if not config_text or config_text.endswith("\n") else config_text + "\n"]
     for name, text in files.items():
-        if not re.fullmatch(r"\S+", name):
+        if not re.fullmatch(r"\S+", name) or not is_file_name(name):
             raise FormatError(f"file name {name!r} cannot be written to an archive")
         for line in text.splitlines():
             if _BEGIN.match(line.strip()) or _END.match(line.strip()):

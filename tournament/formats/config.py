@@ -12,10 +12,20 @@ comments) are kept verbatim in ``other_lines`` so that writing the config back l
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
 from .errors import FormatError
+from .limits import (
+    MAX_DEPTH,
+    MAX_DIGITS,
+    MAX_DIVISION_NAME,
+    MAX_FILE_NAME,
+    check_length,
+    check_nul,
+    is_file_name,
+)
 
 __all__ = [
     "AutoPair",
@@ -77,8 +87,11 @@ class PerlLiteralError(ValueError):
 
 
 _NUMBER = re.compile(
-    r"[-+]?(?:0[xX][0-9a-fA-F_]+|(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][-+]?\d+)?)"
+    r"[-+]?(?:0[xX][0-9a-fA-F_]+|(?:[0-9][0-9_]*)?\.?[0-9][0-9_]*(?:[eE][-+]?[0-9]+)?)"
 )
+# limits: a literal number has at most this many digits (tournament ids are the longest) and
+# is finite; 1e999 or a 400-digit number is refused, not stored as inf or overflowed later.
+_MAX_LITERAL_DIGITS = 15
 _BAREWORD = re.compile(r"-?[A-Za-z_][A-Za-z0-9_]*")
 _DQ_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "a": "\a", "e": "\x1b", "f": "\f"}
 
@@ -87,9 +100,12 @@ class _PerlParser:
     def __init__(self, text: str):
         self.text = text
         self.pos = 0
+        self.depth = 0
 
     def error(self, message: str) -> PerlLiteralError:
-        return PerlLiteralError(f"{message} at column {self.pos + 1} of {self.text.strip()!r}")
+        text = self.text.strip()
+        shown = text if len(text) <= 80 else text[:77] + "..."  # limits: a readable message
+        return PerlLiteralError(f"{message} at column {self.pos + 1} of {shown!r}")
 
     def skip(self) -> None:
         while self.pos < len(self.text):
@@ -116,12 +132,16 @@ class _PerlParser:
         if self.pos >= len(self.text):
             raise self.error("missing value")
         ch = self.text[self.pos]
-        if ch == "[":
-            return self.sequence("[", "]")
-        if ch == "(":
-            return self.sequence("(", ")")
-        if ch == "{":
-            return self.hash()
+        if ch in "[({":
+            if self.depth >= MAX_DEPTH:
+                raise self.error(f"brackets nested more than {MAX_DEPTH} deep")
+            self.depth += 1
+            try:
+                if ch == "{":
+                    return self.hash()
+                return self.sequence(ch, "]" if ch == "[" else ")")
+            finally:
+                self.depth -= 1
         if ch == "'":
             return self.single_quoted()
         if ch == '"':
@@ -142,6 +162,11 @@ class _PerlParser:
                 raise self.error("not a literal")
             self.pos = end
             raw = m.group().replace("_", "")
+            body = raw.lstrip("+-")
+            hexadecimal = body.lower().startswith("0x")
+            digits = body[2:] if hexadecimal else re.split(r"[eE]", body)[0].replace(".", "")
+            if len(digits) > _MAX_LITERAL_DIGITS:
+                raise self.error(f"number with more than {_MAX_LITERAL_DIGITS} digits")
             if raw.lstrip("+-").lower().startswith("0x"):
                 return int(raw, 16)
             if re.fullmatch(r"[-+]?\d+", raw):
@@ -151,7 +176,10 @@ class _PerlParser:
                     except ValueError:
                         raise self.error("illegal octal number") from None
                 return int(raw)
-            return float(raw)
+            number = float(raw)
+            if not math.isfinite(number) or abs(number) >= 10.0**_MAX_LITERAL_DIGITS:
+                raise self.error(f"number {raw} is out of range")
+            return number
         raise self.error("not a literal")
 
     def sequence(self, open_: str, close: str) -> list[object]:
@@ -219,6 +247,8 @@ class _PerlParser:
                 nxt = self.text[self.pos + 1 : self.pos + 2]
                 if not nxt:
                     break
+                if nxt == "0":
+                    raise self.error("string holds a NUL character (\\0)")
                 out.append(_DQ_ESCAPES.get(nxt, nxt))
                 self.pos += 2
             elif ch in "$@":
@@ -314,6 +344,7 @@ def parse_config(text: str, *, source: str = "config.tsh") -> TshConfig:
     """Read ``config.tsh``; unknown or non-literal lines become warnings, never code."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    check_nul(text, source)
     config = TshConfig()
 
     def warn(lineno: int, message: str) -> None:
@@ -323,8 +354,9 @@ def parse_config(text: str, *, source: str = "config.tsh") -> TshConfig:
         return FormatError(message, source=source, line=lineno)
 
     def int_arg(lineno: int, token: str, what: str) -> int:
-        if not re.fullmatch(r"\d+", token):
-            raise fail(lineno, f"{what} must be a whole number, not {token!r}")
+        if not re.fullmatch(r"[0-9]+", token) or len(token) > MAX_DIGITS:
+            raise fail(lineno, f"{what} must be a whole number of up to {MAX_DIGITS} digits "
+                       f"0-9, not {token[:20]!r}")
         return int(token)
 
     for lineno, raw in enumerate(text.splitlines(), start=1):
@@ -341,6 +373,17 @@ def parse_config(text: str, *, source: str = "config.tsh") -> TshConfig:
                 raise fail(lineno, "expected 'division NAME FILE.t'")
             if any(name == words[1] for name, _ in config.divisions):
                 raise fail(lineno, f"division {words[1]!r} is declared twice")
+            check_length(words[1], MAX_DIVISION_NAME, "the division name", source=source,
+                         line=lineno)
+            # limits: the file name is read from (and written to) the config's own folder
+            # only; a path (/tmp/x.t, ../../x.t) would reach any file on the computer.
+            if not is_file_name(words[2]):
+                raise fail(
+                    lineno,
+                    f"division {words[1]}: file name {words[2][:MAX_FILE_NAME]!r} must be a "
+                    "plain name of letters, digits, '.', '_' and '-' ending in .t (no folders, "
+                    "not starting with a dot)",
+                )
             config.divisions.append((words[1], words[2]))
         elif command == "classes":
             if len(words) != 3:

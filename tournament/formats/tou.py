@@ -40,6 +40,7 @@ import re
 import unicodedata
 
 from .errors import FormatError
+from .limits import check_nul
 from .tsh import TshPlayer
 
 __all__ = ["parse_tou", "scored_rounds", "tou_name", "tou_names", "write_tou"]
@@ -230,7 +231,8 @@ def write_tou(
     return "".join(line + CRLF for line in lines)
 
 
-_HEADER = re.compile(r"\*M(\d\d)\.(\d\d)\.(\d{4}) ?(.*)\Z")
+# limits: re.ASCII, so \d is 0-9 only (never "١٥٠٠")
+_HEADER = re.compile(r"\*M(\d\d)\.(\d\d)\.(\d{4}) ?(.*)\Z", re.ASCII)
 
 
 def parse_tou(
@@ -241,6 +243,7 @@ def parse_tou(
     Players come back with the AuPair name, rating 0, opponents (0 for a game against oneself),
     scores (signed for byes/forfeits as described in the module docstring) and ``p12``.
     """
+    check_nul(text, source)
     event_name, event_date = "", None
     sections: list[tuple[str, list[tuple[int, str]]]] = []
     lines = text.splitlines()
@@ -275,7 +278,7 @@ def parse_tou(
 def _parse_section(rows: list[tuple[int, str]], source: str) -> list[TshPlayer]:
     width = 4 if len(rows) > 99 else 3
     # The score is three digits, zero-padded as written now or space-padded as we wrote before.
-    block = re.compile(r" ([ 12])(\d{3}| \d\d|  \d) ([ +\d]{" + str(width) + "})")
+    block = re.compile(r" ([ 12])(\d{3}| \d\d|  \d) ([ +\d]{" + str(width) + "})", re.ASCII)
     players = []
     for number, (lineno, raw) in enumerate(rows, start=1):
         name, rest = raw[:NAME_WIDTH].strip(), raw[NAME_WIDTH:].rstrip()
@@ -285,7 +288,7 @@ def _parse_section(rows: list[tuple[int, str]], source: str) -> list[TshPlayer]:
         pos = 0
         while pos < len(rest):
             m = block.match(rest, pos)
-            if not m or not re.fullmatch(r" *\+?\d+", m.group(3)):
+            if not m or not re.fullmatch(r" *\+?[0-9]+", m.group(3)):
                 raise FormatError(
                     f"bad round block {rest[pos : pos + 2 + 4 + width]!r} for {name!r}",
                     source=source,

@@ -13,17 +13,37 @@ Players are 1-based: ``players[0]`` is ``null``. A player's extra ``.t`` fields 
 from __future__ import annotations
 
 import json
+import math
 import re
 
 from .errors import FormatError
+from .limits import (
+    MAX_DEPTH,
+    MAX_DIGITS,
+    MAX_DIVISION_NAME,
+    MAX_MEMBER_ID,
+    MAX_PLAYER_NAME,
+    MAX_RATING,
+    check_length,
+    check_nul,
+)
 from .tsh import UNDEFINED, TshPlayer
 
 __all__ = ["build_tourney_js", "parse_tourney_js", "tourney_js_divisions", "write_tourney_js"]
 
-_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
-_INT_TOKEN = re.compile(r"-?\d+\Z")
+_INT_TOKEN = re.compile(r"-?[0-9]+\Z")
+# limits: a whole number has at most this many digits and a fraction is finite (1e999 is
+# Infinity to JavaScript, an OverflowError to int()); stored numbers stay within MAX_DIGITS.
+_MAX_NUMBER_DIGITS = 15
+
+
+def _number_ok(raw: str) -> bool:
+    if _INT_TOKEN.match(raw):
+        return len(raw.lstrip("-")) <= _MAX_NUMBER_DIGITS
+    return math.isfinite(float(raw))
 
 
 class _JsParser:
@@ -31,6 +51,7 @@ class _JsParser:
         self.text = text
         self.source = source
         self.pos = 0
+        self.depth = 0
 
     def error(self, message: str) -> FormatError:
         line = self.text.count("\n", 0, self.pos) + 1
@@ -67,17 +88,24 @@ class _JsParser:
         if self.pos >= len(self.text):
             raise self.error("unexpected end of file")
         ch = self.text[self.pos]
-        if ch == "{":
-            return self.obj()
-        if ch == "[":
-            return self.array()
+        if ch in "{[":
+            if self.depth >= MAX_DEPTH:
+                raise self.error(f"objects and arrays nested more than {MAX_DEPTH} deep")
+            self.depth += 1
+            try:
+                return self.obj() if ch == "{" else self.array()
+            finally:
+                self.depth -= 1
         if ch in "\"'":
             return self.string()
         m = _NUMBER.match(self.text, self.pos)
         if m:
-            self.pos = m.end()
             raw = m.group()
-            return int(raw) if re.fullmatch(r"-?\d+", raw) else float(raw)
+            if not _number_ok(raw):
+                shown = raw if len(raw) <= 20 else f"{raw[:12]}... ({len(raw)} characters)"
+                raise self.error(f"number {shown} is out of range")
+            self.pos = m.end()
+            return int(raw) if re.fullmatch(r"-?[0-9]+", raw) else float(raw)
         m = _IDENT.match(self.text, self.pos)
         if m:
             word = m.group()
@@ -134,7 +162,10 @@ class _JsParser:
             ch = text[self.pos]
             if ch == quote:
                 self.pos += 1
-                return "".join(out)
+                text_value = "".join(out)
+                if "\0" in text_value:
+                    raise self.error("string holds a NUL character (\\0), which cannot be stored")
+                return text_value
             if ch == "\n":
                 break
             if ch == "\\":
@@ -182,6 +213,31 @@ def _reject_constant(name: str) -> object:
     raise ValueError(name)
 
 
+def _checked_float(raw: str) -> float:
+    if not _number_ok(raw):
+        raise ValueError(raw)  # the slow parser words it, with the line
+    return float(raw)
+
+
+def _checked_int(raw: str) -> int:
+    if len(raw.lstrip("-")) > _MAX_NUMBER_DIGITS:
+        raise ValueError(raw)
+    return int(raw)
+
+
+def _too_deep(value: object) -> bool:
+    """Whether containers nest beyond MAX_DEPTH (checked without recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth >= MAX_DEPTH:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 def _strict_json(text: str) -> dict | None:
     """Most files (TSH's and ours) hold strict JSON: read those with the C parser, 40x faster.
 
@@ -192,10 +248,15 @@ def _strict_json(text: str) -> dict | None:
     if not m:
         return None
     try:
-        data = json.loads(m.group(1), parse_constant=_reject_constant)
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
+        data = json.loads(
+            m.group(1),
+            parse_constant=_reject_constant,
+            parse_float=_checked_float,
+            parse_int=_checked_int,
+        )
+    except (ValueError, RecursionError):
+        return None  # limits: the slow parser refuses it with the line (depth, 1e999)
+    if not isinstance(data, dict) or _too_deep(data):
         return None
     try:
         _check_strings(data)
@@ -208,6 +269,8 @@ def _check_strings(value: object) -> None:
     # json.loads lets a lone \\ud83d surrogate through; the slow path reports it properly.
     if isinstance(value, str):
         value.encode("utf-8")
+        if "\0" in value:
+            raise UnicodeError("NUL")  # the slow parser reports it with its line
     elif isinstance(value, list):
         for v in value:
             _check_strings(v)
@@ -221,6 +284,7 @@ def parse_tourney_js(text: str, *, source: str = "tourney.js") -> dict:
     """Read ``newt={...};`` as data. Raises ``FormatError`` (with line) on anything else."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    check_nul(text, source)
     fast = _strict_json(text)
     if fast is not None:
         return fast
@@ -305,8 +369,12 @@ def build_tourney_js(config: dict, divisions: list[tuple[str, list[TshPlayer]]])
 def _int_or_none(value: object, where: str) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise FormatError(f"{where}: {value!r} is not a whole number")
+    if isinstance(value, float) and (not math.isfinite(value) or value != int(value)):
+        raise FormatError(f"{where}: {value!r} is not a whole number")
+    if abs(value) >= 10**MAX_DIGITS:
+        raise FormatError(f"{where}: {value!r} is out of range (at most {MAX_DIGITS} digits)")
     return int(value)
 
 
@@ -320,6 +388,8 @@ def tourney_js_divisions(data: dict) -> list[tuple[str, list[TshPlayer]]]:
         if not isinstance(division, dict) or not isinstance(division.get("players"), list):
             raise FormatError(f"tourney.js: division {d_index} has no player list")
         name = str(division.get("name", d_index + 1))
+        check_length(name, MAX_DIVISION_NAME, f"tourney.js division {d_index + 1}'s name",
+                     source=None, line=None)
         players: list[TshPlayer] = []
         for number, entry in enumerate(division["players"][1:], start=1):
             where = f"tourney.js division {name} player {number}"
@@ -335,6 +405,12 @@ def tourney_js_divisions(data: dict) -> list[tuple[str, list[TshPlayer]]]:
                 values = values if isinstance(values, list) else [values]
                 fields[key] = [_token(v, f"{where} etc.{key}") for v in values]
             rating = _int_or_none(entry.get("rating", 0), f"{where} rating") or 0
+            if not 0 <= rating <= MAX_RATING:
+                raise FormatError(f"{where}: rating {rating} is out of range (0..{MAX_RATING})")
+            check_length(player_name.strip(), MAX_PLAYER_NAME, f"{where}: the name",
+                         source=None, line=None)
+            check_length(member_id.strip(), MAX_MEMBER_ID, f"{where}: the member id",
+                         source=None, line=None)
             players.append(
                 TshPlayer(
                     number=number,

@@ -21,17 +21,35 @@ from pathlib import Path
 
 from ..standings import PlayerRound, StandingsPlayer
 from .errors import FormatError
+from .limits import (
+    MAX_CLASS,
+    MAX_DIGITS,
+    MAX_MEMBER_ID,
+    MAX_PLAYER_NAME,
+    MAX_RATING,
+    MAX_SCORE,
+    check_length,
+    check_nul,
+)
 
-_INT = re.compile(r"-?\d+\Z")
+# limits: digits are 0-9 only (re's \d, like int(), also reads "١٥٠٠" as 1500).
+_INT = re.compile(r"-?[0-9]+\Z")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_NUMBERISH = re.compile(r"-?\d(?!.*,\Z)")
-_ORDINAL = re.compile(r"\d+(st|nd|rd|th)\Z", re.IGNORECASE)
+_NUMBERISH = re.compile(r"-?[0-9](?!.*,\Z)")
+_ORDINAL = re.compile(r"[0-9]+(st|nd|rd|th)\Z", re.IGNORECASE)
 UNDEFINED = "00"
 
 # Fields whose values must all be integers; checked when the file is read so that a typo is
 # reported with its line instead of surfacing later as a crash in standings or ratings.
 _INT_LIST_FIELDS = ("p12", "newr", "rrank", "board", "penalty")
 _INT_SCALAR_FIELDS = ("lifeg", "off")
+# limits: the range of each number a line carries, beyond the digit count every number has.
+_FIELD_RANGES = {
+    "p12": (0, 4),
+    "board": (0, 10**MAX_DIGITS - 1),
+    "lifeg": (0, 10**MAX_DIGITS - 1),
+    "off": (-MAX_SCORE, MAX_SCORE),
+}
 
 
 @dataclass
@@ -135,9 +153,25 @@ def _split_name(raw: str) -> tuple[str, str]:
     return name, member_id
 
 
+def _other_digits(token: str) -> bool:
+    """A number written with digits other than 0-9 ("١٥٠٠"): refused, never read as one."""
+    body = token.lstrip("-")
+    return bool(body) and body.isdigit() and not body.isascii()
+
+
+def _check_number(value: str, what: str, low: int, high: int, fail) -> None:
+    if len(value.lstrip("-")) > MAX_DIGITS or not low <= int(value) <= high:
+        shown = value if len(value) <= 20 else f"{value[:12]}... ({len(value)} digits)"
+        raise fail(f"{what} {shown} is out of range ({low}..{high})")
+
+
 def _parse_line(text: str, number: int, lineno: int, source: str) -> TshPlayer:
     def fail(message: str) -> FormatError:
         return FormatError(message, source=source, line=lineno)
+
+    for tok in text.replace(";", " ").split():
+        if _other_digits(tok):
+            raise fail(f"{tok!r} uses digits other than 0-9; write numbers with 0-9")
 
     if ";" not in text:
         raise fail(
@@ -177,15 +211,24 @@ def _parse_line(text: str, number: int, lineno: int, source: str) -> TshPlayer:
     name, member_id = _split_name(" ".join(name_tokens))
     if not name:
         raise fail("malformed player line: empty player name")
+    check_length(name, MAX_PLAYER_NAME, f"player {number}'s name", source=source, line=lineno)
+    check_length(member_id, MAX_MEMBER_ID, f"player {number}'s member id", source=source,
+                 line=lineno)
+    if int(numbers[0]) < 0 and len(numbers[0]) <= 20:
+        raise fail(f"rating {numbers[0]} is negative")
+    _check_number(numbers[0], f"player {number} ({name}): rating", 0, MAX_RATING, fail)
     rating = int(numbers[0])
-    if rating < 0:
-        raise fail(f"rating {rating} is negative")
+    for tok in numbers[1:]:
+        _check_number(tok, f"player {number} ({name}): opponent", 0, 10**MAX_DIGITS - 1, fail)
     opponents = [_parse_number(tok) for tok in numbers[1:]]
 
     score_tokens = segments[0].split()
     for tok in score_tokens:
         if not _is_int(tok):
             raise fail(f"non-integer score {tok!r} for player {number} ({name})")
+        # The game rules (0..1500, byes and forfeits negative) are the import's to word.
+        _check_number(tok, f"player {number} ({name}): score", -(10**MAX_DIGITS) + 1,
+                      10**MAX_DIGITS - 1, fail)
     scores = [_parse_number(tok) for tok in score_tokens]
 
     fields: dict[str, list[str]] = {}
@@ -202,11 +245,17 @@ def _parse_line(text: str, number: int, lineno: int, source: str) -> TshPlayer:
 
     player = TshPlayer(number, name, member_id, rating, opponents, scores, fields, lineno)
     for key in _INT_LIST_FIELDS + _INT_SCALAR_FIELDS:
+        low, high = _FIELD_RANGES.get(key, (-(10**MAX_DIGITS) + 1, 10**MAX_DIGITS - 1))
         for tok in fields.get(key, []):
             if not _is_int(tok):
                 raise fail(
                     f"player {number} ({name}): field '{key}' value {tok!r} is not an integer"
                 )
+            _check_number(tok, f"player {number} ({name}): field '{key}' value", low, high,
+                          fail)
+    if player.player_class is not None:
+        check_length(player.player_class, MAX_CLASS, f"player {number}'s class",
+                     source=source, line=lineno)
     return player
 
 
@@ -214,6 +263,7 @@ def parse_t(text: str, *, source: str = "<string>") -> list[TshPlayer]:
     """Read a ``.t`` file's text; raise ``FormatError`` (with source and line) on bad input."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    check_nul(text, source)
     players: list[TshPlayer] = []
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()

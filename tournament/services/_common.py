@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import Q
@@ -19,19 +20,59 @@ from .errors import ServiceError
 MAX_PLAYED_SCORE = MAX_ABS_SCORE
 
 
+# limits: the largest whole number every database's integer column holds (PostgreSQL's
+# ``integer``); a bigger one is refused here rather than as a database error (an
+# OverflowError on SQLite, a DataError on PostgreSQL).
+MAX_STORED_INT = 2**31 - 1
+_ASCII_INT = re.compile(r"[+-]?[0-9]+\Z")
+
+
 def _as_int(value: Any, what: str, *, field: str = "") -> int:
-    """``value`` as a whole number; ``what`` names it in the refusal (with its place)."""
+    """``value`` as a whole number; ``what`` names it in the refusal (with its place).
+
+    Only the digits 0-9 count: Python's int() also reads Arabic-Indic and other digits
+    ("١٥٠٠" is 1500), which a director never meant to type as a number. Anything beyond
+    what a database column holds is refused with its range.
+    """
     if isinstance(value, bool):
         raise ServiceError("not_a_number", field=field, what=what, value=value)
     if isinstance(value, int):
-        return value
-    try:
-        text = str(value).strip()
-        if text.lstrip("+-").isdigit():
-            return int(text)
-    except (TypeError, ValueError):
-        pass
-    raise ServiceError("not_a_number", field=field, what=what, value=value)
+        number = value
+    else:
+        try:
+            text = str(value).strip()
+        except (TypeError, ValueError):
+            raise ServiceError("not_a_number", field=field, what=what, value=value) from None
+        if not _ASCII_INT.match(text):
+            if text.lstrip("+-").isdigit():
+                raise ServiceError("non_ascii_digits", field=field, what=what, value=text[:40])
+            raise ServiceError("not_a_number", field=field, what=what, value=text[:40])
+        if len(text.lstrip("+-0")) > 10:
+            raise ServiceError("number_too_large", field=field, what=what,
+                               value=f"{text[:12]}...", minimum=-MAX_STORED_INT,
+                               maximum=MAX_STORED_INT)
+        number = int(text)
+    if not -MAX_STORED_INT <= number <= MAX_STORED_INT:
+        shown = str(number) if number.bit_length() < 64 else "a number of that size"
+        raise ServiceError("number_too_large", field=field, what=what, value=shown,
+                           minimum=-MAX_STORED_INT, maximum=MAX_STORED_INT)
+    return number
+
+
+def check_text(value: Any, what: str, model: Any, column: str, *, field: str = "") -> str:
+    """``value`` as text that ``model.column`` stores the same way on every database.
+
+    SQLite keeps a NUL character and any length; PostgreSQL refuses both with a database
+    error. Refusing them here gives one clear message, naming ``what``, on both.
+    """
+    text = "" if value is None else str(value)
+    if "\x00" in text:
+        raise ServiceError("nul_character", field=field, what=what)
+    limit = model._meta.get_field(column).max_length
+    if limit is not None and len(text) > limit:
+        raise ServiceError("text_too_long", field=field, what=what, maximum=limit,
+                           length=len(text))
+    return text
 
 
 def validate_played_scores(score: Any, opp_score: Any, where: str) -> tuple[int, int]:

@@ -218,6 +218,16 @@ CODES: dict[str, str] = {
     "submission_no_date": "tournament {tournament} has no start date: give the event date",
     "submission_no_games": "division {division}: no scored games to rate",
     "correction_reason_required": "give the reason for the correction",
+    # limits: what any database can store, the same refusal on SQLite and PostgreSQL
+    "number_too_large": "{what}: {value} is out of range ({minimum}..{maximum})",
+    "non_ascii_digits": "{what}: {value!r} uses digits other than 0-9; type it with 0-9",
+    "text_too_long": "{what} is at most {maximum} characters, not {length}",
+    "nul_character": "{what} contains a NUL character (\\0), which cannot be stored",
+    "bad_file_name": "{what} {value!r}: a division file name is a plain name of letters, "
+    "digits, '.', '_' and '-' ending in .t (no folders, not starting with a dot)",
+    "unsafe_folder": "{path}: {reason}; choose a folder of your own",
+    "setting_out_of_range": "{source}: setting {key} = {value} is out of range "
+    "({minimum}..{maximum})",
 }
 
 

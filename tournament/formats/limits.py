@@ -1,0 +1,72 @@
+"""Limits every reader applies, so a hostile or damaged file is refused with its file and line.
+
+A file is data a director (or anyone who sends one) controls. Without limits, a rating of
+10**400 reaches the database as an OverflowError (SQLite) or a DataError (PostgreSQL), a NUL
+byte is stored on one database and refused by the other, and ``1e999`` or a thousand nested
+brackets crash the reader itself. The readers check these here instead, the same way on every
+database. The lengths mirror the model columns the values go into (tests/security checks that
+they agree); the readers stay free of Django.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import FormatError
+
+# Numbers: ratings from 0 to MAX_RATING (no federation's scale reaches it), scores within
+# +-MAX_SCORE (spec/rules.md: a game is scored 0..1500; byes and forfeits go negative), and
+# every other whole number at most MAX_DIGITS digits (it fits every database's integer).
+MAX_RATING = 3000
+MAX_SCORE = 1500
+MAX_DIGITS = 9
+# Text: the model columns the values are stored in.
+MAX_PLAYER_NAME = 200  # Player.name
+MAX_MEMBER_ID = 20  # Player.naspa_id
+MAX_CLASS = 10  # Entry.player_class
+MAX_DIVISION_NAME = 50  # Division.name
+MAX_FILE_NAME = 100  # Division.file_name
+MAX_EVENT_NAME = 200  # Tournament.name
+# Brackets inside brackets: real tourney.js files and config values nest four or five deep.
+MAX_DEPTH = 32
+
+# A division's file name: a plain name (never a path) ending in .t, as TSH writes them.
+FILE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*\.t\Z")
+ASCII_INT = re.compile(r"-?[0-9]+\Z")
+
+
+def is_file_name(name: str) -> bool:
+    """Whether ``name`` is a division file name that can never leave the folder it is put in:
+    letters, digits, ``.``, ``_`` and ``-`` only (so no ``/`` or ``\\``), not starting with a
+    dot (so not ``..`` nor a hidden file), ending in ``.t``, at most MAX_FILE_NAME long."""
+    return (
+        isinstance(name, str)
+        and len(name) <= MAX_FILE_NAME
+        and FILE_NAME.match(name) is not None
+        and ".." not in name
+    )
+
+
+def default_file_name(division: str) -> str:
+    """The file name for a division that has none: its name made plain ("A" -> "a.t",
+    "../../admin" -> "admin.t", "A/B" -> "a-b.t")."""
+    stem = re.sub(r"[^a-z0-9_-]+", "-", division.lower()).strip("-_")[:40] or "division"
+    return f"{stem}.t"
+
+
+def check_nul(text: str, source: str) -> None:
+    """Refuse a NUL character, naming the line: PostgreSQL cannot store one in text."""
+    at = text.find("\0")
+    if at >= 0:
+        line = text.count("\n", 0, at) + 1
+        raise FormatError("the line contains a NUL character (\\0)", source=source, line=line)
+
+
+def check_length(value: str, maximum: int, what: str, *, source: str | None,
+                 line: int | None) -> None:
+    if len(value) > maximum:
+        raise FormatError(
+            f"{what} is {len(value)} characters long; at most {maximum} can be stored",
+            source=source,
+            line=line,
+        )
