@@ -26,12 +26,25 @@ class RatingList(models.Model):
     officers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="rating_lists_kept", blank=True
     )
+    # Pages showing the list's ratings (and divisions rated on it) are cached under this
+    # number; every write of ratings.services adds 1 (an F() update) in its transaction.
+    content_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """A full save of a stale copy never turns content_version back (see bump_list)."""
+        if not (self._state.adding or args or kwargs.get("update_fields") is not None
+                or kwargs.get("force_insert")):
+            kwargs["update_fields"] = [
+                f.name for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "content_version"
+            ]
+        super().save(*args, **kwargs)
 
 
 class PlayerRating(models.Model):

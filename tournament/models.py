@@ -18,6 +18,20 @@ from django.db.models import Q
 MAX_ABS_SCORE = 1500
 
 
+def keep_version(obj: models.Model, kwargs: dict, args: tuple) -> None:
+    """Leave ``content_version`` out of an UPDATE that would write every field (see
+    Tournament.save); inserts and explicit ``update_fields`` are left as they are."""
+    if obj._state.adding or args or kwargs.get("update_fields") is not None:
+        return
+    if kwargs.get("force_insert"):
+        return
+    kwargs["update_fields"] = [
+        f.name
+        for f in obj._meta.concrete_fields
+        if not f.primary_key and f.name != "content_version"
+    ]
+
+
 class Realm(models.TextChoices):
     """Federation presets: each fills defaults (bye spread, rating system) a director can change."""
 
@@ -156,6 +170,9 @@ class Tournament(models.Model):
         default=dict, blank=True, help_text="other settings kept from an imported config.tsh"
     )
     created = models.DateTimeField(auto_now_add=True)
+    # Public pages are cached under this number: audit() adds 1 (an F() update) in the same
+    # transaction as every write, so a cached page can never outlive the data it was built on.
+    content_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -170,6 +187,12 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """A full save of a loaded copy never writes content_version back: only audit()'s
+        F() update moves it, so a stale copy cannot turn it back to a number already used."""
+        keep_version(self, kwargs, args)
+        super().save(*args, **kwargs)
 
     def is_director(self, user) -> bool:
         """Only a tournament's own directors (or site superusers) may change it."""
