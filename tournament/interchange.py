@@ -20,7 +20,7 @@ from .formats.archive import parse_archive, write_archive
 from .formats.config import TshConfig, parse_config, write_config
 from .formats.tourney_js import build_tourney_js, parse_tourney_js, tourney_js_divisions
 from .formats.tsh import TshPlayer, decode_bytes, parse_t, withdrawn_round, write_t
-from .models import Division, Entry, First, Game, Round, Tournament
+from .models import Division, Entry, First, Game, Round, Seat, Tournament
 from .services import (
     Actor,
     ServiceError,
@@ -280,16 +280,55 @@ def _setting_int(settings: dict[str, Any], key: str, division: str | None = None
         return None
 
 
-@transaction.atomic
-def import_tsh(
+@dataclass
+class PreparedGame:
+    """One game as the files give it, its scores already checked (second 0: a bye)."""
+
+    round: int
+    board: int | None
+    first: int
+    second: int
+    score1: int | None
+    score2: int | None
+    first_player: int
+
+
+@dataclass
+class PreparedDivision:
+    """A division ready to write: its players as read and its games, all checked."""
+
+    parsed: ParsedDivision
+    rounds: int
+    played: int
+    games: list[PreparedGame]
+
+
+@dataclass
+class PreparedImport:
+    """A whole import checked before the database is touched (see ``prepare_import``)."""
+
+    plan: ImportPlan
+    source: str
+    realm: str
+    fields: dict[str, Any]
+    config: dict[str, Any]
+    divisions: list[PreparedDivision]
+
+
+def prepare_import(
     path: str | Path,
     *,
     config_path: str | Path | None = None,
     rounds: int | None = None,
     name: str | None = None,
-    actor: Actor | str | None = "import_tsh",
-) -> Tournament:
-    """Create a tournament (always a new one) from a .t, config.tsh, all.tsh or tourney.js."""
+) -> PreparedImport:
+    """Read, parse and check everything an import needs, outside any transaction.
+
+    A big file takes seconds to parse; on SQLite a transaction holds the one write lock, so
+    doing this inside it would make every result entered meanwhile wait (and fail). Every
+    refusal that the files alone can show (a bad line, a one-sided score, a score out of
+    range, too few rounds) is raised here, before anything is written.
+    """
     plan = plan_import(path, config_path=config_path, name=name)
     if rounds is not None:
         check_rounds(plan, rounds)
@@ -316,36 +355,74 @@ def import_tsh(
         "other_lines": list(plan.config.other_lines) if plan.config else [],
         "source": Path(path).name,
     }
-    tournament = create_tournament(
-        name=plan.name, realm=realm, actor=actor, config=config_keep, **fields
-    )
-    summary = []
+    divisions = []
     for parsed in plan.divisions:
         played = max((len(p.opponents) for p in parsed.players), default=0)
         configured = rounds or _setting_int(s, "max_rounds", parsed.name) or played or 1
+        divisions.append(PreparedDivision(parsed, configured, played, _division_games(parsed)))
+    return PreparedImport(plan, Path(path).name, realm, fields, config_keep, divisions)
+
+
+@transaction.atomic
+def write_import(
+    prepared: PreparedImport, *, actor: Actor | str | None = "import_tsh"
+) -> Tournament:
+    """Write a prepared import in one short transaction: all of it, or (on a refusal) nothing.
+
+    Entries, rounds, games and their seats go in with one bulk insert each; the tournament and
+    divisions through their services (each audited) and one ``import`` event at the end.
+    """
+    plan = prepared.plan
+    tournament = create_tournament(
+        name=plan.name, realm=prepared.realm, actor=actor, config=prepared.config,
+        **prepared.fields,
+    )  # fmt: skip
+    from .pairing import schedule_from_autopair
+
+    summary = []
+    s = plan.settings
+    for prepared_division in prepared.divisions:
+        parsed = prepared_division.parsed
         division = create_division(
             tournament,
             name=parsed.name,
-            rounds=configured,
+            rounds=prepared_division.rounds,
             actor=actor,
             rating_system=str(s.get("rating_system") or "") or None,
             file_name=parsed.file_name,
         )
-        _load_division(division, parsed)
-        from .pairing import schedule_from_autopair
-
-        plan.warnings.extend(schedule_from_autopair(division, config_keep["autopair"]))
+        _write_division(division, prepared_division)
+        plan.warnings.extend(schedule_from_autopair(division, prepared.config["autopair"]))
+        played = prepared_division.played
         summary.append({"name": division.name, "players": len(parsed.players), "rounds": played})
     audit(
         tournament,
         actor,
         "import",
         tournament,
-        f"imported {Path(path).name}",
+        f"imported {prepared.source}",
         after={"divisions": summary, "warnings": plan.warnings},
     )
     tournament.import_warnings = plan.warnings  # for the command's report, not stored
     return tournament
+
+
+def import_tsh(
+    path: str | Path,
+    *,
+    config_path: str | Path | None = None,
+    rounds: int | None = None,
+    name: str | None = None,
+    actor: Actor | str | None = "import_tsh",
+) -> Tournament:
+    """Create a tournament (always a new one) from a .t, config.tsh, all.tsh or tourney.js.
+
+    The files are read and checked first with no transaction open (``prepare_import``), then
+    written in one short one (``write_import``), so the database's write lock is held only
+    while rows go in.
+    """
+    prepared = prepare_import(path, config_path=config_path, rounds=rounds, name=name)
+    return write_import(prepared, actor=actor)
 
 
 def _parse_date(text: str) -> dt.date | None:
@@ -357,34 +434,10 @@ def _parse_date(text: str) -> dt.date | None:
     return None
 
 
-def _load_division(division: Division, parsed: ParsedDivision) -> None:
+def _division_games(parsed: ParsedDivision) -> list[PreparedGame]:
+    """The division's games from its player lines, each score checked (no database)."""
     src = parsed.source
-    entries: dict[int, Entry] = {}
-    for p in parsed.players:
-        player = find_or_create_player(p.name, naspa_id=p.member_id)
-        if division.entries.filter(player=player).exists():
-            raise ServiceError(
-                "duplicate_player",
-                field="file",
-                source=src,
-                line=p.line,
-                name=p.name,
-                division=division.name,
-            )
-        withdrawn_round, off = _withdrawal(p)
-        extra = [[k, None if k in MODELLED_FIELDS else list(v)] for k, v in p.fields.items()]
-        entries[p.number] = Entry.objects.create(
-            division=division,
-            player=player,
-            number=p.number,
-            seed_rating=p.rating,
-            career_games=p.lifeg,
-            player_class=p.player_class or "",
-            withdrawn_round=withdrawn_round,
-            withdrawal_score=off,
-            extra=extra,
-        )
-    rounds: dict[int, Round] = {}
+    games: list[PreparedGame] = []
     by_number = {p.number: p for p in parsed.players}
     for p in parsed.players:
         boards = p.board
@@ -393,21 +446,13 @@ def _load_division(division: Division, parsed: ParsedDivision) -> None:
                 continue  # undefined, or stored from the lower-numbered side
             score = p.scores[r - 1] if r - 1 < len(p.scores) else None
             where = f"{src} line {p.line} (#{p.number} {p.name}) round {r}"
-            rnd = rounds.get(r)
-            if rnd is None:
-                rnd = rounds[r] = Round.objects.create(division=division, number=r)
             board = boards[r - 1] if r - 1 < len(boards) and boards[r - 1] else None
             p12 = _p12(p, r)
             if opp == 0:
                 if score is not None:
                     score = validate_bye_score(score, where)
-                Game.objects.create(
-                    round=rnd,
-                    board=board,
-                    player1=entries[p.number],
-                    score1=score,
-                    first=First.NONE if p12 is None else p12,
-                )
+                first = First.NONE if p12 is None else p12
+                games.append(PreparedGame(r, board, p.number, 0, score, None, first))
                 continue
             q = by_number[opp]
             opp_score = q.scores[r - 1] if r - 1 < len(q.scores) else None
@@ -418,16 +463,69 @@ def _load_division(division: Division, parsed: ParsedDivision) -> None:
                 )
             if score is not None:
                 score, opp_score = validate_played_scores(score, opp_score, where)
-            game = Game(
-                round=rnd,
-                board=board,
-                player1=entries[p.number],
-                player2=entries[opp],
-                score1=score,
-                score2=opp_score,
-                first=First.UNKNOWN if p12 is None else p12,
+            first = First.UNKNOWN if p12 is None else p12
+            games.append(PreparedGame(r, board, p.number, opp, score, opp_score, first))
+    return games
+
+
+def _write_division(division: Division, prepared: PreparedDivision) -> None:
+    """Insert a new division's entries, rounds, games and seat index (bulk inserts)."""
+    parsed = prepared.parsed
+    src = parsed.source
+    entries: list[Entry] = []
+    seen: set[int] = set()
+    for p in parsed.players:
+        player = find_or_create_player(p.name, naspa_id=p.member_id)
+        if player.pk in seen:
+            raise ServiceError(
+                "duplicate_player",
+                field="file",
+                source=src,
+                line=p.line,
+                name=p.name,
+                division=division.name,
             )
-            game.save()
+        seen.add(player.pk)
+        withdrawn_round, off = _withdrawal(p)
+        extra = [[k, None if k in MODELLED_FIELDS else list(v)] for k, v in p.fields.items()]
+        entries.append(
+            Entry(
+                division=division,
+                player=player,
+                number=p.number,
+                seed_rating=p.rating,
+                career_games=p.lifeg,
+                player_class=p.player_class or "",
+                withdrawn_round=withdrawn_round,
+                withdrawal_score=off,
+                extra=extra,
+            )
+        )
+    by_number = {e.number: e for e in Entry.objects.bulk_create(entries)}
+    numbers = sorted({g.round for g in prepared.games})
+    rounds = {
+        r.number: r
+        for r in Round.objects.bulk_create(Round(division=division, number=n) for n in numbers)
+    }
+    games = Game.objects.bulk_create(
+        Game(
+            round=rounds[g.round],
+            board=g.board,
+            player1=by_number[g.first],
+            player2=by_number[g.second] if g.second else None,
+            score1=g.score1,
+            score2=g.score2,
+            first=g.first_player,
+        )
+        for g in prepared.games
+    )
+    # bulk_create skips Game.save, which keeps the seat index: write it here, one row a side
+    seats = []
+    for game in games:
+        for side, entry_id in ((1, game.player1_id), (2, game.player2_id)):
+            if entry_id is not None:
+                seats.append(Seat(game=game, round_id=game.round_id, entry_id=entry_id, side=side))
+    Seat.objects.bulk_create(seats)
     _keep_underivable_fields(division, parsed)
 
 
@@ -645,7 +743,6 @@ def _upload_name(file_name: str) -> str:
     return base[:100] or "upload.t"
 
 
-@transaction.atomic
 def import_upload(
     file_name: str,
     data: bytes,
@@ -701,8 +798,16 @@ def import_upload(
                             "among the uploaded files (upload it with the config)",
                         )
         try:
-            tournament = import_tsh(folder / main, rounds=rounds, name=name or None,
-                                    actor=actor)
+            # Checked with no transaction open; then one short transaction writes the event,
+            # marks it a draft (like those made on the console's new-tournament page) and
+            # makes its uploader a director, so no half of it is ever seen.
+            prepared = prepare_import(folder / main, rounds=rounds, name=name or None)
+            with transaction.atomic():
+                tournament = write_import(prepared, actor=actor)
+                tournament.published = False
+                tournament.save(update_fields=["published"])
+                if getattr(director, "pk", None):
+                    tournament.directors.add(director)
         except ServiceError as exc:
             # The import's own code and params stay (a client acts on them); only the name of
             # the temporary folder is taken out of the words.
@@ -710,9 +815,4 @@ def import_upload(
             raise ServiceError(
                 exc.code, clean(exc.message), field=exc.field or "file", **params
             ) from exc
-    # Uploaded events start as drafts, like those made on the console's new-tournament page.
-    tournament.published = False
-    tournament.save(update_fields=["published"])
-    if getattr(director, "pk", None):
-        tournament.directors.add(director)
     return tournament

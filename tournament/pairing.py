@@ -44,6 +44,7 @@ from .services import (
     division_standings,
     save_round_pairings,
 )
+from .services.pairings import lock_division
 
 OPTION_NAMES = {f.name for f in dataclasses.fields(PairingOptions)}
 
@@ -632,13 +633,19 @@ def publish_proposal(
     system: str | None = None,
     actor: Actor | str | None = None,
 ) -> Round:
-    """Store the director's pairing of a round (validated again) with one audit event."""
+    """Store the director's pairing of a round (validated again) with one audit event.
+
+    The division is locked before anything is read, so of two directors publishing one round
+    at once the second waits and then is refused (already paired), never half-stored.
+    """
+    lock_division(division)
     proposal = edit_proposal(division, round_number, games, pins=pins, system=system)
     return save_round_pairings(
         division, round_number, proposal.planned(), system=proposal.system, actor=actor
     )
 
 
+@transaction.atomic
 def unpair_round(
     division: Division, round_number: int, *, actor: Actor | str | None = None
 ) -> int:
@@ -649,6 +656,7 @@ def unpair_round(
     """
     round_number = _check_round_number(round_number)
     later = (
+    lock_division(division)
         Game.objects.filter(round__division=division, round__number__gt=round_number)
         .order_by("-round__number")
         .values_list("round__number", flat=True)

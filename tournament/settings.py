@@ -102,6 +102,8 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "tournament.urls"
 
+    # a write that met a busy SQLite database answers "try again" (503), not a traceback
+    "tournament.web.errors.BusyDatabaseMiddleware",
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
@@ -123,7 +125,11 @@ ASGI_APPLICATION = "tournament.asgi.application"
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{DATA_DIR / 'gibson.sqlite3'}",
-        conn_max_age=int(os.environ.get("GIBSON_DB_CONN_MAX_AGE", "0")),
+        conn_max_age=int(os.environ.get("GIBSON_DB_CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
+# A server keeps its database connection for a minute rather than opening one per request;
+# the health check before each request's first query replaces a connection the database
+# dropped (a restart, a failover), so the request after a restart works by itself.
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -132,9 +138,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # test process, so two test runs on one machine never share (and lock) it.
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / f"test_gibson_{os.getpid()}.sqlite3")}
     # A director's laptop at a venue: several people entering scores at once must not hit
-    # "database is locked"; WAL lets readers and one writer work together.
+    # "database is locked"; WAL lets readers and one writer work together, and IMMEDIATE takes
+    # the write lock when a transaction starts (no deadlock halfway through). A writer waits
+    # up to GIBSON_SQLITE_BUSY_TIMEOUT seconds for another's transaction (imports write in one
+    # short one), then gets "the database is busy, try again" (ServiceError database_busy)
+    # rather than a page that hangs for ever.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+        {
+            "timeout": float(os.environ.get("GIBSON_SQLITE_BUSY_TIMEOUT", "5")),
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL;",
+        }
     )
 elif DATABASES["default"]["ENGINE"].startswith("django.db.backends.postgresql"):
     # A database host that went away must answer in seconds (/healthz, a page), not after the

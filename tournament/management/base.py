@@ -51,6 +51,13 @@ CLI_WORDING: dict[str, str] = {
 }
 
 
+def _database_busy(exc: Exception) -> bool:
+    """SQLite's (or a PostgreSQL lock timeout's) "another writer holds the lock"."""
+    from ..web.errors import is_database_busy
+
+    return is_database_busy(exc)
+
+
 def cli_message(exc: ServiceError) -> str:
     """The refusal in the command line's words; the neutral text if the wording cannot fill in
     (a code raised with other params than the table expects must still print something)."""
@@ -146,6 +153,10 @@ class GibsonCommand(BaseCommand):
         except ValueError as exc:
             raise CommandFailure(str(exc), code="invalid_argument") from exc
         except (OperationalError, ProgrammingError) as exc:
+            # Another writer (an import, a re-rate) held SQLite's lock for the whole busy
+            # timeout: nothing was written, so say "try again", not a traceback.
+            if _database_busy(exc):
+                raise CommandFailure.from_service(ServiceError("database_busy")) from exc
             # Most often a database that was never migrated: say how to fix it.
             if "no such table" in str(exc) or "does not exist" in str(exc):
                 error = ServiceError("database_not_set_up", detail=str(exc))

@@ -116,6 +116,9 @@ CODES: dict[str, str] = {
     "no start date",
     "division_too_small": "{tournament}: NASPA refuses divisions under {minimum} players: "
     "{names}",
+    # concurrency
+    "database_busy": "the database is busy with another change (an import or a re-rate); "
+    "nothing was saved: try again in a moment",
     # registration
     "reg_name_required": "give the player's name",
     "reg_name_too_long": "a player's name is at most {max} characters, not {length}",

@@ -36,6 +36,19 @@ class PlannedGame:
     first_known: bool = True
 
 
+def lock_division(division: Division) -> None:
+    """Serialise every writer of this division's pairings until the transaction ends.
+
+    Two directors (or a director and a ``pair`` command) pairing one round at once would each
+    see it unpaired and both store games; the loser then met the database's unique indexes
+    as an IntegrityError. Locking the division's row first (it exists in every case, unlike
+    the round) makes the second writer wait, and everything it reads afterwards is what the
+    first one committed, so it refuses cleanly (already paired, has results). On SQLite the
+    IMMEDIATE transaction already holds the database's one write lock; this is then a no-op.
+    Callers re-read the round's state after this call, never before.
+    """
+    Division.objects.select_for_update().filter(pk=division.pk).values_list("pk").first()
+
 
 @transaction.atomic
 def set_pairing(
@@ -56,6 +69,7 @@ def set_pairing(
     """
     round_number = _as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
+    lock_division(division)
     a = _entry(division, first, f"{where}: ")
     opponent = _as_int(second, f"{where}: opponent", field="opponent")
     b = _entry(division, second, f"{where}: ", field="opponent") if opponent != 0 else None
@@ -68,7 +82,8 @@ def set_pairing(
     for e in (a, b):
         if e is None:
             continue
-        existing = Game.objects.filter(round=rnd).filter(_plays(e)).first()
+        # locked too: a result being entered for this game is waited for, then seen
+        existing = Game.objects.select_for_update().filter(round=rnd).filter(_plays(e)).first()
         if existing is None:
             continue
         if existing.has_result:
@@ -122,8 +137,11 @@ def save_round_pairings(
     """
     round_number = _as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
+    lock_division(division)
     rnd = _round(division, round_number, create=True)
-    existing = list(rnd.games.all())
+    # The games' rows are locked as they are read: a result committed meanwhile (results lock
+    # the game, not the division) is seen here, and never deleted by a forced re-pairing.
+    existing = list(rnd.games.select_for_update())
     # Byes and forfeits carry their score from the moment they are paired; only a played
     # game's score is a result that re-pairing would destroy.
     if any(g.has_result and g.player2_id for g in existing):
@@ -202,8 +220,9 @@ def delete_round_pairings(
     """Remove a round's pairings; refused once any game of it has a result."""
     round_number = _as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
+    lock_division(division)
     rnd = _round(division, round_number)
-    if rnd is None or not rnd.games.exists():
+    if rnd is None or not list(rnd.games.select_for_update().values_list("pk")):
         raise ServiceError("no_pairings", field="round", where=where)
     if rnd.games.filter(player2__isnull=False, score1__isnull=False).exists():
         raise ServiceError("results_block_unpairing", field="round", where=where)

@@ -91,10 +91,15 @@ def record_result(
 def correct_result(
     game: Game, score1: Any, score2: Any = None, *, reason: str, actor: Actor | str | None = None
 ) -> Game:
-    """Change a recorded result; a reason is required so the audit trail explains itself."""
+    """Change a recorded result; a reason is required so the audit trail explains itself.
+
+    The game's row is locked and read again first: two corrections of one game at once are
+    applied one after the other, each audited with the scores it really replaced.
+    """
     where = f"division {game.round.division.name} round {game.round.number}"
     if not reason or not reason.strip():
         raise ServiceError("reason_needed", field="reason", where=where)
+    _lock_scores(game)
     before = _game_snapshot(game)
     if game.player2_id is None:
         game.score1 = validate_bye_score(score1, where)

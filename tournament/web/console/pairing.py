@@ -29,6 +29,7 @@ from ...models import Division, Tournament
 from ...pairing import Proposal, edit_proposal, propose_round, publish_proposal, unpair_round
 from ...selectors import last_round_number, round_has_results
 from ...services import ServiceError
+from ..errors import busy_refusal
 from ..forms.pairing import ACTIONS, PairingEditForm, encode_pairs
 from ..permissions import DivisionMoved, director_required, division_by_slug, moved
 
@@ -188,9 +189,10 @@ def pair(
         return _show(request, _context(tournament, div, round, current, bound=form), 400)
     try:
         if action == "publish":
-            rnd = publish_proposal(
-                div, round, games, pins=pins, system=system, actor=request.user
-            )
+            with busy_refusal():
+                rnd = publish_proposal(
+                    div, round, games, pins=pins, system=system, actor=request.user
+                )
             messages.success(
                 request,
                 f"Round {round} of division {div.name} is paired ({rnd.games.count()} games).",
@@ -240,7 +242,8 @@ def unpair(
     except DivisionMoved as to:
         return moved(request, division, to.division)
     try:
-        count = unpair_round(div, round, actor=request.user)
+        with busy_refusal():
+            count = unpair_round(div, round, actor=request.user)
     except ServiceError as exc:
         return _show(request, _context(tournament, div, round, None, error=exc), 400)
     messages.success(request, f"Round {round} of division {div.name} is unpaired ({count} games).")

@@ -43,6 +43,7 @@ from ...services.results import (
     set_double_entry,
 )
 from ...standings import StandingsRow
+from ..errors import busy_refusal
 from ..forms.results import CorrectionForm, DisputeForm, DoubleEntryForm, ResultLineForm
 from ..permissions import DivisionMoved, can_direct, division_by_slug, moved, scorekeeper_required
 
@@ -285,7 +286,8 @@ def results(
         return _answer(request, tournament, div, round, status=400, form=form, refused=True)
     line = form.cleaned_data["line"]
     try:
-        entered = enter_line(div, round, line, actor=request.user)
+        with busy_refusal("line"):
+            entered = enter_line(div, round, line, actor=request.user)
     except ServiceError as exc:
         form.add_error("line", exc.message)
         extra: dict[str, Any] = {"form": form, "refused": True, "refused_line": line}
@@ -326,9 +328,11 @@ def correct(
         data = form.cleaned_data
         before = (game.score1, game.score2)
         try:
-            correct_result(
-                game, data["score1"], data["score2"], reason=data["reason"], actor=request.user
-            )
+            with busy_refusal():
+                correct_result(
+                    game, data["score1"], data["score2"], reason=data["reason"],
+                    actor=request.user,
+                )
         except ServiceError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
@@ -372,9 +376,11 @@ def resolve(
         if game is None:
             raise Http404(f"division {div.name} round {round} has no such played game")
         try:
-            game = resolve_dispute(
-                game, form.cleaned_data["score1"], form.cleaned_data["score2"], actor=request.user
-            )
+            with busy_refusal():
+                game = resolve_dispute(
+                    game, form.cleaned_data["score1"], form.cleaned_data["score2"],
+                    actor=request.user,
+                )
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
