@@ -8,6 +8,7 @@ redirect (see permissions.division_by_slug).
 from django.urls import include, path
 
 from . import accounts, desk, feeds, health, public
+from . import ratings as ratings_pages
 from .console import setup as console_setup
 
 public_patterns = (
@@ -41,5 +42,7 @@ urlpatterns = [
     path("console/", include((console_setup.site_patterns, "console_site"))),
     path("t/<slug:slug>/desk/", include(desk_patterns)),
     path("t/<slug:slug>/console/", include("tournament.web.console.urls")),
+    path("ratings/", include((ratings_pages.list_patterns, "ratings"))),
+    path("players/", include((ratings_pages.player_patterns, "players"))),
     path("", include(public_patterns)),
 ]

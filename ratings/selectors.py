@@ -1,0 +1,548 @@
+"""Reads for the public rating lists and player profiles. Nothing here writes.
+
+Every function asks the database a fixed number of questions whatever the length of a
+player's history (the benchmark tests/benchmarks/bench_profiles.py holds a 10-event and a
+500-event player to the same query count): pages of rows are enriched with one query per kind
+of fact, and totals (records) are database aggregates.
+
+What is public: every rating list and its players; tournaments only when published (a draft
+is hidden from public pages), so a game, entry or upcoming event of a draft never shows.
+Contact details (email, phone) are never read here.
+
+The tournament app is reached through ``apps.get_model``, as in ratings.services.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.apps import apps
+from django.db.models import (
+    Avg,
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    When,
+)
+
+from .engine import RatedPlayer, RatingError, get_system
+from .models import PlayerRating, RatedEvent, RatingHistory, RatingList
+
+PERFORMANCE_LOW, PERFORMANCE_HIGH = 0, 3000
+PERFORMANCE_STEPS = 40  # bisection halvings: 3000 / 2**40 is far below a rating point
+
+
+def _model(name: str):
+    return apps.get_model("tournament", name)
+
+
+# --- rating lists ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ListFilters:
+    """What a rating list page is narrowed to; empty strings mean "no filter"."""
+
+    q: str = ""
+    club: str = ""  # a Club slug
+    country: str = ""
+    player_class: str = ""
+
+
+def last_class_subquery() -> Subquery:
+    """The class of a player's last entry (latest published tournament, then latest entry).
+
+    Classes live on entries, not on players: a player's class is whatever their last event
+    gave them. Tournaments without a date count as older than dated ones.
+    """
+    entry = _model("Entry")
+    return Subquery(
+        entry.objects.filter(player_id=OuterRef("player_id"), division__tournament__published=True)
+        .order_by(F("division__tournament__start_date").desc(nulls_last=True), "-pk")
+        .values("player_class")[:1]
+    )
+
+
+def rating_rows(lst: RatingList, filters: ListFilters = ListFilters()) -> QuerySet:
+    """The list's rated players (rating above 0), best first, narrowed by ``filters``.
+
+    Unrated rows (0: imported without a rating, never rated since) are not ranked and not
+    listed.
+    """
+    qs = PlayerRating.objects.filter(rating_list=lst, rating__gt=0)
+    if filters.q:
+        qs = qs.filter(player__name__icontains=filters.q)
+    if filters.club:
+        membership = _model("Membership")
+        qs = qs.filter(
+            Exists(
+                membership.objects.filter(
+                    player_id=OuterRef("player_id"), club__slug=filters.club
+                )
+            )
+        )
+    if filters.country:
+        qs = qs.filter(player__country__iexact=filters.country)
+    if filters.player_class:
+        qs = qs.annotate(last_class=last_class_subquery()).filter(
+            last_class__iexact=filters.player_class
+        )
+    last = (
+        RatingHistory.objects.filter(player_id=OuterRef("player_id"), event__rating_list=lst)
+        .order_by("-event__date", "-event_id")
+        .values("pk")[:1]
+    )
+    return (
+        qs.annotate(last_history=Subquery(last))
+        .select_related("player")
+        .only(
+            "rating", "career_games", "deviation", "last_event_date", "player_id",
+            "player__name", "player__country",
+        )
+        .order_by("-rating", "player__name", "player_id")
+    )
+
+
+def ranks(lst: RatingList, ratings: Sequence[int]) -> dict[int, int]:
+    """Rank on the whole list (1 + players rated higher; ties share a rank) of each rating.
+
+    Two queries whatever the page: how many are above the page's best, and how many hold each
+    rating within the page's range.
+    """
+    if not ratings:
+        return {}
+    top, bottom = max(ratings), min(ratings)
+    rated = PlayerRating.objects.filter(rating_list=lst, rating__gt=0)
+    above = rated.filter(rating__gt=top).count()
+    counts = dict(
+        rated.filter(rating__gte=bottom, rating__lte=top)
+        .values_list("rating")
+        .annotate(n=Count("pk"))
+        .order_by()
+        .values_list("rating", "n")
+    )
+    out: dict[int, int] = {}
+    seen = above
+    for r in sorted(counts, reverse=True):
+        out[r] = seen + 1
+        seen += counts[r]
+    return out
+
+
+def last_events(history_ids: Iterable[int | None]) -> dict[int, RatingHistory]:
+    """The rows named by ``rating_rows``' ``last_history``, with their event, by id."""
+    ids = [i for i in history_ids if i is not None]
+    rows = (
+        RatingHistory.objects.filter(pk__in=ids)
+        .select_related("event")
+        .only("before", "after", "player_id", "event__name", "event__date")
+    )
+    return {r.pk: r for r in rows}
+
+
+def list_choices(lst: RatingList) -> dict[str, list]:
+    """Clubs (slug, name) offered by the club filter: those with a member on the list."""
+    club = _model("Club")
+    clubs = (
+        club.objects.filter(
+            Exists(
+                PlayerRating.objects.filter(
+                    rating_list=lst, rating__gt=0, player__memberships__club=OuterRef("pk")
+                )
+            )
+        )
+        .order_by("name")
+        .values_list("slug", "name")
+    )
+    return {"clubs": list(clubs)}
+
+
+def list_summaries() -> list[RatingList]:
+    """Every list (all are public) with its number of rated players and events."""
+    return list(
+        RatingList.objects.annotate(
+            players=Count("ratings", filter=Q(ratings__rating__gt=0), distinct=True),
+        ).order_by("name")
+    )
+
+
+# --- players --------------------------------------------------------------------------------
+
+
+def public_player_q() -> Q:
+    """Players the public may see: on a rating list, or entered in a published tournament."""
+    entry = _model("Entry")
+    return Q(Exists(PlayerRating.objects.filter(player_id=OuterRef("pk")))) | Q(
+        Exists(
+            entry.objects.filter(player_id=OuterRef("pk"), division__tournament__published=True)
+        )
+    )
+
+
+def public_player(player_id: int):
+    """The player, or None when unknown or seen only in draft tournaments."""
+    player = _model("Player")
+    return (
+        player.objects.filter(pk=player_id)
+        .filter(public_player_q())
+        .only("name", "country", "naspa_id", "wespa_id", "absp_id")
+        .first()
+    )
+
+
+def search_players(q: str, limit: int = 100) -> list:
+    """Public players whose name contains ``q`` (any case), by name; at most ``limit`` + 1
+    (one more tells the page there are more to narrow down)."""
+    player = _model("Player")
+    return list(
+        player.objects.filter(name__icontains=q)
+        .filter(public_player_q())
+        .only("name", "country")
+        .order_by("name", "pk")[: limit + 1]
+    )
+
+
+def player_ratings(player_id: int) -> list[PlayerRating]:
+    """The player's row on each list with ``rank`` (None when unrated), one query."""
+    higher = (
+        PlayerRating.objects.filter(
+            rating_list_id=OuterRef("rating_list_id"), rating__gt=OuterRef("rating")
+        )
+        .order_by()
+        .values("rating_list_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    rows = list(
+        PlayerRating.objects.filter(player_id=player_id)
+        .select_related("rating_list")
+        .annotate(higher=Subquery(higher, output_field=IntegerField()))
+        .order_by("rating_list__name")
+    )
+    for r in rows:
+        r.rank = (r.higher or 0) + 1 if r.rating > 0 else None
+    return rows
+
+
+def chart_series(player_id: int) -> list[tuple[str, list[tuple[datetime.date, int]]]]:
+    """(list name, [(event date, rating after), ...]) per list over the whole history."""
+    by_list: dict[str, list[tuple[datetime.date, int]]] = {}
+    for name, date, after in (
+        RatingHistory.objects.filter(player_id=player_id)
+        .order_by("event__rating_list__name", "event__date", "event_id")
+        .values_list("event__rating_list__name", "event__date", "after")
+    ):
+        by_list.setdefault(name, []).append((date, after))
+    return list(by_list.items())
+
+
+def history_rows(player_id: int) -> QuerySet:
+    """The player's rated events, newest first: the queryset a profile paginates."""
+    return (
+        RatingHistory.objects.filter(player_id=player_id)
+        .select_related("event", "event__rating_list", "event__division__tournament")
+        .defer("explanation")
+        .order_by("-event__date", "-event_id")
+    )
+
+
+def performance_rating(
+    opponents: Sequence[int], wins: float, expected: Callable[[float, int], float] | None = None
+) -> float | None:
+    """The rating at which expected wins against ``opponents`` equal ``wins``.
+
+    ``expected(r, opp)`` is the chance a player rated r beats one rated opp (default: NASPA's
+    curve, nsa2008). Expected wins grow with r, so bisection over 0..3000 finds the crossing;
+    a perfect score or a whitewash has none and is clamped to 3000 or 0. None without
+    opponents. Forty halvings put the answer well within a rating point.
+    """
+    if not opponents:
+        return None
+    if expected is None:
+        expected = _system_expected("nsa2008")
+    lo, hi = float(PERFORMANCE_LOW), float(PERFORMANCE_HIGH)
+
+    def excess(r: float) -> float:
+        return sum(expected(r, o) for o in opponents) - wins
+
+    if excess(lo) >= 0:
+        return lo
+    if excess(hi) <= 0:
+        return hi
+    for _ in range(PERFORMANCE_STEPS):
+        mid = (lo + hi) / 2
+        if excess(mid) < 0:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def _system_expected(system: str) -> Callable[[float, int], float]:
+    """The list's own expectation curve (any system), as a function of two ratings."""
+    try:
+        sysobj = get_system(system)
+    except RatingError:
+        sysobj = get_system("nsa2008")
+
+    def expected(r: float, opp: int) -> float:
+        return sysobj.expected_score(RatedPlayer("p", r), RatedPlayer("o", opp))
+
+    return expected
+
+
+def _result(mine: int, theirs: int | None) -> tuple[float, float, int]:
+    """(win, loss, spread) of one scored game; a game without opponent is a bye (score above
+    0, a win), a forfeit (below 0, a loss) or neither (0), as in the standings."""
+    if theirs is None:
+        return (1.0, 0.0, mine) if mine > 0 else ((0.0, 1.0, mine) if mine < 0 else (0, 0, 0))
+    if mine > theirs:
+        return 1.0, 0.0, mine - theirs
+    if mine < theirs:
+        return 0.0, 1.0, mine - theirs
+    return 0.5, 0.5, 0
+
+
+@dataclass
+class EventRow:
+    """One rated event on a profile: where, the record, the ratings and the performance."""
+
+    history: RatingHistory
+    event: RatedEvent
+    division: Any = None  # the tournament division, when the event came from one here
+    published: bool = False
+    wins: float = 0.0
+    losses: float = 0.0
+    spread: int = 0
+    performance: float | None = None
+    opponents: int = 0
+
+    @property
+    def change(self) -> int | None:
+        b = self.history.before
+        return None if b is None or b == 0 else self.history.after - b
+
+
+def event_rows(player_id: int, page: Sequence[RatingHistory]) -> list[EventRow]:
+    """A page of the player's events with record, spread and performance rating.
+
+    The record and spread come from the division's games (byes and forfeits included) when
+    the event was a division here, else from the rated games the list stores. The
+    performance rating uses the event's rated games and each opponent's rating before the
+    event (unrated opponents left out). Three queries for any page.
+    """
+    rows = [EventRow(history=h, event=h.event) for h in page]
+    if not rows:
+        return rows
+    event_ids = [r.event.pk for r in rows]
+    # opponents and results in the rated games the list keeps
+    rated: dict[int, list[tuple[int, int, int]]] = {}
+    opponent_ids: set[int] = set()
+    for r in rows:
+        mine = []
+        for _rnd, a, b, sa, sb in r.event.games:
+            if a == player_id:
+                mine.append((b, sa, sb))
+            elif b == player_id:
+                mine.append((a, sb, sa))
+        rated[r.event.pk] = mine
+        opponent_ids.update(o for o, _, _ in mine)
+    before = {
+        (e, p): b
+        for e, p, b in RatingHistory.objects.filter(
+            event_id__in=event_ids, player_id__in=opponent_ids
+        ).values_list("event_id", "player_id", "before")
+    }
+    # the division's own games (with byes and forfeits), for events that came from one
+    game = _model("Game")
+    entry = _model("Entry")
+    mine_entries = entry.objects.filter(
+        player_id=player_id, division__rated_events__id__in=event_ids
+    ).values("pk")
+    div_games: dict[int, list[tuple[int, int | None]]] = {}
+    for div_id, p1_player, score1, score2, p2 in (
+        game.objects.filter(Q(player1__in=mine_entries) | Q(player2__in=mine_entries))
+        .filter(score1__isnull=False)
+        .values_list("round__division_id", "player1__player_id", "score1", "score2", "player2_id")
+    ):
+        if p2 is None:
+            div_games.setdefault(div_id, []).append((score1, None))
+        elif p1_player == player_id:
+            div_games.setdefault(div_id, []).append((score1, score2))
+        else:
+            div_games.setdefault(div_id, []).append((score2, score1))
+    for r in rows:
+        ev = r.event
+        div = ev.division if ev.division_id else None
+        r.division = div
+        r.published = bool(div is not None and div.tournament.published)
+        games = div_games.get(ev.division_id) if div is not None else None
+        if games is None:
+            games = [(sa, sb) for _o, sa, sb in rated[ev.pk]]
+        for mine, theirs in games:
+            w, lo, s = _result(mine, theirs)
+            r.wins += w
+            r.losses += lo
+            r.spread += s
+        opp = [(before.get((ev.pk, o)), sa, sb) for o, sa, sb in rated[ev.pk]]
+        opp = [(b, sa, sb) for b, sa, sb in opp if b]
+        r.opponents = len(opp)
+        if opp:
+            won = sum(_result(sa, sb)[0] for _b, sa, sb in opp)
+            system = ev.system or ev.rating_list.system
+            r.performance = performance_rating(
+                [b for b, _, _ in opp], won, _system_expected(system)
+            )
+    return rows
+
+
+# --- head to head, records, upcoming --------------------------------------------------------
+
+
+@dataclass
+class Meeting:
+    """One game between two players, from the first player's side."""
+
+    date: datetime.date | None
+    event: str
+    round: int
+    score: int
+    opponent_score: int
+    tournament_slug: str = ""
+    division_slug: str = ""
+
+
+@dataclass
+class HeadToHead:
+    games: list[Meeting] = field(default_factory=list)
+    wins: float = 0.0
+    losses: float = 0.0
+
+    @property
+    def average_score(self) -> float | None:
+        return sum(g.score for g in self.games) / len(self.games) if self.games else None
+
+    @property
+    def average_opponent_score(self) -> float | None:
+        if not self.games:
+            return None
+        return sum(g.opponent_score for g in self.games) / len(self.games)
+
+    @property
+    def spread(self) -> int:
+        return sum(g.score - g.opponent_score for g in self.games)
+
+
+def head_to_head(a: int, b: int) -> HeadToHead:
+    """Every game between players ``a`` and ``b``, oldest first, from ``a``'s side.
+
+    Games of published tournaments here, plus the rated games of list events that did not
+    come from a division here (imported history). Two queries whatever the history.
+    """
+    game = _model("Game")
+    entry = _model("Entry")
+    ea = entry.objects.filter(player_id=a).values("pk")
+    eb = entry.objects.filter(player_id=b).values("pk")
+    meetings: list[Meeting] = []
+    for p1_player, s1, s2, rnd, name, start, tslug, dslug in (
+        game.objects.filter(
+            Q(player1__in=ea, player2__in=eb) | Q(player1__in=eb, player2__in=ea),
+            score1__isnull=False,
+            round__division__tournament__published=True,
+        )
+        .values_list(
+            "player1__player_id", "score1", "score2", "round__number",
+            "round__division__tournament__name", "round__division__tournament__start_date",
+            "round__division__tournament__slug", "round__division__slug",
+        )
+    ):
+        mine, theirs = (s1, s2) if p1_player == a else (s2, s1)
+        meetings.append(Meeting(start, name, rnd, mine, theirs, tslug, dslug))
+    shared = RatingHistory.objects.filter(player_id=b).values("event_id")
+    for ev in RatedEvent.objects.filter(
+        division__isnull=True, results__player_id=a, pk__in=shared
+    ).only("date", "name", "games"):
+        for rnd, x, y, sx, sy in ev.games:
+            if (x, y) == (a, b):
+                meetings.append(Meeting(ev.date, ev.name, rnd, sx, sy))
+            elif (x, y) == (b, a):
+                meetings.append(Meeting(ev.date, ev.name, rnd, sy, sx))
+    meetings.sort(key=lambda m: (m.date or datetime.date.min, m.event, m.round))
+    out = HeadToHead(games=meetings)
+    for m in meetings:
+        w, lo, _ = _result(m.score, m.opponent_score)
+        out.wins += w
+        out.losses += lo
+    return out
+
+
+def player_records(player_id: int) -> dict[str, Any]:
+    """High game (with where), average score and average opponent rating over the player's
+    played games in published tournaments here (byes and forfeits are not games played).
+
+    The opponent's rating is their seed rating in that event (unrated opponents left out).
+    Two aggregate queries, whatever the number of games.
+    """
+    game = _model("Game")
+    entry = _model("Entry")
+    mine = entry.objects.filter(player_id=player_id).values("pk")
+    played = game.objects.filter(
+        Q(player1__in=mine) | Q(player2__in=mine),
+        player2__isnull=False,
+        score1__isnull=False,
+        round__division__tournament__published=True,
+    ).annotate(
+        my_score=Case(
+            When(player1__player_id=player_id, then=F("score1")), default=F("score2")
+        ),
+        opp_rating=Case(
+            When(player1__player_id=player_id, then=F("player2__seed_rating")),
+            default=F("player1__seed_rating"),
+        ),
+    )
+    totals = played.aggregate(
+        games=Count("pk"),
+        high=Max("my_score"),
+        average=Avg("my_score"),
+        opponents=Avg("opp_rating", filter=Q(opp_rating__gt=0)),
+    )
+    best = None
+    if totals["games"]:
+        best = (
+            played.order_by("-my_score", "round__division__tournament__start_date", "pk")
+            .values(
+                "my_score", "round__number", "round__division__tournament__name",
+                "round__division__tournament__start_date",
+            )
+            .first()
+        )
+    return {**totals, "best": best}
+
+
+def upcoming_entries(player_id: int, today: datetime.date | None = None) -> list:
+    """The player's entries in published tournaments not yet finished: no start date in the
+    past, or no results yet. Soonest first."""
+    entry = _model("Entry")
+    game = _model("Game")
+    today = today or datetime.date.today()
+    scored = game.objects.filter(round__division=OuterRef("division_id"), score1__isnull=False)
+    return list(
+        entry.objects.filter(player_id=player_id, division__tournament__published=True)
+        .filter(
+            Q(division__tournament__start_date__isnull=True)
+            | Q(division__tournament__start_date__gte=today)
+            | ~Exists(scored)
+        )
+        .select_related("division__tournament")
+        .order_by(F("division__tournament__start_date").asc(nulls_last=True), "pk")
+    )

@@ -1,0 +1,310 @@
+"""Public rating lists and player profiles: read-only pages anyone may open on a phone.
+
+/ratings/ lists every rating list (all are public); /ratings/LIST/ is one list, searchable,
+filtered by club, country and class, paginated, and downloadable as CSV. /players/?q= finds a
+player; /players/ID/ is their profile (ratings and ranks, a rating chart drawn on the server,
+events with records and performance ratings, records, upcoming entries) and
+/players/ID/vs/ID/ a head-to-head. Reads go through ratings.selectors; nothing here writes.
+
+Bad input never costs a 500: an unknown list or player is a 404 that says what was not found,
+a malformed page number or query string a 400 that says what to send instead. Email and phone
+are never read for these pages.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+from collections.abc import Iterator
+from typing import Any
+
+from django.core.paginator import EmptyPage, Page, Paginator
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.urls import path
+from django.utils.safestring import mark_safe
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
+
+from ratings import selectors
+from ratings.chart import rating_chart
+from ratings.models import RatingList
+
+LIST_PAGE = 100
+EVENTS_PAGE = 20
+MAX_QUERY = 100  # characters in a search or filter value
+CSV_CHUNK = 2000
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class BadRequest(Exception):
+    """A query string the page cannot answer; the message says what to send instead."""
+
+
+def _refuse(request: HttpRequest, message: str, status: int) -> HttpResponse:
+    heading = "Not found" if status == 404 else "That did not work"
+    return render(
+        request, "tournament/error.html", {"message": message, "heading": heading}, status=status
+    )
+
+
+def _text(request: HttpRequest, name: str) -> str:
+    """One search or filter value, stripped; control characters and overlong values refused
+    (NUL is not storable text on PostgreSQL and means nothing in a name)."""
+    value = request.GET.get(name, "").strip()
+    if len(value) > MAX_QUERY:
+        raise BadRequest(f"{name}: at most {MAX_QUERY} characters, please")
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise BadRequest(f"{name}: control characters are not part of any name")
+    return value
+
+
+def _page(request: HttpRequest, paginator: Paginator) -> Page:
+    raw = request.GET.get("page", "1").strip()
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9 or int(raw) < 1:
+        raise BadRequest(f"page={raw[:20]!r}: give a page number from 1 to {paginator.num_pages}")
+    try:
+        return paginator.page(int(raw))
+    except EmptyPage:
+        raise BadRequest(
+            f"page {int(raw)}: there {'is' if paginator.num_pages == 1 else 'are'} "
+            f"{paginator.num_pages} page{'s' if paginator.num_pages != 1 else ''}"
+        ) from None
+
+
+def _player_id(raw: str) -> int | None:
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18 or int(raw) < 1:
+        return None
+    return int(raw)
+
+
+# --- rating lists ---------------------------------------------------------------------------
+
+
+@csrf_exempt
+@require_safe
+def rating_lists(request: HttpRequest) -> HttpResponse:
+    return render(request, "ratings/lists.html", {"lists": selectors.list_summaries()})
+
+
+def _list_and_filters(
+    request: HttpRequest, slug: str
+) -> tuple[RatingList | None, selectors.ListFilters]:
+    lst = RatingList.objects.filter(slug=slug).first()
+    filters = selectors.ListFilters(
+        q=_text(request, "q"),
+        club=_text(request, "club"),
+        country=_text(request, "country"),
+        player_class=_text(request, "class"),
+    )
+    return lst, filters
+
+
+def _unknown_list(request: HttpRequest, slug: str) -> HttpResponse:
+    names = ", ".join(RatingList.objects.values_list("slug", flat=True)) or "none yet"
+    return _refuse(request, f"There is no rating list {slug!r} (lists: {names}).", 404)
+
+
+def _check_club(lst: RatingList, filters: selectors.ListFilters, clubs: list) -> None:
+    if filters.club and filters.club not in {s for s, _ in clubs}:
+        raise BadRequest(f"club={filters.club!r}: no club of that name has players on {lst.name}")
+
+
+@csrf_exempt
+@require_safe
+def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        lst, filters = _list_and_filters(request, slug)
+        if lst is None:
+            return _unknown_list(request, slug)
+        choices = selectors.list_choices(lst)
+        _check_club(lst, filters, choices["clubs"])
+        paginator = Paginator(selectors.rating_rows(lst, filters), LIST_PAGE)
+        page = _page(request, paginator)
+    except BadRequest as exc:
+        return _refuse(request, str(exc), 400)
+    rows = list(page.object_list)
+    rank = selectors.ranks(lst, [r.rating for r in rows])
+    last = selectors.last_events(r.last_history for r in rows)
+    for r in rows:
+        r.rank = rank.get(r.rating)
+        r.last = last.get(r.last_history)
+        r.change = (
+            r.last.after - r.last.before if r.last is not None and r.last.before else None
+        )
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "ratings/list.html",
+        {
+            "list": lst,
+            "rows": rows,
+            "page": page,
+            "filters": filters,
+            "clubs": choices["clubs"],
+            "deviation": lst.system == "glicko2",
+            "query": query.urlencode(),
+            "filtered": any([filters.q, filters.club, filters.country, filters.player_class]),
+        },
+    )
+
+
+def csv_cell(value: Any) -> Any:
+    """A spreadsheet-safe cell: text that a spreadsheet would read as a formula (starting with
+    = + - @, tab or carriage return: the OWASP rule) is prefixed with a quote mark; numbers
+    stay numbers, so a change of -12 is still -12."""
+    if value is None:
+        return ""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    text = str(value)
+    if text.startswith(FORMULA_STARTS):
+        return "'" + text
+    return text
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+@csrf_exempt
+@require_safe
+def rating_list_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The whole filtered list as CSV, streamed in chunks (a 30,000-player list stays small
+    in memory)."""
+    try:
+        lst, filters = _list_and_filters(request, slug)
+        if lst is None:
+            return _unknown_list(request, slug)
+        _check_club(lst, filters, selectors.list_choices(lst)["clubs"])
+    except BadRequest as exc:
+        return _refuse(request, str(exc), 400)
+    glicko = lst.system == "glicko2"
+    header = ["rank", "name", "country", "rating"]
+    header += ["deviation"] if glicko else []
+    header += ["rated games", "last event", "last event date", "change"]
+    qs = selectors.rating_rows(lst, filters)
+
+    def rows() -> Iterator[str]:
+        writer = csv.writer(_Echo())
+        yield writer.writerow(header)
+        start = 0
+        while True:
+            chunk = list(qs[start : start + CSV_CHUNK])
+            if not chunk:
+                return
+            start += CSV_CHUNK
+            rank = selectors.ranks(lst, [r.rating for r in chunk])
+            last = selectors.last_events(r.last_history for r in chunk)
+            for r in chunk:
+                h = last.get(r.last_history)
+                cells = [rank.get(r.rating), r.player.name, r.player.country, r.rating]
+                if glicko:
+                    cells.append(round(r.deviation) if r.deviation is not None else None)
+                cells += [
+                    r.career_games,
+                    h.event.name if h else None,
+                    h.event.date.isoformat() if h else None,
+                    h.after - h.before if h and h.before else None,
+                ]
+                yield writer.writerow([csv_cell(c) for c in cells])
+
+    response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{lst.slug}-ratings.csv"'
+    return response
+
+
+# --- players --------------------------------------------------------------------------------
+
+
+@csrf_exempt
+@require_safe
+def player_search(request: HttpRequest) -> HttpResponse:
+    """Players whose name contains ``q``; with ``vs=ID`` each match links to a head-to-head
+    with that player (the profile's "games against" box)."""
+    try:
+        q = _text(request, "q")
+        vs = None
+        raw_vs = _text(request, "vs")
+        if raw_vs:
+            pid = _player_id(raw_vs)
+            vs = selectors.public_player(pid) if pid is not None else None
+            if vs is None:
+                raise BadRequest(f"vs={raw_vs[:30]!r}: there is no such player")
+    except BadRequest as exc:
+        return _refuse(request, str(exc), 400)
+    found = selectors.search_players(q) if q else []
+    more = len(found) > 100
+    return render(
+        request,
+        "players/search.html",
+        {"q": q, "vs": vs, "players": found[:100], "more": more},
+    )
+
+
+def _unknown_player(request: HttpRequest, raw: str) -> HttpResponse:
+    return _refuse(request, f"There is no player {raw[:30]!r} on any public page.", 404)
+
+
+@csrf_exempt
+@require_safe
+def player_profile(request: HttpRequest, player_id: str) -> HttpResponse:
+    pid = _player_id(player_id)
+    player = selectors.public_player(pid) if pid is not None else None
+    if player is None:
+        return _unknown_player(request, player_id)
+    try:
+        paginator = Paginator(selectors.history_rows(pid), EVENTS_PAGE)
+        page = _page(request, paginator)
+    except BadRequest as exc:
+        return _refuse(request, str(exc), 400)
+    chart = rating_chart(
+        selectors.chart_series(pid), title=f"Rating history of {player.name}"
+    )
+    return render(
+        request,
+        "players/profile.html",
+        {
+            "player": player,
+            "ratings": selectors.player_ratings(pid),
+            "chart": mark_safe(chart),  # noqa: S308 - rating_chart escapes every text itself
+            "page": page,
+            "events": selectors.event_rows(pid, list(page.object_list)),
+            "records": selectors.player_records(pid),
+            "upcoming": selectors.upcoming_entries(pid, datetime.date.today()),
+        },
+    )
+
+
+@csrf_exempt
+@require_safe
+def head_to_head(request: HttpRequest, player_id: str, other_id: str) -> HttpResponse:
+    a, b = _player_id(player_id), _player_id(other_id)
+    pa = selectors.public_player(a) if a is not None else None
+    if pa is None:
+        return _unknown_player(request, player_id)
+    pb = selectors.public_player(b) if b is not None else None
+    if pb is None:
+        return _unknown_player(request, other_id)
+    if a == b:
+        return _refuse(request, "A head-to-head needs two different players.", 400)
+    return render(
+        request,
+        "players/vs.html",
+        {"player": pa, "other": pb, "h2h": selectors.head_to_head(a, b)},
+    )
+
+
+list_patterns = [
+    path("", rating_lists, name="lists"),
+    path("<str:slug>/", rating_list, name="list"),
+    path("<str:slug>/ratings.csv", rating_list_csv, name="csv"),
+]
+
+player_patterns = [
+    path("", player_search, name="search"),
+    path("<str:player_id>/", player_profile, name="profile"),
+    path("<str:player_id>/vs/<str:other_id>/", head_to_head, name="vs"),
+]
