@@ -272,6 +272,20 @@ class Entry(models.Model):
         blank=True,
         help_text="other TSH fields as [key, [values]] pairs, kept in file order",
     )
+    # Self-entry (tournament.services.selfentry): the secret in the scorecard's QR link
+    # /e/TOKEN/, with which the player reports their own results. The token itself is kept,
+    # not a hash of it: directors re-print scorecards every round or two, and a reprint must
+    # carry the same link as the card already in the player's hand (a hash would force a new
+    # token, and so a dead old card, at every print). What a database reader gains is the
+    # power to report a game's scores, which the opponent must still confirm and a director
+    # overrides; whoever reads the database can change the results anyway. NULL = no link yet
+    # (made when scorecards are printed); unique, so a lookup by token is one index probe.
+    entry_token = models.CharField(
+        max_length=64, null=True, blank=True, unique=True, editable=False, default=None
+    )
+    # When a director last revoked the link: a revoked entry gets no new token from a reprint
+    # (the card prints the public page instead) until a director issues one again.
+    entry_token_revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["division", "number"]

@@ -19,6 +19,8 @@ from ratings.engine import RatingError
 from ..models import Division, Entry, First, Game, Tournament
 from ..rating import division_estimates
 from ..services import ServiceError, division_standings
+from ..services.audit import Actor
+from ..services.selfentry import ensure_tokens
 from .data import (
     CardRound,
     PairingLine,
@@ -126,14 +128,29 @@ class DivisionData:
 
 
 def player_url(tournament: Tournament, division: Division, number: int) -> str:
-    """The player's own page, which the scorecard's QR code opens."""
+    """The player's public page (read-only): a card without a self-entry link opens it."""
     base = getattr(settings, "SITE_URL", "").rstrip("/")
     return f"{base}/t/{tournament.slug}/{division.slug}/player/{number}/"
 
 
+def selfentry_url(token: str) -> str:
+    """The player's own link (their page plus result entry), which the scorecard's QR code
+    opens. The token is secret: it is printed on this card and shown nowhere else."""
+    base = getattr(settings, "SITE_URL", "").rstrip("/")
+    return f"{base}/e/{token}/"
+
+
+def card_url(entry: Entry) -> str:
+    """The QR code's link: the self-entry link, or the public page for an entry without one
+    (a director revoked it and has not issued a new one)."""
+    if entry.entry_token:
+        return selfentry_url(entry.entry_token)
+    d = entry.division
+    return player_url(d.tournament, d, entry.number)
+
+
 def scorecards(data: DivisionData, through_round: int | None = None) -> list[Scorecard]:
     """One card per entry, with every paired round up to ``through_round`` (default: all)."""
-    d = data.division
     last = data.last_paired if through_round is None else through_round
     cards = []
     for e in data.entries:
@@ -162,7 +179,7 @@ def scorecards(data: DivisionData, through_round: int | None = None) -> list[Sco
                 rounds_total=data.rounds_total,
                 rounds=rounds,
                 career_games=e.career_games,
-                url=player_url(d.tournament, d, e.number),
+                url=card_url(e),
                 player_class=e.player_class,
             )
         )
@@ -291,12 +308,19 @@ def build_report(
     per_page: int = 2,
     paper: str | None = None,
     progress=None,
+    actor: Actor | str | None = None,
 ) -> BuiltReport:
-    """Render one report of a division; every refusal happens before any PDF is made."""
+    """Render one report of a division; every refusal happens before any PDF is made.
+
+    Scorecards first give every entry without one its self-entry link (one audited batch,
+    ``actor`` or "scorecard printing"), so each card's QR code carries the player's link.
+    """
     if kind not in KINDS:
         raise ReportError(f"unknown report kind {kind!r} (use one of: {', '.join(KINDS)})")
     event = report_event(division.tournament, paper)
     page_size(event)  # an unknown paper size is refused before any database work
+    if kind == "scorecards":
+        ensure_tokens(division, actor or Actor("scorecard printing"))
     data = DivisionData(division)
     name = division.name
     if kind == "scorecards":

@@ -56,6 +56,13 @@ class Action(StrEnum):
     REPORT_CARD = "report_card"
     RESOLVE_DISPUTE = "resolve_dispute"
     SET_DOUBLE_ENTRY = "set_double_entry"
+    # self-entry (players' own links)
+    ISSUE_ENTRY_TOKEN = "issue_entry_token"
+    ISSUE_ENTRY_TOKENS = "issue_entry_tokens"
+    REVOKE_ENTRY_TOKEN = "revoke_entry_token"
+    SELF_REPORT = "self_report"
+    SELF_CONFIRM = "self_confirm"
+    SELF_DISPUTE = "self_dispute"
     # ratings
     SUBMIT_RATINGS = "submit_ratings"
     REQUEST_SUBMISSION = "request_submission"

@@ -119,6 +119,18 @@ CODES: dict[str, str] = {
     # concurrency
     "database_busy": "the database is busy with another change (an import or a re-rate); "
     "nothing was saved: try again in a moment",
+    # self-entry
+    "selfentry_unknown_token": "this link is not valid",
+    "selfentry_no_token": "#{number} {name} has no self-entry link to revoke",
+    "selfentry_nothing_to_report": "every game of yours paired so far has its result",
+    "selfentry_round_not_current": "round {round} is not the round to report now (the "
+    "current round is {current})",
+    "selfentry_game_recorded": "round {round}: your game against #{number} {name} already "
+    "has its result, {score}-{opp_score} (your score first); ask a director if it is wrong",
+    "selfentry_disputed": "round {round}: your report and #{number} {name}'s disagree; a "
+    "director settles the game",
+    "selfentry_report_gone": "that report is no longer waiting for an answer (it was changed, "
+    "settled or recorded); look at your page again",
     # registration
     "reg_name_required": "give the player's name",
     "reg_name_too_long": "a player's name is at most {max} characters, not {length}",

@@ -76,6 +76,7 @@ def record_result(
         else:
             game.score1, game.score2 = theirs, mine
         game.save(update_fields=["score1", "score2"])
+        _supersede_self_reports(game)
     audit(
         division.tournament,
         actor,
@@ -174,6 +175,17 @@ def _lock_scores(game: Game) -> None:
             player1=game.player1.number,
         )
     game.score1, game.score2 = locked.score1, locked.score2
+
+
+def _supersede_self_reports(game: Game) -> None:
+    """A recorded result wins over players' own reports still open on the game (self-entry,
+    tournament.services.selfentry): they become superseded, so nobody is asked to confirm
+    them any more. Reports the recording player just confirmed are already confirmed."""
+    PendingResult.objects.filter(
+        game=game,
+        source=PendingResult.Source.PLAYER,
+        status__in=[PendingResult.Status.PENDING, PendingResult.Status.DISPUTED],
+    ).update(status=PendingResult.Status.SUPERSEDED)
 
 
 def _already_recorded(game: Game) -> ServiceError:
@@ -369,6 +381,7 @@ def record_forfeit(
     game.first = First.NONE
     game.explanation = f"forfeit: did not play #{opponent.number}"
     game.save()
+    _supersede_self_reports(game)
     win = Game(
         round=game.round,
         board=game.board,

@@ -7,7 +7,7 @@ redirect (see permissions.division_by_slug).
 
 from django.urls import include, path
 
-from . import accounts, desk, feeds, health, public
+from . import accounts, desk, feeds, health, public, selfentry
 from . import ratings as ratings_pages
 from .console import setup as console_setup
 
@@ -44,5 +44,7 @@ urlpatterns = [
     path("t/<slug:slug>/console/", include("tournament.web.console.urls")),
     path("ratings/", include((ratings_pages.list_patterns, "ratings"))),
     path("players/", include((ratings_pages.player_patterns, "players"))),
+    # a player's own link from their scorecard's QR code (secret token; tournament.web.selfentry)
+    path("e/", include((selfentry.urlpatterns, "selfentry"))),
     path("", include(public_patterns)),
 ]

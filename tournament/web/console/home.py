@@ -26,6 +26,7 @@ from ...selectors import (
     round_has_results,
     round_in_play,
 )
+from ...services.selfentry import open_self_reports
 from ..permissions import DivisionMoved, can_direct, division_by_slug, moved, scorekeeper_required
 
 RECENT_ACTIONS = 12
@@ -121,6 +122,7 @@ def division_home(request: HttpRequest, tournament: Tournament, division: str) -
         "directs": directs,
         "missing": summary["missing_games"],
         "gibsonized": gibsonized_players(div),
+        "self_reports": open_self_reports(div),  # players' own reports (self-entry)
         "actions": _recent_actions(tournament),
         "results_url": playing and _url("console:results", slug, div.slug, playing),
         "last_results_url": paired and _url("console:results", slug, div.slug, paired),

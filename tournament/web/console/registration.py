@@ -37,6 +37,7 @@ from ...services import (
     update_entry,
     withdraw_player,
 )
+from ...services.selfentry import issue_token, revoke_token
 from ..forms.registration import AddPlayerForm, EntryForm, PasteForm, RoundForm
 from ..permissions import DivisionMoved, director_required, division_by_slug, moved
 
@@ -239,7 +240,9 @@ def _context(
         "late_entry": tournament.get_late_entry_display(),
         "urls": {
             k: url(f"players{'_' + k if k else ''}")
-            for k in ("", "search", "add", "paste", "edit", "withdraw", "reinstate", "remove")
+            for k in (
+                "", "search", "add", "paste", "edit", "withdraw", "reinstate", "remove", "link"
+            )
         },
         "home_url": reverse("console:division", args=(tournament.slug, division.slug)),
         **extra,
@@ -520,6 +523,31 @@ def players_remove(request: HttpRequest, tournament: Tournament, division: str) 
     return _render(request, _context(request, tournament, div, notice=notice))
 
 
+@director_required
+@require_POST
+def players_link(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
+    """Issue a new self-entry link (the old card stops working) or revoke it; never shown here:
+    the link is printed on the player's scorecard only."""
+    div = _division(request, tournament, division)
+    entry = _posted_entry(request, div)
+    if entry is None:
+        return _no_entry(request, tournament, div)
+    who = f"#{entry.number} {entry.name}"
+    try:
+        if request.POST.get("action") == "revoke":
+            revoke_token(entry, actor=request.user)
+            notice = (
+                f"Self-entry link of {who} revoked: their card's code no longer opens it; a "
+                "reprinted card shows the public page until you issue a new link."
+            )
+        else:
+            issue_token(entry, actor=request.user)
+            notice = f"New self-entry link for {who}: print their scorecard again."
+    except ServiceError as exc:
+        return _row_refused(request, tournament, div, entry, "link", RoundForm(), exc.message)
+    return _render(request, _context(request, tournament, div, notice=notice))
+
+
 urlpatterns: list[URLPattern] = [
     path("<str:division>/players/", players, name="players"),
     path("<str:division>/players/search/", players_search, name="players_search"),
@@ -529,4 +557,5 @@ urlpatterns: list[URLPattern] = [
     path("<str:division>/players/withdraw/", players_withdraw, name="players_withdraw"),
     path("<str:division>/players/reinstate/", players_reinstate, name="players_reinstate"),
     path("<str:division>/players/remove/", players_remove, name="players_remove"),
+    path("<str:division>/players/link/", players_link, name="players_link"),
 ]
