@@ -1,0 +1,295 @@
+"""A player's own page, /e/TOKEN/ (the QR code on their scorecard): their card and their
+current game's result, entered by the players themselves.
+
+The page shows what the public player page shows (record, spread, every round) and, for the
+player's current round, a form for both scores, their own first. The opponent's page then
+shows the report with "Confirm" and "That's wrong, the scores were..."; a confirmed pair is
+recorded (tournament.services.selfentry), a disputed one waits for a director on the console.
+After the round is scored the page only shows the result.
+
+Security: the token is the only credential, so a wrong or revoked one is answered exactly as
+an unknown address is (Django's 404 page, no hint), and wrong tokens are counted per client
+address: more than ``WRONG_PER_MINUTE`` in a minute get 429 instead of 404. A valid token is
+looked up first and never counted or throttled (a venue's players share one address), and
+the counter lives in the site's cache: if the cache fails, valid tokens still work. Pages are
+private (no-store, no referrer) so the link does not leak into caches or other sites' logs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from typing import Any
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.urls import URLPattern, path
+from django.views.decorators.http import require_POST, require_safe
+
+from ..models import Entry
+from ..selectors import (
+    division_standings,
+    entry_games,
+    last_round_number,
+    last_scored_round,
+    running_records,
+)
+from ..services import ServiceError
+from ..services.selfentry import (
+    confirm_report,
+    dispute_report,
+    entry_for_token,
+    mine_first,
+    report_own_result,
+    self_state,
+)
+from .errors import busy_refusal
+from .forms.selfentry import ConfirmForm, DisputeForm, ReportForm
+
+log = logging.getLogger(__name__)
+
+WRONG_PER_MINUTE = 20
+
+
+def _now() -> float:
+    """The clock the throttle's one-minute windows are cut from (tests fix it)."""
+    return time.time()
+
+
+def _wrong_token_count(request: HttpRequest) -> int:
+    """Count one more wrong token from this address in the current minute; 0 if the cache
+    cannot say (a cache failure must never turn into an error page)."""
+    address = request.META.get("REMOTE_ADDR", "") or "unknown"
+    digest = hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()[:24]
+    key = f"selfentry:wrong:{digest}:{int(_now() // 60)}"
+    try:
+        cache.add(key, 0, timeout=120)
+        return int(cache.incr(key))
+    except ValueError:  # expired between add and incr: this is the window's first
+        return 1
+    except Exception:  # noqa: BLE001 - any cache backend's failure
+        log.warning("self-entry throttle: the cache failed; not counting", exc_info=True)
+        return 0
+
+
+def _entry(request: HttpRequest, token: str) -> Entry | HttpResponse:
+    """The entry of a live link; a wrong one is Django's plain 404 (or 429 when too many)."""
+    entry = entry_for_token(token)
+    if entry is not None:
+        return entry
+    if _wrong_token_count(request) > WRONG_PER_MINUTE:
+        response = render(request, "selfentry/throttled.html", status=429)
+        response["Retry-After"] = "60"
+        return response
+    raise Http404()
+
+
+def _private(response: HttpResponseBase) -> HttpResponseBase:
+    """The page carries the secret link: keep it out of shared caches and Referer headers."""
+    response["Cache-Control"] = "private, no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def _card_rows(entry: Entry) -> tuple[list[dict[str, Any]], Any, int]:
+    """The player's rounds as the public player page shows them, and their standing."""
+    div = entry.division
+    _, games = entry_games(div, entry.number)
+    last = last_round_number(div)
+    standing = next((r for r in division_standings(div, last) if r.number == entry.number), None)
+    running = running_records(div, entry.number)
+    by_round = {g.round: g for g in games}
+    rows = []
+    for n in range(1, last + 1):
+        g = by_round.get(n)
+        row: dict[str, Any] = {"round": n, "game": g}
+        if g is not None and g.score is not None:
+            row["spread"] = g.score - (g.opponent_score or 0) if g.opponent else g.score
+            row["record"] = running.get(n)
+        rows.append(row)
+    return rows, standing, last
+
+
+def _errors(form: Any) -> list[str]:
+    return [e for field_errors in form.errors.values() for e in field_errors]
+
+
+def _page(
+    request: HttpRequest,
+    entry: Entry,
+    *,
+    bound: Any = None,
+    status: int = 200,
+) -> HttpResponseBase:
+    """The player's page; ``bound`` is a refused form shown with its errors at its fields
+    (or, when the page has moved on since it was sent, its errors above the current state)."""
+    div = entry.division
+    tournament = div.tournament
+    state = self_state(entry)
+    rows, standing, last = _card_rows(entry)
+    opponent = state.opponent
+    report = confirm = dispute = None
+    stale: list[str] = []
+    theirs_scores = mine_scores = None
+    if state.game is not None and not state.disputed:
+        if state.theirs is not None:
+            theirs_scores = mine_first(
+                state.game, entry, state.theirs.score1, state.theirs.score2
+            )
+            confirm = ConfirmForm(initial={"pending": state.theirs.pk})
+            dispute = DisputeForm(initial={"pending": state.theirs.pk})
+            dispute.label_for(opponent.name)
+        else:
+            initial: dict[str, Any] = {"round": state.game.round.number}
+            if state.mine is not None:
+                mine_scores = mine_first(state.game, entry, state.mine.score1, state.mine.score2)
+                initial.update(score=mine_scores[0], opp_score=mine_scores[1])
+            report = ReportForm(initial=initial)
+            report.label_for(opponent.name)
+    elif state.game is not None and state.mine is not None:
+        mine_scores = mine_first(state.game, entry, state.mine.score1, state.mine.score2)
+    if state.theirs is not None and state.game is not None and theirs_scores is None:
+        theirs_scores = mine_first(state.game, entry, state.theirs.score1, state.theirs.score2)
+    if bound is not None:
+        if isinstance(bound, ReportForm) and report is not None and (
+            bound.data.get("round") == str(state.game.round.number)
+        ):
+            bound.label_for(opponent.name)
+            report = bound
+        elif isinstance(bound, DisputeForm) and dispute is not None and (
+            bound.data.get("pending") == str(state.theirs.pk)
+        ):
+            bound.label_for(opponent.name)
+            dispute = bound
+        elif isinstance(bound, ConfirmForm) and confirm is not None and (
+            bound.data.get("pending") == str(state.theirs.pk)
+        ):
+            confirm = bound
+        else:
+            stale = _errors(bound)
+    context = {
+        "tournament": tournament,
+        "division": div,
+        "entry": entry,
+        "standing": standing,
+        "rows": rows,
+        "last_round": last,
+        "scored_round": last_scored_round(div),
+        "state": state,
+        "opponent": opponent,
+        "mine_scores": mine_scores,
+        "theirs_scores": theirs_scores,
+        "report": report,
+        "confirm": confirm,
+        "dispute": dispute,
+        "dispute_open": dispute is not None and dispute.is_bound,
+        "stale": stale,
+        "public": tournament.published,
+    }
+    return _private(render(request, "selfentry/entry.html", context, status=status))
+
+
+def _refused(
+    request: HttpRequest, entry: Entry, form: Any, exc: ServiceError
+) -> HttpResponseBase:
+    visible = {f.name for f in form.visible_fields()}
+    form.add_error(exc.field if exc.field in visible else None, exc.message)
+    return _page(request, entry, bound=form, status=400)
+
+
+def _done(request: HttpRequest, token: str, text: str) -> HttpResponseBase:
+    messages.success(request, text)
+    return _private(redirect("selfentry:entry", token=token))
+
+
+@require_safe
+def entry_page(request: HttpRequest, token: str) -> HttpResponseBase:
+    """The player's own page: their card, and their current game's report or answer."""
+    entry = _entry(request, token)
+    if isinstance(entry, HttpResponse):
+        return entry
+    return _page(request, entry)
+
+
+def _outcome_text(outcome: Any, entry: Entry) -> str:
+    game = outcome.game
+    mine, theirs = mine_first(game, entry, outcome.report.score1, outcome.report.score2)
+    other = game.player2 if game.player1_id == entry.pk else game.player1
+    if outcome.status == "confirmed":
+        return f"Recorded: round {game.round.number}, you {mine}, {other.name} {theirs}."
+    if outcome.status == "disputed":
+        return (
+            f"Your scores ({mine}-{theirs}) differ from {other.name}'s report: a director "
+            "will settle the game."
+        )
+    return (
+        f"Reported: you {mine}, {other.name} {theirs}. It is recorded when {other.name} "
+        "confirms it from their own scorecard's link."
+    )
+
+
+@require_POST
+def report(request: HttpRequest, token: str) -> HttpResponseBase:
+    """Both scores of the current game, the player's own first."""
+    entry = _entry(request, token)
+    if isinstance(entry, HttpResponse):
+        return entry
+    form = ReportForm(request.POST)
+    if not form.is_valid():
+        return _page(request, entry, bound=form, status=400)
+    data = form.cleaned_data
+    try:
+        with busy_refusal("score"):
+            outcome = report_own_result(
+                token, data["score"], data["opp_score"], round_number=data["round"]
+            )
+    except ServiceError as exc:
+        return _refused(request, entry, form, exc)
+    return _done(request, token, _outcome_text(outcome, entry))
+
+
+@require_POST
+def confirm(request: HttpRequest, token: str) -> HttpResponseBase:
+    """Agree with the opponent's report: the game is recorded."""
+    entry = _entry(request, token)
+    if isinstance(entry, HttpResponse):
+        return entry
+    form = ConfirmForm(request.POST)
+    if not form.is_valid():
+        return _page(request, entry, bound=form, status=400)
+    try:
+        with busy_refusal():
+            outcome = confirm_report(token, form.cleaned_data["pending"])
+    except ServiceError as exc:
+        return _refused(request, entry, form, exc)
+    return _done(request, token, _outcome_text(outcome, entry))
+
+
+@require_POST
+def dispute(request: HttpRequest, token: str) -> HttpResponseBase:
+    """The opponent's report is wrong: the scores as this player read them."""
+    entry = _entry(request, token)
+    if isinstance(entry, HttpResponse):
+        return entry
+    form = DisputeForm(request.POST)
+    if not form.is_valid():
+        return _page(request, entry, bound=form, status=400)
+    data = form.cleaned_data
+    try:
+        with busy_refusal("score"):
+            outcome = dispute_report(token, data["pending"], data["score"], data["opp_score"])
+    except ServiceError as exc:
+        return _refused(request, entry, form, exc)
+    return _done(request, token, _outcome_text(outcome, entry))
+
+
+urlpatterns: list[URLPattern] = [
+    path("<str:token>/", entry_page, name="entry"),
+    path("<str:token>/report/", report, name="report"),
+    path("<str:token>/confirm/", confirm, name="confirm"),
+    path("<str:token>/dispute/", dispute, name="dispute"),
+]
