@@ -15,6 +15,7 @@ from typing import Any
 
 from django.apps import apps
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -64,6 +65,14 @@ def create_rating_list(
     return RatingList.objects.create(
         name=name, slug=slug, system=system, start_date=start_date, description=description
     )
+
+
+def bump_list(lst: RatingList | int) -> None:
+    """Move the list's content_version on, in the caller's transaction: pages of the list and
+    of divisions rated on it are cached under it, so each write must make them stale (a
+    rolled-back write rolls the number back with it)."""
+    pk = getattr(lst, "pk", lst)
+    RatingList.objects.filter(pk=pk).update(content_version=F("content_version") + 1)
 
 
 def _mark_dirty(lst: RatingList, date: datetime.date | None) -> None:
@@ -142,6 +151,7 @@ def submit_event(
         PlayerRating.objects.bulk_create(new_rows, batch_size=BATCH)
         _mark_dirty(lst, date)
         lst.save(update_fields=["dirty_from"])
+        bump_list(lst)
         if rerate:
             rerate_list(lst, progress=progress)
     rating_list.refresh_from_db()
@@ -259,6 +269,7 @@ def rerate_list(
         lst.dirty_from = None
         lst.rerated_at = timezone.now()
         lst.save(update_fields=["system", "dirty_from", "rerated_at"])
+        bump_list(lst)
     rating_list.refresh_from_db()
     return {
         "list": lst.slug,
@@ -358,6 +369,7 @@ def import_ratings(
         first = lst.events.order_by("date").values_list("date", flat=True).first()
         _mark_dirty(lst, first)
         lst.save(update_fields=["dirty_from"])
+        bump_list(lst)
         if first is not None:
             rerate_list(lst)
     rating_list.refresh_from_db()

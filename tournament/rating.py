@@ -106,8 +106,31 @@ def rating_estimates(division: Division, after_round: int) -> dict[int, int]:
     of re-rating once per earlier round as well.
     """
     try:
-        name = division_system(division)
         _entries, players, games = division_rating_input(division)
+    except (RatingError, ValueError):
+        return {}
+    return estimates_from(division, players, games, after_round)
+
+
+def snapshot_rating_input(snapshot: Any) -> tuple[list[RatedPlayer], list[RatedGame]]:
+    """``division_rating_input``'s players and games from a page's one load of the division
+    (selectors.DivisionSnapshot), so a page rates without reading the games again."""
+    entries = sorted(snapshot.entries.values(), key=lambda e: e.number)
+    players = [RatedPlayer(e.number, e.seed_rating or None, e.career_games) for e in entries]
+    games = [
+        RatedGame(rnd, snapshot.entries[p1].number, snapshot.entries[p2].number, s1, s2)
+        for rnd, _board, p1, p2, s1, s2, _first, _expl in snapshot.games
+        if p2 is not None and s1 is not None and s2 is not None
+    ]
+    return players, games
+
+
+def estimates_from(
+    division: Division, players: list[RatedPlayer], games: list[RatedGame], after_round: int
+) -> dict[int, int]:
+    """``rating_estimates`` on rating input already loaded (see snapshot_rating_input)."""
+    try:
+        name = division_system(division)
         last = max((g.round for g in games), default=0)
         configured = max(division.rounds, last, 1)
         if not 0 <= after_round <= configured:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Q
+
 from .models import (
     Division,
     Entry,
@@ -298,3 +300,155 @@ def visible_contact(user: Any, player: Any) -> bool:
     if player is None or player.pk is None:
         return False
     return Entry.objects.filter(player=player, division__tournament__directors=user).exists()
+
+
+# --------------------------------------------------------------------------- one load of a division
+
+
+@dataclass(frozen=True)
+class EntryView:
+    """An entry as a page shows it: plain values, no model object (pickled into the cache)."""
+
+    pk: int
+    number: int
+    name: str
+    seed_rating: int
+    withdrawn_round: int | None
+    career_games: int | None
+    player_id: int  # the profile page's id
+
+
+# round number, board, player1/player2 entry pks, scores, p12 value, explanation
+GAME_ROW = (
+    "round__number", "board", "player1_id", "player2_id", "score1", "score2", "first",
+    "explanation",
+)  # fmt: skip
+
+
+def player_game_rows(division: Division, entry_pk: int) -> list[tuple]:
+    """One player's games as GAME_ROW tuples in round order: the player page's only load of
+    games when the division's derived facts are already cached."""
+    return list(
+        Game.objects.filter(round__division=division)
+        .filter(Q(player1_id=entry_pk) | Q(player2_id=entry_pk))
+        .order_by("round__number", "id")
+        .values_list(*GAME_ROW)
+    )
+
+
+def games_seen_by(entry: EntryView, rows: list[tuple], entries: dict[int, EntryView]) -> list:
+    """A player's games from GAME_ROW tuples, from their side (PlayerGame, opponents as
+    EntryView, looked up by entry pk in ``entries``)."""
+    out = []
+    for rnd, board, p1, p2, s1, s2, first, explanation in rows:
+        mine_is_1 = p1 == entry.pk
+        if not mine_is_1 and p2 != entry.pk:
+            continue
+        opponent = entries[p2 if mine_is_1 else p1] if p2 is not None else None
+        went_first = {First.PLAYER1: mine_is_1, First.PLAYER2: not mine_is_1}.get(first)
+        out.append(
+            PlayerGame(
+                round=rnd,
+                board=board,
+                opponent=opponent,  # type: ignore[arg-type]  # an EntryView reads the same
+                first=went_first if opponent is not None else None,
+                must_draw=first == First.DRAW,
+                score=s1 if mine_is_1 else s2,
+                opponent_score=(s2 if mine_is_1 else s1) if opponent is not None else None,
+                explanation=explanation,
+            )
+        )
+    return out
+
+
+def records_by_round(
+    tournament: Tournament, entry: EntryView, games: list, entries: dict[int, EntryView]
+) -> dict[int, StandingsRow]:
+    """``running_records`` from a player's own games already loaded (``games_seen_by``): the
+    record after each round they have a result in, under the tournament's spread rules,
+    ranking only the player and their opponents (their own tally depends on nothing else)."""
+    by_number = {e.number: e for e in entries.values()}
+    own = [
+        PlayerRound(
+            round=g.round,
+            player=entry.number,
+            opponent=g.opponent.number if g.opponent is not None else None,
+            score=g.score,
+            opponent_score=g.opponent_score,
+        )
+        for g in games
+    ]
+    involved = {entry.number} | {r.opponent for r in own if r.opponent is not None}
+    field = [
+        StandingsPlayer(number=n, name=by_number[n].name, rating=by_number[n].seed_rating,
+                        withdrawn_round=by_number[n].withdrawn_round)
+        for n in sorted(involved)
+    ]  # fmt: skip
+    out: dict[int, StandingsRow] = {}
+    for r in sorted({r.round for r in own if r.score is not None}):
+        rows = _standings(tournament, field, own, r)
+        out[r] = next(row for row in rows if row.number == entry.number)
+    return out
+
+
+@dataclass
+class DivisionSnapshot:
+    """A division's entries and games read once (two queries, rows not model objects), from
+    which a page derives standings, rating estimates, rounds and one player's card, instead
+    of each of those reading the games again."""
+
+    entries: dict[int, EntryView]  # by entry pk
+    games: list[tuple]  # GAME_ROW tuples in round order
+
+    @classmethod
+    def load(cls, division: Division) -> DivisionSnapshot:
+        entries = {
+            pk: EntryView(pk, number, name, rating, withdrawn, career, player_id)
+            for pk, number, name, rating, withdrawn, career, player_id in division.entries.order_by(
+                "number"
+            ).values_list(
+                "pk", "number", "player__name", "seed_rating", "withdrawn_round", "career_games",
+                "player_id",
+            )
+        }
+        games = list(
+            Game.objects.filter(round__division=division)
+            .order_by("round__number", "id")
+            .values_list(*GAME_ROW)
+        )
+        return cls(entries, games)
+
+    def by_number(self) -> dict[int, EntryView]:
+        return {e.number: e for e in self.entries.values()}
+
+    def last_round(self) -> int:
+        """As ``last_round_number``: the last round with a game."""
+        return max((g[0] for g in self.games), default=0)
+
+    def scored_round(self) -> int:
+        """As ``last_scored_round``: the last round up to which every game has its result."""
+        open_rounds = [g[0] for g in self.games if g[4] is None]
+        return min(open_rounds) - 1 if open_rounds else self.last_round()
+
+    def player_rounds(self) -> tuple[list[StandingsPlayer], list[PlayerRound]]:
+        """As ``player_rounds(division)``, from this load."""
+        players = [
+            StandingsPlayer(number=e.number, name=e.name, rating=e.seed_rating,
+                            withdrawn_round=e.withdrawn_round)
+            for e in sorted(self.entries.values(), key=lambda e: e.number)
+        ]  # fmt: skip
+        num = {pk: e.number for pk, e in self.entries.items()}
+        rounds: list[PlayerRound] = []
+        for r, _board, p1_id, p2_id, s1, s2, _first, _expl in self.games:
+            p1 = num[p1_id]
+            if p2_id is None:
+                rounds.append(PlayerRound(r, p1, None, s1, None))
+                continue
+            p2 = num[p2_id]
+            rounds.append(PlayerRound(r, p1, p2, s1, s2))
+            rounds.append(PlayerRound(r, p2, p1, s2, s1))
+        return players, rounds
+
+    def standings(self, tournament: Tournament, after_round: int | None) -> list[StandingsRow]:
+        players, rounds = self.player_rounds()
+        return _standings(tournament, players, rounds, after_round)

@@ -91,6 +91,10 @@ MIDDLEWARE = [
     # Static files straight from the app server (gunicorn under `manage.py serve`): no separate
     # web server to configure at a venue; early, so a stylesheet never opens a session.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages compressed for clients that ask (a 500-player standings page is ~10x smaller);
+    # below whitenoise, which serves static files itself, and above everything that writes a
+    # body. Public pages the cache already holds gzipped pass through untouched.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -214,6 +218,43 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = _FAST_RETRY
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
 CELERY_REDIS_SOCKET_TIMEOUT = 5
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": _FAST_RETRY}
+
+# Derived pages (standings, player pages, tourney.js) are cached where every worker process
+# sees them, under versions every write bumps (tournament.web.caching): Redis when there is
+# one; otherwise files under DATA_DIR/cache, which work across gunicorn's processes with no
+# server and, unlike the database cache, add no writes to the SQLite file that result entry
+# is writing to. Never the per-process memory cache: each worker would compute each change
+# again. A cache that fails is skipped, never an error (caching.cache_get/cache_set).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "gibson-pages",
+            "TIMEOUT": 3600,
+            # Redis down must cost a page a moment, not a TCP timeout.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+else:
+    if "pytest" in sys.modules:  # one folder per test process, removed when it ends
+        import atexit
+        import shutil
+        import tempfile
+
+        _CACHE_DIR = Path(tempfile.mkdtemp(prefix="gibson-test-cache-"))
+        atexit.register(shutil.rmtree, _CACHE_DIR, True)
+    else:
+        _CACHE_DIR = DATA_DIR / "cache"
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(_CACHE_DIR),
+            "TIMEOUT": 3600,
+            # a page per player and version: room for a few divisions' worth before culling
+            "OPTIONS": {"MAX_ENTRIES": 20000, "CULL_FREQUENCY": 4},
+        }
+    }
 
 LOGGING = {
     "version": 1,

@@ -6,8 +6,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from django.db.models import F, Q
+
 from ..models import (
     AuditEvent,
+    Entry,
+    Player,
     Tournament,
 )
 
@@ -106,6 +110,7 @@ def audit(
 ) -> AuditEvent:
     action = Action(action)  # ValueError for a name not in the list
     who = Actor.of(actor)
+    bump_versions(tournament, obj)
     return AuditEvent.objects.create(
         tournament=tournament,
         user=who.user if getattr(who.user, "pk", None) else None,
@@ -119,3 +124,27 @@ def audit(
         reason=reason[:300],
     )
 
+
+
+def bump_versions(tournament: Tournament | None, obj: Any = None) -> None:
+    """Make every cached page the write touches stale, in the write's own transaction.
+
+    Public pages are cached under ``Tournament.content_version`` (tournament.web.caching).
+    Every write records exactly one audit event, so bumping here covers results, pairings,
+    registrations, settings, publishing and imports alike; a rolled-back write rolls its
+    bump back too. A player's name shows in every tournament they entered and on every list
+    that rates them, so a player's change (rename, merge) bumps all of those.
+    """
+    from ratings.models import RatingList
+
+    where = Q(pk=tournament.pk) if tournament is not None and tournament.pk else Q()
+    if isinstance(obj, Player) and obj.pk:
+        theirs = Q(pk__in=Entry.objects.filter(player=obj).values("division__tournament"))
+        where = (where | theirs) if where else theirs
+        RatingList.objects.filter(ratings__player=obj).update(
+            content_version=F("content_version") + 1
+        )
+    if isinstance(obj, RatingList) and obj.pk:
+        RatingList.objects.filter(pk=obj.pk).update(content_version=F("content_version") + 1)
+    if where:
+        Tournament.objects.filter(where).update(content_version=F("content_version") + 1)

@@ -7,33 +7,25 @@ response is the public copy (no passwords), read-only, and cacheable for a few s
 
 from __future__ import annotations
 
-import hashlib
-
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.shortcuts import get_object_or_404
-from django.utils.http import parse_etags
+from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
 from ..formats.tourney_js import write_tourney_js
 from ..interchange import export_tourney_js
-from ..models import Tournament
+from .caching import MAX_AGE_SECONDS, Version, public_page
 
-# Overlays poll every few seconds; a short max-age lets caches absorb a crowd without showing
-# a result more than a few seconds late.
-MAX_AGE_SECONDS = 10
+__all__ = ["MAX_AGE_SECONDS", "tourney_js"]
 
 
 @require_safe
-def tourney_js(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug, published=True)
-    body = write_tourney_js(export_tourney_js(tournament, public=True)).encode("utf-8")
-    # Pollers that send the ETag back get a bodiless 304 until a result changes the file.
-    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
-        response: HttpResponse = HttpResponseNotModified()
-    else:
-        response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
-    response["ETag"] = etag
-    response["Cache-Control"] = f"public, max-age={MAX_AGE_SECONDS}"
+@public_page("tourney.js", public_only=True)
+def tourney_js(request: HttpRequest, slug: str, version: Version | None) -> HttpResponse:
+    """The feed, built once per version for every worker; pollers that send the ETag back get
+    a bodiless 304 after one query until a write changes the tournament. Only published
+    tournaments have a feed, and it is the same for everyone (``public_only``)."""
+    if version is None or not version.published:
+        raise Http404(f"no published tournament {slug!r}")
+    body = write_tourney_js(export_tourney_js(version.tournament, public=True)).encode("utf-8")
+    response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
     response["Access-Control-Allow-Origin"] = "*"  # overlays run on other origins
     return response
