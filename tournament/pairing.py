@@ -652,11 +652,12 @@ def unpair_round(
     """Remove a round's pairings while it has no results (byes' scores do not count).
 
     Only the last paired round: unpairing one in the middle would leave a gap that no later
-    round could be paired across.
+    round could be paired across. The division is locked first, so a later round paired at
+    the same moment is seen.
     """
     round_number = _check_round_number(round_number)
-    later = (
     lock_division(division)
+    later = (
         Game.objects.filter(round__division=division, round__number__gt=round_number)
         .order_by("-round__number")
         .values_list("round__number", flat=True)
