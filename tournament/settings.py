@@ -102,12 +102,12 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # a write that met a busy SQLite database answers "try again" (503), not a traceback
+    "tournament.web.errors.BusyDatabaseMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.urls"
 
-    # a write that met a busy SQLite database answers "try again" (503), not a traceback
-    "tournament.web.errors.BusyDatabaseMiddleware",
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
@@ -126,14 +126,14 @@ TEMPLATES = [
 WSGI_APPLICATION = "tournament.wsgi.application"
 ASGI_APPLICATION = "tournament.asgi.application"
 
+# A server keeps its database connection for a minute rather than opening one per request;
+# the health check before each request's first query replaces a connection the database
+# dropped (a restart, a failover), so the request after a restart works by itself.
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{DATA_DIR / 'gibson.sqlite3'}",
         conn_max_age=int(os.environ.get("GIBSON_DB_CONN_MAX_AGE", "60")),
         conn_health_checks=True,
-# A server keeps its database connection for a minute rather than opening one per request;
-# the health check before each request's first query replaces a connection the database
-# dropped (a restart, a failover), so the request after a restart works by itself.
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

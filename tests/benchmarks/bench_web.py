@@ -1,0 +1,421 @@
+"""Public pages under load: a 500-player, 20-round division served by gunicorn, results coming in.
+
+Run: python tests/benchmarks/bench_web.py [--players 500] [--rounds 20] [--seconds 12] [--json]
+
+What the Production issue asks of the public pages ("Fast public pages"), measured here:
+standings >= 300 req/s with p95 <= 100 ms, a 304 of tourney.js >= 1,000 req/s, a player page
+>= 200 req/s, with 32 clients each sending its next request when the last is answered (closed
+loop) while one result is recorded every second, so the cache keeps changing (every write
+bumps the version, and each page is computed again once per change).
+
+The division is built through the services in one transaction in a temporary GIBSON_DATA_DIR;
+the site is started with ``manage.py serve --workers 4`` (gunicorn) and, in the same run,
+``manage.py runserver`` for the ratio, each on a free loopback port. The load comes from
+``wrk`` when it is installed (Debian: apt-get install wrk), else from a small asyncio client in
+this file (slower: on a small machine it competes with the server for the CPU). Player pages
+are requested for random players (every player looks at their own card); tourney.js is polled
+as overlays poll it, sending back the last ETag it got. Query counts per page come from
+Django's test client: cold (empty cache), warm, and a conditional GET. Only 127.0.0.1 is ever
+contacted, and every run is bounded in time. Exit status 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+CLIENTS = 32
+WORKERS = 4
+# page -> (minimum req/s, maximum p95 ms or None), for gunicorn
+TARGETS = {
+    "standings": (300.0, 100.0),
+    "player page": (200.0, None),
+    "tourney.js 304": (1000.0, None),
+}
+
+
+def setup_django(data_dir: str) -> None:
+    os.environ["GIBSON_DATA_DIR"] = data_dir
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    os.environ.pop("DATABASE_URL", None)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", interactive=False, verbosity=0)
+
+
+def build_division(players: int, rounds: int, seed: int = 7) -> tuple[str, str]:
+    """A published division of ``players`` with ``rounds`` paired rounds, every round scored
+    but the last, which is half scored (the writer records the rest, one a second)."""
+    from django.db import transaction
+
+    from tournament import services
+    from tournament.services import PlannedGame
+
+    rng = random.Random(seed)
+    with transaction.atomic():  # one commit: minutes of fsyncs become seconds
+        t = services.create_tournament(name=f"Web Bench {players}", slug="web-bench")
+        d = services.create_division(t, name="A", rounds=rounds)
+        services.register_players(
+            d,
+            [services.NewEntry(name=f"Player {n:04d}, Bench", rating=rng.randint(600, 2100))
+             for n in range(1, players + 1)],
+            actor="bench",
+        )  # fmt: skip
+        numbers = list(range(1, players + 1))
+        for r in range(1, rounds + 1):
+            rng.shuffle(numbers)
+            games = [
+                PlannedGame(numbers[i], numbers[i + 1], board=i // 2 + 1)
+                for i in range(0, len(numbers) - 1, 2)
+            ]
+            if len(numbers) % 2:
+                games.append(PlannedGame(numbers[-1], 0))
+            services.save_round_pairings(d, r, games, system="random")
+            played = [g for g in games if g.second]
+            for g in played if r < rounds else played[: len(played) // 2]:
+                services.record_result(d, r, g.first, rng.randint(250, 550),
+                                       rng.randint(250, 550))  # fmt: skip
+    return t.slug, d.slug
+
+
+def query_counts(slug: str, div: str) -> dict[str, dict[str, int]]:
+    """Queries per page through the test client: empty cache, warm cache, conditional GET."""
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client()
+    out: dict[str, dict[str, int]] = {}
+    for name, url in {
+        "standings": f"/t/{slug}/{div}/standings/",
+        "player page": f"/t/{slug}/{div}/player/17/",
+        "tourney.js": f"/t/{slug}/tourney.js",
+    }.items():
+        row: dict[str, int] = {}
+        cache.clear()
+        for label in ("cold", "warm"):
+            with CaptureQueriesContext(connection) as ctx:
+                response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+            row[label] = len(ctx.captured_queries)
+        with CaptureQueriesContext(connection) as ctx:
+            again = client.get(url, HTTP_IF_NONE_MATCH=response["ETag"])
+        assert again.status_code == 304, (url, again.status_code)
+        row["304"] = len(ctx.captured_queries)
+        out[name] = row
+    cache.clear()
+    connection.close()
+    return out
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"server on port {port} exited with status {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                s.sendall(b"GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+                if s.recv(64).startswith(b"HTTP/1."):
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise SystemExit(f"server on port {port} did not answer within {timeout:.0f} s")
+
+
+def start_server(kind: str, port: int, env: dict[str, str]) -> subprocess.Popen:
+    manage = [sys.executable, str(REPO / "manage.py")]
+    if kind == "gunicorn":
+        argv = [*manage, "serve", "--addr", f"127.0.0.1:{port}", "--workers", str(WORKERS)]
+    else:
+        argv = [*manage, "runserver", f"127.0.0.1:{port}", "--noreload"]
+    proc = subprocess.Popen(argv, env=env, cwd=REPO, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    wait_ready(port, proc)
+    return proc
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+WRITER = textwrap.dedent(
+    """
+    import os, sys, time, random
+    sys.path.insert(0, sys.argv[1])
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    import django
+    django.setup()
+    from tournament import services
+    from tournament.models import Division
+    from tournament.selectors import missing_games
+    d = Division.objects.get(tournament__slug=sys.argv[2], slug=sys.argv[3])
+    rounds, limit = int(sys.argv[4]), float(sys.argv[5])
+    rng, done, start = random.Random(3), 0, time.monotonic()
+    for g in missing_games(d, rounds):
+        if time.monotonic() - start > limit:
+            break
+        t0 = time.monotonic()
+        services.record_result(d, rounds, g.player1.number, rng.randint(250, 550),
+                               rng.randint(250, 550), actor="bench writer")
+        done += 1
+        print(done, flush=True)
+        time.sleep(max(0.0, 1.0 - (time.monotonic() - t0)))
+    """
+)
+
+
+# --- load: wrk, or a small asyncio client -------------------------------------------------------
+
+WRK_LUA = textwrap.dedent(
+    """
+    local threads = {}
+    local players = tonumber(os.getenv("BENCH_PLAYERS") or "0")
+    local prefix = os.getenv("BENCH_PREFIX") or ""
+    local conditional = os.getenv("BENCH_CONDITIONAL") == "1"
+    setup = function(thread) table.insert(threads, thread) end
+    init = function(args) s200 = 0; s304 = 0; other = 0; etag = nil end
+    request = function()
+      local headers = {}
+      headers["Accept-Encoding"] = "gzip"
+      if conditional and etag then headers["If-None-Match"] = etag end
+      local path = wrk.path
+      if players > 0 then path = prefix .. math.random(1, players) .. "/" end
+      return wrk.format("GET", path, headers)
+    end
+    response = function(status, headers, body)
+      if status == 200 then
+        s200 = s200 + 1
+        etag = headers["ETag"] or headers["Etag"] or etag
+      elseif status == 304 then s304 = s304 + 1 else other = other + 1 end
+    end
+    done = function(summary, latency, requests)
+      local a, b, c = 0, 0, 0
+      for _, t in ipairs(threads) do
+        a = a + t:get("s200"); b = b + t:get("s304"); c = c + t:get("other")
+      end
+      local e = summary.errors
+      io.write(string.format(
+        'BENCH {"requests": %d, "seconds": %f, "p50_ms": %f, "p95_ms": %f, "s200": %d, ' ..
+        '"s304": %d, "other": %d, "errors": %d}\\n',
+        summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000,
+        latency:percentile(95) / 1000, a, b, c, e.connect + e.read + e.write + e.timeout))
+    end
+    """
+)
+
+
+def run_wrk(url: str, seconds: float, players: int, conditional: bool, lua: Path) -> dict:
+    env = dict(os.environ, BENCH_PLAYERS=str(players), BENCH_CONDITIONAL="1" if conditional
+               else "0", BENCH_PREFIX=url.split("127.0.0.1", 1)[1].split("/", 1)[-1])  # fmt: skip
+    env["BENCH_PREFIX"] = "/" + env["BENCH_PREFIX"]
+    out = subprocess.run(
+        ["wrk", "-t", "2", "-c", str(CLIENTS), "-d", f"{seconds:.0f}s", "--timeout", "10s",
+         "-s", str(lua), url],
+        capture_output=True, text=True, env=env, timeout=seconds + 60,
+    )  # fmt: skip
+    for line in out.stdout.splitlines():
+        if line.startswith("BENCH "):
+            return json.loads(line[6:])
+    raise SystemExit(f"wrk gave no result for {url}: {out.stdout[-500:]} {out.stderr[-500:]}")
+
+
+async def _client_loop(host: str, port: int, paths, conditional: bool, deadline: float,
+                       stats: dict) -> None:  # fmt: skip
+    etag = None
+    while time.monotonic() < deadline:
+        path = paths()
+        head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip\r\n"
+        if conditional and etag:
+            head += f"If-None-Match: {etag}\r\n"
+        t0 = time.monotonic()
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+            writer.write((head + "Connection: close\r\n\r\n").encode())
+            data = await asyncio.wait_for(reader.read(-1), 10)
+            writer.close()
+        except (OSError, asyncio.TimeoutError):
+            stats["errors"] += 1
+            continue
+        stats["lat"].append(time.monotonic() - t0)
+        status = data[9:12]
+        if status == b"200":
+            stats["s200"] += 1
+            for line in data.split(b"\r\n\r\n", 1)[0].split(b"\r\n"):
+                if line.lower().startswith(b"etag:"):
+                    etag = line.split(b":", 1)[1].strip().decode()
+        elif status == b"304":
+            stats["s304"] += 1
+        else:
+            stats["other"] += 1
+
+
+def run_python_client(url: str, seconds: float, players: int, conditional: bool) -> dict:
+    rest = url.split("127.0.0.1:", 1)[1]
+    port, path = int(rest.split("/", 1)[0]), "/" + rest.split("/", 1)[1]
+    rng = random.Random(1)
+
+    def paths() -> str:
+        return f"{path}{rng.randint(1, players)}/" if players else path
+
+    stats = {"lat": [], "s200": 0, "s304": 0, "other": 0, "errors": 0}
+    start = time.monotonic()
+
+    async def main() -> None:
+        deadline = start + seconds
+        await asyncio.gather(*(
+            _client_loop("127.0.0.1", port, paths, conditional, deadline, stats)
+            for _ in range(CLIENTS)
+        ))  # fmt: skip
+
+    asyncio.run(main())
+    lat = sorted(stats.pop("lat")) or [0.0]
+    return {
+        "requests": len(lat), "seconds": time.monotonic() - start,
+        "p50_ms": lat[len(lat) // 2] * 1000, "p95_ms": lat[int(len(lat) * 0.95)] * 1000,
+        **stats,
+    }  # fmt: skip
+
+
+# --- the run ------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=12.0, help="load per page and server")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    data_dir = tempfile.mkdtemp(prefix="gibson-bench-web-")
+    procs: list[subprocess.Popen] = []
+    try:
+        setup_django(data_dir)
+        t0 = time.perf_counter()
+        slug, div = build_division(args.players, args.rounds)
+        built = time.perf_counter() - t0
+        queries = query_counts(slug, div)
+        from django.conf import settings
+
+        backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+        env = dict(os.environ, GIBSON_DATA_DIR=data_dir, GIBSON_DEBUG="0",
+                   GIBSON_LOG_LEVEL="ERROR")  # fmt: skip
+        env.pop("DATABASE_URL", None)
+        use_wrk = shutil.which("wrk") is not None
+        lua = Path(data_dir) / "bench.lua"
+        lua.write_text(WRK_LUA, encoding="utf-8")
+        budget = (args.seconds + 2) * 4 * 2 + 60
+        writer = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(REPO), slug, div, str(args.rounds), str(budget)],
+            env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            start_new_session=True,
+        )  # fmt: skip
+        procs.append(writer)
+        pages = {
+            # name -> (path, random player numbers?, conditional?)
+            "standings": (f"/t/{slug}/{div}/standings/", 0, False),
+            "player page": (f"/t/{slug}/{div}/player/", args.players, False),
+            "tourney.js": (f"/t/{slug}/tourney.js", 0, False),
+            "tourney.js 304": (f"/t/{slug}/tourney.js", 0, True),
+        }
+        results: list[dict] = []
+        for kind in ("gunicorn", "runserver"):
+            port = free_port()
+            server = start_server(kind, port, env)
+            procs.append(server)
+            for name, (path, players, conditional) in pages.items():
+                url = f"http://127.0.0.1:{port}{path}"
+                if use_wrk:
+                    r = run_wrk(url, args.seconds, players, conditional, lua)
+                else:
+                    r = run_python_client(url, args.seconds, players, conditional)
+                r.update(page=name, server=kind, rps=r["requests"] / r["seconds"])
+                results.append(r)
+            stop(server)
+        writer_done = 0
+        stop(writer)
+        if writer.stdout is not None:
+            lines = writer.stdout.read().split()
+            writer_done = int(lines[-1]) if lines else 0
+    finally:
+        for p in procs:
+            stop(p)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+    base = {r["page"]: r for r in results if r["server"] == "runserver"}
+    failures = []
+    for r in results:
+        other = base.get(r["page"])
+        r["ratio"] = r["rps"] / other["rps"] if other and other["rps"] else None
+        target = TARGETS.get(r["page"]) if r["server"] == "gunicorn" else None
+        if target:
+            min_rps, max_p95 = target
+            if r["rps"] < min_rps:
+                failures.append(f"{r['page']}: {r['rps']:.0f} req/s < {min_rps:.0f}")
+            if max_p95 is not None and r["p95_ms"] > max_p95:
+                failures.append(f"{r['page']}: p95 {r['p95_ms']:.0f} ms > {max_p95:.0f} ms")
+        if r["other"] or r["errors"]:
+            failures.append(f"{r['page']} on {r['server']}: {r['other']} bad statuses, "
+                            f"{r['errors']} errors")  # fmt: skip
+
+    if args.json:
+        print(json.dumps({"results": results, "queries": queries, "failures": failures,
+                          "writes": writer_done, "cache": backend}, indent=2))  # fmt: skip
+        return 1 if failures else 0
+    print(f"{args.players} players, {args.rounds} rounds (built in {built:.0f} s); "
+          f"{CLIENTS} clients, {args.seconds:.0f} s a page; cache {backend}; load from "
+          f"{'wrk' if use_wrk else 'the asyncio client'}; {writer_done} results recorded "
+          f"meanwhile (one a second)")  # fmt: skip
+    print(f"{'page':<16}{'server':<11}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'x runserver':>13}"
+          f"{'200s':>8}{'304s':>8}")  # fmt: skip
+    for r in results:
+        ratio = f"{r['ratio']:.1f}" if r["ratio"] else "-"
+        print(f"{r['page']:<16}{r['server']:<11}{r['rps']:>8.0f}{r['p50_ms']:>9.1f}"
+              f"{r['p95_ms']:>9.1f}{ratio:>13}{r['s200']:>8}{r['s304']:>8}")  # fmt: skip
+    print("\nqueries per page (test client): cold cache / warm cache / conditional GET")
+    for name, row in queries.items():
+        print(f"  {name:<14}{row['cold']:>4} /{row['warm']:>3} /{row['304']:>3}")
+    print("\ntargets (gunicorn): standings >= 300 req/s and p95 <= 100 ms, tourney.js 304 "
+          ">= 1,000 req/s, player page >= 200 req/s")
+    for f in failures:
+        print(f"MISSED: {f}")
+    if not failures:
+        print("all targets met")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
