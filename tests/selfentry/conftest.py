@@ -7,6 +7,8 @@ scorecards gives them).
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.core.cache import cache
 
@@ -19,7 +21,7 @@ NAMES = ["Able, Ann", "Baker, Bo", "Cole, Cy", "Dunn, Di", "Eve, Ed", "Fox, Flo"
 
 
 def build_event(name: str = "Self Entry Open"):
-    t = services.create_tournament(name=name)
+    t = services.create_tournament(name=name, start_date=datetime.date(2025, 5, 3))
     d = services.create_division(t, name="A", rounds=5)
     for k, player in enumerate(NAMES):
         services.register_player(d, name=player, rating=1800 - 50 * k)

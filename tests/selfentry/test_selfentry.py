@@ -385,7 +385,7 @@ def test_pages_are_private(client, event):
     t, d = event
     response = page(client, token(d, 1))
     assert response["Cache-Control"] == "private, no-store"
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "same-origin"
 
 
 @pytest.fixture(params=["locmem", "file"])

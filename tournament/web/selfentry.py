@@ -12,7 +12,8 @@ an unknown address is (Django's 404 page, no hint), and wrong tokens are counted
 address: more than ``WRONG_PER_MINUTE`` in a minute get 429 instead of 404. A valid token is
 looked up first and never counted or throttled (a venue's players share one address), and
 the counter lives in the site's cache: if the cache fails, valid tokens still work. Pages are
-private (no-store, no referrer) so the link does not leak into caches or other sites' logs.
+private (no-store; no referrer to other sites) so the link does not leak into caches or
+other sites' logs.
 """
 
 from __future__ import annotations
@@ -88,9 +89,11 @@ def _entry(request: HttpRequest, token: str) -> Entry | HttpResponse:
 
 
 def _private(response: HttpResponseBase) -> HttpResponseBase:
-    """The page carries the secret link: keep it out of shared caches and Referer headers."""
+    """The page carries the secret link: keep it out of shared caches and other sites'
+    Referer headers ("same-origin", not "no-referrer": with no referrer a browser sends
+    ``Origin: null`` on the page's own forms, which Django's CSRF check refuses)."""
     response["Cache-Control"] = "private, no-store"
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
