@@ -68,6 +68,8 @@ class PlayerRating(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["rating_list", "player"], name="one_rating_per_list"),
         ]
+        # the public list page: best first, and ranks counted as "rated higher on this list"
+        indexes = [models.Index(fields=["rating_list", "-rating"], name="rating_list_rank")]
 
     def __str__(self) -> str:
         return f"{self.player} {self.rating} ({self.rating_list})"
@@ -94,6 +96,8 @@ class RatedEvent(models.Model):
 
     class Meta:
         ordering = ["rating_list", "date", "id"]
+        # a player's last event on a list is found by its date (PlayerRating.last_event_date)
+        indexes = [models.Index(fields=["rating_list", "date"], name="rated_event_list_date")]
         constraints = [
             models.UniqueConstraint(
                 fields=["rating_list", "division"],

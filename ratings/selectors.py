@@ -39,7 +39,6 @@ from .engine import RatedPlayer, RatingError, get_system
 from .models import PlayerRating, RatedEvent, RatingHistory, RatingList
 
 PERFORMANCE_LOW, PERFORMANCE_HIGH = 0, 3000
-PERFORMANCE_STEPS = 40  # bisection halvings: 3000 / 2**40 is far below a rating point
 
 
 def _model(name: str):
@@ -97,14 +96,8 @@ def rating_rows(lst: RatingList, filters: ListFilters = ListFilters()) -> QueryS
         qs = qs.annotate(last_class=last_class_subquery()).filter(
             last_class__iexact=filters.player_class
         )
-    last = (
-        RatingHistory.objects.filter(player_id=OuterRef("player_id"), event__rating_list=lst)
-        .order_by("-event__date", "-event_id")
-        .values("pk")[:1]
-    )
     return (
-        qs.annotate(last_history=Subquery(last))
-        .select_related("player")
+        qs.select_related("player")
         .only(
             "rating", "career_games", "deviation", "last_event_date", "player_id",
             "player__name", "player__country",
@@ -139,15 +132,32 @@ def ranks(lst: RatingList, ratings: Sequence[int]) -> dict[int, int]:
     return out
 
 
-def last_events(history_ids: Iterable[int | None]) -> dict[int, RatingHistory]:
-    """The rows named by ``rating_rows``' ``last_history``, with their event, by id."""
-    ids = [i for i in history_ids if i is not None]
+def last_events(lst: RatingList, player_ids: Iterable[int]) -> dict[int, RatingHistory]:
+    """Each player's history row of their last event on the list (with the event), by player.
+
+    One query for a page of players: the "which row is last" subquery runs for those players
+    only, and looks among the list's events on the player's ``last_event_date`` (the re-rating
+    keeps it, and the index on the list's event dates finds them), the latest of them if
+    several fell on that day, as the re-rating orders them.
+    """
+    last = (
+        RatingHistory.objects.filter(
+            player_id=OuterRef("player_id"),
+            event__rating_list=lst,
+            event__date=OuterRef("last_event_date"),
+        )
+        .order_by("-event_id")
+        .values("pk")[:1]
+    )
+    ids = PlayerRating.objects.filter(rating_list=lst, player_id__in=list(player_ids)).values(
+        last_history=Subquery(last)
+    )
     rows = (
         RatingHistory.objects.filter(pk__in=ids)
         .select_related("event")
         .only("before", "after", "player_id", "event__name", "event__date")
     )
-    return {r.pk: r for r in rows}
+    return {r.player_id: r for r in rows}
 
 
 def list_choices(lst: RatingList) -> dict[str, list]:
@@ -246,14 +256,28 @@ def chart_series(player_id: int) -> list[tuple[str, list[tuple[datetime.date, in
     return list(by_list.items())
 
 
-def history_rows(player_id: int) -> QuerySet:
-    """The player's rated events, newest first: the queryset a profile paginates."""
+def history_ids(player_id: int) -> QuerySet:
+    """Ids of the player's history rows, newest event first: what a profile paginates.
+
+    Only ids: sorting the whole history with the events' stored games attached read every
+    event's games (megabytes for a long career) to show twenty.
+    """
     return (
         RatingHistory.objects.filter(player_id=player_id)
+        .order_by("-event__date", "-event_id")
+        .values_list("pk", flat=True)
+    )
+
+
+def history_page(ids: Sequence[int]) -> list[RatingHistory]:
+    """The rows ``ids`` (one page) with their event, list, division and tournament, in order."""
+    rows = {
+        h.pk: h
+        for h in RatingHistory.objects.filter(pk__in=list(ids))
         .select_related("event", "event__rating_list", "event__division__tournament")
         .defer("explanation")
-        .order_by("-event__date", "-event_id")
-    )
+    }
+    return [rows[i] for i in ids if i in rows]
 
 
 def performance_rating(
@@ -262,30 +286,36 @@ def performance_rating(
     """The rating at which expected wins against ``opponents`` equal ``wins``.
 
     ``expected(r, opp)`` is the chance a player rated r beats one rated opp (default: NASPA's
-    curve, nsa2008). Expected wins grow with r, so bisection over 0..3000 finds the crossing;
-    a perfect score or a whitewash has none and is clamped to 3000 or 0. None without
-    opponents. Forty halvings put the answer well within a rating point.
+    curve, nsa2008). Expected wins grow with r, so bisection over the whole ratings 0..3000
+    (twelve halvings) finds the two neighbours the crossing lies between, and straight-line
+    interpolation between them places it (the curve is smooth: far within a rating point).
+    Whole ratings keep the NASPA systems on their exact table of expectations. A perfect
+    score or a whitewash has no crossing and is clamped to 3000 or 0. None without opponents.
     """
     if not opponents:
         return None
     if expected is None:
         expected = _system_expected("nsa2008")
-    lo, hi = float(PERFORMANCE_LOW), float(PERFORMANCE_HIGH)
 
-    def excess(r: float) -> float:
+    def excess(r: int) -> float:
         return sum(expected(r, o) for o in opponents) - wins
 
-    if excess(lo) >= 0:
-        return lo
-    if excess(hi) <= 0:
-        return hi
-    for _ in range(PERFORMANCE_STEPS):
-        mid = (lo + hi) / 2
-        if excess(mid) < 0:
-            lo = mid
+    lo, hi = PERFORMANCE_LOW, PERFORMANCE_HIGH
+    at_lo, at_hi = excess(lo), excess(hi)
+    if at_lo >= 0:
+        return float(lo)
+    if at_hi <= 0:
+        return float(hi)
+    while hi - lo > 1:  # invariant: excess(lo) < 0 < excess(hi)
+        mid = (lo + hi) // 2
+        at_mid = excess(mid)
+        if at_mid < 0:
+            lo, at_lo = mid, at_mid
+        elif at_mid > 0:
+            hi, at_hi = mid, at_mid
         else:
-            hi = mid
-    return (lo + hi) / 2
+            return float(mid)
+    return lo + (-at_lo) / (at_hi - at_lo)
 
 
 def _system_expected(system: str) -> Callable[[float, int], float]:
@@ -294,6 +324,10 @@ def _system_expected(system: str) -> Callable[[float, int], float]:
         sysobj = get_system(system)
     except RatingError:
         sysobj = get_system("nsa2008")
+
+    curve = getattr(sysobj, "expected", None)  # the NASPA family: a function of d alone
+    if callable(curve):
+        return lambda r, opp: curve(r - opp)
 
     def expected(r: float, opp: int) -> float:
         return sysobj.expected_score(RatedPlayer("p", r), RatedPlayer("o", opp))
@@ -373,6 +407,7 @@ def event_rows(player_id: int, page: Sequence[RatingHistory]) -> list[EventRow]:
     for div_id, p1_player, score1, score2, p2 in (
         game.objects.filter(Q(player1__in=mine_entries) | Q(player2__in=mine_entries))
         .filter(score1__isnull=False)
+        .order_by()
         .values_list("round__division_id", "player1__player_id", "score1", "score2", "player2_id")
     ):
         if p2 is None:
@@ -420,6 +455,7 @@ class Meeting:
     opponent_score: int
     tournament_slug: str = ""
     division_slug: str = ""
+    link: str = ""  # the division's standings page, filled in by the view
 
 
 @dataclass
@@ -487,28 +523,32 @@ def head_to_head(a: int, b: int) -> HeadToHead:
 
 
 def player_records(player_id: int) -> dict[str, Any]:
-    """High game (with where), average score and average opponent rating over the player's
+    """High game, average score and average opponent rating over the player's
     played games in published tournaments here (byes and forfeits are not games played).
 
     The opponent's rating is their seed rating in that event (unrated opponents left out).
-    Two aggregate queries, whatever the number of games.
+    One aggregate query, whatever the number of games.
     """
     game = _model("Game")
     entry = _model("Entry")
-    mine = entry.objects.filter(player_id=player_id).values("pk")
-    played = game.objects.filter(
-        Q(player1__in=mine) | Q(player2__in=mine),
-        player2__isnull=False,
-        score1__isnull=False,
-        round__division__tournament__published=True,
-    ).annotate(
-        my_score=Case(
-            When(player1__player_id=player_id, then=F("score1")), default=F("score2")
-        ),
-        opp_rating=Case(
-            When(player1__player_id=player_id, then=F("player2__seed_rating")),
-            default=F("player1__seed_rating"),
-        ),
+    # published is checked on the player's own entries, so the games need no join to it
+    mine = entry.objects.filter(
+        player_id=player_id, division__tournament__published=True
+    ).values("pk")
+    played = (
+        game.objects.filter(
+            Q(player1__in=mine) | Q(player2__in=mine),
+            player2__isnull=False,
+            score1__isnull=False,
+        )
+        .order_by()
+        .annotate(
+            my_score=Case(When(player1__in=mine, then=F("score1")), default=F("score2")),
+            opp_rating=Case(
+                When(player1__in=mine, then=F("player2__seed_rating")),
+                default=F("player1__seed_rating"),
+            ),
+        )
     )
     totals = played.aggregate(
         games=Count("pk"),
@@ -516,17 +556,7 @@ def player_records(player_id: int) -> dict[str, Any]:
         average=Avg("my_score"),
         opponents=Avg("opp_rating", filter=Q(opp_rating__gt=0)),
     )
-    best = None
-    if totals["games"]:
-        best = (
-            played.order_by("-my_score", "round__division__tournament__start_date", "pk")
-            .values(
-                "my_score", "round__number", "round__division__tournament__name",
-                "round__division__tournament__start_date",
-            )
-            .first()
-        )
-    return {**totals, "best": best}
+    return totals
 
 
 def upcoming_entries(player_id: int, today: datetime.date | None = None) -> list:

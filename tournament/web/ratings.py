@@ -21,7 +21,7 @@ from typing import Any
 from django.core.paginator import EmptyPage, Page, Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
-from django.urls import path
+from django.urls import NoReverseMatch, path, reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
@@ -125,10 +125,10 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
         return _refuse(request, str(exc), 400)
     rows = list(page.object_list)
     rank = selectors.ranks(lst, [r.rating for r in rows])
-    last = selectors.last_events(r.last_history for r in rows)
+    last = selectors.last_events(lst, [r.player_id for r in rows])
     for r in rows:
         r.rank = rank.get(r.rating)
-        r.last = last.get(r.last_history)
+        r.last = last.get(r.player_id)
         r.change = (
             r.last.after - r.last.before if r.last is not None and r.last.before else None
         )
@@ -145,6 +145,7 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             "clubs": choices["clubs"],
             "deviation": lst.system == "glicko2",
             "query": query.urlencode(),
+            "players_root": reverse("players:search"),  # rows link to players_root + id
             "filtered": any([filters.q, filters.club, filters.country, filters.player_class]),
         },
     )
@@ -197,9 +198,9 @@ def rating_list_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 return
             start += CSV_CHUNK
             rank = selectors.ranks(lst, [r.rating for r in chunk])
-            last = selectors.last_events(r.last_history for r in chunk)
+            last = selectors.last_events(lst, [r.player_id for r in chunk])
             for r in chunk:
-                h = last.get(r.last_history)
+                h = last.get(r.player_id)
                 cells = [rank.get(r.rating), r.player.name, r.player.country, r.rating]
                 if glicko:
                     cells.append(round(r.deviation) if r.deviation is not None else None)
@@ -256,7 +257,7 @@ def player_profile(request: HttpRequest, player_id: str) -> HttpResponse:
     if player is None:
         return _unknown_player(request, player_id)
     try:
-        paginator = Paginator(selectors.history_rows(pid), EVENTS_PAGE)
+        paginator = Paginator(selectors.history_ids(pid), EVENTS_PAGE)
         page = _page(request, paginator)
     except BadRequest as exc:
         return _refuse(request, str(exc), 400)
@@ -271,7 +272,9 @@ def player_profile(request: HttpRequest, player_id: str) -> HttpResponse:
             "ratings": selectors.player_ratings(pid),
             "chart": mark_safe(chart),  # noqa: S308 - rating_chart escapes every text itself
             "page": page,
-            "events": selectors.event_rows(pid, list(page.object_list)),
+            "events": selectors.event_rows(
+                pid, selectors.history_page(list(page.object_list))
+            ),
             "records": selectors.player_records(pid),
             "upcoming": selectors.upcoming_entries(pid, datetime.date.today()),
         },
@@ -290,11 +293,17 @@ def head_to_head(request: HttpRequest, player_id: str, other_id: str) -> HttpRes
         return _unknown_player(request, other_id)
     if a == b:
         return _refuse(request, "A head-to-head needs two different players.", 400)
-    return render(
-        request,
-        "players/vs.html",
-        {"player": pa, "other": pb, "h2h": selectors.head_to_head(a, b)},
-    )
+    h2h = selectors.head_to_head(a, b)
+    links: dict[tuple[str, str], str] = {}
+    for g in h2h.games:  # reversed once per division, not once per game
+        key = (g.tournament_slug, g.division_slug)
+        if g.tournament_slug and key not in links:
+            try:
+                links[key] = reverse("public:standings", args=key)
+            except NoReverseMatch:
+                links[key] = ""
+        g.link = links.get(key, "")
+    return render(request, "players/vs.html", {"player": pa, "other": pb, "h2h": h2h})
 
 
 list_patterns = [
