@@ -396,3 +396,31 @@ def test_chart_on_the_profile_is_well_formed_svg(client, world):
     assert title is not None and title.text == f"Rating history of {SCRIPT}"
     lines = root.findall(".//{http://www.w3.org/2000/svg}polyline")
     assert len(lines) == 2  # Club List and Perf List
+
+
+def test_profile_and_head_to_head_query_counts_do_not_grow_with_history(client, world):
+    """Bob gets 25 more events; his pages ask the database as often as before."""
+    import datetime
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from ratings.engine import RatedGame
+    from ratings.services import submit_event
+
+    def count(url: str) -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200
+        return len(ctx.captured_queries)
+
+    urls = [f"/players/{world.bob.pk}/", f"/players/{world.bob.pk}/vs/{world.ann.pk}/",
+            "/ratings/club/"]
+    before = [count(u) for u in urls]
+    for i in range(25):
+        submit_event(
+            world.club, name=f"Weekly {i:02d}",
+            date=datetime.date(2024, 8, 1) + datetime.timedelta(i), configured_rounds=1,
+            games=[RatedGame(1, world.bob.pk, world.ann.pk, 400, 380)],
+        )
+    assert RatingHistory.objects.filter(player=world.bob).count() >= 28
+    assert [count(u) for u in urls] == before
