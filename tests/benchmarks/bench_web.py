@@ -266,7 +266,7 @@ async def _client_loop(host: str, port: int, paths, conditional: bool, deadline:
             writer.write((head + "Connection: close\r\n\r\n").encode())
             data = await asyncio.wait_for(reader.read(-1), 10)
             writer.close()
-        except (OSError, asyncio.TimeoutError):
+        except (TimeoutError, OSError):
             stats["errors"] += 1
             continue
         stats["lat"].append(time.monotonic() - t0)

@@ -221,3 +221,22 @@ def test_pages_show_what_the_games_say(client, event):
     assert client.get(f"/t/{t.slug}/{d.slug}/player/9/").status_code == 404
     assert client.get(f"/t/{t.slug}/{d.slug}/player/x/").status_code == 404
     assert client.get(urls(t, d)["standings"] + "?after=9").status_code == 400
+
+
+def test_while_another_process_builds_a_version_the_last_page_is_served(client, event, rf):
+    """A change makes every worker ask for the new page at once: one builds it, the others
+    answer with the last version's page under its own ETag (304 to a poller holding it)."""
+    t, d = event
+    url = urls(t, d)["standings"]
+    old = client.get(url)
+    services.record_result(d, 2, 1, 456, 321)
+    version = caching.tournament_version(t.slug)
+    new_key = caching._page_key(version, rf.get(url), "standings")
+    caching.cache.add("lock:p:" + new_key, 1, 30)  # another process is building it
+    stale = client.get(url)
+    assert stale.status_code == 200 and stale.content == old.content
+    assert stale["ETag"] == old["ETag"] and stale["Cache-Control"] == "public, max-age=1"
+    assert client.get(url, HTTP_IF_NONE_MATCH=old["ETag"]).status_code == 304
+    caching.cache.delete("lock:p:" + new_key)
+    fresh = client.get(url)
+    assert fresh["ETag"] != old["ETag"] and b"+175" in fresh.content

@@ -329,7 +329,11 @@ def public_page(name: str, *, public_only: bool = False) -> Callable:
                 stale = cache_get(latest, local=False)
                 if isinstance(stale, tuple) and isinstance(stale[1], CachedPage):
                     old_etag, old_page = stale
-                    response = _response(old_page, request, old_etag)
+                    if _matches(request, old_etag):  # the poller has it already
+                        response = HttpResponseNotModified()
+                        response["ETag"] = old_etag
+                    else:
+                        response = _response(old_page, request, old_etag)
                     response["Cache-Control"] = "public, max-age=1"
                     return response
             try:
