@@ -8,7 +8,9 @@ as it was. Export writes back every field the import kept, so a round trip is lo
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from django.db import transaction
 from .formats import FormatError
 from .formats.archive import parse_archive, write_archive
 from .formats.config import TshConfig, parse_config, write_config
+from .formats.limits import MAX_SCORE, default_file_name, is_file_name
 from .formats.tourney_js import build_tourney_js, parse_tourney_js, tourney_js_divisions
 from .formats.tsh import TshPlayer, decode_bytes, parse_t, withdrawn_round, write_t
 from .models import Division, Entry, First, Game, Round, Seat, Tournament
@@ -73,9 +76,22 @@ def read_text(path: Path) -> str:
         ) from exc
 
 
+def _check_named_file(source: str, division: str, file_name: str) -> None:
+    """A config names its division files by name, never by path: "/tmp/x.t" or "../../x.t"
+    would read (and on export write) any file on the computer, so neither is opened."""
+    if not is_file_name(file_name):
+        raise ServiceError(
+            "bad_file_name",
+            field="file",
+            what=f"{source}: division {division}: file name",
+            value=file_name[:100],
+        )
+
+
 def _config_divisions(config: TshConfig, base: Path, source: str) -> list[ParsedDivision]:
     out = []
     for name, file_name in config.divisions:
+        _check_named_file(source, name, file_name)
         path = base / file_name
         if not path.exists():
             raise ServiceError(
@@ -139,7 +155,7 @@ def plan_import(
             kind = "tourney.js"
             data = parse_tourney_js(read_text(path), source=path.name)
             divisions = [
-                ParsedDivision(dname, f"{dname.lower()}.t", players, path.name)
+                ParsedDivision(dname, default_file_name(dname), players, path.name)
                 for dname, players in tourney_js_divisions(data)
             ]
             js_config = data.get("config") or {}
@@ -194,6 +210,7 @@ def _archive_divisions(text: str, source: str) -> tuple[list[ParsedDivision], Ts
     config = parse_config(config_text, source=f"{source} (config)")
     divisions = []
     for dname, file_name in config.divisions:
+        _check_named_file(source, dname, file_name)
         if file_name not in files:
             raise ServiceError(
                 "archive_missing_file",
@@ -224,7 +241,9 @@ def _single_division(
             dname = matches[0]
     else:
         dname = path.stem
-    return ParsedDivision(dname, path.name, players, path.name)
+    # The file's own name is kept when it is a plain .t name ("x.tsh" is stored as "x.t").
+    file_name = path.name if is_file_name(path.name) else default_file_name(path.stem)
+    return ParsedDivision(dname, file_name, players, path.name)
 
 
 def check_rounds(plan: ImportPlan, rounds: int) -> None:
@@ -268,16 +287,44 @@ def _p12(player: TshPlayer, r: int) -> int | None:
     return values[r - 1] if r - 1 < len(values) else None
 
 
-def _setting_int(settings: dict[str, Any], key: str, division: str | None = None) -> int | None:
+# limits: a config's numbers are spreads, caps and round counts; 10 * MAX_SCORE is beyond any
+# real one and within every database's integer column.
+SETTING_LIMIT = 10 * MAX_SCORE
+
+
+def _setting_int(
+    settings: dict[str, Any], key: str, division: str | None = None, *, source: str = "config"
+) -> int | None:
     value = settings.get(key)
     if isinstance(value, dict):
         value = value.get(division) if division is not None else None
-    if value is None or value == "":
+    raw = value
+    if value is None or value == "" or isinstance(value, bool):
         return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
+    if isinstance(value, str):
+        text = value.strip()
+        if not re.fullmatch(r"[+-]?[0-9]{1,12}", text):
+            return None
+        value = int(text)
+    if isinstance(value, float):
+        if value != value:  # NaN: not a number, ignored like any other non-number
+            return None
+        if abs(value) > SETTING_LIMIT:
+            value = SETTING_LIMIT * 10  # refused below without converting inf
+    if not isinstance(value, int | float):
         return None
+    if not -SETTING_LIMIT <= value <= SETTING_LIMIT:
+        shown = raw if len(str(raw)) <= 20 else f"{str(raw)[:12]}..."
+        raise ServiceError(
+            "setting_out_of_range",
+            field="file",
+            source=source,
+            key=key if division is None else f"{key}{{{division}}}",
+            value=shown,
+            minimum=-SETTING_LIMIT,
+            maximum=SETTING_LIMIT,
+        )
+    return int(value)
 
 
 @dataclass
@@ -336,7 +383,7 @@ def prepare_import(
     realm = REALMS.get(str(s.get("realm", "nsa")).lower(), "other")
     fields: dict[str, Any] = {}
     for key in ("bye_spread", "spread_cap", "gibson_spread", "max_rounds"):
-        value = _setting_int(s, key)
+        value = _setting_int(s, key, source=Path(path).name)
         if value is not None:
             fields[key] = value
     if "gibson" in s:
@@ -358,7 +405,10 @@ def prepare_import(
     divisions = []
     for parsed in plan.divisions:
         played = max((len(p.opponents) for p in parsed.players), default=0)
-        configured = rounds or _setting_int(s, "max_rounds", parsed.name) or played or 1
+        configured = (
+            rounds or _setting_int(s, "max_rounds", parsed.name, source=Path(path).name)
+            or played or 1
+        )
         divisions.append(PreparedDivision(parsed, configured, played, _division_games(parsed)))
     return PreparedImport(plan, Path(path).name, realm, fields, config_keep, divisions)
 
@@ -660,8 +710,9 @@ def tournament_config(tournament: Tournament) -> TshConfig:
         )
         for a in kept.get("autopair", [])
     ]
+    names = division_file_names(divisions)
     return TshConfig(
-        divisions=[(d.name, d.file_name or f"{d.name.lower()}.t") for d in divisions],
+        divisions=[(d.name, names[d.pk]) for d in divisions],
         settings=settings,
         autopair=autopair,
         classes=dict(kept.get("classes") or {}),
@@ -670,35 +721,118 @@ def tournament_config(tournament: Tournament) -> TshConfig:
     )
 
 
+def division_file_names(divisions: list[Division]) -> dict[int, str]:
+    """Each division's .t file name, safe to write: a stored name that is not a plain .t
+    name (one saved before names were checked, "/tmp/x.t", "../../x.t") is replaced by one made
+    from the slug, and a name two divisions share (ignoring case) by the slug's too."""
+    names: dict[int, str] = {}
+    taken: set[str] = {"config.tsh"}
+    for d in divisions:
+        name = d.file_name if is_file_name(d.file_name or "") else f"{d.slug}.t"
+        if name.lower() in taken or not is_file_name(name):
+            name = default_file_name(d.slug or d.name)
+            stem, n = name[:-2], 2
+            while name.lower() in taken:
+                name, n = f"{stem}-{n}.t", n + 1
+        taken.add(name.lower())
+        names[d.pk] = name
+    return names
+
+
 def export_files(tournament: Tournament) -> dict[str, str]:
-    """config.tsh and one .t per division, as text, keyed by file name."""
+    """config.tsh and one .t per division, as text, keyed by file name (plain names only)."""
     config = tournament_config(tournament)
     files = {"config.tsh": write_config(config)}
-    for division in tournament.divisions.order_by("position", "name"):
-        files[division.file_name or f"{division.name.lower()}.t"] = write_t(
-            division_players(division)
-        )
+    divisions = list(tournament.divisions.order_by("position", "name"))
+    names = division_file_names(divisions)
+    for division in divisions:
+        files[names[division.pk]] = write_t(division_players(division))
     return files
 
 
-def export_tsh(tournament: Tournament, out_dir: str | Path) -> list[Path]:
-    """Write config.tsh and the .t files into out_dir (created if needed); returns the paths."""
-    out = Path(out_dir)
-    files = export_files(tournament)
+# Folders an export never writes into, even when asked (a command run as root would): the
+# system's own, where a config.tsh or .t file could only do harm.
+SYSTEM_FOLDERS = tuple(
+    Path(p) for p in ("/", "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64",
+                      "/proc", "/sbin", "/sys", "/usr", "/var/lib", "/var/log")
+)
+
+
+def refuse_system_folder(folder: Path, shown: str | Path) -> None:
+    """Refuse ``folder`` (already resolved) when it is or lies in a system folder."""
+    for system in SYSTEM_FOLDERS:
+        if folder == system or (system != Path("/") and folder.is_relative_to(system)):
+            raise ServiceError(
+                "unsafe_folder", field="out", path=str(shown),
+                reason=f"{system} is a system folder; exports are not written there",
+            )
+
+
+def export_folder(out_dir: str | Path) -> Path:
+    """The folder to export into, resolved (symbolic links followed) and created if needed.
+
+    Refused: a system folder or one inside it, and anything that is not (and cannot become)
+    a folder. Nothing is written when refused.
+    """
+    out = Path(out_dir).expanduser()
+    resolved = out.resolve()
+    refuse_system_folder(resolved, out)
+    if resolved.exists() and not resolved.is_dir():
+        raise ServiceError(
+            "unsafe_folder", field="out", path=str(out), reason="it is a file, not a folder"
+        )
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        resolved.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ServiceError(
             "cannot_create_folder", field="out", path=str(out), reason=str(exc.strerror or exc)
         ) from exc
+    if not os.access(resolved, os.W_OK | os.X_OK):
+        raise ServiceError(
+            "cannot_write", field="out", path=str(out), reason="the folder is not writable"
+        )
+    return resolved
+
+
+def export_tsh(tournament: Tournament, out_dir: str | Path) -> list[Path]:
+    """Write config.tsh and the .t files into out_dir (created if needed); returns the paths.
+
+    Every file lands directly inside out_dir: names are plain (see division_file_names) and
+    each final path is checked to be in the folder before anything is written. Each file is
+    written to a fresh temporary file first (never following a link planted there) and then
+    renamed over its target, which replaces a link rather than writing through it.
+    """
+    files = export_files(tournament)
+    out = export_folder(out_dir)
+    targets = {}
+    for file_name in files:
+        target = out / file_name
+        if target.parent != out or not is_plain_name(file_name):
+            raise ServiceError(
+                "bad_file_name", field="out", what="export file name", value=file_name[:100]
+            )
+        targets[file_name] = target
     written = []
     for file_name, text in files.items():
-        target = out / file_name
-        tmp = target.with_suffix(target.suffix + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
+        target = targets[file_name]
+        fd, tmp = tempfile.mkstemp(prefix=f".{file_name}.", suffix=".tmp", dir=out)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, target)
+        except OSError as exc:
+            Path(tmp).unlink(missing_ok=True)
+            raise ServiceError(
+                "cannot_write", field="out", path=str(target), reason=str(exc.strerror or exc)
+            ) from exc
         written.append(target)
     return written
+
+
+def is_plain_name(name: str) -> bool:
+    """config.tsh or a division's plain .t name: a single path part inside the folder."""
+    return name == "config.tsh" or is_file_name(name)
 
 
 def export_archive(tournament: Tournament, *, min_players: int = 4) -> str:

@@ -27,7 +27,7 @@ from .limits import (
     check_length,
     check_nul,
 )
-from .tsh import UNDEFINED, TshPlayer
+from .tsh import UNDEFINED, TshPlayer, check_fields, check_pairings
 
 __all__ = ["build_tourney_js", "parse_tourney_js", "tourney_js_divisions", "write_tourney_js"]
 
@@ -411,18 +411,21 @@ def tourney_js_divisions(data: dict) -> list[tuple[str, list[TshPlayer]]]:
                          source=None, line=None)
             check_length(member_id.strip(), MAX_MEMBER_ID, f"{where}: the member id",
                          source=None, line=None)
-            players.append(
-                TshPlayer(
-                    number=number,
-                    name=player_name.strip(),
-                    member_id=member_id.strip(),
-                    rating=rating,
-                    opponents=[
-                        _int_or_none(v, f"{where} pairings") for v in entry.get("pairings") or []
-                    ],
-                    scores=[_int_or_none(v, f"{where} scores") for v in entry.get("scores") or []],
-                    fields=fields,
-                )
+            player = TshPlayer(
+                number=number,
+                name=player_name.strip(),
+                member_id=member_id.strip(),
+                rating=rating,
+                opponents=[
+                    _int_or_none(v, f"{where} pairings") for v in entry.get("pairings") or []
+                ],
+                scores=[_int_or_none(v, f"{where} scores") for v in entry.get("scores") or []],
+                fields=fields,
             )
+            # limits: the same checks as a .t line (field ranges, class length) ...
+            check_fields(player, lambda message, where=where: FormatError(f"{where}: {message}"))
+            players.append(player)
+        # ... and pairings that name real players and agree from both sides.
+        check_pairings(players, f"tourney.js division {name}")
         result.append((name, players))
     return result

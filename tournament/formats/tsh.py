@@ -244,19 +244,33 @@ def _parse_line(text: str, number: int, lineno: int, source: str) -> TshPlayer:
         fields[key] = values
 
     player = TshPlayer(number, name, member_id, rating, opponents, scores, fields, lineno)
+    check_fields(player, fail)
+    return player
+
+
+def check_fields(player: TshPlayer, fail) -> None:
+    """The typed fields' values are whole numbers within their ranges and the class fits.
+
+    Shared with the tourney.js reader, whose players arrive already split into fields.
+    ``fail(message)`` makes the error that places the player (file and line).
+    """
+    number, name = player.number, player.name
     for key in _INT_LIST_FIELDS + _INT_SCALAR_FIELDS:
         low, high = _FIELD_RANGES.get(key, (-(10**MAX_DIGITS) + 1, 10**MAX_DIGITS - 1))
-        for tok in fields.get(key, []):
+        for tok in player.fields.get(key, []):
+            if _other_digits(tok):
+                raise fail(f"{tok!r} uses digits other than 0-9; write numbers with 0-9")
             if not _is_int(tok):
                 raise fail(
                     f"player {number} ({name}): field '{key}' value {tok!r} is not an integer"
                 )
             _check_number(tok, f"player {number} ({name}): field '{key}' value", low, high,
                           fail)
-    if player.player_class is not None:
-        check_length(player.player_class, MAX_CLASS, f"player {number}'s class",
-                     source=source, line=lineno)
-    return player
+    if player.player_class is not None and len(player.player_class) > MAX_CLASS:
+        raise fail(
+            f"player {number}'s class is {len(player.player_class)} characters long; at most "
+            f"{MAX_CLASS} can be stored"
+        )
 
 
 def parse_t(text: str, *, source: str = "<string>") -> list[TshPlayer]:
@@ -270,16 +284,16 @@ def parse_t(text: str, *, source: str = "<string>") -> list[TshPlayer]:
         if not line or line.startswith("#"):
             continue
         players.append(_parse_line(line, len(players) + 1, lineno, source))
-    _check_pairings(players, source)
+    check_pairings(players, source)
     return players
 
 
-def _check_pairings(players: list[TshPlayer], source: str) -> None:
+def check_pairings(players: list[TshPlayer], source: str) -> None:
     count = len(players)
     for p in players:
 
         def fail(message: str, p: TshPlayer = p) -> FormatError:
-            return FormatError(message, source=source, line=p.line)
+            return FormatError(message, source=source, line=p.line or None)
 
         if len(p.scores) > len(p.opponents):
             raise fail(

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
 
+from ..formats.limits import is_file_name
 from ..models import (
     REALM_DEFAULTS,
     Division,
@@ -16,7 +18,9 @@ from ..models import (
     slug_validator,
 )
 from ._common import (
+    MAX_STORED_INT,
     _as_int,
+    check_text,
 )
 from .audit import Actor, audit
 from .errors import ServiceError
@@ -76,6 +80,7 @@ def create_tournament(
     """Create a tournament with its realm's defaults; explicit fields override the preset."""
     if not name or not name.strip():
         raise ServiceError("empty_name", field="name", what="tournament name")
+    check_text(name.strip(), "the tournament name", Tournament, "name", field="name")
     if realm not in REALM_DEFAULTS:
         raise ServiceError(
             "unknown_realm",
@@ -117,6 +122,9 @@ def create_division(
     """Add a division; its slug (for URLs) comes from the name unless one is given."""
     if not name or not name.strip():
         raise ServiceError("empty_name", field="name", what=f"{tournament.slug}: division name")
+    check_text(name.strip(), "the division name", Division, "name", field="name")
+    if file_name:
+        check_file_name(file_name)
     if tournament.divisions.filter(name=name).exists():
         raise ServiceError("division_exists", field="name", tournament=tournament.slug, name=name)
     what = f"division {name}: rounds"
@@ -149,7 +157,8 @@ def create_division(
         rounds=rounds,
         position=tournament.divisions.count(),
         rating_system=rating_system or str(REALM_DEFAULTS[tournament.realm]["rating_system"]),
-        file_name=file_name or f"{name.strip().lower()}.t",
+        # The name is a division's own ("../../admin" is a fine name); its file is the slug's.
+        file_name=file_name or f"{slug}.t",
         config=config or {},
     )
     audit(tournament, actor, "create_division", division, f"division {division.name}")
@@ -164,10 +173,23 @@ def create_division(
 RESERVED_DIVISION_SLUGS = frozenset({"setup", "staff", "new", "standings"})
 EDITABLE_TOURNAMENT_FIELDS = frozenset((TOURNAMENT_FIELDS - {"config"}) | {"name", "realm"})
 DIVISION_FIELDS = frozenset({"name", "slug", "rounds", "rating_system", "rating_list",
-                             "prize_places"})
+                             "prize_places", "file_name"})
 # A spread or score beyond what any game can carry is a typing slip, not a setting.
 MAX_SETTING_SPREAD = 1500
 MAX_DIVISION_ROUNDS = 200
+
+
+def check_file_name(value: Any, *, field: str = "file_name") -> str:
+    """A division's TSH file name: a plain name ending in .t, never a path.
+
+    Exports write the file under this name and the all.tsh archive carries it to whoever
+    unpacks it, so "/tmp/x.t" or "../../x.t" would put player lines a director typed anywhere
+    on the computer; only letters, digits, '.', '_' and '-' are taken, not starting with a dot.
+    """
+    text = "" if value is None else str(value).strip()
+    if not is_file_name(text):
+        raise ServiceError("bad_file_name", field=field, what="file name", value=text[:100])
+    return text
 
 
 def _choices(model: type, field: str) -> list[str]:
@@ -185,16 +207,27 @@ def _setting_int(
         raise ServiceError("setup_required", field=field, what=what)
     if isinstance(value, bool):
         raise ServiceError("setup_not_number", field=field, what=what, value=value)
-    try:
-        number = int(str(value).strip()) if not isinstance(value, int) else value
-    except ValueError:
-        raise ServiceError("setup_not_number", field=field, what=what, value=value) from None
-    if minimum is not None and number < minimum:
-        raise ServiceError("setup_too_small", field=field, what=what, minimum=minimum,
-                           value=number)
-    if maximum is not None and number > maximum:
-        raise ServiceError("setup_too_large", field=field, what=what, maximum=maximum,
-                           value=number)
+    # limits: digits 0-9 only (int() also reads "١٥٠٠" and "1_000"), and a number too long
+    # to store is refused by its first digits, never converted.
+    text = str(value).strip()
+    if not isinstance(value, int) and not re.fullmatch(r"[+-]?[0-9]+", text):
+        if text.lstrip("+-").isdigit():
+            raise ServiceError("non_ascii_digits", field=field, what=what, value=text[:40])
+        raise ServiceError("setup_not_number", field=field, what=what, value=text[:40])
+    shown: Any = text if len(text) <= 20 else f"{text[:12]}..."
+    number = int(text) if len(text.lstrip("+-0")) <= 12 else None
+    low = minimum if minimum is not None else -MAX_STORED_INT
+    high = maximum if maximum is not None else MAX_STORED_INT
+    if number is None or not low <= number <= high:
+        negative = number < low if number is not None else text.startswith("-")
+        if negative and minimum is not None:
+            raise ServiceError("setup_too_small", field=field, what=what, minimum=minimum,
+                               value=shown)
+        if not negative and maximum is not None:
+            raise ServiceError("setup_too_large", field=field, what=what, maximum=maximum,
+                               value=shown)
+        raise ServiceError("number_too_large", field=field, what=what, value=shown,
+                           minimum=low, maximum=high)
     return number
 
 
@@ -365,6 +398,8 @@ def check_division_settings(
     if "prize_places" in values:
         out["prize_places"] = _setting_int(values["prize_places"], "prize_places",
                                            "prize places", minimum=0, maximum=1000)
+    if "file_name" in values:
+        out["file_name"] = check_file_name(values["file_name"])
     return out
 
 

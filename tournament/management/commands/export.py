@@ -1,6 +1,8 @@
 import datetime as dt
+from pathlib import Path
 
 from ...exports import FORMATS, render_export, write_export
+from ...interchange import refuse_system_folder
 from ...services import tournament_by_slug
 from ..base import GibsonCommand
 
@@ -28,6 +30,10 @@ class Command(GibsonCommand):
             except ValueError:
                 raise ValueError(f"--date {opts['date']!r}: expected YYYY-MM-DD") from None
         tournament = tournament_by_slug(opts["slug"])
+        # A file lands only where its name says, never in a system folder (a run as root
+        # would otherwise replace /etc/... quietly).
+        out = Path(opts["out"]).expanduser()
+        refuse_system_folder(out.resolve().parent, out)
         export = render_export(tournament, opts["fmt"], date=date)
         path = write_export(export.data, opts["out"])
         if opts["json"]:

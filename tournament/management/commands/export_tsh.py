@@ -8,7 +8,11 @@ class Command(GibsonCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
-        parser.add_argument("--out", required=True, help="folder to write into (created if needed)")
+        parser.add_argument(
+            "--out",
+            required=True,
+            help="folder to write into (created if needed; never a system folder such as /etc)",
+        )
 
     def handle(self, *args, **opts):
         tournament = tournament_by_slug(opts["slug"])
