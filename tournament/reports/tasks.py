@@ -11,6 +11,8 @@ not reach this module; the ``report`` command imports it, and a worker needs
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from celery import shared_task
@@ -20,7 +22,25 @@ from .build import build_report
 from .files import write_atomically
 
 
-@shared_task(bind=True, name="tournament.reports.scorecards")
+def heartbeat(out: str | Path) -> None:
+    """Touch the job's marker (``<job>.queued`` next to its PDF): the desk reads its age.
+
+    A worker killed mid-job (kill -9, a machine restart) leaves the job's state at PROGRESS for
+    ever; the desk calls a job whose marker has not moved for a while failed, so the director
+    is told to start again instead of watching a bar that never fills.
+    """
+    try:
+        os.utime(Path(out).with_suffix(".queued"))
+    except OSError:
+        pass  # no marker (an inline run, or cleared): nothing to keep alive
+
+
+# acks_late + reject_on_worker_lost: a job whose worker process died is put back on the queue
+# (and run again by the next worker) rather than acknowledged and lost; writing the PDF is
+# atomic and idempotent, so running it twice is harmless.
+@shared_task(
+    bind=True, name="tournament.reports.scorecards", acks_late=True, reject_on_worker_lost=True
+)
 def division_scorecards(
     self,
     slug: str,
@@ -34,8 +54,10 @@ def division_scorecards(
     tournament = tournament_by_slug(slug)
     div = division_by_name(tournament, division)
     step = {"last": -1}
+    heartbeat(out)
 
     def progress(done: int, total: int) -> None:
+        heartbeat(out)
         # at most ~50 state updates per run, whatever the field size
         if self.request.id is None or (done < total and done - step["last"] < max(1, total // 50)):
             return

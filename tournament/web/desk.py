@@ -53,6 +53,11 @@ EXPORT_TYPES = {
     "tourney.js": ("application/javascript; charset=utf-8", "js"),
 }
 _JOB = re.compile(r"[0-9a-f]{32}\Z")
+# A working job touches its marker at every progress step (reports.tasks.heartbeat); one whose
+# marker is older than this lost its worker (killed, restarted). A queued job no worker has
+# taken for JOB_QUEUE_SECONDS is as good as lost too. Either way: failed, start again.
+JOB_STALE_SECONDS = 120
+JOB_QUEUE_SECONDS = 600
 # The desk's own words for a refusal where the neutral message leaves the remedy open.
 DESK_WORDING = {"event_date_needed": "{message} (set it in the admin)"}
 
@@ -323,12 +328,36 @@ def job_status(request: HttpRequest, slug: str, job: str) -> HttpResponseBase:
         return _worker_unavailable(request, tournament.name, marker.read_text(encoding="utf-8"))
     if state == "FAILURE":
         return JsonResponse({"ok": False, "state": "failed", "error": str(result.result)})
+    lost = _lost_job(marker, state)
+    if lost:
+        return JsonResponse({"ok": False, "state": "failed", "error": f"{tournament.name}: {lost}"})
     if state == "SUCCESS":  # finished, but its file is gone (cleared by hand)
         return _no_such_job(tournament, "the job's file is no longer there")
     body: dict[str, Any] = {"ok": True, "state": "working" if state != "PENDING" else "queued"}
     if state == "PROGRESS" and isinstance(result.info, dict):
         body.update(current=result.info.get("current"), total=result.info.get("total"))
     return JsonResponse(body)
+
+
+def _lost_job(marker: Path, state: str) -> str:
+    """Why an unfinished job will never finish ("" while it may): its worker went away."""
+    try:
+        age = time.time() - marker.stat().st_mtime
+    except FileNotFoundError:
+        return ""
+    if state == "PENDING":
+        if age > JOB_QUEUE_SECONDS:
+            return (
+                f"no background worker took the scorecards job in {JOB_QUEUE_SECONDS // 60} "
+                "minutes; it failed: start again (or build the PDF now)"
+            )
+        return ""
+    if age > JOB_STALE_SECONDS:
+        return (
+            "the scorecards job stopped (its background worker was stopped or restarted "
+            "while working on it); it failed: start again"
+        )
+    return ""
 
 
 @require_GET
