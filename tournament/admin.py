@@ -33,6 +33,7 @@ from . import models
 from .rating import is_rating_officer, request_submission, submit_divisions
 from .selectors import visible_contact
 from .services import ServiceError, audit, correct_result
+from .services.events import check_file_name
 from .services.players import (
     PLAYER_FIELDS,
     create_player,
@@ -441,8 +442,23 @@ class MembershipAdmin(RegistryAdmin):
 # --- tournaments and divisions ----------------------------------------------------------------
 
 
+class DivisionForm(forms.ModelForm):
+    """A division's file name is a plain .t name, as everywhere (services.check_file_name):
+    exports and the all.tsh archive write the file under it, so a path is refused here too."""
+
+    def clean_file_name(self) -> str:
+        value = self.cleaned_data.get("file_name") or ""
+        if not value:
+            return value  # exports name it after the slug
+        try:
+            return check_file_name(value)
+        except ServiceError as exc:
+            raise forms.ValidationError(exc.message) from exc
+
+
 class DivisionInline(DirectorInlineMixin, admin.TabularInline):
     model = models.Division
+    form = DivisionForm
     extra = 0
     fields = ["name", "rounds", "rating_system", "rating_list", "file_name", "position"]
     show_change_link = True
@@ -497,6 +513,7 @@ class ForbiddenPairInline(DirectorInlineMixin, admin.TabularInline):
 
 @admin.register(models.Division)
 class DivisionAdmin(DirectorScopedAdmin):
+    form = DivisionForm
     list_display = ["name", "tournament", "rounds", "rating_system"]
     search_fields = ["name", "tournament__name"]
     list_filter = ["rating_system", "tournament"]

@@ -18,6 +18,7 @@ from ..selectors import paired_rounds
 from ._common import (
     _as_int,
     _plays,
+    check_text,
     validate_bye_score,
 )
 from .audit import Actor, audit
@@ -33,6 +34,9 @@ def find_or_create_player(name: str, *, naspa_id: str = "", **fields: Any) -> Pl
     name = " ".join(name.split())
     if not name:
         raise ServiceError("empty_name", field="name", what="player name")
+    # limits: refused the same way on every database (SQLite would store either)
+    check_text(name, "a player's name", Player, "name", field="name")
+    check_text(naspa_id, f"{name[:50]}: NASPA id", Player, "naspa_id", field="naspa_id")
     if naspa_id:
         player = Player.objects.filter(naspa_id=naspa_id).first()
         if player:
@@ -71,6 +75,11 @@ def register_player(
         raise ServiceError(
             "below_minimum", field="rating", what=f"{player.name}: rating", minimum=0, value=rating
         )
+    if rating > MAX_SEED_RATING:
+        raise ServiceError("number_too_large", field="rating", what=f"{player.name}: rating",
+                           value=rating, minimum=0, maximum=MAX_SEED_RATING)
+    check_text(player_class, f"{player.name}: class", Entry, "player_class",
+               field="player_class")
     # Numbers run 1..N (pairings, tourney.js and .t exports index players by them): the new
     # player is N+1, and a division whose numbers have a gap is refused, not extended.
     count = division.entries.count()
@@ -225,6 +234,8 @@ def check_seed_rating(value: Any, who: str, *, field: str = "seed_rating") -> in
 def check_player_class(value: Any, who: str, *, field: str = "player_class") -> str:
     """A class (rating band like "B") fits the model's column; longer text is refused, not cut."""
     text = " ".join(str(value or "").split())
+    if "\x00" in text:
+        raise ServiceError("nul_character", field=field, what=f"{who}: class")
     limit = Entry._meta.get_field("player_class").max_length
     if len(text) > limit:
         raise ServiceError("reg_class_too_long", field=field, player=who, value=text, max=limit)
@@ -236,6 +247,8 @@ def check_player_name(value: Any, *, field: str = "name") -> str:
     name = " ".join(str(value or "").split())
     if not name:
         raise ServiceError("reg_name_required", field=field)
+    if "\x00" in name:
+        raise ServiceError("nul_character", field=field, what="a player's name")
     limit = Player._meta.get_field("name").max_length
     if len(name) > limit:
         raise ServiceError("reg_name_too_long", field=field, max=limit, length=len(name))
