@@ -69,7 +69,10 @@ class PlayerRating(models.Model):
             models.UniqueConstraint(fields=["rating_list", "player"], name="one_rating_per_list"),
         ]
         # the public list page: best first, and ranks counted as "rated higher on this list"
-        indexes = [models.Index(fields=["rating_list", "-rating"], name="rating_list_rank")]
+        # (player last: counting and paging a filtered list reads the index alone)
+        indexes = [
+            models.Index(fields=["rating_list", "-rating", "player"], name="rating_list_rank")
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} {self.rating} ({self.rating_list})"

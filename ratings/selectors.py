@@ -72,38 +72,57 @@ def last_class_subquery() -> Subquery:
     )
 
 
-def rating_rows(lst: RatingList, filters: ListFilters = ListFilters()) -> QuerySet:
-    """The list's rated players (rating above 0), best first, narrowed by ``filters``.
+def rating_ids(lst: RatingList, filters: ListFilters = ListFilters()) -> QuerySet:
+    """Ids of the list's rated players (rating above 0), best first, narrowed by ``filters``:
+    what a list page paginates (``rating_page`` loads one page of them).
 
     Unrated rows (0: imported without a rating, never rated since) are not ranked and not
-    listed.
+    listed. Ties are in player id order, so the order is exactly the (list, rating, player)
+    index's and counting or skipping to a deep page reads index entries, not table rows.
     """
     qs = PlayerRating.objects.filter(rating_list=lst, rating__gt=0)
-    if filters.q:
-        qs = qs.filter(player__name__icontains=filters.q)
+    player = _model("Player")
+    if filters.q:  # matching names first: then each is one probe of the (list, player) index
+        qs = qs.filter(
+            player_id__in=player.objects.filter(name__icontains=filters.q).values("pk")
+        )
     if filters.club:
         membership = _model("Membership")
         qs = qs.filter(
-            Exists(
-                membership.objects.filter(
-                    player_id=OuterRef("player_id"), club__slug=filters.club
-                )
-            )
+            player_id__in=membership.objects.filter(club__slug=filters.club).values("player_id")
         )
     if filters.country:
-        qs = qs.filter(player__country__iexact=filters.country)
+        qs = qs.filter(
+            player_id__in=player.objects.filter(country__iexact=filters.country).values("pk")
+        )
     if filters.player_class:
+        entry = _model("Entry")
+        # players with an entry of that class at all (one list, built once), then of those
+        # the ones whose last entry has it
+        qs = qs.filter(
+            player_id__in=entry.objects.filter(
+                player_class__iexact=filters.player_class,
+                division__tournament__published=True,
+            ).values("player_id")
+        )
         qs = qs.annotate(last_class=last_class_subquery()).filter(
             last_class__iexact=filters.player_class
         )
-    return (
-        qs.select_related("player")
+    return qs.order_by("-rating", "player_id").values_list("pk", flat=True)
+
+
+def rating_page(ids: Sequence[int]) -> list[PlayerRating]:
+    """The PlayerRating rows ``ids`` with their player's name and country, in that order."""
+    rows = {
+        r.pk: r
+        for r in PlayerRating.objects.filter(pk__in=list(ids))
+        .select_related("player")
         .only(
             "rating", "career_games", "deviation", "last_event_date", "player_id",
             "player__name", "player__country",
         )
-        .order_by("-rating", "player__name", "player_id")
-    )
+    }
+    return [rows[i] for i in ids if i in rows]
 
 
 def ranks(lst: RatingList, ratings: Sequence[int]) -> dict[int, int]:

@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddIndex(
             model_name='playerrating',
-            index=models.Index(fields=['rating_list', '-rating'], name='rating_list_rank'),
+            index=models.Index(fields=['rating_list', '-rating', 'player'], name='rating_list_rank'),
         ),
         migrations.AddIndex(
             model_name='ratedevent',

@@ -119,19 +119,30 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             return _unknown_list(request, slug)
         choices = selectors.list_choices(lst)
         _check_club(lst, filters, choices["clubs"])
-        paginator = Paginator(selectors.rating_rows(lst, filters), LIST_PAGE)
+        paginator = Paginator(selectors.rating_ids(lst, filters), LIST_PAGE)
         page = _page(request, paginator)
     except BadRequest as exc:
         return _refuse(request, str(exc), 400)
-    rows = list(page.object_list)
-    rank = selectors.ranks(lst, [r.rating for r in rows])
-    last = selectors.last_events(lst, [r.player_id for r in rows])
-    for r in rows:
-        r.rank = rank.get(r.rating)
-        r.last = last.get(r.player_id)
-        r.change = (
-            r.last.after - r.last.before if r.last is not None and r.last.before else None
-        )
+    ratings = selectors.rating_page(list(page.object_list))
+    rank = selectors.ranks(lst, [r.rating for r in ratings])
+    last = selectors.last_events(lst, [r.player_id for r in ratings])
+    rows = []
+    for r in ratings:  # plain dicts: a hundred rows of model lookups cost the template more
+        h = last.get(r.player_id)
+        change = h.after - h.before if h is not None and h.before else None
+        rows.append({
+            "rank": rank.get(r.rating),
+            "id": r.player_id,
+            "name": r.player.name,
+            "country": r.player.country,
+            "rating": r.rating,
+            "deviation": "" if r.deviation is None else f"±{r.deviation:.0f}",
+            "games": "" if r.career_games is None else r.career_games,
+            "event": h.event.name if h else "",
+            "date": h.event.date.isoformat() if h else "",
+            "change": "" if change is None else f"{change:+d}",
+            "trend": "" if not change else (" up" if change > 0 else " down"),
+        })
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -186,16 +197,14 @@ def rating_list_csv(request: HttpRequest, slug: str) -> HttpResponse:
     header = ["rank", "name", "country", "rating"]
     header += ["deviation"] if glicko else []
     header += ["rated games", "last event", "last event date", "change"]
-    qs = selectors.rating_rows(lst, filters)
+    ids = list(selectors.rating_ids(lst, filters))
 
     def rows() -> Iterator[str]:
         writer = csv.writer(_Echo())
         yield writer.writerow(header)
         start = 0
-        while True:
-            chunk = list(qs[start : start + CSV_CHUNK])
-            if not chunk:
-                return
+        while start < len(ids):
+            chunk = selectors.rating_page(ids[start : start + CSV_CHUNK])
             start += CSV_CHUNK
             rank = selectors.ranks(lst, [r.rating for r in chunk])
             last = selectors.last_events(lst, [r.player_id for r in chunk])
