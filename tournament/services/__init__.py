@@ -53,6 +53,13 @@ from .schedule import (
     delete_schedule_range,
     update_schedule_range,
 )
+from .selfentry import (
+    confirm_report,
+    dispute_report,
+    issue_token,
+    report_own_result,
+    revoke_token,
+)
 from .staff import accept_invite, add_staff, create_invite, remove_staff
 
 __all__ = [
@@ -113,4 +120,10 @@ __all__ = [
     "update_division",
     "update_schedule_range",
     "update_tournament",
+    # self-entry (players' own links)
+    "confirm_report",
+    "dispute_report",
+    "issue_token",
+    "report_own_result",
+    "revoke_token",
 ]
