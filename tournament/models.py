@@ -251,7 +251,12 @@ class Division(models.Model):
 
 
 class Entry(models.Model):
-    """A player in a division: their number there, seed rating and status."""
+    """A player in a division: their number there, seed rating and status.
+
+    ``entry_token`` is the secret of the player's self-entry link (the scorecard's QR code):
+    kept as the token itself, not its hash, so reprinted cards carry the same link; see the
+    field's comment for why, and tournament.services.selfentry for its use.
+    """
 
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
