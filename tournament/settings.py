@@ -7,11 +7,13 @@ only the environment (PostgreSQL via DATABASE_URL, Redis workers via REDIS_URL).
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import sys
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -81,6 +83,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "django_htmx",
+    # Sign-in throttling (AXES_* below) and the Content-Security-Policy header (csp).
+    "axes",
+    "csp",
     "tournament.apps.TournamentConfig",
     "ratings.apps.RatingsConfig",
     "pairings.apps.PairingsConfig",
@@ -88,6 +93,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header on every page (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     # Static files straight from the app server (gunicorn under `manage.py serve`): no separate
     # web server to configure at a venue; early, so a stylesheet never opens a session.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -104,6 +111,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # a write that met a busy SQLite database answers "try again" (503), not a traceback
     "tournament.web.errors.BusyDatabaseMiddleware",
+    # last, as django-axes asks: turns a locked-out sign-in into the lockout page (429)
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.urls"
@@ -160,6 +169,25 @@ elif DATABASES["default"]["ENGINE"].startswith("django.db.backends.postgresql"):
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Sign-in throttling (django-axes), for the site's sign-in and the admin's alike: 10 wrong
+# passwords within 15 minutes lock that user name *from that address* for 15 minutes. Keyed
+# on the pair, so a venue whose devices share one address never locks its director out with
+# someone else's typos, and a guesser elsewhere never locks out the director at the venue.
+AUTHENTICATION_BACKENDS = [
+    # first: refuses a locked-out pair before the password is checked (axes' backend)
+    "tournament.web.accounts.ThrottledBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# A fixed cool-off: the lockout page's "try again at" stays true while someone keeps trying.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "tournament.web.accounts.lockout"
+AXES_CLIENT_IP_CALLABLE = "tournament.web.accounts.client_address"
+AXES_VERBOSE = False
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -255,6 +283,43 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 20000, "CULL_FREQUENCY": 4},
         }
     }
+
+# HTTPS. A venue laptop serves plain HTTP on its own network; a public site sets
+# GIBSON_HTTPS=1: HTTP is redirected to HTTPS, browsers are told to use HTTPS only for a year
+# (subdomains too), and the session and CSRF cookies are never sent over plain HTTP.
+# GIBSON_BEHIND_PROXY=1 when a proxy (nginx, a load balancer) ends TLS and forwards plain
+# HTTP: the request counts as HTTPS when the proxy says so in X-Forwarded-Proto (the proxy
+# must set that header itself, overwriting what a client sent), and the sign-in throttle
+# takes the client's address from X-Forwarded-For.
+HTTPS = env_bool("GIBSON_HTTPS", False)
+BEHIND_PROXY = env_bool("GIBSON_BEHIND_PROXY", False)
+if HTTPS:
+    SECURE_SSL_REDIRECT = True
+    SECURE_HSTS_SECONDS = 365 * 24 * 3600
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# HSTS preloading is a commitment the domain's owner makes at hstspreload.org, not a setting
+# a deployment should switch on for them (W021 asks for it).
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
+# Content-Security-Policy (django-csp 4): scripts only from this site, plus the few inline
+# scripts the console and desk pages carry, each marked with the request's nonce
+# (``nonce="{{ request.csp_nonce }}"``); an injected <script> has no nonce and does not run.
+# Styles allow 'unsafe-inline': the templates carry inline <style> blocks and style=""
+# attributes (a style cannot run code). Images from the site and data: URLs (the favicon).
+# No page may be framed (clickjacking).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", NONCE],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 LOGGING = {
     "version": 1,

@@ -4,10 +4,82 @@ Directors, co-directors and scorekeepers sign in here (not in the admin, which i
 by a superuser). Django's own auth views do the work; these are only their URLs and templates.
 """
 
+from __future__ import annotations
+
+import math
+
+from axes.backends import AxesStandaloneBackend
+from django.conf import settings
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import path, reverse_lazy
+from django.utils import timezone
 
 from .console.staff import accept_invite
+
+
+class ThrottledBackend(AxesStandaloneBackend):
+    """django-axes' check before the password check, for sign-ins that come with a request.
+
+    Every sign-in page (this site's and the admin's) passes its request; a sign-in without
+    one (a test client's login(), a script) has no address to throttle by, and goes on to
+    the password check unthrottled instead of failing.
+    """
+
+    def authenticate(self, request, username=None, password=None, **kwargs):  # noqa: ANN001
+        if request is None:
+            return None
+        return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+def client_address(request: HttpRequest) -> str:
+    """The address a sign-in came from, for the throttle (django-axes).
+
+    Behind a proxy (GIBSON_BEHIND_PROXY=1) every request arrives from the proxy, so the client
+    is the last X-Forwarded-For entry: the one the proxy itself appended (earlier entries are
+    whatever the client claimed, so they are never trusted). Otherwise it is REMOTE_ADDR.
+    """
+    if getattr(settings, "BEHIND_PROXY", False):
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        last = forwarded.split(",")[-1].strip()
+        if last:
+            return last[:100]
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def lockout(
+    request: HttpRequest, original_response: HttpResponse | None = None,
+    credentials: dict | None = None,
+) -> HttpResponse:
+    """The page a locked-out sign-in gets (django-axes): status 429, and when to try again.
+
+    The cool-off runs from the latest wrong password (AXES_COOLOFF_TIME), so "now + cool-off"
+    is the time the lock ends; Retry-After says the same to a machine.
+    """
+    cool_off = settings.AXES_COOLOFF_TIME
+    seconds = int(cool_off.total_seconds())
+    until = timezone.localtime(timezone.now() + cool_off)
+    username = ""
+    field = getattr(settings, "AXES_USERNAME_FORM_FIELD", "username")
+    if credentials:
+        username = str(credentials.get(field) or credentials.get("username") or "")
+    elif request.method == "POST":
+        username = str(request.POST.get(field, ""))
+    response = render(
+        request,
+        "registration/lockout.html",
+        {
+            "failure_limit": settings.AXES_FAILURE_LIMIT,
+            "username": username[:150],
+            "until": until,
+            "minutes": math.ceil(seconds / 60),
+        },
+        status=429,
+    )
+    response["Retry-After"] = str(seconds)
+    return response
+
 
 urlpatterns = [
     path(

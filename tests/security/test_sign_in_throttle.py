@@ -1,0 +1,109 @@
+"""Hole 5: sign-in throttling (django-axes), keyed on user name and address together.
+
+Probed: 100 wrong passwords in 23 s were all answered and the right one then worked. Now the
+10th wrong password within 15 minutes locks that user name from that address: every later
+try, the right password included, gets the lockout page (429, saying when to try again),
+while the same user from another address, and another user from the same address, still
+sign in.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+LOGIN = "/accounts/login/"
+ADMIN_LOGIN = "/admin/login/"
+VENUE, ELSEWHERE = "10.1.1.1", "10.2.2.2"
+PASSWORD = "pw-long-enough-1"
+
+
+@pytest.fixture
+def users(db, settings):
+    # A fast hasher: the throttle is under test, not PBKDF2 (whose cost is the same either way).
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    model = get_user_model()
+    director = model.objects.create_user("director", "d@example.org", PASSWORD, is_staff=True)
+    other = model.objects.create_user("scorer", "s@example.org", PASSWORD)
+    return director, other
+
+
+def _try(client: Client, url: str, username: str, password: str, address: str):
+    return client.post(url, {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def _signed_in(client: Client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+def test_100_wrong_passwords_lock_that_user_at_that_address(users):
+    client = Client()
+    statuses = [_try(client, LOGIN, "director", f"wrong-{i}", VENUE).status_code
+                for i in range(100)]
+    assert statuses[:9] == [200] * 9  # the form again, with its error
+    assert statuses[9:] == [429] * 91  # the 10th failure locks
+    locked = _try(client, LOGIN, "director", PASSWORD, VENUE)
+    assert locked.status_code == 429 and not _signed_in(client)
+    page = locked.content.decode()
+    assert "Too many attempts" in page and "Try again after" in page
+    assert "15 minutes from now" in page
+    assert locked["Retry-After"] == "900"
+    # the same user from another address signs in
+    elsewhere = Client()
+    response = _try(elsewhere, LOGIN, "director", PASSWORD, ELSEWHERE)
+    assert response.status_code == 302 and _signed_in(elsewhere)
+    # another user from the locked address signs in: a venue shares one address
+    colleague = Client()
+    response = _try(colleague, LOGIN, "scorer", PASSWORD, VENUE)
+    assert response.status_code == 302 and _signed_in(colleague)
+
+
+def test_nine_wrong_passwords_then_the_right_one_signs_in(users):
+    client = Client()
+    for i in range(9):
+        assert _try(client, LOGIN, "director", f"wrong-{i}", VENUE).status_code == 200
+    response = _try(client, LOGIN, "director", PASSWORD, VENUE)
+    assert response.status_code == 302 and _signed_in(client)
+
+
+def test_the_lock_ends_after_fifteen_minutes(users):
+    from axes.models import AccessAttempt
+
+    client = Client()
+    for i in range(10):
+        _try(client, LOGIN, "director", f"wrong-{i}", VENUE)
+    assert _try(client, LOGIN, "director", PASSWORD, VENUE).status_code == 429
+    AccessAttempt.objects.update(attempt_time=dt.datetime.now(dt.UTC) - dt.timedelta(minutes=16))
+    response = _try(client, LOGIN, "director", PASSWORD, VENUE)
+    assert response.status_code == 302 and _signed_in(client)
+
+
+def test_the_admin_sign_in_is_throttled_the_same_way(users):
+    client = Client()
+    statuses = [_try(client, ADMIN_LOGIN, "director", f"wrong-{i}", VENUE).status_code
+                for i in range(12)]
+    assert statuses[:9] == [200] * 9 and statuses[9:] == [429] * 3
+    locked = _try(client, ADMIN_LOGIN, "director", PASSWORD, VENUE)
+    assert locked.status_code == 429 and not _signed_in(client)
+    assert "Try again after" in locked.content.decode()
+    # ...and the site's own sign-in shares the count: the pair is locked there too
+    assert _try(Client(), LOGIN, "director", PASSWORD, VENUE).status_code == 429
+
+
+def test_behind_a_proxy_the_address_is_the_one_the_proxy_appended(users, settings):
+    settings.BEHIND_PROXY = True
+    client = Client()
+    for i in range(10):
+        client.post(LOGIN, {"username": "director", "password": f"wrong-{i}"},
+                    REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=f"6.6.6.{i}, {VENUE}")
+    # a client cannot dodge the lock by claiming another address in front of the real one
+    locked = client.post(LOGIN, {"username": "director", "password": PASSWORD},
+                         REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=f"1.2.3.4, {VENUE}")
+    assert locked.status_code == 429
+    other = Client()
+    response = other.post(LOGIN, {"username": "director", "password": PASSWORD},
+                          REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=ELSEWHERE)
+    assert response.status_code == 302
