@@ -86,8 +86,9 @@ def test_scorecards_show_opponents_and_cumulative_spread(imported, tmp_path):
             assert at >= 0, (p.name, row)
             cum = f"+{cumulative}" if cumulative > 0 else str(cumulative)
             assert lines[at + 10] == cum, (p.name, r, lines[at : at + 11])
-    url = f"/t/{tournament.slug}/{DIVISION}/player/1/"
-    assert any(ln.endswith(url) for ln in pages[0])
+    # the QR's link is the player's own self-entry page, /e/TOKEN/ (tests/selfentry has more)
+    token = tournament.divisions.get().entries.get(number=1).entry_token
+    assert token and any(ln.endswith(f"/e/{token}/") for ln in pages[0])
 
 
 def test_pairings_wallchart_and_prizes_print(imported, tmp_path):
