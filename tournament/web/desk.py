@@ -169,7 +169,7 @@ def report_pdf(request: HttpRequest, slug: str, division: str) -> HttpResponseBa
         p = _report_params(request, tournament)
         report = build_report(
             div, p["kind"], round_number=p["round_number"], per_page=p["per_page"],
-            paper=p["paper"],
+            paper=p["paper"], actor=request.user,
         )  # fmt: skip
     except (BadRequest, ReportError, ServiceError) as exc:
         return _refuse(request, f"{tournament.name}, division {div.name}: {exc}")
