@@ -134,7 +134,10 @@ def test_reopening_the_last_line_corrects_it_with_a_reason(live_server, browser)
     page.keyboard.type("8")  # 3 412 388
     page.keyboard.press("Enter")
     page.wait_for_selector("form.correction")
-    page.wait_for_function("document.activeElement && document.activeElement.id === 'id_reason'")
+    # a function, not an expression string: the page's CSP refuses Playwright's eval of one
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.id === 'id_reason'"
+    )
     assert page.input_value("#id_score1") == "412" and page.input_value("#id_score2") == "388"
     page.keyboard.type("slip misread")
     page.keyboard.press("Enter")
