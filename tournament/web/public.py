@@ -312,5 +312,7 @@ def player(
             "starts": starts,
             "replies": replies,
             "repeats": any(r.get("meeting", 0) > 1 for r in rows),
+            # one reverse for the opponents' links: {% url %} per row was a third of the page
+            "player_base": reverse("public:player", args=(div.tournament.slug, div.slug, 1))[:-2],
         },
     )
