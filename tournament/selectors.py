@@ -452,3 +452,99 @@ class DivisionSnapshot:
     def standings(self, tournament: Tournament, after_round: int | None) -> list[StandingsRow]:
         players, rounds = self.player_rounds()
         return _standings(tournament, players, rounds, after_round)
+
+
+# --------------------------------------------------------------------------- round and cross table
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One board of a round as the round page lists it: who sits first and who second.
+
+    When first/second is not settled (to draw, unknown) the pairing's order stands and
+    ``settled`` is False; a bye or forfeit has no second player and comes after the boards.
+    """
+
+    board: int | None
+    first: EntryView
+    second: EntryView | None  # None: a bye or forfeit
+    settled: bool  # who goes first is known (or it is a bye)
+    must_draw: bool
+    score_first: int | None  # None: not scored yet
+    score_second: int | None
+
+
+def round_boards(snapshot: DivisionSnapshot, number: int) -> list[BoardRow]:
+    """The round's boards by board number, then its byes and forfeits (by player number).
+
+    A player looking for their table reads the board and whether they start; the byes are
+    last because nobody needs a table for them.
+    """
+    boards: list[BoardRow] = []
+    byes: list[BoardRow] = []
+    for rnd, board, p1, p2, s1, s2, first, _expl in snapshot.games:
+        if rnd != number:
+            continue
+        one = snapshot.entries[p1]
+        if p2 is None:
+            byes.append(BoardRow(board, one, None, True, False, s1, None))
+            continue
+        two = snapshot.entries[p2]
+        if first == First.PLAYER2:
+            one, two, s1, s2 = two, one, s2, s1
+        settled = first in (First.PLAYER1, First.PLAYER2)
+        boards.append(BoardRow(board, one, two, settled, first == First.DRAW, s1, s2))
+    boards.sort(key=lambda b: (b.board is None, b.board or 0, b.first.number))
+    byes.sort(key=lambda b: b.first.number)
+    return boards + byes
+
+
+@dataclass(frozen=True)
+class CrossCell:
+    """One player's round in the cross table: opponent number (None: bye or forfeit), the
+    result from their side (W, L, T; empty when not scored) and the game's spread."""
+
+    opponent: int | None
+    result: str
+    spread: int | None
+
+
+@dataclass(frozen=True)
+class CrossRow:
+    number: int
+    name: str
+    cells: list[CrossCell | None]  # one per round 1..last; None: not paired that round
+
+
+def _result(spread: int | None) -> str:
+    if spread is None:
+        return ""
+    return "W" if spread > 0 else "L" if spread < 0 else "T"
+
+
+def cross_table(snapshot: DivisionSnapshot, last_round: int) -> list[CrossRow]:
+    """Every player's rounds side by side: the wall chart's cross table, from one load.
+
+    Spreads are the games' own (score minus opponent's score; a bye or forfeit its award),
+    not capped as standings may cap them: the table shows what was played.
+    """
+    cells: dict[int, list[CrossCell | None]] = {
+        pk: [None] * last_round for pk in snapshot.entries
+    }
+    for rnd, _board, p1, p2, s1, s2, _first, _expl in snapshot.games:
+        if not 1 <= rnd <= last_round:
+            continue
+        if p2 is None:
+            cells[p1][rnd - 1] = CrossCell(None, _result(s1), s1)
+            continue
+        two = snapshot.entries[p2].number
+        one = snapshot.entries[p1].number
+        scored = s1 is not None and s2 is not None
+        spread = s1 - s2 if scored else None  # type: ignore[operator]
+        cells[p1][rnd - 1] = CrossCell(two, _result(spread), spread)
+        cells[p2][rnd - 1] = CrossCell(one, _result(-spread if scored else None),
+                                       -spread if scored else None)  # type: ignore[operator]
+    return [
+        CrossRow(e.number, e.name, cells[e.pk])
+        for e in sorted(snapshot.entries.values(), key=lambda e: e.number)
+    ]

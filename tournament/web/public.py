@@ -17,9 +17,11 @@ from ..rating import estimates_from, snapshot_rating_input
 from ..selectors import (
     DivisionSnapshot,
     EntryView,
+    cross_table,
     games_seen_by,
     player_game_rows,
     records_by_round,
+    round_boards,
 )
 from ..services import (
     ServiceError,
@@ -213,6 +215,8 @@ def standings(
             "rows_html": mark_safe(cached(page.key("rows-html", after_round), table)),
             "after_round": after_round,
             "rounds": range(1, last + 1),
+            # refreshes itself while results come in (the latest standings only)
+            "live": after is None and facts.scored_round < page.div.rounds,
         },
     )
 
@@ -314,5 +318,84 @@ def player(
             "repeats": any(r.get("meeting", 0) > 1 for r in rows),
             # one reverse for the opponents' links: {% url %} per row was a third of the page
             "player_base": reverse("public:player", args=(div.tournament.slug, div.slug, 1))[:-2],
+        },
+    )
+
+
+# --- a round's pairings and the cross table (players' phones during play) ---------------------
+
+
+def _round_number(text: str) -> int | None:
+    """A round number from the URL (isascii: "²".isdigit() is True but int("²") fails)."""
+    return int(text) if text.isascii() and text.isdigit() and int(text) >= 1 else None
+
+
+@csrf_exempt
+@require_safe
+@cached_page("round")
+def round_pairings(
+    request: HttpRequest, slug: str, division: str, number: str, version: Version | None
+) -> HttpResponse:
+    """A round's boards with first and second player, and a "find my name" box: where a
+    player looks for their table. While the round has games without scores the table polls
+    itself (htmx, the page's own URL: a 304 most of the time, from the page cache else)."""
+    page = _division_page(request, slug, division, version)
+    if isinstance(page, HttpResponse):
+        return page
+    div = page.div
+    facts = page.facts()
+    wanted = _round_number(number)
+    if wanted is None or wanted > div.rounds:
+        return _refuse(
+            request,
+            f"division {div.name}: there is no round {number!r}; "
+            f"its rounds are 1 to {div.rounds}",
+            404,
+        )
+    boards = cached(page.key("round", wanted), lambda: round_boards(page.snapshot(), wanted))
+    if not boards:
+        paired = (f"pairings are out through round {facts.last_round}" if facts.last_round
+                  else "no round is paired yet")  # fmt: skip
+        return _refuse(
+            request, f"division {div.name}: round {wanted} is not paired yet ({paired})", 404
+        )
+    return render(
+        request,
+        "tournament/round.html",
+        {
+            "tournament": div.tournament,
+            "division": div,
+            "number": wanted,
+            "boards": boards,
+            "live": wanted > facts.scored_round,
+            "rounds": range(1, facts.last_round + 1),
+        },
+    )
+
+
+@csrf_exempt
+@require_safe
+@cached_page("crosstable")
+def crosstable(
+    request: HttpRequest, slug: str, division: str, version: Version | None
+) -> HttpResponse:
+    """Every player's opponents, results and spreads round by round (the wall chart's cross
+    table), scrolled sideways on a phone; refreshes itself until the last round is scored."""
+    page = _division_page(request, slug, division, version)
+    if isinstance(page, HttpResponse):
+        return page
+    div = page.div
+    facts = page.facts()
+    last = facts.last_round
+    rows = cached(page.key("cross", last), lambda: cross_table(page.snapshot(), last))
+    return render(
+        request,
+        "tournament/crosstable.html",
+        {
+            "tournament": div.tournament,
+            "division": div,
+            "rows": rows,
+            "rounds": range(1, last + 1),
+            "live": facts.scored_round < div.rounds,
         },
     )

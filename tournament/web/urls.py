@@ -18,6 +18,12 @@ public_patterns = (
         path("t/<slug:slug>/tourney.js", feeds.tourney_js, name="tourney_js"),
         path("t/<slug:slug>/<str:division>/standings/", public.standings, name="standings"),
         path(
+            "t/<slug:slug>/<str:division>/round/<str:number>/",
+            public.round_pairings,
+            name="round",
+        ),
+        path("t/<slug:slug>/<str:division>/crosstable/", public.crosstable, name="crosstable"),
+        path(
             "t/<slug:slug>/<str:division>/player/<str:number>/", public.player, name="player"
         ),
     ],
