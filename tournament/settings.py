@@ -253,11 +253,25 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": _FAST_RETRY}
 # server and, unlike the database cache, add no writes to the SQLite file that result entry
 # is writing to. Never the per-process memory cache: each worker would compute each change
 # again. A cache that fails is skipped, never an error (caching.cache_get/cache_set).
-if REDIS_URL:
+def _next_redis_db(url: str) -> str:
+    """The same Redis server, the next database number: clearing the page cache (tests, a
+    restore) then never touches the Celery queues in REDIS_URL's own database."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    path = parts.path.strip("/")
+    db = int(path) if path.isascii() and path.isdigit() else 0
+    return urlunsplit(parts._replace(path=f"/{db + 1}"))
+
+
+CACHE_URL = os.environ.get("GIBSON_CACHE_URL", "") or (
+    _next_redis_db(REDIS_URL) if REDIS_URL else ""
+)
+if CACHE_URL:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
+            "LOCATION": CACHE_URL,
             "KEY_PREFIX": "gibson-pages",
             "TIMEOUT": 3600,
             # Redis down must cost a page a moment, not a TCP timeout.

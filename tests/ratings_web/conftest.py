@@ -21,6 +21,15 @@ from tournament.models import Club, Membership, Player
 from tournament.rating import rate_division
 from tournament.services import PlannedGame
 
+
+@pytest.fixture(autouse=True)
+def page_cache(settings):
+    """These tests change ratings straight in the tables (not through the services that move
+    the versions) and count the queries of building a page, so they see pages uncached;
+    test_page_cache.py turns the cache on."""
+    settings.GIBSON_SITE_PAGE_CACHE = False
+
+
 FORMULA = '=HYPERLINK("http://evil.example/","click")'
 SCRIPT = "<script>alert(1)</script> Smith"
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import cached_property, wraps
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
@@ -356,6 +357,86 @@ def public_page(name: str, *, public_only: bool = False) -> Callable:
                 cache_set(latest, (etag, page))
                 response = _response(page, request, etag)
             return _public_headers(response, etag)
+
+        return wrapped
+
+    return decorate
+
+
+# --- pages that read across tournaments and rating lists ---------------------------------------
+
+
+def _site_sql() -> str:
+    from ratings.models import RatingList
+
+    t, rl = Tournament._meta.db_table, RatingList._meta.db_table
+    return (
+        f'SELECT (SELECT COUNT(*) FROM "{t}"), (SELECT MAX(id) FROM "{t}"), '
+        f'(SELECT MAX(created) FROM "{t}"), '
+        f'(SELECT SUM(content_version) FROM "{t}"), (SELECT COUNT(*) FROM "{rl}"), '
+        f'(SELECT MAX(id) FROM "{rl}"), (SELECT SUM(content_version) FROM "{rl}")'
+    )
+
+
+_SITE_SQL: str | None = None
+
+
+def site_version() -> str:
+    """One stamp for pages that read across every tournament and rating list (rating lists,
+    player profiles, head-to-head): versions only grow, so any write anywhere gives a new stamp
+    (with the counts and highest ids, a deleted and re-created row does too). One query."""
+    global _SITE_SQL
+    if _SITE_SQL is None:
+        _SITE_SQL = _site_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(_SITE_SQL)
+        row = cursor.fetchone()
+    return ".".join("".join(ch for ch in str(v or 0) if ch.isalnum()) for v in row)
+
+
+def site_page(name: str) -> Callable:
+    """Decorate a public view that reads across tournaments and lists: for anonymous visitors
+    the ETag comes from :func:`site_version` before the view runs (304 after one query) and the
+    whole page is cached per version; signed-in visitors get a page built for them."""
+
+    def decorate(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any):
+            if (
+                request.user.is_authenticated
+                or "messages" in request.COOKIES
+                or not getattr(settings, "GIBSON_SITE_PAGE_CACHE", True)
+            ):
+                return view(request, *args, **kwargs)
+            stamp = site_version()
+            raw = f"site|{stamp}|{name}|{request.path}|{request.META.get('QUERY_STRING', '')}"
+            etag = '"' + hashlib.sha256(raw.encode("utf-8")).hexdigest()[:32] + '"'
+            if _matches(request, etag):
+                return _public_headers(HttpResponseNotModified(), etag)
+            key = "p:" + etag.strip('"')
+
+            def build() -> CachedPage | HttpResponseBase:
+                response = view(request, *args, **kwargs)
+                if response.status_code != 200 or response.streaming:
+                    return response
+                body = response.content
+                zipped = gzip.compress(body, 6, mtime=0) if len(body) >= MIN_GZIP_BYTES else None
+                own = {
+                    header: value
+                    for header, value in response.items()
+                    if header.lower() not in {"content-type", "content-length", "etag"}
+                }
+                return CachedPage(body, zipped, response["Content-Type"], own)
+
+            page = cache_get(key)
+            if not isinstance(page, CachedPage):
+                built = build()
+                if not isinstance(built, CachedPage):
+                    return built  # a refusal or error page: never cached
+                page = built
+                cache_set(key, page)
+                _remember(key, page)
+            return _public_headers(_response(page, request, etag), etag)
 
         return wrapped
 

@@ -30,6 +30,8 @@ from ratings import selectors
 from ratings.chart import rating_chart
 from ratings.models import RatingList
 
+from .caching import site_page
+
 LIST_PAGE = 100
 EVENTS_PAGE = 20
 MAX_QUERY = 100  # characters in a search or filter value
@@ -83,6 +85,7 @@ def _player_id(raw: str) -> int | None:
 
 @csrf_exempt
 @require_safe
+@site_page("rating_lists")
 def rating_lists(request: HttpRequest) -> HttpResponse:
     return render(request, "ratings/lists.html", {"lists": selectors.list_summaries()})
 
@@ -112,6 +115,7 @@ def _check_club(lst: RatingList, filters: selectors.ListFilters, clubs: list) ->
 
 @csrf_exempt
 @require_safe
+@site_page("rating_list")
 def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         lst, filters = _list_and_filters(request, slug)
@@ -260,6 +264,7 @@ def _unknown_player(request: HttpRequest, raw: str) -> HttpResponse:
 
 @csrf_exempt
 @require_safe
+@site_page("profile")
 def player_profile(request: HttpRequest, player_id: str) -> HttpResponse:
     pid = _player_id(player_id)
     player = selectors.public_player(pid) if pid is not None else None
@@ -292,6 +297,7 @@ def player_profile(request: HttpRequest, player_id: str) -> HttpResponse:
 
 @csrf_exempt
 @require_safe
+@site_page("head_to_head")
 def head_to_head(request: HttpRequest, player_id: str, other_id: str) -> HttpResponse:
     a, b = _player_id(player_id), _player_id(other_id)
     pa = selectors.public_player(a) if a is not None else None
