@@ -53,4 +53,6 @@ def test_new_rating_on_list_profile_and_event_page(client, real_data):
         # the event's player page: the estimate after the last round is the new rating
         page = client.get(f"/t/{t.slug}/{div.slug}/player/{e.number}/").content.decode()
         assert re.search(rf"Estimate</dt><dd>{new}</dd>", page), e.player.name
+        # ... and the rating on the division's list, the new rating once the event is on it
+        assert f'<div id="list-rating"><dt>On Fresh</dt><dd>{new}</dd></div>' in page
         assert f'href="/players/{e.player_id}/"' in page

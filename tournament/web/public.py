@@ -247,6 +247,22 @@ def standings_rows_html(rows: list[StandingsRow], player_base: str) -> str:
     return "".join(out)
 
 
+def _list_rating(div: Division, player_id: int) -> dict | None:
+    """The player's current rating on the division's rating list (after the event is submitted
+    it is the new rating, not the seed), or None without a list. The page's cache key holds
+    the list's version, so a re-rate shows at once."""
+    if div.rating_list_id is None:
+        return None
+    from ratings.models import PlayerRating
+
+    row = (
+        PlayerRating.objects.filter(rating_list_id=div.rating_list_id, player_id=player_id)
+        .values("rating", "rating_list__name")
+        .first()
+    )
+    return row and {"rating": row["rating"], "list": row["rating_list__name"]}
+
+
 @csrf_exempt
 @require_safe
 @cached_page("player")
@@ -316,6 +332,7 @@ def player(
             "starts": starts,
             "replies": replies,
             "repeats": any(r.get("meeting", 0) > 1 for r in rows),
+            "list_rating": _list_rating(div, entry.player_id),
             # one reverse for the opponents' links: {% url %} per row was a third of the page
             "player_base": reverse("public:player", args=(div.tournament.slug, div.slug, 1))[:-2],
         },
