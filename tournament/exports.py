@@ -26,6 +26,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .formats.csvcell import csv_cell
 from .formats.tou import scored_rounds, write_tou
 from .formats.tourney_js import write_tourney_js
 from .interchange import division_players, export_archive, export_tourney_js
@@ -59,24 +60,25 @@ def _number(value: float) -> int | float:
 
 
 def standings_csv(tournament: Tournament) -> str:
-    """Standings after each division's latest round (withdrawn players unranked, at the end)."""
+    """Standings after each division's latest round (withdrawn players unranked, at the end).
+
+    Names and division names are neutralised for spreadsheets (formats.csvcell)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_HEADER)
     for division in _divisions(tournament):
         for row in division_standings(division, last_round_number(division)):
-            writer.writerow(
-                [
-                    division.name,
-                    "" if row.rank is None else row.rank,
-                    row.number,
-                    row.name,
-                    _number(row.wins),
-                    _number(row.losses),
-                    row.spread,
-                    row.rating,
-                ]
-            )
+            cells = [
+                division.name,
+                "" if row.rank is None else row.rank,
+                row.number,
+                row.name,
+                _number(row.wins),
+                _number(row.losses),
+                row.spread,
+                row.rating,
+            ]
+            writer.writerow([csv_cell(c) for c in cells])
     return out.getvalue()
 
 

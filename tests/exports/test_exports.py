@@ -275,3 +275,32 @@ def test_tourney_js_feed_follows_new_results(client):
     after = parse_tourney_js(changed.content.decode())
     assert after["divisions"][0]["players"][1]["scores"] == [420]
     assert after["divisions"][0]["players"][2]["scores"] == [380]
+
+
+def test_standings_csv_cells_never_run_as_spreadsheet_formulas():
+    """OWASP's CSV-injection rule: text starting = + - @ tab CR gets a quote mark; numbers,
+    such as a negative spread, stay numbers a spreadsheet can add up."""
+    import csv
+    import io
+
+    from tournament.exports import standings_csv
+
+    t = services.create_tournament(name="Formula Open")
+    d = services.create_division(t, name="@SUM(A1)", rounds=2)
+    services.register_player(d, name='=HYPERLINK("http://evil.example","x")', rating=1500)
+    services.register_player(d, name="+cmd|' /C calc'!A0", rating=1400)
+    services.register_player(d, name="Plain, Name", rating=1300)
+    services.register_player(d, name="-2+3", rating=1200)
+    services.save_round_pairings(d, 1, [services.PlannedGame(1, 2), services.PlannedGame(3, 4)])
+    services.record_result(d, 1, 1, 300, 420)
+    services.record_result(d, 1, 3, 400, 350)
+    rows = list(csv.reader(io.StringIO(standings_csv(t))))
+    body = {r[3]: r for r in rows[1:]}
+    assert set(body) == {
+        "'=HYPERLINK(\"http://evil.example\",\"x\")", "'+cmd|' /C calc'!A0", "Plain, Name",
+        "'-2+3",
+    }
+    assert all(r[0] == "'@SUM(A1)" for r in rows[1:])
+    spreads = {r[3]: r[6] for r in rows[1:]}
+    assert spreads["'=HYPERLINK(\"http://evil.example\",\"x\")"] == "-120"  # a number, no quote
+    assert spreads["Plain, Name"] == "50"

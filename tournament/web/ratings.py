@@ -16,7 +16,6 @@ from __future__ import annotations
 import csv
 import datetime
 from collections.abc import Iterator
-from typing import Any
 
 from django.core.paginator import EmptyPage, Page, Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -30,13 +29,13 @@ from ratings import selectors
 from ratings.chart import rating_chart
 from ratings.models import RatingList
 
+from ..formats.csvcell import csv_cell
 from .caching import site_page
 
 LIST_PAGE = 100
 EVENTS_PAGE = 20
 MAX_QUERY = 100  # characters in a search or filter value
 CSV_CHUNK = 2000
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 class BadRequest(Exception):
@@ -164,20 +163,6 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             "filtered": any([filters.q, filters.club, filters.country, filters.player_class]),
         },
     )
-
-
-def csv_cell(value: Any) -> Any:
-    """A spreadsheet-safe cell: text that a spreadsheet would read as a formula (starting with
-    = + - @, tab or carriage return: the OWASP rule) is prefixed with a quote mark; numbers
-    stay numbers, so a change of -12 is still -12."""
-    if value is None:
-        return ""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value
-    text = str(value)
-    if text.startswith(FORMULA_STARTS):
-        return "'" + text
-    return text
 
 
 class _Echo:
