@@ -100,7 +100,7 @@ def test_tou_structure_line_by_line(naspa, original, tmp_path):
         for rnd, (outcome, score, opp_field) in enumerate(blocks, start=1):
             opp, own = p.opponents[rnd - 1], p.scores[rnd - 1]
             if opp == 0:  # bye or forfeit: a game against oneself
-                assert opp_field.strip() == str(p.number)
+                assert opp_field.strip() == ("+" if own > 0 else "") + str(p.number)  # bye: '+'
                 assert (outcome, int(score)) == (("2" if own > 0 else " "), abs(own))
                 continue
             theirs = original[opp - 1].scores[rnd - 1]

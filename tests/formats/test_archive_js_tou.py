@@ -196,7 +196,7 @@ def test_tou_layout(a_players):
     keras = lines[3 + 15]
     assert keras[20 + 19 * 9 : 20 + 20 * 9] == "  050  16"  # forfeit: loss of 50 against herself
     sealy = lines[3 + 25]
-    assert sealy[20 + 19 * 9 : 20 + 20 * 9] == " 2050  26"  # bye: win of 50 against himself
+    assert sealy[20 + 19 * 9 : 20 + 20 * 9] == " 2050 +26"  # bye: win of 50, '+' on own number
 
 
 def test_tou_round_trip_real_files(a_players, b_players):

@@ -99,8 +99,8 @@ def test_split_reader_gets_every_pair_of_real_exports(real):
             for rnd, (outcome, score, opp, first) in enumerate(games, start=1):
                 opponent, own = p.opponents[rnd - 1], p.scores[rnd - 1]
                 where = (p.name, rnd)
-                if opponent == 0:  # bye (win of 50) or forfeit (loss of 50) against oneself
-                    assert (opp, score, first) == (p.number, abs(own), False), where
+                if opponent == 0:  # bye (win of 50, '+' on own number) or forfeit (loss of 50)
+                    assert (opp, score, first) == (p.number, abs(own), own > 0), where
                     assert outcome == (2 if own > 0 else 0), where
                     continue
                 theirs = players[opponent - 1].scores[rnd - 1]
@@ -144,9 +144,9 @@ def test_score_fields_are_zero_padded():
         player(4, "Di Low", [0, 3, 0], [-50, 345, 0], [0, 2, 0]),
     ]
     lines = write_tou("E", DAY, [("A", players)]).split("\r\n")
-    assert lines[3] == f"{'Ann Win':<20} 2488  +2 2050   1  000   1"
+    assert lines[3] == f"{'Ann Win':<20} 2488  +2 2050  +1  000   1"
     assert lines[4] == f"{'Bob Loss':<20}  005   1  050   2 1400  +3"
-    assert lines[5] == f"{'Cy Tie':<20} 2050   3 1345  +4 1400   2"
+    assert lines[5] == f"{'Cy Tie':<20} 2050  +3 1345  +4 1400   2"
     assert lines[6] == f"{'Di Low':<20}  050   4 1345   3  000   4"
     rows = split_reader("\r\n".join(lines))[0][1]
     assert rows[1] == ("Bob Loss", [(0, 5, 1, False), (0, 50, 2, False), (1, 400, 3, True)])

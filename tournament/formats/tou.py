@@ -22,12 +22,28 @@ no leading ``*`` (that starts a section), ``Player-N`` when nothing Latin is lef
 within the division (case-insensitively, as they match players by name): a later duplicate,
 often made by the 20-character cut, ends in ``-2``, ``-3``...
 
-A bye or forfeit is a game against oneself (the opponent is the player's own number), which the
-rating programs skip. We write a bye as a win scoring the bye spread (``2050``), a forfeit as a
-loss scoring the forfeit's size (``-50`` is written `` 050``), and a bye scored 0 as a loss of
-0 (`` 000``), so that ``parse_tou`` reads back exactly the ``.t`` scores (+50, -50, 0). Which
-player went first in a forfeited game is not kept: ``parse_tou`` gives p12 0 for every game
-against oneself.
+A bye or forfeit is a game against oneself: the opponent is the player's own number, which the
+rating programs skip. Facts from the public repository cocoscrabble/ratings (a Python rating
+program): its real AuPair file ``testdata/isropn20.tou`` writes a bye as ``2001  +9`` (a win, a
+``+`` on the player's own number) and an absent player's round as ``   0  24`` (a loss of 0 on
+the own number, no ``+``); its ``TouReader`` (``rating.py``, later ``coco_ratings/io.py``)
+splits the line, reads the score as ``int(token) % 1000`` and the opponent as ``int(token)``
+(dropping the ``+``). So we write, on the player's own number:
+
+- a bye as a win with the ``+`` marker and the bye spread: ``2050 +N`` (the real file's form;
+  we keep our spread where AuPair puts ``001``, so the event's spread survives);
+- a forfeit as a loss, no ``+``, the forfeit's size: -50 is `` 050  N`` (the real file's form
+  for a round not played); a 0 against oneself is `` 000  N``.
+
+The sign of a forfeit is the outcome column, a space for a loss, as for every other game: a
+reader that keeps the outcome (``int(token) // 1000``: 2 win, 1 tie, 0 loss) gets -50 back.
+No token can make that ``TouReader`` give a negative score: Python's ``% 1000`` is never
+negative, and ``-050`` would be read as 950, so we never write a minus sign (it would also
+break readers that take the outcome from its column). That reader skips games against oneself
+when rating, so the value there changes no rating. ``parse_tou`` reads the old form (no ``+``
+on a bye) and the new one alike: against oneself, outcome 2 is +score, anything else -score.
+Which player went first in a bye or forfeit is not kept: ``parse_tou`` gives p12 0 for every
+game against oneself.
 
 Only rounds that are fully scored for the whole division are written: the file is for rating,
 and a round with results missing cannot be rated.
@@ -189,8 +205,9 @@ def _block(player: TshPlayer, rnd: int, players: list[TshPlayer], width: int, wh
     score = player.scores[rnd - 1]
     assert opp is not None and score is not None
     if opp == 0:
+        # A bye carries the '+' marker on the own number; a forfeit (or 0) does not.
         outcome = "2" if score > 0 else " "
-        shown, opponent, first = abs(score), player.number, False
+        shown, opponent, first = abs(score), player.number, score > 0
     else:
         other = players[opp - 1].scores[rnd - 1]
         assert other is not None
