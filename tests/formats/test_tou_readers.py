@@ -1,7 +1,8 @@
 """Byes and forfeits in our ``.TOU`` as the AuPair-style readers take them.
 
 Facts (public repository cocoscrabble/ratings, studied, not copied): its ``TouReader``
-(``rating.py``, later ``coco_ratings/io.py``) splits a player line on whitespace, takes the
+(``rating.py``, and its later ``coco_ratings`` package) splits a player line on whitespace,
+takes the
 leading tokens holding a letter as the name, then pairs of tokens: the score is
 ``int(token) % 1000`` (the outcome digit in front dropped), the opponent ``int(token)`` (a
 ``+`` dropped). Its real AuPair file ``testdata/isropn20.tou`` writes a bye as ``2001  +9`` on

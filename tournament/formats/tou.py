@@ -26,7 +26,7 @@ A bye or forfeit is a game against oneself: the opponent is the player's own num
 rating programs skip. Facts from the public repository cocoscrabble/ratings (a Python rating
 program): its real AuPair file ``testdata/isropn20.tou`` writes a bye as ``2001  +9`` (a win, a
 ``+`` on the player's own number) and an absent player's round as ``   0  24`` (a loss of 0 on
-the own number, no ``+``); its ``TouReader`` (``rating.py``, later ``coco_ratings/io.py``)
+the own number, no ``+``); its ``TouReader`` (``rating.py``, and its later ``coco_ratings`` package)
 splits the line, reads the score as ``int(token) % 1000`` and the opponent as ``int(token)``
 (dropping the ``+``). So we write, on the player's own number:
 
