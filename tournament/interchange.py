@@ -21,7 +21,12 @@ from .formats import FormatError
 from .formats.archive import parse_archive, write_archive
 from .formats.config import TshConfig, parse_config, write_config
 from .formats.limits import MAX_SCORE, default_file_name, is_file_name
-from .formats.tourney_js import build_tourney_js, parse_tourney_js, tourney_js_divisions
+from .formats.tourney_js import (
+    build_tourney_js,
+    parse_tourney_js,
+    tourney_js_divisions,
+    tourney_js_extras,
+)
 from .formats.tsh import TshPlayer, decode_bytes, parse_t, withdrawn_round, write_t
 from .models import Division, Entry, First, Game, Round, Seat, Tournament
 from .services import (
@@ -65,6 +70,7 @@ class ImportPlan:
     config: TshConfig | None = None
     settings: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    tourney_js: dict | None = None  # keys of an imported tourney.js kept for export
 
 
 def read_text(path: Path) -> str:
@@ -147,6 +153,7 @@ def plan_import(
     path = Path(path)
     config: TshConfig | None = None
     divisions: list[ParsedDivision]
+    js_extras: dict | None = None
     try:
         if config_path is not None:
             cpath = Path(config_path)
@@ -158,7 +165,10 @@ def plan_import(
                 ParsedDivision(dname, default_file_name(dname), players, path.name)
                 for dname, players in tourney_js_divisions(data)
             ]
+            js_extras = tourney_js_extras(data)
             js_config = data.get("config") or {}
+            if isinstance(js_config, dict):  # the labels are ours to write (export_tourney_js)
+                js_config = {k: v for k, v in js_config.items() if k != "_termdict"}
             if config is None and js_config:
                 config = TshConfig(
                     divisions=[(d.name, d.file_name) for d in divisions],
@@ -202,6 +212,7 @@ def plan_import(
         config=config,
         settings=settings,
         warnings=list(config.warnings) if config else [],
+        tourney_js=js_extras,
     )
 
 
@@ -402,6 +413,8 @@ def prepare_import(
         "other_lines": list(plan.config.other_lines) if plan.config else [],
         "source": Path(path).name,
     }
+    if plan.tourney_js is not None:
+        config_keep["tourney_js"] = plan.tourney_js["top"]
     divisions = []
     for parsed in plan.divisions:
         played = max((len(p.opponents) for p in parsed.players), default=0)
@@ -431,7 +444,8 @@ def write_import(
 
     summary = []
     s = plan.settings
-    for prepared_division in prepared.divisions:
+    js_divisions = plan.tourney_js["divisions"] if plan.tourney_js else []
+    for index, prepared_division in enumerate(prepared.divisions):
         parsed = prepared_division.parsed
         division = create_division(
             tournament,
@@ -440,6 +454,7 @@ def write_import(
             actor=actor,
             rating_system=str(s.get("rating_system") or "") or None,
             file_name=parsed.file_name,
+            config={"tourney_js": js_divisions[index]} if index < len(js_divisions) else None,
         )
         _write_division(division, prepared_division)
         plan.warnings.extend(schedule_from_autopair(division, prepared.config["autopair"]))
@@ -852,15 +867,46 @@ def export_archive(tournament: Tournament, *, min_players: int = 4) -> str:
 
 def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
     """TSH's live feed structure; public copies never carry players' passwords."""
+    from .formats.tourney_js import TERMDICT, computed_keys
+    from .rating import RatingError, division_estimates
+
     divisions = []
-    for division in tournament.divisions.order_by("position", "name"):
+    division_keys = []
+    player_keys = []
+    for division in tournament.divisions.order_by("position", "name").select_related(
+        "rating_list"
+    ):
         players = division_players(division)
         if public:
             for p in players:
                 p.fields.pop("password", None)
         divisions.append((division.name, players))
+        try:
+            newr = {row["number"]: row["by_round"] for row in division_estimates(division)}
+        except (RatingError, ValueError):
+            newr = {}  # a system we cannot rate: the viewers show no new ratings
+        keys, per_player = computed_keys(
+            players,
+            rounds=division.rounds,
+            prize_places=division.prize_places,
+            rating_list=(
+                division.rating_list.slug if division.rating_list_id
+                else str(tournament.realm or "nsa")
+            ),
+            rating_system=division.rating_system or "",
+            newr=newr,
+            kept=(division.config or {}).get("tourney_js") or {},
+        )
+        division_keys.append(keys)
+        player_keys.append(per_player)
     config = dict(tournament_config(tournament).settings)
-    return build_tourney_js(config, divisions)
+    config["_termdict"] = TERMDICT
+    kept = (tournament.config or {}).get("tourney_js") or {}
+    top = {"esb": {"message": {"mode": "reveal", "text": ""}}, "profile": ""}
+    top.update(kept)
+    return build_tourney_js(
+        config, divisions, top=top, division_keys=division_keys, player_keys=player_keys
+    )
 
 
 # --------------------------------------------------------------------------- upload (console)

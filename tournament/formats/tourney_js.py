@@ -3,10 +3,12 @@
 Broadcast overlays and live-results pages poll this file, so producing it makes the project a
 drop-in live source for them, and reading it lets a director import an event in progress.
 The file is JavaScript, not JSON: it may contain ``undefined``, unquoted keys, single-quoted
-strings, trailing commas and comments. It is read by a small data parser (``undefined`` and
-array holes become ``None``); it is never executed.
+strings, trailing commas and comments. It is read by a small data parser (``undefined``,
+``null`` and array holes become ``None``); it is never executed. It is written as TSH writes
+it: every ``None`` goes out as an unquoted ``undefined`` (TSH's Perl has one "no value",
+which its serialiser writes as ``undefined``; the viewers test for it with ``defined()``).
 
-Players are 1-based: ``players[0]`` is ``null``. A player's extra ``.t`` fields live in
+Players are 1-based: ``players[0]`` is ``undefined``. A player's extra ``.t`` fields live in
 ``etc`` as lists (numbers where the token is an integer, strings otherwise).
 """
 
@@ -29,7 +31,49 @@ from .limits import (
 )
 from .tsh import UNDEFINED, TshPlayer, check_fields, check_pairings
 
-__all__ = ["build_tourney_js", "parse_tourney_js", "tourney_js_divisions", "write_tourney_js"]
+__all__ = [
+    "TERMDICT",
+    "build_tourney_js",
+    "computed_keys",
+    "parse_tourney_js",
+    "tourney_js_divisions",
+    "tourney_js_extras",
+    "write_tourney_js",
+]
+
+
+# Keys this module writes itself; anything else found in a file is kept and written back.
+_TOP_KEYS = ("config", "divisions")
+_DIVISION_KEYS = ("name", "players")
+_PLAYER_KEYS = ("etc", "id", "name", "pairings", "rating", "scores")
+
+# Our own English labels for the codes TSH's viewers (tsh.js, esb.js) look up in
+# config._termdict.messages[code].brief; a missing code prints as "[unknown code: ...]".
+_LABELS = {
+    "1st": "1st", "2nd": "2nd", "B": "B", "Board": "Board", "bye": "bye",
+    "columns": "columns", "division": "division", "Division": "Division",
+    "data_loaded": "Data loaded.", "draw": "draw", "faster": "faster",
+    "font_size": "font size", "F": "F", "L": "L", "Last_Game_sb": "Last game",
+    "Load": "Load", "Next_Game_sb": "Next game", "pane_size": "pane size",
+    "Opponent": "Opponent", "order": "order", "order_id": "by number",
+    "order_ranked": "by rank", "order_board": "by board", "p12": "first/second",
+    "photos": "photos", "photos_on": "on", "photos_off": "off", "Rank": "Rank",
+    "Score": "Score", "Spread": "Spread", "style": "style", "style_blink": "blink",
+    "style_card": "card", "style_compact": "compact", "style_normal": "normal",
+    "style_pair": "pair", "ranks": "ranks", "Rnd": "Rnd", "Rec-ord": "Record",
+    "Round": "Round", "rows": "rows", "scroll": "scroll", "slower": "slower",
+    "Table": "Table", "T": "T", "url": "address", "W": "W", "W_L": "W-L", "was": "was",
+    "EditScorecardTopNote": "Check each score before saving.", "Lost": "Lost",
+    "Opp_No": "Opp. #", "OpponentName": "Opponent", "Opp_Rating": "Opp. rating",
+    "Opp_Score": "Opp. score", "Player_Score": "Score", "RoundP12": "First/second",
+    "vs": "vs", "Won": "Won",
+    "ord1st": "%sst", "ord2nd": "%snd", "ord3rd": "%srd", "ordnth": "%sth",
+}  # fmt: skip
+TERMDICT: dict = {
+    "messages": {
+        code: {"brief": brief, "code": code, "type": "label"} for code, brief in _LABELS.items()
+    }
+}
 
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
@@ -308,9 +352,25 @@ def parse_tourney_js(text: str, *, source: str = "tourney.js") -> dict:
         raise parser.error("string holds an unpaired \\u surrogate escape") from None
 
 
+def _js(value: object) -> str:
+    if value is None:
+        return "undefined"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_js(str(k))}:{_js(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_js(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
 def write_tourney_js(data: dict) -> str:
-    """Render ``newt=...;`` as strict JSON (a subset of JavaScript every reader accepts)."""
-    return "newt=" + json.dumps(data, ensure_ascii=False, allow_nan=False) + ";\n"
+    """Render ``newt=...;``: JSON with every ``None`` as an unquoted ``undefined``, as TSH.
+
+    The file is loaded by ``<script>`` tags and ``eval``: ``</`` is written ``<\\/`` so a name
+    cannot close the script element, and U+2028/U+2029 (line ends to older JavaScript) as
+    ``\\u2028``/``\\u2029``. All three occur only inside strings, where the escapes mean the same.
+    """
+    body = _js(data).replace("</", "<\\/").replace("\u2028", "\\u2028")
+    return "newt=" + body.replace("\u2029", "\\u2029") + ";\n"
 
 
 def _etc_value(token: str) -> int | float | str:
@@ -337,10 +397,28 @@ def _token(value: object, where: str) -> str:
     raise FormatError(f"{where}: cannot read {value!r} as a .t value")
 
 
-def build_tourney_js(config: dict, divisions: list[tuple[str, list[TshPlayer]]]) -> dict:
-    """The ``newt`` object TSH publishes, from division files (players in number order)."""
+def _etc_out(token: str) -> object:
+    # .t's "00" is TSH's undefined (an rrank not yet computed); TSH writes it as undefined.
+    return None if token == UNDEFINED else _etc_value(token)
+
+
+def build_tourney_js(
+    config: dict,
+    divisions: list[tuple[str, list[TshPlayer]]],
+    *,
+    top: dict | None = None,
+    division_keys: list[dict] | None = None,
+    player_keys: list[dict[int, dict]] | None = None,
+) -> dict:
+    """The ``newt`` object TSH publishes, from division files (players in number order).
+
+    ``top``, ``division_keys[i]`` and ``player_keys[i][number]`` add keys beside the ones built
+    here (TSH's computed keys and anything an imported file carried); the built keys win.
+    ``players[0]`` is ``undefined``, as TSH writes it.
+    """
     out = []
-    for name, players in divisions:
+    for d_index, (name, players) in enumerate(divisions):
+        extra_players = (player_keys[d_index] if player_keys else None) or {}
         rows: list[object] = [None]
         for index, p in enumerate(players, start=1):
             if p.number != index:
@@ -348,10 +426,11 @@ def build_tourney_js(config: dict, divisions: list[tuple[str, list[TshPlayer]]])
                     f"division {name}: player {p.name!r} has number {p.number} "
                     f"but is in position {index}"
                 )
-            rows.append(
+            row: dict[str, object] = dict(extra_players.get(p.number) or {})
+            row.update(
                 {
                     "etc": {
-                        key: [_etc_value(tok) for tok in values]
+                        key: [_etc_out(tok) for tok in values]
                         for key, values in p.fields.items()
                         if key != "password"  # never published
                     },
@@ -362,8 +441,93 @@ def build_tourney_js(config: dict, divisions: list[tuple[str, list[TshPlayer]]])
                     "scores": list(p.scores),
                 }
             )
-        out.append({"name": name, "players": rows})
-    return {"config": dict(config), "divisions": out}
+            rows.append(row)
+        kept = (division_keys[d_index] if division_keys else None) or {}
+        division: dict[str, object] = dict(kept)
+        division.update({"name": name, "players": rows})
+        out.append(division)
+    result: dict[str, object] = dict(top or {})
+    result.update({"config": dict(config), "divisions": out})
+    return result
+
+
+def computed_keys(
+    players: list[TshPlayer],
+    *,
+    rounds: int,
+    prize_places: int,
+    rating_list: str,
+    rating_system: str,
+    newr: dict[int, list[int]],
+    kept: dict | None = None,
+) -> tuple[dict, dict[int, dict]]:
+    """A division's keys and its players' keys beside the .t data, as TSH computes them.
+
+    ``kept`` is what ``tourney_js_extras`` kept for the division on import: its keys come
+    first and the ones computed here replace them. See docs/tourney-js.md for each key.
+    """
+    kept = kept or {}
+    n = len(players)
+    played = max((len(p.scores) for p in players), default=0)
+    paired = max((len(p.opponents) for p in players), default=0)
+    configured = max(rounds, played, 1)
+    by_rating = sorted(players, key=lambda p: (-(p.rating or 0), p.number))
+    seed = {p.number: i for i, p in enumerate(by_rating, start=1)}
+    # 1-based rank of the first player out of the money; n + 1 when all are in the money.
+    first_out = min(prize_places or n, n) + 1
+    classes: dict[str, int] = {}
+    for p in players:
+        if p.player_class:
+            classes[p.player_class] = classes.get(p.player_class, 0) + 1
+    division = dict(kept.get("keys") or {})
+    division.update(
+        {
+            "classes": classes or None,
+            "first_out_of_the_money": [first_out] * configured,
+            "maxr": configured - 1,
+            "maxrp": paired - 1,
+            "rating_list": rating_list,
+            "rating_system": rating_system,
+            "seeds": [seed[p.number] for p in players],
+        }
+    )
+    kept_players = kept.get("players") or {}
+    per_player: dict[int, dict] = {}
+    for p in players:
+        row = {"photo": None, "photomood": None}
+        row.update(kept_players.get(str(p.number)) or {})
+        row["newr"] = list(newr.get(p.number) or [])
+        per_player[p.number] = row
+    return division, per_player
+
+
+def tourney_js_extras(data: dict) -> dict:
+    """The keys of a ``newt`` object that ``tourney_js_divisions`` does not read, to keep.
+
+    Returns ``{"top": {...}, "divisions": [{"keys": {...}, "players": {"N": {...}}}]}`` (player
+    numbers as strings: the result is stored as JSON). Written back by the exporter, so a file
+    passed through Gibson loses nothing a viewer may read.
+    """
+    divisions = data.get("divisions") if isinstance(data.get("divisions"), list) else []
+    kept = []
+    for division in divisions:
+        if not isinstance(division, dict):
+            kept.append({"keys": {}, "players": {}})
+            continue
+        players = division.get("players") if isinstance(division.get("players"), list) else []
+        kept.append(
+            {
+                "keys": {k: v for k, v in division.items() if k not in _DIVISION_KEYS},
+                "players": {
+                    str(number): extra
+                    for number, entry in enumerate(players[1:], start=1)
+                    if isinstance(entry, dict)
+                    and (extra := {k: v for k, v in entry.items() if k not in _PLAYER_KEYS})
+                },
+            }
+        )
+    top = {k: v for k, v in data.items() if k not in _TOP_KEYS}
+    return {"top": top, "divisions": kept}
 
 
 def _int_or_none(value: object, where: str) -> int | None:
