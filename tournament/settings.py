@@ -82,6 +82,12 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    # the API (tournament.api): tokens for machine writes, filters, the OpenAPI schema and
+    # its Swagger UI served from this site (sidecar: no CDN, fits the CSP below)
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     # Sign-in throttling (AXES_* below) and the Content-Security-Policy header (csp).
     "axes",
@@ -222,8 +228,43 @@ except OSError:
 # Public base URL printed under scorecard QR codes (the site a player's phone opens).
 SITE_URL = os.environ.get("GIBSON_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
+# The API at /api/v1/ (tournament.api): token first, so an anonymous write is answered 401
+# with a WWW-Authenticate header; sessions let a signed-in director try the browsable docs.
+# Every error has one JSON shape (tournament.api.errors). Throttle rates are generous: they
+# stop a runaway script, not a scoreboard polling every few seconds.
 REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "tournament.api.pagination.Pagination",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("GIBSON_API_ANON_RATE", "600/minute"),
+        "user": os.environ.get("GIBSON_API_USER_RATE", "3000/minute"),
+    },
+    "EXCEPTION_HANDLER": "tournament.api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Gibson API",
+    "DESCRIPTION": "Tournaments, divisions, entries, pairings, results, standings and ratings. "
+    "Reads are public; recording and correcting results needs an API token "
+    "(Authorization: Token ...) of a director or scorekeeper of the tournament.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"validatorUrl": None},  # no call to an outside validator
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 # Celery: with REDIS_URL tasks go to workers through Redis; without it they run inline in the

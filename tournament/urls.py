@@ -6,4 +6,5 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("tournament.web.urls")),
     path("admin/", admin.site.urls),
+    path("api/", include("tournament.api.urls")),  # the machine interface (tournament.api)
 ]

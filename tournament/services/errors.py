@@ -243,6 +243,19 @@ CODES: dict[str, str] = {
     "unsafe_folder": "{path}: {reason}; choose a folder of your own",
     "setting_out_of_range": "{source}: setting {key} = {value} is out of range "
     "({minimum}..{maximum})",
+    # api: refusals of the machine interface at /api/v1/ (tournament.api.errors)
+    "malformed_json": "the request body is not valid JSON: {detail}",
+    "unknown_field": "{name} is not a field here (fields: {allowed})",
+    "wrong_type": "{name}: {detail}",
+    "field_required": "{name} is required",
+    "not_authenticated": "send an API token (Authorization: Token ...) or sign in",
+    "permission_denied": "{detail}",
+    "not_found": "{detail}",
+    "throttled": "too many requests; try again in {wait} seconds",
+    "method_not_allowed": "{method} is not allowed here",
+    "unsupported_media_type": "send the body as application/json, not {media_type}",
+    "not_acceptable": "this answers only application/json",
+    "bad_request": "{detail}",
 }
 
 

@@ -9,6 +9,7 @@ from django.urls import include, path
 
 from . import accounts, desk, feeds, health, public, selfentry
 from . import ratings as ratings_pages
+from .console import api_token as console_api_token
 from .console import setup as console_setup
 
 public_patterns = (
@@ -45,6 +46,7 @@ desk_patterns = (
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),  # monitors: no sign-in, no cache
     path("accounts/", include((accounts.urlpatterns, "accounts"))),
+    path("console/api-token/", include(console_api_token.urlpatterns)),  # the user's API token
     path("console/", include((console_setup.site_patterns, "console_site"))),
     path("t/<slug:slug>/desk/", include(desk_patterns)),
     path("t/<slug:slug>/console/", include("tournament.web.console.urls")),

@@ -1,0 +1,49 @@
+"""Fixtures for the API: a small published division with results, and API tokens."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tests.core.conftest import make_director
+from tournament import services
+from tournament.models import Player
+from tournament.services.selfentry import issue_token
+
+SECRETS = ("ann@example.org", "+1 555 0100", "bo@example.org")
+
+
+@pytest.fixture
+def event(db):
+    """Four players (with contact details and self-entry links), round 1 scored, round 2
+    paired: (tournament, division)."""
+    t = services.create_tournament(name="Api Open", slug="api-open")
+    services.publish_tournament(t, True, None)
+    d = services.create_division(t, name="A", rounds=3)
+    for name, rating in (("Able, Ann", 1800), ("Baker, Bo", 1700), ("Cole, Cy", 1600),
+                         ("Dunn, Di", 1500)):  # fmt: skip
+        services.register_player(d, name=name, rating=rating)
+    Player.objects.filter(name="Able, Ann").update(email=SECRETS[0], phone=SECRETS[1])
+    Player.objects.filter(name="Baker, Bo").update(email=SECRETS[2])
+    for entry in d.entries.all():
+        issue_token(entry)
+    services.save_round_pairings(d, 1, [services.PlannedGame(1, 2), services.PlannedGame(3, 4)])
+    services.record_result(d, 1, 1, 420, 380)
+    services.record_result(d, 1, 3, 350, 410)
+    services.save_round_pairings(d, 2, [services.PlannedGame(1, 4), services.PlannedGame(2, 3)])
+    t.refresh_from_db()
+    return t, d
+
+
+def token_client(user) -> APIClient:
+    """A client that authenticates with the user's API token, as a script would."""
+    token, _ = Token.objects.get_or_create(user=user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def director(event):
+    return make_director(event[0], "apidirector")

@@ -1,0 +1,183 @@
+"""What the API shows and accepts. Reads show what the public pages show: names, numbers,
+ratings and results; never a player's email or phone, nor an entry's self-entry token."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail, ValidationError
+
+from ratings.models import PlayerRating, RatingHistory, RatingList
+
+from ..models import Division, Entry, Game, Player, Round, Tournament
+
+# A database integer column holds this much; larger numbers are refused before any query.
+INT_MAX = 2**31 - 1
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    divisions = serializers.SlugRelatedField(many=True, read_only=True, slug_field="slug")
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "slug", "name", "start_date", "end_date", "venue", "realm", "published",
+            "max_rounds", "spread_cap", "bye_spread", "forfeit_spread", "divisions",
+        ]  # fmt: skip
+
+
+class DivisionSerializer(serializers.ModelSerializer):
+    rating_list = serializers.SlugRelatedField(read_only=True, slug_field="slug")
+
+    class Meta:
+        model = Division
+        fields = ["slug", "name", "rounds", "prize_places", "rating_system", "rating_list"]
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="player.name", read_only=True)
+    player_id = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = [
+            "number", "name", "player_id", "seed_rating", "player_class", "withdrawn_round",
+        ]  # fmt: skip
+
+
+class SideSerializer(serializers.Serializer):
+    """One side of a game: the entry's number and name in the division."""
+
+    number = serializers.IntegerField()
+    name = serializers.CharField(source="player.name")
+
+
+class GameSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="round.number", read_only=True)
+    player1 = SideSerializer(read_only=True)
+    player2 = SideSerializer(read_only=True, allow_null=True)
+    first = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = ["round", "board", "player1", "player2", "score1", "score2", "first"]
+
+    def get_first(self, game: Game) -> int:
+        """TSH's p12 value: 1 player1 went first, 2 player2, 0 unknown, 3 to draw, 4 drew."""
+        return int(game.first)
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    games = GameSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["number", "games"]
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    """A row as ``manage.py standings --json`` prints it."""
+
+    rank = serializers.IntegerField(allow_null=True)
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    wins = serializers.FloatField()
+    losses = serializers.FloatField()
+    spread = serializers.IntegerField()
+    rating = serializers.IntegerField()
+    estimate = serializers.IntegerField(allow_null=True)
+    withdrawn = serializers.BooleanField()
+
+
+class StandingsSerializer(serializers.Serializer):
+    after_round = serializers.IntegerField()
+    rows = StandingsRowSerializer(many=True)
+
+
+class RatingListSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RatingList
+        fields = ["slug", "name", "system", "description", "start_date"]
+
+
+class PlayerRatingSerializer(serializers.ModelSerializer):
+    player_id = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = PlayerRating
+        fields = ["player_id", "name", "rating", "career_games", "last_event_date"]
+
+
+class RatingHistorySerializer(serializers.ModelSerializer):
+    rating_list = serializers.CharField(source="event.rating_list.slug", read_only=True)
+    event = serializers.CharField(source="event.name", read_only=True)
+    date = serializers.DateField(source="event.date", read_only=True)
+
+    class Meta:
+        model = RatingHistory
+        fields = ["rating_list", "event", "date", "before", "after", "games"]
+
+
+class PlayerRatingOnListSerializer(serializers.ModelSerializer):
+    rating_list = serializers.CharField(source="rating_list.slug", read_only=True)
+
+    class Meta:
+        model = PlayerRating
+        fields = ["rating_list", "rating", "career_games"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    ratings = PlayerRatingOnListSerializer(source="list_ratings", many=True, read_only=True)
+    history = RatingHistorySerializer(source="rating_history", many=True, read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "country", "naspa_id", "wespa_id", "ratings", "history"]
+
+
+# --------------------------------------------------------------------------- writes
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer, not "12" nor true: a client sending the wrong type hears so."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses fields it does not know (a misspelt ``opp_scroe`` must not be ignored)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                allowed = ", ".join(self.fields)
+                raise ValidationError(
+                    {name: [ErrorDetail(allowed, code="unknown_field")] for name in unknown}
+                )
+        return super().to_internal_value(data)
+
+
+def _score(**kw: Any) -> StrictIntegerField:
+    return StrictIntegerField(min_value=-INT_MAX, max_value=INT_MAX, **kw)
+
+
+class ResultSerializer(StrictSerializer):
+    """A result from one player's side, as a scorecard reads: their score first."""
+
+    round = StrictIntegerField(min_value=1, max_value=INT_MAX)
+    player = StrictIntegerField(min_value=1, max_value=INT_MAX, help_text="player number")
+    score = _score(help_text="this player's score (a bye's or forfeit's alone)")
+    opp_score = _score(required=False, allow_null=True, help_text="the opponent's score")
+
+
+class CorrectionSerializer(ResultSerializer):
+    reason = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=300,
+        help_text="why the result changes (required; kept in the audit trail)",
+    )  # fmt: skip

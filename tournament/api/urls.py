@@ -1,0 +1,34 @@
+"""/api/v1/ (resources), /api/schema/ (OpenAPI 3) and /api/docs/ (Swagger UI, served here)."""
+
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from . import views
+
+D = "tournaments/<slug:slug>/divisions/<str:division>/"
+
+v1 = [
+    path("tournaments/", views.TournamentList.as_view(), name="tournaments"),
+    path("tournaments/<slug:slug>/", views.TournamentDetail.as_view(), name="tournament"),
+    path("tournaments/<slug:slug>/divisions/", views.DivisionList.as_view(), name="divisions"),
+    path(D, views.DivisionDetail.as_view(), name="division"),
+    path(D + "entries/", views.EntryList.as_view(), name="entries"),
+    path(D + "rounds/", views.RoundList.as_view(), name="rounds"),
+    path(D + "games/", views.GameList.as_view(), name="games"),
+    path(D + "standings/", views.Standings.as_view(), name="standings"),
+    path(D + "results/", views.RecordResult.as_view(), name="record_result"),
+    path(D + "corrections/", views.CorrectResult.as_view(), name="correct_result"),
+    path("rating-lists/", views.RatingListList.as_view(), name="rating_lists"),
+    path("rating-lists/<slug:slug>/ratings/", views.RatingListRatings.as_view(), name="ratings"),
+    path("players/<int:pk>/", views.PlayerDetail.as_view(), name="player"),
+]
+
+# The split view serves Swagger UI's start-up code as its own script (?script), so the page
+# needs no inline script and runs under the site's Content-Security-Policy unchanged.
+urlpatterns = [
+    path("v1/", include((v1, "api"))),
+    path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api_schema"), name="api_docs"),
+    # anything else under /api/ (a negative player id, a slug with odd characters): JSON 404
+    re_path(r"^.*$", views.Unknown.as_view()),
+]

@@ -1,0 +1,400 @@
+"""The API's views: reads through selectors and querysets of what is public, writes through
+``tournament.services`` (the same checks and audit events as the console)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import django_filters
+from django.db.models import Prefetch, Q, QuerySet
+from django.utils.http import parse_etags
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ratings.models import PlayerRating, RatingHistory, RatingList
+
+from .. import selectors
+from ..models import Division, Entry, Game, Player, Round, Tournament
+from ..rating import rating_estimates
+from ..services import results
+from ..services.errors import ServiceError
+from ..web.caching import site_version, tournament_version
+from . import serializers as s
+from .permissions import require_score_keeper, visible_tournament, visible_tournaments
+
+# --------------------------------------------------------------------------- error documentation
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    field = serializers.CharField(allow_blank=True)
+    message = serializers.CharField()
+    params = serializers.DictField()
+
+
+class ErrorsSerializer(serializers.Serializer):
+    errors = ErrorSerializer(many=True)
+
+
+def _errors(*codes: int) -> dict[int, OpenApiResponse]:
+    return {c: OpenApiResponse(ErrorsSerializer, description="refused") for c in codes}
+
+
+READ_ERRORS = {
+    **_errors(400, 404, 429),
+    304: OpenApiResponse(description="not modified (If-None-Match held the ETag)"),
+}
+WRITE_ERRORS = _errors(400, 401, 403, 404, 415, 429)
+
+
+# --------------------------------------------------------------------------- ETag / 304
+
+
+def _etag_matches(request: Request, etag: str) -> bool:
+    header = request.headers.get("If-None-Match", "")
+    wanted = [e.removeprefix("W/") for e in parse_etags(header)] if header else []
+    return "*" in wanted or etag in wanted
+
+
+class ETagMixin:
+    """A read's ETag from the data's version (caching.py), so a poller that sends it back is
+    answered 304 after one small query. The key holds the viewer (a staff view differs), and
+    a draft gets none (its staff change; a 304 must never outlive their access)."""
+
+    def version_stamp(self) -> str | None:
+        return site_version()
+
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        stamp = self.version_stamp()
+        if stamp is None:
+            return super().get(request, *args, **kwargs)
+        viewer = request.user.pk if request.user.is_authenticated else "anon"
+        raw = f"api|{stamp}|{viewer}|{request.get_full_path()}"
+        etag = '"' + hashlib.sha256(raw.encode("utf-8")).hexdigest()[:32] + '"'
+        if _etag_matches(request, etag):
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+        else:
+            response = super().get(request, *args, **kwargs)
+            if response.status_code != status.HTTP_200_OK:
+                return response
+        response["ETag"] = etag
+        response["Cache-Control"] = "private, no-cache"
+        return response
+
+
+class TournamentScoped(ETagMixin):
+    """Views under /tournaments/SLUG/: the tournament's version and its visibility."""
+
+    def version_stamp(self) -> str | None:
+        version = tournament_version(self.kwargs["slug"])
+        if version is None or not version.published:
+            return None
+        return version.stamp
+
+    def tournament(self):
+        if not hasattr(self, "_tournament"):
+            self._tournament = visible_tournament(self.request.user, self.kwargs["slug"])
+        return self._tournament
+
+    def division(self) -> Division:
+        if not hasattr(self, "_division"):
+            key = self.kwargs["division"]
+            division = self.tournament().divisions.filter(slug=key).first()
+            if division is None:
+                raise NotFound(f"no division {key!r} in {self.kwargs['slug']}")
+            self._division = division
+        return self._division
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+class TournamentFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+    start_after = django_filters.DateFilter(field_name="start_date", lookup_expr="gte")
+    start_before = django_filters.DateFilter(field_name="start_date", lookup_expr="lte")
+
+    class Meta:
+        model = Tournament
+        fields = ["name", "realm", "published", "start_after", "start_before"]
+
+
+@extend_schema(responses={200: s.TournamentSerializer(many=True), **READ_ERRORS})
+class TournamentList(ETagMixin, generics.ListAPIView):
+    """Published tournaments (and drafts the caller directs or keeps score for)."""
+
+    serializer_class = s.TournamentSerializer
+    filterset_class = TournamentFilter
+
+    def get_queryset(self) -> QuerySet:
+        return (
+            visible_tournaments(self.request.user)
+            .prefetch_related(Prefetch("divisions", Division.objects.order_by("position", "name")))
+            .order_by("-start_date", "name", "pk")
+        )
+
+
+@extend_schema(responses={200: s.TournamentSerializer, **READ_ERRORS})
+class TournamentDetail(TournamentScoped, generics.RetrieveAPIView):
+    serializer_class = s.TournamentSerializer
+
+    def get_object(self):
+        return self.tournament()
+
+
+@extend_schema(responses={200: s.DivisionSerializer(many=True), **READ_ERRORS})
+class DivisionList(TournamentScoped, generics.ListAPIView):
+    serializer_class = s.DivisionSerializer
+    queryset = Division.objects.none()  # the schema's model; get_queryset reads
+
+    def get_queryset(self) -> QuerySet:
+        return self.tournament().divisions.select_related("rating_list").order_by(
+            "position", "name"
+        )
+
+
+@extend_schema(responses={200: s.DivisionSerializer, **READ_ERRORS})
+class DivisionDetail(TournamentScoped, generics.RetrieveAPIView):
+    serializer_class = s.DivisionSerializer
+
+    def get_object(self):
+        return self.division()
+
+
+class EntryFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(field_name="player__name", lookup_expr="icontains")
+    withdrawn = django_filters.BooleanFilter(field_name="withdrawn_round", lookup_expr="isnull",
+                                             exclude=True)  # fmt: skip
+
+    class Meta:
+        model = Entry
+        fields = ["name", "player_class", "withdrawn"]
+
+
+@extend_schema(responses={200: s.EntrySerializer(many=True), **READ_ERRORS})
+class EntryList(TournamentScoped, generics.ListAPIView):
+    """The division's players by number."""
+
+    serializer_class = s.EntrySerializer
+    queryset = Entry.objects.none()  # the schema's model; get_queryset reads
+    filterset_class = EntryFilter
+
+    def get_queryset(self) -> QuerySet:
+        return self.division().entries.select_related("player").order_by("number")
+
+
+def _games() -> QuerySet:
+    return Game.objects.select_related(
+        "round", "player1__player", "player2__player"
+    ).order_by("board", "id")
+
+
+@extend_schema(responses={200: s.RoundSerializer(many=True), **READ_ERRORS})
+class RoundList(TournamentScoped, generics.ListAPIView):
+    """Paired rounds with their games (pairings, and results once recorded)."""
+
+    serializer_class = s.RoundSerializer
+    queryset = Round.objects.none()  # the schema's model; get_queryset reads
+
+    def get_queryset(self) -> QuerySet:
+        return (
+            self.division()
+            .round_set.filter(games__isnull=False)
+            .distinct()
+            .prefetch_related(Prefetch("games", _games()))
+            .order_by("number")
+        )
+
+
+class GameFilter(django_filters.FilterSet):
+    round = django_filters.NumberFilter(field_name="round__number")
+    player = django_filters.NumberFilter(method="by_player")
+    scored = django_filters.BooleanFilter(field_name="score1", lookup_expr="isnull", exclude=True)
+
+    class Meta:
+        model = Game
+        fields = ["round", "player", "scored"]
+
+    def by_player(self, queryset: QuerySet, name: str, value: Any) -> QuerySet:
+        return queryset.filter(Q(player1__number=value) | Q(player2__number=value))
+
+
+@extend_schema(responses={200: s.GameSerializer(many=True), **READ_ERRORS})
+class GameList(TournamentScoped, generics.ListAPIView):
+    """The division's games, by round and board; filter by round, player number, scored."""
+
+    serializer_class = s.GameSerializer
+    queryset = Game.objects.none()  # the schema's model; get_queryset reads
+    filterset_class = GameFilter
+
+    def get_queryset(self) -> QuerySet:
+        return _games().filter(round__division=self.division()).order_by(
+            "round__number", "board", "id"
+        )
+
+
+@extend_schema(
+    parameters=[OpenApiParameter("after_round", int, description="default: the latest round")],
+    responses={200: s.StandingsSerializer, **READ_ERRORS},
+)
+class _Built(APIView):
+    """A read whose body ``build()`` makes; ETagMixin.get wraps this get."""
+
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.build()
+
+    def build(self) -> Response:
+        raise NotImplementedError
+
+
+class Standings(TournamentScoped, _Built):
+    """Standings after any paired round (0: the seeding), as ``manage.py standings --json``."""
+
+    def build(self) -> Response:
+        d = self.division()
+        last = selectors.last_round_number(d)
+        raw = self.request.query_params.get("after_round")
+        after = last
+        if raw is not None:
+            try:
+                after = int(raw)
+            except ValueError:
+                raise ServiceError("not_a_number", field="after_round", what="after round",
+                                   value=raw) from None  # fmt: skip
+            if not 0 <= after <= last:
+                raise ServiceError("number_too_large", field="after_round", what="after round",
+                                   value=after, minimum=0, maximum=last)  # fmt: skip
+        rows = selectors.division_standings(d, after)
+        estimates = rating_estimates(d, after)
+        data = {
+            "after_round": after,
+            "rows": [
+                {
+                    "rank": r.rank, "number": r.number, "name": r.name, "wins": r.wins,
+                    "losses": r.losses, "spread": r.spread, "rating": r.rating,
+                    "estimate": estimates.get(r.number), "withdrawn": r.withdrawn,
+                }  # fmt: skip
+                for r in rows
+            ],
+        }
+        return Response(data)
+
+
+
+# --------------------------------------------------------------------------- writes
+
+
+class _ResultWrite(APIView):
+    permission_classes = [IsAuthenticated]
+    serializer_class = s.ResultSerializer
+
+    def _target(self, slug: str, key: str) -> Division:
+        tournament = visible_tournament(self.request.user, slug)
+        require_score_keeper(self.request.user, tournament)
+        division = tournament.divisions.filter(slug=key).first()
+        if division is None:
+            raise NotFound(f"no division {key!r} in {slug}")
+        return division
+
+
+@extend_schema(request=s.ResultSerializer, responses={201: s.GameSerializer, **WRITE_ERRORS})
+class RecordResult(_ResultWrite):
+    """Record a game's result from one player's side (their score first); once per game."""
+
+    def post(self, request: Request, slug: str, division: str) -> Response:
+        target = self._target(slug, division)
+        ser = s.ResultSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        v = ser.validated_data
+        game = results.record_result(
+            target, v["round"], v["player"], v["score"], v.get("opp_score"), actor=request.user
+        )
+        return Response(s.GameSerializer(_games().get(pk=game.pk)).data, status=201)
+
+
+@extend_schema(request=s.CorrectionSerializer, responses={200: s.GameSerializer, **WRITE_ERRORS})
+class CorrectResult(_ResultWrite):
+    """Correct a recorded result (this player's score first), with the reason for the change."""
+
+    serializer_class = s.CorrectionSerializer
+
+    def post(self, request: Request, slug: str, division: str) -> Response:
+        target = self._target(slug, division)
+        ser = s.CorrectionSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        v = ser.validated_data
+        game = results.correct_player_result(
+            target, v["round"], v["player"], v["score"], v.get("opp_score"),
+            reason=v["reason"], actor=request.user,
+        )  # fmt: skip
+        return Response(s.GameSerializer(_games().get(pk=game.pk)).data)
+
+
+# --------------------------------------------------------------------------- ratings, players
+
+
+@extend_schema(responses={200: s.RatingListSerializer(many=True), **READ_ERRORS})
+class RatingListList(ETagMixin, generics.ListAPIView):
+    serializer_class = s.RatingListSerializer
+    queryset = RatingList.objects.order_by("name")
+
+
+class RatingFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(field_name="player__name", lookup_expr="icontains")
+    min_rating = django_filters.NumberFilter(field_name="rating", lookup_expr="gte")
+
+    class Meta:
+        model = PlayerRating
+        fields = ["name", "min_rating"]
+
+
+@extend_schema(responses={200: s.PlayerRatingSerializer(many=True), **READ_ERRORS})
+class RatingListRatings(ETagMixin, generics.ListAPIView):
+    """A list's ratings, best first."""
+
+    serializer_class = s.PlayerRatingSerializer
+    queryset = PlayerRating.objects.none()  # the schema's model; get_queryset reads
+    filterset_class = RatingFilter
+
+    def get_queryset(self) -> QuerySet:
+        lst = RatingList.objects.filter(slug=self.kwargs["slug"]).first()
+        if lst is None:
+            raise NotFound(f"no rating list {self.kwargs['slug']!r}")
+        return lst.ratings.select_related("player").order_by("-rating", "player__name", "pk")
+
+
+@extend_schema(responses={200: s.PlayerSerializer, **READ_ERRORS})
+class PlayerDetail(ETagMixin, generics.RetrieveAPIView):
+    """A player's ratings on each list and their rating history, event by event."""
+
+    serializer_class = s.PlayerSerializer
+    lookup_field = "pk"
+
+    def get_queryset(self) -> QuerySet:
+        return Player.objects.prefetch_related(
+            Prefetch("list_ratings", PlayerRating.objects.select_related("rating_list")),
+            Prefetch(
+                "rating_history",
+                RatingHistory.objects.select_related("event__rating_list").order_by(
+                    "event__date", "event__id"
+                ),
+            ),
+        )
+
+
+
+class Unknown(APIView):
+    """Any other address under /api/: the JSON 404 (Django's would be an HTML page)."""
+
+    schema = None
+    permission_classes: list = []
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        raise NotFound(f"no such address: {request.path}")
