@@ -344,7 +344,8 @@ def _dispute(
 
 def _open_reports(game: Game) -> list[PendingResult]:
     return list(
-        PendingResult.objects.select_for_update()
+        # of=self: PostgreSQL refuses FOR UPDATE on the nullable side of the reporter join
+        PendingResult.objects.select_for_update(of=("self",))
         .filter(game=game, source=PendingResult.Source.PLAYER, status__in=OPEN)
         .select_related("reporter__player")
     )
