@@ -60,9 +60,13 @@ def test_round_trip_brings_the_data_back(demo, tmp_path):
     Tournament.objects.create(name="Added after the backup", slug="added-after")
     Tournament.objects.filter(pk=demo.pk).update(name="Renamed")
     assert snapshot() != before
+    from django.core.cache import cache
+
+    cache.set("p:stale-page", "a page of the data before the restore")
     call_command("restore", str(path), "--yes")
     assert snapshot() == before
     assert Game.objects.get(pk=game.pk).score1 == game.score1
+    assert cache.get("p:stale-page") is None  # pages of the replaced data are gone
 
 
 def test_json_output(demo, tmp_path, capsys):

@@ -49,6 +49,7 @@ class Command(GibsonCommand):
         else:
             _restore_postgresql(path)
         call_command("migrate", interactive=False, verbosity=0)
+        _clear_page_cache()
         result = {"ok": True, "file": str(path), "engine": kind, "database": where}
         result.update(counts())
         if opts["json"]:
@@ -137,3 +138,17 @@ def _restore_postgresql(path: Path) -> None:
         ],
         f"restore {path} (the database is unchanged)",
     )  # fmt: skip
+
+
+def _clear_page_cache() -> None:
+    """Pages are cached under version numbers; a restored database can show the same numbers
+    with other content, so the cache starts empty (it lives apart from Celery's queues)."""
+    from django.core.cache import cache
+
+    from ...web import caching
+
+    caching.reset_failures()
+    try:
+        cache.clear()
+    except Exception:  # a cache that is down holds nothing to serve either
+        pass
