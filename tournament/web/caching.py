@@ -268,6 +268,18 @@ class CachedPage:
     headers: dict[str, str]  # the view's own (Access-Control-Allow-Origin on the feed)
 
 
+def _page_of(response: HttpResponse) -> CachedPage:
+    """A built page as the cache keeps it: body, gzipped once, and the view's own headers."""
+    body = response.content
+    zipped = gzip.compress(body, 6, mtime=0) if len(body) >= MIN_GZIP_BYTES else None
+    own = {
+        header: value
+        for header, value in response.items()
+        if header.lower() not in {"content-type", "content-length", "etag"}
+    }
+    return CachedPage(body, zipped, response["Content-Type"], own)
+
+
 def _response(page: CachedPage, request: HttpRequest, etag: str) -> HttpResponse:
     if page.gzipped is not None and _accepts_gzip(request):
         response = HttpResponse(page.gzipped, content_type=page.content_type)
@@ -345,14 +357,7 @@ def public_page(name: str, *, public_only: bool = False) -> Callable:
             if response.status_code != 200 or response.streaming:
                 return response
             if usable and not response.has_header("Content-Encoding"):
-                body = response.content
-                zipped = gzip.compress(body, 6, mtime=0) if len(body) >= MIN_GZIP_BYTES else None
-                own = {
-                    header: value
-                    for header, value in response.items()
-                    if header.lower() not in {"content-type", "content-length", "etag"}
-                }
-                page = CachedPage(body, zipped, response["Content-Type"], own)
+                page = _page_of(response)
                 cache_set(key, page)
                 cache_set(latest, (etag, page))
                 response = _response(page, request, etag)
@@ -419,14 +424,7 @@ def site_page(name: str) -> Callable:
                 response = view(request, *args, **kwargs)
                 if response.status_code != 200 or response.streaming:
                     return response
-                body = response.content
-                zipped = gzip.compress(body, 6, mtime=0) if len(body) >= MIN_GZIP_BYTES else None
-                own = {
-                    header: value
-                    for header, value in response.items()
-                    if header.lower() not in {"content-type", "content-length", "etag"}
-                }
-                return CachedPage(body, zipped, response["Content-Type"], own)
+                return _page_of(response)
 
             page = cache_get(key)
             if not isinstance(page, CachedPage):
