@@ -42,8 +42,9 @@ def test_repository_stands_alone():
     offenders = []
     for path in [REPO / "README.md", *sorted((REPO / "tests").rglob("*.py"))]:
         text = path.read_text(encoding="utf-8")
-        for marker in ("../shared", '"shared" / "data"', "parent / \"shared\""):
-            if marker in text and path.name != "test_architecture.py":
+        # the markers are spelt in pieces so this file does not hold them itself
+        for marker in (".." + "/shared", '"shared" / ' + '"data"', 'parent / "' + 'shared"'):
+            if marker in text:
                 offenders.append(f"{path.relative_to(REPO)}: {marker}")
     assert offenders == []
     assert (REPO / "fixtures" / "tsh" / "naspa-2023-a.t").exists()
