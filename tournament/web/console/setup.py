@@ -11,6 +11,7 @@ request gets its division's section back, re-rendered), never a 500.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -277,18 +278,32 @@ def setup_add_division(request: HttpRequest, tournament: Tournament) -> HttpResp
     return _setup_page(request, tournament, {"new_division": form}, status=400)
 
 
+def _submit(
+    request: HttpRequest,
+    tournament: Tournament,
+    div: Division,
+    form: Any,
+    failed: tuple[str, int],
+    write: Callable[..., Any],
+) -> HttpResponse:
+    """The settings forms' one shape: a valid form goes to its service (done: back to the page);
+    an invalid one, or the service's refusal at its field, re-renders that form with 400."""
+    if form.is_valid():
+        try:
+            write(actor=request.user, **form.cleaned_data)
+            return _done(request, tournament, div)
+        except ServiceError as exc:
+            show_error(form, exc)
+    return _setup_page(request, tournament, {failed: form}, 400, focus=div)
+
+
 @director_required
 @require_POST
 def setup_division(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
     div = _division(tournament, division)
     form = DivisionForm(request.POST, prefix=f"div-{div.pk}")
-    if form.is_valid():
-        try:
-            div = services.update_division(div, actor=request.user, **form.cleaned_data)
-            return _done(request, tournament, div)
-        except ServiceError as exc:
-            show_error(form, exc)
-    return _setup_page(request, tournament, {("division", div.pk): form}, 400, focus=div)
+    return _submit(request, tournament, div, form, ("division", div.pk),
+                   lambda **kw: services.update_division(div, **kw))  # fmt: skip
 
 
 @director_required
@@ -296,13 +311,8 @@ def setup_division(request: HttpRequest, tournament: Tournament, division: str) 
 def setup_range_add(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
     div = _division(tournament, division)
     form = ScheduleRangeForm(request.POST, prefix=f"newrange-{div.pk}")
-    if form.is_valid():
-        try:
-            services.add_schedule_range(div, actor=request.user, **form.cleaned_data)
-            return _done(request, tournament, div)
-        except ServiceError as exc:
-            show_error(form, exc)
-    return _setup_page(request, tournament, {("new_range", div.pk): form}, 400, focus=div)
+    return _submit(request, tournament, div, form, ("new_range", div.pk),
+                   lambda **kw: services.add_schedule_range(div, **kw))  # fmt: skip
 
 
 @director_required
@@ -316,13 +326,8 @@ def setup_range(
         services.delete_schedule_range(rng, actor=request.user)
         return _done(request, tournament, div)
     form = ScheduleRangeForm(request.POST, prefix=f"range-{rng.pk}")
-    if form.is_valid():
-        try:
-            services.update_schedule_range(rng, actor=request.user, **form.cleaned_data)
-            return _done(request, tournament, div)
-        except ServiceError as exc:
-            show_error(form, exc)
-    return _setup_page(request, tournament, {("range", rng.pk): form}, 400, focus=div)
+    return _submit(request, tournament, div, form, ("range", rng.pk),
+                   lambda **kw: services.update_schedule_range(rng, **kw))  # fmt: skip
 
 
 @director_required
@@ -330,13 +335,8 @@ def setup_range(
 def setup_pair_add(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
     div = _division(tournament, division)
     form = ForbiddenPairForm(request.POST, prefix=f"pair-{div.pk}")
-    if form.is_valid():
-        try:
-            services.add_forbidden_pair(div, actor=request.user, **form.cleaned_data)
-            return _done(request, tournament, div)
-        except ServiceError as exc:
-            show_error(form, exc)
-    return _setup_page(request, tournament, {("new_pair", div.pk): form}, 400, focus=div)
+    return _submit(request, tournament, div, form, ("new_pair", div.pk),
+                   lambda **kw: services.add_forbidden_pair(div, **kw))  # fmt: skip
 
 
 @director_required
