@@ -308,29 +308,44 @@ class RegistryAdmin(SharedRecordAdmin):
 
 
 class MembershipInline(admin.TabularInline):
+    """Memberships are the club organisers' (tournament.clubs.services): shown, not edited."""
+
     model = models.Membership
     extra = 0
-    autocomplete_fields = ["club"]
+    fields = ["club", "since", "active", "guest"]
+    readonly_fields = fields
 
     def has_view_permission(self, request, obj=None):
         return directs_any(request.user) or keeps_registry(request.user)
 
     def has_add_permission(self, request, obj=None):
-        return keeps_registry(request.user)
+        return False
 
     def has_change_permission(self, request, obj=None):
-        return keeps_registry(request.user)
+        return False
 
     def has_delete_permission(self, request, obj=None):
-        return keeps_registry(request.user)
+        return False
 
 
 @admin.register(models.Club)
 class ClubAdmin(SharedRecordAdmin):
+    """Clubs are run on their own pages (/clubs/SLUG/manage/) through tournament.clubs'
+    services, which keep the organisers, the rating list and the audit trail: here they are
+    only looked up."""
+
     list_display = ["name", "city", "country"]
     search_fields = ["name", "city"]
     list_filter = ["country"]
-    prepopulated_fields = {"slug": ["name"]}
+    readonly_fields = ["name", "slug", "city", "country", "meets", "realm", "newcomer_rating",
+                       "rating_list"]
+    exclude = ["organisers"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 class PlayerForm(forms.ModelForm):

@@ -59,16 +59,61 @@ class PaperSize(models.TextChoices):
 
 
 class Club(models.Model):
+    """A club that meets to play: its members, organisers, nights (tournament.clubs) and list.
+
+    Its organisers run its nights, members and seasons and nothing else; each night is a
+    one-division Tournament (tournament.clubs.models.Night), and every club game is rated on
+    the club's own ``rating_list`` (NASPA rates club games at one third: ``club-third``).
+    """
+
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=100, unique=True)
     city = models.CharField(max_length=100, blank=True)
     country = models.CharField(max_length=100, blank=True)
+    meets = models.CharField(
+        max_length=300, blank=True, help_text='where and when it meets ("Tuesdays 7pm, Library")'
+    )
+    realm = models.CharField(
+        max_length=10, choices=Realm.choices, default=Realm.NASPA,
+        help_text="the federation whose rules its nights follow (bye and forfeit spreads)",
+    )  # fmt: skip
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True
+    )
+    rating_list = models.OneToOneField(
+        "ratings.RatingList",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="club",
+        help_text="the club's own list: every club game is rated on it",
+    )
+    newcomer_rating = models.PositiveIntegerField(
+        default=1000,
+        help_text="the club rating a player starts from when no rating list rates them yet "
+        "(a list of newcomers only has nobody to be measured against)",
+    )
+    created = models.DateTimeField(auto_now_add=True, null=True)
+    # Club pages are cached under this number; audit() adds 1 with every write to the club,
+    # its members, seasons and nights (and to any game of its nights).
+    content_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """As Tournament.save: only audit()'s F() update moves content_version."""
+        keep_version(self, kwargs, args)
+        super().save(*args, **kwargs)
+
+    def is_organiser(self, user) -> bool:
+        """A club's organisers (and site superusers) run its nights, members and seasons."""
+        if user is None or not user.is_authenticated or not user.is_active:
+            return False
+        return user.is_superuser or self.organisers.filter(pk=user.pk).exists()
 
 
 class Player(models.Model):
@@ -108,10 +153,14 @@ class Player(models.Model):
 
 
 class Membership(models.Model):
+    """A player's place in a club: a member (active or lapsed) or a guest who came to a night."""
+
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
-    since = models.DateField(null=True, blank=True)
+    since = models.DateField(null=True, blank=True, help_text="joined")
     until = models.DateField(null=True, blank=True)
+    active = models.BooleanField(default=True, help_text="lapsed members keep their history")
+    guest = models.BooleanField(default=False, help_text="a visitor, not a member")
 
     class Meta:
         constraints = [
@@ -195,10 +244,13 @@ class Tournament(models.Model):
         super().save(*args, **kwargs)
 
     def is_director(self, user) -> bool:
-        """Only a tournament's own directors (or site superusers) may change it."""
+        """Only a tournament's own directors (or site superusers) may change it; a club
+        night is directed by its club's organisers (the ones of today, not of that night)."""
         if user is None or not user.is_authenticated or not user.is_active:
             return False
-        return user.is_superuser or self.directors.filter(pk=user.pk).exists()
+        if user.is_superuser or self.directors.filter(pk=user.pk).exists():
+            return True
+        return Club.objects.filter(nights__tournament=self, organisers=user).exists()
 
     def is_scorekeeper(self, user) -> bool:
         """Directors keep score too; scorekeepers only keep score."""

@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "tournament.apps.TournamentConfig",
     "ratings.apps.RatingsConfig",
     "pairings.apps.PairingsConfig",
+    "tournament.clubs.apps.ClubsConfig",
 ]
 
 MIDDLEWARE = [

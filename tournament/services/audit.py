@@ -73,6 +73,19 @@ class Action(StrEnum):
     APPROVE_SUBMISSION = "approve_submission"
     REJECT_SUBMISSION = "reject_submission"
     RERATE = "rerate"
+    # clubs (tournament.clubs)
+    CREATE_CLUB = "create_club"
+    UPDATE_CLUB = "update_club"
+    ADD_ORGANISER = "add_organiser"
+    REMOVE_ORGANISER = "remove_organiser"
+    ADD_MEMBER = "add_member"
+    UPDATE_MEMBER = "update_member"
+    CREATE_NIGHT = "create_night"
+    CLOSE_NIGHT = "close_night"
+    REOPEN_NIGHT = "reopen_night"
+    CREATE_SEASON = "create_season"
+    UPDATE_SEASON = "update_season"
+    ARCHIVE_SEASON = "archive_season"
     # the admin (a superuser's repairs of what no service owns)
     ADMIN_ADD = "admin_add"
     ADMIN_CHANGE = "admin_change"
@@ -148,3 +161,18 @@ def bump_versions(tournament: Tournament | None, obj: Any = None) -> None:
         RatingList.objects.filter(pk=obj.pk).update(content_version=F("content_version") + 1)
     if where:
         Tournament.objects.filter(where).update(content_version=F("content_version") + 1)
+    _bump_club(tournament, obj)
+
+
+def _bump_club(tournament: Tournament | None, obj: Any) -> None:
+    """A club's pages show its nights' games, members and seasons: any write to those, or to
+    a night's tournament, makes them stale."""
+    from ..models import Club, Membership
+
+    club_id = getattr(obj, "club_id", None) if not isinstance(obj, Club) else obj.pk
+    if isinstance(obj, Membership | Club) or (club_id and hasattr(obj, "club")):
+        Club.objects.filter(pk=club_id).update(content_version=F("content_version") + 1)
+    elif tournament is not None and tournament.pk:
+        Club.objects.filter(nights__tournament=tournament).update(
+            content_version=F("content_version") + 1
+        )

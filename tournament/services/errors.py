@@ -256,6 +256,46 @@ CODES: dict[str, str] = {
     "unsupported_media_type": "send the body as application/json, not {media_type}",
     "not_acceptable": "this answers only application/json",
     "bad_request": "{detail}",
+    # api: pairing and registration writes (tournament.api.views)
+    "pairing_board_twice": "division {division} round {round}: board {board} is used twice",
+    "api_player_or_name": "give player_id (a registry player) or name (a new player): "
+    "{problem}",
+    "api_unknown_registry_player": "there is no player {player_id} in the registry",
+    "api_near_duplicates": "the registry already has players named like {name!r}: {players}; "
+    "register one of them by player_id, or send new_player: true to add another person",
+    # clubs: clubs, members, organisers, nights and seasons (tournament.clubs)
+    "organiser_required": "{user} is not an organiser of the club {club}",
+    "unknown_club_setting": "club: unknown setting(s) {names}",
+    "unknown_rating_system": "rating system {system!r}: unknown; choose one of {systems}",
+    "club_slug_taken": "club slug {slug!r} is already taken",
+    "no_such_user": "there is no active account {value!r}",
+    "already_organiser": "{user} already organises {club}",
+    "not_organiser": "{user} is not an organiser of {club}",
+    "last_organiser": "{club} needs at least one organiser; add another before removing this one",
+    "no_such_player": "{what}: there is no player with id {value}",
+    "already_member": "{name} is already in {club}",
+    "unknown_member_setting": "member: unknown setting(s) {names}",
+    "not_yes_no": "{what}: {value!r} is not yes or no",
+    "unknown_draw": "draw {draw!r}: unknown; choose from {draws}",
+    "player_ticked_twice": "{name} is ticked twice for the night",
+    "night_needs_players": "a night needs at least 2 players, not {count}",
+    "night_closed": "the {club} night of {date} is closed; reopen it to change it",
+    "night_open": "the night of {date} is not closed",
+    "already_playing": "{where}: {name} already plays {opponent}; log the game after the next "
+    "draw, or record it on that board",
+    "not_at_night": "{name!r} is not a player at this night; add them first",
+    "ambiguous_name": "{name!r} fits more than one player ({names}); type more of the name or "
+    "the number",
+    "night_games_missing": "the night of {date} has {count} game(s) without a result; enter "
+    "them before closing",
+    "night_without_games": "the night of {date} has no games to close",
+    "unknown_preset": "scoring preset {preset!r}: unknown; choose one of {presets}",
+    "unknown_rule_setting": "season: unknown setting(s) {names}",
+    "not_a_points_value": "{what}: {value!r} is not a number of points",
+    "season_ends_before_start": "the season ends ({end}) before it starts ({start})",
+    "season_overlaps": "these dates overlap the season {name} ({start} to {end})",
+    "season_name_taken": "{club} already has a season named {name!r}",
+    "season_archived": "the season {name} is archived; it can no longer change",
 }
 
 

@@ -1,0 +1,91 @@
+"""Club nights and seasons (the clubs themselves are tournament.models.Club)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tournament.models import Club, Tournament
+
+
+class Draw(models.TextChoices):
+    """How a night's games are drawn; a night lists one per game, the last one repeating."""
+
+    RANDOM = "random", "random"
+    KOTH = "koth", "winners play winners (King of the Hill)"
+    SWISS = "swiss", "Swiss"
+    RR = "rr", "round robin"
+    RATING = "rating", "by rating (strongest play each other)"
+
+
+class Night(models.Model):
+    """One evening of club play, stored as a one-division tournament owned by the club.
+
+    The players present get numbers in that division; pairing, results, standings, PDFs and
+    TSH export are the tournament's. A night counts for the club's seasons and ratings once
+    it is closed (``closed_at``); reopening it takes it out again until it is closed anew.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="nights")
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="club_night"
+    )
+    date = models.DateField(db_index=True)
+    games = models.PositiveSmallIntegerField(default=3, help_text="games planned for the night")
+    draw = models.CharField(
+        max_length=100, default="random,koth",
+        help_text="the draw of each game, comma-separated; the last repeats",
+    )  # fmt: skip
+    closed_at = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        indexes = [models.Index(fields=["club", "date"], name="night_club_date")]
+
+    def __str__(self) -> str:
+        return f"{self.club} night {self.date}"
+
+    @property
+    def closed(self) -> bool:
+        return self.closed_at is not None
+
+    def draws(self) -> list[str]:
+        """The draw of each planned game (``random,koth`` over 3 games: random, koth, koth)."""
+        names = [d.strip() for d in self.draw.split(",") if d.strip()] or [Draw.RANDOM]
+        count = max(self.games, len(names))
+        return [names[min(i, len(names) - 1)] for i in range(count)]
+
+
+class Season(models.Model):
+    """A date range of a club's nights and the rule that turns their games into a ladder.
+
+    ``rule`` holds the scoring (see tournament.clubs.ladder.Rule); ``preset`` names the preset
+    it came from ("" when configured by hand). ``awards`` is filled when the season is closed
+    and archived (``archived_at``); until then the ladder is computed live from the games.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=100)
+    start_date = models.DateField()
+    end_date = models.DateField()
+    preset = models.CharField(max_length=30, blank=True)
+    rule = models.JSONField(default=dict)
+    awards = models.JSONField(default=list, blank=True)
+    archived_at = models.DateTimeField(null=True, blank=True)
+    archived_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-start_date"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club"),
+            models.CheckConstraint(
+                condition=Q(end_date__gte=models.F("start_date")), name="season_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.name}"

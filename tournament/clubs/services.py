@@ -1,0 +1,735 @@
+"""Writes for clubs: the club, its members and organisers, its nights and seasons.
+
+The one door, as tournament.services: every function is one transaction with one audit event
+(``audit(None, ...)`` for the club's own records, the night's tournament for a night's), and
+refuses with a ServiceError naming what and where before it writes anything. A night's games
+are written by the tournament services (pairing, results, corrections) since a night is a
+tournament; what is the club's own here is creating, logging a game without a draw, closing
+(which rates the night on the club's list) and reopening.
+
+Who may act: a club's organisers (``Club.is_organiser``) run its members, nights and seasons;
+any signed-in user may found a club (and becomes its organiser); an actor without a user is a
+command run from the shell, trusted as the other commands are. No actor at all is refused.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.text import slugify
+
+from ratings.models import PlayerRating, RatingList
+from ratings.services import create_rating_list, known_systems
+
+from ..models import REALM_DEFAULTS, Club, Division, Entry, Game, Membership, Player, Tournament
+from ..pairing import pair_round
+from ..services._common import _as_int, check_text
+from ..services.audit import Actor, audit
+from ..services.entries import find_or_create_player, register_player
+from ..services.errors import ServiceError
+from ..services.events import create_division, create_tournament
+from ..services.pairings import lock_division, set_pairing
+from ..services.results import record_result
+from ..services.schedule import add_schedule_range
+from .ladder import DEFAULT_PRESET, PRESETS, Rule
+from .models import Draw, Night, Season
+
+MAX_NIGHT_GAMES = 12
+NIGHT_DIVISION = "Club"
+
+
+# --------------------------------------------------------------------------- who may act
+
+
+def check_organiser(club: Club, actor: Actor | str | Any) -> Actor:
+    """Refuse a signed-in user who is not one of the club's organisers."""
+    if actor is None:
+        raise ServiceError("actor_required", what=f"club {club.name}")
+    who = Actor.of(actor)
+    if who.user is not None and not club.is_organiser(who.user):
+        raise ServiceError("organiser_required", user=who.name, club=club.name)
+    return who
+
+
+def _date(value: Any, what: str, field: str) -> datetime.date:
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    try:
+        return datetime.date.fromisoformat(str(value).strip())
+    except ValueError:
+        raise ServiceError("not_a_date", field=field, what=what, value=value) from None
+
+
+# --------------------------------------------------------------------------- clubs
+
+CLUB_FIELDS = ("city", "country", "meets", "realm", "newcomer_rating")
+
+
+def _club_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    unknown = set(fields) - set(CLUB_FIELDS)
+    if unknown:
+        raise ServiceError("unknown_club_setting", names=", ".join(sorted(unknown)))
+    clean: dict[str, Any] = {}
+    for key, value in fields.items():
+        if key == "newcomer_rating":
+            value = _as_int(value, "the newcomer rating", field=key)
+            if not 0 <= value <= 3000:
+                raise ServiceError("number_too_large", field=key, what="the newcomer rating",
+                                   value=value, minimum=0, maximum=3000)
+            clean[key] = value
+        elif key == "realm":
+            if value not in REALM_DEFAULTS:
+                raise ServiceError("unknown_realm", field="realm", realm=value,
+                                   choices=", ".join(sorted(REALM_DEFAULTS)))
+            clean[key] = value
+        else:
+            clean[key] = check_text((value or "").strip(), f"the club's {key}", Club, key,
+                                    field=key)
+    return clean
+
+
+def _club_snapshot(club: Club) -> dict[str, Any]:
+    return {"name": club.name, **{k: getattr(club, k) for k in CLUB_FIELDS}}
+
+
+@transaction.atomic
+def create_club(
+    *,
+    name: str,
+    actor: Actor | str | Any,
+    slug: str | None = None,
+    rating_system: str = "club-third",
+    **fields: Any,
+) -> Club:
+    """Found a club with its own rating list; a signed-in founder becomes its organiser."""
+    if actor is None:
+        raise ServiceError("actor_required", what="a new club")
+    who = Actor.of(actor)
+    name = check_text((name or "").strip(), "the club name", Club, "name", field="name")
+    if not name:
+        raise ServiceError("empty_name", field="name", what="the club name")
+    clean = _club_fields(fields)
+    if rating_system not in known_systems():
+        raise ServiceError("unknown_rating_system", field="rating_system", system=rating_system,
+                           systems=", ".join(known_systems()))
+    if slug is None:
+        root = slugify(name)[:90] or "club"
+        slug, n = root, 2
+        while Club.objects.filter(slug=slug).exists():
+            slug, n = f"{root}-{n}", n + 1
+    else:
+        slug = str(slug).strip()
+        if not slug or slugify(slug) != slug or len(slug) > 100:
+            raise ServiceError("bad_slug", field="slug", slug=slug)
+        if Club.objects.filter(slug=slug).exists():
+            raise ServiceError("club_slug_taken", field="slug", slug=slug)
+    list_slug, n = f"club-{slug}"[:100], 2
+    while RatingList.objects.filter(Q(slug=list_slug) | Q(name=f"{name} club ratings")).exists():
+        list_slug, n = f"club-{slug}-{n}"[:100], n + 1
+    lst = create_rating_list(
+        f"{name} club ratings" + (f" ({n - 1})" if n > 2 else ""),
+        slug=list_slug,
+        system=rating_system,
+        description=f"games of {name}'s club nights",
+    )
+    club = Club.objects.create(name=name, slug=slug, rating_list=lst, **clean)
+    if who.user is not None:
+        club.organisers.add(who.user)
+        lst.officers.add(who.user)
+    audit(None, who, "create_club", club, f"founded club {club.name}",
+          after=_club_snapshot(club))
+    return club
+
+
+@transaction.atomic
+def update_club(club: Club, *, actor: Actor | str | Any, name: str | None = None,
+                **fields: Any) -> Club:
+    """Change where and when a club meets (and its name, city, country, realm)."""
+    who = check_organiser(club, actor)
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    before = _club_snapshot(club)
+    clean = _club_fields(fields)
+    if name is not None:
+        name = check_text(str(name).strip(), "the club name", Club, "name", field="name")
+        if not name:
+            raise ServiceError("empty_name", field="name", what="the club name")
+        clean["name"] = name
+    for key, value in clean.items():
+        setattr(club, key, value)
+    if _club_snapshot(club) == before:
+        return club
+    club.save()
+    audit(None, who, "update_club", club, f"club {club.name} changed", before=before,
+          after=_club_snapshot(club))
+    return club
+
+
+@transaction.atomic
+def add_organiser(club: Club, user: Any, *, actor: Actor | str | Any) -> Club:
+    """Make a user an organiser of the club (and an officer of its rating list)."""
+    who = check_organiser(club, actor)
+    if user is None or not getattr(user, "is_active", False):
+        raise ServiceError("no_such_user", field="user", value=str(user or ""))
+    if club.organisers.filter(pk=user.pk).exists():
+        raise ServiceError("already_organiser", field="user", user=user.get_username(),
+                           club=club.name)
+    club.organisers.add(user)
+    if club.rating_list_id:
+        club.rating_list.officers.add(user)
+    audit(None, who, "add_organiser", club, f"{user.get_username()} organises {club.name}",
+          after={"user": user.get_username()})
+    return club
+
+
+@transaction.atomic
+def remove_organiser(club: Club, user: Any, *, actor: Actor | str | Any) -> Club:
+    """Take a user off the club's organisers; the last organiser stays (someone must run it)."""
+    who = check_organiser(club, actor)
+    if user is None or not club.organisers.filter(pk=user.pk).exists():
+        raise ServiceError("not_organiser", field="user", user=str(user or ""), club=club.name)
+    if club.organisers.count() == 1:
+        raise ServiceError("last_organiser", field="user", club=club.name)
+    club.organisers.remove(user)
+    if club.rating_list_id:
+        club.rating_list.officers.remove(user)
+    audit(None, who, "remove_organiser", club,
+          f"{user.get_username()} no longer organises {club.name}",
+          before={"user": user.get_username()})
+    return club
+
+
+# --------------------------------------------------------------------------- members
+
+
+def _player(value: Player | int | str, what: str, field: str) -> Player:
+    """A registry player by object or id, or by name (found once or created)."""
+    if isinstance(value, Player):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        player = Player.objects.filter(pk=value).first()
+        if player is None:
+            raise ServiceError("no_such_player", field=field, what=what, value=value)
+        return player
+    name = check_text(str(value or "").strip(), what, Player, "name", field=field)
+    if not name:
+        raise ServiceError("empty_name", field=field, what=what)
+    return find_or_create_player(name)
+
+
+def _membership_snapshot(m: Membership) -> dict[str, Any]:
+    return {
+        "player": m.player.name,
+        "since": m.since.isoformat() if m.since else None,
+        "active": m.active,
+        "guest": m.guest,
+    }
+
+
+@transaction.atomic
+def add_member(
+    club: Club,
+    player: Player | int | str,
+    *,
+    actor: Actor | str | Any,
+    since: Any = None,
+    guest: bool = False,
+) -> Membership:
+    """Add a member (or a guest) to the club; a guest who joins becomes a member."""
+    who = check_organiser(club, actor)
+    p = _player(player, "the member's name", "name")
+    joined = _date(since, "joined", "since") if since not in (None, "") else None
+    existing = Membership.objects.select_for_update().filter(club=club, player=p).first()
+    if existing is not None:
+        if existing.guest and not guest:
+            before = _membership_snapshot(existing)
+            existing.guest, existing.active = False, True
+            existing.since = joined or existing.since or timezone.localdate()
+            existing.save()
+            audit(None, who, "update_member", club, f"{p.name} joined {club.name}",
+                  before=before, after=_membership_snapshot(existing))
+            return existing
+        raise ServiceError("already_member", field="name", name=p.name, club=club.name)
+    m = Membership.objects.create(
+        club=club, player=p, guest=guest, since=None if guest else joined or timezone.localdate()
+    )
+    audit(None, who, "add_member", club,
+          f"{p.name} {'visits' if guest else 'joined'} {club.name}",
+          after=_membership_snapshot(m))
+    return m
+
+
+@transaction.atomic
+def update_member(
+    membership: Membership, *, actor: Actor | str | Any, **fields: Any
+) -> Membership:
+    """Mark a member lapsed or active again, a guest or a member, or change when they joined."""
+    club = membership.club
+    who = check_organiser(club, actor)
+    m = Membership.objects.select_for_update().select_related("player").get(pk=membership.pk)
+    unknown = set(fields) - {"active", "guest", "since"}
+    if unknown:
+        raise ServiceError("unknown_member_setting", names=", ".join(sorted(unknown)))
+    before = _membership_snapshot(m)
+    for key in ("active", "guest"):
+        if key in fields:
+            if not isinstance(fields[key], bool):
+                raise ServiceError("not_yes_no", field=key, what=key, value=fields[key])
+            setattr(m, key, fields[key])
+    if "since" in fields:
+        m.since = _date(fields["since"], "joined", "since") if fields["since"] else None
+    if _membership_snapshot(m) == before:
+        return m
+    m.save()
+    audit(None, who, "update_member", club, f"{m.player.name} in {club.name} changed",
+          before=before, after=_membership_snapshot(m))
+    return m
+
+
+# --------------------------------------------------------------------------- nights
+
+
+def parse_draw(draw: str | Sequence[str], games: int) -> list[str]:
+    """The draw of each game from "random,koth" (the last draw repeating), checked."""
+    names = [d.strip().lower() for d in (draw.split(",") if isinstance(draw, str) else draw)]
+    names = [d for d in names if d] or [Draw.RANDOM.value]
+    valid = {d.value for d in Draw}
+    for name in names:
+        if name not in valid:
+            raise ServiceError("unknown_draw", field="draw", draw=name,
+                               draws=", ".join(sorted(valid)))
+    return [names[min(i, len(names) - 1)] for i in range(max(games, 1))]
+
+
+def _night_slug(club: Club, date: datetime.date) -> str:
+    root = f"{club.slug}-{date.isoformat()}"[:110]
+    slug, n = root, 2
+    while Tournament.objects.filter(slug=slug).exists():
+        slug, n = f"{root}-{n}", n + 1
+    return slug
+
+
+def _present(
+    club: Club, players: Iterable[Player | int | str], guests: Iterable[str]
+) -> list[tuple[Player, bool]]:
+    """The players ticked (members or registry players) and guests by name, each once."""
+    seen: dict[int, str] = {}
+    out: list[tuple[Player, bool]] = []
+    for value, guest in [(p, False) for p in players] + [(g, True) for g in guests]:
+        field = "guests" if guest else "players"
+        if isinstance(value, str) and not value.strip():
+            continue
+        p = _player(value, "a player's name", field)
+        if p.pk in seen:
+            raise ServiceError("player_ticked_twice", field=field, name=p.name)
+        seen[p.pk] = p.name
+        out.append((p, guest))
+    return out
+
+
+def club_rating(club: Club, player: Player) -> int:
+    """The rating a player brings to a night: the club list's, else the latest any other list
+    gives them, else the club's newcomer rating (a club list begun with newcomers only would
+    have nobody to measure them against, and the estimates run away)."""
+    ratings = dict(
+        PlayerRating.objects.filter(player=player, rating__gt=0)
+        .order_by("last_event_date")
+        .values_list("rating_list_id", "rating")
+    )
+    if club.rating_list_id in ratings:
+        return ratings[club.rating_list_id]
+    if ratings:
+        return list(ratings.values())[-1]
+    return club.newcomer_rating
+
+
+@transaction.atomic
+def create_night(
+    club: Club,
+    *,
+    date: Any,
+    players: Iterable[Player | int | str] = (),
+    guests: Iterable[str] = (),
+    games: Any = 3,
+    draw: str | Sequence[str] = "random,koth",
+    actor: Actor | str | Any,
+) -> Night:
+    """A club night: a published one-division tournament of the players present, numbered
+    by club rating (then name), with one schedule range per game's draw."""
+    who = check_organiser(club, actor)
+    day = _date(date, "the night's date", "date")
+    games = _as_int(games, "games", field="games")
+    if not 1 <= games <= MAX_NIGHT_GAMES:
+        raise ServiceError("number_too_large", field="games", what="games",
+                           value=games, minimum=1, maximum=MAX_NIGHT_GAMES)
+    draws = parse_draw(draw, games)
+    present = _present(club, list(players), list(guests))
+    if len(present) < 2:
+        raise ServiceError("night_needs_players", field="players", count=len(present))
+    for p, guest in present:
+        if guest and not Membership.objects.filter(club=club, player=p).exists():
+            Membership.objects.create(club=club, player=p, guest=True)
+    realm = club.realm
+    tournament = create_tournament(
+        name=f"{club.name} club night {day.isoformat()}",
+        realm=realm,
+        actor=who,
+        slug=_night_slug(club, day),
+        published=True,
+        start_date=day,
+        end_date=day,
+        venue=club.meets[:200],
+        late_entry="none",
+        gibson=False,
+    )
+    division = create_division(tournament, name=NIGHT_DIVISION, rounds=games,
+                               rating_system=club.rating_list.system if club.rating_list_id
+                               else "club-third", actor=who)
+    if club.rating_list_id:
+        division.rating_list = club.rating_list
+        division.save(update_fields=["rating_list"])
+    night = Night.objects.create(club=club, tournament=tournament, date=day, games=games,
+                                 draw=",".join(draws))
+    rated = sorted(present, key=lambda pg: (-club_rating(club, pg[0]), pg[0].name))
+    for p, _guest in rated:
+        register_player(division, player=p, rating=club_rating(club, p), actor=who)
+    first = 1
+    for i in range(1, games + 1):
+        if i == games or draws[i] != draws[first - 1]:
+            add_schedule_range(division, actor=who, first_round=first, last_round=i,
+                               system=draws[first - 1])
+            first = i + 1
+    audit(tournament, who, "create_night", night,
+          f"{club.name} night {day}: {len(present)} players, {games} games ({night.draw})",
+          after={"date": day.isoformat(), "players": [p.name for p, _ in rated],
+                 "guests": [p.name for p, g in rated if g], "games": games,
+                 "draw": night.draw})  # fmt: skip
+    return night
+
+
+def _division(night: Night) -> Division:
+    return night.tournament.divisions.get()
+
+
+def _check_open(night: Night) -> None:
+    if night.closed_at is not None:
+        raise ServiceError("night_closed", date=night.date.isoformat(), club=night.club.name)
+
+
+@transaction.atomic
+def add_night_player(
+    night: Night, player: Player | int | str, *, actor: Actor | str | Any, guest: bool = False
+) -> Entry:
+    """A latecomer: the next number of the night, with no record for games already drawn."""
+    who = check_organiser(night.club, actor)
+    _check_open(night)
+    p = _player(player, "the player's name", "name")
+    if guest and not Membership.objects.filter(club=night.club, player=p).exists():
+        Membership.objects.create(club=night.club, player=p, guest=True)
+    return register_player(_division(night), player=p, rating=club_rating(night.club, p),
+                           actor=who)
+
+
+def current_round(division: Division) -> int:
+    """The last round with any game (0 before the first draw)."""
+    return (
+        Game.objects.filter(round__division=division)
+        .order_by("-round__number")
+        .values_list("round__number", flat=True)
+        .first()
+        or 0
+    )
+
+
+def pair_next_game(night: Night, *, actor: Actor | str | Any) -> int:
+    """Draw the night's next game with its scheduled draw; returns the round drawn."""
+    who = check_organiser(night.club, actor)
+    _check_open(night)
+    division = _division(night)
+    number = current_round(division) + 1
+    if number > MAX_NIGHT_GAMES:
+        raise ServiceError("number_too_large", field="round", what="games", value=number,
+                           minimum=1, maximum=MAX_NIGHT_GAMES)
+    draws = night.draws()
+    system = draws[min(number, len(draws)) - 1]
+    pair_round(division, number, system=system, actor=who)
+    return number
+
+
+@transaction.atomic
+def log_game(
+    night: Night,
+    *,
+    player: Any,
+    opponent: Any,
+    score: Any,
+    opp_score: Any,
+    actor: Actor | str | Any,
+) -> Game:
+    """A game played without a draw ("Ann beat Bob 412-389"), logged into the night's current
+    round for those two: both must be at the night and free in that round (or already drawn
+    against each other there, when it is their result)."""
+    who = check_organiser(night.club, actor)
+    _check_open(night)
+    division = _division(night)
+    lock_division(division)
+    a = _night_entry(division, player, "player")
+    b = _night_entry(division, opponent, "opponent")
+    if a.pk == b.pk:
+        raise ServiceError("self_pairing", field="opponent", where="the night",
+                           number=a.number)
+    number = current_round(division) or 1
+    where = f"game {number}"
+    busy = {}
+    for e in (a, b):
+        game = Game.objects.filter(round__division=division, round__number=number).filter(
+            Q(player1=e) | Q(player2=e)).first()
+        if game is not None:
+            busy[e.pk] = game
+    if busy:
+        game = busy.get(a.pk)
+        if game is not None and {game.player1_id, game.player2_id} == {a.pk, b.pk}:
+            return record_result(division, number, a.number, score, opp_score, actor=who)
+        e = a if a.pk in busy else b
+        game = busy[e.pk]
+        other = game.player2 if game.player1_id == e.pk else game.player1
+        raise ServiceError(
+            "already_playing", field="player" if e is a else "opponent", where=where,
+            name=e.player.name, opponent=other.player.name if other else "a bye",
+        )
+    set_pairing(division, number, a.number, b.number, actor=who, first_known=False)
+    return record_result(division, number, a.number, score, opp_score, actor=who)
+
+
+def _night_entry(division: Division, value: Any, field: str) -> Entry:
+    """A night's player by number, or by (the start of) a name that fits one player."""
+    if isinstance(value, Entry):
+        return value
+    text = str(value if value is not None else "").strip()
+    if text.isdigit():
+        entry = division.entries.select_related("player").filter(number=int(text)).first()
+        if entry is not None:
+            return entry
+        raise ServiceError("unknown_player", field=field, where="the night", number=text,
+                           count=division.entries.count())
+    if not text:
+        raise ServiceError("empty_name", field=field, what="the player's name")
+    found = list(division.entries.select_related("player").filter(player__name__iexact=text))
+    if not found:
+        lowered = text.lower()
+        found = [
+            e for e in division.entries.select_related("player")
+            if any(part.strip().lower().startswith(lowered)
+                   for part in [e.player.name, *e.player.name.split(",")])
+        ]  # fmt: skip
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise ServiceError("not_at_night", field=field, name=text)
+    raise ServiceError("ambiguous_name", field=field, name=text,
+                       names="; ".join(e.player.name for e in found[:5]))
+
+
+@transaction.atomic
+def close_night(night: Night, *, actor: Actor | str | Any) -> Night:
+    """Close the night: every drawn game needs its result; the night then counts for the
+    club's seasons and is rated on the club's list (its date, the list's system)."""
+    from ..rating import rate_division  # the rating shell imports services; load it late
+
+    who = check_organiser(night.club, actor)
+    night = Night.objects.select_for_update().select_related("club", "tournament").get(
+        pk=night.pk
+    )
+    _check_open(night)
+    division = _division(night)
+    missing = Game.objects.filter(round__division=division, player2__isnull=False).filter(
+        Q(score1__isnull=True) | Q(score2__isnull=True)
+    ).count() + Game.objects.filter(
+        round__division=division, player2__isnull=True, score1__isnull=True
+    ).count()
+    if missing:
+        raise ServiceError("night_games_missing", date=night.date.isoformat(), count=missing)
+    played = Game.objects.filter(round__division=division).exists()
+    if not played:
+        raise ServiceError("night_without_games", date=night.date.isoformat())
+    rated = None
+    if night.club.rating_list_id:
+        from ..rating import division_rating_input
+
+        if division_rating_input(division)[2]:
+            rated = rate_division(division, night.club.rating_list, date=night.date)
+    night.closed_at = timezone.now()
+    night.save(update_fields=["closed_at"])
+    audit(night.tournament, who, "close_night", night,
+          f"{night.club.name} night {night.date} closed"
+          + (f"; rated on {night.club.rating_list.name}" if rated else ""),
+          after={"closed": True, "rated_event": rated.pk if rated else None})
+    return night
+
+
+@transaction.atomic
+def reopen_night(night: Night, *, actor: Actor | str | Any, reason: str = "") -> Night:
+    """Take a closed night out of the seasons to correct it; closing it again re-rates it."""
+    who = check_organiser(night.club, actor)
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    if night.closed_at is None:
+        raise ServiceError("night_open", date=night.date.isoformat())
+    night.closed_at = None
+    night.save(update_fields=["closed_at"])
+    audit(night.tournament, who, "reopen_night", night,
+          f"{night.club.name} night {night.date} reopened", before={"closed": True},
+          after={"closed": False}, reason=reason)
+    return night
+
+
+# --------------------------------------------------------------------------- seasons
+
+
+def season_rule(preset: str = "", rule: dict[str, Any] | None = None) -> tuple[str, Rule]:
+    """A preset's rule, or a configured one (checked field by field)."""
+    if rule is None:
+        preset = preset or DEFAULT_PRESET
+        if preset not in PRESETS:
+            raise ServiceError("unknown_preset", field="preset", preset=preset,
+                               presets=", ".join(PRESETS))
+        return preset, PRESETS[preset][1]
+    if preset and preset not in PRESETS:
+        raise ServiceError("unknown_preset", field="preset", preset=preset,
+                           presets=", ".join(PRESETS))
+    base = PRESETS[preset][1].as_dict() if preset else Rule().as_dict()
+    unknown = set(rule) - set(base)
+    if unknown:
+        raise ServiceError("unknown_rule_setting", field=sorted(unknown)[0],
+                           names=", ".join(sorted(unknown)))
+    for key, value in rule.items():
+        if key in ("margin", "best_nights", "min_nights"):
+            value = _as_int(value, key.replace("_", " "), field=key)
+            if not 0 <= value <= 10_000:
+                raise ServiceError("number_too_large", field=key, what=key.replace("_", " "),
+                                   value=value, minimum=0, maximum=10_000)
+        else:
+            try:
+                value = float(value)
+            except (TypeError, ValueError):
+                raise ServiceError("not_a_points_value", field=key, what=key.replace("_", " "),
+                                   value=value) from None
+            if not -100 <= value <= 100 or value != value:
+                raise ServiceError("number_too_large", field=key, what=key.replace("_", " "),
+                                   value=value, minimum=-100, maximum=100)
+        base[key] = value
+    chosen = Rule.from_dict(base)
+    named = preset if preset and PRESETS[preset][1] == chosen else ""
+    return named, chosen
+
+
+def _check_season_dates(club: Club, start: datetime.date, end: datetime.date,
+                        pk: int | None) -> None:
+    if end < start:
+        raise ServiceError("season_ends_before_start", field="end_date",
+                           start=start.isoformat(), end=end.isoformat())
+    clash = (
+        Season.objects.filter(club=club, start_date__lte=end, end_date__gte=start)
+        .exclude(pk=pk)
+        .first()
+    )
+    if clash is not None:
+        raise ServiceError("season_overlaps", field="start_date", name=clash.name,
+                           start=clash.start_date.isoformat(), end=clash.end_date.isoformat())
+
+
+def _season_snapshot(s: Season) -> dict[str, Any]:
+    return {"name": s.name, "start_date": s.start_date.isoformat(),
+            "end_date": s.end_date.isoformat(), "preset": s.preset, "rule": s.rule}
+
+
+@transaction.atomic
+def create_season(
+    club: Club,
+    *,
+    name: str,
+    start_date: Any,
+    end_date: Any,
+    actor: Actor | str | Any,
+    preset: str = "",
+    rule: dict[str, Any] | None = None,
+) -> Season:
+    """A season: its dates may not overlap another season of the club."""
+    who = check_organiser(club, actor)
+    name = check_text(str(name or "").strip(), "the season name", Season, "name", field="name")
+    if not name:
+        raise ServiceError("empty_name", field="name", what="the season name")
+    if Season.objects.filter(club=club, name=name).exists():
+        raise ServiceError("season_name_taken", field="name", name=name, club=club.name)
+    start = _date(start_date, "the season's first day", "start_date")
+    end = _date(end_date, "the season's last day", "end_date")
+    _check_season_dates(club, start, end, None)
+    preset, chosen = season_rule(preset, rule)
+    Club.objects.select_for_update().filter(pk=club.pk).first()  # one season write at a time
+    _check_season_dates(club, start, end, None)
+    season = Season.objects.create(club=club, name=name, start_date=start, end_date=end,
+                                   preset=preset, rule=chosen.as_dict())
+    audit(None, who, "create_season", club, f"{club.name}: season {name} ({start} to {end})",
+          after=_season_snapshot(season))
+    return season
+
+
+@transaction.atomic
+def update_season(season: Season, *, actor: Actor | str | Any, **fields: Any) -> Season:
+    """Change a season's name, dates or scoring; an archived season is fixed."""
+    club = season.club
+    who = check_organiser(club, actor)
+    s = Season.objects.select_for_update().get(pk=season.pk)
+    if s.archived_at is not None:
+        raise ServiceError("season_archived", name=s.name)
+    unknown = set(fields) - {"name", "start_date", "end_date", "preset", "rule"}
+    if unknown:
+        raise ServiceError("unknown_rule_setting", field=sorted(unknown)[0],
+                           names=", ".join(sorted(unknown)))
+    before = _season_snapshot(s)
+    if "name" in fields:
+        name = check_text(str(fields["name"] or "").strip(), "the season name", Season, "name",
+                          field="name")
+        if not name:
+            raise ServiceError("empty_name", field="name", what="the season name")
+        if Season.objects.filter(club=club, name=name).exclude(pk=s.pk).exists():
+            raise ServiceError("season_name_taken", field="name", name=name, club=club.name)
+        s.name = name
+    if "start_date" in fields:
+        s.start_date = _date(fields["start_date"], "the season's first day", "start_date")
+    if "end_date" in fields:
+        s.end_date = _date(fields["end_date"], "the season's last day", "end_date")
+    _check_season_dates(club, s.start_date, s.end_date, s.pk)
+    if "preset" in fields or "rule" in fields:
+        preset, chosen = season_rule(fields.get("preset", ""), fields.get("rule"))
+        s.preset, s.rule = preset, chosen.as_dict()
+    if _season_snapshot(s) == before:
+        return s
+    s.save()
+    audit(None, who, "update_season", club, f"{club.name}: season {s.name} changed",
+          before=before, after=_season_snapshot(s))
+    return s
+
+
+@transaction.atomic
+def archive_season(season: Season, *, actor: Actor | str | Any) -> Season:
+    """End a season: its awards are computed from the ladder and kept, and it is fixed."""
+    from .selectors import season_awards
+
+    club = season.club
+    who = check_organiser(club, actor)
+    s = Season.objects.select_for_update().get(pk=season.pk)
+    if s.archived_at is not None:
+        raise ServiceError("season_archived", name=s.name)
+    s.awards = season_awards(s)
+    s.archived_at = timezone.now()
+    s.archived_by = who.user if getattr(who.user, "pk", None) else None
+    s.save()
+    audit(None, who, "archive_season", club, f"{club.name}: season {s.name} archived",
+          after={"awards": s.awards})
+    return s
