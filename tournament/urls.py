@@ -6,5 +6,6 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("tournament.web.urls")),
     path("admin/", admin.site.urls),
+    path("clubs/", include("tournament.clubs.urls")),  # clubs, nights, seasons
     path("api/", include("tournament.api.urls")),  # the machine interface (tournament.api)
 ]

@@ -1,0 +1,1 @@
+"""Club pages: public (public.py), organisers' management (manage.py), nights (nights.py)."""

@@ -1,0 +1,5 @@
+"""Club pages: nights (see tournament/clubs/web/__init__.py)."""
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []
