@@ -35,7 +35,7 @@ from pairings.engine.weighted import ordinal
 from pairings.models import ForbiddenPair, ScheduleRange
 
 from .models import Division, First, Game, Round
-from .selectors import round_has_results
+from .selectors import paired_rounds, round_has_results
 from .services import (
     Actor,
     PlannedGame,
@@ -668,3 +668,49 @@ def unpair_round(
             "pairing_later_paired", later=later, **_where_params(division, round_number)
         )
     return delete_round_pairings(division, round_number, actor=actor)
+
+
+@transaction.atomic
+def publish_pairs(
+    division: Division,
+    round_number: int,
+    games: list[tuple[int, int, int | None]],
+    *,
+    actor: Actor | str | None = None,
+) -> Round:
+    """Store a round the director paired without the engine (``(first, second, board)``,
+    second 0 = the bye; the first number goes first), with one audit event.
+
+    For pairings made elsewhere (another program's draw sent through the API): publishing a
+    proposal's checks without running the engine, so a round the engine could not pair (a
+    schedule without a system, constraints it cannot meet) can still be stored as drawn. The
+    round must be unpaired and every earlier round paired; every active player plays exactly
+    once, with a bye only for an odd field; boards, where given, are not used twice (a bye's
+    board is not stored). Earlier rounds may still lack results, as with a lagged schedule.
+    """
+    lock_division(division)
+    round_number = _check_unpaired(division, round_number)
+    params = _where_params(division, round_number)
+    paired = set(paired_rounds(division))
+    for r in range(1, round_number):
+        if r not in paired:
+            raise ServiceError(
+                "earlier_round_unpaired", field="round", where=_where(division, round_number),
+                round=r,
+            )  # fmt: skip
+    boards: dict[frozenset[int], int | None] = {}
+    used: set[int] = set()
+    for a, b, board in games:
+        if board is not None and b:
+            if board in used:
+                raise ServiceError("pairing_board_twice", field="games", board=board, **params)
+            used.add(board)
+        boards[frozenset((a, b))] = board if b else None
+    field = build_field(division, round_number)
+    pairs = _validate_pairs(division, round_number, field, [(a, b) for a, b, _ in games])
+    planned = [
+        PlannedGame(a, b, board=boards.get(frozenset((a, b))),
+                    explanation="paired by the director" if b else "bye: the director's")
+        for a, b in pairs
+    ]  # fmt: skip
+    return save_round_pairings(division, round_number, planned, system="", actor=actor)

@@ -8,7 +8,7 @@ from django.db.models import Q, QuerySet
 from rest_framework.exceptions import NotFound, PermissionDenied
 
 from ..models import Tournament
-from ..web.permissions import can_keep_score, can_view
+from ..web.permissions import can_direct, can_keep_score, can_view
 
 
 def visible_tournaments(user: Any) -> QuerySet[Tournament]:
@@ -34,3 +34,9 @@ def require_score_keeper(user: Any, tournament: Tournament) -> None:
     """Recording and correcting results: the tournament's directors and scorekeepers."""
     if not can_keep_score(user, tournament):
         raise PermissionDenied(f"{user} does not keep score at {tournament.slug}")
+
+
+def require_director(user: Any, tournament: Tournament) -> None:
+    """Pairing and registration: the tournament's directors only (scorekeepers write results)."""
+    if not can_direct(user, tournament):
+        raise PermissionDenied(f"{user} does not direct {tournament.slug}")

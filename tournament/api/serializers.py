@@ -149,6 +149,15 @@ class StrictIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class StrictCharField(serializers.CharField):
+    """A JSON string, not 7 nor true (DRF would quietly turn them into "7" and "True")."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class StrictSerializer(serializers.Serializer):
     """Refuses fields it does not know (a misspelt ``opp_scroe`` must not be ignored)."""
 
@@ -181,3 +190,79 @@ class CorrectionSerializer(ResultSerializer):
         required=False, allow_blank=True, default="", max_length=300,
         help_text="why the result changes (required; kept in the audit trail)",
     )  # fmt: skip
+
+
+# --------------------------------------------------------------------------- pairing writes
+
+
+class PairRoundSerializer(StrictSerializer):
+    """Pair a round with the engine, as the console's pairing page proposes and publishes."""
+
+    system = StrictCharField(
+        required=False, max_length=20,
+        help_text="a pairing system for this round (default: the division's schedule)",
+    )  # fmt: skip
+
+
+class PairingGameSerializer(StrictSerializer):
+    """One game of a round paired elsewhere: the first number goes first; second 0 = the bye."""
+
+    first = StrictIntegerField(min_value=1, max_value=INT_MAX, help_text="player number")
+    second = StrictIntegerField(min_value=0, max_value=INT_MAX,
+                                help_text="the opponent's number; 0 = a bye")  # fmt: skip
+    board = StrictIntegerField(required=False, allow_null=True, min_value=1, max_value=9999,
+                               help_text="board number (not stored for a bye)")  # fmt: skip
+
+
+class PairingsSerializer(StrictSerializer):
+    """A whole round: every active player exactly once, a bye only for an odd field."""
+
+    games = PairingGameSerializer(many=True, allow_empty=False, max_length=10000)
+
+
+class UnpairedSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    games_removed = serializers.IntegerField()
+
+
+# --------------------------------------------------------------------------- registration writes
+
+
+class NewEntrySerializer(StrictSerializer):
+    """A registry player by id, or a new player by name; numbered after the last entry."""
+
+    player_id = StrictIntegerField(required=False, min_value=1, max_value=INT_MAX,
+                                   help_text="a player already in the registry")  # fmt: skip
+    name = StrictCharField(required=False, allow_blank=True, max_length=300,
+                                 help_text='a new player, "Surname, Given"')  # fmt: skip
+    rating = StrictIntegerField(
+        required=False, min_value=-INT_MAX, max_value=INT_MAX,
+        help_text="seed rating, 0 (unrated) to 3000; a registry player's default is their "
+        "rating on the division's list",
+    )  # fmt: skip
+    player_class = StrictCharField(required=False, allow_blank=True, max_length=300)
+    new_player = serializers.BooleanField(
+        required=False, default=False,
+        help_text="add a new person even though the registry has players of a similar name",
+    )  # fmt: skip
+
+
+class EntryEditSerializer(StrictSerializer):
+    """Correct a player's seed rating and/or class (a field left out stays as it is)."""
+
+    seed_rating = StrictIntegerField(required=False, min_value=-INT_MAX, max_value=INT_MAX)
+    player_class = StrictCharField(required=False, allow_blank=True, max_length=300)
+
+
+class EntryRoundSerializer(StrictSerializer):
+    """Withdraw from this round on, or reinstate from this round (the next to pair)."""
+
+    round = StrictIntegerField(min_value=1, max_value=INT_MAX)
+
+
+class RemovedEntrySerializer(serializers.Serializer):
+    removed = serializers.IntegerField(help_text="the removed player's number")
+    renumbered = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="[old, new] numbers of the players behind, moved down by one",
+    )

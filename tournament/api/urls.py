@@ -13,7 +13,13 @@ v1 = [
     path("tournaments/<slug:slug>/divisions/", views.DivisionList.as_view(), name="divisions"),
     path(D, views.DivisionDetail.as_view(), name="division"),
     path(D + "entries/", views.EntryList.as_view(), name="entries"),
+    path(D + "entries/<int:number>/", views.EntryDetail.as_view(), name="entry"),
+    path(D + "entries/<int:number>/withdraw/", views.WithdrawEntry.as_view(), name="withdraw"),
+    path(D + "entries/<int:number>/reinstate/", views.ReinstateEntry.as_view(),
+         name="reinstate"),  # fmt: skip
     path(D + "rounds/", views.RoundList.as_view(), name="rounds"),
+    path(D + "rounds/<int:round>/pair/", views.PairRound.as_view(), name="pair_round"),
+    path(D + "rounds/<int:round>/pairings/", views.RoundPairings.as_view(), name="pairings"),
     path(D + "games/", views.GameList.as_view(), name="games"),
     path(D + "standings/", views.Standings.as_view(), name="standings"),
     path(D + "results/", views.RecordResult.as_view(), name="record_result"),

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import django_filters
@@ -19,14 +21,21 @@ from rest_framework.views import APIView
 
 from ratings.models import PlayerRating, RatingHistory, RatingList
 
-from .. import selectors
+from .. import selectors, services
 from ..models import Division, Entry, Game, Player, Round, Tournament
+from ..pairing import propose_round, publish_pairs, publish_proposal, unpair_round
 from ..rating import rating_estimates
 from ..services import results
 from ..services.errors import ServiceError
 from ..web.caching import site_version, tournament_version
+from ..web.console.registration import near_duplicates
 from . import serializers as s
-from .permissions import require_score_keeper, visible_tournament, visible_tournaments
+from .permissions import (
+    require_director,
+    require_score_keeper,
+    visible_tournament,
+    visible_tournaments,
+)
 
 # --------------------------------------------------------------------------- error documentation
 
@@ -188,6 +197,14 @@ class EntryList(TournamentScoped, generics.ListAPIView):
     def get_queryset(self) -> QuerySet:
         return self.division().entries.select_related("player").order_by("number")
 
+    @extend_schema(request=s.NewEntrySerializer,
+                   responses={201: s.EntrySerializer, **WRITE_ERRORS})  # fmt: skip
+    def post(self, request: Request, slug: str, division: str) -> Response:
+        """Register a player (directors): a registry player by id or a new one by name."""
+        target = _directed_division(request, slug, division)
+        entry = register(target, _valid(s.NewEntrySerializer, request), request.user)
+        return Response(_entry_data(entry), status=status.HTTP_201_CREATED)
+
 
 def _games() -> QuerySet:
     return Game.objects.select_related(
@@ -334,6 +351,187 @@ class CorrectResult(_ResultWrite):
             reason=v["reason"], actor=request.user,
         )  # fmt: skip
         return Response(s.GameSerializer(_games().get(pk=game.pk)).data)
+
+
+# --------------------------------------------------------------------------- director writes
+# Pairing and registration, as the console's pairing and registration pages do them: the same
+# functions (tournament.pairing's proposal and publish, services.entries), so the same checks
+# and one audit event per write. Directors only; scorekeepers write results.
+
+
+def _directed_division(request: Request, slug: str, key: str) -> Division:
+    """The division, if the caller directs its tournament (403 otherwise, 404 if unknown)."""
+    tournament = visible_tournament(request.user, slug)
+    require_director(request.user, tournament)
+    division = tournament.divisions.filter(slug=key).first()
+    if division is None:
+        raise NotFound(f"no division {key!r} in {slug}")
+    return division
+
+
+def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    ser = serializer_class(data=request.data)
+    ser.is_valid(raise_exception=True)
+    return ser.validated_data
+
+
+@contextmanager
+def _fields(**names: str) -> Iterator[None]:
+    """A service refusal at the API's name for its field (``from_round`` is ``round`` here)."""
+    try:
+        yield
+    except ServiceError as exc:
+        exc.field = names.get(exc.field, exc.field)
+        raise
+
+
+def _round_data(division: Division, number: int) -> dict[str, Any]:
+    rnd = (
+        division.round_set.filter(number=number)
+        .prefetch_related(Prefetch("games", _games()))
+        .get()
+    )
+    return s.RoundSerializer(rnd).data
+
+
+class _DirectorWrite(APIView):
+    permission_classes = [IsAuthenticated]
+
+
+@extend_schema(request=s.PairRoundSerializer, responses={201: s.RoundSerializer, **WRITE_ERRORS})
+class PairRound(_DirectorWrite):
+    """Pair a round with the engine and publish it (the console's proposal, unedited).
+
+    Refused like the console: an earlier round unpaired or without results (unless lagged),
+    the round already paired or with results, no system scheduled, impossible constraints.
+    """
+
+    def post(self, request: Request, slug: str, division: str, round: int) -> Response:
+        target = _directed_division(request, slug, division)
+        v = _valid(s.PairRoundSerializer, request)
+        proposal = propose_round(target, round, v.get("system"))
+        publish_proposal(target, round, proposal.pairs, system=proposal.system,
+                         actor=request.user)  # fmt: skip
+        return Response(_round_data(target, round), status=status.HTTP_201_CREATED)
+
+
+class RoundPairings(_DirectorWrite):
+    """A round's stored pairings: store a round paired elsewhere, or remove them (unpair)."""
+
+    @extend_schema(request=s.PairingsSerializer,
+                   responses={201: s.RoundSerializer, **WRITE_ERRORS})  # fmt: skip
+    def post(self, request: Request, slug: str, division: str, round: int) -> Response:
+        """Store a whole round as given: every active player once; the first number starts."""
+        target = _directed_division(request, slug, division)
+        v = _valid(s.PairingsSerializer, request)
+        games = [(g["first"], g["second"], g.get("board")) for g in v["games"]]
+        publish_pairs(target, round, games, actor=request.user)
+        return Response(_round_data(target, round), status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: s.UnpairedSerializer, **WRITE_ERRORS})
+    def delete(self, request: Request, slug: str, division: str, round: int) -> Response:
+        """Unpair the last paired round while it has no results (the console's unpair)."""
+        target = _directed_division(request, slug, division)
+        count = unpair_round(target, round, actor=request.user)
+        return Response({"round": round, "games_removed": count})
+
+
+def _entry(division: Division, number: int) -> Entry:
+    entry = division.entries.select_related("player").filter(number=number).first()
+    if entry is None:
+        raise NotFound(f"no player number {number} in division {division.slug}")
+    return entry
+
+
+def _entry_data(entry: Entry) -> dict[str, Any]:
+    return s.EntrySerializer(Entry.objects.select_related("player").get(pk=entry.pk)).data
+
+
+def register(division: Division, v: dict[str, Any], actor: Any) -> Entry:
+    """Add an entry as the console's registration page does: a registry player (seeded from
+    the division's rating list unless a rating is given) or a new player by name, who is
+    refused while the registry has near namesakes unless ``new_player`` says it is another
+    person (the console's near-duplicate warning)."""
+    given = [name for name in ("player_id", "name") if name in v]
+    if len(given) != 1:
+        problem = "both were sent" if given else "neither was sent"
+        raise ServiceError("api_player_or_name", field="name" if given else "player_id",
+                           problem=problem)  # fmt: skip
+    player_class = v.get("player_class", "")
+    if "player_id" in v:
+        player = Player.objects.filter(pk=v["player_id"]).first()
+        if player is None:
+            raise ServiceError("api_unknown_registry_player", field="player_id",
+                               player_id=v["player_id"])  # fmt: skip
+        rating, career = v.get("rating"), None
+        if rating is None:
+            listed = None
+            if division.rating_list_id:
+                listed = PlayerRating.objects.filter(
+                    rating_list_id=division.rating_list_id, player=player
+                ).first()
+            rating, career = (listed.rating, listed.career_games) if listed else (0, None)
+        return services.register_player(division, player=player, rating=rating,
+                                        career_games=career, player_class=player_class,
+                                        actor=actor)  # fmt: skip
+    name = " ".join(v["name"].split())
+    if not v.get("new_player"):
+        near = near_duplicates(name)
+        if near:
+            raise ServiceError("api_near_duplicates", field="name", name=name,
+                               players="; ".join(f"{p.pk} {p.name}" for p in near))  # fmt: skip
+    return services.register_new_player(division, name=name, rating=v.get("rating", 0),
+                                        player_class=player_class, actor=actor)  # fmt: skip
+
+
+@extend_schema(responses={200: s.EntrySerializer, **READ_ERRORS})
+class EntryDetail(TournamentScoped, generics.RetrieveAPIView):
+    """One player of the division by number; directors correct (PATCH) or remove (DELETE)."""
+
+    serializer_class = s.EntrySerializer
+
+    def get_object(self) -> Entry:
+        return _entry(self.division(), self.kwargs["number"])
+
+    @extend_schema(request=s.EntryEditSerializer,
+                   responses={200: s.EntrySerializer, **WRITE_ERRORS})  # fmt: skip
+    def patch(self, request: Request, slug: str, division: str, number: int) -> Response:
+        """Correct the seed rating and/or class, as the console's edit form does."""
+        entry = _entry(_directed_division(request, slug, division), number)
+        v = _valid(s.EntryEditSerializer, request)
+        services.update_entry(entry, seed_rating=v.get("seed_rating"),
+                              player_class=v.get("player_class"), actor=request.user)  # fmt: skip
+        return Response(_entry_data(entry))
+
+    @extend_schema(request=None, responses={200: s.RemovedEntrySerializer, **WRITE_ERRORS})
+    def delete(self, request: Request, slug: str, division: str, number: int) -> Response:
+        """Remove a mistaken entry before any round is paired; later numbers close up."""
+        entry = _entry(_directed_division(request, slug, division), number)
+        moved = services.remove_entry(entry, actor=request.user)
+        return Response({"removed": number, "renumbered": [list(m) for m in moved]})
+
+
+@extend_schema(request=s.EntryRoundSerializer, responses={200: s.EntrySerializer, **WRITE_ERRORS})
+class WithdrawEntry(_DirectorWrite):
+    """Withdraw a player from a round on: paired games there become forfeits, opponents win."""
+
+    def post(self, request: Request, slug: str, division: str, number: int) -> Response:
+        entry = _entry(_directed_division(request, slug, division), number)
+        v = _valid(s.EntryRoundSerializer, request)
+        with _fields(from_round="round"):
+            services.withdraw_player(entry, from_round=v["round"], actor=request.user)
+        return Response(_entry_data(entry))
+
+
+@extend_schema(request=s.EntryRoundSerializer, responses={200: s.EntrySerializer, **WRITE_ERRORS})
+class ReinstateEntry(_DirectorWrite):
+    """Bring a withdrawn player back from the next round to pair."""
+
+    def post(self, request: Request, slug: str, division: str, number: int) -> Response:
+        entry = _entry(_directed_division(request, slug, division), number)
+        v = _valid(s.EntryRoundSerializer, request)
+        services.reinstate_player(entry, v["round"], actor=request.user)
+        return Response(_entry_data(entry))
 
 
 # --------------------------------------------------------------------------- ratings, players
