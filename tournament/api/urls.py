@@ -35,6 +35,7 @@ urlpatterns = [
     path("v1/", include((v1, "api"))),
     path("schema/", SpectacularAPIView.as_view(), name="api_schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api_schema"), name="api_docs"),
-    # anything else under /api/ (a negative player id, a slug with odd characters): JSON 404
-    re_path(r"^.*$", views.Unknown.as_view()),
+    # anything else under /api/ (a negative player id, a slug with odd characters, a newline,
+    # which "." would not match): JSON 404
+    re_path(r"^[\s\S]*$", views.Unknown.as_view()),
 ]
