@@ -536,6 +536,11 @@ def _night_entry(division: Division, value: Any, field: str) -> Entry:
                        names="; ".join(e.player.name for e in found[:5]))
 
 
+# The night's result box types names as well as numbers ("ann 412 bob 389"): it resolves each
+# name the way log_game does, so both doors find the same player (tournament.clubs.web.nights).
+night_entry = _night_entry
+
+
 @transaction.atomic
 def close_night(night: Night, *, actor: Actor | str | Any) -> Night:
     """Close the night: every drawn game needs its result; the night then counts for the
