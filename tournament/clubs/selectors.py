@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from ..models import Club, Game, Player
+from ratings.models import PlayerRating
+
+from ..models import Club, Division, Game, Membership, Player
 from .ladder import LadderGame, LadderNight, LadderRow, Rule, ladder
 from .models import Night, Season
 
@@ -116,3 +119,381 @@ def season_awards(season: Season) -> list[dict[str, Any]]:
 
 def recent_nights(club: Club, limit: int = 10) -> list[Night]:
     return list(Night.objects.filter(club=club).select_related("tournament")[:limit])
+
+
+# --------------------------------------------------------------------------- public club pages
+#
+# The public pages read a club in a fixed number of queries whatever its size: every list
+# below is one query (values_list, names joined in), and the records of all closed nights are
+# one pass in Python over one query of their games. Pages cache the result under the club's
+# content version (tournament.clubs.web.caching); nothing here is private (no e-mail, phone
+# or tokens are read) and nights of unpublished tournaments are left out.
+
+RECORD_MIN_GAMES = 10  # games needed for the best average
+
+
+def _shown_nights() -> Q:
+    """Nights the public may see: their tournament is published."""
+    return Q(tournament__published=True)
+
+
+def club_summaries(q: str = "") -> list[dict[str, Any]]:
+    """Every club for the clubs index (name, city, meets, members, last night), one query;
+    ``q`` keeps the clubs whose name or city holds it."""
+    members = (
+        Membership.objects.filter(club=OuterRef("pk"), active=True, guest=False)
+        .order_by()
+        .values("club")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    last = (
+        Night.objects.filter(_shown_nights(), club=OuterRef("pk"))
+        .order_by("-date")
+        .values("date")[:1]
+    )
+    clubs = Club.objects.all()
+    if q:
+        clubs = clubs.filter(Q(name__icontains=q) | Q(city__icontains=q))
+    rows = clubs.annotate(members=Subquery(members), last_night=Subquery(last)).values(
+        "name", "slug", "city", "country", "meets", "members", "last_night"
+    )
+    return [{**r, "members": r["members"] or 0} for r in rows.order_by("name", "pk")]
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    player: int
+    name: str
+    since: datetime.date | None
+
+
+def club_members(club: Club) -> tuple[list[MemberRow], list[MemberRow]]:
+    """(active members, guests) by name, one query; lapsed members are not listed."""
+    members: list[MemberRow] = []
+    guests: list[MemberRow] = []
+    rows = (
+        Membership.objects.filter(club=club)
+        .filter(Q(guest=True) | Q(active=True))
+        .order_by("player__name", "player_id")
+        .values_list("player_id", "player__name", "since", "guest")
+    )
+    for pk, name, since, guest in rows:
+        (guests if guest else members).append(MemberRow(pk, name, since))
+    return members, guests
+
+
+@dataclass(frozen=True)
+class NightPlayer:
+    player: int
+    name: str
+    wins: float
+    losses: float
+    spread: int
+
+
+@dataclass(frozen=True)
+class NightSummary:
+    """One night as the club page lists it: its players' results and the winner of the night
+    (most wins, then spread, as the night's standings rank them), once the night is closed."""
+
+    id: int
+    date: datetime.date
+    closed: bool
+    slug: str  # the night's tournament
+    division: str  # its division's slug
+    players: int  # players at the night (entries)
+    games: int  # games played so far
+    results: tuple[NightPlayer, ...]  # best first
+    winners: tuple[NightPlayer, ...]  # empty until the night is closed
+
+
+def _night_results(games: list[tuple]) -> list[NightPlayer]:
+    """Per-player wins, losses and spread of one night, best first (wins, spread, name)."""
+    table: dict[int, list] = {}
+    for _night, a, a_name, b, b_name, s1, s2 in games:
+        sides = [(a, a_name, s1, None if b is None else s2)]
+        if b is not None:
+            sides.append((b, b_name, s2, s1))
+        for player, name, mine, theirs in sides:
+            row = table.setdefault(player, [name, 0.0, 0.0, 0])
+            spread = mine - theirs if theirs is not None else mine
+            if spread > 0:
+                row[1] += 1
+            elif spread < 0:
+                row[2] += 1
+            else:
+                row[1] += 0.5
+                row[2] += 0.5
+            row[3] += spread
+    rows = [NightPlayer(p, r[0], r[1], r[2], r[3]) for p, r in table.items()]
+    rows.sort(key=lambda r: (-r.wins, -r.spread, r.name, r.player))
+    return rows
+
+
+def _played_games() -> Q:
+    """Games with their result in (a bye or forfeit has only the first score)."""
+    return Q(score1__isnull=False) & (Q(player2__isnull=True) | Q(score2__isnull=False))
+
+
+def recent_night_results(club: Club, limit: int = 10) -> list[NightSummary]:
+    """The club's latest nights (open ones too, marked) with their results: two queries."""
+    nights = list(
+        Division.objects.filter(
+            tournament__club_night__club=club, tournament__published=True
+        )
+        .annotate(players=Count("entries"))
+        .order_by("-tournament__club_night__date", "-tournament__club_night__id")
+        .values_list(
+            "tournament__club_night__id",
+            "tournament__club_night__date",
+            "tournament__club_night__closed_at",
+            "tournament__slug",
+            "slug",
+            "players",
+        )[:limit]
+    )
+    by_night: dict[int, list[tuple]] = defaultdict(list)
+    if nights:
+        rows = (
+            Game.objects.filter(_played_games())
+            .filter(round__division__tournament__club_night__id__in=[n[0] for n in nights])
+            .values_list(
+                "round__division__tournament__club_night__id",
+                "player1__player_id",
+                "player1__player__name",
+                "player2__player_id",
+                "player2__player__name",
+                "score1",
+                "score2",
+            )
+        )
+        for row in rows:
+            by_night[row[0]].append(row)
+    out = []
+    for pk, date, closed_at, slug, division, players in nights:
+        results = _night_results(by_night[pk])
+        winners: tuple[NightPlayer, ...] = ()
+        if closed_at is not None and results:
+            top = results[0]
+            winners = tuple(
+                r for r in results if (r.wins, r.spread) == (top.wins, top.spread)
+            )
+        out.append(
+            NightSummary(pk, date, closed_at is not None, slug, division, players,
+                         len(by_night[pk]), tuple(results), winners)
+        )  # fmt: skip
+    return out
+
+
+@dataclass(frozen=True)
+class RecordMark:
+    """One holder of a record and where it was set: a night (``date``, ``slug``, ``division``
+    for the link), or from one night to another for a streak (``until_*``)."""
+
+    player: int
+    name: str
+    detail: str = ""
+    date: datetime.date | None = None
+    slug: str = ""
+    division: str = ""
+    until_date: datetime.date | None = None
+    until_slug: str = ""
+    until_division: str = ""
+
+
+@dataclass(frozen=True)
+class ClubRecord:
+    key: str
+    title: str
+    value: Any  # None: nobody holds it yet
+    marks: tuple[RecordMark, ...] = ()
+    note: str = ""
+
+
+MAX_MARKS = 6  # holders listed for a shared record
+
+
+def club_records(club: Club, min_games: int = RECORD_MIN_GAMES) -> list[ClubRecord]:
+    """The club's records over all its closed nights: high game, high loss, high combined
+    score, best average (``min_games`` games or more) and longest winning streak.
+
+    Three queries: the closed nights, their games (in date, night, round order) and the
+    names of the holders; one pass in Python. A streak counts consecutive wins across nights;
+    a tie or a loss (a forfeit too) ends it, a bye neither adds to it nor ends it. Byes and
+    forfeits are not games for scores or averages. Each shared record lists every holder
+    (up to a few) with where it was set, earliest first.
+    """
+    nights = {
+        pk: (date, slug, division)
+        for pk, date, slug, division in Division.objects.filter(
+            tournament__club_night__club=club,
+            tournament__club_night__closed_at__isnull=False,
+            tournament__published=True,
+        ).values_list(
+            "tournament__club_night__id", "tournament__club_night__date", "tournament__slug",
+            "slug",
+        )
+    }
+    night_key = "round__division__tournament__club_night"
+    rows = (
+        Game.objects.filter(_played_games())
+        .filter(**{f"{night_key}__club_id": club.pk, f"{night_key}__closed_at__isnull": False,
+                   "round__division__tournament__published": True})
+        .order_by(f"{night_key}__date", f"{night_key}__id", "round__number", "id")
+        .values_list(f"{night_key}__id", "player1__player_id", "player2__player_id",
+                     "score1", "score2")
+    )  # fmt: skip
+    high: list[tuple] = []  # (player, opponent, mine, theirs, night)
+    high_value = None
+    loss: list[tuple] = []
+    loss_value = None
+    combined: list[tuple] = []
+    combined_value = None
+    totals: dict[int, list[int]] = {}  # player: [points, games]
+    run: dict[int, tuple[int, int]] = {}  # player: (length, first night) of the current streak
+    best: dict[int, tuple[int, int, int]] = {}  # player: (length, first night, last night)
+    for night, a, b, s1, s2 in rows.iterator(chunk_size=5000):
+        if b is None:
+            if s1 < 0:  # a forfeit: a loss that ends a streak
+                run.pop(a, None)
+            continue
+        for me, other, mine, theirs in ((a, b, s1, s2), (b, a, s2, s1)):
+            if high_value is None or mine > high_value:
+                high_value, high = mine, [(me, other, mine, theirs, night)]
+            elif mine == high_value:
+                high.append((me, other, mine, theirs, night))
+            if mine < theirs:
+                if loss_value is None or mine > loss_value:
+                    loss_value, loss = mine, [(me, other, mine, theirs, night)]
+                elif mine == loss_value:
+                    loss.append((me, other, mine, theirs, night))
+            t = totals.get(me)
+            if t is None:
+                totals[me] = [mine, 1]
+            else:
+                t[0] += mine
+                t[1] += 1
+            if mine > theirs:
+                length, first = run.get(me, (0, night))
+                length += 1
+                run[me] = (length, first)
+                if length > best.get(me, (0,))[0]:
+                    best[me] = (length, first, night)
+            else:
+                run.pop(me, None)
+        total = s1 + s2
+        if combined_value is None or total > combined_value:
+            combined_value, combined = total, [(a, b, s1, s2, night)]
+        elif total == combined_value:
+            combined.append((a, b, s1, s2, night))
+
+    averages = {p: t[0] / t[1] for p, t in totals.items() if t[1] >= min_games}
+    top_average = max(averages.values(), default=None)
+    average_holders = sorted(p for p, v in averages.items() if v == top_average)
+    top_streak = max((v[0] for v in best.values()), default=0)
+    streak_holders = sorted(
+        ((p, v) for p, v in best.items() if v[0] == top_streak and top_streak > 0),
+        key=lambda pv: (nights[pv[1][2]][0], pv[1][2], pv[0]),
+    )
+    wanted = {x for g in high + loss + combined for x in g[:2]}
+    wanted |= set(average_holders) | {p for p, _ in streak_holders}
+    names = _names(wanted)
+
+    def at(night: int) -> dict[str, Any]:
+        date, slug, division = nights[night]
+        return {"date": date, "slug": slug, "division": division}
+
+    def game_marks(games: list[tuple], detail) -> tuple[RecordMark, ...]:
+        return tuple(
+            RecordMark(me, names.get(me, ""), detail(other, mine, theirs), **at(night))
+            for me, other, mine, theirs, night in games[:MAX_MARKS]
+        )
+
+    def against(other: int, mine: int, theirs: int) -> str:
+        return f"{mine}-{theirs} against {names.get(other, '')}"
+
+    def combined_detail(other: int, mine: int, theirs: int) -> str:
+        return f"{mine}-{theirs} with {names.get(other, '')}"
+
+    return [
+        ClubRecord("high_game", "High game", high_value, game_marks(high, against)),
+        ClubRecord("high_loss", "High loss", loss_value, game_marks(loss, against),
+                   note="the highest score in a game lost"),
+        ClubRecord("high_combined", "High combined score", combined_value,
+                   game_marks(combined, combined_detail), note="both players' scores added"),
+        ClubRecord(
+            "best_average", "Best average",
+            None if top_average is None else round(top_average, 1),
+            tuple(RecordMark(p, names.get(p, ""), f"{totals[p][1]} games")
+                  for p in average_holders[:MAX_MARKS]),
+            note=f"average score over all club games; at least {min_games} games",
+        ),
+        ClubRecord(
+            "winning_streak", "Longest winning streak", top_streak or None,
+            tuple(
+                RecordMark(p, names.get(p, ""), f"{length} wins in a row", **at(first),
+                           **{f"until_{k}": v for k, v in at(last).items()})
+                for p, (length, first, last) in streak_holders[:MAX_MARKS]
+            ),
+            note="wins in a row across nights; a tie or a loss ends a streak, a bye does not",
+        ),
+    ]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ClubRating:
+    rank: int
+    player: int
+    name: str
+    rating: int
+    games: int | None
+
+
+def club_ratings(club: Club, limit: int = 20) -> list[ClubRating]:
+    """The top of the club's own rating list (rated players only), one query."""
+    if not club.rating_list_id:
+        return []
+    rows = (
+        PlayerRating.objects.filter(rating_list_id=club.rating_list_id, rating__gt=0)
+        .order_by("-rating", "player__name", "player_id")
+        .values_list("player_id", "player__name", "rating", "career_games")[:limit]
+    )
+    out: list[ClubRating] = []
+    for i, (pk, name, rating, games) in enumerate(rows, start=1):
+        rank = out[-1].rank if out and out[-1].rating == rating else i
+        out.append(ClubRating(rank, pk, name, rating, games))
+    return out
+
+
+def _points(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def rule_words(rule: Rule) -> str:
+    """A season's scoring in plain words, for the ladder's reader."""
+    parts = [f"{_points(rule.win)} points a win, {_points(rule.tie)} a tie, "
+             f"{_points(rule.loss)} a loss"]  # fmt: skip
+    if rule.margin_bonus:
+        parts.append(f"{_points(rule.margin_bonus)} more for a win by {rule.margin} or more")
+    if rule.attendance:
+        parts.append(f"{_points(rule.attendance)} for each night played")
+    if rule.best_nights:
+        parts.append(f"only the best {rule.best_nights} nights count for points")
+    if rule.min_nights:
+        parts.append(f"{rule.min_nights} nights played to be ranked")
+    parts.append("ties on points are broken by wins, then spread")
+    return "; ".join(parts) + "."
+
+
+def club_seasons(club: Club) -> list[Season]:
+    """The club's seasons, latest first (awards are stored on archived ones), one query."""
+    return list(Season.objects.filter(club=club).order_by("-start_date", "-pk"))
+
+
+def season_night_count(season: Season) -> int:
+    """How many closed nights the season has counted so far, one query."""
+    return Night.objects.filter(
+        club_id=season.club_id, closed_at__isnull=False,
+        date__gte=season.start_date, date__lte=season.end_date,
+    ).count()  # fmt: skip
