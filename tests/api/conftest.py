@@ -47,3 +47,11 @@ def token_client(user) -> APIClient:
 @pytest.fixture
 def director(event):
     return make_director(event[0], "apidirector")
+
+
+@pytest.fixture
+def club_data(db):
+    """The club "riverside" with members, two closed nights and seasons (tests/api/clubdata)."""
+    from .clubdata import build_club
+
+    return build_club()

@@ -35,7 +35,7 @@ CHECKS = [
 ]  # fmt: skip
 
 
-def test_every_operation_answers_by_its_schema(live_server, event, director):
+def test_every_operation_answers_by_its_schema(live_server, event, director, club_data):
     token = token_client(director)._credentials["HTTP_AUTHORIZATION"]
     schema = schemathesis.openapi.from_url(live_server.url + "/api/schema/")
     operations = [result.ok() for result in schema.get_all_operations()]

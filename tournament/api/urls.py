@@ -3,7 +3,7 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import views
+from . import clubs, views
 
 D = "tournaments/<slug:slug>/divisions/<str:division>/"
 
@@ -27,6 +27,13 @@ v1 = [
     path("rating-lists/", views.RatingListList.as_view(), name="rating_lists"),
     path("rating-lists/<slug:slug>/ratings/", views.RatingListRatings.as_view(), name="ratings"),
     path("players/<int:pk>/", views.PlayerDetail.as_view(), name="player"),
+    path("clubs/", clubs.ClubList.as_view(), name="clubs"),
+    path("clubs/<slug:slug>/", clubs.ClubDetail.as_view(), name="club"),
+    path("clubs/<slug:slug>/members/", clubs.ClubMembers.as_view(), name="club_members"),
+    path("clubs/<slug:slug>/nights/", clubs.ClubNights.as_view(), name="club_nights"),
+    path("clubs/<slug:slug>/seasons/", clubs.ClubSeasons.as_view(), name="club_seasons"),
+    path("clubs/<slug:slug>/seasons/<int:season>/ladder/", clubs.SeasonLadder.as_view(),
+         name="season_ladder"),  # fmt: skip
 ]
 
 # The split view serves Swagger UI's start-up code as its own script (?script), so the page
