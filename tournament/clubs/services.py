@@ -418,6 +418,9 @@ def _division(night: Night) -> Division:
 
 
 def _check_open(night: Night) -> None:
+    """Refuse a closed night, as the database has it: the caller's copy may predate a close
+    (another organiser's, or an earlier request's), and a closed night counts already."""
+    night.closed_at = Night.objects.filter(pk=night.pk).values_list("closed_at", flat=True).get()
     if night.closed_at is not None:
         raise ServiceError("night_closed", date=night.date.isoformat(), club=night.club.name)
 
@@ -510,7 +513,10 @@ def log_game(
 def _night_entry(division: Division, value: Any, field: str) -> Entry:
     """A night's player by number, or by (the start of) a name that fits one player."""
     if isinstance(value, Entry):
-        return value
+        if value.division_id == division.pk:
+            return value
+        # another night's player: their number here would be somebody else
+        raise ServiceError("not_at_night", field=field, name=value.player.name)
     text = str(value if value is not None else "").strip()
     if text.isdigit():
         entry = division.entries.select_related("player").filter(number=int(text)).first()
