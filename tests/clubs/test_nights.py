@@ -9,6 +9,7 @@ anyone not organising this club (another club's organiser included) with 403.
 from __future__ import annotations
 
 import datetime
+import html as htmllib
 import re
 
 import pytest
@@ -184,14 +185,16 @@ def test_a_whole_night_from_ticking_to_the_season_ladder(club, org):
     night.refresh_from_db()
     assert night.closed
     ratings = dict(
-        PlayerRating.objects.filter(rating_list=club.rating_list)
-        .values_list("player__name", "rating")
+        PlayerRating.objects.filter(rating_list=club.rating_list).values_list(
+            "player__name", "rating"
+        )
     )
     assert set(ratings) == {*MEMBERS, "Gus Guest", "Jon Lake", "Kim Moss"}
     assert len(set(ratings.values())) > 1  # winners went up, losers down
 
-    season = club_services.create_season(club, name="Spring", start_date="2025-03-01",
-                                         end_date="2025-05-31", actor=org)
+    season = club_services.create_season(
+        club, name="Spring", start_date="2025-03-01", end_date="2025-05-31", actor=org
+    )
     ladder = selectors.season_ladder(season)
     assert {row.name for row in ladder} == set(ratings)
     assert sum(row.wins for row in ladder) == 16  # 5 + 5 + 5 drawn games and one logged
@@ -245,12 +248,14 @@ def test_screen_and_list_are_public(club, org, other_org):
 def test_screen_of_another_clubs_night_is_not_found(club, org, other_org):
     night = _night(club, org)
     hillside = club.__class__.objects.get(slug="hillside")
-    assert _client(None).get(
-        reverse("clubs:night_screen", args=[hillside.slug, night.pk])
-    ).status_code == 404
-    assert _client(other_org).get(
-        reverse("clubs:night", args=[hillside.slug, night.pk])
-    ).status_code == 404
+    assert (
+        _client(None).get(reverse("clubs:night_screen", args=[hillside.slug, night.pk])).status_code
+        == 404
+    )
+    assert (
+        _client(other_org).get(reverse("clubs:night", args=[hillside.slug, night.pk])).status_code
+        == 404
+    )
     assert _client(None).get(reverse("clubs:night_screen", args=[club.slug, 999999])
                              ).status_code == 404  # fmt: skip
     assert _client(None).get(reverse("clubs:nights", args=["nowhere"])).status_code == 404
@@ -278,3 +283,298 @@ def test_draw_is_disabled_while_results_are_missing(club, org):
     assert answer.status_code == 400
     assert 'id="id_draw_error"' in answer.content.decode()
     assert _counts() == before
+
+
+# --------------------------------------------------------------------------- denials
+
+
+def _organiser_requests(club, night) -> list[tuple[str, str, dict]]:
+    new = reverse("clubs:night_new", args=[club.slug])
+    ticked = {"players": _ids(club)[:4], "games": "3", "date": "2025-03-11"}
+    return [
+        ("get", new, {}),
+        ("post", new, ticked),
+        ("get", _url(night), {}),
+        ("post", _url(night, "results/"), {"line": "1 412 389"}),
+        ("post", _url(night, "draw/"), {}),
+        ("post", _url(night, "log/"), {"player": "1", "opponent": "2", "score": "400",
+                                       "opp_score": "300"}),
+        ("post", _url(night, "players/"), {"name": "Late Comer"}),
+        ("post", _url(night, "close/"), {}),
+        ("post", _url(night, "reopen/"), {"reason": "because"}),
+    ]  # fmt: skip
+
+
+def test_anonymous_visitors_are_sent_to_sign_in(club, org):
+    night = _night(club, org)
+    before = _counts()
+    for method, url, data in _organiser_requests(club, night):
+        response = getattr(_client(None), method)(url, data)
+        assert response.status_code == 302, url
+        assert response["Location"].startswith("/accounts/login/?next="), url
+    assert _counts() == before
+
+
+@pytest.mark.parametrize("who", ["member", "other_organiser"])
+def test_anyone_not_organising_this_club_gets_403(club, org, other_org, who):
+    night = _night(club, org)
+    club_services.pair_next_game(night, actor=org)
+    if who == "member":
+        user = User.objects.create_user("ann", password=PW)
+    else:
+        user = other_org
+    before = _counts()
+    for method, url, data in _organiser_requests(club, night):
+        for extra in ({}, HTMX):
+            response = getattr(_client(user), method)(url, data, **extra)
+            assert response.status_code == 403, (url, response.status_code)
+    assert _counts() == before
+    assert not Night.objects.get(pk=night.pk).closed
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+def _refused(response, field: str, words: str) -> str:
+    """A 400 with the message beside its field (the element id_FIELD_error)."""
+    assert response.status_code == 400, response.content.decode()[:500]
+    html = response.content.decode()
+    match = re.search(rf'id="id_{field}_error"[^>]*>(.*?)</p>', html, re.S)
+    assert match, f"no error at {field}: {html[:3000]}"
+    message = htmllib.unescape(re.sub(r"<[^>]+>", "", match.group(1)))
+    assert words in message, message
+    return message
+
+
+def _new_night_post(club, **changes) -> dict:
+    data = {
+        "players": _ids(club),
+        "guests": "",
+        "games": "3",
+        "draw": ["random", "koth"],
+        "date": "2025-03-11",
+    }
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "words"),
+    [
+        ({"players_twice": True}, "players", "is ticked twice for the night"),
+        ({"guests": "ann  lee"}, "guests", "Ann Lee is ticked as a member"),
+        ({"guests": "Gus Guest\nGus Guest"}, "guests", "Gus Guest is ticked twice"),
+        ({"date": "2025-13-45"}, "date", "give the date as YYYY-MM-DD"),
+        ({"date": "tuesday"}, "date", "give the date as YYYY-MM-DD"),
+        ({"games": "0"}, "games", "greater than or equal to 1"),
+        ({"games": "13"}, "games", "less than or equal to 12"),
+        ({"games": "three"}, "games", "whole number"),
+        ({"draw": ["random", "chess"]}, "draw", "chess is not one of the available choices"),
+        ({"players": [], "guests": "Gus Guest"}, "players", "at least 2 players"),
+        ({"players": ["999999"]}, "players", "999999 is not an active member of the club"),
+        ({"players": ["x"]}, "players", "x is not an active member"),
+    ],
+)
+def test_new_night_refusals(club, org, changes, field, words):
+    client = _client(org)
+    if changes.pop("players_twice", False):
+        ids = _ids(club)
+        changes["players"] = [*ids, ids[0]]
+    new = reverse("clubs:night_new", args=[club.slug])
+    before = _counts()
+    for extra in ({}, HTMX):
+        response = client.post(new, _new_night_post(club, **changes), **extra)
+        _refused(response, field, words)
+        if extra:
+            assert "<html" not in response.content.decode()
+            assert response.content.decode().lstrip().startswith('<form id="night-form"')
+    assert _counts() == before
+
+
+def test_a_lapsed_member_is_not_offered_nor_accepted(club, org):
+    lapsed = Membership.objects.get(club=club, player__name="Ivy Wu")
+    club_services.update_member(lapsed, active=False, actor=org)
+    client = _client(org)
+    new = reverse("clubs:night_new", args=[club.slug])
+    assert "Ivy Wu" not in client.get(new).content.decode()
+    before = _counts()
+    _refused(client.post(new, _new_night_post(club)), "players", "not an active member")
+    assert _counts() == before
+
+
+@pytest.fixture
+def drawn(club, org):
+    """A night of 10 with game 1 drawn (no results yet)."""
+    night = _night(club, org)
+    club_services.pair_next_game(night, actor=org)
+    return night
+
+
+def _apart(night: Night) -> tuple[Game, Game]:
+    one, two = _games(night, 1)[:2]
+    return one, two
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("{a} 1600 389", "outside 0..1500"),
+        ("{a} 412 -5", "outside 0..1500"),
+        ("zed 412 389", "'zed' is not a player at this night"),
+        ("g 412 389", "Gil Day; Gus Guest"),
+        ("{a} 412 {c} 389", "{c}"),
+        ("99 412 389", "99"),
+        ("412", ""),
+        ("b9 412 389", "9"),
+        ("ann bob", ""),
+    ],
+)
+def test_result_line_refusals(drawn, org, line, words):
+    one, two = _apart(drawn)
+    fill = {"a": one.player1.number, "c": two.player1.number}
+    before = _counts()
+    for extra in ({}, HTMX):
+        response = _client(org).post(_url(drawn, "results/"), {"line": line.format(**fill)},
+                                     **extra)  # fmt: skip
+        _refused(response, "line", words.format(**fill))
+    assert _counts() == before
+
+
+def test_a_recorded_result_is_not_entered_twice(drawn, org):
+    game = _games(drawn, 1)[0]
+    client = _client(org)
+    assert client.post(_url(drawn, "results/"), {"line": f"{game.player1.number} 400 300"}
+                       ).status_code == 200  # fmt: skip
+    before = _counts()
+    response = client.post(_url(drawn, "results/"), {"line": f"{game.player1.number} 401 300"})
+    _refused(response, "line", "")
+    assert _counts() == before
+    game.refresh_from_db()
+    assert (game.score1, game.score2) == (400, 300)
+
+
+def test_result_before_any_draw_and_after_closing(club, org):
+    night = _night(club, org, names=["Ann Lee"], guests=["Gus Guest"])
+    client = _client(org)
+    before = _counts()
+    _refused(client.post(_url(night, "results/"), {"line": "1 400 300"}), "line",
+             "round 1 is not paired")  # fmt: skip
+    _refused(client.post(_url(night, "results/"), {"line": ""}), "line", "type a result")
+    assert _counts() == before
+    client.post(_url(night, "draw/"))
+    assert client.post(_url(night, "results/"), {"line": "1 400 300"}).status_code == 200
+    assert client.post(_url(night, "close/")).status_code == 200
+    before = _counts()
+    _refused(client.post(_url(night, "results/"), {"line": "1 400 300"}), "line", "is closed")
+    _refused(
+        client.post(
+            _url(night, "log/"), {"player": "1", "opponent": "2", "score": "1", "opp_score": "2"}
+        ),
+        "log",
+        "is closed",
+    )
+    _refused(client.post(_url(night, "players/"), {"name": "Late"}), "name", "is closed")
+    _refused(client.post(_url(night, "draw/")), "draw", "is closed")
+    _refused(client.post(_url(night, "close/")), "close", "")
+    _refused(client.post(_url(night, "reopen/"), {"reason": ""}), "reason", "say why")
+    assert _counts() == before
+    assert Night.objects.get(pk=night.pk).closed
+
+
+def test_reopening_an_open_night_is_refused(drawn, org):
+    before = _counts()
+    _refused(_client(org).post(_url(drawn, "reopen/"), {"reason": "x"}), "reason", "not closed")
+    assert _counts() == before
+
+
+def test_closing_with_missing_results_is_refused(drawn, org):
+    before = _counts()
+    for extra in ({}, HTMX):
+        response = _client(org).post(_url(drawn, "close/"), **extra)
+        _refused(response, "close", "5 game(s) without a result")
+    assert _counts() == before
+    assert not Night.objects.get(pk=drawn.pk).closed
+
+
+def test_log_game_refusals(club, org, drawn):
+    hill = club_services.create_club(name="Lakeside", actor=org)
+    club_services.create_night(hill, date=DAY, players=[], guests=["Zed Zee", "Yan Yu"],
+                               actor=org)  # fmt: skip
+    one, two = _apart(drawn)
+    a, c = one.player1, two.player1
+    cases = [
+        ({"player": a.name, "opponent": "Zed Zee"}, "opponent", "'Zed Zee' is not a player"),
+        ({"player": "yan", "opponent": a.name}, "player", "'yan' is not a player at this"),
+        ({"player": a.name, "opponent": c.name}, "player", "already"),
+        ({"player": a.name, "opponent": a.name}, "opponent", ""),
+        ({"player": a.name, "opponent": "", "score": "1"}, "opponent", "required"),
+        ({"player": a.name, "opponent": c.name, "score": "1600"}, "score", "0..1500"),
+        ({"player": a.name, "opponent": c.name, "opp_score": "-1"}, "opp_score", "0..1500"),
+        ({"player": a.name, "opponent": c.name, "score": "lots"}, "score", "whole number"),
+        ({"player": "g", "opponent": c.name}, "player", "Gil Day; Gus Guest"),
+    ]
+    client = _client(org)
+    before = _counts()
+    for changes, field, words in cases:
+        data = {"score": "400", "opp_score": "300", **changes}
+        for extra in ({}, HTMX):
+            _refused(client.post(_url(drawn, "log/"), data, **extra), field, words)
+    assert _counts() == before
+
+
+def test_latecomer_refusals(drawn, org):
+    client = _client(org)
+    before = _counts()
+    _refused(client.post(_url(drawn, "players/"), {"name": ""}), "name", "required")
+    _refused(client.post(_url(drawn, "players/"), {"name": "Ann Lee"}), "name", "Ann Lee")
+    _refused(client.post(_url(drawn, "players/"), {"name": "x" * 201}), "name", "at most 200")
+    assert _counts() == before
+
+
+HOSTILE = [
+    "", " ", "\x00", "-1", "0", "99999999999999999999999", "1e9", "NaN", "１２", "<script>x",
+    "'; drop table x; --", "%00", "a" * 5000, "../../etc/passwd", "b0 1 1", "0 0 0 0 0",
+]  # fmt: skip
+FIELDS = ["players", "guests", "games", "draw", "date", "line", "player", "opponent", "score",
+          "opp_score", "name", "guest", "reason"]  # fmt: skip
+
+
+def test_hostile_values_never_answer_500(drawn, org):
+    client = _client(org)
+    club = drawn.club
+    urls = [reverse("clubs:night_new", args=[club.slug])] + [
+        _url(drawn, what) for what in ("results/", "log/", "players/", "reopen/")
+    ]
+    for url in urls:
+        for value in HOSTILE:
+            data = {field: value for field in FIELDS}
+            for extra in ({}, HTMX):
+                response = client.post(url, data, **extra)
+                assert response.status_code < 500, (url, value, response.status_code)
+    for value in ("99999999999999999999999", "0"):
+        for path in ("", "screen/"):
+            url = f"/clubs/{club.slug}/nights/{value}/{path}"
+            assert client.get(url).status_code == 404, url
+    assert client.get(f"/clubs/{club.slug}/nights/abc/").status_code == 404
+
+
+def test_the_run_pages_links_answer_for_the_organiser(drawn, org):
+    client = _client(org)
+    html = htmllib.unescape(client.get(_url(drawn)).content.decode())
+    slug = drawn.tournament.slug
+    links = {
+        "pairings": f"/t/{slug}/desk/club/report.pdf?kind=pairings&round=1",
+        "scorecards": f"/t/{slug}/desk/club/report.pdf?kind=scorecards",
+        "tsh": f"/t/{slug}/desk/export/all.tsh",
+        "console": f"/t/{slug}/console/",
+        "screen": _url(drawn, "screen/"),
+        "standings": f"/t/{slug}/club/standings/",
+    }
+    for what, url in links.items():
+        assert f'href="{url}"' in html, what
+        response = client.get(url)
+        assert response.status_code in (200, 302), (what, response.status_code)
+        if what in ("pairings", "scorecards"):
+            assert response["Content-Type"] == "application/pdf"
+        if what == "tsh":
+            assert b"Ann Lee" in response.content or b"Lee, Ann" in response.content

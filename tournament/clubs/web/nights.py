@@ -151,25 +151,29 @@ def _score_field(label: str) -> forms.IntegerField:
 class LogForm(forms.Form):
     """A game played without a draw: both players (number or name) and both scores."""
 
-    player = forms.CharField(label="Player", max_length=200,
-                             widget=forms.TextInput(attrs={"list": "night-names"}))
+    player = forms.CharField(
+        label="Player", max_length=200, widget=forms.TextInput(attrs={"list": "night-names"})
+    )
     score = _score_field("Score")
-    opponent = forms.CharField(label="Opponent", max_length=200,
-                               widget=forms.TextInput(attrs={"list": "night-names"}))
+    opponent = forms.CharField(
+        label="Opponent", max_length=200, widget=forms.TextInput(attrs={"list": "night-names"})
+    )
     opp_score = _score_field("Opponent's score")
 
 
 class LatecomerForm(forms.Form):
     """A player who came after the draw: the next number, no games before they came."""
 
-    name = forms.CharField(label="Name", max_length=200,
-                           widget=forms.TextInput(attrs={"list": "club-names"}))
+    name = forms.CharField(
+        label="Name", max_length=200, widget=forms.TextInput(attrs={"list": "club-names"})
+    )
     guest = forms.BooleanField(label="guest (not a member)", required=False)
 
 
 class ReopenForm(forms.Form):
-    reason = forms.CharField(label="Reason", max_length=500,
-                             error_messages={"required": "say why the night is reopened"})
+    reason = forms.CharField(
+        label="Reason", max_length=500, error_messages={"required": "say why the night is reopened"}
+    )
 
 
 # --------------------------------------------------------------------------- helpers
@@ -305,14 +309,18 @@ def _run_context(request: HttpRequest, club: Club, night: Night, **extra: Any) -
             "scorecards_pdf": f"{report}?kind=scorecards",
             "standings": reverse("public:standings", args=[tournament.slug, division.slug]),
             "console": reverse("console:home", args=[tournament.slug]),
-            "console_results": reverse("console:results",
-                                       args=[tournament.slug, division.slug, number])
-            if number else "",
+            "console_results": reverse(
+                "console:results", args=[tournament.slug, division.slug, number]
+            )
+            if number
+            else "",
             "tsh": reverse("desk:export", args=[tournament.slug, "all.tsh"])
-            if len(entries) >= TSH_MIN_PLAYERS else "",
+            if len(entries) >= TSH_MIN_PLAYERS
+            else "",
         },
-        "tsh_reason": "" if len(entries) >= TSH_MIN_PLAYERS else
-        f"No TSH export: {TSH_REASON}, and this night has {len(entries)}.",
+        "tsh_reason": ""
+        if len(entries) >= TSH_MIN_PLAYERS
+        else f"No TSH export: {TSH_REASON}, and this night has {len(entries)}.",
         "line_form": LineForm(),
         "log_form": LogForm(),
         "latecomer_form": LatecomerForm(),
@@ -391,8 +399,7 @@ def night_line(request: HttpRequest, club: Club, night: int) -> HttpResponseBase
         if n.closed:
             raise ServiceError("night_closed", date=n.date.isoformat(), club=club.name)
         if not number:
-            raise ServiceError("round_not_paired", field="line", round=1,
-                               division=division.name)
+            raise ServiceError("round_not_paired", field="line", round=1, division=division.name)
         line = numbered_line(division, text)
         with busy_refusal("line"):
             entered = enter_line(division, number, line, actor=request.user)
@@ -482,8 +489,9 @@ def night_reopen(request: HttpRequest, club: Club, night: int) -> HttpResponseBa
     if form.is_valid():
         try:
             with busy_refusal("reason"):
-                club_services.reopen_night(n, actor=request.user,
-                                           reason=form.cleaned_data["reason"])
+                club_services.reopen_night(
+                    n, actor=request.user, reason=form.cleaned_data["reason"]
+                )
         except ServiceError as exc:
             form.add_error("reason", exc.message)
         else:
@@ -523,8 +531,10 @@ def night_list(request: HttpRequest, slug: str) -> HttpResponseBase:
         .select_related("tournament")
         .annotate(
             players=Count("tournament__divisions__entries", distinct=True),
-            drawn=Max("tournament__divisions__round_set__number",
-                      filter=Q(tournament__divisions__round_set__games__isnull=False)),
+            drawn=Max(
+                "tournament__divisions__round_set__number",
+                filter=Q(tournament__divisions__round_set__games__isnull=False),
+            ),
         )  # fmt: skip
     )
     rows = [
