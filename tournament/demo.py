@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import secrets
 from pathlib import Path
 
@@ -11,10 +12,15 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from .interchange import import_tsh
-from .models import Club, Membership, Player, Tournament
+from .models import Club, Player, Tournament
 
 DEMO_DIR = Path(settings.BASE_DIR) / "fixtures" / "demo"
 DEMO_SLUG = "gibson-demo-open"
+
+
+DEMO_CLUB = "riverside"
+DEMO_SEASON = "Autumn 2026"
+DEMO_NIGHTS = ("2026-09-01", "2026-09-08", "2026-09-15")
 
 
 @transaction.atomic
@@ -26,15 +32,50 @@ def load_demo() -> tuple[Tournament, bool]:
     tournament = import_tsh(DEMO_DIR / "config.tsh", actor="load_demo")
     tournament.venue = "Riverside Community Hall, Portland"
     tournament.save(update_fields=["venue"])
+    load_demo_clubs()
+    return tournament, True
+
+
+def load_demo_clubs() -> None:
+    """The demo's two clubs through the club services, and three closed club nights of the
+    Riverside club (random draw, then King of the Hill) in a season, so the club page, the
+    ladder and the club ratings have something to show. Scores come from a fixed seed."""
+    from .clubs import services as clubs
+    from .services.results import record_result
+
     data = json.loads((DEMO_DIR / "clubs.json").read_text(encoding="utf-8"))
-    clubs = {
-        c["slug"]: Club.objects.get_or_create(slug=c["slug"], defaults=c)[0] for c in data["clubs"]
-    }
+    found = {}
+    for c in data["clubs"]:
+        found[c["slug"]] = clubs.create_club(
+            name=c["name"], slug=c["slug"], city=c.get("city", ""), country=c.get("country", ""),
+            meets=c.get("meets", ""), actor="load_demo",
+        )  # fmt: skip
+    members: dict[str, list[Player]] = {slug: [] for slug in found}
     for name, slug in data["memberships"].items():
         player = Player.objects.filter(name=name).first()
         if player is not None:
-            Membership.objects.get_or_create(player=player, club=clubs[slug])
-    return tournament, True
+            clubs.add_member(found[slug], player, actor="load_demo", since="2025-01-07")
+            members[slug].append(player)
+    club = found[DEMO_CLUB]
+    clubs.create_season(club, name=DEMO_SEASON, start_date="2026-09-01",
+                        end_date="2026-12-22", preset="margin-bonus", actor="load_demo")
+    rng = random.Random(2026)
+    for i, day in enumerate(DEMO_NIGHTS):
+        present = [p for p in members[DEMO_CLUB] if rng.random() < 0.85]
+        night = clubs.create_night(club, date=day, players=present,
+                                   guests=["Visitor, Val"] if i == 1 else [], games=3,
+                                   draw="random,koth", actor="load_demo")
+        division = night.tournament.divisions.get()
+        for _ in range(3):
+            number = clubs.pair_next_game(night, actor="load_demo")
+            for game in division.round_set.get(number=number).games.select_related("player1"):
+                if game.player2_id is None:
+                    record_result(division, number, game.player1.number, 50, actor="load_demo")
+                else:
+                    record_result(division, number, game.player1.number,
+                                  rng.randint(300, 520), rng.randint(300, 520),
+                                  actor="load_demo")  # fmt: skip
+        clubs.close_night(night, actor="load_demo")
 
 
 def ensure_director(username: str = "director", password: str | None = None) -> tuple[str, str]:
@@ -47,4 +88,8 @@ def ensure_director(username: str = "director", password: str | None = None) -> 
     user.save()
     for t in Tournament.objects.filter(slug=DEMO_SLUG):
         t.directors.add(user)
+    from .clubs.services import add_organiser
+
+    for club in Club.objects.filter(slug__in=["riverside", "harbour"]).exclude(organisers=user):
+        add_organiser(club, user, actor="load_demo")
     return username, password

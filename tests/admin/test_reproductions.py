@@ -227,7 +227,7 @@ def test_pointing_an_entry_at_another_events_player_and_submitting_is_refused(
         follow=True,
     )
     assert "Submission requested" in response.content.decode()
-    assert not RatedEvent.objects.exists()  # a director who is no officer only asks
+    assert not RatedEvent.objects.filter(rating_list=rating_list).exists()  # only asks
     assert SubmissionRequest.objects.get().status == "pending"
     after = snapshot()
     assert after["games"] == before["games"] and after["entries"] == before["entries"]

@@ -156,7 +156,7 @@ def test_submitting_needs_an_officer_and_commands_are_trusted(demo, td, rating_l
         submit_divisions([division], rating_list, actor=None)
     with pytest.raises(ServiceError):
         rerate(rating_list, actor=td)
-    assert not RatedEvent.objects.exists()
+    assert not RatedEvent.objects.filter(rating_list=rating_list).exists()
     rating_list.officers.add(td)
     submit_divisions([division], rating_list, actor=td)
     assert RatedEvent.objects.filter(division=division).count() == 1
@@ -176,7 +176,7 @@ def test_request_approve_flow(demo, td, stranger, rating_list):
     with pytest.raises(ServiceError) as refused:
         approve_submission(req, td)  # a director who is no officer cannot approve
     assert refused.value.code == "rating_officer_required"
-    assert not RatedEvent.objects.exists()
+    assert not RatedEvent.objects.filter(rating_list=rating_list).exists()
     officer = get_user_model().objects.create_user("officer", is_staff=True)
     rating_list.officers.add(officer)
     approve_submission(req, officer)
@@ -197,7 +197,7 @@ def test_request_reject_flow_and_doomed_requests(demo, td, rating_list):
     reject_submission(req, officer, note="wrong list")
     req.refresh_from_db()
     assert req.status == "rejected" and req.note == "wrong list"
-    assert not RatedEvent.objects.exists()
+    assert not RatedEvent.objects.filter(rating_list=rating_list).exists()
     demo.start_date = None
     demo.save()
     with pytest.raises(ServiceError) as refused:

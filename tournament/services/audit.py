@@ -169,6 +169,10 @@ def _bump_club(tournament: Tournament | None, obj: Any) -> None:
     a night's tournament, makes them stale."""
     from ..models import Club, Membership
 
+    if isinstance(obj, Player) and obj.pk:  # a rename or merge shows on their clubs' pages
+        Club.objects.filter(memberships__player=obj).update(
+            content_version=F("content_version") + 1
+        )
     club_id = getattr(obj, "club_id", None) if not isinstance(obj, Club) else obj.pk
     if isinstance(obj, Membership | Club) or (club_id and hasattr(obj, "club")):
         Club.objects.filter(pk=club_id).update(content_version=F("content_version") + 1)

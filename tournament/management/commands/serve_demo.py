@@ -27,6 +27,7 @@ class Command(GibsonCommand):
                 f"\nGibson is ready: http://{addr}/  (demo: http://{addr}/t/{tournament.slug}/)\n"
                 f"Directors sign in at http://{addr}/accounts/login/ as {user} / {password}\n"
                 f"and run the event from the console: http://{addr}/t/{tournament.slug}/console/\n"
+                f"The same login organises the demo club: http://{addr}/clubs/riverside/\n"
             )
         )
         if not opts["no_serve"]:
