@@ -347,10 +347,14 @@ def test_a_correction_in_a_closed_night_changes_the_page(club_data):
     first = client.get("/clubs/riverside-scrabble/")
     etag = first["ETag"]
     assert client.get("/clubs/riverside-scrabble/", HTTP_IF_NONE_MATCH=etag).status_code == 304
-    night = club_data["nights"][1]
+    night, org = club_data["nights"][1], club_data["org"]
+    club_services.reopen_night(night, actor=org, reason="a score was misread")
+    reopened = client.get("/clubs/riverside-scrabble/", HTTP_IF_NONE_MATCH=etag)
+    assert "High game 480 Cat Ames" in _text(reopened)  # night 2 counts no more
     game = Game.objects.get(round__division__tournament=night.tournament, round__number=1,
                             score1=500)
-    correct_result(game, 520, 320, reason="misread", actor=club_data["org"])
+    correct_result(game, 520, 320, reason="misread", actor=org)
+    club_services.close_night(night, actor=org)
     again = client.get("/clubs/riverside-scrabble/", HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 200 and again["ETag"] != etag
     assert "High game 520 Ann Lee , 520-320 against Gus Visitor" in _text(again)
@@ -368,6 +372,29 @@ def test_a_result_in_the_open_night_changes_the_page(club_data):
     after = client.get("/clubs/riverside-scrabble/")
     assert after["ETag"] != before["ETag"]
     assert "Ann Lee 1-1 +390" in _text(after)
+
+
+def test_records_and_ladder_are_kept_while_the_open_night_is_played(club_data, monkeypatch):
+    """Results of tonight's open night change the page (recent nights) but not what is read
+    from closed nights only: records and the ladder are not recomputed for them."""
+    client = Client()
+    client.get("/clubs/riverside-scrabble/")
+    calls = []
+    real_records, real_ladder = selectors.club_records, selectors.season_ladder
+    monkeypatch.setattr(selectors, "club_records", lambda *a, **k: calls.append("records")
+                        or real_records(*a, **k))
+    monkeypatch.setattr(selectors, "season_ladder", lambda *a, **k: calls.append("ladder")
+                        or real_ladder(*a, **k))
+    night, org = club_data["open"], club_data["org"]
+    club_services.pair_next_game(night, actor=org)
+    division = night.tournament.divisions.get()
+    record_result(division, 2, 1, 410, 420, actor=org)
+    assert "in progress" in _text(client.get("/clubs/riverside-scrabble/"))
+    assert calls == []
+    club_services.close_night(night, actor=org)  # now it counts: both are computed anew
+    text = _text(client.get("/clubs/riverside-scrabble/"))
+    assert sorted(calls) == ["ladder", "records"]
+    assert "High game 600 Ann Lee , 600-200 against Bob Ray" in text
 
 
 def test_anonymous_pages_are_served_from_the_cache(club_data):

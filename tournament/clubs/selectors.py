@@ -12,12 +12,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
 from ratings.models import PlayerRating
 
-from ..models import Club, Division, Game, Membership, Player
+from ..models import Club, Division, Entry, Game, Membership, Player
 from .ladder import LadderGame, LadderNight, LadderRow, Rule, ladder
 from .models import Night, Season
 
@@ -238,11 +238,18 @@ def _played_games() -> Q:
 
 def recent_night_results(club: Club, limit: int = 10) -> list[NightSummary]:
     """The club's latest nights (open ones too, marked) with their results: two queries."""
+    players = (
+        Entry.objects.filter(division=OuterRef("pk"))
+        .order_by()
+        .values("division")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     nights = list(
         Division.objects.filter(
             tournament__club_night__club=club, tournament__published=True
         )
-        .annotate(players=Count("entries"))
+        .annotate(players=Subquery(players))
         .order_by("-tournament__club_night__date", "-tournament__club_night__id")
         .values_list(
             "tournament__club_night__id",
@@ -271,7 +278,7 @@ def recent_night_results(club: Club, limit: int = 10) -> list[NightSummary]:
         for row in rows:
             by_night[row[0]].append(row)
     out = []
-    for pk, date, closed_at, slug, division, players in nights:
+    for pk, date, closed_at, slug, division, count in nights:
         results = _night_results(by_night[pk])
         winners: tuple[NightPlayer, ...] = ()
         if closed_at is not None and results:
@@ -280,7 +287,7 @@ def recent_night_results(club: Club, limit: int = 10) -> list[NightSummary]:
                 r for r in results if (r.wins, r.spread) == (top.wins, top.spread)
             )
         out.append(
-            NightSummary(pk, date, closed_at is not None, slug, division, players,
+            NightSummary(pk, date, closed_at is not None, slug, division, count or 0,
                          len(by_night[pk]), tuple(results), winners)
         )  # fmt: skip
     return out
@@ -497,3 +504,18 @@ def season_night_count(season: Season) -> int:
         club_id=season.club_id, closed_at__isnull=False,
         date__gte=season.start_date, date__lte=season.end_date,
     ).count()  # fmt: skip
+
+
+def closed_nights_stamp(club: Club) -> str:
+    """A stamp that changes whenever anything the records and ladders read changes: a night
+    closed or reopened, a result corrected in a closed night, a player renamed (each bumps
+    the night's tournament's version, and versions only grow), one query. Pages keep what
+    they derive from closed nights under it, so a live night's results (which bump the club's
+    version every minute) do not recompute ten years of records."""
+    row = Night.objects.filter(club=club, closed_at__isnull=False).aggregate(
+        n=Count("pk"), top=Max("pk"), last=Max("closed_at"),
+        versions=Sum("tournament__content_version"),
+        shown=Count("pk", filter=Q(tournament__published=True)),
+    )  # fmt: skip
+    last = row["last"].isoformat() if row["last"] else "-"
+    return f"{row['n']}.{row['shown']}.{row['top'] or 0}.{last}.{row['versions'] or 0}"

@@ -13,11 +13,15 @@ These patterns come last in /clubs/ so the organisers' and nights' fixed words w
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
@@ -25,7 +29,7 @@ from ...models import Club
 from .. import selectors
 from ..ladder import PRESETS, LadderRow, Rule
 from ..models import Season
-from .caching import ClubVersion, by_slug, club_data, club_page, of_all_clubs
+from .caching import ClubVersion, by_slug, closed_data, club_data, club_page, of_all_clubs
 
 MAX_QUERY = 100
 RECENT_NIGHTS = 10
@@ -72,14 +76,63 @@ def _ladder_row(row: LadderRow) -> dict[str, Any]:
     }
 
 
+# Long tables (a ladder of 200, ten nights of 60 players, 200 members) are written in Python,
+# as the standings are (tournament.web.public.standings_rows_html): through the template
+# language, with a number filter a cell, they cost more than everything else on the page.
+# Every value is escaped.
+
+
+def _player_link(player: int, name: str) -> str:
+    return f'<a href="/players/{player}/">{escape(name)}</a>'
+
+
+def _ladder_html(rows: list[dict[str, Any]]) -> SafeString:
+    out = []
+    for r in rows:
+        if r["rank"] is None:
+            start = '<tr class="unqualified muted"><td class="num" title="not yet qualified">*</td>'
+            name = f"{_player_link(r['player'], r['name'])} <small>(not yet qualified)</small>"
+        else:
+            start = f'<tr><td class="num">{r["rank"]}</td>'
+            name = _player_link(r["player"], r["name"])
+        out.append(
+            f'{start}<td>{name}</td><td class="num">{r["points"]}</td>'
+            f'<td class="num">{r["record"]}</td><td class="num">{r["spread"]}</td>'
+            f'<td class="num">{r["nights"]}</td></tr>\n'
+        )
+    return mark_safe("".join(out))  # noqa: S308 - every value above is escaped or a number
+
+
+def _night_html(results: tuple[selectors.NightPlayer, ...]) -> SafeString:
+    out = [
+        f"<tr><td>{_player_link(r.player, r.name)}</td>"
+        f'<td class="num">{_number(r.wins)}-{_number(r.losses)}</td>'
+        f'<td class="num">{r.spread:+d}</td></tr>\n'
+        for r in results
+    ]
+    return mark_safe("".join(out))  # noqa: S308 - names escaped, the rest numbers
+
+
+def _members_html(members: list[selectors.MemberRow]) -> SafeString:
+    out = []
+    for m in members:
+        since = (f' <small class="muted">since {m.since.strftime("%b %Y")}</small>'
+                 if m.since else "")  # fmt: skip
+        out.append(f"<li>{_player_link(m.player, m.name)}{since}</li>")
+    return mark_safe("".join(out))  # noqa: S308 - names escaped
+
+
 def _season_view(season: Season) -> dict[str, Any]:
     """A season as its pages show it: the ladder (qualified, then the rest) and its rule."""
     rule = Rule.from_dict(season.rule)
     rows = selectors.season_ladder(season)
+    ranked = [_ladder_row(r) for r in rows if r.rank is not None]
+    unqualified = [_ladder_row(r) for r in rows if r.rank is None]
     return {
         "season": season,
-        "rows": [_ladder_row(r) for r in rows if r.rank is not None],
-        "unqualified": [_ladder_row(r) for r in rows if r.rank is None],
+        "rows": ranked,
+        "unqualified": unqualified,
+        "rows_html": _ladder_html(ranked + unqualified),
         "min_nights": rule.min_nights,
         "rule": selectors.rule_words(rule),
         "preset": PRESETS[season.preset][0] if season.preset in PRESETS else "",
@@ -87,16 +140,33 @@ def _season_view(season: Season) -> dict[str, Any]:
     }
 
 
+def _cached_season_view(club: Club, season: Season, closed: str) -> dict[str, Any]:
+    """The season's ladder, recomputed only when its closed nights or the season change."""
+    season_key = hashlib.sha256(
+        json.dumps([season.pk, season.name, str(season.start_date), str(season.end_date),
+                    season.preset, season.rule, str(season.archived_at), season.awards],
+                   sort_keys=True, default=str).encode()
+    ).hexdigest()[:16]  # fmt: skip
+    return closed_data(club, closed, "season", lambda: _season_view(season), season_key)
+
+
 def _club_view(club: Club) -> dict[str, Any]:
     members, guests = selectors.club_members(club)
     season = selectors.current_season(club)
+    closed = selectors.closed_nights_stamp(club)
     return {
         "club": club,
         "members": members,
+        "members_html": _members_html(members),
         "guests": guests,
-        "current": _season_view(season) if season else None,
-        "nights": selectors.recent_night_results(club, RECENT_NIGHTS),
-        "records": selectors.club_records(club),
+        "guests_html": _members_html(guests),
+        "current": _cached_season_view(club, season, closed) if season else None,
+        "nights": [
+            {"night": n, "rows_html": _night_html(n.results)}
+            for n in selectors.recent_night_results(club, RECENT_NIGHTS)
+        ],
+        "records": closed_data(club, closed, "records", lambda: selectors.club_records(club),
+                               selectors.RECORD_MIN_GAMES),
         "min_games": selectors.RECORD_MIN_GAMES,
         "ratings": selectors.club_ratings(club, TOP_RATINGS),
         "rating_list": club.rating_list,
@@ -159,8 +229,9 @@ def season_detail(
         if club is None or found is None:
             return {}
         current = selectors.current_season(club)
+        closed = selectors.closed_nights_stamp(club)
         return {"club": club, "is_current": current is not None and current.pk == found.pk,
-                **_season_view(found)}  # fmt: skip
+                **_cached_season_view(club, found, closed)}  # fmt: skip
 
     context = club_data(version, "season", build, season)
     if not context:
