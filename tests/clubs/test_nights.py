@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import html as htmllib
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -18,6 +19,8 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import PlayerRating
+from tests.core.browser import BROWSER_OFF, CHROMIUM, HAVE_PLAYWRIGHT
+from tests.core.conftest import browser  # noqa: F401 (a fixture)
 from tournament.clubs import selectors
 from tournament.clubs import services as club_services
 from tournament.clubs.models import Night
@@ -578,3 +581,57 @@ def test_the_run_pages_links_answer_for_the_organiser(drawn, org):
             assert response["Content-Type"] == "application/pdf"
         if what == "tsh":
             assert b"Ann Lee" in response.content or b"Lee, Ann" in response.content
+
+
+# --------------------------------------------------------------------------- in a browser
+
+
+def _signed_in_context(chromium, live_server, user):
+    client = _client(user)
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
+                          "url": live_server.url}])  # fmt: skip
+    return context
+
+
+@pytest.mark.skipif(BROWSER_OFF, reason="GIBSON_BROWSER_TESTS=0: the browser ran them once")
+@pytest.mark.skipif(not HAVE_PLAYWRIGHT, reason="playwright is not installed")
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+@pytest.mark.django_db(transaction=True)
+def test_a_night_at_a_phones_width(browser, live_server, org, club):  # noqa: F811
+    """One tap a member, a draw select a game, then the result box typed by name: the box
+    empties on Enter and keeps the focus, and a refused line comes back for fixing."""
+    page = _signed_in_context(browser, live_server, org).new_page()
+    page.goto(live_server.url + reverse("clubs:night_new", args=[club.slug]))
+    for name in ("Ann Lee", "Bob Ray", "Cat Fox", "Dan Poe"):
+        page.get_by_text(name, exact=True).click()
+    assert page.locator("#here-count").inner_text() == "4"
+    page.fill("#id_games", "4")
+    page.dispatch_event("#id_games", "input")
+    assert page.locator("#draws label[data-game]:not([hidden])").count() == 4
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.click("button.submit")
+    page.wait_for_url(re.compile(r".*/nights/[0-9]+/$"))
+    night = Night.objects.get(club=club)
+    assert night.games == 4 and night.draw == "random,koth,koth,koth"
+    page.click("#draw-button")
+    page.wait_for_selector("table.games tr.missing")
+    game = _games(night, 1)[0]
+    page.focus("#id_line")
+    page.keyboard.type("zed 400 300")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#id_line_error")
+    assert page.input_value("#id_line") == "zed 400 300"
+    page.fill("#id_line", "")
+    page.keyboard.type(f"{_first_name(game, 1)} 400 300")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".echo[data-kind=recorded]")
+    assert page.input_value("#id_line") == ""
+    assert page.evaluate("document.activeElement.id") == "id_line"
+    assert page.locator("#links a", has_text="Printable pairings (game 1)").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    game.refresh_from_db()
+    assert (game.score1, game.score2) == (400, 300)
+    screen = browser.new_page(viewport={"width": 1280, "height": 720})
+    screen.goto(live_server.url + _url(night, "screen/"))
+    assert game.player1.player.name in screen.inner_text("#screen")
