@@ -245,7 +245,7 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "tournament.api.throttling.UserRateThrottle",  # signed-in callers only
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("GIBSON_API_ANON_RATE", "600/minute"),
@@ -258,7 +258,8 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Gibson API",
     "DESCRIPTION": "Tournaments, divisions, entries, pairings, results, standings and ratings. "
     "Reads are public; recording and correcting results needs an API token "
-    "(Authorization: Token ...) of a director or scorekeeper of the tournament.",
+    "(Authorization: Token ...) of a director or scorekeeper of the tournament; pairing and "
+    "registration, one of a director.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -330,42 +330,63 @@ def public_page(name: str, *, public_only: bool = False) -> Callable:
                 return _public_headers(HttpResponseNotModified(), etag)
             # A page with a message waiting for this visitor is built for them alone.
             usable = "messages" not in request.COOKIES
-            key = "p:" + etag.strip('"')
-            page = cache_get(key) if usable else None
-            if isinstance(page, CachedPage):
-                return _public_headers(_response(page, request, etag), etag)
             latest = "latest:" + _page_key(None, request, name)
-            building = usable and not cache_add("lock:" + key, 1, BUILD_LOCK_SECONDS)
-            if building:
-                # Another process is building this version: the page as of the last version
-                # (a second old), under its own ETag, rather than a fifth copy of the work.
-                stale = cache_get(latest, local=False)
-                if isinstance(stale, tuple) and isinstance(stale[1], CachedPage):
-                    old_etag, old_page = stale
-                    if _matches(request, old_etag):  # the poller has it already
-                        response = HttpResponseNotModified()
-                        response["ETag"] = old_etag
-                    else:
-                        response = _response(old_page, request, old_etag)
-                    response["Cache-Control"] = "public, max-age=1"
-                    return response
-            try:
-                response = view(request, slug, *args, version=version, **kwargs)
-            finally:
-                if usable and not building:
-                    cache_delete("lock:" + key)
-            if response.status_code != 200 or response.streaming:
-                return response
-            if usable and not response.has_header("Content-Encoding"):
-                page = _page_of(response)
-                cache_set(key, page)
-                cache_set(latest, (etag, page))
-                response = _response(page, request, etag)
-            return _public_headers(response, etag)
+            response, fresh = serve_cached(
+                request, etag, latest,
+                lambda: view(request, slug, *args, version=version, **kwargs), usable=usable,
+            )  # fmt: skip
+            return _public_headers(response, etag) if fresh else response
 
         return wrapped
 
     return decorate
+
+
+def serve_cached(
+    request: HttpRequest,
+    etag: str,
+    latest: str,
+    build: Callable[[], HttpResponseBase],
+    *,
+    usable: bool = True,
+) -> tuple[HttpResponseBase, bool]:
+    """The response named by ``etag``: from the shared cache, or built once for every process
+    and kept (plain and gzipped); and whether it is that version (False: a refusal, or the
+    copy of the last version under its own ETag, served while another process builds this
+    one). ``latest`` keys the last version's copy of the same address. ``build`` may raise
+    (a refusal): nothing is cached then. Public pages and the API's standings both use it.
+    """
+    key = "p:" + etag.strip('"').removeprefix("W/").strip('"')
+    page = cache_get(key) if usable else None
+    if isinstance(page, CachedPage):
+        return _response(page, request, etag), True
+    building = usable and not cache_add("lock:" + key, 1, BUILD_LOCK_SECONDS)
+    if building:
+        # Another process is building this version: the page as of the last version (a
+        # second old), under its own ETag, rather than a fifth copy of the work.
+        stale = cache_get(latest, local=False)
+        if isinstance(stale, tuple) and isinstance(stale[1], CachedPage):
+            old_etag, old_page = stale
+            if _matches(request, old_etag):  # the poller has it already
+                response: HttpResponseBase = HttpResponseNotModified()
+                response["ETag"] = old_etag
+            else:
+                response = _response(old_page, request, old_etag)
+            response["Cache-Control"] = "public, max-age=1"
+            return response, False
+    try:
+        response = build()
+    finally:
+        if usable and not building:
+            cache_delete("lock:" + key)
+    if response.status_code != 200 or response.streaming:
+        return response, False
+    if usable and not response.has_header("Content-Encoding"):
+        page = _page_of(response)
+        cache_set(key, page)
+        cache_set(latest, (etag, page))
+        response = _response(page, request, etag)
+    return response, True
 
 
 # --- pages that read across tournaments and rating lists ---------------------------------------

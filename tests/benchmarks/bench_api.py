@@ -1,0 +1,176 @@
+"""The API under load: standings of a 500-player division and tourney.js of a 23-round event.
+
+Run: python tests/benchmarks/bench_api.py [--players 500] [--rounds 23] [--seconds 10] [--json]
+
+What the Machine interfaces issue asks, with the Production issue's targets for its pages:
+``/api/v1/.../standings/`` of a 500-player division >= 300 req/s, and ``tourney.js`` of a
+500-player, 23-round event answered 304 >= 1,000 req/s, under the production server
+(``manage.py serve``, gunicorn, 4 workers). Measured beside them in the same run, as the
+baseline for the ratios: the public standings page of the same division, the page the API's
+standings must keep up with. Also the API standings answered 304 (a scoreboard polling with
+the ETag it got) and tourney.js in full.
+
+The division, the servers, the load and the writer recording one result a second come from
+bench_web.py (imported, not copied): 32 closed-loop clients from ``wrk`` (or the asyncio
+client), one division built through the services in a temporary GIBSON_DATA_DIR. Every client
+comes from 127.0.0.1, so the API's per-address throttle would stop the run after its first
+600 requests; the servers here get ``GIBSON_API_ANON_RATE=1000000/hour`` (the throttle still
+runs on every request, as it does in production). Query counts per endpoint come from Django's
+test client: cold cache, warm cache, conditional GET. Exit status 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_web as web  # noqa: E402  (the builder, servers and load of the public pages)
+
+BASELINE = "standings page"
+# endpoint -> minimum req/s under gunicorn
+TARGETS = {"API standings": 300.0, "tourney.js 304": 1000.0}
+
+
+def endpoints(slug: str, div: str) -> dict[str, tuple[str, bool]]:
+    """name -> (path, conditional?)."""
+    api = f"/api/v1/tournaments/{slug}/divisions/{div}/standings/"
+    return {
+        BASELINE: (f"/t/{slug}/{div}/standings/", False),
+        "API standings": (api, False),
+        "API standings 304": (api, True),
+        "tourney.js": (f"/t/{slug}/tourney.js", False),
+        "tourney.js 304": (f"/t/{slug}/tourney.js", True),
+    }
+
+
+def query_counts(paths: dict[str, tuple[str, bool]]) -> dict[str, dict[str, int]]:
+    """Queries per endpoint through the test client: empty cache, warm cache, conditional."""
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client()
+    out: dict[str, dict[str, int]] = {}
+    for name, (path, conditional) in paths.items():
+        if conditional:
+            continue
+        row: dict[str, int] = {}
+        cache.clear()
+        for label in ("cold", "warm"):
+            with CaptureQueriesContext(connection) as ctx:
+                response = client.get(path)
+            assert response.status_code == 200, (path, response.status_code)
+            row[label] = len(ctx.captured_queries)
+        with CaptureQueriesContext(connection) as ctx:
+            again = client.get(path, HTTP_IF_NONE_MATCH=response["ETag"])
+        assert again.status_code == 304, (path, again.status_code)
+        row["304"] = len(ctx.captured_queries)
+        out[name] = row
+    cache.clear()
+    connection.close()
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=23)
+    parser.add_argument("--seconds", type=float, default=10.0, help="load per endpoint")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    data_dir = tempfile.mkdtemp(prefix="gibson-bench-api-")
+    procs: list[subprocess.Popen] = []
+    results: list[dict] = []
+    try:
+        web.setup_django(data_dir)
+        t0 = time.perf_counter()
+        slug, div = web.build_division(args.players, args.rounds)
+        built = time.perf_counter() - t0
+        paths = endpoints(slug, div)
+        queries = query_counts(paths)
+        from django.conf import settings
+
+        backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+        env = dict(os.environ, GIBSON_DATA_DIR=data_dir, GIBSON_DEBUG="0",
+                   GIBSON_LOG_LEVEL="ERROR", GIBSON_API_ANON_RATE="1000000/hour")  # fmt: skip
+        env.pop("DATABASE_URL", None)
+        use_wrk = shutil.which("wrk") is not None
+        lua = Path(data_dir) / "bench.lua"
+        lua.write_text(web.WRK_LUA, encoding="utf-8")
+        budget = (args.seconds + 2) * len(paths) + 60
+        writer = subprocess.Popen(
+            [sys.executable, "-c", web.WRITER, str(web.REPO), slug, div, str(args.rounds),
+             str(budget)],
+            env=env, cwd=web.REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True, start_new_session=True,
+        )  # fmt: skip
+        procs.append(writer)
+        port = web.free_port()
+        server = web.start_server("gunicorn", port, env)
+        procs.append(server)
+        for name, (path, conditional) in paths.items():
+            url = f"http://127.0.0.1:{port}{path}"
+            if use_wrk:
+                r = web.run_wrk(url, args.seconds, 0, conditional, lua)
+            else:
+                r = web.run_python_client(url, args.seconds, 0, conditional)
+            r.update(page=name, rps=r["requests"] / r["seconds"])
+            results.append(r)
+        web.stop(server)
+        web.stop(writer)
+        lines = writer.stdout.read().split() if writer.stdout is not None else []
+        writes = int(lines[-1]) if lines else 0
+    finally:
+        for p in procs:
+            web.stop(p)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+    base = next(r["rps"] for r in results if r["page"] == BASELINE)
+    failures = []
+    for r in results:
+        r["ratio"] = r["rps"] / base if base else None
+        target = TARGETS.get(r["page"])
+        if target is not None and r["rps"] < target:
+            failures.append(f"{r['page']}: {r['rps']:.0f} req/s < {target:.0f}")
+        if r["other"] or r["errors"]:
+            failures.append(f"{r['page']}: {r['other']} bad statuses, {r['errors']} errors")
+
+    if args.json:
+        print(json.dumps({"results": results, "queries": queries, "failures": failures,
+                          "writes": writes, "cache": backend}, indent=2))  # fmt: skip
+        return 1 if failures else 0
+    print(f"{args.players} players, {args.rounds} rounds (built in {built:.0f} s); gunicorn, "
+          f"{web.WORKERS} workers; {web.CLIENTS} clients, {args.seconds:.0f} s each; cache "
+          f"{backend}; load from {'wrk' if use_wrk else 'the asyncio client'}; {writes} "
+          f"results recorded meanwhile (one a second)")  # fmt: skip
+    print(f"{'endpoint':<20}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'x page':>8}{'target':>8}"
+          f"{'200s':>8}{'304s':>8}")  # fmt: skip
+    for r in results:
+        ratio = f"{r['ratio']:.2f}" if r["ratio"] else "-"
+        target = f"{TARGETS[r['page']]:.0f}" if r["page"] in TARGETS else "-"
+        print(f"{r['page']:<20}{r['rps']:>8.0f}{r['p50_ms']:>9.1f}{r['p95_ms']:>9.1f}"
+              f"{ratio:>8}{target:>8}{r['s200']:>8}{r['s304']:>8}")  # fmt: skip
+    print(f"\n'x page': req/s over the public standings page's ({BASELINE!r}) in this run")
+    print("queries per endpoint (test client): cold cache / warm cache / conditional GET")
+    for name, row in queries.items():
+        print(f"  {name:<18}{row['cold']:>4} /{row['warm']:>3} /{row['304']:>3}")
+    for f in failures:
+        print(f"MISSED: {f}")
+    if not failures:
+        print("all targets met")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
