@@ -86,6 +86,8 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=23)
     parser.add_argument("--seconds", type=float, default=10.0, help="load per endpoint")
+    parser.add_argument("--no-writer", action="store_true",
+                        help="no result recorded meanwhile: serving alone, one version")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -108,7 +110,7 @@ def main() -> int:
         use_wrk = shutil.which("wrk") is not None
         lua = Path(data_dir) / "bench.lua"
         lua.write_text(web.WRK_LUA, encoding="utf-8")
-        budget = (args.seconds + 2) * len(paths) + 60
+        budget = 0 if args.no_writer else (args.seconds + 2) * len(paths) + 60
         writer = subprocess.Popen(
             [sys.executable, "-c", web.WRITER, str(web.REPO), slug, div, str(args.rounds),
              str(budget)],
