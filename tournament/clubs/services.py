@@ -130,11 +130,14 @@ def create_club(
             raise ServiceError("bad_slug", field="slug", slug=slug)
         if Club.objects.filter(slug=slug).exists():
             raise ServiceError("club_slug_taken", field="slug", slug=slug)
-    list_slug, n = f"club-{slug}"[:100], 2
-    while RatingList.objects.filter(Q(slug=list_slug) | Q(name=f"{name} club ratings")).exists():
-        list_slug, n = f"club-{slug}-{n}"[:100], n + 1
+    # the list's name and slug are unique and at most 100 long: number them until free (the
+    # number goes on the shortened root, so it is never cut off again)
+    root_name, root_slug = f"{name[:80]} club ratings", f"club-{slug[:80]}"
+    list_name, list_slug, n = root_name, root_slug, 2
+    while RatingList.objects.filter(Q(slug=list_slug) | Q(name=list_name)).exists():
+        list_name, list_slug, n = f"{root_name} ({n})", f"{root_slug}-{n}", n + 1
     lst = create_rating_list(
-        f"{name} club ratings" + (f" ({n - 1})" if n > 2 else ""),
+        list_name,
         slug=list_slug,
         system=rating_system,
         description=f"games of {name}'s club nights",

@@ -1,5 +1,514 @@
-"""Club pages: manage (see tournament/clubs/web/__init__.py)."""
+"""Club pages for organisers: found a club, run its settings, organisers, members and seasons.
 
-from django.urls import URLPattern
+- /clubs/new/: any signed-in user founds a club (and becomes its organiser).
+- /clubs/mine/: the clubs the signed-in user organises.
+- /clubs/SLUG/manage/: the club's settings, its organisers (add by username, remove; the last
+  one stays) and its members (add by name with suggestions from the player registry as one
+  types, mark lapsed or active, make a guest a member), with links to the nights and seasons.
+- /clubs/SLUG/seasons/manage/: the club's seasons; create (a preset or configured points),
+  edit, archive (the awards are kept and shown).
 
-urlpatterns: list[URLPattern] = []
+Every page but the first two is for the club's organisers only (``organiser_required``). Writes
+go through tournament.clubs.services, whose refusals (ServiceError) are shown at the field they
+name with status 400 and nothing written; every form posts with htmx and gets its panel back
+(a plain post gets the whole page, or a redirect after a change), so the pages work the same
+without JavaScript.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import URLPattern, path, reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
+
+from ratings.models import PlayerRating
+
+from ...models import Club, Entry, Membership
+from ...services.errors import ServiceError
+from ...web.console.registration import search_players
+from .. import services
+from ..ladder import PRESETS, Rule
+from ..models import Season
+from .forms import (
+    MEMBER_ACTIONS,
+    ClubForm,
+    MemberChangeForm,
+    MemberForm,
+    OrganiserForm,
+    OrganiserRemoveForm,
+    SeasonForm,
+)
+from .permissions import organiser_required
+
+GET_POST = require_http_methods(["GET", "HEAD", "POST"])
+
+
+def _htmx(request: HttpRequest) -> bool:
+    return bool(getattr(request, "htmx", False))
+
+
+def _page(
+    request: HttpRequest, name: str, context: dict[str, Any], status: int = 200
+) -> HttpResponse:
+    """The panel alone for htmx (it replaces itself), the whole page otherwise."""
+    suffix = "_panel" if _htmx(request) else ""
+    return render(request, f"clubs/manage_{name}{suffix}.html", context, status=status)
+
+
+def _at(exc: ServiceError, form: Any, default: str | None = None) -> str | None:
+    """The form field a refusal belongs at: the one it names if the form has it."""
+    aliases = {"user": "username"}
+    field = aliases.get(exc.field, exc.field) if exc.field else ""
+    return field if field in form.fields else default
+
+
+def _done(request: HttpRequest, url: str, notice: str, render_panel: Any) -> HttpResponse:
+    """After a change: htmx gets the fresh panel with the notice, a plain post a redirect."""
+    if _htmx(request):
+        return render_panel(notice)
+    messages.success(request, notice)
+    return redirect(url)
+
+
+# ----------------------------------------------------------------------- links
+
+
+def club_links(club: Club) -> dict[str, str]:
+    """The organiser's way around one club: its management pages, nights and public page."""
+    return {
+        "manage": reverse("clubs:manage", args=[club.slug]),
+        "seasons": reverse("clubs:seasons", args=[club.slug]),
+        "new_night": f"/clubs/{club.slug}/nights/new/",
+        "public": f"/clubs/{club.slug}/",
+    }
+
+
+# ----------------------------------------------------------------------- found a club, mine
+
+
+@login_required
+@GET_POST
+def club_new(request: HttpRequest) -> HttpResponseBase:
+    """Found a club: its founder becomes its organiser and lands on its management page."""
+    if request.method != "POST":
+        return _page(request, "new", {"form": ClubForm(new=True)})
+    form = ClubForm(request.POST, new=True)
+    if not form.is_valid():
+        return _page(request, "new", {"form": form}, 400)
+    data = form.cleaned_data
+    try:
+        club = services.create_club(
+            name=data["name"],
+            actor=request.user,
+            rating_system=data["rating_system"],
+            **form.settings(),
+        )
+    except ServiceError as exc:
+        form.add_error(_at(exc, form, "name"), exc.message)
+        return _page(request, "new", {"form": form}, 400)
+    url = reverse("clubs:manage", args=[club.slug])
+    if _htmx(request):
+        return HttpResponseClientRedirect(url)
+    messages.success(request, f"{club.name} founded: add its members and its first season.")
+    return redirect(url)
+
+
+@login_required
+@require_safe
+def clubs_mine(request: HttpRequest) -> HttpResponse:
+    """The clubs the signed-in user organises, with their management links."""
+    clubs = (
+        Club.objects.filter(organisers=request.user)
+        .annotate(members=Count("memberships", filter=Q(memberships__guest=False,
+                                                        memberships__active=True)))
+        .order_by("name")
+    )  # fmt: skip
+    rows = [{"club": c, "links": club_links(c)} for c in clubs]
+    return render(request, "clubs/manage_mine.html", {"rows": rows})
+
+
+# ----------------------------------------------------------------------- one club
+
+
+def _member_rows(club: Club) -> list[dict[str, Any]]:
+    """Every membership with the player's rating on the club's own list (None: unrated)."""
+    members = list(
+        Membership.objects.filter(club=club).select_related("player").order_by("player__name")
+    )
+    ratings: dict[int, int] = {}
+    if club.rating_list_id:
+        ratings = dict(
+            PlayerRating.objects.filter(
+                rating_list_id=club.rating_list_id, player__in=[m.player_id for m in members]
+            ).values_list("player_id", "rating")
+        )
+    return [{"m": m, "rating": ratings.get(m.player_id)} for m in members]
+
+
+def _club_context(request: HttpRequest, club: Club, **forms: Any) -> dict[str, Any]:
+    """The management page: a refused form comes back bound (with its errors), the others
+    fresh; the settings form is filled with the club's current values."""
+    settings = forms.pop("settings", None)
+    if settings is None:
+        settings = ClubForm(
+            initial={"name": club.name, **{k: getattr(club, k) for k in services.CLUB_FIELDS}}
+        )
+    organiser_form = forms.pop("organiser_form", None)
+    member_form = forms.pop("member_form", None)
+    return {
+        "club": club,
+        "links": club_links(club),
+        "settings": settings,
+        "organiser_form": OrganiserForm() if organiser_form is None else organiser_form,
+        "organisers": list(club.organisers.order_by("username")),
+        "member_form": MemberForm() if member_form is None else member_form,
+        "members": _member_rows(club),
+        "actions": MEMBER_ACTIONS,
+        "urls": {
+            "settings": reverse("clubs:manage", args=[club.slug]),
+            "organiser_add": reverse("clubs:organiser_add", args=[club.slug]),
+            "organiser_remove": reverse("clubs:organiser_remove", args=[club.slug]),
+            "member_search": reverse("clubs:member_search", args=[club.slug]),
+            "member_add": reverse("clubs:member_add", args=[club.slug]),
+            "member_change": reverse("clubs:member_change", args=[club.slug]),
+        },
+        **forms,
+    }
+
+
+def _club_page(
+    request: HttpRequest, club: Club, status: int = 200, **forms: Any
+) -> HttpResponse:
+    return _page(request, "club", _club_context(request, club, **forms), status)
+
+
+def _club_done(request: HttpRequest, club: Club, notice: str) -> HttpResponse:
+    club.refresh_from_db()
+    return _done(
+        request,
+        reverse("clubs:manage", args=[club.slug]),
+        notice,
+        lambda text: _club_page(request, club, notice=text),
+    )
+
+
+@organiser_required
+@GET_POST
+def manage(request: HttpRequest, club: Club) -> HttpResponse:
+    """The club's management page; a post changes its settings."""
+    if request.method != "POST":
+        return _club_page(request, club)
+    form = ClubForm(request.POST)
+    if not form.is_valid():
+        return _club_page(request, club, 400, settings=form)
+    try:
+        club = services.update_club(
+            club, actor=request.user, name=form.cleaned_data["name"], **form.settings()
+        )
+    except ServiceError as exc:
+        form.add_error(_at(exc, form), exc.message)
+        return _club_page(request, club, 400, settings=form)
+    return _club_done(request, club, f"{club.name}: settings saved.")
+
+
+@organiser_required
+@require_POST
+def organiser_add(request: HttpRequest, club: Club) -> HttpResponse:
+    """Another account runs the club too (its nights, members and seasons)."""
+    form = OrganiserForm(request.POST)
+    if not form.is_valid():
+        return _club_page(request, club, 400, organiser_form=form)
+    username = form.cleaned_data["username"]
+    users = get_user_model().objects.filter(is_active=True)
+    user = users.filter(username=username).first() or users.filter(
+        username__iexact=username
+    ).first()
+    try:
+        if user is None:
+            raise ServiceError("no_such_user", field="user", value=username)
+        services.add_organiser(club, user, actor=request.user)
+    except ServiceError as exc:
+        form.add_error(_at(exc, form, "username"), exc.message)
+        return _club_page(request, club, 400, organiser_form=form)
+    return _club_done(request, club, f"{user.get_username()} now organises {club.name}.")
+
+
+@organiser_required
+@require_POST
+def organiser_remove(request: HttpRequest, club: Club) -> HttpResponse:
+    """Take an account off the organisers; the service keeps the last one."""
+    form = OrganiserRemoveForm(request.POST)
+    user = None
+    if form.is_valid():
+        user = club.organisers.filter(pk=form.cleaned_data["user"]).first()
+    try:
+        if user is None:
+            raise ServiceError("not_organiser", field="user", user="that account",
+                               club=club.name)
+        services.remove_organiser(club, user, actor=request.user)
+    except ServiceError as exc:
+        return _club_page(request, club, 400, organiser_error=exc.message,
+                          organiser_error_for=user.pk if user else None)
+    return _club_done(request, club, f"{user.get_username()} no longer organises {club.name}.")
+
+
+class _EveryList:
+    """What ``search_players`` asks of a division, for a club's member search: ratings from
+    every list (a new member is recognised by a federation rating) and nobody entered."""
+
+    rating_list_id = None
+    rating_list = None
+
+    def __init__(self) -> None:
+        self.entries = Entry.objects.none()
+
+
+def member_choices(club: Club, query: str) -> list[dict[str, Any]]:
+    """Registry players matching the typed name (the console's search), one row a player
+    with every rating they hold, marked when already in the club."""
+    rows = search_players(_EveryList(), query)  # type: ignore[arg-type]
+    in_club = dict(
+        Membership.objects.filter(club=club, player_id__in={r["player_id"] for r in rows})
+        .values_list("player_id", "guest")
+    )  # fmt: skip
+    by_player: dict[int, dict[str, Any]] = {}
+    for r in rows:
+        row = by_player.setdefault(
+            r["player_id"],
+            {
+                "player_id": r["player_id"],
+                "name": r["name"],
+                "ids": r["ids"],
+                "country": r["country"],
+                "ratings": [],
+                "member": r["player_id"] in in_club and not in_club[r["player_id"]],
+                "guest": in_club.get(r["player_id"], False),
+            },
+        )
+        if r["rating"] is not None:
+            row["ratings"].append((r["rating"], r["list"]))
+    return list(by_player.values())
+
+
+@organiser_required
+@require_safe
+def member_search(request: HttpRequest, club: Club) -> HttpResponse:
+    """Suggestions for the name typed so far (htmx, as one types)."""
+    query = request.GET.get("name", request.GET.get("q", ""))[:200]
+    return render(
+        request,
+        "clubs/manage_suggestions.html",
+        {"choices": member_choices(club, query), "query": " ".join(query.split()),
+         "club": club},
+    )  # fmt: skip
+
+
+@organiser_required
+@require_POST
+def member_add(request: HttpRequest, club: Club) -> HttpResponse:
+    """Add a member: a picked suggestion, or a name (found in the registry or added to it)."""
+    form = MemberForm(request.POST)
+    if not form.is_valid():
+        return _club_page(request, club, 400, member_form=form)
+    data = form.cleaned_data
+    who = data["player_id"] if data.get("player_id") is not None else data["name"]
+    try:
+        m = services.add_member(
+            club, who, actor=request.user, since=data.get("since"), guest=data["guest"]
+        )
+    except ServiceError as exc:
+        form.add_error(_at(exc, form, "name"), exc.message)
+        return _club_page(request, club, 400, member_form=form)
+    kind = "a guest of" if m.guest else "a member of"
+    return _club_done(request, club, f"{m.player.name} is {kind} {club.name}.")
+
+
+@organiser_required
+@require_POST
+def member_change(request: HttpRequest, club: Club) -> HttpResponse:
+    """Mark a member lapsed or active again, or make a guest a member."""
+    form = MemberChangeForm(request.POST)
+    m = None
+    if form.is_valid():
+        m = (
+            Membership.objects.filter(club=club, pk=form.cleaned_data["membership"])
+            .select_related("player", "club")
+            .first()
+        )
+    if m is None:
+        why = ("choose what to change" if "action" in form.errors
+               else "that member is not in this club; reload the page")
+        return _club_page(request, club, 400, member_error=why)
+    action = form.cleaned_data["action"]
+    try:
+        if action == "join":
+            m = services.add_member(club, m.player, actor=request.user)
+            notice = f"{m.player.name} is a member of {club.name}."
+        else:
+            m = services.update_member(m, actor=request.user, active=action == "activate")
+            notice = f"{m.player.name} is {'active' if m.active else 'lapsed'}."
+    except ServiceError as exc:
+        return _club_page(request, club, 400, member_error=exc.message,
+                          member_error_for=m.pk)
+    return _club_done(request, club, notice)
+
+
+# ----------------------------------------------------------------------- seasons
+
+
+def describe_rule(season: Season) -> str:
+    """The season's scoring in words: its preset's description, or the configured points."""
+    if season.preset in PRESETS:
+        return PRESETS[season.preset][0]
+    r = Rule.from_dict(season.rule)
+
+    def n(value: float) -> str:
+        return str(int(value)) if float(value).is_integer() else str(value)
+
+    parts = [f"{n(r.win)} a win, {n(r.tie)} a tie, {n(r.loss)} a loss"]
+    if r.margin_bonus:
+        parts.append(f"+{n(r.margin_bonus)} for a win by {r.margin} or more")
+    if r.attendance:
+        parts.append(f"+{n(r.attendance)} for each night played")
+    if r.best_nights:
+        parts.append(f"best {r.best_nights} nights count")
+    if r.min_nights:
+        parts.append(f"{r.min_nights} nights to qualify")
+    return "; ".join(parts)
+
+
+def _seasons_context(club: Club, **extra: Any) -> dict[str, Any]:
+    seasons = list(Season.objects.filter(club=club).order_by("-start_date"))
+    return {
+        "club": club,
+        "links": club_links(club),
+        "rows": [{"season": s, "rule": describe_rule(s)} for s in seasons],
+        "form": form if (form := extra.pop("form", None)) is not None else SeasonForm(),
+        "presets": [(key, text) for key, (text, _) in PRESETS.items()],
+        "urls": {"create": reverse("clubs:seasons", args=[club.slug])},
+        **extra,
+    }
+
+
+def _season_fields(form: SeasonForm) -> dict[str, Any]:
+    data = form.cleaned_data
+    return {
+        "name": data["name"],
+        "start_date": data["start_date"],
+        "end_date": data["end_date"],
+        "preset": data["preset"],
+        "rule": form.rule(),
+    }
+
+
+def _seasons_done(request: HttpRequest, club: Club, notice: str) -> HttpResponse:
+    return _done(
+        request,
+        reverse("clubs:seasons", args=[club.slug]),
+        notice,
+        lambda text: _page(request, "seasons", _seasons_context(club, notice=text)),
+    )
+
+
+@organiser_required
+@GET_POST
+def seasons(request: HttpRequest, club: Club) -> HttpResponse:
+    """The club's seasons; a post creates one."""
+    if request.method != "POST":
+        return _page(request, "seasons", _seasons_context(club))
+    form = SeasonForm(request.POST)
+    if not form.is_valid():
+        return _page(request, "seasons", _seasons_context(club, form=form), 400)
+    try:
+        season = services.create_season(club, actor=request.user, **_season_fields(form))
+    except ServiceError as exc:
+        form.add_error(_at(exc, form), exc.message)
+        return _page(request, "seasons", _seasons_context(club, form=form), 400)
+    return _seasons_done(request, club, f"Season {season.name} created.")
+
+
+def _season(club: Club, pk: int) -> Season:
+    return get_object_or_404(Season, club=club, pk=pk)
+
+
+def _season_page(
+    request: HttpRequest, club: Club, season: Season, form: SeasonForm | None = None,
+    status: int = 200, panel_error: str = "",
+) -> HttpResponse:
+    context = {
+        "panel_error": panel_error,
+        "club": club,
+        "links": club_links(club),
+        "season": season,
+        "rule": describe_rule(season),
+        "form": SeasonForm.for_season(season) if form is None else form,
+        "presets": [(key, text) for key, (text, _) in PRESETS.items()],
+        "urls": {
+            "edit": reverse("clubs:season_edit", args=[club.slug, season.pk]),
+            "archive": reverse("clubs:season_archive", args=[club.slug, season.pk]),
+        },
+    }
+    return _page(request, "season", context, status)
+
+
+@organiser_required
+@GET_POST
+def season_edit(request: HttpRequest, club: Club, season: int) -> HttpResponse:
+    """One season: change its name, dates or scoring (an archived one only shows)."""
+    s = _season(club, season)
+    if request.method != "POST":
+        return _season_page(request, club, s)
+    form = SeasonForm(request.POST)
+    if not form.is_valid():
+        return _season_page(request, club, s, form, 400)
+    try:
+        s = services.update_season(s, actor=request.user, **_season_fields(form))
+    except ServiceError as exc:
+        field = _at(exc, form)
+        if field is None:  # about the season itself (archived): shown above the form
+            return _season_page(request, club, s, form, 400, panel_error=exc.message)
+        form.add_error(field, exc.message)
+        return _season_page(request, club, s, form, 400)
+    messages.success(request, f"Season {s.name} saved.")
+    url = reverse("clubs:seasons", args=[club.slug])
+    return HttpResponseClientRedirect(url) if _htmx(request) else redirect(url)
+
+
+@organiser_required
+@require_POST
+def season_archive(request: HttpRequest, club: Club, season: int) -> HttpResponse:
+    """End a season: its awards are computed once and kept with it."""
+    s = _season(club, season)
+    try:
+        s = services.archive_season(s, actor=request.user)
+    except ServiceError as exc:
+        return _page(
+            request, "seasons", _seasons_context(club, panel_error=exc.message), 400
+        )
+    return _seasons_done(request, club, f"Season {s.name} archived with its awards.")
+
+
+urlpatterns: list[URLPattern] = [
+    path("new/", club_new, name="new"),
+    path("mine/", clubs_mine, name="mine"),
+    path("<slug:slug>/manage/", manage, name="manage"),
+    path("<slug:slug>/manage/organisers/add/", organiser_add, name="organiser_add"),
+    path("<slug:slug>/manage/organisers/remove/", organiser_remove, name="organiser_remove"),
+    path("<slug:slug>/manage/members/search/", member_search, name="member_search"),
+    path("<slug:slug>/manage/members/add/", member_add, name="member_add"),
+    path("<slug:slug>/manage/members/change/", member_change, name="member_change"),
+    path("<slug:slug>/seasons/manage/", seasons, name="seasons"),
+    path("<slug:slug>/seasons/manage/<int:season>/", season_edit, name="season_edit"),
+    path(
+        "<slug:slug>/seasons/manage/<int:season>/archive/", season_archive,
+        name="season_archive",
+    ),  # fmt: skip
+]
