@@ -423,13 +423,12 @@ def test_an_organiser_does_not_direct_other_tournaments(club, org, stranger):
     assert not hill_night.tournament.is_director(org)
 
 
-# --- gaps in the core, reported (strict xfail: they flip to failures once fixed) ----------------
+# --- a closed night is fixed; drawing by rating -----------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="a closed night's results can still be changed through "
-                   "the tournament services (console, record_result command), so a counted, "
-                   "rated night changes under the season and the club ratings without a reopen")
 def test_a_closed_night_refuses_result_corrections(night, org):
+    """Closed, it counts in the seasons and the club ratings: a correction waits for a reopen
+    (the check sits in audit(), so every tournament service refuses it and rolls back)."""
     from tournament.services.results import correct_player_result
 
     cs.pair_next_game(night, actor=org)
@@ -438,12 +437,28 @@ def test_a_closed_night_refuses_result_corrections(night, org):
     g = Game.objects.filter(round__division__tournament=night.tournament,
                             player2__isnull=False).first()
     division = night.tournament.divisions.get()
-    with pytest.raises(ServiceError):
+    events = AuditEvent.objects.count()
+    with pytest.raises(ServiceError) as refused:
         correct_player_result(division, 1, g.player1.number, 300, 450, reason="typo", actor=org)
+    assert refused.value.code == "night_closed"
+    assert Game.objects.get(pk=g.pk).score1 == g.score1
+    assert AuditEvent.objects.count() == events
+    cs.reopen_night(night, actor=org, reason="typo on board 1")
+    correct_player_result(division, 1, g.player1.number, 300, 450, reason="typo", actor=org)
+    assert Game.objects.get(pk=g.pk).score1 in (300, 450)
 
 
-@pytest.mark.xfail(strict=True, reason="Draw offers 'rating' (by rating) but the pairing "
-                   "engine has no such system: create_night is refused at the schedule")
 def test_a_night_drawn_by_rating(club, org):
+    """By rating is the first game's draw (King of the Hill on ratings: 1 v 2, 3 v 4, ...);
+    later games are winners play winners, and "rating" later in the list is refused."""
     night = cs.create_night(club, date="2026-03-03", players=FIELD, draw="rating", actor=org)
+    assert night.draws()[:2] == ["rating", "koth"]
     assert cs.pair_next_game(night, actor=org) == 1
+    games = Game.objects.filter(round__division__tournament=night.tournament, round__number=1)
+    pairs = sorted(
+        tuple(sorted((g.player1.number, g.player2.number))) for g in games if g.player2_id
+    )
+    assert pairs[0] == (1, 2)
+    with pytest.raises(ServiceError) as refused:
+        cs.create_night(club, date="2026-03-10", players=FIELD, draw="random,rating", actor=org)
+    assert refused.value.code == "rating_draw_first_only" and refused.value.field == "draw"

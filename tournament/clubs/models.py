@@ -16,7 +16,15 @@ class Draw(models.TextChoices):
     KOTH = "koth", "winners play winners (King of the Hill)"
     SWISS = "swiss", "Swiss"
     RR = "rr", "round robin"
-    RATING = "rating", "by rating (strongest play each other)"
+    # The engine's King of the Hill ranks by rating before any game is played, so "by
+    # rating" is a first game's draw (later games by rating alone would repeat the same
+    # pairs; they are drawn winners-play-winners instead).
+    RATING = "rating", "by rating (first game: strongest play each other)"
+
+
+# the engine's system for each draw
+DRAW_SYSTEMS = {"random": "random", "koth": "koth", "swiss": "swiss", "rr": "rr",
+                "rating": "koth"}  # fmt: skip
 
 
 class Night(models.Model):
@@ -38,6 +46,10 @@ class Night(models.Model):
         help_text="the draw of each game, comma-separated; the last repeats",
     )  # fmt: skip
     closed_at = models.DateTimeField(null=True, blank=True)
+    # The night's part of the club's records (tournament.clubs.records.summarise), kept when
+    # it closes: a closed night cannot change, so the club page folds ~500 of these instead
+    # of reading 50,000 games. Cleared on reopening.
+    summary = models.JSONField(null=True, blank=True, editable=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

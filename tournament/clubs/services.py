@@ -37,7 +37,8 @@ from ..services.pairings import lock_division, set_pairing
 from ..services.results import record_result
 from ..services.schedule import add_schedule_range
 from .ladder import DEFAULT_PRESET, PRESETS, Rule
-from .models import Draw, Night, Season
+from .models import DRAW_SYSTEMS, Draw, Night, Season
+from .records import summarise
 
 MAX_NIGHT_GAMES = 12
 NIGHT_DIVISION = "Club"
@@ -303,11 +304,15 @@ def parse_draw(draw: str | Sequence[str], games: int) -> list[str]:
     names = [d.strip().lower() for d in (draw.split(",") if isinstance(draw, str) else draw)]
     names = [d for d in names if d] or [Draw.RANDOM.value]
     valid = {d.value for d in Draw}
-    for name in names:
+    for i, name in enumerate(names):
         if name not in valid:
             raise ServiceError("unknown_draw", field="draw", draw=name,
                                draws=", ".join(sorted(valid)))
-    return [names[min(i, len(names) - 1)] for i in range(max(games, 1))]
+        if name == Draw.RATING and i > 0:
+            raise ServiceError("rating_draw_first_only", field="draw", game=i + 1)
+    draws = [names[min(i, len(names) - 1)] for i in range(max(games, 1))]
+    # "rating" alone: the first game by rating, then winners play winners
+    return [Draw.KOTH.value if i and d == Draw.RATING else d for i, d in enumerate(draws)]
 
 
 def _night_slug(club: Club, date: datetime.date) -> str:
@@ -406,7 +411,7 @@ def create_night(
     for i in range(1, games + 1):
         if i == games or draws[i] != draws[first - 1]:
             add_schedule_range(division, actor=who, first_round=first, last_round=i,
-                               system=draws[first - 1])
+                               system=DRAW_SYSTEMS[draws[first - 1]])
             first = i + 1
     audit(tournament, who, "create_night", night,
           f"{club.name} night {day}: {len(present)} players, {games} games ({night.draw})",
@@ -463,7 +468,7 @@ def pair_next_game(night: Night, *, actor: Actor | str | Any) -> int:
         raise ServiceError("number_too_large", field="round", what="games", value=number,
                            minimum=1, maximum=MAX_NIGHT_GAMES)
     draws = night.draws()
-    system = draws[min(number, len(draws)) - 1]
+    system = DRAW_SYSTEMS[draws[min(number, len(draws)) - 1]]
     pair_round(division, number, system=system, actor=who)
     return number
 
@@ -550,6 +555,17 @@ def _night_entry(division: Division, value: Any, field: str) -> Entry:
 night_entry = _night_entry
 
 
+def night_record_summary(division: Division) -> dict[str, Any]:
+    """The night's part of the club records, from its games in round order."""
+    rows = (
+        Game.objects.filter(round__division=division, score1__isnull=False)
+        .filter(Q(player2__isnull=True) | Q(score2__isnull=False))
+        .order_by("round__number", "id")
+        .values_list("player1__player_id", "player2__player_id", "score1", "score2")
+    )
+    return summarise(rows)
+
+
 @transaction.atomic
 def close_night(night: Night, *, actor: Actor | str | Any) -> Night:
     """Close the night: every drawn game needs its result; the night then counts for the
@@ -579,7 +595,8 @@ def close_night(night: Night, *, actor: Actor | str | Any) -> Night:
         if division_rating_input(division)[2]:
             rated = rate_division(division, night.club.rating_list, date=night.date)
     night.closed_at = timezone.now()
-    night.save(update_fields=["closed_at"])
+    night.summary = night_record_summary(division)
+    night.save(update_fields=["closed_at", "summary"])
     audit(night.tournament, who, "close_night", night,
           f"{night.club.name} night {night.date} closed"
           + (f"; rated on {night.club.rating_list.name}" if rated else ""),
@@ -595,7 +612,8 @@ def reopen_night(night: Night, *, actor: Actor | str | Any, reason: str = "") ->
     if night.closed_at is None:
         raise ServiceError("night_open", date=night.date.isoformat())
     night.closed_at = None
-    night.save(update_fields=["closed_at"])
+    night.summary = None
+    night.save(update_fields=["closed_at", "summary"])
     audit(night.tournament, who, "reopen_night", night,
           f"{night.club.name} night {night.date} reopened", before={"closed": True},
           after={"closed": False}, reason=reason)

@@ -92,6 +92,30 @@ class Action(StrEnum):
     ADMIN_DELETE = "admin_delete"
 
 
+# What may still happen to a closed club night (tournament.clubs): it is counted in its
+# club's seasons and rated on its list, so anything else waits until it is reopened.
+AFTER_CLOSING = frozenset(
+    {Action.CLOSE_NIGHT, Action.REOPEN_NIGHT, Action.SUBMIT_RATINGS, Action.RERATE,
+     Action.ISSUE_ENTRY_TOKEN, Action.ISSUE_ENTRY_TOKENS, Action.REVOKE_ENTRY_TOKEN}
+)  # fmt: skip
+
+
+def _refuse_closed_night(tournament: Tournament) -> None:
+    """Every write to a tournament records its audit event inside its transaction, so refusing
+    here rolls the whole write back: one check covers results, corrections, pairings,
+    registrations, settings and the admin alike for a closed club night."""
+    from ..clubs.models import Night
+    from .errors import ServiceError
+
+    night = (
+        Night.objects.filter(tournament_id=tournament.pk, closed_at__isnull=False)
+        .select_related("club")
+        .first()
+    )
+    if night is not None:
+        raise ServiceError("night_closed", date=night.date.isoformat(), club=night.club.name)
+
+
 @dataclass(frozen=True)
 class Actor:
     """Who is acting: a signed-in user, or a named command/task for the audit trail."""
@@ -123,6 +147,8 @@ def audit(
 ) -> AuditEvent:
     action = Action(action)  # ValueError for a name not in the list
     who = Actor.of(actor)
+    if tournament is not None and action not in AFTER_CLOSING:
+        _refuse_closed_night(tournament)
     bump_versions(tournament, obj)
     return AuditEvent.objects.create(
         tournament=tournament,
