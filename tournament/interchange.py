@@ -868,11 +868,16 @@ def export_archive(tournament: Tournament, *, min_players: int = 4) -> str:
 def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
     """TSH's live feed structure; public copies never carry players' passwords."""
     from .formats.tourney_js import TERMDICT, computed_keys
+    from .models import REALM_DEFAULTS, Realm
     from .rating import RatingError, division_estimates
 
+    realm_system = str(
+        REALM_DEFAULTS.get(tournament.realm, REALM_DEFAULTS[Realm.NASPA])["rating_system"]
+    )
     divisions = []
     division_keys = []
     player_keys = []
+    systems = []
     for division in tournament.divisions.order_by("position", "name").select_related(
         "rating_list"
     ):
@@ -885,6 +890,11 @@ def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
             newr = {row["number"]: row["by_round"] for row in division_estimates(division)}
         except (RatingError, ValueError):
             newr = {}  # a system we cannot rate: the viewers show no new ratings
+        ranks, capped = _round_ranks(tournament, division, players)
+        system = division.rating_system or (
+            division.rating_list.system if division.rating_list_id else realm_system
+        )
+        systems.append(system)
         keys, per_player = computed_keys(
             players,
             rounds=division.rounds,
@@ -893,20 +903,58 @@ def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
                 division.rating_list.slug if division.rating_list_id
                 else str(tournament.realm or "nsa")
             ),
-            rating_system=division.rating_system or "",
+            rating_system=system,
             newr=newr,
+            ranks=ranks,
+            capped_ranks=capped,
             kept=(division.config or {}).get("tourney_js") or {},
         )
         division_keys.append(keys)
         player_keys.append(per_player)
     config = dict(tournament_config(tournament).settings)
     config["_termdict"] = TERMDICT
+    # esb.js calls config.rating_system.match(...) unguarded: always a string, as TSH writes it
+    kept_system = config.get("rating_system")
+    config["rating_system"] = (
+        systems[0] if systems
+        else kept_system if isinstance(kept_system, str) and kept_system
+        else realm_system
+    )  # fmt: skip
     kept = (tournament.config or {}).get("tourney_js") or {}
     top = {"esb": {"message": {"mode": "reveal", "text": ""}}, "profile": ""}
     top.update(kept)
     return build_tourney_js(
         config, divisions, top=top, division_keys=division_keys, player_keys=player_keys
     )
+
+
+def _round_ranks(
+    tournament: Tournament, division: Division, players: list[TshPlayer]
+) -> tuple[dict[int, list[int | None]], dict[int, list[int | None]] | None]:
+    """TSH's ``etc.rrank`` and, under a spread cap, ``etc.rcrank`` of every player: the rank
+    after rounds 0 (the seeding) to the last round with a score, as the standings rank them.
+
+    ``rrank`` ranks on the spread shown (capped only when the cap applies everywhere);
+    ``rcrank`` on the capped spread, which is what esb.js shows when the config has a cap.
+    """
+    from .selectors import player_rounds
+    from .standings import ranks_by_round
+
+    last = max((len(p.scores) for p in players), default=0)  # TSH's MostScores
+    entrants, rounds = player_rounds(division)
+    cap = tournament.spread_cap
+    common = {"last_round": last, "sum_before_spread": tournament.sum_before_spread}
+    try:
+        ranks = ranks_by_round(
+            entrants, rounds, spread_cap=None if tournament.standings_spread_cap else cap,
+            **common,
+        )  # fmt: skip
+        capped = None if cap is None else ranks
+        if cap is not None and tournament.standings_spread_cap:
+            capped = ranks_by_round(entrants, rounds, spread_cap=cap, **common)
+    except ValueError:
+        return {}, None  # data the standings refuse too: the .t fields stay as they were
+    return ranks, capped
 
 
 # --------------------------------------------------------------------------- upload (console)

@@ -42,6 +42,7 @@ So a player is out of the ranking after round ``R`` exactly when ``R >= withdraw
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -52,6 +53,7 @@ __all__ = [
     "compute_standings",
     "is_withdrawn_after",
     "name_tiebreak",
+    "ranks_by_round",
 ]
 
 
@@ -144,6 +146,51 @@ class _Tally:
     byes: int = 0
     forfeits: int = 0
 
+    def add(self, r: PlayerRound, cap: int | None, standings_spread_cap: bool) -> None:
+        """Count one scored round of this player's (a half-entered game counts nothing)."""
+        if r.score is None:
+            return
+        if r.opponent is None:
+            if r.score > 0:
+                self.wins += 1
+                self.byes += 1
+            elif r.score < 0:
+                self.losses += 1
+                self.forfeits += 1
+            shown = r.score
+        else:
+            if r.opponent_score is None:
+                return  # the other half of the result is not in yet
+            shown = r.score - r.opponent_score
+            self.games += 1
+            self.points_for += r.score
+            self.points_against += r.opponent_score
+            if shown > 0:
+                self.wins += 1
+            elif shown < 0:
+                self.losses += 1
+            else:
+                self.wins += 0.5
+                self.losses += 0.5
+        clipped = _clip(shown, cap)
+        self.ranking_spread += clipped
+        self.spread += shown if standings_spread_cap else clipped
+
+
+def _seeding(tallies: Mapping[int, _Tally]) -> bool:
+    """No result counts yet: the standings are the seeding (rating order)."""
+    return not any(t.wins or t.losses or t.ranking_spread for t in tallies.values())
+
+
+def _tie_key(p: StandingsPlayer, t: _Tally, seeding: bool, sum_before_spread: bool) -> tuple:
+    """What players sharing a rank have equal: wins, losses, [points,] spread (or the rating,
+    in the seeding)."""
+    if seeding:
+        return (-p.rating,)
+    if sum_before_spread:
+        return (-t.wins, t.losses, -t.points_for, -t.ranking_spread)
+    return (-t.wins, t.losses, -t.ranking_spread)
+
 
 def compute_standings(
     players: list[StandingsPlayer],
@@ -179,45 +226,14 @@ def compute_standings(
             continue
         if r.score is None:
             continue
-        t = tallies[r.player]
-        cap = _cap_for(spread_cap, r.round)
-        if r.opponent is None:
-            if r.score > 0:
-                t.wins += 1
-                t.byes += 1
-            elif r.score < 0:
-                t.losses += 1
-                t.forfeits += 1
-            shown = r.score
-        else:
-            if r.opponent not in by_number:
-                raise ValueError(f"round {r.round}: player {r.player} has unknown opponent")
-            if r.opponent_score is None:
-                continue  # the other half of the result is not in yet
-            shown = r.score - r.opponent_score
-            t.games += 1
-            t.points_for += r.score
-            t.points_against += r.opponent_score
-            if shown > 0:
-                t.wins += 1
-            elif shown < 0:
-                t.losses += 1
-            else:
-                t.wins += 0.5
-                t.losses += 0.5
-        clipped = _clip(shown, cap)
-        t.ranking_spread += clipped
-        t.spread += shown if standings_spread_cap else clipped
+        if r.opponent is not None and r.opponent not in by_number:
+            raise ValueError(f"round {r.round}: player {r.player} has unknown opponent")
+        tallies[r.player].add(r, _cap_for(spread_cap, r.round), standings_spread_cap)
 
-    seeding = not any(t.wins or t.losses or t.ranking_spread for t in tallies.values())
+    seeding = _seeding(tallies)
 
     def tie_key(p: StandingsPlayer) -> tuple:
-        if seeding:
-            return (-p.rating,)
-        t = tallies[p.number]
-        if sum_before_spread:
-            return (-t.wins, t.losses, -t.points_for, -t.ranking_spread)
-        return (-t.wins, t.losses, -t.ranking_spread)
+        return _tie_key(p, tallies[p.number], seeding, sum_before_spread)
 
     def order_key(p: StandingsPlayer) -> tuple:
         if seeding:
@@ -239,6 +255,62 @@ def compute_standings(
         rows.append(_row(p, tallies[p.number], rank, withdrawn=False))
     rows.extend(_row(p, tallies[p.number], None, withdrawn=True) for p in withdrawn)
     return rows
+
+
+def ranks_by_round(
+    players: list[StandingsPlayer],
+    rounds: Iterable[PlayerRound],
+    *,
+    last_round: int,
+    spread_cap: int | Mapping[int, int] | None = None,
+    standings_spread_cap: bool = False,
+    sum_before_spread: bool = False,
+) -> dict[int, list[int | None]]:
+    """Every player's rank after rounds ``0..last_round`` (index 0: the seeding), TSH's
+    ``rrank``: the rank ``compute_standings`` gives after each round, in one pass.
+
+    The feed needs every round's ranks of every player (500 players, 23 rounds): the results
+    are counted once, round by round, and each round only ranked, instead of counting all the
+    earlier rounds again for each round. A withdrawn player, no longer ranked from
+    ``withdrawn_round`` on, still gets the place they would share among the ranked players
+    after that round, and ``None`` after later rounds: TSH's ``rrank`` of Lydia Keras in
+    ``naspa-2023-a.t`` (withdrawn from round 20) is 25th after round 20, the rank of the
+    active player just below her, and ends there. Same arguments and refusals as
+    ``compute_standings``.
+    """
+    by_number = {p.number: p for p in players}
+    if len(by_number) != len(players):
+        raise ValueError("two players share a player number")
+    per_round: dict[int, list[PlayerRound]] = {}
+    seen: set[tuple[int, int]] = set()
+    for r in rounds:
+        if r.player not in by_number:
+            raise ValueError(f"round {r.round}: unknown player {r.player}")
+        if (r.player, r.round) in seen:
+            raise ValueError(f"round {r.round}: player {r.player} has two results")
+        seen.add((r.player, r.round))
+        if r.opponent is not None and r.score is not None and r.opponent not in by_number:
+            raise ValueError(f"round {r.round}: player {r.player} has unknown opponent")
+        per_round.setdefault(r.round, []).append(r)
+    tallies = {p.number: _Tally() for p in players}
+    ranks: dict[int, list[int | None]] = {p.number: [] for p in players}
+    # rounds numbered below 1 count from the start, as in compute_standings(after_round=0)
+    early = [r for n, rs in per_round.items() if n < 1 for r in rs]
+    for after in range(0, last_round + 1):
+        for r in early if after == 0 else per_round.get(after, ()):
+            tallies[r.player].add(r, _cap_for(spread_cap, r.round), standings_spread_cap)
+        seeding = _seeding(tallies)
+        keys = {
+            p.number: _tie_key(p, tallies[p.number], seeding, sum_before_spread) for p in players
+        }
+        ranked = sorted(keys[p.number] for p in players if not is_withdrawn_after(p, after))
+        for p in players:
+            if p.withdrawn_round is not None and after > p.withdrawn_round:
+                ranks[p.number].append(None)
+                continue
+            # competition rank: one more than the ranked players strictly ahead
+            ranks[p.number].append(bisect_left(ranked, keys[p.number]) + 1)
+    return ranks
 
 
 def _row(p: StandingsPlayer, t: _Tally, rank: int | None, *, withdrawn: bool) -> StandingsRow:

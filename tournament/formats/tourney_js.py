@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from bisect import bisect_left
 
 from .errors import FormatError
 from .limits import (
@@ -68,6 +69,14 @@ _LABELS = {
     "Opp_Score": "Opp. score", "Player_Score": "Score", "RoundP12": "First/second",
     "vs": "vs", "Won": "Won",
     "ord1st": "%sst", "ord2nd": "%snd", "ord3rd": "%srd", "ordnth": "%sth",
+    # the scoreboard's controls (esb.js SetupTerminology)
+    "Close_Pane": "Close pane", "Reload_Now": "Reload now", "reload": "reload",
+    "reload_stopped": "stopped", "Scoreboard_Settings": "Scoreboard settings",
+    "scroll_stopped": "stopped", "Split_Left_and_Right": "Split left and right",
+    "Split_Top_and_Bottom": "Split top and bottom", "View_Next_Round": "Next round",
+    "View_Previous_Round": "Previous round",
+    # a second meeting, and a third or later (tsh.js ConfigRepeatTerm fills in %d)
+    "repeat": "repeat", "npeat": "%d-peat",
 }  # fmt: skip
 TERMDICT: dict = {
     "messages": {
@@ -413,7 +422,9 @@ def build_tourney_js(
     """The ``newt`` object TSH publishes, from division files (players in number order).
 
     ``top``, ``division_keys[i]`` and ``player_keys[i][number]`` add keys beside the ones built
-    here (TSH's computed keys and anything an imported file carried); the built keys win.
+    here (TSH's computed keys and anything an imported file carried); the built keys win,
+    except that a player's ``etc`` there is merged over the one built from the ``.t`` fields
+    (the computed ``etc.rrank``/``etc.newr`` replace stale copies of an imported file).
     ``players[0]`` is ``undefined``, as TSH writes it.
     """
     out = []
@@ -427,13 +438,17 @@ def build_tourney_js(
                     f"but is in position {index}"
                 )
             row: dict[str, object] = dict(extra_players.get(p.number) or {})
+            etc: dict[str, object] = {
+                key: [_etc_out(tok) for tok in values]
+                for key, values in p.fields.items()
+                if key != "password"  # never published
+            }
+            computed_etc = row.pop("etc", None)
+            if isinstance(computed_etc, dict):  # computed .t fields (rrank, newr) win
+                etc.update(computed_etc)
             row.update(
                 {
-                    "etc": {
-                        key: [_etc_out(tok) for tok in values]
-                        for key, values in p.fields.items()
-                        if key != "password"  # never published
-                    },
+                    "etc": etc,
                     "id": p.number,
                     "name": p.full_name,
                     "pairings": list(p.opponents),
@@ -459,10 +474,17 @@ def computed_keys(
     rating_list: str,
     rating_system: str,
     newr: dict[int, list[int]],
+    ranks: dict[int, list[int | None]] | None = None,
+    capped_ranks: dict[int, list[int | None]] | None = None,
     kept: dict | None = None,
 ) -> tuple[dict, dict[int, dict]]:
     """A division's keys and its players' keys beside the .t data, as TSH computes them.
 
+    ``newr[number]`` is the rating estimate after each round, ``ranks[number]`` the rank after
+    rounds 0, 1, ... (index 0: the seeding) and ``capped_ranks`` the same under a spread cap;
+    they go where TSH keeps them, ``etc.newr``, ``etc.rrank`` and ``etc.rcrank`` (the viewers
+    read ``p.etc.newr[r0]`` and ``p.etc.rrank[r0 + 1]``), and the player's own ``newr`` is
+    ``undefined`` as TSH writes it. An empty list leaves the ``.t`` field as it was.
     ``kept`` is what ``tourney_js_extras`` kept for the division on import: its keys come
     first and the ones computed here replace them. See docs/tourney-js.md for each key.
     """
@@ -471,8 +493,9 @@ def computed_keys(
     played = max((len(p.scores) for p in players), default=0)
     paired = max((len(p.opponents) for p in players), default=0)
     configured = max(rounds, played, 1)
-    by_rating = sorted(players, key=lambda p: (-(p.rating or 0), p.number))
-    seed = {p.number: i for i, p in enumerate(by_rating, start=1)}
+    # TSH's ComputeSeeds: place in the rating order, players of equal rating sharing it
+    ratings = sorted(-(p.rating or 0) for p in players)
+    seed = {p.number: bisect_left(ratings, -(p.rating or 0)) + 1 for p in players}
     # 1-based rank of the first player out of the money; n + 1 when all are in the money.
     first_out = min(prize_places or n, n) + 1
     classes: dict[str, int] = {}
@@ -496,7 +519,15 @@ def computed_keys(
     for p in players:
         row = {"photo": None, "photomood": None}
         row.update(kept_players.get(str(p.number)) or {})
-        row["newr"] = list(newr.get(p.number) or [])
+        row["newr"] = None
+        etc: dict[str, list[int | None]] = {}
+        for key, source in (("newr", newr), ("rrank", ranks), ("rcrank", capped_ranks)):
+            values = list((source or {}).get(p.number) or [])
+            while values and values[-1] is None:
+                values.pop()  # TSH's array ends at the last value (a withdrawn player's rank)
+            if values:
+                etc[key] = [None if v is None else int(v) for v in values]
+        row["etc"] = etc
         per_player[p.number] = row
     return division, per_player
 

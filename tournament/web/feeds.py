@@ -3,23 +3,48 @@
 ``tourney.js`` at a stable URL makes the project a drop-in live source for the broadcast
 overlays and results pages written for TSH: they fetch the file every few seconds, so the
 response is the public copy (no passwords), read-only, and cacheable for a few seconds only.
+
+TSH's own viewers (tsh.js, used by the enhanced scoreboard esb.js) poll with
+``If-Modified-Since`` from the ``Last-Modified`` they were given, never with an ETag, so the
+feed answers both: the ETag from the tournament's version (``caching.public_page``) and a
+``Last-Modified`` from the moment this process's cache first saw that version.
 """
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+import time
+
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponseNotModified,
+)
+from django.utils.http import http_date, parse_http_date_safe
 from django.views.decorators.http import require_safe
 
 from ..formats.tourney_js import write_tourney_js
 from ..interchange import export_tourney_js
-from .caching import MAX_AGE_SECONDS, Version, public_page
+from .caching import (
+    MAX_AGE_SECONDS,
+    PUBLIC_CACHE_CONTROL,
+    TIMEOUT_SECONDS,
+    Version,
+    _page_key,
+    cache_add,
+    cache_get,
+    public_page,
+    tournament_version,
+)
 
 __all__ = ["MAX_AGE_SECONDS", "tourney_js"]
 
+FEED_NAME = "tourney.js"
 
-@require_safe
-@public_page("tourney.js", public_only=True)
-def tourney_js(request: HttpRequest, slug: str, version: Version | None) -> HttpResponse:
+
+@public_page(FEED_NAME, public_only=True)
+def _feed(request: HttpRequest, slug: str, version: Version | None) -> HttpResponse:
     """The feed, built once per version for every worker; pollers that send the ETag back get
     a bodiless 304 after one query until a write changes the tournament. Only published
     tournaments have a feed, and it is the same for everyone (``public_only``)."""
@@ -28,4 +53,60 @@ def tourney_js(request: HttpRequest, slug: str, version: Version | None) -> Http
     body = write_tourney_js(export_tourney_js(version.tournament, public=True)).encode("utf-8")
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
     response["Access-Control-Allow-Origin"] = "*"  # overlays run on other origins
+    return response
+
+
+def first_seen(stamp: str) -> float:
+    """When a version of the tournament was first served (Unix time), kept in the shared cache.
+
+    Every write makes a new version stamp, first seen after the write, so this time never
+    precedes the data it stands for. When the cache forgets it (expiry, a cache that is down)
+    a later time is taken: a poller then gets one full answer too many, never a stale 304.
+    """
+    now = time.time()
+    key = "lm:" + stamp
+    if cache_add(key, now, TIMEOUT_SECONDS):
+        return now
+    seen = cache_get(key)
+    return seen if isinstance(seen, float) else now
+
+
+def modified_times(stamp: str, now: float | None = None) -> tuple[int, int]:
+    """``(modified, sent)``: the whole second of ``first_seen`` that an ``If-Modified-Since``
+    must reach for a 304, and the ``Last-Modified`` to send now.
+
+    HTTP dates have whole seconds, so a write later in the second a poller was answered would
+    carry the same date and the poller would be told "not modified" for ever. While that second
+    lasts, the date sent is one second earlier: the poller's next request gets the full feed
+    (and from then on a date that no later write can share).
+    """
+    modified = int(first_seen(stamp))
+    now = time.time() if now is None else now
+    return modified, modified if int(now) > modified else modified - 1
+
+
+@require_safe
+def tourney_js(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """``/t/SLUG/tourney.js``: the ETag answer of ``_feed``, plus ``Last-Modified`` and a 304
+    to ``If-Modified-Since`` (ignored when ``If-None-Match`` is sent, as HTTP says)."""
+    version = tournament_version(slug)
+    if version is None or not version.published:
+        raise Http404(f"no published tournament {slug!r}")
+    modified, sent = modified_times(version.stamp)
+    if "If-None-Match" not in request.headers:
+        since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
+        if since is not None and since >= modified:
+            response: HttpResponseBase = HttpResponseNotModified()
+            response["ETag"] = f'"{_page_key(version, request, FEED_NAME)}"'
+            response["Cache-Control"] = PUBLIC_CACHE_CONTROL
+            response["Last-Modified"] = http_date(sent)
+            response["Access-Control-Allow-Origin"] = "*"
+            return response
+    response = _feed(request, slug)
+    # Only an answer of this version carries the date: while another worker builds it, the
+    # last version's copy is served (max-age=1), and that copy must not look this new.
+    if response.status_code in (200, 304) and response.get("Cache-Control") == (
+        PUBLIC_CACHE_CONTROL
+    ):
+        response["Last-Modified"] = http_date(sent)
     return response
