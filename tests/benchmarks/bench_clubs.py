@@ -138,6 +138,14 @@ def build(members: int, years: int, seed: int = 7, slug: str = "bench") -> dict:
                     games.append(Game(round_id=rid, player1_id=entry_of[(dv.pk, order[-1])],
                                       score1=50))
         Game.objects.bulk_create(games, batch_size=BATCH)
+        # what close_night keeps with each night: its part of the club records
+        from tournament.clubs.services import night_record_summary
+
+        nights = list(Night.objects.filter(club=club).select_related("tournament"))
+        by_tournament = {dv.tournament_id: dv for dv in divisions}
+        for night in nights:
+            night.summary = night_record_summary(by_tournament[night.tournament_id])
+        Night.objects.bulk_update(nights, ["summary"], batch_size=BATCH)
         seasons = []
         for k, year in enumerate(range(first.year, today.year + 1)):
             preset = PRESET_CYCLE[k % len(PRESET_CYCLE)]

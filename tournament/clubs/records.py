@@ -80,12 +80,16 @@ def summarise(games: Iterable[GameRow], keep: int = KEEP) -> dict[str, Any]:
             t[1] += 1
             step(me, mine > theirs)
         combined = _top(combined, s1 + s2, [(a, b, s1, s2)], keep)
+    # Compact, since ~500 are read for a club page: per player one list of
+    # [points, games, wins before the first break, wins since the last, best run, broken].
     return {
         "high": [high[0], [list(m) for m in high[1]]],
         "loss": [loss[0], [list(m) for m in loss[1]]],
         "combined": [combined[0], [list(m) for m in combined[1]]],
-        "totals": {str(p): t for p, t in totals.items()},
-        "streaks": {str(p): s for p, s in streaks.items()},
+        "players": {
+            str(p): [*totals.get(p, (0, 0)), s[0], s[1], s[2], int(s[3])]
+            for p, s in streaks.items()
+        },
     }
 
 
@@ -103,24 +107,32 @@ def fold(nights: Iterable[tuple[Any, Mapping[str, Any]]], keep: int = KEEP) -> R
             if value is not None:
                 setattr(r, key, _top(getattr(r, key), value,
                                      [(*m, night) for m in marks], keep))
-        for p, (points, games) in s["totals"].items():
-            t = r.totals.setdefault(int(p), [0, 0])
-            t[0] += points
-            t[1] += games
-        for p, (prefix, suffix, inner, broken) in s["streaks"].items():
+        totals, best, run = r.totals, r.best, r.run
+        for p, (points, games, prefix, suffix, inner, broken) in s["players"].items():
             player = int(p)
-            length, first = r.run.get(player, (0, night))
+            if games:
+                t = totals.get(player)
+                if t is None:
+                    totals[player] = [points, games]
+                else:
+                    t[0] += points
+                    t[1] += games
+            length, first = run.get(player, (0, night))
             if prefix:
-                _better(r, player, length + prefix, first if length else night, night)
-            if not broken:
-                if prefix:
-                    r.run[player] = (length + prefix, first if length else night)
+                start = first if length else night
+                if length + prefix > best.get(player, (0,))[0]:
+                    best[player] = (length + prefix, start, night)
+                if not broken:
+                    run[player] = (length + prefix, start)
+                    continue
+            elif not broken:
                 continue
-            _better(r, player, inner, night, night)
+            if inner > best.get(player, (0,))[0]:
+                best[player] = (inner, night, night)
             if suffix:
-                r.run[player] = (suffix, night)
+                run[player] = (suffix, night)
             else:
-                r.run.pop(player, None)
+                run.pop(player, None)
     return r
 
 
