@@ -462,3 +462,12 @@ def test_a_night_drawn_by_rating(club, org):
     with pytest.raises(ServiceError) as refused:
         cs.create_night(club, date="2026-03-10", players=FIELD, draw="random,rating", actor=org)
     assert refused.value.code == "rating_draw_first_only" and refused.value.field == "draw"
+
+
+def test_page_words_are_not_club_slugs(org):
+    """/clubs/new/ and /clubs/mine/ are pages: a club named "New" gets "new-2"; asking for
+    the slug "mine" is refused at the slug field."""
+    assert cs.create_club(name="New", actor=org).slug == "new-2"
+    with pytest.raises(ServiceError) as refused:
+        cs.create_club(name="Mine Club", slug="mine", actor=org)
+    assert refused.value.code == "club_slug_taken" and refused.value.field == "slug"

@@ -41,6 +41,7 @@ def season_nights(season: Season) -> list[LadderNight]:
         Game.objects.filter(
             round__division__tournament__club_night__club_id=season.club_id,
             round__division__tournament__club_night__closed_at__isnull=False,
+            round__division__tournament__published=True,
             round__division__tournament__club_night__date__gte=season.start_date,
             round__division__tournament__club_night__date__lte=season.end_date,
             score1__isnull=False,

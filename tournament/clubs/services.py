@@ -41,6 +41,8 @@ from .models import DRAW_SYSTEMS, Draw, Night, Season
 from .records import summarise
 
 MAX_NIGHT_GAMES = 12
+# /clubs/new/ and /clubs/mine/ are pages: a club with such a slug would be hidden behind them
+RESERVED_CLUB_SLUGS = frozenset({"new", "mine"})
 NIGHT_DIVISION = "Club"
 
 
@@ -123,12 +125,14 @@ def create_club(
     if slug is None:
         root = slugify(name)[:90] or "club"
         slug, n = root, 2
-        while Club.objects.filter(slug=slug).exists():
+        while slug in RESERVED_CLUB_SLUGS or Club.objects.filter(slug=slug).exists():
             slug, n = f"{root}-{n}", n + 1
     else:
         slug = str(slug).strip()
         if not slug or slugify(slug) != slug or len(slug) > 100:
             raise ServiceError("bad_slug", field="slug", slug=slug)
+        if slug in RESERVED_CLUB_SLUGS:
+            raise ServiceError("club_slug_taken", field="slug", slug=slug)
         if Club.objects.filter(slug=slug).exists():
             raise ServiceError("club_slug_taken", field="slug", slug=slug)
     # the list's name and slug are unique and at most 100 long: number them until free (the
