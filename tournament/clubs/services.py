@@ -319,6 +319,12 @@ def parse_draw(draw: str | Sequence[str], games: int) -> list[str]:
     return [Draw.KOTH.value if i and d == Draw.RATING else d for i, d in enumerate(draws)]
 
 
+def night_name(club: Club, date: datetime.date) -> str:
+    """ "Riverside Scrabble Club night 2026-11-24"; "Word Lovers club night 2026-11-24"."""
+    word = "night" if club.name.lower().endswith("club") else "club night"
+    return f"{club.name} {word} {date.isoformat()}"
+
+
 def _night_slug(club: Club, date: datetime.date) -> str:
     root = f"{club.slug}-{date.isoformat()}"[:110]
     slug, n = root, 2
@@ -389,7 +395,7 @@ def create_night(
             Membership.objects.create(club=club, player=p, guest=True)
     realm = club.realm
     tournament = create_tournament(
-        name=f"{club.name} club night {day.isoformat()}",
+        name=night_name(club, day),
         realm=realm,
         actor=who,
         slug=_night_slug(club, day),
