@@ -90,6 +90,13 @@ def render_export(tournament: Tournament, fmt: str, *, date: dt.date | None = No
         )
     divisions = _divisions(tournament)
     facts = [{"name": d.name, "players": d.entries.count()} for d in divisions]
+    if fmt in ("all.tsh", "tou") and hasattr(tournament, "club_night"):
+        from .clubs.services import FEDERATION_MIN_PLAYERS
+
+        players = sum(f["players"] for f in facts)
+        if players < FEDERATION_MIN_PLAYERS:
+            raise ServiceError("night_too_small_to_submit", field="format", format=fmt,
+                               players=players, minimum=FEDERATION_MIN_PLAYERS)
     if fmt == "all.tsh":
         text = export_archive(tournament)
         return Export(fmt, text.encode("utf-8"), facts)

@@ -471,3 +471,23 @@ def test_page_words_are_not_club_slugs(org):
     with pytest.raises(ServiceError) as refused:
         cs.create_club(name="Mine Club", slug="mine", actor=org)
     assert refused.value.code == "club_slug_taken" and refused.value.field == "slug"
+
+
+def test_a_night_of_three_gets_no_federation_files(club, org, client):
+    """Fewer than 4 players: all.tsh and .TOU are refused with the reason, on the desk's
+    export URL too (not only hidden on the night's page)."""
+    from tournament.exports import render_export
+
+    night = cs.create_night(club, date="2026-03-03", players=FIELD[:3], actor=org)
+    for fmt in ("all.tsh", "tou"):
+        with pytest.raises(ServiceError) as refused:
+            render_export(night.tournament, fmt)
+        assert refused.value.code == "night_too_small_to_submit"
+        assert "4 or more players" in refused.value.message
+    client.force_login(org)
+    response = client.get(f"/t/{night.tournament.slug}/desk/export/all.tsh")
+    assert response.status_code == 400
+    assert "4 or more players" in response.content.decode()
+    assert render_export(night.tournament, "csv").data  # standings still export
+    four = cs.create_night(club, date="2026-03-10", players=FIELD, actor=org)
+    assert render_export(four.tournament, "all.tsh").data

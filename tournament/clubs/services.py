@@ -41,6 +41,8 @@ from .models import DRAW_SYSTEMS, Draw, Night, Season
 from .records import summarise
 
 MAX_NIGHT_GAMES = 12
+# NASPA rates a club event of this many players or more: a smaller night gets no files for it
+FEDERATION_MIN_PLAYERS = 4
 # /clubs/new/ and /clubs/mine/ are pages: a club with such a slug would be hidden behind them
 RESERVED_CLUB_SLUGS = frozenset({"new", "mine"})
 NIGHT_DIVISION = "Club"

@@ -279,6 +279,8 @@ CODES: dict[str, str] = {
     "unknown_draw": "draw {draw!r}: unknown; choose from {draws}",
     "rating_draw_first_only": "game {game}: drawing by rating is for the first game only; "
     "later games are drawn winners-play-winners (koth), Swiss, random or round robin",
+    "night_too_small_to_submit": "{format}: the federation rates club events of {minimum} "
+    "or more players; this night had {players}",
     "player_ticked_twice": "{name} is ticked twice for the night",
     "night_needs_players": "a night needs at least 2 players, not {count}",
     "night_closed": "the {club} night of {date} is closed; reopen it to change it",

@@ -41,7 +41,7 @@ from .permissions import organiser_required
 
 # The federation rates club events of this many players or more; a smaller night is not
 # offered the all.tsh export (desk.export_file would still write it, but it would be refused).
-TSH_MIN_PLAYERS = 4
+TSH_MIN_PLAYERS = club_services.FEDERATION_MIN_PLAYERS
 TSH_REASON = "the federation rates club events of 4 or more players"
 SCREEN_REFRESH_SECONDS = 15
 DRAW_CHOICES = [(d.value, d.label) for d in Draw]
