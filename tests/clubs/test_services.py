@@ -491,3 +491,30 @@ def test_a_night_of_three_gets_no_federation_files(club, org, client):
     assert render_export(night.tournament, "csv").data  # standings still export
     four = cs.create_night(club, date="2026-03-10", players=FIELD, actor=org)
     assert render_export(four.tournament, "all.tsh").data
+
+
+def test_the_console_refuses_a_closed_night(night, org, client):
+    """The full console of a night is the tournament console: on a closed night a result
+    line is refused at the line with the reason (reopen first), nothing written."""
+    cs.pair_next_game(night, actor=org)
+    score_round(night, 1)
+    cs.close_night(night, actor=org)
+    cs.reopen_night(night, actor=org, reason="one more game")
+    cs.pair_next_game(night, actor=org)
+    g = Game.objects.filter(round__division__tournament=night.tournament, round__number=2,
+                            player2__isnull=False).first()
+    division = night.tournament.divisions.get()
+    record_result(division, 2, g.player1.number, 400, 300, actor=org)
+    for other in Game.objects.filter(round__division=division, round__number=2,
+                                     score1__isnull=True):
+        record_result(division, 2, other.player1.number, 400 if other.player2_id else 50,
+                      300 if other.player2_id else None, actor=org)
+    cs.close_night(night, actor=org)
+    client.force_login(org)
+    events, games = AuditEvent.objects.count(), list(Game.objects.values_list("score1", "score2"))
+    url = f"/t/{night.tournament.slug}/console/club/round/2/results/correct/"
+    response = client.post(url, {"game": g.pk, "score1": 350, "score2": 300, "reason": "typo"})
+    assert response.status_code == 400
+    assert "closed; reopen it" in response.content.decode()
+    assert AuditEvent.objects.count() == events
+    assert list(Game.objects.values_list("score1", "score2")) == games
