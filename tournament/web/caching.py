@@ -313,8 +313,11 @@ def public_page(name: str, *, public_only: bool = False) -> Callable:
 
     def decorate(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @wraps(view)
-        def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any):
-            version = tournament_version(slug)
+        def wrapped(
+            request: HttpRequest, slug: str, *args: Any, known: Version | None = None, **kwargs: Any
+        ):
+            # ``known``: the version a caller already read (the feed, for Last-Modified)
+            version = known if known is not None else tournament_version(slug)
             if version is None:
                 return view(request, slug, *args, version=None, **kwargs)
             anonymous = public_only or not request.user.is_authenticated

@@ -63,11 +63,14 @@ def first_seen(stamp: str) -> float:
     precedes the data it stands for. When the cache forgets it (expiry, a cache that is down)
     a later time is taken: a poller then gets one full answer too many, never a stale 304.
     """
-    now = time.time()
     key = "lm:" + stamp
-    if cache_add(key, now, TIMEOUT_SECONDS):
+    seen = cache_get(key)  # a poll of a known version: this process's copy, no cache I/O
+    if isinstance(seen, float):
+        return seen
+    now = time.time()
+    if cache_add(key, now, TIMEOUT_SECONDS):  # first: the time is ours (or the cache is down)
         return now
-    seen = cache_get(key)
+    seen = cache_get(key, local=False)  # another worker was first
     return seen if isinstance(seen, float) else now
 
 
@@ -102,7 +105,7 @@ def tourney_js(request: HttpRequest, slug: str) -> HttpResponseBase:
             response["Last-Modified"] = http_date(sent)
             response["Access-Control-Allow-Origin"] = "*"
             return response
-    response = _feed(request, slug)
+    response = _feed(request, slug, known=version)
     # Only an answer of this version carries the date: while another worker builds it, the
     # last version's copy is served (max-age=1), and that copy must not look this new.
     if response.status_code in (200, 304) and response.get("Cache-Control") == (
