@@ -157,3 +157,23 @@ def test_the_last_versions_copy_carries_no_date(client, clock, event):
     assert served.status_code == 200 and served["ETag"] == first["ETag"]
     assert served["Cache-Control"] == "public, max-age=1"
     assert "Last-Modified" not in served
+
+
+def test_a_poll_costs_one_query_whichever_validator_it_sends(client, clock, event):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    t, _d = event
+    _get(client, t)
+    clock.now += 2
+    first = _get(client, t)
+    for headers in (
+        {"HTTP_IF_MODIFIED_SINCE": first["Last-Modified"]},
+        {"HTTP_IF_NONE_MATCH": first["ETag"]},
+        {},  # the whole feed, from the page cache
+    ):
+        with CaptureQueriesContext(connection) as queries:
+            response = _get(client, t, **headers)
+        assert response.status_code == (200 if not headers else 304)
+        assert response["Last-Modified"] == first["Last-Modified"]
+        assert len(queries) == 1, [q["sql"] for q in queries]  # the version, only
