@@ -575,8 +575,8 @@ def test_create_a_configured_season(client, club, ann):
     assert s.rule == {"win": 3.0, "tie": 1.5, "loss": 0.0, "margin_bonus": 1.0,
                       "margin": 100, "attendance": 0.5, "best_nights": 8, "min_nights": 3}
     text = client.get("/clubs/riverside/seasons/manage/").content.decode()
-    assert "3 a win, 1.5 a tie, 0 a loss; +1 for a win by 100 or more" in text
-    assert "best 8 nights count; 3 nights to qualify" in text
+    assert "3 points a win, 1.5 a tie, 0 a loss; 1 more for a win by 100 or more" in text
+    assert "only the best 8 nights count for points; 3 nights played to be ranked" in text
 
 
 def test_edit_a_season(client, club, ann):

@@ -34,7 +34,7 @@ from ratings.models import PlayerRating
 from ...models import Club, Entry, Membership
 from ...services.errors import ServiceError
 from ...web.console.registration import search_players
-from .. import services
+from .. import selectors, services
 from ..ladder import PRESETS, Rule
 from ..models import Season
 from .forms import (
@@ -368,21 +368,7 @@ def describe_rule(season: Season) -> str:
     """The season's scoring in words: its preset's description, or the configured points."""
     if season.preset in PRESETS:
         return PRESETS[season.preset][0]
-    r = Rule.from_dict(season.rule)
-
-    def n(value: float) -> str:
-        return str(int(value)) if float(value).is_integer() else str(value)
-
-    parts = [f"{n(r.win)} a win, {n(r.tie)} a tie, {n(r.loss)} a loss"]
-    if r.margin_bonus:
-        parts.append(f"+{n(r.margin_bonus)} for a win by {r.margin} or more")
-    if r.attendance:
-        parts.append(f"+{n(r.attendance)} for each night played")
-    if r.best_nights:
-        parts.append(f"best {r.best_nights} nights count")
-    if r.min_nights:
-        parts.append(f"{r.min_nights} nights to qualify")
-    return "; ".join(parts)
+    return selectors.rule_words(Rule.from_dict(season.rule))
 
 
 def _seasons_context(club: Club, **extra: Any) -> dict[str, Any]:
