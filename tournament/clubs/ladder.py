@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 
 @dataclass(frozen=True)
@@ -62,10 +62,10 @@ PRESETS: dict[str, tuple[str, Rule]] = {
 DEFAULT_PRESET = "two-one"
 
 
-@dataclass(frozen=True)
-class LadderGame:
+class LadderGame(NamedTuple):
     """One game of a night, by player id: ``b`` None is a bye (``score_a`` > 0 or spread) or a
-    forfeit (negative ``score_a``), as tournament games store them."""
+    forfeit (negative ``score_a``), as tournament games store them. (A tuple: a season is
+    thousands of them, read for every ladder.)"""
 
     a: int
     b: int | None
@@ -73,8 +73,7 @@ class LadderGame:
     score_b: int = 0
 
 
-@dataclass(frozen=True)
-class LadderNight:
+class LadderNight(NamedTuple):
     night: Any  # the night's key (its id); only compared and stored
     games: tuple[LadderGame, ...]
 
