@@ -32,6 +32,7 @@ from .caching import (
     TIMEOUT_SECONDS,
     Version,
     _page_key,
+    _remember,
     cache_add,
     cache_get,
     public_page,
@@ -69,9 +70,13 @@ def first_seen(stamp: str) -> float:
         return seen
     now = time.time()
     if cache_add(key, now, TIMEOUT_SECONDS):  # first: the time is ours (or the cache is down)
+        _remember(key, now)
         return now
     seen = cache_get(key, local=False)  # another worker was first
-    return seen if isinstance(seen, float) else now
+    if isinstance(seen, float):
+        _remember(key, seen)  # the time of a version never changes: keep it in the process
+        return seen
+    return now
 
 
 def modified_times(stamp: str, now: float | None = None) -> tuple[int, int]:
