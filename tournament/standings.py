@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import hashlib
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 __all__ = [
@@ -215,13 +215,7 @@ def compute_standings(
     if len(by_number) != len(players):
         raise ValueError("two players share a player number")
     tallies = {p.number: _Tally() for p in players}
-    seen: set[tuple[int, int]] = set()
-    for r in rounds:
-        if r.player not in by_number:
-            raise ValueError(f"round {r.round}: unknown player {r.player}")
-        if (r.player, r.round) in seen:
-            raise ValueError(f"round {r.round}: player {r.player} has two results")
-        seen.add((r.player, r.round))
+    for r in _checked(by_number, rounds):
         if after_round is not None and r.round > after_round:
             continue
         if r.score is None:
@@ -257,6 +251,21 @@ def compute_standings(
     return rows
 
 
+def _checked(
+    by_number: Mapping[int, StandingsPlayer], rounds: Iterable[PlayerRound]
+) -> Iterator[PlayerRound]:
+    """The rounds, refusing one of an unknown player or a second result for a player's round:
+    either would silently lose or double a result in every ranking built on them."""
+    seen: set[tuple[int, int]] = set()
+    for r in rounds:
+        if r.player not in by_number:
+            raise ValueError(f"round {r.round}: unknown player {r.player}")
+        if (r.player, r.round) in seen:
+            raise ValueError(f"round {r.round}: player {r.player} has two results")
+        seen.add((r.player, r.round))
+        yield r
+
+
 def ranks_by_round(
     players: list[StandingsPlayer],
     rounds: Iterable[PlayerRound],
@@ -282,13 +291,7 @@ def ranks_by_round(
     if len(by_number) != len(players):
         raise ValueError("two players share a player number")
     per_round: dict[int, list[PlayerRound]] = {}
-    seen: set[tuple[int, int]] = set()
-    for r in rounds:
-        if r.player not in by_number:
-            raise ValueError(f"round {r.round}: unknown player {r.player}")
-        if (r.player, r.round) in seen:
-            raise ValueError(f"round {r.round}: player {r.player} has two results")
-        seen.add((r.player, r.round))
+    for r in _checked(by_number, rounds):
         if r.opponent is not None and r.score is not None and r.opponent not in by_number:
             raise ValueError(f"round {r.round}: player {r.player} has unknown opponent")
         per_round.setdefault(r.round, []).append(r)

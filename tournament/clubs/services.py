@@ -28,6 +28,7 @@ from ratings.services import create_rating_list, known_systems
 
 from ..models import REALM_DEFAULTS, Club, Division, Entry, Game, Membership, Player, Tournament
 from ..pairing import pair_round
+from ..selectors import last_round_number
 from ..services._common import _as_int, check_text
 from ..services.audit import Actor, audit
 from ..services.entries import find_or_create_player, register_player
@@ -460,14 +461,8 @@ def add_night_player(
 
 
 def current_round(division: Division) -> int:
-    """The last round with any game (0 before the first draw)."""
-    return (
-        Game.objects.filter(round__division=division)
-        .order_by("-round__number")
-        .values_list("round__number", flat=True)
-        .first()
-        or 0
-    )
+    """The night's current game: the last round with any game (0 before the first draw)."""
+    return last_round_number(division)
 
 
 def pair_next_game(night: Night, *, actor: Actor | str | Any) -> int:
