@@ -99,6 +99,15 @@ def build_division(players: int, rounds: int, seed: int = 7) -> tuple[str, str]:
 
 def query_counts(slug: str, div: str) -> dict[str, dict[str, int]]:
     """Queries per page through the test client: empty cache, warm cache, conditional GET."""
+    return queries_per_url({
+        "standings": f"/t/{slug}/{div}/standings/",
+        "player page": f"/t/{slug}/{div}/player/17/",
+        "tourney.js": f"/t/{slug}/tourney.js",
+    })
+
+
+def queries_per_url(urls: dict[str, str]) -> dict[str, dict[str, int]]:
+    """``{name: {"cold", "warm", "304": queries}}`` for each URL, through the test client."""
     from django.core.cache import cache
     from django.db import connection
     from django.test import Client
@@ -106,11 +115,7 @@ def query_counts(slug: str, div: str) -> dict[str, dict[str, int]]:
 
     client = Client()
     out: dict[str, dict[str, int]] = {}
-    for name, url in {
-        "standings": f"/t/{slug}/{div}/standings/",
-        "player page": f"/t/{slug}/{div}/player/17/",
-        "tourney.js": f"/t/{slug}/tourney.js",
-    }.items():
+    for name, url in urls.items():
         row: dict[str, int] = {}
         cache.clear()
         for label in ("cold", "warm"):
