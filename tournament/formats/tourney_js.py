@@ -362,6 +362,10 @@ def parse_tourney_js(text: str, *, source: str = "tourney.js") -> dict:
 
 
 def _js(value: object) -> str:
+    # Most of a 500-player feed is whole numbers (scores, opponents, ranks per round): they
+    # are written as Python writes them, which is JSON's form, without json.dumps' overhead.
+    if type(value) is int:
+        return str(value)
     if value is None:
         return "undefined"
     if isinstance(value, dict):
