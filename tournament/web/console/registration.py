@@ -113,7 +113,8 @@ def search_players(division: Division, query: str) -> list[dict[str, Any]]:
     The database does the matching (a registry holds tens of thousands of players); when it
     finds nothing, names are compared without accents ("Begin" finds "Bégin").
     """
-    query = " ".join(query.split())[:100]
+    # NUL is no name's letter, and PostgreSQL refuses it in any query (a 500, not no match)
+    query = " ".join(query.replace("\x00", " ").split())[:100]
     words = [w for w in re.split(r"[\s,]+", query) if w]
     if len(query) < 2 or not words:
         return []
