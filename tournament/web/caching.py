@@ -345,6 +345,10 @@ def public_page(name: str, *, public_only: bool = False) -> Callable:
     return decorate
 
 
+def _page_cache_key(etag: str) -> str:
+    return "p:" + etag.strip('"').removeprefix("W/").strip('"')
+
+
 def serve_cached(
     request: HttpRequest,
     etag: str,
@@ -359,17 +363,19 @@ def serve_cached(
     one). ``latest`` keys the last version's copy of the same address. ``build`` may raise
     (a refusal): nothing is cached then. Public pages and the API's standings both use it.
     """
-    key = "p:" + etag.strip('"').removeprefix("W/").strip('"')
+    key = _page_cache_key(etag)
     page = cache_get(key) if usable else None
     if isinstance(page, CachedPage):
         return _response(page, request, etag), True
     building = usable and not cache_add("lock:" + key, 1, BUILD_LOCK_SECONDS)
     if building:
         # Another process is building this version: the page as of the last version (a
-        # second old), under its own ETag, rather than a fifth copy of the work.
-        stale = cache_get(latest, local=False)
-        if isinstance(stale, tuple) and isinstance(stale[1], CachedPage):
-            old_etag, old_page = stale
+        # second old), under its own ETag, rather than a fifth copy of the work. ``latest``
+        # names that version's ETag only (a small read while every build lasts); its page is
+        # the one cached under that ETag, read from the shared cache once per process.
+        old_etag = cache_get(latest, local=False)
+        old_page = cache_get(_page_cache_key(old_etag)) if isinstance(old_etag, str) else None
+        if isinstance(old_page, CachedPage):
             if _matches(request, old_etag):  # the poller has it already
                 response: HttpResponseBase = HttpResponseNotModified()
                 response["ETag"] = old_etag
@@ -387,7 +393,7 @@ def serve_cached(
     if usable and not response.has_header("Content-Encoding"):
         page = _page_of(response)
         cache_set(key, page)
-        cache_set(latest, (etag, page))
+        cache_set(latest, etag)
         response = _response(page, request, etag)
     return response, True
 
