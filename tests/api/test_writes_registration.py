@@ -10,11 +10,11 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from ratings.models import PlayerRating, RatingList
-from tests.core.conftest import make_director
 from tournament import services
 from tournament.models import AuditEvent, Entry, Game, Player
 
 from .conftest import token_client
+from .denials import refused_without_change, scorekeeper, stranger
 from .test_writes import refused
 
 DIV = "/api/v1/tournaments/api-open/divisions/a/"
@@ -55,28 +55,18 @@ def _writes() -> list[tuple[str, str, dict | None]]:
 
 @pytest.mark.parametrize("method, url, body", _writes())
 def test_anonymous_is_401(event, method, url, body):
-    before = counts()
-    refused(getattr(APIClient(), method)(url, body, format="json"), 401, "not_authenticated")
-    assert counts() == before
+    refused_without_change(APIClient(), method, url, body, 401, "not_authenticated", counts)
 
 
 @pytest.mark.parametrize("method, url, body", _writes())
 def test_another_tournaments_director_is_403(event, method, url, body):
-    other = services.create_tournament(name="Other", slug="other")
-    client = token_client(make_director(other, "stranger"))
-    before = counts()
-    refused(getattr(client, method)(url, body, format="json"), 403, "permission_denied")
-    assert counts() == before
+    refused_without_change(stranger(), method, url, body, 403, "permission_denied", counts)
 
 
 @pytest.mark.parametrize("method, url, body", _writes())
 def test_a_scorekeeper_is_403(event, django_user_model, method, url, body):
-    keeper = django_user_model.objects.create_user("keeper", password="pw-long-enough-1")
-    event[0].scorekeepers.add(keeper)
-    before = counts()
-    r = getattr(token_client(keeper), method)(url, body, format="json")
-    refused(r, 403, "permission_denied")
-    assert counts() == before
+    client = scorekeeper(event[0], django_user_model)
+    refused_without_change(client, method, url, body, 403, "permission_denied", counts)
 
 
 def test_a_token_revoked_a_moment_ago_is_401(event, director):
