@@ -7,7 +7,7 @@ entries, so a forbidden pair cannot name another event's player.
 
 from django.contrib import admin
 
-from tournament.admin import DirectorScopedAdmin
+from tournament.admin_base import DirectorScopedAdmin
 
 from .models import ForbiddenPair, ScheduleRange
 

@@ -10,7 +10,13 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-from .engine.schedule import KNOWN_SYSTEMS
+from .engine import system_names
+
+
+def pairing_system_choices() -> list[tuple[str, str]]:
+    """The model's choices, read from the engine's registry each time they are asked for, so
+    a system registered later is a valid choice without a migration."""
+    return [(name, name) for name in system_names()]
 
 
 class ScheduleRange(models.Model):
@@ -22,7 +28,7 @@ class ScheduleRange(models.Model):
     first_round = models.PositiveIntegerField()
     last_round = models.PositiveIntegerField()
     system = models.CharField(
-        max_length=20, choices=[(s, s) for s in KNOWN_SYSTEMS], help_text="pairing system"
+        max_length=20, choices=pairing_system_choices, help_text="pairing system"
     )
     lag = models.PositiveSmallIntegerField(
         default=0,

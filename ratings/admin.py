@@ -2,7 +2,7 @@
 
 Submitting to a list or re-rating it changes every later rating on it, so only the list's
 officers (``RatingList.officers``; superusers too) change a list, its players' starting values
-or its events, and they re-rate through ``tournament.rating.rerate``. A director sees the
+or its events, and they re-rate through ``ratings.division.rerate``. A director sees the
 ratings, events and history of their own tournaments' players and divisions, and requests a
 submission (``SubmissionRequest``) that an officer approves or rejects here. Saves are audited.
 """
@@ -15,14 +15,9 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 
-from tournament.admin import AuditedAdmin, directs_any
-from tournament.rating import (
-    approve_submission,
-    is_rating_officer,
-    reject_submission,
-    rerate,
-)
-from tournament.services import ServiceError
+from ratings.division import approve_submission, is_rating_officer, reject_submission, rerate
+from tournament.admin_base import AuditedAdmin, directs_any
+from tournament.errors import ServiceError
 
 from .engine import RatingError
 from .models import PlayerRating, RatedEvent, RatingHistory, RatingList, SubmissionRequest
@@ -143,8 +138,16 @@ class PlayerRatingAdmin(RatingScopedAdmin):
     list_filter = ["rating_list"]
     search_fields = ["player__name"]
     raw_id_fields = ["player"]
-    readonly_fields = ["player", "rating_list", "rating", "career_games", "deviation",
-                       "volatility", "state", "last_event_date"]  # fmt: skip
+    readonly_fields = [
+        "player",
+        "rating_list",
+        "rating",
+        "career_games",
+        "deviation",
+        "volatility",
+        "state",
+        "last_event_date",
+    ]
 
 
 @admin.register(RatedEvent)
@@ -177,8 +180,14 @@ class SubmissionRequestAdmin(RatingScopedAdmin):
     """Directors' requests to put a division on a list; the list's officers decide."""
 
     tournament_filter = "division__tournament__directors"
-    list_display = ["division", "rating_list", "status", "requested_by", "requested_at",
-                    "decided_by"]  # fmt: skip
+    list_display = [
+        "division",
+        "rating_list",
+        "status",
+        "requested_by",
+        "requested_at",
+        "decided_by",
+    ]
     list_filter = ["status", "rating_list"]
     search_fields = ["division__name", "division__tournament__name"]
     readonly_fields = [f.name for f in SubmissionRequest._meta.fields]

@@ -38,10 +38,15 @@ class RatingList(models.Model):
 
     def save(self, *args, **kwargs) -> None:
         """A full save of a stale copy never turns content_version back (see bump_list)."""
-        if not (self._state.adding or args or kwargs.get("update_fields") is not None
-                or kwargs.get("force_insert")):
+        if not (
+            self._state.adding
+            or args
+            or kwargs.get("update_fields") is not None
+            or kwargs.get("force_insert")
+        ):
             kwargs["update_fields"] = [
-                f.name for f in self._meta.concrete_fields
+                f.name
+                for f in self._meta.concrete_fields
                 if not f.primary_key and f.name != "content_version"
             ]
         super().save(*args, **kwargs)

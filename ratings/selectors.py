@@ -81,9 +81,7 @@ def rating_ids(lst: RatingList, filters: ListFilters = ListFilters()) -> QuerySe
     qs = PlayerRating.objects.filter(rating_list=lst, rating__gt=0)
     player = _model("Player")
     if filters.q:  # matching names first: then each is one probe of the (list, player) index
-        qs = qs.filter(
-            player_id__in=player.objects.filter(name__icontains=filters.q).values("pk")
-        )
+        qs = qs.filter(player_id__in=player.objects.filter(name__icontains=filters.q).values("pk"))
     if filters.club:
         membership = _model("Membership")
         qs = qs.filter(
@@ -116,8 +114,13 @@ def rating_page(ids: Sequence[int]) -> list[PlayerRating]:
         for r in PlayerRating.objects.filter(pk__in=list(ids))
         .select_related("player")
         .only(
-            "rating", "career_games", "deviation", "last_event_date", "player_id",
-            "player__name", "player__country",
+            "rating",
+            "career_games",
+            "deviation",
+            "last_event_date",
+            "player_id",
+            "player__name",
+            "player__country",
         )
     }
     return [rows[i] for i in ids if i in rows]
@@ -210,9 +213,7 @@ def public_player_q() -> Q:
     """Players the public may see: on a rating list, or entered in a published tournament."""
     entry = _model("Entry")
     return Q(Exists(PlayerRating.objects.filter(player_id=OuterRef("pk")))) | Q(
-        Exists(
-            entry.objects.filter(player_id=OuterRef("pk"), division__tournament__published=True)
-        )
+        Exists(entry.objects.filter(player_id=OuterRef("pk"), division__tournament__published=True))
     )
 
 
@@ -293,11 +294,22 @@ def history_page(ids: Sequence[int]) -> list[RatingHistory]:
         for h in RatingHistory.objects.filter(pk__in=list(ids))
         .select_related("event", "event__rating_list", "event__division__tournament")
         .only(
-            "event_id", "player_id", "before", "after", "games",
-            "event__date", "event__name", "event__games", "event__system",
-            "event__rating_list__name", "event__rating_list__slug",
-            "event__rating_list__system", "event__division__name", "event__division__slug",
-            "event__division__tournament__name", "event__division__tournament__slug",
+            "event_id",
+            "player_id",
+            "before",
+            "after",
+            "games",
+            "event__date",
+            "event__name",
+            "event__games",
+            "event__system",
+            "event__rating_list__name",
+            "event__rating_list__slug",
+            "event__rating_list__system",
+            "event__division__name",
+            "event__division__slug",
+            "event__division__tournament__name",
+            "event__division__tournament__slug",
             "event__division__tournament__published",
         )
     }
@@ -514,17 +526,19 @@ def head_to_head(a: int, b: int) -> HeadToHead:
     ea = entry.objects.filter(player_id=a).values("pk")
     eb = entry.objects.filter(player_id=b).values("pk")
     meetings: list[Meeting] = []
-    for p1_player, s1, s2, rnd, name, start, tslug, dslug in (
-        game.objects.filter(
-            Q(player1__in=ea, player2__in=eb) | Q(player1__in=eb, player2__in=ea),
-            score1__isnull=False,
-            round__division__tournament__published=True,
-        )
-        .values_list(
-            "player1__player_id", "score1", "score2", "round__number",
-            "round__division__tournament__name", "round__division__tournament__start_date",
-            "round__division__tournament__slug", "round__division__slug",
-        )
+    for p1_player, s1, s2, rnd, name, start, tslug, dslug in game.objects.filter(
+        Q(player1__in=ea, player2__in=eb) | Q(player1__in=eb, player2__in=ea),
+        score1__isnull=False,
+        round__division__tournament__published=True,
+    ).values_list(
+        "player1__player_id",
+        "score1",
+        "score2",
+        "round__number",
+        "round__division__tournament__name",
+        "round__division__tournament__start_date",
+        "round__division__tournament__slug",
+        "round__division__slug",
     ):
         mine, theirs = (s1, s2) if p1_player == a else (s2, s1)
         meetings.append(Meeting(start, name, rnd, mine, theirs, tslug, dslug))
@@ -556,9 +570,9 @@ def player_records(player_id: int) -> dict[str, Any]:
     game = _model("Game")
     entry = _model("Entry")
     # published is checked on the player's own entries, so the games need no join to it
-    mine = entry.objects.filter(
-        player_id=player_id, division__tournament__published=True
-    ).values("pk")
+    mine = entry.objects.filter(player_id=player_id, division__tournament__published=True).values(
+        "pk"
+    )
     games = scored = high = opponents = opponent_total = 0
     high_seen = False
     # once as the first-listed player, once as the second: two plain index walks are twice
@@ -566,9 +580,7 @@ def player_records(player_id: int) -> dict[str, Any]:
     for me, opp, score in (("player1", "player2", "score1"), ("player2", "player1", "score2")):
         rated_opp = Q(**{f"{opp}__seed_rating__gt": 0})
         part = (
-            game.objects.filter(
-                **{f"{me}__in": mine}, player2__isnull=False, score1__isnull=False
-            )
+            game.objects.filter(**{f"{me}__in": mine}, player2__isnull=False, score1__isnull=False)
             .order_by()
             .aggregate(
                 n=Count("pk"),
@@ -610,8 +622,12 @@ def upcoming_entries(player_id: int, today: datetime.date | None = None) -> list
         )
         .select_related("division__tournament")
         .only(
-            "number", "division__name", "division__slug", "division__tournament__name",
-            "division__tournament__slug", "division__tournament__start_date",
+            "number",
+            "division__name",
+            "division__slug",
+            "division__tournament__name",
+            "division__tournament__slug",
+            "division__tournament__start_date",
         )
         .order_by(F("division__tournament__start_date").asc(nulls_last=True), "pk")
     )

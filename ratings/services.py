@@ -168,8 +168,9 @@ def list_history(
         events.append(
             (
                 ev,
-                EngineEvent(ev.pk, ev.date, ev.configured_rounds, games,
-                            system or ev.system or lst.system),
+                EngineEvent(
+                    ev.pk, ev.date, ev.configured_rounds, games, system or ev.system or lst.system
+                ),
             )
         )
     start = {}
@@ -314,8 +315,7 @@ def _write_current(lst: RatingList, state: dict[Hashable, RatedPlayer]) -> int:
             ]
         if new != list(now):
             changes.append(
-                [f.get_db_prep_value(v, connection) for f, v in zip(prep, new, strict=True)]
-                + [pk]
+                [f.get_db_prep_value(v, connection) for f, v in zip(prep, new, strict=True)] + [pk]
             )
     if changes:
         qn = connection.ops.quote_name
@@ -401,3 +401,17 @@ def rating_report(rating_list: RatingList, systems: list[str] | None = None) -> 
 
 def known_systems() -> list[str]:
     return sorted(SYSTEMS)
+
+
+def bump_rating_list_versions(tournament: Any, action: Any, obj: Any) -> None:
+    """An audit hook (registered in ``RatingsConfig.ready``): a rating list's pages are cached
+    under its ``content_version``; a write to the list itself, or to a player it rates (a
+    rename or merge shows on the list), makes them stale in the write's own transaction."""
+    from tournament.models import Player
+
+    if isinstance(obj, Player) and obj.pk:
+        RatingList.objects.filter(ratings__player=obj).update(
+            content_version=F("content_version") + 1
+        )
+    if isinstance(obj, RatingList) and obj.pk:
+        RatingList.objects.filter(pk=obj.pk).update(content_version=F("content_version") + 1)

@@ -11,7 +11,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from .interchange import import_tsh
+from tournament.interchange.imports import import_tsh
+
 from .models import Club, Player, Tournament
 
 DEMO_DIR = Path(settings.BASE_DIR) / "fixtures" / "demo"
@@ -47,9 +48,13 @@ def load_demo_clubs() -> None:
     found = {}
     for c in data["clubs"]:
         found[c["slug"]] = clubs.create_club(
-            name=c["name"], slug=c["slug"], city=c.get("city", ""), country=c.get("country", ""),
-            meets=c.get("meets", ""), actor="load_demo",
-        )  # fmt: skip
+            name=c["name"],
+            slug=c["slug"],
+            city=c.get("city", ""),
+            country=c.get("country", ""),
+            meets=c.get("meets", ""),
+            actor="load_demo",
+        )
     members: dict[str, list[Player]] = {slug: [] for slug in found}
     for name, slug in data["memberships"].items():
         player = Player.objects.filter(name=name).first()
@@ -57,14 +62,26 @@ def load_demo_clubs() -> None:
             clubs.add_member(found[slug], player, actor="load_demo", since="2025-01-07")
             members[slug].append(player)
     club = found[DEMO_CLUB]
-    clubs.create_season(club, name=DEMO_SEASON, start_date="2026-09-01",
-                        end_date="2026-12-22", preset="margin-bonus", actor="load_demo")
+    clubs.create_season(
+        club,
+        name=DEMO_SEASON,
+        start_date="2026-09-01",
+        end_date="2026-12-22",
+        preset="margin-bonus",
+        actor="load_demo",
+    )
     rng = random.Random(2026)
     for i, day in enumerate(DEMO_NIGHTS):
         present = [p for p in members[DEMO_CLUB] if rng.random() < 0.85]
-        night = clubs.create_night(club, date=day, players=present,
-                                   guests=["Visitor, Val"] if i == 1 else [], games=3,
-                                   draw="random,koth", actor="load_demo")
+        night = clubs.create_night(
+            club,
+            date=day,
+            players=present,
+            guests=["Visitor, Val"] if i == 1 else [],
+            games=3,
+            draw="random,koth",
+            actor="load_demo",
+        )
         division = night.tournament.divisions.get()
         for _ in range(3):
             number = clubs.pair_next_game(night, actor="load_demo")
@@ -72,9 +89,14 @@ def load_demo_clubs() -> None:
                 if game.player2_id is None:
                     record_result(division, number, game.player1.number, 50, actor="load_demo")
                 else:
-                    record_result(division, number, game.player1.number,
-                                  rng.randint(300, 520), rng.randint(300, 520),
-                                  actor="load_demo")  # fmt: skip
+                    record_result(
+                        division,
+                        number,
+                        game.player1.number,
+                        rng.randint(300, 520),
+                        rng.randint(300, 520),
+                        actor="load_demo",
+                    )
         clubs.close_night(night, actor="load_demo")
 
 

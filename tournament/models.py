@@ -13,9 +13,11 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 
-# Scores a game may carry at all; the service layer applies the finer rules of spec/rules.md
+from .formats.limits import MAX_SCORE
+
+# Scores a game may carry at all; the service layer applies the finer rules of docs/rules.md
 # (0..1500 for played games, negatives only for byes, forfeits and penalties).
-MAX_ABS_SCORE = 1500
+MAX_ABS_SCORE = MAX_SCORE
 
 
 def keep_version(obj: models.Model, kwargs: dict, args: tuple) -> None:
@@ -74,9 +76,11 @@ class Club(models.Model):
         max_length=300, blank=True, help_text='where and when it meets ("Tuesdays 7pm, Library")'
     )
     realm = models.CharField(
-        max_length=10, choices=Realm.choices, default=Realm.NASPA,
+        max_length=10,
+        choices=Realm.choices,
+        default=Realm.NASPA,
         help_text="the federation whose rules its nights follow (bye and forfeit spreads)",
-    )  # fmt: skip
+    )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True
     )
@@ -427,7 +431,7 @@ class Game(models.Model):
     """One board in one round: two entries, or one entry alone for a bye or forfeit.
 
     A game with no player2 is a bye when its score is positive, a forfeit loss when negative,
-    and neither when 0 (spec/rules.md). Scores stay empty until the result is recorded; both
+    and neither when 0 (docs/rules.md). Scores stay empty until the result is recorded; both
     scores are set together, so a game has exactly one result.
     """
 
@@ -466,7 +470,7 @@ class Game(models.Model):
                 name="game_result_complete",
             ),
             models.CheckConstraint(condition=Q(first__lte=4), name="first_is_p12_value"),
-            # Negative scores are for byes, forfeits and penalties only (spec/rules.md): a
+            # Negative scores are for byes, forfeits and penalties only (docs/rules.md): a
             # played game's scores are 0..MAX_ABS_SCORE whichever door wrote them.
             models.CheckConstraint(
                 condition=Q(player2__isnull=True)
@@ -510,9 +514,7 @@ class Game(models.Model):
             else:
                 missing.append(pk)
         if missing:
-            divisions.update(
-                Entry.objects.filter(pk__in=missing).values_list("pk", "division_id")
-            )
+            divisions.update(Entry.objects.filter(pk__in=missing).values_list("pk", "division_id"))
         if division_id is None:
             division_id = (
                 Round.objects.filter(pk=self.round_id).values_list("division_id", flat=True).first()

@@ -26,9 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# Highest score a played game may carry (spec/rules.md); equals tournament.models.MAX_ABS_SCORE,
-# repeated here because this module must not import Django.
-MAX_SCORE = 1500
+from .formats.limits import MAX_SCORE  # highest score a played game may carry
+
 # A real game is rarely under this: the console records it but warns (a digit may be missing).
 LOW_SCORE = 100
 
@@ -112,8 +111,7 @@ def parse_score_line(text: str) -> ScoreLine:
         number = _count(board.group(1), "board")
         if rest and rest[0] in ("f", "forfeit"):
             raise ScoreLineError(
-                f"board {number}: name the player who forfeits by number (e.g. 3 f), "
-                "not the board"
+                f"board {number}: name the player who forfeits by number (e.g. 3 f), not the board"
             )
         if len(rest) != 2:
             raise ScoreLineError(

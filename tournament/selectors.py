@@ -5,20 +5,26 @@ Services push (writes); selectors pull. Nothing here writes.
 
 from __future__ import annotations
 
+import difflib
+import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q
+
+from ratings.models import PlayerRating
+from tournament.checks import as_int, entry_by_number, plays
+from tournament.errors import ServiceError
 
 from .models import (
     Division,
     Entry,
     First,
     Game,
+    Player,
     Tournament,
 )
-from .services._common import _as_int, _entry, _plays
-from .services.errors import ServiceError
 from .standings import PlayerRound, StandingsPlayer, StandingsRow, compute_standings
 
 
@@ -93,7 +99,7 @@ def player_rounds(division: Division) -> tuple[list[StandingsPlayer], list[Playe
 def division_standings(division: Division, after_round: int | None = None) -> list[StandingsRow]:
     """Standings derived from the games (never stored), after any round, partly scored or not."""
     if after_round is not None:
-        after_round = _as_int(after_round, "after round", field="after_round")
+        after_round = as_int(after_round, "after round", field="after_round")
         if after_round < 0:
             raise ServiceError(
                 "below_minimum",
@@ -169,11 +175,11 @@ def entry_games(division: Division, number: Any) -> tuple[Entry, list[PlayerGame
     The public player page (the scorecard's QR code) needs board and first/second, which the
     standings' PlayerRound leaves out.
     """
-    entry = _entry(division, number)
+    entry = entry_by_number(division, number)
     games = []
     for g in (
         Game.objects.filter(round__division=division)
-        .filter(_plays(entry))
+        .filter(plays(entry))
         .select_related("round", "player1__player", "player2__player")
         .order_by("round__number", "id")
     ):
@@ -265,27 +271,6 @@ def missing_games(division: Division, number: int) -> list[Game]:
     )
 
 
-def gibsonized_players(division: Division) -> list[Entry]:
-    """Players already sure of first place (or of a top ``gibson_places`` finish) with the
-    rounds left, judged as the pairing engine judges them for the next round."""
-    from pairings.engine.model import PairingOptions
-    from pairings.engine.standing import gibsonized, ordered_active
-
-    from .pairing import build_field
-
-    tournament = division.tournament
-    if not tournament.gibson:
-        return []
-    scored = last_scored_round(division)
-    if scored == 0 or scored >= division.rounds:
-        return []
-    field = build_field(division, scored + 1)
-    options = PairingOptions(gibson=True, gibson_spread=tournament.gibson_spread)
-    numbers = gibsonized(field, options, ordered_active(field))
-    entries = {e.number: e for e in division.entries.select_related("player")}
-    return [entries[n] for n in numbers if n in entries]
-
-
 def visible_contact(user: Any, player: Any) -> bool:
     """Whether ``user`` may see ``player``'s email and phone.
 
@@ -320,9 +305,15 @@ class EntryView:
 
 # round number, board, player1/player2 entry pks, scores, p12 value, explanation
 GAME_ROW = (
-    "round__number", "board", "player1_id", "player2_id", "score1", "score2", "first",
+    "round__number",
+    "board",
+    "player1_id",
+    "player2_id",
+    "score1",
+    "score2",
+    "first",
     "explanation",
-)  # fmt: skip
+)
 
 
 def player_game_rows(division: Division, entry_pk: int) -> list[tuple]:
@@ -380,10 +371,14 @@ def records_by_round(
     ]
     involved = {entry.number} | {r.opponent for r in own if r.opponent is not None}
     field = [
-        StandingsPlayer(number=n, name=by_number[n].name, rating=by_number[n].seed_rating,
-                        withdrawn_round=by_number[n].withdrawn_round)
+        StandingsPlayer(
+            number=n,
+            name=by_number[n].name,
+            rating=by_number[n].seed_rating,
+            withdrawn_round=by_number[n].withdrawn_round,
+        )
         for n in sorted(involved)
-    ]  # fmt: skip
+    ]
     out: dict[int, StandingsRow] = {}
     for r in sorted({r.round for r in own if r.score is not None}):
         rows = _standings(tournament, field, own, r)
@@ -407,7 +402,12 @@ class DivisionSnapshot:
             for pk, number, name, rating, withdrawn, career, player_id in division.entries.order_by(
                 "number"
             ).values_list(
-                "pk", "number", "player__name", "seed_rating", "withdrawn_round", "career_games",
+                "pk",
+                "number",
+                "player__name",
+                "seed_rating",
+                "withdrawn_round",
+                "career_games",
                 "player_id",
             )
         }
@@ -433,10 +433,14 @@ class DivisionSnapshot:
     def player_rounds(self) -> tuple[list[StandingsPlayer], list[PlayerRound]]:
         """As ``player_rounds(division)``, from this load."""
         players = [
-            StandingsPlayer(number=e.number, name=e.name, rating=e.seed_rating,
-                            withdrawn_round=e.withdrawn_round)
+            StandingsPlayer(
+                number=e.number,
+                name=e.name,
+                rating=e.seed_rating,
+                withdrawn_round=e.withdrawn_round,
+            )
             for e in sorted(self.entries.values(), key=lambda e: e.number)
-        ]  # fmt: skip
+        ]
         num = {pk: e.number for pk, e in self.entries.items()}
         rounds: list[PlayerRound] = []
         for r, _board, p1_id, p2_id, s1, s2, _first, _expl in self.games:
@@ -528,9 +532,7 @@ def cross_table(snapshot: DivisionSnapshot, last_round: int) -> list[CrossRow]:
     Spreads are the games' own (score minus opponent's score; a bye or forfeit its award),
     not capped as standings may cap them: the table shows what was played.
     """
-    cells: dict[int, list[CrossCell | None]] = {
-        pk: [None] * last_round for pk in snapshot.entries
-    }
+    cells: dict[int, list[CrossCell | None]] = {pk: [None] * last_round for pk in snapshot.entries}
     for rnd, _board, p1, p2, s1, s2, _first, _expl in snapshot.games:
         if not 1 <= rnd <= last_round:
             continue
@@ -542,9 +544,132 @@ def cross_table(snapshot: DivisionSnapshot, last_round: int) -> list[CrossRow]:
         scored = s1 is not None and s2 is not None
         spread = s1 - s2 if scored else None  # type: ignore[operator]
         cells[p1][rnd - 1] = CrossCell(two, _result(spread), spread)
-        cells[p2][rnd - 1] = CrossCell(one, _result(-spread if scored else None),
-                                       -spread if scored else None)  # type: ignore[operator]
+        cells[p2][rnd - 1] = CrossCell(
+            one, _result(-spread if scored else None), -spread if scored else None
+        )  # type: ignore[operator]
     return [
         CrossRow(e.number, e.name, cells[e.pk])
         for e in sorted(snapshot.entries.values(), key=lambda e: e.number)
     ]
+
+
+# ------------------------------------------------------------------- registry search
+#
+# The console's registration, the clubs' member pages and the API all look players up here:
+# by name (every typed word), federation id, or a name nearly the same (before a new player
+# is made). Only names, ids and ratings come out, never contact details.
+
+SEARCH_LIMIT = 12
+NEAR_LIMIT = 5
+NEAR_RATIO = 0.85  # "Smith, Jon" v "Smith, John" is 0.95; "Smith, Joan" v "Smyth, Jane" 0.82
+
+
+def fold(name: str) -> str:
+    """A name for comparing: accents off, case folded, punctuation to spaces ("Bégin, J.")."""
+    text = unicodedata.normalize("NFKD", name)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", text).split())
+
+
+def federation_ids(player: Player) -> list[tuple[str, str]]:
+    return [
+        (label, value)
+        for label, value in (
+            ("NASPA", player.naspa_id),
+            ("WESPA", player.wespa_id),
+            ("ABSP", player.absp_id),
+        )
+        if value
+    ]
+
+
+def player_choices(division: Division, players: list[Player]) -> list[dict[str, Any]]:
+    """One pickable row per player and rating: the division's list if it has one, else every
+    list the player is on (an unrated row when on none). Only names, ids and ratings go in:
+    the template never sees a Player, so contact details cannot leak into the page."""
+    ratings = PlayerRating.objects.filter(player__in=players).select_related("rating_list")
+    if division.rating_list_id:
+        ratings = ratings.filter(rating_list_id=division.rating_list_id)
+    by_player: dict[int, list[Any]] = {}
+    for r in ratings.order_by("rating_list__name"):
+        by_player.setdefault(r.player_id, []).append(r)
+    registered = dict(
+        division.entries.filter(player__in=players).values_list("player_id", "number")
+    )
+    rows = []
+    for p in players:
+        base = {
+            "player_id": p.pk,
+            "name": p.name,
+            "ids": federation_ids(p),
+            "country": p.country,
+            "number": registered.get(p.pk),
+        }
+        listed = by_player.get(p.pk, [])
+        for r in listed:
+            rows.append(
+                {
+                    **base,
+                    "pick": f"{p.pk}:{r.rating_list_id}",
+                    "rating": r.rating,
+                    "list": r.rating_list.name,
+                }
+            )
+        if not listed:
+            off_list = division.rating_list.name if division.rating_list_id else ""
+            rows.append({**base, "pick": str(p.pk), "rating": None, "list": off_list})
+    return rows
+
+
+def search_players(division: Division, query: str) -> list[dict[str, Any]]:
+    """Registry players whose name has every typed word, or whose federation id is the query.
+
+    The database does the matching (a registry holds tens of thousands of players); when it
+    finds nothing, names are compared without accents ("Begin" finds "Bégin").
+    """
+    # NUL is no name's letter, and PostgreSQL refuses it in any query (a 500, not no match)
+    query = " ".join(query.replace("\x00", " ").split())[:100]
+    words = [w for w in re.split(r"[\s,]+", query) if w]
+    if len(query) < 2 or not words:
+        return []
+    by_name = Q()
+    for w in words:
+        by_name &= Q(name__icontains=w)
+    by_id = Q(naspa_id__iexact=query) | Q(wespa_id__iexact=query) | Q(absp_id__iexact=query)
+    players = list(Player.objects.filter(by_name | by_id).order_by("name")[:SEARCH_LIMIT])
+    if not players:
+        folded = [fold(w) for w in words]
+        ids = [
+            pk
+            for pk, name in Player.objects.values_list("pk", "name").iterator()
+            if all(w in fold(name) for w in folded)
+        ][:SEARCH_LIMIT]
+        players = list(Player.objects.filter(pk__in=ids).order_by("name"))
+    return player_choices(division, players)
+
+
+def near_duplicates(name: str) -> list[Player]:
+    """Registry players whose name is the same or nearly (accents, case, a letter or two,
+    given name first): before adding a new player the director should see them."""
+    key = fold(name)
+    if not key:
+        return []
+    words = sorted(key.split())
+    found: list[tuple[float, int]] = []
+    matcher = difflib.SequenceMatcher(b=key, autojunk=False)
+    for pk, other in Player.objects.values_list("pk", "name").iterator():
+        folded = fold(other)
+        if folded == key or sorted(folded.split()) == words:
+            found.append((2.0, pk))
+            continue
+        matcher.set_seq1(folded)
+        if (
+            matcher.real_quick_ratio() >= NEAR_RATIO
+            and matcher.quick_ratio() >= NEAR_RATIO
+            and (ratio := matcher.ratio()) >= NEAR_RATIO
+        ):
+            found.append((ratio, pk))
+    found.sort(key=lambda f: -f[0])
+    ids = [pk for _, pk in found[:NEAR_LIMIT]]
+    by_pk = Player.objects.in_bulk(ids)
+    return [by_pk[pk] for pk in ids if pk in by_pk]

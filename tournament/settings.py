@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import sys
 from pathlib import Path
 
 import dj_database_url
@@ -38,13 +37,17 @@ DATA_DIR = Path(os.environ.get("GIBSON_DATA_DIR", BASE_DIR / "var"))
 # secret key is generated once and kept in DATA_DIR, never in the repository; a deployment on
 # a real database (DATABASE_URL) must bring its own GIBSON_SECRET_KEY.
 DEVELOPMENT = env_bool("GIBSON_DEVELOPMENT", not os.environ.get("DATABASE_URL"))
+# Set for the test process only, by the test runner's first plugin (tests/testenv.py): a fixed
+# secret key, tasks run inline, a page cache folder of its own. Servers and workers the tests
+# start are not the test process and read their settings as a real site would.
+TESTING = env_bool("GIBSON_TESTING", False)
 
 
 def _secret_key() -> str:
     key = os.environ.get("GIBSON_SECRET_KEY", "")
     if key:
         return key
-    if "pytest" in sys.modules:
+    if TESTING:
         return "gibson-test-key-" + "x" * 40
     if not DEVELOPMENT:
         raise ImproperlyConfigured(
@@ -275,7 +278,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 # The test suite runs tasks inline; its one real-worker test points Celery at Redis itself.
-CELERY_TASK_ALWAYS_EAGER = not REDIS_URL or "pytest" in sys.modules
+CELERY_TASK_ALWAYS_EAGER = not REDIS_URL or TESTING
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_TRACK_STARTED = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -289,6 +292,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = _FAST_RETRY
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
 CELERY_REDIS_SOCKET_TIMEOUT = 5
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": _FAST_RETRY}
+
 
 # Derived pages (standings, player pages, tourney.js) are cached where every worker process
 # sees them, under versions every write bumps (tournament.web.caching): Redis when there is
@@ -322,7 +326,7 @@ if CACHE_URL:
         }
     }
 else:
-    if "pytest" in sys.modules:  # one folder per test process, removed when it ends
+    if TESTING:  # one folder per test process, removed when it ends
         import atexit
         import shutil
         import tempfile

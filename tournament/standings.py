@@ -4,7 +4,7 @@ Standings are never stored as the source of truth: they are recomputed from each
 of each round, for any round ("standings after round 7"), including the round being played while
 some of its results are still missing. No Django here: dataclasses in, dataclasses out.
 
-Results (spec/rules.md):
+Results (docs/rules.md):
 
 - a game with both scores counts: win 1, tie half a win and half a loss, spread = own - opponent;
 - a round with no opponent is a bye when its score is positive (a win with that spread), a
@@ -234,9 +234,7 @@ def compute_standings(
             return (-p.rating, p.number)
         return (*tie_key(p), -p.rating, name_tiebreak(p.name), p.number)
 
-    active = sorted(
-        (p for p in players if not is_withdrawn_after(p, after_round)), key=order_key
-    )
+    active = sorted((p for p in players if not is_withdrawn_after(p, after_round)), key=order_key)
     withdrawn = sorted((p for p in players if is_withdrawn_after(p, after_round)), key=order_key)
 
     rows: list[StandingsRow] = []
@@ -332,3 +330,14 @@ def _row(p: StandingsPlayer, t: _Tally, rank: int | None, *, withdrawn: bool) ->
         forfeits=t.forfeits,
         withdrawn=withdrawn,
     )
+
+
+def format_wins(value: float) -> str:
+    """``5`` for whole numbers, ``5.5`` for ties (half a win), so a record reads the way
+    directors write it; the one formatter every page, report and command uses."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def format_record(wins: float, losses: float) -> str:
+    """``5-2``, ``4.5-2.5``."""
+    return f"{format_wins(wins)}-{format_wins(losses)}"

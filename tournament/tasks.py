@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from .interchange import export_tsh
+from tournament.interchange.exports import export_tsh
+from tournament.selectors import tournament_by_slug
+
 from .reports import tasks as report_tasks  # noqa: F401  (workers discover only <app>.tasks)
-from .services import tournament_by_slug
 
 
 @shared_task(name="tournament.export_tsh")

@@ -10,8 +10,9 @@ Contract
   players = the engine ranks by wins, losses, spread, rating), ``opponents`` and ``firsts`` per
   paired round (opponent 0 = bye/forfeit; first 1 = went first, 2 = second), ``byes`` and
   ``active`` (withdrawn players are never paired).
-* ``system``: ``rr``, ``fontes``, ``swiss``, ``koth``, ``factor``, ``contention``,
-  ``australian``, ``random`` or ``manual`` (checks ``options.manual_pairs``).
+* ``system``: a name in the registry (``systems.PAIRING_SYSTEMS``): ``rr``, ``fontes``,
+  ``swiss``, ``koth``, ``factor``, ``contention``, ``australian``, ``random`` or ``manual``
+  (checks ``options.manual_pairs``); ``register_system`` adds one.
 * ``options``: ``PairingOptions`` (repeat limit, bye method, Gibson spread, prize bands, seed...).
 
 The result lists ``PairedGame(board, first, second, explanation)``; the bye is a game with
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 from .checker import CheckReport, check_round, round_quality
 from .firsts import assign_firsts, first_by_rule
-from .greedy import pair_australian, pair_manual
 from .model import (
     Field,
     FieldPlayer,
@@ -37,15 +37,20 @@ from .model import (
     RoundPairing,
 )
 from .schedule import Schedule, ScheduleEntry
-from .tables import pair_fontes, pair_round_robin
-from .weighted import WEIGHTED_SYSTEMS, pair_weighted
-
-SYSTEMS = (
-    "rr", "fontes", "swiss", "koth", "factor", "contention", "australian", "random", "manual",
+from .systems import (  # noqa: E402  (the registry imports the systems above)
+    PAIRING_SYSTEMS,
+    PairingSystem,
+    get_pairing_system,
+    register_system,
+    system_names,
 )
 
 __all__ = [
-    "SYSTEMS",
+    "PAIRING_SYSTEMS",
+    "PairingSystem",
+    "get_pairing_system",
+    "register_system",
+    "system_names",
     "CheckReport",
     "Field",
     "FieldPlayer",
@@ -67,17 +72,7 @@ def pair_round(field: Field, system: str, options: PairingOptions | None = None)
     """Pair ``field.round`` with ``system``; see the module docstring for the contract."""
     options = options or PairingOptions()
     _validate(field, options)
-    if system in WEIGHTED_SYSTEMS:
-        return pair_weighted(field, system, options)
-    if system == "rr":
-        return pair_round_robin(field, options)
-    if system == "fontes":
-        return pair_fontes(field, options)
-    if system == "australian":
-        return pair_australian(field, options)
-    if system == "manual":
-        return pair_manual(field, options)
-    raise ValueError(f"unknown pairing system {system!r}; use one of {', '.join(SYSTEMS)}")
+    return get_pairing_system(system).pair(field, options)
 
 
 def _validate(field: Field, options: PairingOptions) -> None:

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from .model import Field, FieldPlayer, PairingOptions, RoundPairing
-
-TABLE_SYSTEMS = ("rr", "fontes")
+from .systems import PAIRING_SYSTEMS
 
 
 @dataclass
@@ -54,8 +53,9 @@ def _last_first(a: FieldPlayer, b: int) -> int | None:
 def _order(field_: Field) -> list[FieldPlayer]:
     act = [p for p in field_.players if p.active]
     if act and all(p.rank for p in act):
-        return sorted(act, key=lambda p: (p.rank, -p.wins, p.losses, -p.spread, -p.rating,
-                                          p.number))
+        return sorted(
+            act, key=lambda p: (p.rank, -p.wins, p.losses, -p.spread, -p.rating, p.number)
+        )
     return sorted(act, key=lambda p: (-p.wins, p.losses, -p.spread, -p.rating, p.number))
 
 
@@ -134,7 +134,8 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
     err, warn = rep.errors.append, rep.warnings.append
     by_number = {p.number: p for p in field_.players}
     since = options.repeats_since_round
-    tables = pairing.system in TABLE_SYSTEMS
+    known = PAIRING_SYSTEMS.get(pairing.system)
+    tables = known is not None and known.table
     active = {p.number for p in field_.players if p.active}
 
     # Each active player exactly once, nobody else.
@@ -159,8 +160,9 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
         err(f"{len(byes)} byes for {len(active)} active players")
     if tables and len(byes) > len(active) % 2:
         warn(f"{len(byes)} byes from the {pairing.system} table (withdrawn players' slots)")
-    games = [g for g in pairing.games if g.second and g.first in by_number
-             and g.second in by_number]
+    games = [
+        g for g in pairing.games if g.second and g.first in by_number and g.second in by_number
+    ]
 
     # Repeats and forbidden pairs.
     over = 0
@@ -183,7 +185,7 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
     # Bye and Gibson rules.
     order = _order(field_)
     gib, noncontenders = _gibson_state(field_, options, order)
-    uses_gibson = pairing.system in ("swiss", "koth", "factor", "contention", "australian")
+    uses_gibson = known is not None and known.uses_gibson
     if not uses_gibson:
         gib = set()
     if byes and not tables and pairing.system != "manual" and not rep.errors:
@@ -206,13 +208,18 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
                 best = _min_over_limit(field_, options)
                 for x in before[:5]:
                     if _min_over_limit(field_, options, bye_only={x}) == best:
-                        err(f"bye went to {bye} although {x} comes first in the bye order "
-                            f"({options.bye_method}) at no cost in repeats")
+                        err(
+                            f"bye went to {bye} although {x} comes first in the bye order "
+                            f"({options.bye_method}) at no cost in repeats"
+                        )
                         break
     if gib and not tables and pairing.system != "manual" and not rep.errors:
         opp = pairing.opponent_of()
-        wrong = [(g, opp[g]) for g in sorted(gib) if opp.get(g) and opp[g] not in gib
-                 and opp[g] not in noncontenders]
+        wrong = [
+            (g, opp[g])
+            for g in sorted(gib)
+            if opp.get(g) and opp[g] not in gib and opp[g] not in noncontenders
+        ]
         if wrong:
             best = _min_over_limit(field_, options)
             # The bye rule comes first: in an odd field a Gibsonized player takes the bye.

@@ -91,17 +91,27 @@ class SimTournament:
             byes = p.byes
             recs.append(
                 FieldPlayer(
-                    number=p.number, rating=p.rating, name=p.name, wins=wins, losses=losses,
-                    spread=spread, opponents=list(p.opponents), firsts=list(p.firsts),
-                    byes=byes, active=p.active,
+                    number=p.number,
+                    rating=p.rating,
+                    name=p.name,
+                    wins=wins,
+                    losses=losses,
+                    spread=spread,
+                    opponents=list(p.opponents),
+                    firsts=list(p.firsts),
+                    byes=byes,
+                    active=p.active,
                 )
             )
         order = sorted(recs, key=lambda f: (-f.wins, f.losses, -f.spread, -f.rating, f.number))
         for rank, f in enumerate(order, start=1):
             f.rank = rank
         return Field(
-            players=recs, round=self.paired + 1, rounds_total=self.rounds_total,
-            forbidden=set(self.forbidden), complete_rounds=complete,
+            players=recs,
+            round=self.paired + 1,
+            rounds_total=self.rounds_total,
+            forbidden=set(self.forbidden),
+            complete_rounds=complete,
         )
 
     def record(self, pairing: RoundPairing) -> None:
@@ -187,8 +197,10 @@ def fast_history_pairing(field_: Field, seed: int = 0) -> RoundPairing:
         b = left.pop(pick)
         games.append((a.number, b.number))
     rng = round_rng(seed, field_.round, "history")
-    out = [PairedGame(k, f, s, "history") for k, (f, s, _) in
-           enumerate(assign_firsts(games, field_, rng), start=1)]
+    out = [
+        PairedGame(k, f, s, "history")
+        for k, (f, s, _) in enumerate(assign_firsts(games, field_, rng), start=1)
+    ]
     if bye is not None:
         out.append(PairedGame(0, bye.number, 0, "bye"))
     return RoundPairing(field_.round, "history", out)

@@ -117,8 +117,14 @@ def pair_australian(field: Field, options: PairingOptions) -> RoundPairing:
         return f"{text}; {base}" if text else base
 
     return build_pairing(
-        field, "australian", options, out, explain,
-        lambda b: rnd.explain_bye(rnd.pos[b]), [], lambda x: rnd.pos[x],
+        field,
+        "australian",
+        options,
+        out,
+        explain,
+        lambda b: rnd.explain_bye(rnd.pos[b]),
+        [],
+        lambda x: rnd.pos[x],
     )
 
 
@@ -176,7 +182,12 @@ def pair_manual(field: Field, options: PairingOptions) -> RoundPairing:
     if len(byes) > 1:
         notes.append("warning: more than one bye: " + ", ".join(map(str, byes)))
     return build_pairing(
-        field, "manual", options, [tuple(p) for p in pairs],
-        lambda a, b: why[(min(a, b), max(a, b))], lambda b: "bye: manual", notes,
+        field,
+        "manual",
+        options,
+        [tuple(p) for p in pairs],
+        lambda a, b: why[(min(a, b), max(a, b))],
+        lambda b: "bye: manual",
+        notes,
         lambda x: x,
     )

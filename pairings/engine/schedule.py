@@ -11,25 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from .model import PairingOptions
-
-KNOWN_SYSTEMS = ("rr", "fontes", "swiss", "koth", "factor", "contention", "australian", "random")
-
-# TSH pairing commands (full names and their documented abbreviations) -> our system names.
-TSH_COMMANDS = {
-    "if": "fontes",
-    "initfontes": "fontes",
-    "ns": "swiss",
-    "newswiss": "swiss",
-    "koth": "koth",
-    "rr": "rr",
-    "roundrobin": "rr",
-    "cp": "contention",
-    "chewpair": "contention",
-    "fp": "factor",
-    "factorpair": "factor",
-}
-# Commands whose first argument is TSH's "repeats" (meetings allowed beyond the first).
-_REPEATS_FIRST = {"swiss", "koth", "factor"}
+from .systems import PAIRING_SYSTEMS, system_names, tsh_commands
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*:\s*([a-z]+)\s*((?:/[a-z_]+=\d+)*)\s*$")
 
@@ -89,10 +71,10 @@ class Schedule:
             first = int(m.group(1))
             last = int(m.group(2) or first)
             system = m.group(3)
-            if system not in KNOWN_SYSTEMS:
+            if system not in system_names():
                 raise ValueError(
                     f"schedule item {k}: unknown system {system!r} "
-                    f"(use {', '.join(KNOWN_SYSTEMS)})"
+                    f"(use {', '.join(system_names())})"
                 )
             if first < 1 or last < first:
                 raise ValueError(f"schedule item {k}: bad round range {first}-{last}")
@@ -137,13 +119,13 @@ class Schedule:
                     f"autopair line {lineno}: source and target rounds must be numbers"
                 ) from None
             command = tok[4].lower()
-            if command not in TSH_COMMANDS:
+            if command not in tsh_commands():
                 raise ValueError(f"autopair line {lineno}: unknown TSH command {tok[4]!r}")
             if source >= target or source < 0:
                 raise ValueError(
                     f"autopair line {lineno}: source round {source} must be before target {target}"
                 )
-            system = TSH_COMMANDS[command]
+            system = tsh_commands()[command]
             numbers = [int(t) for t in tok[5:] if re.fullmatch(r"\d+", t)]
             params: dict[str, int] = {}
             last = target
@@ -152,7 +134,7 @@ class Schedule:
                     raise ValueError(f"autopair line {lineno}: InitFontes needs a round count")
                 params["fontes_rounds"] = numbers[0]
                 last = target + numbers[0] - 1
-            elif system in _REPEATS_FIRST and len(numbers) >= 2:
+            elif PAIRING_SYSTEMS[system].repeats_first and len(numbers) >= 2:
                 params["max_meetings"] = numbers[0] + 1
             entries.append(ScheduleEntry(target, last, system, target - 1 - source, params))
         return cls(entries)

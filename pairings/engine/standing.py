@@ -89,9 +89,7 @@ def gibsonized(field: Field, options: PairingOptions, ordered: list[FieldPlayer]
     places = max(1, options.gibson_places)
     out = []
     for leader in ordered[:places]:
-        catchers = sum(
-            1 for p in ordered if p is not leader and can_catch(p, leader, k, spread)
-        )
+        catchers = sum(1 for p in ordered if p is not leader and can_catch(p, leader, k, spread))
         if catchers <= places - 1:
             out.append(leader.number)
     return out
@@ -121,9 +119,7 @@ def best_finishes(field: Field, options: PairingOptions, ordered: list[FieldPlay
     return out
 
 
-def bye_order(
-    ordered: list[FieldPlayer], method: str, gibson: list[int]
-) -> list[FieldPlayer]:
+def bye_order(ordered: list[FieldPlayer], method: str, gibson: list[int]) -> list[FieldPlayer]:
     """Players in the order they should take the bye: Gibsonized players first, then by method.
 
     ``bottom_up`` (NASPA default): fewest byes, then lowest ranked; ``top_down``: fewest byes,

@@ -92,8 +92,16 @@ def _table_pairing(
         return why[a]
 
     return build_pairing(
-        field, system, options, pairs, explain, lambda b: why[b], notes,
-        lambda x: order[x], colours, assigned,
+        field,
+        system,
+        options,
+        pairs,
+        explain,
+        lambda b: why[b],
+        notes,
+        lambda x: order[x],
+        colours,
+        assigned,
     )
 
 

@@ -513,8 +513,9 @@ class _Round:
 
     def _solve_edges(self, nodes: int, sparse: bool) -> list[tuple[int, int]] | None:
         """``matching.solve`` on ``edges``, without going through a tuple per edge."""
-        return matching.solve_packed(nodes, matching.packed_weight_arrays(
-            nodes, *self.edge_arrays(sparse)))
+        return matching.solve_packed(
+            nodes, matching.packed_weight_arrays(nodes, *self.edge_arrays(sparse))
+        )
 
     def explain(self, i: int, j: int) -> str:
         pj = self.ordered[j]
@@ -624,9 +625,7 @@ def infeasible(rnd: _Round, nodes: int) -> PairingError:
         names = {i for i in stuck if i < rnd.n}
         for i in list(names):
             names |= {
-                rnd.pos[o]
-                for o, c in rnd.met[i].items()
-                if c >= opts.max_meetings and o in rnd.pos
+                rnd.pos[o] for o, c in rnd.met[i].items() if c >= opts.max_meetings and o in rnd.pos
             }
         numbers = sorted(ordered[i].number for i in names)
         who = ", ".join(map(str, numbers))

@@ -79,9 +79,7 @@ class AbspSystem(RatingSystem):
             if rin[p] is not None:
                 used[p] = rin[p]
                 continue
-            vals = [
-                rin[o] + WIN_POINTS * (2 * w - 1) for o, w, *_ in opps[p] if rin[o] is not None
-            ]
+            vals = [rin[o] + WIN_POINTS * (2 * w - 1) for o, w, *_ in opps[p] if rin[o] is not None]
             used[p] = sum(vals) / len(vals) if vals else seed
         out: dict[Hashable, PlayerRating] = {}
         for p, pid in enumerate(ev.ids):

@@ -122,7 +122,7 @@ class EloSystem(RatingSystem):
         boundaries are 1800 and 2000. Going down, a rating that falls below 1800 (2000) from on
         or above it, even by a fraction of a point, is put at 1799 (1999) and the excess that
         move does not account for (which turns positive when the drop was under a point) is
-        spent at the lower band's K: spec/ratings.md rule 3, vector 11 (TSH printed B 1800).
+        spent at the lower band's K: docs/ratings.md rule 3, vector 11 (TSH printed B 1800).
         """
         k = self._k
         if not self.band_crossing or excess == 0:

@@ -192,9 +192,7 @@ class Glicko2System(RatingSystem):
                         change=new_r - r,
                         rating_out=new,
                         newcomer=was_new,
-                        notes=(
-                            f"deviation {rd:.1f} -> {new_rd:.1f}, volatility {new_vol:.5f}",
-                        ),
+                        notes=(f"deviation {rd:.1f} -> {new_rd:.1f}, volatility {new_vol:.5f}",),
                         game_details=details,
                     )
                 )

@@ -289,8 +289,7 @@ def _refuse_game(g: RatedGame, index: dict[Hashable, int], configured_rounds: in
         raise RatingError(f"game {g.a!r} v {g.b!r}: round {r!r} is not a round number")
     if r > configured_rounds:
         raise RatingError(
-            f"round {r}: game {g.a!r} v {g.b!r} is beyond the configured "
-            f"{configured_rounds} rounds"
+            f"round {r}: game {g.a!r} v {g.b!r} is beyond the configured {configured_rounds} rounds"
         )
     for who in (g.a, g.b):
         if who not in index:

@@ -43,9 +43,7 @@ def rate_event(
     ``configured_rounds`` decides how a long event is split (not the last round played), so the
     result matches TSH's. ``explain=False`` skips the per-game breakdown (history replays).
     """
-    return get_system(system).rate(
-        players, games, configured_rounds, explain=explain, date=date
-    )
+    return get_system(system).rate(players, games, configured_rounds, explain=explain, date=date)
 
 
 def estimates_by_round(
@@ -65,8 +63,10 @@ def estimates_by_round(
     ev = prepare_event(players, games, configured_rounds)
     if through_round is None:
         through_round = ev.last_round
-    elif isinstance(through_round, bool) or not isinstance(through_round, int) or not (
-        0 <= through_round <= configured_rounds
+    elif (
+        isinstance(through_round, bool)
+        or not isinstance(through_round, int)
+        or not (0 <= through_round <= configured_rounds)
     ):
         raise RatingError(
             f"through_round {through_round!r} is not a round of a {configured_rounds}-round event"

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 
+from pairings.services.store import set_pairing
 from ratings.services import create_rating_list
 from tournament import services
 from tournament.demo import load_demo
@@ -33,7 +34,7 @@ def other(db) -> Tournament:
     d = services.create_division(t, name="A")
     for name in ("Zed, Zoe", "Young, Yan"):
         services.register_player(d, name=name, rating=1500)
-    services.set_pairing(d, 1, 1, 2)
+    set_pairing(d, 1, 1, 2)
     services.record_result(d, 1, 1, 400, 350, actor="test")
     zoe = Player.objects.get(name="Zed, Zoe")
     zoe.email, zoe.phone = "zoe@example.org", "+1 555 0100"

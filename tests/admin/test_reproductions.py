@@ -56,12 +56,18 @@ def test_round_inline_cannot_set_a_score_and_writes_no_audit_event(td_client, de
     assert 'name="games-0-score1"' not in page.content.decode()  # shown, not editable
     before = snapshot()
     data = {
-        "games-TOTAL_FORMS": "1", "games-INITIAL_FORMS": "1", "games-MIN_NUM_FORMS": "0",
-        "games-MAX_NUM_FORMS": "1000", "games-0-id": str(game.pk),
+        "games-TOTAL_FORMS": "1",
+        "games-INITIAL_FORMS": "1",
+        "games-MIN_NUM_FORMS": "0",
+        "games-MAX_NUM_FORMS": "1000",
+        "games-0-id": str(game.pk),
         "games-0-round": str(game.round_id),
-        "games-0-player1": str(game.player1_id), "games-0-player2": str(game.player2_id),
-        "games-0-score1": "-900", "games-0-score2": str(game.score2), "games-0-first": "1",
-    }  # fmt: skip
+        "games-0-player1": str(game.player1_id),
+        "games-0-player2": str(game.player2_id),
+        "games-0-score1": "-900",
+        "games-0-score2": str(game.score2),
+        "games-0-first": "1",
+    }
     assert td_client.post(url, data).status_code == 403
     assert snapshot() == before
 
@@ -87,10 +93,13 @@ def test_entry_of_another_division_cannot_be_put_into_a_game(client, td_client, 
     response = td_client.post(url, game_form(game, player2=b_entry.pk, reason="wrong player"))
     assert response.status_code == 200  # who plays whom is not on the form: nothing to save
     assert "nothing to correct" in response.content.decode()
-    assert td_client.post(
-        reverse("admin:tournament_round_change", args=[game.round_id]),
-        {"games-0-id": game.pk, "games-0-player2": b_entry.pk},
-    ).status_code == 403
+    assert (
+        td_client.post(
+            reverse("admin:tournament_round_change", args=[game.round_id]),
+            {"games-0-id": game.pk, "games-0-player2": b_entry.pk},
+        ).status_code
+        == 403
+    )
     assert snapshot() == before
     for path in (f"/t/{demo.slug}/a/standings/", f"/t/{demo.slug}/b/standings/"):
         assert client.get(path).status_code == 200
@@ -111,11 +120,14 @@ def test_entry_cannot_be_added_by_hand(td_client, demo):
     assert add.status_code == 403
     url, page = division_page(td_client, division)
     data = admin_form(page)
-    data.update({
-        "entries-TOTAL_FORMS": str(count + 1), f"entries-{count}-number": str(count + 4),
-        f"entries-{count}-player": str(player.pk),
-        f"entries-{count}-seed_rating": "0",
-    })  # fmt: skip
+    data.update(
+        {
+            "entries-TOTAL_FORMS": str(count + 1),
+            f"entries-{count}-number": str(count + 4),
+            f"entries-{count}-player": str(player.pk),
+            f"entries-{count}-seed_rating": "0",
+        }
+    )
     assert td_client.post(url, data).status_code == 302
     assert snapshot() == before
     assert division.entries.count() == count

@@ -10,18 +10,18 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from pairings.models import ScheduleRange
-from ratings.models import PlayerRating, RatedEvent, SubmissionRequest
-from tournament import services
-from tournament.models import AuditEvent, Club, Entry, Game, Membership, Player
-from tournament.rating import (
+from ratings.division import (
     approve_submission,
     reject_submission,
     request_submission,
     rerate,
     submit_divisions,
 )
+from ratings.models import PlayerRating, RatedEvent, SubmissionRequest
+from tournament import services
+from tournament.errors import ServiceError
+from tournament.models import AuditEvent, Club, Entry, Game, Membership, Player
 from tournament.selectors import visible_contact
-from tournament.services import ServiceError
 
 from .conftest import snapshot
 
@@ -45,8 +45,10 @@ def test_update_player_needs_the_registry_permission(demo, other, td, keeper):
     zoe.refresh_from_db()
     assert (zoe.name, zoe.email) == ("Zed, Zoë", "z@example.org")
     event = AuditEvent.objects.get(action="update_player")
-    assert event.actor == "keeper" and event.before == {"name": "Zed, Zoe",
-                                                        "email": "zoe@example.org"}  # fmt: skip
+    assert event.actor == "keeper" and event.before == {
+        "name": "Zed, Zoe",
+        "email": "zoe@example.org",
+    }
     services.update_player(zoe, actor="import_players", country="NZ")  # a command is trusted
 
 
@@ -117,10 +119,16 @@ def test_registry_keeper_changes_a_player_through_the_service(client, other, kee
     page = client.get(url)
     assert "zoe@example.org" in page.content.decode()
     data = {
-        "name": "Zed, Zoe", "naspa_id": "", "wespa_id": "", "absp_id": "", "country": "",
-        "email": "bad", "phone": zoe.phone,
-        "memberships-TOTAL_FORMS": "0", "memberships-INITIAL_FORMS": "0",
-    }  # fmt: skip
+        "name": "Zed, Zoe",
+        "naspa_id": "",
+        "wespa_id": "",
+        "absp_id": "",
+        "country": "",
+        "email": "bad",
+        "phone": zoe.phone,
+        "memberships-TOTAL_FORMS": "0",
+        "memberships-INITIAL_FORMS": "0",
+    }
     before = snapshot()
     assert client.post(url, data).status_code == 200  # refused at the field
     assert snapshot() == before
@@ -209,8 +217,9 @@ def test_request_reject_flow_and_doomed_requests(demo, td, rating_list):
 def test_officer_approves_in_the_admin(client, demo, td, rating_list):
     division = demo.divisions.get(name="A")
     req = request_submission(division, rating_list, td)
-    officer = get_user_model().objects.create_user("officer", password="pw-long-enough-1",
-                                                   is_staff=True)  # fmt: skip
+    officer = get_user_model().objects.create_user(
+        "officer", password="pw-long-enough-1", is_staff=True
+    )
     rating_list.officers.add(officer)
     client.force_login(td)
     changelist = reverse("admin:ratings_submissionrequest_changelist")

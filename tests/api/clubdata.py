@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tournament import services
 from tournament.clubs import services as clubs
 from tournament.clubs.models import Night, Season
@@ -35,9 +36,14 @@ class ClubData:
 def build_club() -> ClubData:
     """The club "riverside" (SLUG_EXAMPLE in tournament.api.clubs) and the club "hilltop"."""
     organiser = User.objects.create_user("riverside-organiser", password="pw-long-enough-1")
-    club = clubs.create_club(name="Riverside", slug="riverside", actor=organiser,
-                             city="Springfield", country="USA",
-                             meets="Tuesdays 7pm, Library")  # fmt: skip
+    club = clubs.create_club(
+        name="Riverside",
+        slug="riverside",
+        actor=organiser,
+        city="Springfield",
+        country="USA",
+        meets="Tuesdays 7pm, Library",
+    )
     for name in ("Reed, Rae", "Shaw, Sam", "Tate, Tia", "Vale, Viv"):
         clubs.add_member(club, name, actor=organiser, since=datetime.date(2024, 1, 9))
     Player.objects.filter(name="Reed, Rae").update(email=CLUB_SECRETS[0], phone=CLUB_SECRETS[1])
@@ -46,30 +52,47 @@ def build_club() -> ClubData:
     clubs.update_member(lapsed, actor=organiser, active=False)
     today = datetime.date.today()
     start = today - datetime.timedelta(days=60)
-    archived = clubs.create_season(club, name="Earlier", actor=organiser, preset="two-one",
-                                   start_date=start - datetime.timedelta(days=90),
-                                   end_date=start - datetime.timedelta(days=1))  # fmt: skip
+    archived = clubs.create_season(
+        club,
+        name="Earlier",
+        actor=organiser,
+        preset="two-one",
+        start_date=start - datetime.timedelta(days=90),
+        end_date=start - datetime.timedelta(days=1),
+    )
     clubs.archive_season(archived, actor=organiser)
-    season = clubs.create_season(club, name="Current", actor=organiser, preset="wins",
-                                 start_date=start,
-                                 end_date=today + datetime.timedelta(days=30))  # fmt: skip
+    season = clubs.create_season(
+        club,
+        name="Current",
+        actor=organiser,
+        preset="wins",
+        start_date=start,
+        end_date=today + datetime.timedelta(days=30),
+    )
     nights = []
     for days in (21, 14):
-        night = clubs.create_night(club, date=today - datetime.timedelta(days=days),
-                                   players=["Reed, Rae", "Shaw, Sam", "Tate, Tia"],
-                                   guests=["Gray, Gus"], games=2, draw="random",
-                                   actor=organiser)  # fmt: skip
+        night = clubs.create_night(
+            club,
+            date=today - datetime.timedelta(days=days),
+            players=["Reed, Rae", "Shaw, Sam", "Tate, Tia"],
+            guests=["Gray, Gus"],
+            games=2,
+            draw="random",
+            actor=organiser,
+        )
         division = night.tournament.divisions.get()
         for rnd in (1, 2):
-            pairs = [services.PlannedGame(a, b) for r, a, b, _, _ in NIGHT_GAMES if r == rnd]
-            services.save_round_pairings(division, rnd, pairs, actor=organiser)
+            pairs = [PlannedGame(a, b) for r, a, b, _, _ in NIGHT_GAMES if r == rnd]
+            save_round_pairings(division, rnd, pairs, actor=organiser)
         for rnd, a, _b, score, opp in NIGHT_GAMES:
             services.record_result(division, rnd, a, score, opp, actor=organiser)
         nights.append(clubs.close_night(night, actor=organiser))
     Player.objects.filter(name="Gray, Gus").update(phone=CLUB_SECRETS[3])
-    other = clubs.create_club(name="Hilltop", slug="hilltop", actor=organiser, city="Shelbyville",
-                              country="USA")  # fmt: skip
-    other_season = clubs.create_season(other, name="Current", actor=organiser, start_date=start,
-                                       end_date=today)  # fmt: skip
+    other = clubs.create_club(
+        name="Hilltop", slug="hilltop", actor=organiser, city="Shelbyville", country="USA"
+    )
+    other_season = clubs.create_season(
+        other, name="Current", actor=organiser, start_date=start, end_date=today
+    )
     club.refresh_from_db()
     return ClubData(club, organiser, season, archived, nights, other, other_season)

@@ -6,6 +6,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tests.core.conftest import make_director
 from tournament import services
 from tournament.models import Player
@@ -21,17 +22,21 @@ def event(db):
     t = services.create_tournament(name="Api Open", slug="api-open")
     services.publish_tournament(t, True, None)
     d = services.create_division(t, name="A", rounds=3)
-    for name, rating in (("Able, Ann", 1800), ("Baker, Bo", 1700), ("Cole, Cy", 1600),
-                         ("Dunn, Di", 1500)):  # fmt: skip
+    for name, rating in (
+        ("Able, Ann", 1800),
+        ("Baker, Bo", 1700),
+        ("Cole, Cy", 1600),
+        ("Dunn, Di", 1500),
+    ):
         services.register_player(d, name=name, rating=rating)
     Player.objects.filter(name="Able, Ann").update(email=SECRETS[0], phone=SECRETS[1])
     Player.objects.filter(name="Baker, Bo").update(email=SECRETS[2])
     for entry in d.entries.all():
         issue_token(entry)
-    services.save_round_pairings(d, 1, [services.PlannedGame(1, 2), services.PlannedGame(3, 4)])
+    save_round_pairings(d, 1, [PlannedGame(1, 2), PlannedGame(3, 4)])
     services.record_result(d, 1, 1, 420, 380)
     services.record_result(d, 1, 3, 350, 410)
-    services.save_round_pairings(d, 2, [services.PlannedGame(1, 4), services.PlannedGame(2, 3)])
+    save_round_pairings(d, 2, [PlannedGame(1, 4), PlannedGame(2, 3)])
     t.refresh_from_db()
     return t, d
 

@@ -16,8 +16,15 @@ from .conftest import token_client
 from .test_writes import refused
 
 
-def refused_without_change(client: APIClient, method: str, url: str, body: Any, status: int,
-                           code: str, counts: Callable[[], tuple]) -> None:
+def refused_without_change(
+    client: APIClient,
+    method: str,
+    url: str,
+    body: Any,
+    status: int,
+    code: str,
+    counts: Callable[[], tuple],
+) -> None:
     before = counts()
     refused(getattr(client, method)(url, body, format="json"), status, code)
     assert counts() == before

@@ -28,15 +28,16 @@ def test_club_list_filters_and_pages(club_data):
     assert body["count"] == 2
     assert [c["slug"] for c in body["results"]] == ["hilltop", "riverside"]
     riverside = body["results"][1]
-    assert riverside == {"slug": "riverside", "name": "Riverside", "city": "Springfield",
-                         "country": "USA", "meets": "Tuesdays 7pm, Library",
-                         "realm": "nsa"}  # fmt: skip
-    assert [c["slug"] for c in get("/api/v1/clubs/?name=river").json()["results"]] == [
-        "riverside"
-    ]
-    assert [c["slug"] for c in get("/api/v1/clubs/?city=shelby").json()["results"]] == [
-        "hilltop"
-    ]
+    assert riverside == {
+        "slug": "riverside",
+        "name": "Riverside",
+        "city": "Springfield",
+        "country": "USA",
+        "meets": "Tuesdays 7pm, Library",
+        "realm": "nsa",
+    }
+    assert [c["slug"] for c in get("/api/v1/clubs/?name=river").json()["results"]] == ["riverside"]
+    assert [c["slug"] for c in get("/api/v1/clubs/?city=shelby").json()["results"]] == ["hilltop"]
     assert get("/api/v1/clubs/?country=usa").json()["count"] == 2
     assert get("/api/v1/clubs/?country=France").json()["count"] == 0
     page = get("/api/v1/clubs/?limit=1&offset=1").json()
@@ -57,9 +58,11 @@ def test_club_detail(club_data):
 def test_members_are_active_members_and_guests(club_data):
     rows = get(BASE + "members/").json()["results"]
     assert [(r["name"], r["active"], r["guest"]) for r in rows] == [
-        ("Reed, Rae", True, False), ("Shaw, Sam", True, False), ("Tate, Tia", True, False),
+        ("Reed, Rae", True, False),
+        ("Shaw, Sam", True, False),
+        ("Tate, Tia", True, False),
         ("Gray, Gus", True, True),
-    ]  # fmt: skip
+    ]
     rae = club_data.club.memberships.get(player__name="Reed, Rae")
     assert rows[0]["player_id"] == rae.player_id
     assert rows[0]["joined"] == "2024-01-09"
@@ -67,9 +70,7 @@ def test_members_are_active_members_and_guests(club_data):
     assert set(rows[0]) == {"player_id", "name", "joined", "active", "guest"}
     guests = get(BASE + "members/?guest=true").json()["results"]
     assert [r["name"] for r in guests] == ["Gray, Gus"]
-    assert [r["name"] for r in get(BASE + "members/?name=sha").json()["results"]] == [
-        "Shaw, Sam"
-    ]
+    assert [r["name"] for r in get(BASE + "members/?name=sha").json()["results"]] == ["Shaw, Sam"]
 
 
 def test_nights(club_data):
@@ -79,8 +80,11 @@ def test_nights(club_data):
     assert [r["tournament"] for r in rows] == [later.tournament.slug, earlier.tournament.slug]
     for r in rows:
         assert (r["players"], r["games"], r["games_recorded"], r["closed"]) == (
-            4, 2, len(NIGHT_GAMES), True,
-        )  # fmt: skip
+            4,
+            2,
+            len(NIGHT_GAMES),
+            True,
+        )
     clubs.reopen_night(later, actor=club_data.organiser, reason="a score to fix")
     closed = get(BASE + "nights/?closed=true").json()["results"]
     assert [r["date"] for r in closed] == [earlier.date.isoformat()]
@@ -90,14 +94,22 @@ def test_nights(club_data):
 
 
 def test_a_night_without_results_counts_what_is_recorded(club_data):
-    night = clubs.create_night(club_data.club, date=datetime.date.today(),
-                               players=["Reed, Rae", "Shaw, Sam"], games=3,
-                               actor=club_data.organiser)  # fmt: skip
+    night = clubs.create_night(
+        club_data.club,
+        date=datetime.date.today(),
+        players=["Reed, Rae", "Shaw, Sam"],
+        games=3,
+        actor=club_data.organiser,
+    )
     clubs.pair_next_game(night, actor=club_data.organiser)
     row = get(BASE + "nights/").json()["results"][0]
     assert (row["date"], row["players"], row["games"], row["games_recorded"], row["closed"]) == (
-        night.date.isoformat(), 2, 3, 0, False,
-    )  # fmt: skip
+        night.date.isoformat(),
+        2,
+        3,
+        0,
+        False,
+    )
 
 
 def test_seasons(club_data):
@@ -132,11 +144,18 @@ def test_season_ladder(club_data):
     assert empty["rows"] == []
 
 
-@pytest.mark.parametrize("url", [
-    "/api/v1/clubs/nowhere/", "/api/v1/clubs/nowhere/members/", "/api/v1/clubs/nowhere/nights/",
-    "/api/v1/clubs/nowhere/seasons/", "/api/v1/clubs/nowhere/seasons/1/ladder/",
-    BASE + "seasons/999999/ladder/", BASE + "seasons/99999999999999999999/ladder/",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/v1/clubs/nowhere/",
+        "/api/v1/clubs/nowhere/members/",
+        "/api/v1/clubs/nowhere/nights/",
+        "/api/v1/clubs/nowhere/seasons/",
+        "/api/v1/clubs/nowhere/seasons/1/ladder/",
+        BASE + "seasons/999999/ladder/",
+        BASE + "seasons/99999999999999999999/ladder/",
+    ],
+)
 def test_unknown_club_or_season_is_a_404_in_the_errors_shape(club_data, url):
     r = get(url)
     assert r.status_code == 404
@@ -157,8 +176,15 @@ def test_a_season_of_another_club_is_not_found(club_data):
 
 
 def test_nothing_private_in_any_answer(club_data):
-    urls = ["/api/v1/clubs/", BASE, BASE + "members/", BASE + "members/?guest=true",
-            BASE + "nights/", BASE + "seasons/", BASE + f"seasons/{club_data.season.pk}/ladder/"]
+    urls = [
+        "/api/v1/clubs/",
+        BASE,
+        BASE + "members/",
+        BASE + "members/?guest=true",
+        BASE + "nights/",
+        BASE + "seasons/",
+        BASE + f"seasons/{club_data.season.pk}/ladder/",
+    ]
     clubs.archive_season(club_data.season, actor=club_data.organiser)  # awards name players
     for client in (APIClient(), token_client(club_data.organiser)):
         for url in urls:
@@ -183,8 +209,14 @@ def test_nothing_private_in_any_answer(club_data):
 
 def test_etag_304_until_a_club_write_changes_it(club_data):
     ladder = BASE + f"seasons/{club_data.season.pk}/ladder/"
-    for url in ("/api/v1/clubs/", BASE, BASE + "members/", BASE + "nights/", BASE + "seasons/",
-                ladder):  # fmt: skip
+    for url in (
+        "/api/v1/clubs/",
+        BASE,
+        BASE + "members/",
+        BASE + "nights/",
+        BASE + "seasons/",
+        ladder,
+    ):
         first = get(url)
         etag = first["ETag"]
         assert etag
@@ -210,8 +242,9 @@ def test_a_corrected_night_game_moves_the_ladder_etag(club_data):
     game = Game.objects.filter(round__division=division, round__number=1).order_by("board")[0]
     from tournament.services import results
 
-    results.correct_player_result(division, 1, game.player1.number, 500, 300,
-                                  reason="wrong score", actor=club_data.organiser)  # fmt: skip
+    results.correct_player_result(
+        division, 1, game.player1.number, 500, 300, reason="wrong score", actor=club_data.organiser
+    )
     r = get(ladder, HTTP_IF_NONE_MATCH=etag)
     assert r.status_code == 200
     assert r.json()["rows"] == [row.as_dict() for row in selectors.season_ladder(club_data.season)]
@@ -221,9 +254,14 @@ def test_a_corrected_night_game_moves_the_ladder_etag(club_data):
 def test_the_schema_documents_the_club_reads(db):
     schema = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     paths = schema.json()["paths"]
-    for p in ("/api/v1/clubs/", "/api/v1/clubs/{slug}/", "/api/v1/clubs/{slug}/members/",
-              "/api/v1/clubs/{slug}/nights/", "/api/v1/clubs/{slug}/seasons/",
-              "/api/v1/clubs/{slug}/seasons/{season}/ladder/"):  # fmt: skip
+    for p in (
+        "/api/v1/clubs/",
+        "/api/v1/clubs/{slug}/",
+        "/api/v1/clubs/{slug}/members/",
+        "/api/v1/clubs/{slug}/nights/",
+        "/api/v1/clubs/{slug}/seasons/",
+        "/api/v1/clubs/{slug}/seasons/{season}/ladder/",
+    ):
         assert set(paths[p]) == {"get"}, p
         assert "404" in paths[p]["get"]["responses"], p
 

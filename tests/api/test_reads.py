@@ -41,15 +41,20 @@ def test_divisions_entries_rounds_games(event):
     assert get(DIV).json()["rounds"] == 3
     entries = get(DIV + "entries/").json()["results"]
     assert [(e["number"], e["name"], e["seed_rating"]) for e in entries] == [
-        (1, "Able, Ann", 1800), (2, "Baker, Bo", 1700), (3, "Cole, Cy", 1600),
+        (1, "Able, Ann", 1800),
+        (2, "Baker, Bo", 1700),
+        (3, "Cole, Cy", 1600),
         (4, "Dunn, Di", 1500),
-    ]  # fmt: skip
+    ]
     rounds = get(DIV + "rounds/").json()["results"]
     assert [r["number"] for r in rounds] == [1, 2]
     g = rounds[0]["games"][0]
     assert (g["player1"]["number"], g["player2"]["number"], g["score1"], g["score2"]) == (
-        1, 2, 420, 380,
-    )  # fmt: skip
+        1,
+        2,
+        420,
+        380,
+    )
     assert all(g["score1"] is None for g in rounds[1]["games"])
     games = get(DIV + "games/?round=2&player=4").json()["results"]
     assert [(g["player1"]["number"], g["player2"]["number"]) for g in games] == [(1, 4)]
@@ -89,9 +94,14 @@ def test_rating_lists_and_player_history(event, db):
     assert get("/api/v1/rating-lists/").json()["results"][0]["slug"] == "club"
     ratings = get("/api/v1/rating-lists/club/ratings/").json()["results"]
     assert ratings == [
-        {"player_id": ann.pk, "name": "Able, Ann", "rating": 1810, "career_games": None,
-         "last_event_date": None}
-    ]  # fmt: skip
+        {
+            "player_id": ann.pk,
+            "name": "Able, Ann",
+            "rating": 1810,
+            "career_games": None,
+            "last_event_date": None,
+        }
+    ]
     player = get(f"/api/v1/players/{ann.pk}/").json()
     assert player["ratings"] == [{"rating_list": "club", "rating": 1810, "career_games": None}]
     assert player["history"] == []
@@ -110,11 +120,18 @@ def test_no_contact_details_nor_entry_tokens_anywhere(event, db):
     tokens = [e.entry_token for e in Entry.objects.all()]
     assert all(tokens)
     urls = [
-        "/api/v1/tournaments/", BASE, BASE + "divisions/", DIV, DIV + "entries/",
-        DIV + "rounds/", DIV + "games/", DIV + "standings/", "/api/v1/rating-lists/",
+        "/api/v1/tournaments/",
+        BASE,
+        BASE + "divisions/",
+        DIV,
+        DIV + "entries/",
+        DIV + "rounds/",
+        DIV + "games/",
+        DIV + "standings/",
+        "/api/v1/rating-lists/",
         "/api/v1/rating-lists/club/ratings/",
         *(f"/api/v1/players/{p.pk}/" for p in Player.objects.all()),
-    ]  # fmt: skip
+    ]
     director = make_director(t, "seer")
     for client in (APIClient(), token_client(director)):
         for url in urls:

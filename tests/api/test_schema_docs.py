@@ -11,9 +11,13 @@ def test_schema_lists_every_operation(db):
     schema = r.json()
     assert schema["openapi"].startswith("3.")
     paths = schema["paths"]
-    for p in ("/api/v1/tournaments/", "/api/v1/tournaments/{slug}/divisions/{division}/results/",
-              "/api/v1/tournaments/{slug}/divisions/{division}/standings/",
-              "/api/v1/players/{id}/", "/api/v1/rating-lists/{slug}/ratings/"):  # fmt: skip
+    for p in (
+        "/api/v1/tournaments/",
+        "/api/v1/tournaments/{slug}/divisions/{division}/results/",
+        "/api/v1/tournaments/{slug}/divisions/{division}/standings/",
+        "/api/v1/players/{id}/",
+        "/api/v1/rating-lists/{slug}/ratings/",
+    ):
         assert p in paths, p
     assert "tokenAuth" in schema["components"]["securitySchemes"]
 

@@ -30,9 +30,11 @@ pytestmark = [
 ]
 
 CHECKS = [
-    not_a_server_error, status_code_conformance, content_type_conformance,
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
     response_schema_conformance,
-]  # fmt: skip
+]
 
 
 def test_every_operation_answers_by_its_schema(live_server, event, director, club_data):

@@ -70,8 +70,10 @@ def test_a_scorekeepers_token_carries_only_their_permissions(event, django_user_
     other = services.create_tournament(name="Elsewhere", slug="elsewhere")
     other.scorekeepers.add(keeper)
     page = signed_in(keeper)
-    key = re.search(r'id="api-token-key"[^>]*>([0-9a-f]{40})<',
-                    page.post(URL, {"action": "issue"}).content.decode()).group(1)  # fmt: skip
+    key = re.search(
+        r'id="api-token-key"[^>]*>([0-9a-f]{40})<',
+        page.post(URL, {"action": "issue"}).content.decode(),
+    ).group(1)
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert api.post(RESULTS, BODY, format="json").status_code == 403

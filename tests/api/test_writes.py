@@ -39,8 +39,9 @@ def refused(response, status: int, code: str, field: str | None = None) -> dict:
 
 def test_anonymous_write_is_401(event):
     before = counts()
-    r = APIClient().post(RESULTS, {"round": 2, "player": 1, "score": 400, "opp_score": 300},
-                         format="json")  # fmt: skip
+    r = APIClient().post(
+        RESULTS, {"round": 2, "player": 1, "score": 400, "opp_score": 300}, format="json"
+    )
     refused(r, 401, "not_authenticated")
     assert r["WWW-Authenticate"].startswith("Token")
     assert counts() == before
@@ -56,11 +57,15 @@ def test_another_tournaments_director_is_403(event):
     other = services.create_tournament(name="Other", slug="other")
     before = counts()
     client = token_client(make_director(other, "stranger"))
-    r = client.post(RESULTS, {"round": 2, "player": 1, "score": 400, "opp_score": 300},
-                    format="json")  # fmt: skip
+    r = client.post(
+        RESULTS, {"round": 2, "player": 1, "score": 400, "opp_score": 300}, format="json"
+    )
     refused(r, 403, "permission_denied")
-    r = client.post(CORRECTIONS, {"round": 1, "player": 1, "score": 400, "opp_score": 300,
-                                  "reason": "typo"}, format="json")  # fmt: skip
+    r = client.post(
+        CORRECTIONS,
+        {"round": 1, "player": 1, "score": 400, "opp_score": 300, "reason": "typo"},
+        format="json",
+    )
     refused(r, 403, "permission_denied")
     assert counts() == before
 
@@ -98,12 +103,16 @@ def test_a_scorekeeper_may_write_results(event, django_user_model):
     keeper = django_user_model.objects.create_user("keeper", password="pw-long-enough-1")
     t.scorekeepers.add(keeper)
     client = token_client(keeper)
-    r = client.post(RESULTS, {"round": 2, "player": 1, "score": 400, "opp_score": 350},
-                    format="json")  # fmt: skip
+    r = client.post(
+        RESULTS, {"round": 2, "player": 1, "score": 400, "opp_score": 350}, format="json"
+    )
     assert r.status_code == 201, r.content
     audits = AuditEvent.objects.count()
-    r = client.post(CORRECTIONS, {"round": 2, "player": 1, "score": 401, "opp_score": 350,
-                                  "reason": "misread the card"}, format="json")  # fmt: skip
+    r = client.post(
+        CORRECTIONS,
+        {"round": 2, "player": 1, "score": 401, "opp_score": 350, "reason": "misread the card"},
+        format="json",
+    )
     assert r.status_code == 200, r.content
     assert (r.json()["score1"], r.json()["score2"]) == (401, 350)
     assert AuditEvent.objects.count() == audits + 1
@@ -117,8 +126,12 @@ def test_a_correction_without_a_reason_is_refused(event, director, reason):
     if reason is not None:
         body["reason"] = reason
     before = counts()
-    refused(token_client(director).post(CORRECTIONS, body, format="json"), 400, "reason_needed",
-            "reason")  # fmt: skip
+    refused(
+        token_client(director).post(CORRECTIONS, body, format="json"),
+        400,
+        "reason_needed",
+        "reason",
+    )
     assert counts() == before
 
 
@@ -161,12 +174,15 @@ def test_a_wrong_type_is_refused(event, director, body, field):
 def test_a_missing_field_and_bad_scores_are_refused_at_their_fields(event, director):
     client = token_client(director)
     before = counts()
-    refused(client.post(RESULTS, {"round": 2, "score": 400}, format="json"), 400,
-            "field_required", "player")  # fmt: skip
+    refused(
+        client.post(RESULTS, {"round": 2, "score": 400}, format="json"),
+        400,
+        "field_required",
+        "player",
+    )
     r = client.post(RESULTS, {"round": 2, "player": 1, "score": 400}, format="json")
     refused(r, 400, "both_scores_needed", "opp_score")
-    r = client.post(RESULTS, {"round": 2, "player": 9, "score": 400, "opp_score": 1},
-                    format="json")  # fmt: skip
+    r = client.post(RESULTS, {"round": 2, "player": 9, "score": 400, "opp_score": 1}, format="json")
     assert r.status_code == 400
     assert counts() == before
 
@@ -174,17 +190,26 @@ def test_a_missing_field_and_bad_scores_are_refused_at_their_fields(event, direc
 def test_unknown_division_or_tournament_is_404(event, director):
     client = token_client(director)
     body = {"round": 2, "player": 1, "score": 400, "opp_score": 300}
-    refused(client.post("/api/v1/tournaments/api-open/divisions/zz/results/", body,
-                        format="json"), 404, "not_found")  # fmt: skip
-    refused(client.post("/api/v1/tournaments/nope/divisions/a/results/", body, format="json"),
-            404, "not_found")  # fmt: skip
+    refused(
+        client.post("/api/v1/tournaments/api-open/divisions/zz/results/", body, format="json"),
+        404,
+        "not_found",
+    )
+    refused(
+        client.post("/api/v1/tournaments/nope/divisions/a/results/", body, format="json"),
+        404,
+        "not_found",
+    )
 
 
 def test_method_and_media_type_refusals_keep_the_shape(event, director):
     client = token_client(director)
     refused(client.get(RESULTS), 405, "method_not_allowed")
-    refused(client.post(RESULTS, "round=2", content_type="application/x-www-form-urlencoded"),
-            415, "unsupported_media_type")  # fmt: skip
+    refused(
+        client.post(RESULTS, "round=2", content_type="application/x-www-form-urlencoded"),
+        415,
+        "unsupported_media_type",
+    )
     refused(APIClient().delete("/api/v1/tournaments/api-open/"), 401, "not_authenticated")
 
 

@@ -8,6 +8,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from pairings.services.store import PlannedGame, delete_round_pairings, save_round_pairings
 from tournament import services
 from tournament.models import AuditEvent, First, Game, Round
 
@@ -31,10 +32,12 @@ def counts() -> tuple:
     return (
         Round.objects.count(),
         AuditEvent.objects.count(),
-        list(Game.objects.order_by("pk").values_list(
-            "round__number", "player1__number", "player2__number", "board", "score1", "score2"
-        )),
-    )  # fmt: skip
+        list(
+            Game.objects.order_by("pk").values_list(
+                "round__number", "player1__number", "player2__number", "board", "score1", "score2"
+            )
+        ),
+    )
 
 
 def sides(round_number: int) -> list[tuple[int, int | None, int | None]]:
@@ -45,12 +48,11 @@ def sides(round_number: int) -> list[tuple[int, int | None, int | None]]:
 @pytest.fixture
 def unpaired(event):
     """The event with round 2's pairings removed: round 1 scored, round 2 ready to pair."""
-    services.delete_round_pairings(event[1], 2)
+    delete_round_pairings(event[1], 2)
     return event
 
 
-EXPLICIT = {"games": [{"first": 1, "second": 3, "board": 1}, {"first": 4, "second": 2,
-                                                              "board": 2}]}  # fmt: skip
+EXPLICIT = {"games": [{"first": 1, "second": 3, "board": 1}, {"first": 4, "second": 2, "board": 2}]}
 
 
 # --------------------------------------------------------------------------- who may
@@ -97,25 +99,27 @@ def test_the_director_pairs_a_round_with_the_engine(unpaired, director):
     assert r.status_code == 201, r.content
     body = r.json()
     assert body["number"] == 2 and len(body["games"]) == 2
-    numbers = sorted(n for g in body["games"] for n in (g["player1"]["number"],
-                                                        g["player2"]["number"]))  # fmt: skip
+    numbers = sorted(
+        n for g in body["games"] for n in (g["player1"]["number"], g["player2"]["number"])
+    )
     assert numbers == [1, 2, 3, 4]
     assert AuditEvent.objects.count() == audits + 1
     latest = AuditEvent.objects.latest("pk")
     assert (latest.action, latest.actor) == ("pair_round", director.username)
     assert Round.objects.get(number=2).system == "swiss"
-    # the same pairing the console's page proposes (tournament.pairing.propose_round)
+    # the same pairing the console's page proposes (pairings.services.propose_round)
     assert len(sides(2)) == 2
 
 
 def test_the_engine_pairing_equals_the_consoles_proposal(unpaired, director):
-    from tournament.pairing import propose_round
+    from pairings.services.rounds import propose_round
 
     proposal = propose_round(unpaired[1], 2, "swiss")
     r = token_client(director).post(pair_url(2), {"system": "swiss"}, format="json")
     assert r.status_code == 201, r.content
-    stored = {frozenset((g["player1"]["number"], g["player2"]["number"]))
-              for g in r.json()["games"]}  # fmt: skip
+    stored = {
+        frozenset((g["player1"]["number"], g["player2"]["number"])) for g in r.json()["games"]
+    }
     assert stored == {frozenset(p) for p in proposal.pairs}
 
 
@@ -130,16 +134,17 @@ def test_the_director_stores_a_round_paired_elsewhere(unpaired, director):
     assert AuditEvent.objects.count() == audits + 1
     assert AuditEvent.objects.latest("pk").action == "pair_round"
     body = r.json()
-    assert [(g["board"], g["player1"]["number"], g["player2"]["number"], g["first"])
-            for g in body["games"]] == [(1, 1, 3, 1), (2, 4, 2, 1)]  # fmt: skip
+    assert [
+        (g["board"], g["player1"]["number"], g["player2"]["number"], g["first"])
+        for g in body["games"]
+    ] == [(1, 1, 3, 1), (2, 4, 2, 1)]
 
 
 def test_a_withdrawn_player_gets_the_forfeit_not_a_game(unpaired, director):
     t, d = unpaired
     services.register_player(d, name="Eads, Ed", rating=1400)
     services.withdraw_player(d.entries.get(number=4), from_round=2)
-    body = {"games": [{"first": 1, "second": 3, "board": 1}, {"first": 2, "second": 5,
-                                                               "board": 2}]}  # fmt: skip
+    body = {"games": [{"first": 1, "second": 3, "board": 1}, {"first": 2, "second": 5, "board": 2}]}
     r = token_client(director).post(pairings_url(2), body, format="json")
     assert r.status_code == 201, r.content
     got = sorted(sides(2), key=lambda s: (s[1] is None, s[0]))
@@ -149,9 +154,13 @@ def test_a_withdrawn_player_gets_the_forfeit_not_a_game(unpaired, director):
 def test_a_bye_is_stored_without_a_board(unpaired, director):
     t, d = unpaired
     services.register_player(d, name="Eads, Ed", rating=1400)
-    body = {"games": [{"first": 1, "second": 3, "board": 1}, {"first": 5, "second": 0,
-                                                               "board": 3},
-                      {"first": 4, "second": 2, "board": 2}]}  # fmt: skip
+    body = {
+        "games": [
+            {"first": 1, "second": 3, "board": 1},
+            {"first": 5, "second": 0, "board": 3},
+            {"first": 4, "second": 2, "board": 2},
+        ]
+    }
     r = token_client(director).post(pairings_url(2), body, format="json")
     assert r.status_code == 201, r.content
     bye = Game.objects.get(round__number=2, player2__isnull=True)
@@ -184,27 +193,54 @@ def test_malformed_json_is_refused(unpaired, director):
     [
         (pair_url(2), {"sytem": "swiss"}, "unknown_field", "sytem"),
         (pairings_url(2), {"games": EXPLICIT["games"], "force": True}, "unknown_field", "force"),
-        (pairings_url(2), {"games": [{"first": 1, "second": 3, "boardd": 1},
-                                     {"first": 4, "second": 2}]}, "unknown_field",
-         "games.0.boardd"),  # fmt: skip
+        (
+            pairings_url(2),
+            {"games": [{"first": 1, "second": 3, "boardd": 1}, {"first": 4, "second": 2}]},
+            "unknown_field",
+            "games.0.boardd",
+        ),
         (pair_url(2), {"system": 7}, "wrong_type", "system"),
         (pair_url(2), {"system": "s" * 21}, "wrong_type", "system"),
         (pairings_url(2), {"games": "1-3, 4-2"}, "wrong_type", "games"),
         (pairings_url(2), {"games": []}, "wrong_type", "games"),
         (pairings_url(2), {}, "field_required", "games"),
         (pairings_url(2), {"games": [[1, 3], [4, 2]]}, "wrong_type", "games.0"),
-        (pairings_url(2), {"games": [{"first": "1", "second": 3}, {"first": 4, "second": 2}]},
-         "wrong_type", "games.0.first"),  # fmt: skip
-        (pairings_url(2), {"games": [{"first": 1, "second": 3, "board": 1.5},
-                                     {"first": 4, "second": 2}]}, "wrong_type", "games.0.board"),
-        (pairings_url(2), {"games": [{"first": 0, "second": 3}, {"first": 4, "second": 2}]},
-         "wrong_type", "games.0.first"),  # fmt: skip
-        (pairings_url(2), {"games": [{"first": 1, "second": -3}, {"first": 4, "second": 2}]},
-         "wrong_type", "games.0.second"),  # fmt: skip
-        (pairings_url(2), {"games": [{"first": 1, "second": 3, "board": 0},
-                                     {"first": 4, "second": 2}]}, "wrong_type", "games.0.board"),
-        (pairings_url(2), {"games": [{"first": 1, "second": 10**40},
-                                     {"first": 4, "second": 2}]}, "wrong_type", "games.0.second"),
+        (
+            pairings_url(2),
+            {"games": [{"first": "1", "second": 3}, {"first": 4, "second": 2}]},
+            "wrong_type",
+            "games.0.first",
+        ),
+        (
+            pairings_url(2),
+            {"games": [{"first": 1, "second": 3, "board": 1.5}, {"first": 4, "second": 2}]},
+            "wrong_type",
+            "games.0.board",
+        ),
+        (
+            pairings_url(2),
+            {"games": [{"first": 0, "second": 3}, {"first": 4, "second": 2}]},
+            "wrong_type",
+            "games.0.first",
+        ),
+        (
+            pairings_url(2),
+            {"games": [{"first": 1, "second": -3}, {"first": 4, "second": 2}]},
+            "wrong_type",
+            "games.0.second",
+        ),
+        (
+            pairings_url(2),
+            {"games": [{"first": 1, "second": 3, "board": 0}, {"first": 4, "second": 2}]},
+            "wrong_type",
+            "games.0.board",
+        ),
+        (
+            pairings_url(2),
+            {"games": [{"first": 1, "second": 10**40}, {"first": 4, "second": 2}]},
+            "wrong_type",
+            "games.0.second",
+        ),
     ],
 )
 def test_bad_bodies_are_refused_at_their_fields(unpaired, director, url, body, code, field):
@@ -226,17 +262,19 @@ def test_bad_bodies_are_refused_at_their_fields(unpaired, director, url, body, c
 def test_a_pairing_that_does_not_pair_the_field_is_refused(unpaired, director, games, code):
     body = {"games": [{"first": a, "second": b} for a, b in games]}
     before = counts()
-    refused(token_client(director).post(pairings_url(2), body, format="json"), 400, code,
-            "games")  # fmt: skip
+    refused(token_client(director).post(pairings_url(2), body, format="json"), 400, code, "games")
     assert counts() == before
 
 
 def test_a_board_used_twice_is_refused(unpaired, director):
-    body = {"games": [{"first": 1, "second": 3, "board": 1}, {"first": 4, "second": 2,
-                                                               "board": 1}]}  # fmt: skip
+    body = {"games": [{"first": 1, "second": 3, "board": 1}, {"first": 4, "second": 2, "board": 1}]}
     before = counts()
-    err = refused(token_client(director).post(pairings_url(2), body, format="json"), 400,
-                  "pairing_board_twice", "games")  # fmt: skip
+    err = refused(
+        token_client(director).post(pairings_url(2), body, format="json"),
+        400,
+        "pairing_board_twice",
+        "games",
+    )
     assert err["params"]["board"] == 1
     assert counts() == before
 
@@ -245,18 +283,22 @@ def test_a_withdrawn_player_cannot_be_paired(unpaired, director):
     services.withdraw_player(unpaired[1].entries.get(number=4), from_round=2)
     before = counts()
     body = {"games": [{"first": 1, "second": 3}, {"first": 4, "second": 2}]}
-    refused(token_client(director).post(pairings_url(2), body, format="json"), 400,
-            "pairing_withdrawn", "games")  # fmt: skip
+    refused(
+        token_client(director).post(pairings_url(2), body, format="json"),
+        400,
+        "pairing_withdrawn",
+        "games",
+    )
     assert counts() == before
 
 
 def test_an_already_paired_round_is_refused(event, director):
     client = token_client(director)
     before = counts()
-    refused(client.post(pair_url(2), {"system": "swiss"}, format="json"), 400,
-            "pairing_already_paired")  # fmt: skip
-    refused(client.post(pairings_url(2), EXPLICIT, format="json"), 400,
-            "pairing_already_paired")  # fmt: skip
+    refused(
+        client.post(pair_url(2), {"system": "swiss"}, format="json"), 400, "pairing_already_paired"
+    )
+    refused(client.post(pairings_url(2), EXPLICIT, format="json"), 400, "pairing_already_paired")
     refused(client.post(pairings_url(1), EXPLICIT, format="json"), 400, "pairing_has_results")
     assert counts() == before
 
@@ -264,17 +306,28 @@ def test_an_already_paired_round_is_refused(event, director):
 def test_a_round_whose_earlier_round_is_unpaired_or_unscored_is_refused(unpaired, director):
     client = token_client(director)
     before = counts()
-    refused(client.post(pairings_url(3), EXPLICIT, format="json"), 400,
-            "earlier_round_unpaired", "round")  # fmt: skip
-    refused(client.post(pair_url(3), {"system": "swiss"}, format="json"), 400,
-            "earlier_round_unpaired", "round")  # fmt: skip
+    refused(
+        client.post(pairings_url(3), EXPLICIT, format="json"),
+        400,
+        "earlier_round_unpaired",
+        "round",
+    )
+    refused(
+        client.post(pair_url(3), {"system": "swiss"}, format="json"),
+        400,
+        "earlier_round_unpaired",
+        "round",
+    )
     assert counts() == before
     # round 2 paired but without results: the engine refuses round 3 (unless lagged)...
-    services.save_round_pairings(unpaired[1], 2, [services.PlannedGame(1, 3),
-                                                  services.PlannedGame(2, 4)])  # fmt: skip
+    save_round_pairings(unpaired[1], 2, [PlannedGame(1, 3), PlannedGame(2, 4)])
     before = counts()
-    refused(client.post(pair_url(3), {"system": "swiss"}, format="json"), 400,
-            "earlier_round_incomplete", "round")  # fmt: skip
+    refused(
+        client.post(pair_url(3), {"system": "swiss"}, format="json"),
+        400,
+        "earlier_round_incomplete",
+        "round",
+    )
     assert counts() == before
     # ...while a round drawn elsewhere may be stored, as TSH pairs a lagged round
     body = {"games": [{"first": 1, "second": 4}, {"first": 2, "second": 3}]}
@@ -285,8 +338,12 @@ def test_no_system_or_an_unknown_one_is_refused(unpaired, director):
     client = token_client(director)
     before = counts()
     refused(client.post(pair_url(2), {}, format="json"), 400, "no_system_scheduled", "system")
-    refused(client.post(pair_url(2), {"system": "chess"}, format="json"), 400,
-            "unknown_system", "system")  # fmt: skip
+    refused(
+        client.post(pair_url(2), {"system": "chess"}, format="json"),
+        400,
+        "unknown_system",
+        "system",
+    )
     assert counts() == before
 
 
@@ -294,10 +351,18 @@ def test_no_system_or_an_unknown_one_is_refused(unpaired, director):
 def test_a_round_number_out_of_range_is_refused(unpaired, director, round_number):
     client = token_client(director)
     before = counts()
-    refused(client.post(pair_url(round_number), {"system": "swiss"}, format="json"), 400,
-            "pairing_round_number", "round")  # fmt: skip
-    refused(client.post(pairings_url(round_number), EXPLICIT, format="json"), 400,
-            "pairing_round_number", "round")  # fmt: skip
+    refused(
+        client.post(pair_url(round_number), {"system": "swiss"}, format="json"),
+        400,
+        "pairing_round_number",
+        "round",
+    )
+    refused(
+        client.post(pairings_url(round_number), EXPLICIT, format="json"),
+        400,
+        "pairing_round_number",
+        "round",
+    )
     refused(client.delete(pairings_url(round_number)), 400, "pairing_round_number", "round")
     assert counts() == before
 

@@ -30,14 +30,23 @@ def counts() -> tuple:
     return (
         Player.objects.count(),
         AuditEvent.objects.count(),
-        list(Entry.objects.order_by("pk").values_list(
-            "division_id", "number", "player_id", "seed_rating", "player_class",
-            "withdrawn_round", "withdrawal_score",
-        )),
-        list(Game.objects.order_by("pk").values_list(
-            "round__number", "player1_id", "player2_id", "score1", "score2"
-        )),
-    )  # fmt: skip
+        list(
+            Entry.objects.order_by("pk").values_list(
+                "division_id",
+                "number",
+                "player_id",
+                "seed_rating",
+                "player_class",
+                "withdrawn_round",
+                "withdrawal_score",
+            )
+        ),
+        list(
+            Game.objects.order_by("pk").values_list(
+                "round__number", "player1_id", "player2_id", "score1", "score2"
+            )
+        ),
+    )
 
 
 def _writes() -> list[tuple[str, str, dict | None]]:
@@ -102,7 +111,10 @@ def test_the_director_adds_a_new_player_by_name(event, director):
     assert r.status_code == 201, r.content
     body = r.json()
     assert (body["number"], body["name"], body["seed_rating"], body["player_class"]) == (
-        5, "Eads, Ed", 1400, "C"
+        5,
+        "Eads, Ed",
+        1400,
+        "C",
     )
     assert Player.objects.count() == players + 1
     _one_more_audit(audits, "register", director)
@@ -132,9 +144,7 @@ def test_a_registry_player_with_a_rating_given(event, director):
     assert r.json()["seed_rating"] == 1234
 
 
-def test_a_near_namesake_is_refused_until_the_director_says_it_is_another_person(
-    event, director
-):
+def test_a_near_namesake_is_refused_until_the_director_says_it_is_another_person(event, director):
     client = token_client(director)
     body = {"name": "Able, Anne", "rating": 1500}
     before = counts()
@@ -177,18 +187,29 @@ def test_a_registry_player_already_in_the_division_or_out_of_range_is_refused(ev
     ann = Player.objects.get(name="Able, Ann")
     other = Player.objects.create(name="Eads, Ed")
     before = counts()
-    refused(client.post(ENTRIES, {"player_id": ann.pk}, format="json"), 400,
-            "already_registered", "name")  # fmt: skip
-    refused(client.post(ENTRIES, {"player_id": other.pk, "rating": 3001}, format="json"), 400,
-            "number_too_large", "rating")  # fmt: skip
+    refused(
+        client.post(ENTRIES, {"player_id": ann.pk}, format="json"),
+        400,
+        "already_registered",
+        "name",
+    )
+    refused(
+        client.post(ENTRIES, {"player_id": other.pk, "rating": 3001}, format="json"),
+        400,
+        "number_too_large",
+        "rating",
+    )
     assert counts() == before
 
 
 def test_malformed_json_is_refused(event, director):
     client = token_client(director)
     before = counts()
-    for method, url in (("post", ENTRIES), ("patch", entry_url(2)),
-                        ("post", entry_url(4, "withdraw"))):  # fmt: skip
+    for method, url in (
+        ("post", ENTRIES),
+        ("patch", entry_url(2)),
+        ("post", entry_url(4, "withdraw")),
+    ):
         r = getattr(client, method)(url, '{"name": "Eads', content_type="application/json")
         refused(r, 400, "malformed_json")
     assert counts() == before
@@ -199,8 +220,9 @@ def test_malformed_json_is_refused(event, director):
 
 def test_the_director_corrects_a_seed_rating_and_class(event, director):
     audits = AuditEvent.objects.count()
-    r = token_client(director).patch(entry_url(2), {"seed_rating": 1750, "player_class": "B"},
-                                     format="json")  # fmt: skip
+    r = token_client(director).patch(
+        entry_url(2), {"seed_rating": 1750, "player_class": "B"}, format="json"
+    )
     assert r.status_code == 200, r.content
     assert (r.json()["seed_rating"], r.json()["player_class"]) == (1750, "B")
     entry = Entry.objects.get(division=event[1], number=2)
@@ -229,8 +251,7 @@ def test_an_unknown_player_number_is_404(event, director):
     client = token_client(director)
     before = counts()
     refused(client.patch(entry_url(9), {"seed_rating": 1}, format="json"), 404, "not_found")
-    refused(client.post(entry_url(9, "withdraw"), {"round": 3}, format="json"), 404,
-            "not_found")  # fmt: skip
+    refused(client.post(entry_url(9, "withdraw"), {"round": 3}, format="json"), 404, "not_found")
     refused(client.delete(entry_url(9)), 404, "not_found")
     assert counts() == before
 
@@ -283,10 +304,18 @@ def test_reinstating_into_a_paired_round_or_a_later_one_is_refused(event, direct
     client = token_client(director)
     assert client.post(entry_url(4, "withdraw"), {"round": 2}, format="json").status_code == 200
     before = counts()
-    refused(client.post(entry_url(4, "reinstate"), {"round": 2}, format="json"), 400,
-            "reg_reinstate_paired", "round")  # fmt: skip
-    refused(client.post(entry_url(4, "reinstate"), {"round": 4}, format="json"), 400,
-            "reg_reinstate_not_next", "round")  # fmt: skip
+    refused(
+        client.post(entry_url(4, "reinstate"), {"round": 2}, format="json"),
+        400,
+        "reg_reinstate_paired",
+        "round",
+    )
+    refused(
+        client.post(entry_url(4, "reinstate"), {"round": 4}, format="json"),
+        400,
+        "reg_reinstate_not_next",
+        "round",
+    )
     assert counts() == before
 
 
@@ -299,12 +328,12 @@ def test_removing_before_play_closes_up_the_numbers(event, director):
     for name in ("Fox, Fay", "Gale, Gus", "Hart, Hy"):
         services.register_player(b, name=name, rating=1500)
     audits = AuditEvent.objects.count()
-    r = token_client(director).delete(f"/api/v1/tournaments/api-open/divisions/{b.slug}/"
-                                      "entries/1/")  # fmt: skip
+    r = token_client(director).delete(f"/api/v1/tournaments/api-open/divisions/{b.slug}/entries/1/")
     assert r.status_code == 200, r.content
     assert r.json() == {"removed": 1, "renumbered": [[2, 1], [3, 2]]}
     assert list(b.entries.order_by("number").values_list("number", "player__name")) == [
-        (1, "Gale, Gus"), (2, "Hart, Hy")
+        (1, "Gale, Gus"),
+        (2, "Hart, Hy"),
     ]
     _one_more_audit(audits, "remove_entry", director)
 
@@ -318,6 +347,7 @@ def test_removing_once_paired_is_refused(event, director):
 def test_an_address_with_a_newline_is_the_json_404(event, director):
     """Schemathesis found it: "." in the catch-all pattern stops at a newline, so such an
     address fell through to the site's HTML 404."""
-    r = token_client(director).post("/api/v1/tournaments/%0A/divisions/a/entries/",
-                                    {"name": "Eads, Ed"}, format="json")  # fmt: skip
+    r = token_client(director).post(
+        "/api/v1/tournaments/%0A/divisions/a/entries/", {"name": "Eads, Ed"}, format="json"
+    )
     refused(r, 404, "not_found")

@@ -64,8 +64,11 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=23)
     parser.add_argument("--seconds", type=float, default=10.0, help="load per endpoint")
-    parser.add_argument("--no-writer", action="store_true",
-                        help="no result recorded meanwhile: serving alone, one version")
+    parser.add_argument(
+        "--no-writer",
+        action="store_true",
+        help="no result recorded meanwhile: serving alone, one version",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -82,19 +85,36 @@ def main() -> int:
         from django.conf import settings
 
         backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
-        env = dict(os.environ, GIBSON_DATA_DIR=data_dir, GIBSON_DEBUG="0",
-                   GIBSON_LOG_LEVEL="ERROR", GIBSON_API_ANON_RATE="1000000/hour")  # fmt: skip
+        env = dict(
+            os.environ,
+            GIBSON_DATA_DIR=data_dir,
+            GIBSON_DEBUG="0",
+            GIBSON_LOG_LEVEL="ERROR",
+            GIBSON_API_ANON_RATE="1000000/hour",
+        )
         env.pop("DATABASE_URL", None)
         use_wrk = shutil.which("wrk") is not None
         lua = Path(data_dir) / "bench.lua"
         lua.write_text(web.WRK_LUA, encoding="utf-8")
         budget = 0 if args.no_writer else (args.seconds + 2) * len(paths) + 60
         writer = subprocess.Popen(
-            [sys.executable, "-c", web.WRITER, str(web.REPO), slug, div, str(args.rounds),
-             str(budget)],
-            env=env, cwd=web.REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True, start_new_session=True,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-c",
+                web.WRITER,
+                str(web.REPO),
+                slug,
+                div,
+                str(args.rounds),
+                str(budget),
+            ],
+            env=env,
+            cwd=web.REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            start_new_session=True,
+        )
         procs.append(writer)
         port = web.free_port()
         server = web.start_server("gunicorn", port, env)
@@ -127,20 +147,36 @@ def main() -> int:
             failures.append(f"{r['page']}: {r['other']} bad statuses, {r['errors']} errors")
 
     if args.json:
-        print(json.dumps({"results": results, "queries": queries, "failures": failures,
-                          "writes": writes, "cache": backend}, indent=2))  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    "results": results,
+                    "queries": queries,
+                    "failures": failures,
+                    "writes": writes,
+                    "cache": backend,
+                },
+                indent=2,
+            )
+        )
         return 1 if failures else 0
-    print(f"{args.players} players, {args.rounds} rounds (built in {built:.0f} s); gunicorn, "
-          f"{web.WORKERS} workers; {web.CLIENTS} clients, {args.seconds:.0f} s each; cache "
-          f"{backend}; load from {'wrk' if use_wrk else 'the asyncio client'}; {writes} "
-          f"results recorded meanwhile (one a second)")  # fmt: skip
-    print(f"{'endpoint':<20}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'x page':>8}{'target':>8}"
-          f"{'200s':>8}{'304s':>8}")  # fmt: skip
+    print(
+        f"{args.players} players, {args.rounds} rounds (built in {built:.0f} s); gunicorn, "
+        f"{web.WORKERS} workers; {web.CLIENTS} clients, {args.seconds:.0f} s each; cache "
+        f"{backend}; load from {'wrk' if use_wrk else 'the asyncio client'}; {writes} "
+        f"results recorded meanwhile (one a second)"
+    )
+    print(
+        f"{'endpoint':<20}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'x page':>8}{'target':>8}"
+        f"{'200s':>8}{'304s':>8}"
+    )
     for r in results:
         ratio = f"{r['ratio']:.2f}" if r["ratio"] else "-"
         target = f"{TARGETS[r['page']]:.0f}" if r["page"] in TARGETS else "-"
-        print(f"{r['page']:<20}{r['rps']:>8.0f}{r['p50_ms']:>9.1f}{r['p95_ms']:>9.1f}"
-              f"{ratio:>8}{target:>8}{r['s200']:>8}{r['s304']:>8}")  # fmt: skip
+        print(
+            f"{r['page']:<20}{r['rps']:>8.0f}{r['p50_ms']:>9.1f}{r['p95_ms']:>9.1f}"
+            f"{ratio:>8}{target:>8}{r['s200']:>8}{r['s304']:>8}"
+        )
     print(f"\n'x page': req/s over the public standings page's ({BASELINE!r}) in this run")
     print("queries per endpoint (test client): cold cache / warm cache / conditional GET")
     for name, row in queries.items():

@@ -74,8 +74,9 @@ def build(members: int, years: int, seed: int = 7, slug: str = "bench") -> dict:
     weeks = 52 * years
     first = today - datetime.timedelta(weeks=weeks - 1)
     with transaction.atomic():
-        club = cs.create_club(name=f"Bench Club {slug}", slug=slug, actor="bench",
-                              meets="Tuesdays 7pm, the library")
+        club = cs.create_club(
+            name=f"Bench Club {slug}", slug=slug, actor="bench", meets="Tuesdays 7pm, the library"
+        )
         Player.objects.bulk_create(
             (Player(name=f"Member{i:03d}, Given") for i in range(members)), batch_size=BATCH
         )
@@ -85,15 +86,27 @@ def build(members: int, years: int, seed: int = 7, slug: str = "bench") -> dict:
             for i, p in enumerate(ids)
         )
         PlayerRating.objects.bulk_create(
-            PlayerRating(rating_list=club.rating_list, player_id=p, start_rating=1000,
-                         rating=rng.randint(600, 1900), career_games=rng.randint(10, 900),
-                         last_event_date=today)
+            PlayerRating(
+                rating_list=club.rating_list,
+                player_id=p,
+                start_rating=1000,
+                rating=rng.randint(600, 1900),
+                career_games=rng.randint(10, 900),
+                last_event_date=today,
+            )
             for p in ids
         )
         dates = [first + datetime.timedelta(weeks=w) for w in range(weeks)]
         tournaments = Tournament.objects.bulk_create(
-            Tournament(name=f"{club.name} club night {d}", slug=f"{slug}-{d}", start_date=d,
-                       end_date=d, published=True, late_entry="none", gibson=False)
+            Tournament(
+                name=f"{club.name} club night {d}",
+                slug=f"{slug}-{d}",
+                start_date=d,
+                end_date=d,
+                published=True,
+                late_entry="none",
+                gibson=False,
+            )
             for d in dates
         )
         divisions = Division.objects.bulk_create(
@@ -104,26 +117,31 @@ def build(members: int, years: int, seed: int = 7, slug: str = "bench") -> dict:
         for _ in dates:
             plan.append((rng.sample(ids, rng.randint(45, 65)), rng.choice([3, 4])))
         Night.objects.bulk_create(
-            Night(club=club, tournament=t, date=d, games=g, draw="random,koth",
-                  closed_at=closed)
+            Night(club=club, tournament=t, date=d, games=g, draw="random,koth", closed_at=closed)
             for t, d, (_, g) in zip(tournaments, dates, plan, strict=True)
         )
         Entry.objects.bulk_create(
-            (Entry(division=dv, player_id=p, number=i + 1, seed_rating=1000)
-             for dv, (field, _) in zip(divisions, plan, strict=True)
-             for i, p in enumerate(field)),
+            (
+                Entry(division=dv, player_id=p, number=i + 1, seed_rating=1000)
+                for dv, (field, _) in zip(divisions, plan, strict=True)
+                for i, p in enumerate(field)
+            ),
             batch_size=BATCH,
         )
         entry_of = {
             (dv, p): pk for pk, dv, p in Entry.objects.values_list("pk", "division_id", "player_id")
         }
         Round.objects.bulk_create(
-            (Round(division=dv, number=r) for dv, (_, g) in zip(divisions, plan, strict=True)
-             for r in range(1, g + 1)),
+            (
+                Round(division=dv, number=r)
+                for dv, (_, g) in zip(divisions, plan, strict=True)
+                for r in range(1, g + 1)
+            ),
             batch_size=BATCH,
         )
-        round_of = {(dv, n): pk for pk, dv, n in Round.objects.values_list(
-            "pk", "division_id", "number")}
+        round_of = {
+            (dv, n): pk for pk, dv, n in Round.objects.values_list("pk", "division_id", "number")
+        }
         games = []
         for dv, (field, g) in zip(divisions, plan, strict=True):
             for r in range(1, g + 1):
@@ -131,12 +149,20 @@ def build(members: int, years: int, seed: int = 7, slug: str = "bench") -> dict:
                 rid = round_of[(dv.pk, r)]
                 for i in range(0, len(order) - 1, 2):
                     a, b = entry_of[(dv.pk, order[i])], entry_of[(dv.pk, order[i + 1])]
-                    games.append(Game(round_id=rid, board=i // 2 + 1, player1_id=a,
-                                      player2_id=b, score1=rng.randint(250, 560),
-                                      score2=rng.randint(250, 560)))
+                    games.append(
+                        Game(
+                            round_id=rid,
+                            board=i // 2 + 1,
+                            player1_id=a,
+                            player2_id=b,
+                            score1=rng.randint(250, 560),
+                            score2=rng.randint(250, 560),
+                        )
+                    )
                 if len(order) % 2:
-                    games.append(Game(round_id=rid, player1_id=entry_of[(dv.pk, order[-1])],
-                                      score1=50))
+                    games.append(
+                        Game(round_id=rid, player1_id=entry_of[(dv.pk, order[-1])], score1=50)
+                    )
         Game.objects.bulk_create(games, batch_size=BATCH)
         # what close_night keeps with each night: its part of the club records
         from tournament.clubs.services import night_record_summary
@@ -149,16 +175,28 @@ def build(members: int, years: int, seed: int = 7, slug: str = "bench") -> dict:
         seasons = []
         for k, year in enumerate(range(first.year, today.year + 1)):
             preset = PRESET_CYCLE[k % len(PRESET_CYCLE)]
-            seasons.append(Season(club=club, name=str(year), preset=preset,
-                                  start_date=datetime.date(year, 1, 1),
-                                  end_date=datetime.date(year, 12, 31),
-                                  rule=PRESETS[preset][1].as_dict()))
+            seasons.append(
+                Season(
+                    club=club,
+                    name=str(year),
+                    preset=preset,
+                    start_date=datetime.date(year, 1, 1),
+                    end_date=datetime.date(year, 12, 31),
+                    rule=PRESETS[preset][1].as_dict(),
+                )
+            )
         Season.objects.bulk_create(seasons)
     last_full = Season.objects.get(club=club, name=str(today.year - 1))
     current = Season.objects.get(club=club, name=str(today.year))
-    return {"club": slug, "members": members, "nights": len(dates), "games": len(games),
-            "last_full_season": last_full.pk, "current_season": current.pk,
-            "night": tournaments[-1].slug}
+    return {
+        "club": slug,
+        "members": members,
+        "nights": len(dates),
+        "games": len(games),
+        "last_full_season": last_full.pk,
+        "current_season": current.pk,
+        "night": tournaments[-1].slug,
+    }
 
 
 def _clear_cache() -> None:
@@ -231,32 +269,51 @@ def main() -> int:
         rows: list[dict] = []
 
         def add(label, ms, q, budget, base=None, status=200, note=""):
-            rows.append({"what": label, "status": status, "ms": round(ms, 1), "queries": q,
-                         "budget_ms": budget, "ratio": round(ms / base, 1) if base else None,
-                         "ok": status == 200 and (budget is None or ms <= budget),
-                         "note": note})
+            rows.append(
+                {
+                    "what": label,
+                    "status": status,
+                    "ms": round(ms, 1),
+                    "queries": q,
+                    "budget_ms": budget,
+                    "ratio": round(ms / base, 1) if base else None,
+                    "ok": status == 200 and (budget is None or ms <= budget),
+                    "note": note,
+                }
+            )
 
         full = Season.objects.get(pk=w["last_full_season"])
         current = Season.objects.get(pk=w["current_season"])
-        everything = Season(club_id=full.club_id, name="all years", rule=full.rule,
-                            start_date=datetime.date(1900, 1, 1),
-                            end_date=datetime.date(2999, 12, 31))
+        everything = Season(
+            club_id=full.club_id,
+            name="all years",
+            rule=full.rule,
+            start_date=datetime.date(1900, 1, 1),
+            end_date=datetime.date(2999, 12, 31),
+        )
         # baseline: the games a season's ladder reads, fetched bare
         raw_ms, raw_q, nights = timed(lambda: selectors.season_nights(full))
         games = sum(len(n.games) for n in nights)
         add(f"baseline: a year's games fetched ({games})", raw_ms, raw_q, None)
-        for label, season in ((f"ladder, season {full.name} ({full.preset})", full),
-                              (f"ladder, season {current.name} ({current.preset})", current)):
+        for label, season in (
+            (f"ladder, season {full.name} ({full.preset})", full),
+            (f"ladder, season {current.name} ({current.preset})", current),
+        ):
             ms, q, ladder = timed(lambda s=season: selectors.season_ladder(s))
             add(label, ms, q, LADDER_BUDGET_MS, raw_ms, note=f"{len(ladder)} rows")
         ms, q, ladder = timed(lambda: selectors.season_ladder(everything))
-        add(f"ladder, all {w['nights']} nights (no budget)", ms, q, None, raw_ms,
-            note=f"{len(ladder)} rows")
+        add(
+            f"ladder, all {w['nights']} nights (no budget)",
+            ms,
+            q,
+            None,
+            raw_ms,
+            note=f"{len(ladder)} rows",
+        )
         ms, q, awards = timed(lambda: selectors.season_awards(full))
         add("season awards (archiving)", ms, q, LADDER_BUDGET_MS, raw_ms)
 
-        base_ms, base_q, base_status = page(client, f"/t/{w['night']}/club/standings/",
-                                            cold=True)
+        base_ms, base_q, base_status = page(client, f"/t/{w['night']}/club/standings/", cold=True)
         add("baseline: a night's standings, cold", base_ms, base_q, None, status=base_status)
         try:
             urls = {
@@ -272,22 +329,31 @@ def main() -> int:
             "club page": f"/clubs/{small['club']}/",
             "season page (current)": f"/clubs/{small['club']}/seasons/{small['current_season']}/",
             "season page (last year)": f"/clubs/{small['club']}/seasons/"
-                                       f"{small['last_full_season']}/",
+            f"{small['last_full_season']}/",
             "seasons list": f"/clubs/{small['club']}/seasons/",
         }
         for label, url in urls.items():
             for cold in (True, False):
                 ms, q, status = page(client, url, cold=cold)
-                add(f"{label}, {'cold' if cold else 'warm'}", ms, q, PAGE_BUDGET_MS, base_ms,
-                    status=status)
+                add(
+                    f"{label}, {'cold' if cold else 'warm'}",
+                    ms,
+                    q,
+                    PAGE_BUDGET_MS,
+                    base_ms,
+                    status=status,
+                )
                 # the same page of a 20-member club of one year must cost as many queries
                 _, q_small, _ = page(client, small_urls[label], cold=cold)
                 rows[-1]["queries_small"] = q_small
                 rows[-1]["ok"] = rows[-1]["ok"] and q_small == q
     failed = not all(r["ok"] for r in rows) or not urls
     if args.json:
-        print(json.dumps({"built_s": round(built, 1), **w, "pages_found": bool(urls),
-                          "rows": rows}, indent=2))
+        print(
+            json.dumps(
+                {"built_s": round(built, 1), **w, "pages_found": bool(urls), "rows": rows}, indent=2
+            )
+        )
     else:
         print(
             f"club: {w['members']} members, {w['nights']} weekly nights, {w['games']} games "
@@ -296,13 +362,16 @@ def main() -> int:
         )
         if not urls:
             print("the public club pages are missing (no clubs:club / clubs:season URL)")
-        print(f"{'what':<44}{'status':>7}{'ms':>9}{'queries':>9}{'q@small':>8}{'ratio':>7}"
-              f"  ok  note")
+        print(
+            f"{'what':<44}{'status':>7}{'ms':>9}{'queries':>9}{'q@small':>8}{'ratio':>7}  ok  note"
+        )
         for r in rows:
             ratio = f"{r['ratio']:.1f}" if r["ratio"] is not None else ""
-            print(f"{r['what']:<44}{r['status']:>7}{r['ms']:>9.1f}{r['queries']:>9}"
-                  f"{r.get('queries_small', ''):>8}{ratio:>7}  {'yes' if r['ok'] else 'NO ':<3}"
-                  f" {r['note']}")
+            print(
+                f"{r['what']:<44}{r['status']:>7}{r['ms']:>9.1f}{r['queries']:>9}"
+                f"{r.get('queries_small', ''):>8}{ratio:>7}  {'yes' if r['ok'] else 'NO ':<3}"
+                f" {r['note']}"
+            )
     return 1 if failed else 0
 
 

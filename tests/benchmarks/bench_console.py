@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from pairings.services.store import save_round_pairings
+
 REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
@@ -47,8 +49,8 @@ def setup_django(data_dir: str) -> None:
 def build_division(name: str, players: int, rounds: int, seed: int = 5):
     """A division of ``players`` with ``rounds`` paired rounds, all scored but half the last
     (a round in play, as the console sees it at a venue)."""
+    from pairings.services.store import PlannedGame
     from tournament import services
-    from tournament.services import PlannedGame
 
     rng = random.Random(seed)
     t = services.create_tournament(name=f"Bench {name} {players}")
@@ -64,7 +66,7 @@ def build_division(name: str, players: int, rounds: int, seed: int = 5):
         ]
         if len(numbers) % 2:
             games.append(PlannedGame(numbers[-1], 0))
-        services.save_round_pairings(d, r, games, system="random")
+        save_round_pairings(d, r, games, system="random")
         played = [g for g in games if g.second]
         for g in played if r < rounds else played[: len(played) // 2]:
             services.record_result(d, r, g.first, rng.randint(250, 550), rng.randint(250, 550))
@@ -184,8 +186,10 @@ def main() -> int:
             f"(setup {built:.1f} s); baseline public home {base_ms:.1f} ms, {base_q} queries; "
             f"budget {BUDGET_MS:.0f} ms, queries equal to a {args.small}-player division"
         )
-        print(f"{'page':<18}{'status':>7}{'ms':>9}{'x base':>8}{'queries':>9}"
-              f"{'q@' + str(args.small):>7}  ok")
+        print(
+            f"{'page':<18}{'status':>7}{'ms':>9}{'x base':>8}{'queries':>9}"
+            f"{'q@' + str(args.small):>7}  ok"
+        )
         for r in rows:
             print(
                 f"{r['page']:<18}{r['status']:>7}{r['ms']:>9.1f}{r['ratio']:>8.1f}"

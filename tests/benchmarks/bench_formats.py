@@ -66,17 +66,36 @@ def main() -> None:
     rows = [
         ("parse_t (109 players, 14 rounds)", lambda: parse_t(text), "split", split_lines),
         ("write_t", lambda: write_t(players), "split", split_lines),
-        ("parse_tourney_js", lambda: parse_tourney_js(js_text), "json.loads",
-         lambda: json.loads(json_text)),
-        ("write_tourney_js", lambda: write_tourney_js(js_data), "json.dumps",
-         lambda: json.dumps(js_data)),
-        ("write_tou", lambda: write_tou("bench", datetime.date(2006, 3, 1), [("B", players)]),
-         "split", split_lines),
-        ("compute_standings (after round 14)", lambda: compute_standings(entrants, rounds),
-         "sum spreads", naive_spread),
-        ("compute_standings x14 (every round)",
-         lambda: [compute_standings(entrants, rounds, after_round=r) for r in range(1, 15)],
-         "sum spreads", naive_spread),
+        (
+            "parse_tourney_js",
+            lambda: parse_tourney_js(js_text),
+            "json.loads",
+            lambda: json.loads(json_text),
+        ),
+        (
+            "write_tourney_js",
+            lambda: write_tourney_js(js_data),
+            "json.dumps",
+            lambda: json.dumps(js_data),
+        ),
+        (
+            "write_tou",
+            lambda: write_tou("bench", datetime.date(2006, 3, 1), [("B", players)]),
+            "split",
+            split_lines,
+        ),
+        (
+            "compute_standings (after round 14)",
+            lambda: compute_standings(entrants, rounds),
+            "sum spreads",
+            naive_spread,
+        ),
+        (
+            "compute_standings x14 (every round)",
+            lambda: [compute_standings(entrants, rounds, after_round=r) for r in range(1, 15)],
+            "sum spreads",
+            naive_spread,
+        ),
     ]
     baselines: dict[str, float] = {}
     results = []

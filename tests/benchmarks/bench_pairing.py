@@ -19,8 +19,8 @@ For each field size, medians of several runs:
 networkx is skipped above 1,000 players (minutes per solve). Peak memory: Python allocations
 (tracemalloc) during one pairing, and the process's peak resident size (includes the Rust side).
 
-Targets (spec/issue): 1,000 players <= 0.3 s end to end and >= 30x faster than the same model
-on networkx; 5,000 players <= 5 s; peak memory <= 1 GB.
+Targets (the pairing engine issue): 1,000 players <= 0.3 s end to end and >= 30x faster
+than the same model on networkx; 5,000 players <= 5 s; peak memory <= 1 GB.
 """
 
 from __future__ import annotations
@@ -56,8 +56,13 @@ HISTORY_ROUNDS = 10
 
 
 def mid_event_field(n: int, seed: int = 7):
-    t = simulate(n, HISTORY_ROUNDS, lambda f: fast_history_pairing(f, seed), seed=seed,
-                 rounds_total=HISTORY_ROUNDS + 10)
+    t = simulate(
+        n,
+        HISTORY_ROUNDS,
+        lambda f: fast_history_pairing(f, seed),
+        seed=seed,
+        rounds_total=HISTORY_ROUNDS + 10,
+    )
     return t.field()
 
 
@@ -166,23 +171,31 @@ def main() -> None:
     if "--json" in sys.argv:
         print(json.dumps(rows, indent=2))
         return
-    print(f"Swiss round {HISTORY_ROUNDS + 1} after {HISTORY_ROUNDS} simulated rounds "
-          f"(medians; networkx on the same graph up to {NETWORKX_MAX} players)")
-    print(f"{'players':>7} {'edges':>7} {'ours s':>7} {'build s':>7} {'rx s':>7} {'nx s':>7} "
-          f"{'solve nx/rx':>11} {'nx e2e s':>8} {'e2e nx/ours':>11} {'py MB':>6} {'rss MB':>6} "
-          f"{'win diff (full graph)':>21}")
+    print(
+        f"Swiss round {HISTORY_ROUNDS + 1} after {HISTORY_ROUNDS} simulated rounds "
+        f"(medians; networkx on the same graph up to {NETWORKX_MAX} players)"
+    )
+    print(
+        f"{'players':>7} {'edges':>7} {'ours s':>7} {'build s':>7} {'rx s':>7} {'nx s':>7} "
+        f"{'solve nx/rx':>11} {'nx e2e s':>8} {'e2e nx/ours':>11} {'py MB':>6} {'rss MB':>6} "
+        f"{'win diff (full graph)':>21}"
+    )
     for r in rows:
         wd = "-" if r["win_diff"] is None else f"{r['win_diff']:g}"
         if r["full_graph_win_diff"] is not None:
             wd += f" ({r['full_graph_win_diff']:g})"
-        print(f"{r['players']:>7} {r['edges']:>7} {r['end_to_end_s']:7.3f} {r['build_s']:7.3f} "
-              f"{r['solve_rustworkx_s']:7.3f} {_cell(r['solve_networkx_s'], 7, '.3f')} "
-              f"{_cell(r['speedup_solve'], 11, '.1f', 'x')} "
-              f"{_cell(r['end_to_end_networkx_s'], 8, '.3f')} "
-              f"{_cell(r['speedup_end_to_end'], 11, '.1f', 'x')} "
-              f"{r['python_peak_mb']:6.1f} {r['process_peak_rss_mb']:6.1f} {wd:>21}")
-    print("ours = pair_round end to end; nx e2e = the same pair_round with networkx as the "
-          "solver; rx/nx = the solver call alone (graph build + matching), same packed graph")
+        print(
+            f"{r['players']:>7} {r['edges']:>7} {r['end_to_end_s']:7.3f} {r['build_s']:7.3f} "
+            f"{r['solve_rustworkx_s']:7.3f} {_cell(r['solve_networkx_s'], 7, '.3f')} "
+            f"{_cell(r['speedup_solve'], 11, '.1f', 'x')} "
+            f"{_cell(r['end_to_end_networkx_s'], 8, '.3f')} "
+            f"{_cell(r['speedup_end_to_end'], 11, '.1f', 'x')} "
+            f"{r['python_peak_mb']:6.1f} {r['process_peak_rss_mb']:6.1f} {wd:>21}"
+        )
+    print(
+        "ours = pair_round end to end; nx e2e = the same pair_round with networkx as the "
+        "solver; rx/nx = the solver call alone (graph build + matching), same packed graph"
+    )
     for r in rows:
         checks = []
         if r["players"] == 1000:

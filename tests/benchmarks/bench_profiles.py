@@ -69,8 +69,14 @@ def build(players: int, games: int, seed: int = 11) -> dict:
     with transaction.atomic():
         lst = RatingList.objects.create(name="Bench List", slug="bench", system="nsa2008")
         Player.objects.bulk_create(
-            (Player(name=f"Surname{i:05d}, Given", country=("CAN", "USA", "GBR")[i % 3],
-                    email=f"p{i}@example.org") for i in range(players)),
+            (
+                Player(
+                    name=f"Surname{i:05d}, Given",
+                    country=("CAN", "USA", "GBR")[i % 3],
+                    email=f"p{i}@example.org",
+                )
+                for i in range(players)
+            ),
             batch_size=BATCH,
         )
         ids = list(Player.objects.order_by("pk").values_list("pk", flat=True))
@@ -90,8 +96,9 @@ def build(players: int, games: int, seed: int = 11) -> dict:
             if k < 5:
                 fields[e][1] = small_rival
         start = datetime.date(2005, 1, 1)
-        dates = sorted(start + datetime.timedelta(days=rng.randrange(20 * 365))
-                       for _ in range(n_events))
+        dates = sorted(
+            start + datetime.timedelta(days=rng.randrange(20 * 365)) for _ in range(n_events)
+        )
         rating = {p: rng.randint(600, 2100) for p in ids}
         career = dict.fromkeys(ids, 0)
         last_date: dict[int, datetime.date] = {}
@@ -104,8 +111,15 @@ def build(players: int, games: int, seed: int = 11) -> dict:
                 for i in range(0, len(order), 2):
                     a, b = order[i], order[i + 1]
                     gl.append([r, a, b, rng.randint(250, 550), rng.randint(250, 550)])
-            events.append(RatedEvent(rating_list=lst, date=dates[e], name=f"Event {e:05d}",
-                                     configured_rounds=EVENT_ROUNDS, games=gl))
+            events.append(
+                RatedEvent(
+                    rating_list=lst,
+                    date=dates[e],
+                    name=f"Event {e:05d}",
+                    configured_rounds=EVENT_ROUNDS,
+                    games=gl,
+                )
+            )
             for p in field:
                 before = rating[p]
                 rating[p] = max(300, min(2300, before + rng.randint(-40, 40)))
@@ -115,26 +129,40 @@ def build(players: int, games: int, seed: int = 11) -> dict:
         RatedEvent.objects.bulk_create(events, batch_size=500)
         event_ids = list(RatedEvent.objects.order_by("pk").values_list("pk", flat=True))
         RatingHistory.objects.bulk_create(
-            (RatingHistory(event_id=event_ids[e], player_id=p, before=b, after=a,
-                           games=EVENT_ROUNDS) for e, p, b, a in history),
+            (
+                RatingHistory(
+                    event_id=event_ids[e], player_id=p, before=b, after=a, games=EVENT_ROUNDS
+                )
+                for e, p, b, a in history
+            ),
             batch_size=BATCH,
         )
         PlayerRating.objects.bulk_create(
-            (PlayerRating(rating_list=lst, player_id=p, start_rating=1500, rating=rating[p],
-                          career_games=career[p], last_event_date=last_date.get(p))
-             for p in ids),
+            (
+                PlayerRating(
+                    rating_list=lst,
+                    player_id=p,
+                    start_rating=1500,
+                    rating=rating[p],
+                    career_games=career[p],
+                    last_event_date=last_date.get(p),
+                )
+                for p in ids
+            ),
             batch_size=BATCH,
         )
         # tournaments behind the measured players' events
         for e in big_events + small_events:
             ev = events[e]
-            t = Tournament.objects.create(name=ev.name, slug=f"t-{e}", start_date=ev.date,
-                                          published=True)
+            t = Tournament.objects.create(
+                name=ev.name, slug=f"t-{e}", start_date=ev.date, published=True
+            )
             d = Division.objects.create(tournament=t, name="A", slug="a", rounds=EVENT_ROUNDS)
             entries = Entry.objects.bulk_create(
                 Entry(division=d, player_id=p, number=i + 1, seed_rating=h_before)
                 for i, (p, h_before) in enumerate(
-                    (p, b) for ee, p, b, _a in history[e * EVENT_PLAYERS:(e + 1) * EVENT_PLAYERS]
+                    (p, b)
+                    for ee, p, b, _a in history[e * EVENT_PLAYERS : (e + 1) * EVENT_PLAYERS]
                     if ee == e
                 )
             )
@@ -144,13 +172,25 @@ def build(players: int, games: int, seed: int = 11) -> dict:
             )
             round_of = {r.number: r.pk for r in rounds}
             Game.objects.bulk_create(
-                Game(round_id=round_of[r], player1_id=entry_of[a], player2_id=entry_of[b],
-                     score1=sa, score2=sb)
+                Game(
+                    round_id=round_of[r],
+                    player1_id=entry_of[a],
+                    player2_id=entry_of[b],
+                    score1=sa,
+                    score2=sb,
+                )
                 for r, a, b, sa, sb in ev.games
             )
             RatedEvent.objects.filter(pk=event_ids[e]).update(division=d)
-    return {"list": "bench", "big": big, "rival": rival, "small": small,
-            "small_rival": small_rival, "events": n_events, "games": n_events * per_event}
+    return {
+        "list": "bench",
+        "big": big,
+        "rival": rival,
+        "small": small,
+        "small_rival": small_rival,
+        "events": n_events,
+        "games": n_events * per_event,
+    }
 
 
 def measure(client, url: str) -> tuple[float, int, int]:
@@ -235,11 +275,25 @@ def main() -> int:
             row["ok"] = ok
             rows.append(row)
         ms_csv, q_csv, status_csv = measure(client, "/ratings/bench/ratings.csv?country=USA")
-        rows.append({"page": "CSV, 10,000 rows (no budget)", "status": status_csv,
-                     "ms": round(ms_csv, 1), "queries": q_csv, "ok": status_csv == 200})
+        rows.append(
+            {
+                "page": "CSV, 10,000 rows (no budget)",
+                "status": status_csv,
+                "ms": round(ms_csv, 1),
+                "queries": q_csv,
+                "ok": status_csv == 200,
+            }
+        )
         c_ms = chart_ms()
-        rows.append({"page": "SVG chart, 2,000 events", "status": 0, "ms": round(c_ms, 1),
-                     "queries": 0, "ok": c_ms <= CHART_BUDGET_MS})
+        rows.append(
+            {
+                "page": "SVG chart, 2,000 events",
+                "status": 0,
+                "ms": round(c_ms, 1),
+                "queries": 0,
+                "ok": c_ms <= CHART_BUDGET_MS,
+            }
+        )
     failed = not all(r["ok"] for r in rows)
     if args.json:
         print(json.dumps({"built_s": round(built, 1), **w, "rows": rows}, indent=2))

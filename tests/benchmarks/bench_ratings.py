@@ -90,8 +90,11 @@ def generate_history(
             for a, b in zip(field[::2], field[1::2], strict=False):
                 p = 1 / (1 + math.exp(-0.0031879 * (strength[a] - strength[b])))
                 lo, hi = rng.randint(280, 420), rng.randint(421, 560)
-                games.append(RatedGame(rnd, a, b, hi, lo) if rng.random() < p
-                             else RatedGame(rnd, a, b, lo, hi))
+                games.append(
+                    RatedGame(rnd, a, b, hi, lo)
+                    if rng.random() < p
+                    else RatedGame(rnd, a, b, lo, hi)
+                )
                 total += 1
         day += datetime.timedelta(days=1 if e % 3 else 0)
         events.append(RatedEvent(e, day, rounds, games, "nsa2008"))
@@ -164,9 +167,14 @@ def engine_section(args) -> list[dict]:
     n_games = sum(len(e.games) for e in events)
     n_players = len({p for e in events for g in e.games for p in (g.a, g.b)} | set(start))
     rss_gen = peak_rss_mb()
-    rows.append(row("history generated", n_games, "games",
-                    f"{len(events)} events, {n_players} players, {len(start)} start rated, "
-                    f"{t_gen:.1f} s"))
+    rows.append(
+        row(
+            "history generated",
+            n_games,
+            "games",
+            f"{len(events)} events, {n_players} players, {len(start)} start rated, {t_gen:.1f} s",
+        )
+    )
 
     t_naive, _ = timed(lambda: naive_elo_loop(events, start))
     t_replay, final = timed(lambda: replay(events, start, system="nsa2008", explain=False))
@@ -174,34 +182,72 @@ def engine_section(args) -> list[dict]:
     replay_peak = traced_peak_mb(lambda: replay(events, start, system="nsa2008", explain=False))
     ok = t_replay <= ENGINE_LIMIT_SECONDS * args.games / 1_000_000
     rows.append(row("baseline: naive Elo loop", t_naive, "s", f"{n_games / t_naive:,.0f} games/s"))
-    rows.append(row("replay nsa2008 (engine)", t_replay, "s",
-                    f"{n_games / t_replay:,.0f} games/s; limit "
-                    f"{ENGINE_LIMIT_SECONDS * args.games / 1_000_000:.1f} s: "
-                    f"{'OK' if ok else 'TOO SLOW'}"))
+    rows.append(
+        row(
+            "replay nsa2008 (engine)",
+            t_replay,
+            "s",
+            f"{n_games / t_replay:,.0f} games/s; limit "
+            f"{ENGINE_LIMIT_SECONDS * args.games / 1_000_000:.1f} s: "
+            f"{'OK' if ok else 'TOO SLOW'}",
+        )
+    )
     rows.append(row("replay / naive loop", t_replay / t_naive, "x", "same games, same run"))
     rows.append(row("peak RSS after generation", rss_gen, "MB", f"{rss0:.0f} MB at start"))
     rows.append(row("peak RSS after replay", rss_replay, "MB", "whole process"))
-    rows.append(row("replay peak allocations", replay_peak, "MB",
-                    "tracemalloc, separate untimed run; final state included"))
+    rows.append(
+        row(
+            "replay peak allocations",
+            replay_peak,
+            "MB",
+            "tracemalloc, separate untimed run; final state included",
+        )
+    )
     rated = sum(1 for p in final.values() if p.rating)
     checksum = sum((pid + 1) * (p.rating or 0) for pid, p in final.items()) % 1_000_003
-    rows.append(row("players rated after replay", rated, "players",
-                    f"result checksum {checksum} (changes if an optimisation changes a rating)"))
+    rows.append(
+        row(
+            "players rated after replay",
+            rated,
+            "players",
+            f"result checksum {checksum} (changes if an optimisation changes a rating)",
+        )
+    )
 
     if DATA.exists():
         players, games = real_event_input()
         t_one, _ = timed(lambda: rate_event("nsa2008", players, games, 23), repeat=args.repeat)
-        t_lean, _ = timed(lambda: rate_event("nsa2008", players, games, 23, explain=False),
-                          repeat=args.repeat)
-        t_est, _ = timed(lambda: estimates_by_round("nsa2008", players, games, 23),
-                         repeat=args.repeat)
-        rows.append(row("rate naspa-2023-a, explained (median)", t_one * 1000, "ms",
-                        f"{len(games)} games, 26 players"))
+        t_lean, _ = timed(
+            lambda: rate_event("nsa2008", players, games, 23, explain=False), repeat=args.repeat
+        )
+        t_est, _ = timed(
+            lambda: estimates_by_round("nsa2008", players, games, 23), repeat=args.repeat
+        )
+        rows.append(
+            row(
+                "rate naspa-2023-a, explained (median)",
+                t_one * 1000,
+                "ms",
+                f"{len(games)} games, 26 players",
+            )
+        )
         rows.append(row("rate naspa-2023-a, lean (median)", t_lean * 1000, "ms", ""))
-        rows.append(row("estimates_by_round naspa-2023-a (median)", t_est * 1000, "ms",
-                        f"23 re-ratings; {t_est / t_lean:.1f}x one lean rating"))
-        rows.append(row("replay / one lean event", t_replay / t_lean, "x",
-                        "machine-independent size of the replay"))
+        rows.append(
+            row(
+                "estimates_by_round naspa-2023-a (median)",
+                t_est * 1000,
+                "ms",
+                f"23 re-ratings; {t_est / t_lean:.1f}x one lean rating",
+            )
+        )
+        rows.append(
+            row(
+                "replay / one lean event",
+                t_replay / t_lean,
+                "x",
+                "machine-independent size of the replay",
+            )
+        )
     return rows
 
 
@@ -239,16 +285,22 @@ def db_section(args) -> list[dict]:
                 Player.objects.bulk_create(
                     [Player(name=f"Bench, Player {i:06d}") for i in ids], batch_size=2000
                 )
-                pk = dict(zip(ids, Player.objects.order_by("pk").values_list("pk", flat=True),
-                              strict=True))
+                pk = dict(
+                    zip(
+                        ids, Player.objects.order_by("pk").values_list("pk", flat=True), strict=True
+                    )
+                )
                 lst = RatingList.objects.create(name="Bench", slug="bench", system="nsa2008")
                 RatedEvent.objects.bulk_create(
                     [
                         RatedEvent(
-                            rating_list=lst, date=e.date, name=f"Event {e.id}",
+                            rating_list=lst,
+                            date=e.date,
+                            name=f"Event {e.id}",
                             configured_rounds=e.configured_rounds,
-                            games=[[g.round, pk[g.a], pk[g.b], g.score_a, g.score_b]
-                                   for g in e.games],
+                            games=[
+                                [g.round, pk[g.a], pk[g.b], g.score_a, g.score_b] for g in e.games
+                            ],
                         )
                         for e in events
                     ],
@@ -257,7 +309,8 @@ def db_section(args) -> list[dict]:
                 PlayerRating.objects.bulk_create(
                     [
                         PlayerRating(
-                            rating_list=lst, player_id=pk[i],
+                            rating_list=lst,
+                            player_id=pk[i],
                             start_rating=start[i].rating if i in start else 0,
                             start_career_games=start[i].career_games if i in start else 0,
                         )
@@ -268,23 +321,46 @@ def db_section(args) -> list[dict]:
             return lst
 
         t_load, lst = timed(load)
-        rows.append(row("load history into SQLite", t_load, "s",
-                        f"{n_games:,} games, {len(events):,} events, {len(ids):,} players"))
+        rows.append(
+            row(
+                "load history into SQLite",
+                t_load,
+                "s",
+                f"{n_games:,} games, {len(events):,} events, {len(ids):,} players",
+            )
+        )
         t_engine, _ = timed(lambda: replay(events, start, system="nsa2008", explain=False))
         t_full, summary = timed(lambda: services.rerate_list(lst, datetime.date(1900, 1, 1)))
         ok = t_full <= DB_LIMIT_SECONDS * args.games / 1_000_000
         rows.append(row("engine replay, same history", t_engine, "s", "baseline for the ratio"))
-        rows.append(row("re-rate whole list with DB writes", t_full, "s",
-                        f"{n_games / t_full:,.0f} games/s; limit "
-                        f"{DB_LIMIT_SECONDS * args.games / 1_000_000:.1f} s: "
-                        f"{'OK' if ok else 'TOO SLOW'}"))
-        rows.append(row("re-rate / engine replay", t_full / t_engine, "x",
-                        f"{summary['history_rows']:,} history rows with explanations"))
+        rows.append(
+            row(
+                "re-rate whole list with DB writes",
+                t_full,
+                "s",
+                f"{n_games / t_full:,.0f} games/s; limit "
+                f"{DB_LIMIT_SECONDS * args.games / 1_000_000:.1f} s: "
+                f"{'OK' if ok else 'TOO SLOW'}",
+            )
+        )
+        rows.append(
+            row(
+                "re-rate / engine replay",
+                t_full / t_engine,
+                "x",
+                f"{summary['history_rows']:,} history rows with explanations",
+            )
+        )
         mid = sorted(e.date for e in events)[len(events) // 2]
         t_half, half = timed(lambda: services.rerate_list(lst, mid))
-        rows.append(row("re-rate second half (late submission)", t_half, "s",
-                        f"{half['events_rerated']:,} events re-rated, "
-                        f"{half['events_final']:,} kept"))
+        rows.append(
+            row(
+                "re-rate second half (late submission)",
+                t_half,
+                "s",
+                f"{half['events_rerated']:,} events re-rated, {half['events_final']:,} kept",
+            )
+        )
         rows.append(row("history rows stored", RatingHistory.objects.count(), "rows", ""))
         if connection.vendor == "sqlite":
             size = os.path.getsize(connection.settings_dict["NAME"]) / 2**20

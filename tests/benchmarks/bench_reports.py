@@ -44,13 +44,48 @@ PLAYERS = 500
 ROUNDS = 12
 PLAYED = 6
 
-# fmt: off
-SURNAMES = ["Smylie", "Sokol", "Sinke", "Fagen", "Panitch", "Cornelis", "Goldstein", "Li",
-            "Sykes", "Fatsis", "Hergott", "Kalus", "Ozorio", "Miransky", "Keras",
-            "Wolfeschlegelsteinhausenbergerdorff", "Popadynec", "Kadanka", "Kramer", "Łukasz"]
-GIVEN = ["Jackson", "Joshua", "Arie", "Michael", "Max", "Lou", "Eric", "Jason", "Christopher",
-         "Chloe", "Deen", "Noah", "Steve", "Anna", "Lydia", "Hubert Blaine", "Andre", "Marcela"]
-# fmt: on
+SURNAMES = [
+    "Smylie",
+    "Sokol",
+    "Sinke",
+    "Fagen",
+    "Panitch",
+    "Cornelis",
+    "Goldstein",
+    "Li",
+    "Sykes",
+    "Fatsis",
+    "Hergott",
+    "Kalus",
+    "Ozorio",
+    "Miransky",
+    "Keras",
+    "Wolfeschlegelsteinhausenbergerdorff",
+    "Popadynec",
+    "Kadanka",
+    "Kramer",
+    "Łukasz",
+]
+GIVEN = [
+    "Jackson",
+    "Joshua",
+    "Arie",
+    "Michael",
+    "Max",
+    "Lou",
+    "Eric",
+    "Jason",
+    "Christopher",
+    "Chloe",
+    "Deen",
+    "Noah",
+    "Steve",
+    "Anna",
+    "Lydia",
+    "Hubert Blaine",
+    "Andre",
+    "Marcela",
+]
 
 
 def make_field(seed: int = 7):
@@ -80,8 +115,15 @@ def make_cards(names, ratings, games):
             if r <= PLAYED + 1
         ]
         cards.append(
-            Scorecard(n, names[n - 1], ratings[n - 1], ROUNDS, rounds, career_games=1000 + n,
-                      url=f"https://gibson.example.org/e/bench-open/A/p/{n}")  # fmt: skip
+            Scorecard(
+                n,
+                names[n - 1],
+                ratings[n - 1],
+                ROUNDS,
+                rounds,
+                career_games=1000 + n,
+                url=f"https://gibson.example.org/e/bench-open/A/p/{n}",
+            )
         )
     return cards
 
@@ -99,8 +141,17 @@ def make_standings(names, ratings, games):
         rows.append((wins, losses, spread, n))
     rows.sort(key=lambda t: (-t[0], t[1], -t[2], t[3]))
     return [
-        StandingLine(i + 1, n, names[n - 1], w, lo, s, ratings[n - 1], ratings[n - 1] + s // 40,
-                     "A" if ratings[n - 1] >= 1600 else "B")  # fmt: skip
+        StandingLine(
+            i + 1,
+            n,
+            names[n - 1],
+            w,
+            lo,
+            s,
+            ratings[n - 1],
+            ratings[n - 1] + s // 40,
+            "A" if ratings[n - 1] >= 1600 else "B",
+        )
         for i, (w, lo, s, n) in enumerate(rows)
     ]
 
@@ -116,12 +167,18 @@ def make_pairings(names, games, r):
 
 def make_wallchart(names, ratings, games):
     return [
-        WallChartPlayer(n, names[n - 1], ratings[n - 1], [
-            WallChartGame(r, opp, own, theirs)
-            for r, (opp, own, theirs, _, _) in games[n].items() if r <= PLAYED
-        ])
+        WallChartPlayer(
+            n,
+            names[n - 1],
+            ratings[n - 1],
+            [
+                WallChartGame(r, opp, own, theirs)
+                for r, (opp, own, theirs, _, _) in games[n].items()
+                if r <= PLAYED
+            ],
+        )
         for n in range(1, PLAYERS + 1)
-    ]  # fmt: skip
+    ]
 
 
 def median_seconds(fn, repeat: int) -> float:
@@ -154,16 +211,32 @@ def main() -> int:
 
     baseline = median_seconds(blank_pdf, 21)
     cases = [
-        ("500 scorecards, 2 per page (250 pages)", lambda: scorecards_pdf(event, "A", cards), 5,
-         5.0),
-        ("500 scorecards, 4 per page (125 pages)",
-         lambda: scorecards_pdf(event, "A", cards, per_page=4), 5, None),
+        (
+            "500 scorecards, 2 per page (250 pages)",
+            lambda: scorecards_pdf(event, "A", cards),
+            5,
+            5.0,
+        ),
+        (
+            "500 scorecards, 4 per page (125 pages)",
+            lambda: scorecards_pdf(event, "A", cards, per_page=4),
+            5,
+            None,
+        ),
         ("500-player standings", lambda: standings_pdf(event, "A", PLAYED, standings), 9, 1.0),
-        ("500-player pairings (board + alphabetical)",
-         lambda: pairings_pdf(event, "A", PLAYED + 1, pairings), 7, None),
-        ("500-player wall chart, 12 rounds", lambda: wallchart_pdf(event, "A", wall, ROUNDS), 5,
-         None),
-    ]  # fmt: skip
+        (
+            "500-player pairings (board + alphabetical)",
+            lambda: pairings_pdf(event, "A", PLAYED + 1, pairings),
+            7,
+            None,
+        ),
+        (
+            "500-player wall chart, 12 rounds",
+            lambda: wallchart_pdf(event, "A", wall, ROUNDS),
+            5,
+            None,
+        ),
+    ]
     results = []
     for name, fn, repeat, budget in cases:
         median = median_seconds(fn, repeat)

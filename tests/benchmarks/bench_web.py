@@ -36,6 +36,8 @@ import textwrap
 import time
 from pathlib import Path
 
+from pairings.services.store import save_round_pairings
+
 REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
@@ -67,8 +69,8 @@ def build_division(players: int, rounds: int, seed: int = 7) -> tuple[str, str]:
     but the last, which is half scored (the writer records the rest, one a second)."""
     from django.db import transaction
 
+    from pairings.services.store import PlannedGame
     from tournament import services
-    from tournament.services import PlannedGame
 
     rng = random.Random(seed)
     with transaction.atomic():  # one commit: minutes of fsyncs become seconds
@@ -76,10 +78,12 @@ def build_division(players: int, rounds: int, seed: int = 7) -> tuple[str, str]:
         d = services.create_division(t, name="A", rounds=rounds)
         services.register_players(
             d,
-            [services.NewEntry(name=f"Player {n:04d}, Bench", rating=rng.randint(600, 2100))
-             for n in range(1, players + 1)],
+            [
+                services.NewEntry(name=f"Player {n:04d}, Bench", rating=rng.randint(600, 2100))
+                for n in range(1, players + 1)
+            ],
             actor="bench",
-        )  # fmt: skip
+        )
         numbers = list(range(1, players + 1))
         for r in range(1, rounds + 1):
             rng.shuffle(numbers)
@@ -89,21 +93,22 @@ def build_division(players: int, rounds: int, seed: int = 7) -> tuple[str, str]:
             ]
             if len(numbers) % 2:
                 games.append(PlannedGame(numbers[-1], 0))
-            services.save_round_pairings(d, r, games, system="random")
+            save_round_pairings(d, r, games, system="random")
             played = [g for g in games if g.second]
             for g in played if r < rounds else played[: len(played) // 2]:
-                services.record_result(d, r, g.first, rng.randint(250, 550),
-                                       rng.randint(250, 550))  # fmt: skip
+                services.record_result(d, r, g.first, rng.randint(250, 550), rng.randint(250, 550))
     return t.slug, d.slug
 
 
 def query_counts(slug: str, div: str) -> dict[str, dict[str, int]]:
     """Queries per page through the test client: empty cache, warm cache, conditional GET."""
-    return queries_per_url({
-        "standings": f"/t/{slug}/{div}/standings/",
-        "player page": f"/t/{slug}/{div}/player/17/",
-        "tourney.js": f"/t/{slug}/tourney.js",
-    })
+    return queries_per_url(
+        {
+            "standings": f"/t/{slug}/{div}/standings/",
+            "player page": f"/t/{slug}/{div}/player/17/",
+            "tourney.js": f"/t/{slug}/tourney.js",
+        }
+    )
 
 
 def queries_per_url(urls: dict[str, str]) -> dict[str, dict[str, int]]:
@@ -160,8 +165,14 @@ def start_server(kind: str, port: int, env: dict[str, str]) -> subprocess.Popen:
         argv = [*manage, "serve", "--addr", f"127.0.0.1:{port}", "--workers", str(WORKERS)]
     else:
         argv = [*manage, "runserver", f"127.0.0.1:{port}", "--noreload"]
-    proc = subprocess.Popen(argv, env=env, cwd=REPO, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    proc = subprocess.Popen(
+        argv,
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     wait_ready(port, proc)
     return proc
 
@@ -243,22 +254,42 @@ WRK_LUA = textwrap.dedent(
 
 
 def run_wrk(url: str, seconds: float, players: int, conditional: bool, lua: Path) -> dict:
-    env = dict(os.environ, BENCH_PLAYERS=str(players), BENCH_CONDITIONAL="1" if conditional
-               else "0", BENCH_PREFIX=url.split("127.0.0.1", 1)[1].split("/", 1)[-1])  # fmt: skip
+    env = dict(
+        os.environ,
+        BENCH_PLAYERS=str(players),
+        BENCH_CONDITIONAL="1" if conditional else "0",
+        BENCH_PREFIX=url.split("127.0.0.1", 1)[1].split("/", 1)[-1],
+    )
     env["BENCH_PREFIX"] = "/" + env["BENCH_PREFIX"]
     out = subprocess.run(
-        ["wrk", "-t", "2", "-c", str(CLIENTS), "-d", f"{seconds:.0f}s", "--timeout", "10s",
-         "-s", str(lua), url],
-        capture_output=True, text=True, env=env, timeout=seconds + 60,
-    )  # fmt: skip
+        [
+            "wrk",
+            "-t",
+            "2",
+            "-c",
+            str(CLIENTS),
+            "-d",
+            f"{seconds:.0f}s",
+            "--timeout",
+            "10s",
+            "-s",
+            str(lua),
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=seconds + 60,
+    )
     for line in out.stdout.splitlines():
         if line.startswith("BENCH "):
             return json.loads(line[6:])
     raise SystemExit(f"wrk gave no result for {url}: {out.stdout[-500:]} {out.stderr[-500:]}")
 
 
-async def _client_loop(host: str, port: int, paths, conditional: bool, deadline: float,
-                       stats: dict) -> None:  # fmt: skip
+async def _client_loop(
+    host: str, port: int, paths, conditional: bool, deadline: float, stats: dict
+) -> None:
     etag = None
     while time.monotonic() < deadline:
         path = paths()
@@ -300,18 +331,22 @@ def run_python_client(url: str, seconds: float, players: int, conditional: bool)
 
     async def main() -> None:
         deadline = start + seconds
-        await asyncio.gather(*(
-            _client_loop("127.0.0.1", port, paths, conditional, deadline, stats)
-            for _ in range(CLIENTS)
-        ))  # fmt: skip
+        await asyncio.gather(
+            *(
+                _client_loop("127.0.0.1", port, paths, conditional, deadline, stats)
+                for _ in range(CLIENTS)
+            )
+        )
 
     asyncio.run(main())
     lat = sorted(stats.pop("lat")) or [0.0]
     return {
-        "requests": len(lat), "seconds": time.monotonic() - start,
-        "p50_ms": lat[len(lat) // 2] * 1000, "p95_ms": lat[int(len(lat) * 0.95)] * 1000,
+        "requests": len(lat),
+        "seconds": time.monotonic() - start,
+        "p50_ms": lat[len(lat) // 2] * 1000,
+        "p95_ms": lat[int(len(lat) * 0.95)] * 1000,
         **stats,
-    }  # fmt: skip
+    }
 
 
 # --- the run ------------------------------------------------------------------------------------
@@ -336,8 +371,7 @@ def main() -> int:
         from django.conf import settings
 
         backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
-        env = dict(os.environ, GIBSON_DATA_DIR=data_dir, GIBSON_DEBUG="0",
-                   GIBSON_LOG_LEVEL="ERROR")  # fmt: skip
+        env = dict(os.environ, GIBSON_DATA_DIR=data_dir, GIBSON_DEBUG="0", GIBSON_LOG_LEVEL="ERROR")
         env.pop("DATABASE_URL", None)
         use_wrk = shutil.which("wrk") is not None
         lua = Path(data_dir) / "bench.lua"
@@ -345,9 +379,13 @@ def main() -> int:
         budget = (args.seconds + 2) * 4 * 2 + 60
         writer = subprocess.Popen(
             [sys.executable, "-c", WRITER, str(REPO), slug, div, str(args.rounds), str(budget)],
-            env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            env=env,
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
             start_new_session=True,
-        )  # fmt: skip
+        )
         procs.append(writer)
         pages = {
             # name -> (path, random player numbers?, conditional?)
@@ -395,28 +433,47 @@ def main() -> int:
         # runserver is the baseline for the ratio: its socket errors under 32 clients are what
         # it is measured for, not a failure of the site
         if (r["other"] or r["errors"]) and r["server"] == "gunicorn":
-            failures.append(f"{r['page']} on {r['server']}: {r['other']} bad statuses, "
-                            f"{r['errors']} errors")  # fmt: skip
+            failures.append(
+                f"{r['page']} on {r['server']}: {r['other']} bad statuses, {r['errors']} errors"
+            )
 
     if args.json:
-        print(json.dumps({"results": results, "queries": queries, "failures": failures,
-                          "writes": writer_done, "cache": backend}, indent=2))  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    "results": results,
+                    "queries": queries,
+                    "failures": failures,
+                    "writes": writer_done,
+                    "cache": backend,
+                },
+                indent=2,
+            )
+        )
         return 1 if failures else 0
-    print(f"{args.players} players, {args.rounds} rounds (built in {built:.0f} s); "
-          f"{CLIENTS} clients, {args.seconds:.0f} s a page; cache {backend}; load from "
-          f"{'wrk' if use_wrk else 'the asyncio client'}; {writer_done} results recorded "
-          f"meanwhile (one a second)")  # fmt: skip
-    print(f"{'page':<16}{'server':<11}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'x runserver':>13}"
-          f"{'200s':>8}{'304s':>8}")  # fmt: skip
+    print(
+        f"{args.players} players, {args.rounds} rounds (built in {built:.0f} s); "
+        f"{CLIENTS} clients, {args.seconds:.0f} s a page; cache {backend}; load from "
+        f"{'wrk' if use_wrk else 'the asyncio client'}; {writer_done} results recorded "
+        f"meanwhile (one a second)"
+    )
+    print(
+        f"{'page':<16}{'server':<11}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'x runserver':>13}"
+        f"{'200s':>8}{'304s':>8}"
+    )
     for r in results:
         ratio = f"{r['ratio']:.1f}" if r["ratio"] else "-"
-        print(f"{r['page']:<16}{r['server']:<11}{r['rps']:>8.0f}{r['p50_ms']:>9.1f}"
-              f"{r['p95_ms']:>9.1f}{ratio:>13}{r['s200']:>8}{r['s304']:>8}")  # fmt: skip
+        print(
+            f"{r['page']:<16}{r['server']:<11}{r['rps']:>8.0f}{r['p50_ms']:>9.1f}"
+            f"{r['p95_ms']:>9.1f}{ratio:>13}{r['s200']:>8}{r['s304']:>8}"
+        )
     print("\nqueries per page (test client): cold cache / warm cache / conditional GET")
     for name, row in queries.items():
         print(f"  {name:<14}{row['cold']:>4} /{row['warm']:>3} /{row['304']:>3}")
-    print("\ntargets (gunicorn): standings >= 300 req/s and p95 <= 100 ms, tourney.js 304 "
-          ">= 1,000 req/s, player page >= 200 req/s")
+    print(
+        "\ntargets (gunicorn): standings >= 300 req/s and p95 <= 100 ms, tourney.js 304 "
+        ">= 1,000 req/s, player page >= 200 req/s"
+    )
     for f in failures:
         print(f"MISSED: {f}")
     if not failures:

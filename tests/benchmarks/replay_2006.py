@@ -65,8 +65,15 @@ def field_before(players, rnd: int, rounds_total: int, lag: int = 0) -> Field:
         gone = withdrawn_round(p)
         recs.append(
             FieldPlayer(
-                number=p.number, rating=p.rating, name=p.name, wins=wins, losses=losses,
-                spread=spread, opponents=opps, firsts=list(p12), byes=byes,
+                number=p.number,
+                rating=p.rating,
+                name=p.name,
+                wins=wins,
+                losses=losses,
+                spread=spread,
+                opponents=opps,
+                firsts=list(p12),
+                byes=byes,
                 active=gone is None or gone > rnd,
             )
         )
@@ -92,9 +99,7 @@ def real_pairing(players, rnd: int) -> RoundPairing:
     return RoundPairing(rnd, "real", games)
 
 
-def replay(
-    path: Path = DATA, options: PairingOptions | None = None, lag: int = 0
-) -> list[dict]:
+def replay(path: Path = DATA, options: PairingOptions | None = None, lag: int = 0) -> list[dict]:
     players = read_t(path)
     rounds_total = max(len(p.opponents) for p in players)
     options = options or PairingOptions()
@@ -139,8 +144,10 @@ def main() -> None:
         f"{'imbalance':>9} | {'time ms':>7}"
     )
     print(head)
-    print(f"{'':>5} | {'ours  real':>11} | {'ours   real':>13} | {'ours real':>9} | "
-          f"{'ours real':>9} |")
+    print(
+        f"{'':>5} | {'ours  real':>11} | {'ours   real':>13} | {'ours real':>9} | "
+        f"{'ours real':>9} |"
+    )
     print("-" * len(head))
     for r in rows:
         o, q = r["ours"], r["real"]
@@ -150,15 +157,19 @@ def main() -> None:
             f"{o['max_imbalance']:>4} {q['max_imbalance']:>4} | {1000 * r['seconds']:>7.1f}"
         )
     better = sum(r["ours"]["win_diff"] <= r["real"]["win_diff"] for r in rows)
-    print(f"win difference no worse than real in {better} of {len(rows)} rounds; "
-          f"repeats ours {sum(r['ours']['repeats'] for r in rows)} vs real "
-          f"{sum(r['real']['repeats'] for r in rows)}")
+    print(
+        f"win difference no worse than real in {better} of {len(rows)} rounds; "
+        f"repeats ours {sum(r['ours']['repeats'] for r in rows)} vs real "
+        f"{sum(r['real']['repeats'] for r in rows)}"
+    )
     lagged = replay(lag=1)
-    print("for reference, ours paired lagged by one round (from the results two rounds back; "
-          "the real schedule is unknown): win difference "
-          f"ours {sum(r['ours']['win_diff'] for r in lagged):g} vs real "
-          f"{sum(r['real']['win_diff'] for r in lagged):g} over rounds 3-14, repeats ours "
-          f"{sum(r['ours']['repeats'] for r in lagged)}")
+    print(
+        "for reference, ours paired lagged by one round (from the results two rounds back; "
+        "the real schedule is unknown): win difference "
+        f"ours {sum(r['ours']['win_diff'] for r in lagged):g} vs real "
+        f"{sum(r['real']['win_diff'] for r in lagged):g} over rounds 3-14, repeats ours "
+        f"{sum(r['ours']['repeats'] for r in lagged)}"
+    )
 
 
 if __name__ == "__main__":

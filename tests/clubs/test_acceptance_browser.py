@@ -41,9 +41,17 @@ pytestmark = BROWSER_MARKS
 PW = "pw-long-enough-1"
 CLUB = "Riverside Scrabble Club"
 MEMBERS = [
-    "Ann Lee", "Bob Ray", "Cat Fox", "Dan Poe", "Eve Kim", "Fay Orr", "Gil Day", "Hal Ng",
-    "Ivy Wu", "Jon Lake",
-]  # fmt: skip
+    "Ann Lee",
+    "Bob Ray",
+    "Cat Fox",
+    "Dan Poe",
+    "Eve Kim",
+    "Fay Orr",
+    "Gil Day",
+    "Hal Ng",
+    "Ivy Wu",
+    "Jon Lake",
+]
 GUEST = "Gus Guest"
 LATECOMERS = ["Ivy Wu", "Jon Lake"]
 WAIT = 15_000
@@ -226,16 +234,21 @@ def _expected_ladder(season: Season) -> list[list[str]]:
 def _snapshot() -> dict[str, Any]:
     """Everything an organiser's action could write, for 'nothing written'."""
     return {
-        "counts": [m.objects.count() for m in
-                   (Game, Entry, Membership, Season, Night, AuditEvent, Player, Club)],
+        "counts": [
+            m.objects.count()
+            for m in (Game, Entry, Membership, Season, Night, AuditEvent, Player, Club)
+        ],
         "games": list(Game.objects.order_by("pk").values_list("pk", "score1", "score2")),
         "members": list(Membership.objects.order_by("pk").values_list("pk", "active", "guest")),
-        "seasons": list(Season.objects.order_by("pk").values_list(
-            "pk", "name", "start_date", "end_date", "preset", "archived_at")),
+        "seasons": list(
+            Season.objects.order_by("pk").values_list(
+                "pk", "name", "start_date", "end_date", "preset", "archived_at"
+            )
+        ),
         "nights": list(Night.objects.order_by("pk").values_list("pk", "closed_at")),
         "clubs": list(Club.objects.order_by("pk").values_list("pk", "name", "city", "meets")),
         "organisers": sorted(Club.organisers.through.objects.values_list("club_id", "user_id")),
-    }  # fmt: skip
+    }
 
 
 def _hostile_values(
@@ -312,9 +325,10 @@ def test_an_organiser_runs_three_club_nights_through_the_browser(live_server, br
         page.locator("#member-list tbody tr", has_text=name).wait_for()
     assert page.locator("#member-list tbody tr").count() == 10
     assert sorted(
-        Membership.objects.filter(club=club, guest=False, active=True)
-        .values_list("player__name", flat=True)
-    ) == sorted(MEMBERS)  # fmt: skip
+        Membership.objects.filter(club=club, guest=False, active=True).values_list(
+            "player__name", flat=True
+        )
+    ) == sorted(MEMBERS)
     organiser_pages += [f"/clubs/{slug}/manage/", f"/clubs/{slug}/manage/members/search/?name=an"]
     forms += _forms(page, slug)
 
@@ -331,8 +345,10 @@ def test_an_organiser_runs_three_club_nights_through_the_browser(live_server, br
     forms += _forms(page, slug)
     page.goto(f"{base}/clubs/{slug}/seasons/manage/{season.pk}/")
     forms += _forms(page, slug)
-    organiser_pages += [f"/clubs/{slug}/seasons/manage/",
-                        f"/clubs/{slug}/seasons/manage/{season.pk}/"]  # fmt: skip
+    organiser_pages += [
+        f"/clubs/{slug}/seasons/manage/",
+        f"/clubs/{slug}/seasons/manage/{season.pk}/",
+    ]
 
     # the other club's organiser signs in now (the night being played is tried below)
     other = browser.new_context(viewport={"width": 1024, "height": 900}).new_page()
@@ -447,9 +463,8 @@ def test_an_organiser_runs_three_club_nights_through_the_browser(live_server, br
         ladder = _ladder(public)
         assert ladder != ladders[-1]
         games_so_far = sum(
-            Game.objects.filter(round__division__tournament__club_night=n).count()
-            for n in nights
-        )  # fmt: skip
+            Game.objects.filter(round__division__tournament__club_night=n).count() for n in nights
+        )
         assert sum(int(row[3].split("-")[0]) for row in ladder) == games_so_far
         assert sum(int(row[3].split("-")[1]) for row in ladder) == games_so_far
         assert sum(int(row[4]) for row in ladder) == 0  # every spread has its opposite
@@ -485,12 +500,18 @@ def test_an_organiser_runs_three_club_nights_through_the_browser(live_server, br
         assert refusal in other.inner_text("main"), path
     actions = {f["action"] for f in forms}
     expected_actions = {
-        "manage/", "manage/organisers/add/", "manage/organisers/remove/",
-        "manage/members/add/", "manage/members/change/", "seasons/manage/",
-        f"seasons/manage/{season.pk}/", f"seasons/manage/{season.pk}/archive/", "nights/new/",
+        "manage/",
+        "manage/organisers/add/",
+        "manage/organisers/remove/",
+        "manage/members/add/",
+        "manage/members/change/",
+        "seasons/manage/",
+        f"seasons/manage/{season.pk}/",
+        f"seasons/manage/{season.pk}/archive/",
+        "nights/new/",
         *(f"nights/{nights[2].pk}/{w}/" for w in ("results", "draw", "log", "players", "close")),
         f"nights/{nights[2].pk}/reopen/",
-    }  # fmt: skip
+    }
     assert {a.removeprefix(f"/clubs/{slug}/") for a in actions} >= expected_actions
     refused(forms)
     assert _snapshot() == before
@@ -499,9 +520,13 @@ def test_an_organiser_runs_three_club_nights_through_the_browser(live_server, br
     public = _visitor(browser, public)
     night_screen = f"/clubs/{slug}/nights/{nights[-1].pk}/screen/"
     for viewer in (other, public):
-        for path in (f"/clubs/{slug}/", f"/clubs/{slug}/seasons/",
-                     f"/clubs/{slug}/seasons/{season.pk}/", f"/clubs/{slug}/nights/",
-                     night_screen):  # fmt: skip
+        for path in (
+            f"/clubs/{slug}/",
+            f"/clubs/{slug}/seasons/",
+            f"/clubs/{slug}/seasons/{season.pk}/",
+            f"/clubs/{slug}/nights/",
+            night_screen,
+        ):
             response = viewer.goto(f"{base}{path}")
             assert response.status == 200, path
         viewer.goto(f"{base}/clubs/{slug}/")

@@ -65,8 +65,13 @@ def club():
 
 @pytest.fixture
 def season(club):
-    return cs.create_season(club, name="This year", start_date=TODAY.replace(month=1, day=1),
-                            end_date=TODAY.replace(month=12, day=31), actor="setup")
+    return cs.create_season(
+        club,
+        name="This year",
+        start_date=TODAY.replace(month=1, day=1),
+        end_date=TODAY.replace(month=12, day=31),
+        actor="setup",
+    )
 
 
 def play_night(slug: str, games: int = 1) -> None:
@@ -74,8 +79,9 @@ def play_night(slug: str, games: int = 1) -> None:
     the lower number of each board wins by 100."""
     for r in range(1, games + 1):
         run("pair", slug, "--round", str(r), "--seed", "5")
-        for game in Game.objects.filter(round__division__tournament__slug=slug,
-                                        round__number=r, player2__isnull=False):
+        for game in Game.objects.filter(
+            round__division__tournament__slug=slug, round__number=r, player2__isnull=False
+        ):
             low = min(game.player1.number, game.player2.number)
             run("record_result", slug, "--round", str(r), str(low), "400", "300")
 
@@ -85,9 +91,20 @@ def play_night(slug: str, games: int = 1) -> None:
 
 def test_club_night_creates_the_night_and_prints_slug_and_numbers(club):
     audits = AuditEvent.objects.count()
-    data = run_json("club_night", "riverside", "--date", "2026-03-03",
-                    "--players", ",".join(FIELD), "--guests", "Gus Tee",
-                    "--games", "2", "--draw", "random,koth")
+    data = run_json(
+        "club_night",
+        "riverside",
+        "--date",
+        "2026-03-03",
+        "--players",
+        ",".join(FIELD),
+        "--guests",
+        "Gus Tee",
+        "--games",
+        "2",
+        "--draw",
+        "random,koth",
+    )
     assert data["slug"] == "riverside-2026-03-03"
     assert data["date"] == "2026-03-03" and data["games"] == 2
     assert data["draw"] == ["random", "koth"]
@@ -102,8 +119,14 @@ def test_club_night_creates_the_night_and_prints_slug_and_numbers(club):
 
 
 def test_club_night_by_club_name_and_surname_first_names(club):
-    data = run_json("club_night", "riverside scrabble club", "--date", "2026-03-10",
-                    "--players", "Lee, Ann; Ray, Bob")
+    data = run_json(
+        "club_night",
+        "riverside scrabble club",
+        "--date",
+        "2026-03-10",
+        "--players",
+        "Lee, Ann; Ray, Bob",
+    )
     assert sorted(p["name"] for p in data["players"]) == ["Lee, Ann", "Ray, Bob"]
 
 
@@ -118,16 +141,25 @@ def test_club_night_text_output_says_how_to_record_results(club):
 
 def test_record_result_works_for_a_night_and_the_ladder_follows(club, season):
     day = TODAY.replace(month=1, day=6) if TODAY.month > 1 or TODAY.day > 6 else TODAY
-    data = run_json("club_night", "riverside", "--date", day.isoformat(),
-                    "--players", ",".join(FIELD), "--games", "1")
+    data = run_json(
+        "club_night",
+        "riverside",
+        "--date",
+        day.isoformat(),
+        "--players",
+        ",".join(FIELD),
+        "--games",
+        "1",
+    )
     slug = data["slug"]
     play_night(slug, games=1)
     closed = run_json("club_night_close", slug)
     assert closed["closed"] is True and closed["slug"] == slug
     assert Night.objects.get(tournament__slug=slug).closed
     rows = run_json("season_standings", "riverside")
-    assert all(set(r) == {"rank", "name", "points", "wins", "losses", "spread", "nights"}
-               for r in rows)
+    assert all(
+        set(r) == {"rank", "name", "points", "wins", "losses", "spread", "nights"} for r in rows
+    )
     by_name = {r["name"]: r for r in rows}
     assert set(by_name) == set(FIELD)
     winners = [r for r in rows if r["wins"] == 1]
@@ -142,21 +174,43 @@ def test_record_result_works_for_a_night_and_the_ladder_follows(club, season):
 
 
 def test_season_standings_by_name_picks_that_season(club, season):
-    old = cs.create_season(club, name="Last year", start_date=datetime.date(TODAY.year - 1, 1, 1),
-                           end_date=datetime.date(TODAY.year - 1, 12, 31), actor="setup")
-    night = cs.create_night(club, date=old.start_date + datetime.timedelta(days=6),
-                            players=FIELD[:2], games=1, actor="setup")
+    old = cs.create_season(
+        club,
+        name="Last year",
+        start_date=datetime.date(TODAY.year - 1, 1, 1),
+        end_date=datetime.date(TODAY.year - 1, 12, 31),
+        actor="setup",
+    )
+    night = cs.create_night(
+        club,
+        date=old.start_date + datetime.timedelta(days=6),
+        players=FIELD[:2],
+        games=1,
+        actor="setup",
+    )
     play_night(night.tournament.slug)
     cs.close_night(night, actor="setup")
     assert run_json("season_standings", "riverside") == []
     rows = run_json("season_standings", "riverside", "--season", "last year")
     assert [(r["rank"], r["name"], r["points"]) for r in rows] == [
-        (1, "Ann Lee", 2), (2, "Bob Ray", 0)]
+        (1, "Ann Lee", 2),
+        (2, "Bob Ray", 0),
+    ]
 
 
 def test_club_season_creates_a_season_with_a_preset(club):
-    data = run_json("club_season", "riverside", "--name", "Spring", "--start", "2026-03-01",
-                    "--end", "2026-05-31", "--preset", "margin-bonus")
+    data = run_json(
+        "club_season",
+        "riverside",
+        "--name",
+        "Spring",
+        "--start",
+        "2026-03-01",
+        "--end",
+        "2026-05-31",
+        "--preset",
+        "margin-bonus",
+    )
     assert data["name"] == "Spring" and data["preset"] == "margin-bonus"
     assert data["rule"]["margin_bonus"] == 1
     s = Season.objects.get(club=club, name="Spring")
@@ -167,11 +221,14 @@ def test_club_season_creates_a_season_with_a_preset(club):
 # --- bad input: a code, a field, a clear message, nothing written -----------------------------
 
 
-@pytest.mark.parametrize("command", [
-    ["club_night", "nowhere", "--date", "2026-03-03", "--players", "Ann Lee,Bob Ray"],
-    ["season_standings", "nowhere"],
-    ["club_season", "nowhere", "--name", "S", "--start", "2026-01-01", "--end", "2026-02-01"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["club_night", "nowhere", "--date", "2026-03-03", "--players", "Ann Lee,Bob Ray"],
+        ["season_standings", "nowhere"],
+        ["club_season", "nowhere", "--name", "S", "--start", "2026-01-01", "--end", "2026-02-01"],
+    ],
+)
 def test_unknown_club_is_named(club, command):
     err = refused(*command)
     assert (err.code, err.field) == ("unknown_club", "club")
@@ -179,21 +236,31 @@ def test_unknown_club_is_named(club, command):
 
 
 def test_a_player_ticked_twice_is_refused(club):
-    err = refused("club_night", "riverside", "--date", "2026-03-03",
-                  "--players", "Ann Lee,Bob Ray,Ann Lee")
+    err = refused(
+        "club_night", "riverside", "--date", "2026-03-03", "--players", "Ann Lee,Bob Ray,Ann Lee"
+    )
     assert (err.code, err.field) == ("player_ticked_twice", "players")
     assert "Ann Lee is ticked twice" in str(err)
 
 
 def test_a_player_ticked_as_member_and_guest_is_refused(club):
-    err = refused("club_night", "riverside", "--date", "2026-03-03",
-                  "--players", "Ann Lee,Bob Ray", "--guests", "Bob Ray")
+    err = refused(
+        "club_night",
+        "riverside",
+        "--date",
+        "2026-03-03",
+        "--players",
+        "Ann Lee,Bob Ray",
+        "--guests",
+        "Bob Ray",
+    )
     assert (err.code, err.field) == ("player_ticked_twice", "guests")
 
 
 def test_a_new_name_ticked_twice_creates_no_player(club):
-    err = refused("club_night", "riverside", "--date", "2026-03-03",
-                  "--players", "Ann Lee,Zed New,Zed New")
+    err = refused(
+        "club_night", "riverside", "--date", "2026-03-03", "--players", "Ann Lee,Zed New,Zed New"
+    )
     assert err.code == "player_ticked_twice"
     assert not Player.objects.filter(name="Zed New").exists()
 
@@ -206,16 +273,32 @@ def test_bad_date_is_refused(club, date):
 
 
 def test_unknown_draw_is_refused(club):
-    err = refused("club_night", "riverside", "--date", "2026-03-03",
-                  "--players", "Ann Lee,Bob Ray", "--draw", "random,chess")
+    err = refused(
+        "club_night",
+        "riverside",
+        "--date",
+        "2026-03-03",
+        "--players",
+        "Ann Lee,Bob Ray",
+        "--draw",
+        "random,chess",
+    )
     assert (err.code, err.field) == ("unknown_draw", "draw")
     assert "'chess'" in str(err) and "koth" in str(err)
 
 
 @pytest.mark.parametrize("games", ["0", "13", "three"])
 def test_bad_number_of_games_is_refused(club, games):
-    err = refused("club_night", "riverside", "--date", "2026-03-03",
-                  "--players", "Ann Lee,Bob Ray", "--games", games)
+    err = refused(
+        "club_night",
+        "riverside",
+        "--date",
+        "2026-03-03",
+        "--players",
+        "Ann Lee,Bob Ray",
+        "--games",
+        games,
+    )
     assert err.field == "games"
 
 
@@ -225,8 +308,7 @@ def test_a_night_of_one_player_is_refused(club):
 
 
 def test_unknown_registry_id_is_refused(club):
-    err = refused("club_night", "riverside", "--date", "2026-03-03",
-                  "--players", "Ann Lee,999999")
+    err = refused("club_night", "riverside", "--date", "2026-03-03", "--players", "Ann Lee,999999")
     assert (err.code, err.field) == ("no_such_player", "players")
 
 
@@ -242,16 +324,33 @@ def test_no_season_at_all_is_refused(club):
 
 
 def test_overlapping_season_is_refused(club, season):
-    err = refused("club_season", "riverside", "--name", "Summer",
-                  "--start", TODAY.replace(month=6, day=1).isoformat(),
-                  "--end", datetime.date(TODAY.year + 1, 1, 31).isoformat())
+    err = refused(
+        "club_season",
+        "riverside",
+        "--name",
+        "Summer",
+        "--start",
+        TODAY.replace(month=6, day=1).isoformat(),
+        "--end",
+        datetime.date(TODAY.year + 1, 1, 31).isoformat(),
+    )
     assert (err.code, err.field) == ("season_overlaps", "start_date")
     assert "This year" in str(err)
 
 
 def test_unknown_preset_is_refused(club):
-    err = refused("club_season", "riverside", "--name", "S", "--start", "2030-01-01",
-                  "--end", "2030-02-01", "--preset", "golf")
+    err = refused(
+        "club_season",
+        "riverside",
+        "--name",
+        "S",
+        "--start",
+        "2030-01-01",
+        "--end",
+        "2030-02-01",
+        "--preset",
+        "golf",
+    )
     assert (err.code, err.field) == ("unknown_preset", "preset")
 
 
@@ -286,32 +385,53 @@ def test_closing_an_unknown_night_or_a_tournament_is_refused(club):
 def cli_env(tmp_path_factory):
     db = tmp_path_factory.mktemp("clubcli") / "cli.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "GIBSON_DEVELOPMENT": "1"}
-    setup = ("from tournament.clubs.services import create_club as c; "
-             "c(name='Riverside', slug='riverside', actor='setup')")
+    setup = (
+        "from tournament.clubs.services import create_club as c; "
+        "c(name='Riverside', slug='riverside', actor='setup')"
+    )
     for args in (["migrate", "-v", "0"], ["shell", "-c", setup]):
-        subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, env=env, check=True,
-                       capture_output=True)
+        subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=REPO, env=env, check=True, capture_output=True
+        )
     return env
 
 
 def manage(env, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, env=env,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=REPO, env=env, capture_output=True, text=True
+    )
 
 
 @pytest.mark.django_db(False)
 def test_commands_as_processes_exit_non_zero_with_the_error(cli_env):
-    proc = manage(cli_env, "club_night", "riverside", "--date", "2026-02-30",
-                  "--players", "Ann Lee,Bob Ray", "--json")
+    proc = manage(
+        cli_env,
+        "club_night",
+        "riverside",
+        "--date",
+        "2026-02-30",
+        "--players",
+        "Ann Lee,Bob Ray",
+        "--json",
+    )
     assert proc.returncode == 1
     data = json.loads(proc.stdout)
     assert data["ok"] is False and data["code"] == "not_a_date" and data["field"] == "date"
     proc = manage(cli_env, "season_standings", "elsewhere")
     assert proc.returncode == 1 and "there is no club 'elsewhere'" in proc.stderr
-    proc = manage(cli_env, "club_night", "riverside", "--date", "2026-03-03",
-                  "--players", "Ann Lee,Bob Ray", "--json")
+    proc = manage(
+        cli_env,
+        "club_night",
+        "riverside",
+        "--date",
+        "2026-03-03",
+        "--players",
+        "Ann Lee,Bob Ray",
+        "--json",
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["slug"] == "riverside-2026-03-03"
-    proc = manage(cli_env, "record_result", "riverside-2026-03-03", "--round", "1", "1", "400",
-                  "300")
+    proc = manage(
+        cli_env, "record_result", "riverside-2026-03-03", "--round", "1", "1", "400", "300"
+    )
     assert proc.returncode == 1 and "not paired" in proc.stderr

@@ -81,8 +81,14 @@ def club(ann):
     c = club_services.create_club(name="Riverside", actor=ann, city="Springfield")
     club_services.add_member(c, "Lee, Ann", actor=ann)
     club_services.add_member(c, "Ray, Bob", actor=ann, guest=True)
-    club_services.create_season(c, name="Spring", start_date="2025-01-01",
-                                end_date="2025-06-30", actor=ann, preset="two-one")
+    club_services.create_season(
+        c,
+        name="Spring",
+        start_date="2025-01-01",
+        end_date="2025-06-30",
+        actor=ann,
+        preset="two-one",
+    )
     return c
 
 
@@ -91,8 +97,9 @@ def other(cat):
     """Another club, organised by cat."""
     c = club_services.create_club(name="Hilltop", actor=cat)
     club_services.add_member(c, "Hill, Holly", actor=cat)
-    club_services.create_season(c, name="Spring", start_date="2025-01-01",
-                                end_date="2025-06-30", actor=cat)
+    club_services.create_season(
+        c, name="Spring", start_date="2025-01-01", end_date="2025-06-30", actor=cat
+    )
     return c
 
 
@@ -121,8 +128,12 @@ def error_at(response, field_id: str) -> str:
 
 
 def season_data(**over):
-    data = {"name": "Autumn", "start_date": "2025-07-01", "end_date": "2025-12-31",
-            "preset": "two-one"}
+    data = {
+        "name": "Autumn",
+        "start_date": "2025-07-01",
+        "end_date": "2025-12-31",
+        "preset": "two-one",
+    }
     data.update(over)
     return data
 
@@ -134,14 +145,20 @@ def actions(club, season):
     u = club.organisers.first()
     return [
         ("get", f"/clubs/{s}/manage/", None),
-        ("post", f"/clubs/{s}/manage/", {"name": "Renamed", "realm": "nsa",
-                                          "newcomer_rating": "900"}),
+        (
+            "post",
+            f"/clubs/{s}/manage/",
+            {"name": "Renamed", "realm": "nsa", "newcomer_rating": "900"},
+        ),
         ("post", f"/clubs/{s}/manage/organisers/add/", {"username": "bob"}),
         ("post", f"/clubs/{s}/manage/organisers/remove/", {"user": str(u.pk)}),
         ("get", f"/clubs/{s}/manage/members/search/?name=Lee", None),
         ("post", f"/clubs/{s}/manage/members/add/", {"name": "Zed, Zoe"}),
-        ("post", f"/clubs/{s}/manage/members/change/", {"membership": str(m.pk),
-                                                       "action": "lapse"}),
+        (
+            "post",
+            f"/clubs/{s}/manage/members/change/",
+            {"membership": str(m.pk), "action": "lapse"},
+        ),
         ("get", f"/clubs/{s}/seasons/manage/", None),
         ("post", f"/clubs/{s}/seasons/manage/", season_data()),
         ("get", f"/clubs/{s}/seasons/manage/{season.pk}/", None),
@@ -162,9 +179,15 @@ def test_anonymous_is_sent_to_sign_in_everywhere(client, club):
     for url in ("/clubs/new/", "/clubs/mine/"):
         response = client.get(url)
         assert response.status_code == 302 and response["Location"].startswith(LOGIN)
-    response = client.post("/clubs/new/", {"name": "Sneaky", "realm": "nsa",
-                                           "newcomer_rating": "1000",
-                                           "rating_system": "club-third"})
+    response = client.post(
+        "/clubs/new/",
+        {
+            "name": "Sneaky",
+            "realm": "nsa",
+            "newcomer_rating": "1000",
+            "rating_system": "club-third",
+        },
+    )
     assert response.status_code == 302 and response["Location"].startswith(LOGIN)
     assert counts() == before
 
@@ -217,8 +240,9 @@ def test_membership_of_another_club_is_refused(client, club, other, ann, cat):
     theirs = club_services.add_member(other, "Far, Away", actor=cat)
     signed_in(client, ann)
     before = counts()
-    response = client.post("/clubs/riverside/manage/members/change/",
-                           {"membership": theirs.pk, "action": "lapse"})
+    response = client.post(
+        "/clubs/riverside/manage/members/change/", {"membership": theirs.pk, "action": "lapse"}
+    )
     assert response.status_code == 400
     assert b"not in this club" in response.content
     assert counts() == before
@@ -232,17 +256,28 @@ def test_membership_of_another_club_is_refused(client, club, other, ann, cat):
 def test_found_a_club(client, ann):
     signed_in(client, ann)
     before = AuditEvent.objects.count()
-    response = client.post("/clubs/new/", {
-        "name": "Tuesday Tiles", "city": "Leeds", "country": "UK",
-        "meets": "Tuesdays 7pm, Library", "realm": "absp", "newcomer_rating": "1200",
-        "rating_system": "club-third",
-    })
+    response = client.post(
+        "/clubs/new/",
+        {
+            "name": "Tuesday Tiles",
+            "city": "Leeds",
+            "country": "UK",
+            "meets": "Tuesdays 7pm, Library",
+            "realm": "absp",
+            "newcomer_rating": "1200",
+            "rating_system": "club-third",
+        },
+    )
     club = Club.objects.get(name="Tuesday Tiles")
     assert response.status_code == 302
     assert response["Location"] == f"/clubs/{club.slug}/manage/"
     assert club.is_organiser(ann)
     assert (club.city, club.meets, club.realm, club.newcomer_rating) == (
-        "Leeds", "Tuesdays 7pm, Library", "absp", 1200)
+        "Leeds",
+        "Tuesdays 7pm, Library",
+        "absp",
+        1200,
+    )
     assert club.rating_list.system == "club-third"
     assert AuditEvent.objects.count() == before + 1
     page = client.get(response["Location"])
@@ -253,16 +288,25 @@ def test_found_a_club_with_another_rating_system(client, ann):
     signed_in(client, ann)
     form = client.get("/clubs/new/")
     assert b'value="club-third" selected' in form.content
-    client.post("/clubs/new/", {"name": "Elo Club", "realm": "nsa", "newcomer_rating": "1000",
-                                "rating_system": "nsa2008"})
+    client.post(
+        "/clubs/new/",
+        {"name": "Elo Club", "realm": "nsa", "newcomer_rating": "1000", "rating_system": "nsa2008"},
+    )
     assert Club.objects.get(name="Elo Club").rating_list.system == "nsa2008"
 
 
 def test_found_a_club_htmx_redirects_the_page(client, ann):
     signed_in(client, ann)
-    response = client.post("/clubs/new/", {"name": "Htmx Club", "realm": "nsa",
-                                           "newcomer_rating": "1000",
-                                           "rating_system": "club-third"}, **HTMX)
+    response = client.post(
+        "/clubs/new/",
+        {
+            "name": "Htmx Club",
+            "realm": "nsa",
+            "newcomer_rating": "1000",
+            "rating_system": "club-third",
+        },
+        **HTMX,
+    )
     assert response.status_code == 200
     assert response["HX-Redirect"] == "/clubs/htmx-club/manage/"
 
@@ -282,8 +326,13 @@ def test_found_a_club_htmx_redirects_the_page(client, ann):
 def test_found_a_club_refusals(client, ann, data, field, message):
     signed_in(client, ann)
     before = counts()
-    post = {"name": "Good Name", "realm": "nsa", "newcomer_rating": "1000",
-            "rating_system": "club-third", **data}
+    post = {
+        "name": "Good Name",
+        "realm": "nsa",
+        "newcomer_rating": "1000",
+        "rating_system": "club-third",
+        **data,
+    }
     response = client.post("/clubs/new/", post)
     assert response.status_code == 400
     assert message in error_at(response, field)
@@ -319,14 +368,25 @@ def test_my_clubs_empty_and_nav_link_only_when_signed_in(client, bob):
 def test_settings_change(client, club, ann):
     signed_in(client, ann)
     before = AuditEvent.objects.count()
-    response = client.post("/clubs/riverside/manage/", {
-        "name": "Riverside Scrabble", "city": "Shelbyville", "country": "US",
-        "meets": "Thursdays 6pm", "realm": "nsa", "newcomer_rating": "900",
-    })
+    response = client.post(
+        "/clubs/riverside/manage/",
+        {
+            "name": "Riverside Scrabble",
+            "city": "Shelbyville",
+            "country": "US",
+            "meets": "Thursdays 6pm",
+            "realm": "nsa",
+            "newcomer_rating": "900",
+        },
+    )
     assert response.status_code == 302
     club.refresh_from_db()
     assert (club.name, club.city, club.meets, club.newcomer_rating) == (
-        "Riverside Scrabble", "Shelbyville", "Thursdays 6pm", 900)
+        "Riverside Scrabble",
+        "Shelbyville",
+        "Thursdays 6pm",
+        900,
+    )
     assert AuditEvent.objects.count() == before + 1
     page = client.get("/clubs/riverside/manage/")
     assert b"settings saved" in page.content
@@ -337,8 +397,11 @@ def test_settings_change(client, club, ann):
 
 def test_settings_htmx_returns_the_panel(client, club, ann):
     signed_in(client, ann)
-    response = client.post("/clubs/riverside/manage/", {
-        "name": "Riverside", "realm": "nsa", "newcomer_rating": "1100"}, **HTMX)
+    response = client.post(
+        "/clubs/riverside/manage/",
+        {"name": "Riverside", "realm": "nsa", "newcomer_rating": "1100"},
+        **HTMX,
+    )
     assert response.status_code == 200
     assert b"<html" not in response.content and b'id="club-panel"' in response.content
     assert b"settings saved" in response.content
@@ -348,8 +411,11 @@ def test_settings_htmx_returns_the_panel(client, club, ann):
 def test_settings_empty_name_refused(client, club, ann, htmx):
     signed_in(client, ann)
     before = counts()
-    response = client.post("/clubs/riverside/manage/", {
-        "name": "", "realm": "nsa", "newcomer_rating": "1000"}, **(HTMX if htmx else {}))
+    response = client.post(
+        "/clubs/riverside/manage/",
+        {"name": "", "realm": "nsa", "newcomer_rating": "1000"},
+        **(HTMX if htmx else {}),
+    )
     assert response.status_code == 400
     assert "required" in error_at(response, "id_name")
     assert counts() == before
@@ -363,8 +429,7 @@ def test_settings_empty_name_refused(client, club, ann, htmx):
 def test_add_and_remove_an_organiser(client, club, ann, bob):
     signed_in(client, ann)
     before = AuditEvent.objects.count()
-    response = client.post("/clubs/riverside/manage/organisers/add/", {"username": "BOB"},
-                           **HTMX)
+    response = client.post("/clubs/riverside/manage/organisers/add/", {"username": "BOB"}, **HTMX)
     assert response.status_code == 200
     assert b"bob now organises Riverside" in response.content
     assert club.is_organiser(bob)
@@ -378,8 +443,7 @@ def test_add_and_remove_an_organiser(client, club, ann, bob):
 def test_the_last_organiser_stays(client, club, ann):
     signed_in(client, ann)
     before = counts()
-    response = client.post("/clubs/riverside/manage/organisers/remove/", {"user": ann.pk},
-                           **HTMX)
+    response = client.post("/clubs/riverside/manage/organisers/remove/", {"user": ann.pk}, **HTMX)
     assert response.status_code == 400
     text = response.content.decode()
     row = re.search(r'<li data-user="ann">.*?</li>', text, re.S)[0]
@@ -444,8 +508,9 @@ def test_member_list_shows_status_guest_and_club_rating(client, club, ann):
 def test_add_member_by_typed_name(client, club, ann):
     signed_in(client, ann)
     before = AuditEvent.objects.count()
-    response = client.post("/clubs/riverside/manage/members/add/",
-                           {"name": "Nu, Nora", "since": "2024-09-01"}, **HTMX)
+    response = client.post(
+        "/clubs/riverside/manage/members/add/", {"name": "Nu, Nora", "since": "2024-09-01"}, **HTMX
+    )
     assert response.status_code == 200
     assert b"Nu, Nora is a member of Riverside" in response.content
     m = Membership.objects.get(club=club, player__name="Nu, Nora")
@@ -457,8 +522,9 @@ def test_add_member_by_picked_suggestion(client, club, ann):
     smith = find_or_create_player("Smith, John", naspa_id="NA1234", email="js@example.org")
     signed_in(client, ann)
     players = Player.objects.count()
-    response = client.post("/clubs/riverside/manage/members/add/",
-                           {"name": "smi", "player_id": smith.pk})
+    response = client.post(
+        "/clubs/riverside/manage/members/add/", {"name": "smi", "player_id": smith.pk}
+    )
     assert response.status_code == 302
     assert Membership.objects.filter(club=club, player=smith).exists()
     assert Player.objects.count() == players
@@ -472,7 +538,7 @@ def test_add_a_guest(client, club, ann):
 
 
 def test_search_reuses_the_console_registry_search(client, club, ann):
-    from tournament.web.console.registration import search_players  # noqa: F401 (reused)
+    from tournament.selectors import search_players  # noqa: F401 (reused)
 
     find_or_create_player("Bégin, Luc", wespa_id="W77", email="luc@example.org")
     smith = find_or_create_player("Smith, John", naspa_id="NA1234", email="js@example.org")
@@ -526,8 +592,7 @@ def test_lapse_activate_and_make_a_guest_a_member(client, club, ann):
 def test_add_member_refusals(client, club, ann, data, field, message, htmx):
     signed_in(client, ann)
     before = counts()
-    response = client.post("/clubs/riverside/manage/members/add/", data,
-                           **(HTMX if htmx else {}))
+    response = client.post("/clubs/riverside/manage/members/add/", data, **(HTMX if htmx else {}))
     assert response.status_code == 400
     assert message in error_at(response, field)
     assert counts() == before
@@ -555,8 +620,9 @@ def test_member_change_refusals(client, club, ann):
 def test_create_a_preset_season(client, club, ann):
     signed_in(client, ann)
     before = AuditEvent.objects.count()
-    response = client.post("/clubs/riverside/seasons/manage/",
-                           season_data(preset="margin-bonus"), **HTMX)
+    response = client.post(
+        "/clubs/riverside/seasons/manage/", season_data(preset="margin-bonus"), **HTMX
+    )
     assert response.status_code == 200 and b"Season Autumn created" in response.content
     s = Season.objects.get(club=club, name="Autumn")
     assert s.preset == "margin-bonus" and s.rule["margin_bonus"] == 1
@@ -566,14 +632,32 @@ def test_create_a_preset_season(client, club, ann):
 
 def test_create_a_configured_season(client, club, ann):
     signed_in(client, ann)
-    response = client.post("/clubs/riverside/seasons/manage/", season_data(
-        win="3", tie="1.5", loss="0", margin_bonus="1", margin="100", attendance="0.5",
-        best_nights="8", min_nights="3"))
+    response = client.post(
+        "/clubs/riverside/seasons/manage/",
+        season_data(
+            win="3",
+            tie="1.5",
+            loss="0",
+            margin_bonus="1",
+            margin="100",
+            attendance="0.5",
+            best_nights="8",
+            min_nights="3",
+        ),
+    )
     assert response.status_code == 302
     s = Season.objects.get(club=club, name="Autumn")
     assert s.preset == ""
-    assert s.rule == {"win": 3.0, "tie": 1.5, "loss": 0.0, "margin_bonus": 1.0,
-                      "margin": 100, "attendance": 0.5, "best_nights": 8, "min_nights": 3}
+    assert s.rule == {
+        "win": 3.0,
+        "tie": 1.5,
+        "loss": 0.0,
+        "margin_bonus": 1.0,
+        "margin": 100,
+        "attendance": 0.5,
+        "best_nights": 8,
+        "min_nights": 3,
+    }
     text = client.get("/clubs/riverside/seasons/manage/").content.decode()
     assert "3 points a win, 1.5 a tie, 0 a loss; 1 more for a win by 100 or more" in text
     assert "only the best 8 nights count for points; 3 nights played to be ranked" in text
@@ -585,18 +669,25 @@ def test_edit_a_season(client, club, ann):
     page = client.get(f"/clubs/riverside/seasons/manage/{s.pk}/")
     assert b'value="Spring"' in page.content
     before = AuditEvent.objects.count()
-    response = client.post(f"/clubs/riverside/seasons/manage/{s.pk}/", {
-        "name": "Spring League", "start_date": "2025-01-15", "end_date": "2025-06-30",
-        "preset": "wins"})
+    response = client.post(
+        f"/clubs/riverside/seasons/manage/{s.pk}/",
+        {
+            "name": "Spring League",
+            "start_date": "2025-01-15",
+            "end_date": "2025-06-30",
+            "preset": "wins",
+        },
+    )
     assert response.status_code == 302
     s.refresh_from_db()
-    assert (s.name, s.start_date, s.preset) == ("Spring League", datetime.date(2025, 1, 15),
-                                                 "wins")
+    assert (s.name, s.start_date, s.preset) == ("Spring League", datetime.date(2025, 1, 15), "wins")
     assert s.rule["win"] == 1
     assert AuditEvent.objects.count() == before + 1
-    response = client.post(f"/clubs/riverside/seasons/manage/{s.pk}/", season_data(
-        name="Spring League", start_date="2025-01-15", end_date="2025-06-30", win="4"),
-        **HTMX)
+    response = client.post(
+        f"/clubs/riverside/seasons/manage/{s.pk}/",
+        season_data(name="Spring League", start_date="2025-01-15", end_date="2025-06-30", win="4"),
+        **HTMX,
+    )
     assert response.status_code == 200 and response["HX-Redirect"]
     s.refresh_from_db()
     assert s.preset == "" and s.rule["win"] == 4
@@ -606,8 +697,9 @@ def test_edit_a_season(client, club, ann):
 
 def _played_night(club, ann):
     """A closed night of one game in the spring season: Lee 400, Zed 300."""
-    night = club_services.create_night(club, date="2025-03-04", players=["Lee, Ann", "Zed, Al"],
-                                       games=1, draw="random", actor=ann)
+    night = club_services.create_night(
+        club, date="2025-03-04", players=["Lee, Ann", "Zed, Al"], games=1, draw="random", actor=ann
+    )
     number = club_services.pair_next_game(night, actor=ann)
     division = night.tournament.divisions.get()
     record_result(division, number, 1, 400, 300, actor=ann)
@@ -642,8 +734,11 @@ def test_archive_a_season_shows_its_awards(client, club, ann):
     ("data", "field", "message"),
     [
         ({"start_date": "2025-06-01"}, "id_start_date", "overlap the season Spring"),
-        ({"start_date": "2024-12-01", "end_date": "2025-01-01"}, "id_start_date",
-         "overlap the season Spring"),
+        (
+            {"start_date": "2024-12-01", "end_date": "2025-01-01"},
+            "id_start_date",
+            "overlap the season Spring",
+        ),
         ({"end_date": "2025-06-01"}, "id_end_date", "ends (2025-06-01) before it starts"),
         ({"name": "Spring"}, "id_name", "already has a season named 'Spring'"),
         ({"name": ""}, "id_name", "required"),
@@ -661,8 +756,9 @@ def test_archive_a_season_shows_its_awards(client, club, ann):
 def test_create_season_refusals(client, club, ann, data, field, message, htmx):
     signed_in(client, ann)
     before = counts()
-    response = client.post("/clubs/riverside/seasons/manage/", season_data(**data),
-                           **(HTMX if htmx else {}))
+    response = client.post(
+        "/clubs/riverside/seasons/manage/", season_data(**data), **(HTMX if htmx else {})
+    )
     assert response.status_code == 400
     assert message in error_at(response, field)
     assert counts() == before
@@ -672,8 +768,9 @@ def test_create_season_refusals(client, club, ann, data, field, message, htmx):
 
 def test_edit_season_refusals(client, club, ann):
     signed_in(client, ann)
-    autumn = club_services.create_season(club, name="Autumn", start_date="2025-07-01",
-                                         end_date="2025-12-31", actor=ann)
+    autumn = club_services.create_season(
+        club, name="Autumn", start_date="2025-07-01", end_date="2025-12-31", actor=ann
+    )
     before = counts()
     url = f"/clubs/riverside/seasons/manage/{autumn.pk}/"
     for data, field, message in [
@@ -693,8 +790,18 @@ def test_edit_season_refusals(client, club, ann):
 
 # --------------------------------------------------------------------------- hostile values
 
-HOSTILE = ["\x00", "a\x00b", "1" + "0" * 400, "x" * 5000, "-1" + "0" * 400, "1e400",
-           "<script>", "' OR 1=1 --", "NaN", "١٥٠٠"]
+HOSTILE = [
+    "\x00",
+    "a\x00b",
+    "1" + "0" * 400,
+    "x" * 5000,
+    "-1" + "0" * 400,
+    "1e400",
+    "<script>",
+    "' OR 1=1 --",
+    "NaN",
+    "١٥٠٠",
+]
 
 
 @pytest.mark.parametrize("value", HOSTILE)
@@ -704,21 +811,54 @@ def test_hostile_values_never_500(client, club, ann, value):
     s = club.seasons.get()
     m = Membership.objects.filter(club=club).first()
     forms = [
-        ("/clubs/new/", {"name": "N", "realm": "nsa", "newcomer_rating": "1000",
-                         "rating_system": "club-third", "city": "", "country": "",
-                         "meets": ""}),
-        ("/clubs/riverside/manage/", {"name": "Riverside", "realm": "nsa",
-                                      "newcomer_rating": "1000", "city": "", "country": "",
-                                      "meets": ""}),
+        (
+            "/clubs/new/",
+            {
+                "name": "N",
+                "realm": "nsa",
+                "newcomer_rating": "1000",
+                "rating_system": "club-third",
+                "city": "",
+                "country": "",
+                "meets": "",
+            },
+        ),
+        (
+            "/clubs/riverside/manage/",
+            {
+                "name": "Riverside",
+                "realm": "nsa",
+                "newcomer_rating": "1000",
+                "city": "",
+                "country": "",
+                "meets": "",
+            },
+        ),
         ("/clubs/riverside/manage/organisers/add/", {"username": "bob"}),
         ("/clubs/riverside/manage/organisers/remove/", {"user": str(ann.pk)}),
-        ("/clubs/riverside/manage/members/add/", {"name": "A, B", "player_id": "",
-                                                  "since": "", "guest": ""}),
-        ("/clubs/riverside/manage/members/change/", {"membership": str(m.pk),
-                                                     "action": "lapse"}),
-        ("/clubs/riverside/seasons/manage/", season_data(**dict.fromkeys(
-            ["win", "tie", "loss", "margin_bonus", "margin", "attendance", "best_nights",
-             "min_nights"], ""))),
+        (
+            "/clubs/riverside/manage/members/add/",
+            {"name": "A, B", "player_id": "", "since": "", "guest": ""},
+        ),
+        ("/clubs/riverside/manage/members/change/", {"membership": str(m.pk), "action": "lapse"}),
+        (
+            "/clubs/riverside/seasons/manage/",
+            season_data(
+                **dict.fromkeys(
+                    [
+                        "win",
+                        "tie",
+                        "loss",
+                        "margin_bonus",
+                        "margin",
+                        "attendance",
+                        "best_nights",
+                        "min_nights",
+                    ],
+                    "",
+                )
+            ),
+        ),
         (f"/clubs/riverside/seasons/manage/{s.pk}/", season_data(win="")),
     ]
     for url, data in forms:
@@ -729,8 +869,9 @@ def test_hostile_values_never_500(client, club, ann, value):
     for q in HOSTILE:
         response = client.get("/clubs/riverside/manage/members/search/", {"name": q})
         assert response.status_code == 200
-    assert b"<script>" not in client.get("/clubs/riverside/manage/").content.split(
-        b"</header>")[1].replace(b'<script src="/static/django_htmx/htmx-2.min.js"', b"")
+    assert b"<script>" not in client.get("/clubs/riverside/manage/").content.split(b"</header>")[
+        1
+    ].replace(b'<script src="/static/django_htmx/htmx-2.min.js"', b"")
 
 
 def test_two_clubs_of_one_name_and_a_long_name_each_get_their_own_list(client, ann):

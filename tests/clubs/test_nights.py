@@ -25,15 +25,22 @@ from tournament.clubs import selectors
 from tournament.clubs import services as club_services
 from tournament.clubs.models import Night
 from tournament.clubs.web.nights import numbered_line
+from tournament.errors import ServiceError
 from tournament.models import AuditEvent, Entry, Game, Membership, Player
-from tournament.services.errors import ServiceError
 
 PW = "pw-long-enough-1"
 DAY = datetime.date(2025, 3, 4)
 MEMBERS = [
-    "Ann Lee", "Bob Ray", "Cat Fox", "Dan Poe", "Eve Kim", "Fay Orr", "Gil Day", "Hal Ng",
+    "Ann Lee",
+    "Bob Ray",
+    "Cat Fox",
+    "Dan Poe",
+    "Eve Kim",
+    "Fay Orr",
+    "Gil Day",
+    "Hal Ng",
     "Ivy Wu",
-]  # fmt: skip
+]
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 pytestmark = pytest.mark.django_db
@@ -80,9 +87,14 @@ def _ids(club, names=MEMBERS) -> list[int]:
 
 def _night(club, org, names=MEMBERS, guests=("Gus Guest",), games=3) -> Night:
     return club_services.create_night(
-        club, date=DAY, players=_ids(club, names), guests=list(guests), games=games,
-        draw="random,koth", actor=org,
-    )  # fmt: skip
+        club,
+        date=DAY,
+        players=_ids(club, names),
+        guests=list(guests),
+        games=games,
+        draw="random,koth",
+        actor=org,
+    )
 
 
 def _url(night: Night, what: str = "") -> str:
@@ -125,10 +137,16 @@ def test_a_whole_night_from_ticking_to_the_season_ladder(club, org):
         assert name in html
     assert 'value="random" selected' in html and 'value="koth" selected' in html
     assert f'value="{datetime.date.today().isoformat()}"' in html
-    response = client.post(new, {
-        "players": _ids(club), "guests": "Gus Guest\n\n", "games": "3",
-        "draw": ["random", "koth", "koth"], "date": DAY.isoformat(),
-    })  # fmt: skip
+    response = client.post(
+        new,
+        {
+            "players": _ids(club),
+            "guests": "Gus Guest\n\n",
+            "games": "3",
+            "draw": ["random", "koth", "koth"],
+            "date": DAY.isoformat(),
+        },
+    )
     night = Night.objects.get(club=club)
     assert response.status_code == 302 and response["Location"] == _url(night)
     assert night.games == 3 and night.draw == "random,koth,koth"
@@ -148,8 +166,9 @@ def test_a_whole_night_from_ticking_to_the_season_ladder(club, org):
     page = client.get(_url(night)).content.decode()
     assert "Draw game 2" in page and "5 result(s) missing" in page
     for game in games:
-        answer = client.post(_url(night, "results/"), {"line": f"{game.player1.number} 412 389"},
-                             **HTMX)  # fmt: skip
+        answer = client.post(
+            _url(night, "results/"), {"line": f"{game.player1.number} 412 389"}, **HTMX
+        )
         assert answer.status_code == 200, answer.content.decode()
         text = answer.content.decode()
         assert "Recorded" in text and game.player1.player.name in text and "now 1-0" in text
@@ -174,9 +193,16 @@ def test_a_whole_night_from_ticking_to_the_season_ladder(club, org):
     for name in ("Jon Lake", "Kim Moss"):
         answer = client.post(_url(night, "players/"), {"name": name, "guest": "on"}, **HTMX)
         assert answer.status_code == 200 and f"{name} joins the night" in answer.content.decode()
-    answer = client.post(_url(night, "log/"), {
-        "player": "jon", "opponent": "Kim Moss", "score": "420", "opp_score": "330",
-    }, **HTMX)  # fmt: skip
+    answer = client.post(
+        _url(night, "log/"),
+        {
+            "player": "jon",
+            "opponent": "Kim Moss",
+            "score": "420",
+            "opp_score": "330",
+        },
+        **HTMX,
+    )
     assert answer.status_code == 200, answer.content.decode()
     assert "Logged (no draw)" in answer.content.decode()
     logged = [g for g in _games(night, 3) if g.player1.player.name == "Jon Lake"]
@@ -259,8 +285,10 @@ def test_screen_of_another_clubs_night_is_not_found(club, org, other_org):
         _client(other_org).get(reverse("clubs:night", args=[hillside.slug, night.pk])).status_code
         == 404
     )
-    assert _client(None).get(reverse("clubs:night_screen", args=[club.slug, 999999])
-                             ).status_code == 404  # fmt: skip
+    assert (
+        _client(None).get(reverse("clubs:night_screen", args=[club.slug, 999999])).status_code
+        == 404
+    )
     assert _client(None).get(reverse("clubs:nights", args=["nowhere"])).status_code == 404
 
 
@@ -300,12 +328,15 @@ def _organiser_requests(club, night) -> list[tuple[str, str, dict]]:
         ("get", _url(night), {}),
         ("post", _url(night, "results/"), {"line": "1 412 389"}),
         ("post", _url(night, "draw/"), {}),
-        ("post", _url(night, "log/"), {"player": "1", "opponent": "2", "score": "400",
-                                       "opp_score": "300"}),
+        (
+            "post",
+            _url(night, "log/"),
+            {"player": "1", "opponent": "2", "score": "400", "opp_score": "300"},
+        ),
         ("post", _url(night, "players/"), {"name": "Late Comer"}),
         ("post", _url(night, "close/"), {}),
         ("post", _url(night, "reopen/"), {"reason": "because"}),
-    ]  # fmt: skip
+    ]
 
 
 def test_anonymous_visitors_are_sent_to_sign_in(club, org):
@@ -437,8 +468,9 @@ def test_result_line_refusals(drawn, org, line, words):
     fill = {"a": one.player1.number, "c": two.player1.number}
     before = _counts()
     for extra in ({}, HTMX):
-        response = _client(org).post(_url(drawn, "results/"), {"line": line.format(**fill)},
-                                     **extra)  # fmt: skip
+        response = _client(org).post(
+            _url(drawn, "results/"), {"line": line.format(**fill)}, **extra
+        )
         _refused(response, "line", words.format(**fill))
     assert _counts() == before
 
@@ -446,8 +478,10 @@ def test_result_line_refusals(drawn, org, line, words):
 def test_a_recorded_result_is_not_entered_twice(drawn, org):
     game = _games(drawn, 1)[0]
     client = _client(org)
-    assert client.post(_url(drawn, "results/"), {"line": f"{game.player1.number} 400 300"}
-                       ).status_code == 200  # fmt: skip
+    assert (
+        client.post(_url(drawn, "results/"), {"line": f"{game.player1.number} 400 300"}).status_code
+        == 200
+    )
     before = _counts()
     response = client.post(_url(drawn, "results/"), {"line": f"{game.player1.number} 401 300"})
     _refused(response, "line", "")
@@ -460,8 +494,9 @@ def test_result_before_any_draw_and_after_closing(club, org):
     night = _night(club, org, names=["Ann Lee"], guests=["Gus Guest"])
     client = _client(org)
     before = _counts()
-    _refused(client.post(_url(night, "results/"), {"line": "1 400 300"}), "line",
-             "round 1 is not paired")  # fmt: skip
+    _refused(
+        client.post(_url(night, "results/"), {"line": "1 400 300"}), "line", "round 1 is not paired"
+    )
     _refused(client.post(_url(night, "results/"), {"line": ""}), "line", "type a result")
     assert _counts() == before
     client.post(_url(night, "draw/"))
@@ -501,8 +536,7 @@ def test_closing_with_missing_results_is_refused(drawn, org):
 
 def test_log_game_refusals(club, org, drawn):
     hill = club_services.create_club(name="Lakeside", actor=org)
-    club_services.create_night(hill, date=DAY, players=[], guests=["Zed Zee", "Yan Yu"],
-                               actor=org)  # fmt: skip
+    club_services.create_night(hill, date=DAY, players=[], guests=["Zed Zee", "Yan Yu"], actor=org)
     one, two = _apart(drawn)
     a, c = one.player1, two.player1
     cases = [
@@ -535,11 +569,38 @@ def test_latecomer_refusals(drawn, org):
 
 
 HOSTILE = [
-    "", " ", "\x00", "-1", "0", "99999999999999999999999", "1e9", "NaN", "１２", "<script>x",
-    "'; drop table x; --", "%00", "a" * 5000, "../../etc/passwd", "b0 1 1", "0 0 0 0 0",
-]  # fmt: skip
-FIELDS = ["players", "guests", "games", "draw", "date", "line", "player", "opponent", "score",
-          "opp_score", "name", "guest", "reason"]  # fmt: skip
+    "",
+    " ",
+    "\x00",
+    "-1",
+    "0",
+    "99999999999999999999999",
+    "1e9",
+    "NaN",
+    "１２",
+    "<script>x",
+    "'; drop table x; --",
+    "%00",
+    "a" * 5000,
+    "../../etc/passwd",
+    "b0 1 1",
+    "0 0 0 0 0",
+]
+FIELDS = [
+    "players",
+    "guests",
+    "games",
+    "draw",
+    "date",
+    "line",
+    "player",
+    "opponent",
+    "score",
+    "opp_score",
+    "name",
+    "guest",
+    "reason",
+]
 
 
 def test_hostile_values_never_answer_500(drawn, org):
@@ -589,8 +650,9 @@ def test_the_run_pages_links_answer_for_the_organiser(drawn, org):
 def _signed_in_context(chromium, live_server, user):
     client = _client(user)
     context = chromium.new_context(viewport={"width": 390, "height": 844})
-    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
-                          "url": live_server.url}])  # fmt: skip
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
     return context
 
 

@@ -27,11 +27,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from pairings.services.store import set_pairing
 from tournament.clubs import selectors
 from tournament.clubs import services as club_services
 from tournament.clubs.models import Night
 from tournament.models import Game, Player
-from tournament.services.pairings import set_pairing
 from tournament.services.results import correct_result, record_result
 
 PW = "pw-long-enough-1"
@@ -40,23 +40,38 @@ ANN, BOB, CAT, DAN, GUS = "Ann Lee", "Bob Ray", "Cat Ames", "Dan Oak", "Gus Visi
 pytestmark = pytest.mark.django_db
 
 NIGHTS = [
-    (datetime.date(2024, 12, 10), [ANN, BOB, CAT, DAN], [], [
-        [(ANN, 400, BOB, 350), (CAT, 380, DAN, 380)],
-        [(ANN, 420, CAT, 300), (BOB, 390, DAN, 410)],
-        [(ANN, 450, DAN, 440), (BOB, 360, CAT, 355)],
-    ]),
-    (datetime.date(2025, 1, 14), [ANN, BOB, CAT], [GUS], [
-        [(ANN, 500, GUS, 320), (BOB, 300, CAT, 310)],
-        [(ANN, 380, BOB, 380), (CAT, 400, GUS, 390)],
-        [(ANN, 410, CAT, 400), (BOB, 420, GUS, 330)],
-    ]),
-    (datetime.date(2025, 1, 21), [ANN, BOB, CAT, DAN], [], [
-        [(ANN, 390, BOB, 395), (CAT, 480, DAN, 470)],
-        [(ANN, 350, CAT, 300), (BOB, 400, DAN, 380)],
-        [(ANN, 360, DAN, 350), (CAT, 330, BOB, 300)],
-        [(ANN, 400, BOB, 300), (CAT, 340, DAN, 350)],
-    ]),
-]  # fmt: skip
+    (
+        datetime.date(2024, 12, 10),
+        [ANN, BOB, CAT, DAN],
+        [],
+        [
+            [(ANN, 400, BOB, 350), (CAT, 380, DAN, 380)],
+            [(ANN, 420, CAT, 300), (BOB, 390, DAN, 410)],
+            [(ANN, 450, DAN, 440), (BOB, 360, CAT, 355)],
+        ],
+    ),
+    (
+        datetime.date(2025, 1, 14),
+        [ANN, BOB, CAT],
+        [GUS],
+        [
+            [(ANN, 500, GUS, 320), (BOB, 300, CAT, 310)],
+            [(ANN, 380, BOB, 380), (CAT, 400, GUS, 390)],
+            [(ANN, 410, CAT, 400), (BOB, 420, GUS, 330)],
+        ],
+    ),
+    (
+        datetime.date(2025, 1, 21),
+        [ANN, BOB, CAT, DAN],
+        [],
+        [
+            [(ANN, 390, BOB, 395), (CAT, 480, DAN, 470)],
+            [(ANN, 350, CAT, 300), (BOB, 400, DAN, 380)],
+            [(ANN, 360, DAN, 350), (CAT, 330, BOB, 300)],
+            [(ANN, 400, BOB, 300), (CAT, 340, DAN, 350)],
+        ],
+    ),
+]
 
 
 def _play(night: Night, games: list[list[tuple]], actor) -> None:
@@ -72,38 +87,71 @@ def _play(night: Night, games: list[list[tuple]], actor) -> None:
 def club_data():
     """The fixture club: 4 members, a guest, 3 closed nights, 1 open, 2 seasons."""
     org = User.objects.create_user("org", password=PW)
-    club = club_services.create_club(name="Riverside Scrabble", actor=org, city="Riverton",
-                                     country="Canada", meets="Tuesdays 7pm, Library")
+    club = club_services.create_club(
+        name="Riverside Scrabble",
+        actor=org,
+        city="Riverton",
+        country="Canada",
+        meets="Tuesdays 7pm, Library",
+    )
     players = {}
     for name in (ANN, BOB, CAT, DAN):
-        players[name] = club_services.add_member(club, name, actor=org,
-                                                 since="2024-01-01").player
+        players[name] = club_services.add_member(club, name, actor=org, since="2024-01-01").player
     # contact details the registry holds: never on a public page
     Player.objects.filter(name=ANN).update(email="ann.secret@example.com", phone="555-0199")
-    autumn = club_services.create_season(club, name="Autumn 2024", start_date="2024-09-01",
-                                         end_date="2024-12-31", actor=org, preset="two-one")
-    winter = club_services.create_season(club, name="Winter 2025", start_date="2025-01-01",
-                                         end_date="2025-03-31", actor=org,
-                                         rule={"min_nights": 2})
+    autumn = club_services.create_season(
+        club,
+        name="Autumn 2024",
+        start_date="2024-09-01",
+        end_date="2024-12-31",
+        actor=org,
+        preset="two-one",
+    )
+    winter = club_services.create_season(
+        club,
+        name="Winter 2025",
+        start_date="2025-01-01",
+        end_date="2025-03-31",
+        actor=org,
+        rule={"min_nights": 2},
+    )
     nights = []
     for date, present, guests, games in NIGHTS:
         night = club_services.create_night(
-            club, date=date, players=[players[n] for n in present], guests=guests,
-            games=len(games), draw="random", actor=org,
+            club,
+            date=date,
+            players=[players[n] for n in present],
+            guests=guests,
+            games=len(games),
+            draw="random",
+            actor=org,
         )
         _play(night, games, org)
         club_services.close_night(night, actor=org)
         nights.append(night)
         if date.year == 2024:
             autumn = club_services.archive_season(autumn, actor=org)
-    open_night = club_services.create_night(club, date="2025-01-28",
-                                            players=[players[ANN], players[BOB]],
-                                            games=1, draw="random", actor=org)
-    club_services.log_game(open_night, player="Ann", opponent="Bob", score=600, opp_score=200,
-                           actor=org)
+    open_night = club_services.create_night(
+        club,
+        date="2025-01-28",
+        players=[players[ANN], players[BOB]],
+        games=1,
+        draw="random",
+        actor=org,
+    )
+    club_services.log_game(
+        open_night, player="Ann", opponent="Bob", score=600, opp_score=200, actor=org
+    )
     club.refresh_from_db()
-    return {"org": org, "club": club, "nights": nights, "open": open_night,
-            "autumn": autumn, "winter": winter, "players": players}
+    return {
+        "org": org,
+        "club": club,
+        "nights": nights,
+        "open": open_night,
+        "autumn": autumn,
+        "winter": winter,
+        "players": players,
+    }
 
 
 def _text(response) -> str:
@@ -152,7 +200,9 @@ def test_records_match_hand_computed_values(club_data):
     assert streak.value == 4
     (mark,) = streak.marks
     assert (mark.name, mark.date, mark.until_date) == (
-        ANN, datetime.date(2024, 12, 10), datetime.date(2025, 1, 14)
+        ANN,
+        datetime.date(2024, 12, 10),
+        datetime.date(2025, 1, 14),
     )
     assert (mark.slug, mark.until_slug) == (nights[0].tournament.slug, nights[1].tournament.slug)
 
@@ -169,14 +219,16 @@ def test_best_average_needs_its_minimum_of_games(club_data):
 def test_a_shared_record_names_every_holder(club_data):
     org, night = club_data["org"], club_data["nights"][2]
     club_services.reopen_night(night, actor=org, reason="a score was misread")
-    game = Game.objects.get(round__division__tournament=night.tournament, round__number=4,
-                            score1=340)
+    game = Game.objects.get(
+        round__division__tournament=night.tournament, round__number=4, score1=340
+    )
     correct_result(game, 500, 350, reason="misread", actor=org)
     club_services.close_night(night, actor=org)
     high = _record(selectors.club_records(club_data["club"]), "high_game")
     assert high.value == 500
     assert [(m.name, m.date) for m in high.marks] == [
-        (ANN, datetime.date(2025, 1, 14)), (CAT, datetime.date(2025, 1, 21))
+        (ANN, datetime.date(2025, 1, 14)),
+        (CAT, datetime.date(2025, 1, 21)),
     ]
 
 
@@ -210,8 +262,10 @@ def test_club_page_ladder_is_the_current_season_with_its_rule(club_data):
     assert "* Dan Oak (not yet qualified) 2 1-3 -30 1" in ladder
     assert "* Gus Visitor (not yet qualified) 0 0-3 -280 1" in ladder
     assert ladder.index("Bob Ray") < ladder.index("Dan Oak") < ladder.index("Gus Visitor")
-    assert ("2 points a win, 1 a tie, 0 a loss; 2 nights played to be ranked; ties on points "
-            "are broken by wins, then spread.") in ladder
+    assert (
+        "2 points a win, 1 a tie, 0 a loss; 2 nights played to be ranked; ties on points "
+        "are broken by wins, then spread."
+    ) in ladder
     assert "2 nights counted" in ladder
 
 
@@ -286,8 +340,9 @@ def test_current_season_page_has_no_awards(club_data):
 
 def test_unknown_club_or_season_is_404(club_data):
     other = club_services.create_club(name="Hilltop", actor=club_data["org"])
-    theirs = club_services.create_season(other, name="Spring", start_date="2025-03-01",
-                                         end_date="2025-05-31", actor=club_data["org"])
+    theirs = club_services.create_season(
+        other, name="Spring", start_date="2025-03-01", end_date="2025-05-31", actor=club_data["org"]
+    )
     client = Client()
     assert client.get("/clubs/nowhere/").status_code == 404
     assert client.get("/clubs/nowhere/seasons/").status_code == 404
@@ -331,8 +386,12 @@ def test_clubs_index_lists_and_searches(club_data):
 def test_pages_answer_signed_in_users_and_refuse_writes(club_data):
     client = Client()
     client.force_login(club_data["org"])
-    for url in ("/clubs/", "/clubs/riverside-scrabble/", "/clubs/riverside-scrabble/seasons/",
-                f"/clubs/riverside-scrabble/seasons/{club_data['winter'].pk}/"):
+    for url in (
+        "/clubs/",
+        "/clubs/riverside-scrabble/",
+        "/clubs/riverside-scrabble/seasons/",
+        f"/clubs/riverside-scrabble/seasons/{club_data['winter'].pk}/",
+    ):
         response = client.get(url)
         assert response.status_code == 200, url
         assert response["Cache-Control"] == "private, no-cache"
@@ -351,8 +410,9 @@ def test_a_correction_in_a_closed_night_changes_the_page(club_data):
     club_services.reopen_night(night, actor=org, reason="a score was misread")
     reopened = client.get("/clubs/riverside-scrabble/", HTTP_IF_NONE_MATCH=etag)
     assert "High game 480 Cat Ames" in _text(reopened)  # night 2 counts no more
-    game = Game.objects.get(round__division__tournament=night.tournament, round__number=1,
-                            score1=500)
+    game = Game.objects.get(
+        round__division__tournament=night.tournament, round__number=1, score1=500
+    )
     correct_result(game, 520, 320, reason="misread", actor=org)
     club_services.close_night(night, actor=org)
     again = client.get("/clubs/riverside-scrabble/", HTTP_IF_NONE_MATCH=etag)
@@ -381,10 +441,12 @@ def test_records_and_ladder_are_kept_while_the_open_night_is_played(club_data, m
     client.get("/clubs/riverside-scrabble/")
     calls = []
     real_records, real_ladder = selectors.club_records, selectors.season_ladder
-    monkeypatch.setattr(selectors, "club_records", lambda *a, **k: calls.append("records")
-                        or real_records(*a, **k))
-    monkeypatch.setattr(selectors, "season_ladder", lambda *a, **k: calls.append("ladder")
-                        or real_ladder(*a, **k))
+    monkeypatch.setattr(
+        selectors, "club_records", lambda *a, **k: calls.append("records") or real_records(*a, **k)
+    )
+    monkeypatch.setattr(
+        selectors, "season_ladder", lambda *a, **k: calls.append("ladder") or real_ladder(*a, **k)
+    )
     night, org = club_data["open"], club_data["org"]
     club_services.pair_next_game(night, actor=org)
     division = night.tournament.divisions.get()
@@ -411,21 +473,43 @@ def test_anonymous_pages_are_served_from_the_cache(club_data):
 
 def _build_club(name: str, nights: int, members: int, org) -> None:
     club = club_services.create_club(name=name, actor=org)
-    players = [club_services.add_member(club, f"{name} Player {i:02d}", actor=org).player
-               for i in range(members)]
-    club_services.create_season(club, name="All", start_date="2020-01-01",
-                                end_date="2025-12-31", actor=org, rule={"min_nights": 2})
+    players = [
+        club_services.add_member(club, f"{name} Player {i:02d}", actor=org).player
+        for i in range(members)
+    ]
+    club_services.create_season(
+        club,
+        name="All",
+        start_date="2020-01-01",
+        end_date="2025-12-31",
+        actor=org,
+        rule={"min_nights": 2},
+    )
     first = datetime.date(2024, 1, 2)
     for n in range(nights):
         a, b = players[n % members], players[(n + 1) % members]
-        night = club_services.create_night(club, date=first + datetime.timedelta(weeks=n),
-                                           players=[a, b], games=1, draw="random", actor=org)
-        club_services.log_game(night, player=a.name, opponent=b.name, score=400 + n,
-                               opp_score=350, actor=org)
+        night = club_services.create_night(
+            club,
+            date=first + datetime.timedelta(weeks=n),
+            players=[a, b],
+            games=1,
+            draw="random",
+            actor=org,
+        )
+        club_services.log_game(
+            night, player=a.name, opponent=b.name, score=400 + n, opp_score=350, actor=org
+        )
         club_services.close_night(night, actor=org)
         if n == 0:
-            club_services.create_night(club, date=first, players=[a, b], guests=["A Guest"],
-                                       games=1, draw="random", actor=org)
+            club_services.create_night(
+                club,
+                date=first,
+                players=[a, b],
+                guests=["A Guest"],
+                games=1,
+                draw="random",
+                actor=org,
+            )
 
 
 def _queries(url: str) -> int:

@@ -55,6 +55,11 @@ def test_a_streak_across_nights_and_a_tie_ending_it():
     got = fold([(n, summarise(g)) for n, g in enumerate(nights)])
     assert got.best[1] == (3, 0, 1)
     assert got.run[1] == (1, 2)
-    forfeit = fold([(0, summarise([(1, 2, 400, 300)])), (1, summarise([(1, None, -50, None)])),
-                    (2, summarise([(1, 2, 400, 300)]))])
+    forfeit = fold(
+        [
+            (0, summarise([(1, 2, 400, 300)])),
+            (1, summarise([(1, None, -50, None)])),
+            (2, summarise([(1, 2, 400, 300)])),
+        ]
+    )
     assert forfeit.best[1] == (1, 0, 0)

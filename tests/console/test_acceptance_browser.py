@@ -133,7 +133,14 @@ def test_a_whole_event_through_the_console(live_server, browser, tmp_path):  # n
     page.wait_for_selector("#entry-8")
     trail.after("paste seven players", 7)
     assert list(d.entries.order_by("number").values_list("seed_rating", flat=True)) == [
-        1905, 1820, 1750, 1690, 1604, 1588, 1512, 1433
+        1905,
+        1820,
+        1750,
+        1690,
+        1604,
+        1588,
+        1512,
+        1433,
     ]
 
     keys_per_game: list[tuple[str, int]] = []
@@ -164,8 +171,7 @@ def test_a_whole_event_through_the_console(live_server, browser, tmp_path):  # n
             page.fill("#id_swap-a", a)
             page.fill("#id_swap-b", b)
             before = [
-                (r.get_attribute("data-first"), r.get_attribute("data-second"))
-                for r in rows.all()
+                (r.get_attribute("data-first"), r.get_attribute("data-second")) for r in rows.all()
             ]
             with page.expect_response(lambda r: r.request.method == "POST" and "/pair/" in r.url):
                 page.click("form.swap button[type=submit]")
@@ -250,7 +256,10 @@ def test_a_whole_event_through_the_console(live_server, browser, tmp_path):  # n
     for row in rows:
         rank = "-" if row["rank"] is None else str(row["rank"])
         assert shown[row["number"]] == (
-            rank, float(row["wins"]), float(row["losses"]), int(row["spread"])
+            rank,
+            float(row["wins"]),
+            float(row["losses"]),
+            int(row["spread"]),
         ), row
     assert next(r for r in rows if r["number"] == 8)["rank"] is None  # withdrawn, unranked
 

@@ -8,10 +8,10 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tests.core.conftest import make_director
 from tournament import services
 from tournament.models import AuditEvent
-from tournament.services import PlannedGame
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,7 @@ def event():
     d = services.create_division(t, name="A", rounds=3)
     for name, rating in [("Ann", 1900), ("Bob", 1800), ("Cat", 1700), ("Dan", 1600)]:
         services.register_player(d, name=name, rating=rating)
-    services.save_round_pairings(
+    save_round_pairings(
         d, 1, [PlannedGame(1, 4, board=1), PlannedGame(2, 3, board=2)], system="manual"
     )
     return t, d

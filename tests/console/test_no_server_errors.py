@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 from django.urls import URLPattern
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tests.core.conftest import make_director
 from tournament import services
-from tournament.services import PlannedGame
 from tournament.web.console import setup as console_setup
 from tournament.web.console import urls as console_urls
 
@@ -22,14 +22,67 @@ pytestmark = pytest.mark.django_db
 
 JUNK = ["", "x", "-1", "0", "99999999999999999999", "\x00", "²", "1e999", "a" * 5000, "٣"]
 FIELDS = [
-    "line", "reopened", "name", "rating", "player_class", "lines", "entry", "pick", "new",
-    "confirm", "round", "seed_rating", "action", "games", "pins", "system", "swap-a", "swap-b",
-    "pin-a", "pin-b", "publish-games", "reason", "score1", "score2", "game", "on", "role", "user",
-    "username", "email", "password", "password1", "password2", "first_round", "last_round", "lag",
-    "number_a", "number_b", "start_date", "end_date", "venue", "realm", "bye_spread",
-    "forfeit_spread", "spread_cap", "max_rounds", "gibson_spread", "late_entry", "paper", "slug",
-    "rounds", "rating_system", "rating_list", "prize_places", "published", "card", "pk",
-    "divisions-TOTAL_FORMS", "divisions-INITIAL_FORMS", "divisions-0-name", "divisions-0-rounds",
+    "line",
+    "reopened",
+    "name",
+    "rating",
+    "player_class",
+    "lines",
+    "entry",
+    "pick",
+    "new",
+    "confirm",
+    "round",
+    "seed_rating",
+    "action",
+    "games",
+    "pins",
+    "system",
+    "swap-a",
+    "swap-b",
+    "pin-a",
+    "pin-b",
+    "publish-games",
+    "reason",
+    "score1",
+    "score2",
+    "game",
+    "on",
+    "role",
+    "user",
+    "username",
+    "email",
+    "password",
+    "password1",
+    "password2",
+    "first_round",
+    "last_round",
+    "lag",
+    "number_a",
+    "number_b",
+    "start_date",
+    "end_date",
+    "venue",
+    "realm",
+    "bye_spread",
+    "forfeit_spread",
+    "spread_cap",
+    "max_rounds",
+    "gibson_spread",
+    "late_entry",
+    "paper",
+    "slug",
+    "rounds",
+    "rating_system",
+    "rating_list",
+    "prize_places",
+    "published",
+    "card",
+    "pk",
+    "divisions-TOTAL_FORMS",
+    "divisions-INITIAL_FORMS",
+    "divisions-0-name",
+    "divisions-0-rounds",
 ]
 
 
@@ -39,7 +92,7 @@ def event(client):
     d = services.create_division(t, name="A", rounds=4)
     for name in ["Ann", "Bob", "Cat", "Dan", "Eve"]:
         services.register_player(d, name=f"{name}, Test", rating=1500)
-    services.save_round_pairings(
+    save_round_pairings(
         d, 1, [PlannedGame(1, 2, board=1), PlannedGame(3, 4, board=2), PlannedGame(5, 0)]
     )
     services.record_result(d, 1, 1, 400, 300)

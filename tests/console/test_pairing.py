@@ -7,11 +7,12 @@ import re
 import pytest
 
 from pairings.models import ScheduleRange
+from pairings.services.rounds import edit_proposal, propose_round
+from pairings.services.store import PlannedGame, save_round_pairings
 from tests.core.conftest import make_director
 from tournament import services
+from tournament.errors import ServiceError
 from tournament.models import AuditEvent, Game, Round
-from tournament.pairing import edit_proposal, propose_round
-from tournament.services import PlannedGame, ServiceError
 from tournament.web.forms.pairing import encode_pairs
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +28,7 @@ def event():
     for k, name in enumerate(NAMES):
         services.register_player(d, name=name, rating=2000 - 50 * k)
     ScheduleRange.objects.create(division=d, first_round=1, last_round=5, system="swiss")
-    services.save_round_pairings(
+    save_round_pairings(
         d,
         1,
         [PlannedGame(a, a + 1, board=k) for k, a in enumerate((1, 3, 5, 7), start=1)]
@@ -143,7 +144,7 @@ def test_pin_forces_two_players_to_meet_and_repairs_around_them(td, event):
     proposal = edit_proposal(d, 2, games, pin=(1, 4))
     assert proposal.pairs == edited
     assert proposal.report.quality["win_diff"] > engine.report.quality["win_diff"]
-    value = f'{proposal.report.quality["win_diff"]:g}'
+    value = f"{proposal.report.quality['win_diff']:g}"
     assert f'<dd>{value} <small class="muted">(engine: ' in body
 
 
@@ -151,7 +152,13 @@ def test_htmx_swap_answers_with_the_proposal_fragment_only(td, event):
     t, d = event
     games = propose_round(d, 2).pairs
     response = post(
-        td, t, d, "swap", encode_pairs(games), a=games[0][0], b=games[1][0],
+        td,
+        t,
+        d,
+        "swap",
+        encode_pairs(games),
+        a=games[0][0],
+        b=games[1][0],
         HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 200
@@ -208,9 +215,7 @@ def test_publish_stores_exactly_the_edited_round_with_one_audit_event(td, event)
         ("99999999999999-1", "not readable"),
     ],
 )
-def test_forged_or_invalid_pairings_are_refused_and_nothing_is_written(
-    td, event, games, message
-):
+def test_forged_or_invalid_pairings_are_refused_and_nothing_is_written(td, event, games, message):
     t, d = event
     before = counts()
     response = post(td, t, d, "publish", games)
@@ -267,9 +272,17 @@ def test_bad_swap_and_pin_show_the_message_at_the_field(td, event):
 
 def test_round_whose_previous_round_has_no_results_is_refused(td, event):
     t, d = event
-    services.save_round_pairings(
-        d, 2, [PlannedGame(1, 3), PlannedGame(5, 7), PlannedGame(2, 4), PlannedGame(6, 8),
-               PlannedGame(9, 0)], system="manual"
+    save_round_pairings(
+        d,
+        2,
+        [
+            PlannedGame(1, 3),
+            PlannedGame(5, 7),
+            PlannedGame(2, 4),
+            PlannedGame(6, 8),
+            PlannedGame(9, 0),
+        ],
+        system="manual",
     )
     before = counts()
     response = td.get(url(t, d, 3))
@@ -353,13 +366,29 @@ def test_unpair_refused_when_a_played_game_has_a_score(td, event):
 
 def test_unpair_refused_for_a_round_before_the_last_paired_one(td, event):
     t, d = event
-    services.save_round_pairings(
-        d, 2, [PlannedGame(1, 3), PlannedGame(5, 7), PlannedGame(2, 4), PlannedGame(6, 8),
-               PlannedGame(9, 0)], system="manual"
+    save_round_pairings(
+        d,
+        2,
+        [
+            PlannedGame(1, 3),
+            PlannedGame(5, 7),
+            PlannedGame(2, 4),
+            PlannedGame(6, 8),
+            PlannedGame(9, 0),
+        ],
+        system="manual",
     )
-    services.save_round_pairings(
-        d, 3, [PlannedGame(1, 5), PlannedGame(2, 6), PlannedGame(3, 9), PlannedGame(4, 8),
-               PlannedGame(7, 0)], system="manual"
+    save_round_pairings(
+        d,
+        3,
+        [
+            PlannedGame(1, 5),
+            PlannedGame(2, 6),
+            PlannedGame(3, 9),
+            PlannedGame(4, 8),
+            PlannedGame(7, 0),
+        ],
+        system="manual",
     )
     before = counts()
     response = td.post(url(t, d, 2, "unpair"))
@@ -418,7 +447,7 @@ def test_other_tournaments_director_and_scorekeepers_are_refused(client, event):
 
 
 def test_swap_and_pin_with_the_bye_player_keep_one_bye():
-    from tournament.pairing import pin_pair, swap_players
+    from pairings.services.rounds import pin_pair, swap_players
 
     pairs = [(1, 2), (3, 4), (5, 0)]
     assert swap_players(pairs, 2, 5) == [(1, 5), (3, 4), (2, 0)]
@@ -427,8 +456,12 @@ def test_swap_and_pin_with_the_bye_player_keep_one_bye():
     assert pin_pair(pairs, 5, 1) == [(2, 0), (3, 4), (5, 1)]
     assert pin_pair(pairs, 1, 5) == [(1, 5), (3, 4), (2, 0)]
     assert pin_pair(pairs, 1, 4) == [(1, 4), (3, 2), (5, 0)]
-    for bad, code in (((1, 2), "pairing_pin_exists"), ((1, 1), "pairing_same_player"),
-                      ((1, 9), "pairing_not_in_round"), ((1, 0), "pairing_not_in_round")):
+    for bad, code in (
+        ((1, 2), "pairing_pin_exists"),
+        ((1, 1), "pairing_same_player"),
+        ((1, 9), "pairing_not_in_round"),
+        ((1, 0), "pairing_not_in_round"),
+    ):
         with pytest.raises(ServiceError) as exc:
             pin_pair(pairs, *bad)
         assert exc.value.code == code

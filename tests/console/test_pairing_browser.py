@@ -7,11 +7,11 @@ either is missing.
 from __future__ import annotations
 
 from pairings.models import ScheduleRange
+from pairings.services.store import PlannedGame, save_round_pairings
 from tests.core.browser import BROWSER_MARKS
 from tests.core.conftest import browser, make_director  # noqa: F401  (browser: a fixture)
 from tournament import services
 from tournament.models import Game
-from tournament.services import PlannedGame
 
 pytestmark = BROWSER_MARKS
 
@@ -22,7 +22,7 @@ def _event():
     for k, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida"]):
         services.register_player(d, name=name, rating=2000 - 50 * k)
     ScheduleRange.objects.create(division=d, first_round=1, last_round=5, system="swiss")
-    services.save_round_pairings(
+    save_round_pairings(
         d,
         1,
         [PlannedGame(a, a + 1, board=k) for k, a in enumerate((1, 3, 5, 7), start=1)]

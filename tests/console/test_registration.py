@@ -11,11 +11,12 @@ import re
 import pytest
 from django.urls import reverse
 
+from pairings.services.store import PlannedGame, delete_round_pairings, save_round_pairings
 from ratings.services import create_rating_list, import_ratings
 from tests.core.conftest import make_director
 from tournament import services
+from tournament.errors import ServiceError
 from tournament.models import AuditEvent, Entry, Game, Player
-from tournament.services import PlannedGame, ServiceError
 from tournament.web.forms.registration import parse_player_list
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +61,7 @@ def counts():
 
 
 def pair(division, number, games):
-    return services.save_round_pairings(
+    return save_round_pairings(
         division,
         number,
         [PlannedGame(a, b, board=i) for i, (a, b) in enumerate(games, 1)],
@@ -528,6 +529,6 @@ def test_reinstate_service_rules(division):
     services.withdraw_player(e, from_round=1, actor="test")
     with pytest.raises(ServiceError, match="round 1 of division A is already paired"):
         services.reinstate_player(e, 1, actor="test")
-    services.delete_round_pairings(division, 1, actor="test")
+    delete_round_pairings(division, 1, actor="test")
     services.reinstate_player(e, from_round=1, actor="test")
     assert division.entries.get(number=3).withdrawn_round is None

@@ -11,11 +11,11 @@ import os
 
 import pytest
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tests.core.browser import BROWSER_MARKS
 from tests.core.conftest import browser, make_director  # noqa: F401 (browser: a fixture)
 from tournament import services
 from tournament.models import AuditEvent, Game
-from tournament.services import PlannedGame
 
 pytestmark = BROWSER_MARKS
 
@@ -33,7 +33,7 @@ def _event():
     names = ["Able, Ann", "Baker, Bo", "Cole, Cy", "Dunn, Di", "Eve, Ed", "Fox, Flo", "Gill, Gus"]
     for name in names:
         services.register_player(d, name=name, rating=1500)
-    services.save_round_pairings(
+    save_round_pairings(
         d,
         1,
         [

@@ -13,18 +13,14 @@ from django.test import Client
 from django.urls import reverse
 
 from pairings.models import ForbiddenPair, ScheduleRange
+from pairings.services.schedule import add_schedule_range
 from ratings.models import RatingList
 from tests.conftest import REAL_DATA
 from tests.core.conftest import make_director
 from tournament import services
 from tournament.formats.tourney_js import write_tourney_js
-from tournament.interchange import (
-    MAX_UPLOAD_BYTES,
-    export_archive,
-    export_files,
-    export_tourney_js,
-    import_tsh,
-)
+from tournament.interchange.exports import export_archive, export_files, export_tourney_js
+from tournament.interchange.imports import MAX_UPLOAD_BYTES, import_tsh
 from tournament.models import AuditEvent, Division, Entry, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -35,8 +31,12 @@ UPLOAD = "/console/new/upload/"
 
 def counts() -> tuple[int, ...]:
     return (
-        Tournament.objects.count(), Division.objects.count(), AuditEvent.objects.count(),
-        ScheduleRange.objects.count(), ForbiddenPair.objects.count(), Entry.objects.count(),
+        Tournament.objects.count(),
+        Division.objects.count(),
+        AuditEvent.objects.count(),
+        ScheduleRange.objects.count(),
+        ForbiddenPair.objects.count(),
+        Entry.objects.count(),
         Player.objects.count(),
     )
 
@@ -54,21 +54,42 @@ def staff_client(client):
 def new_form(**over) -> dict[str, str]:
     """The new-tournament page's fields, every setting filled in, three division blocks."""
     data = {
-        "name": "Spring Open", "start_date": "2025-04-05", "end_date": "2025-04-06",
-        "venue": "Town Hall", "realm": "wespa", "bye_spread": "75", "forfeit_spread": "-60",
-        "spread_cap": "300", "standings_spread_cap": "on", "sum_before_spread": "on",
-        "max_rounds": "12", "gibson_spread": "400", "late_entry": "bye", "paper": "a4",
-        "divisions-TOTAL_FORMS": "3", "divisions-INITIAL_FORMS": "0",
-        "divisions-MIN_NUM_FORMS": "0", "divisions-MAX_NUM_FORMS": "30",
-        "divisions-0-name": "Open A", "divisions-0-slug": "", "divisions-0-rounds": "12",
-        "divisions-0-rating_system": "absp", "divisions-0-rating_list": "",
+        "name": "Spring Open",
+        "start_date": "2025-04-05",
+        "end_date": "2025-04-06",
+        "venue": "Town Hall",
+        "realm": "wespa",
+        "bye_spread": "75",
+        "forfeit_spread": "-60",
+        "spread_cap": "300",
+        "standings_spread_cap": "on",
+        "sum_before_spread": "on",
+        "max_rounds": "12",
+        "gibson_spread": "400",
+        "late_entry": "bye",
+        "paper": "a4",
+        "divisions-TOTAL_FORMS": "3",
+        "divisions-INITIAL_FORMS": "0",
+        "divisions-MIN_NUM_FORMS": "0",
+        "divisions-MAX_NUM_FORMS": "30",
+        "divisions-0-name": "Open A",
+        "divisions-0-slug": "",
+        "divisions-0-rounds": "12",
+        "divisions-0-rating_system": "absp",
+        "divisions-0-rating_list": "",
         "divisions-0-prize_places": "3",
-        "divisions-1-name": "Lite", "divisions-1-slug": "lite-b", "divisions-1-rounds": "8",
-        "divisions-1-rating_system": "", "divisions-1-rating_list": "",
+        "divisions-1-name": "Lite",
+        "divisions-1-slug": "lite-b",
+        "divisions-1-rounds": "8",
+        "divisions-1-rating_system": "",
+        "divisions-1-rating_list": "",
         "divisions-1-prize_places": "1",
         # an untouched block (its initial values) is skipped
-        "divisions-2-name": "", "divisions-2-slug": "", "divisions-2-rounds": "7",
-        "divisions-2-rating_system": "", "divisions-2-rating_list": "",
+        "divisions-2-name": "",
+        "divisions-2-slug": "",
+        "divisions-2-rounds": "7",
+        "divisions-2-rating_system": "",
+        "divisions-2-rating_list": "",
         "divisions-2-prize_places": "0",
     }
     data.update(over)
@@ -90,7 +111,12 @@ def test_create_with_every_setting_makes_a_hidden_draft_until_published(staff_cl
     t = Tournament.objects.get()
     assert response["Location"] == reverse("console:setup", args=[t.slug])
     assert (t.name, t.venue, t.realm, t.paper, t.late_entry) == (
-        "Spring Open", "Town Hall", "wespa", "a4", "bye")
+        "Spring Open",
+        "Town Hall",
+        "wespa",
+        "a4",
+        "bye",
+    )
     assert (t.start_date, t.end_date) == (dt.date(2025, 4, 5), dt.date(2025, 4, 6))
     assert (t.bye_spread, t.forfeit_spread, t.spread_cap, t.max_rounds) == (75, -60, 300, 12)
     assert t.standings_spread_cap and t.sum_before_spread and not t.gibson
@@ -98,19 +124,34 @@ def test_create_with_every_setting_makes_a_hidden_draft_until_published(staff_cl
     assert list(t.directors.all()) == [staff_client.user] and not t.published
     a, b = t.divisions.order_by("position")
     assert (a.name, a.slug, a.rounds, a.rating_system, a.prize_places, a.rating_list) == (
-        "Open A", "open-a", 12, "absp", 3, rating_list)
+        "Open A",
+        "open-a",
+        12,
+        "absp",
+        3,
+        rating_list,
+    )
     # a blank rating system takes the realm's preset
     assert (b.name, b.slug, b.rounds, b.rating_system, b.prize_places) == (
-        "Lite", "lite-b", 8, "wespa-tsh", 1)
+        "Lite",
+        "lite-b",
+        8,
+        "wespa-tsh",
+        1,
+    )
     assert list(AuditEvent.objects.order_by("id").values_list("action", flat=True)) == [
-        "create_tournament", "create_division", "create_division"]
+        "create_tournament",
+        "create_division",
+        "create_division",
+    ]
     # a draft: public page and feed are 404 for everyone but its staff
     assert client.get(f"/t/{t.slug}/").status_code == 404
     assert client.get(f"/t/{t.slug}/tourney.js").status_code == 404
     assert staff_client.get(f"/t/{t.slug}/").status_code == 200
     assert staff_client.get(reverse("console:setup", args=[t.slug])).status_code == 200
-    response = staff_client.post(reverse("console:setup_publish", args=[t.slug]),
-                                 {"published": "1"})
+    response = staff_client.post(
+        reverse("console:setup_publish", args=[t.slug]), {"published": "1"}
+    )
     assert response.status_code == 302
     assert client.get(f"/t/{t.slug}/").status_code == 200
     assert client.get(f"/t/{t.slug}/tourney.js").status_code == 200
@@ -206,8 +247,9 @@ def _check_uploaded(response, client, source: Tournament) -> Tournament:
 
 def test_upload_a_t_file(staff_client, source):
     data = (REAL_DATA / "naspa-2023-a.t").read_bytes()
-    t = _check_uploaded(_upload(staff_client, "naspa-2023-a.t", data, rounds="23"),
-                        staff_client, source)
+    t = _check_uploaded(
+        _upload(staff_client, "naspa-2023-a.t", data, rounds="23"), staff_client, source
+    )
     assert t.name == "naspa-2023-a"
 
 
@@ -215,8 +257,13 @@ def test_upload_a_config_with_its_division_file(staff_client, source):
     files = export_files(source)
     [t_name] = [n for n in files if n.endswith(".t")]
     config = files["config.tsh"].encode()
-    response = _upload(staff_client, "config.tsh", config,
-                       others=[(t_name, files[t_name].encode())], name="From config")
+    response = _upload(
+        staff_client,
+        "config.tsh",
+        config,
+        others=[(t_name, files[t_name].encode())],
+        name="From config",
+    )
     t = _check_uploaded(response, staff_client, source)
     assert t.name == "From config"
 
@@ -289,19 +336,33 @@ def td(client, event):
 
 def settings_form(t: Tournament, **over) -> dict[str, str]:
     data = {
-        "name": t.name, "start_date": "", "end_date": "", "venue": "", "realm": t.realm,
-        "bye_spread": str(t.bye_spread), "forfeit_spread": str(t.forfeit_spread),
-        "spread_cap": "", "max_rounds": "", "gibson": "on",
-        "gibson_spread": str(t.gibson_spread), "late_entry": t.late_entry, "paper": t.paper,
+        "name": t.name,
+        "start_date": "",
+        "end_date": "",
+        "venue": "",
+        "realm": t.realm,
+        "bye_spread": str(t.bye_spread),
+        "forfeit_spread": str(t.forfeit_spread),
+        "spread_cap": "",
+        "max_rounds": "",
+        "gibson": "on",
+        "gibson_spread": str(t.gibson_spread),
+        "late_entry": t.late_entry,
+        "paper": t.paper,
     }
     data.update(over)
     return data
 
 
 def division_form(d: Division, **over) -> dict[str, str]:
-    data = {"name": d.name, "slug": d.slug, "rounds": str(d.rounds),
-            "rating_system": d.rating_system, "rating_list": "",
-            "prize_places": str(d.prize_places)}
+    data = {
+        "name": d.name,
+        "slug": d.slug,
+        "rounds": str(d.rounds),
+        "rating_system": d.rating_system,
+        "rating_list": "",
+        "prize_places": str(d.prize_places),
+    }
     data.update(over)
     return {f"div-{d.pk}-{k}": v for k, v in data.items()}
 
@@ -311,17 +372,32 @@ def test_settings_page_shows_every_section(td, event):
     response = td.get(reverse("console:setup", args=[t.slug]))
     assert response.status_code == 200
     body = response.content.decode()
-    for marker in ('name="bye_spread"', f'name="div-{a.pk}-rounds"', f'name="pair-{a.pk}-number_a"',
-                   f'name="newrange-{b.pk}-system"', 'name="newdiv-name"', "Publish"):
+    for marker in (
+        'name="bye_spread"',
+        f'name="div-{a.pk}-rounds"',
+        f'name="pair-{a.pk}-number_a"',
+        f'name="newrange-{b.pk}-system"',
+        'name="newdiv-name"',
+        "Publish",
+    ):
         assert marker in body
 
 
 def test_update_tournament_settings(td, event):
     t, _, _ = event
     url = reverse("console:setup", args=[t.slug])
-    response = td.post(url, settings_form(t, venue="Library", spread_cap="250",
-                                          start_date="2025-05-01", end_date="2025-05-02",
-                                          paper="a4", realm="absp"))
+    response = td.post(
+        url,
+        settings_form(
+            t,
+            venue="Library",
+            spread_cap="250",
+            start_date="2025-05-01",
+            end_date="2025-05-02",
+            paper="a4",
+            realm="absp",
+        ),
+    )
     assert response.status_code == 302
     t.refresh_from_db()
     assert (t.venue, t.spread_cap, t.paper, t.realm) == ("Library", 250, "a4", "absp")
@@ -356,13 +432,28 @@ def test_update_division_and_its_slug(td, event):
     t, a, b = event
     rating_list = RatingList.objects.create(name="NA", slug="na")
     url = reverse("console:setup_division", args=[t.slug, a.slug])
-    response = td.post(url, division_form(a, name="Alpha", slug="alpha", rounds="9",
-                                          rating_system="glicko2", prize_places="2",
-                                          rating_list=str(rating_list.pk)))
+    response = td.post(
+        url,
+        division_form(
+            a,
+            name="Alpha",
+            slug="alpha",
+            rounds="9",
+            rating_system="glicko2",
+            prize_places="2",
+            rating_list=str(rating_list.pk),
+        ),
+    )
     assert response.status_code == 302
     a.refresh_from_db()
     assert (a.name, a.slug, a.rounds, a.rating_system, a.prize_places, a.rating_list) == (
-        "Alpha", "alpha", 9, "glicko2", 2, rating_list)
+        "Alpha",
+        "alpha",
+        9,
+        "glicko2",
+        2,
+        rating_list,
+    )
     assert AuditEvent.objects.filter(action="update_division").count() == 1
 
 
@@ -382,8 +473,9 @@ def test_update_division_and_its_slug(td, event):
 def test_bad_division_settings_are_refused(td, event, over, field, words):
     t, a, _ = event
     before = counts()
-    response = td.post(reverse("console:setup_division", args=[t.slug, a.slug]),
-                       division_form(a, **over))
+    response = td.post(
+        reverse("console:setup_division", args=[t.slug, a.slug]), division_form(a, **over)
+    )
     assert response.status_code == 400
     assert words in error_at(response, f"div-{a.pk}-{field}")
     assert counts() == before
@@ -393,34 +485,47 @@ def test_rounds_cannot_go_below_the_rounds_paired(client, source):
     client.force_login(make_director(source, "real-td"))
     [d] = source.divisions.all()
     before = counts()
-    response = client.post(reverse("console:setup_division", args=[source.slug, d.slug]),
-                           division_form(d, rounds="20"))
+    response = client.post(
+        reverse("console:setup_division", args=[source.slug, d.slug]), division_form(d, rounds="20")
+    )
     assert response.status_code == 400
     assert "paired up to round 23" in error_at(response, f"div-{d.pk}-rounds")
     assert counts() == before
-    response = client.post(reverse("console:setup_division", args=[source.slug, d.slug]),
-                           division_form(d, rounds="25"))
+    response = client.post(
+        reverse("console:setup_division", args=[source.slug, d.slug]), division_form(d, rounds="25")
+    )
     assert response.status_code == 302
 
 
 def test_add_division_on_the_settings_page(td, event):
     t, _, _ = event
     url = reverse("console:setup_add_division", args=[t.slug])
-    response = td.post(url, {"newdiv-name": "C", "newdiv-slug": "", "newdiv-rounds": "6",
-                             "newdiv-rating_system": "", "newdiv-prize_places": "1"})
+    response = td.post(
+        url,
+        {
+            "newdiv-name": "C",
+            "newdiv-slug": "",
+            "newdiv-rounds": "6",
+            "newdiv-rating_system": "",
+            "newdiv-prize_places": "1",
+        },
+    )
     assert response.status_code == 302
     c = t.divisions.get(name="C")
     assert (c.slug, c.rounds, c.rating_system, c.prize_places) == ("c", 6, "nsa2008", 1)
     before = counts()
-    response = td.post(url, {"newdiv-name": "c", "newdiv-rounds": "6",
-                             "newdiv-prize_places": "0"})
+    response = td.post(url, {"newdiv-name": "c", "newdiv-rounds": "6", "newdiv-prize_places": "0"})
     assert response.status_code == 400 and "already used" in error_at(response, "newdiv-name")
     assert counts() == before
 
 
 def range_form(prefix: str, first: int, last: int, system: str = "swiss", lag: int = 0):
-    return {f"{prefix}-first_round": str(first), f"{prefix}-last_round": str(last),
-            f"{prefix}-system": system, f"{prefix}-lag": str(lag)}
+    return {
+        f"{prefix}-first_round": str(first),
+        f"{prefix}-last_round": str(last),
+        f"{prefix}-system": system,
+        f"{prefix}-lag": str(lag),
+    }
 
 
 def test_schedule_ranges_add_edit_remove_and_overlap(td, event):
@@ -454,18 +559,24 @@ def test_schedule_ranges_add_edit_remove_and_overlap(td, event):
     assert (r1.last_round, r1.system) == (2, "koth")
     assert td.post(edit, {"delete": "1"}).status_code == 302
     assert list(a.schedule_ranges.all()) == [r2]
-    actions = list(AuditEvent.objects.filter(action__contains="schedule_range")
-                   .values_list("action", flat=True))
-    assert sorted(actions) == ["add_schedule_range", "add_schedule_range",
-                               "delete_schedule_range", "update_schedule_range"]
+    actions = list(
+        AuditEvent.objects.filter(action__contains="schedule_range").values_list(
+            "action", flat=True
+        )
+    )
+    assert sorted(actions) == [
+        "add_schedule_range",
+        "add_schedule_range",
+        "delete_schedule_range",
+        "update_schedule_range",
+    ]
 
 
 def test_forbidden_pairs(td, event):
     t, a, _ = event
     add = reverse("console:setup_pair_add", args=[t.slug, a.slug])
     p = f"pair-{a.pk}"
-    response = td.post(add, {f"{p}-number_a": "1", f"{p}-number_b": "2",
-                             f"{p}-reason": "siblings"})
+    response = td.post(add, {f"{p}-number_a": "1", f"{p}-number_b": "2", f"{p}-reason": "siblings"})
     assert response.status_code == 302
     pair = ForbiddenPair.objects.get()
     assert (pair.entry_a.number, pair.entry_b.number, pair.reason) == (1, 2, "siblings")
@@ -502,8 +613,7 @@ def test_another_division_or_its_objects_cannot_be_reached(td, event):
     t, a, b = event
     other = services.create_tournament(name="Elsewhere")
     od = services.create_division(other, name="A")
-    rng = services.add_schedule_range(od, first_round=1, last_round=2, system="swiss",
-                                      actor="test")
+    rng = add_schedule_range(od, first_round=1, last_round=2, system="swiss", actor="test")
     url = reverse("console:setup_range", args=[t.slug, a.slug, rng.pk])
     assert td.post(url, {"delete": "1"}).status_code == 404
     assert ScheduleRange.objects.filter(pk=rng.pk).exists()
@@ -523,8 +633,12 @@ SETUP_URLS = [
 
 
 def _url(name: str, t: Tournament, a: Division) -> str:
-    return reverse(name, args=[t.slug, a.slug] if "division" in name and "add" not in name
-                   or name.endswith(("range_add", "pair_add")) else [t.slug])
+    return reverse(
+        name,
+        args=[t.slug, a.slug]
+        if "division" in name and "add" not in name or name.endswith(("range_add", "pair_add"))
+        else [t.slug],
+    )
 
 
 @pytest.mark.parametrize("name, method, data", SETUP_URLS)

@@ -23,8 +23,12 @@ User = get_user_model()
 
 
 def counts() -> tuple[int, ...]:
-    return (User.objects.count(), AuditEvent.objects.count(), StaffInvite.objects.count(),
-            Tournament.objects.count())
+    return (
+        User.objects.count(),
+        AuditEvent.objects.count(),
+        StaffInvite.objects.count(),
+        Tournament.objects.count(),
+    )
 
 
 @pytest.fixture
@@ -39,8 +43,13 @@ def td(client, event):
 
 
 def account(**over) -> dict[str, str]:
-    data = {"role": "scorekeeper", "username": "keeper1", "email": "k1@example.org",
-            "password": "a-long-passphrase-9", "password_again": "a-long-passphrase-9"}
+    data = {
+        "role": "scorekeeper",
+        "username": "keeper1",
+        "email": "k1@example.org",
+        "password": "a-long-passphrase-9",
+        "password_again": "a-long-passphrase-9",
+    }
     data.update(over)
     return {f"account-{k}": v for k, v in data.items()}
 
@@ -67,8 +76,7 @@ def test_add_a_scorekeeper_by_account(td, event):
     [ev] = AuditEvent.objects.filter(action="add_staff")
     assert ev.after == {"user": "keeper1", "role": "scorekeeper", "new_account": True}
     # a co-director gets a staff account (the admin, new tournaments)
-    td.post(reverse("console:staff", args=[event.slug]),
-            account(role="director", username="co-td"))
+    td.post(reverse("console:staff", args=[event.slug]), account(role="director", username="co-td"))
     co = User.objects.get(username="co-td")
     assert event.is_director(co) and co.is_staff
 
@@ -80,8 +88,7 @@ def test_add_a_scorekeeper_by_account(td, event):
         ({"username": "bad name!"}, "username", "valid username"),
         ({"username": "STAFF-TD"}, "username", "already taken"),
         ({"password": "short", "password_again": "short"}, "password", "too short"),
-        ({"password": "password123", "password_again": "password123"}, "password",
-         "too common"),
+        ({"password": "password123", "password_again": "password123"}, "password", "too common"),
         ({"password_again": "something-else-9"}, "password_again", "differ"),
         ({"email": "not-an-email"}, "email", "valid email"),
         ({"role": "owner"}, "role", "owner"),
@@ -96,8 +103,10 @@ def test_bad_account_is_refused_at_its_field(td, event, over, field, words):
 
 
 def _invite_link(td, event, role="director") -> str:
-    response = td.post(reverse("console:staff_invite", args=[event.slug]),
-                       {"invite-role": role, "invite-email": "new@example.org"})
+    response = td.post(
+        reverse("console:staff_invite", args=[event.slug]),
+        {"invite-role": role, "invite-email": "new@example.org"},
+    )
     assert response.status_code == 200
     m = re.search(r'value="(http://testserver/accounts/invite/[^"]+/)"', response.content.decode())
     assert m, response.content.decode()
@@ -116,8 +125,12 @@ def test_invite_link_works_once(td, event):
     guest = Client()
     page = guest.get(path)
     assert page.status_code == 200 and "co-director" in page.content.decode()
-    form = {"username": "newbie", "email": "new@example.org",
-            "password": "another-long-phrase-7", "password_again": "another-long-phrase-7"}
+    form = {
+        "username": "newbie",
+        "email": "new@example.org",
+        "password": "another-long-phrase-7",
+        "password_again": "another-long-phrase-7",
+    }
     # a refused choice leaves the link usable
     before = counts()
     bad = guest.post(path, {**form, "password": "12345678", "password_again": "12345678"})
@@ -143,8 +156,11 @@ def test_invite_link_works_once(td, event):
 
 def test_scorekeeper_invite(td, event):
     path = _invite_link(td, event, role="scorekeeper")
-    form = {"username": "sk", "password": "another-long-phrase-7",
-            "password_again": "another-long-phrase-7"}
+    form = {
+        "username": "sk",
+        "password": "another-long-phrase-7",
+        "password_again": "another-long-phrase-7",
+    }
     assert Client().post(path, form).status_code == 302
     user = User.objects.get(username="sk")
     assert event.is_scorekeeper(user) and not event.is_director(user)
@@ -156,8 +172,11 @@ def test_expired_and_unknown_links_are_404(event):
     guest = Client()
     before = counts()
     assert guest.get(f"/accounts/invite/{token}/").status_code == 404
-    form = {"username": "late", "password": "another-long-phrase-7",
-            "password_again": "another-long-phrase-7"}
+    form = {
+        "username": "late",
+        "password": "another-long-phrase-7",
+        "password_again": "another-long-phrase-7",
+    }
     assert guest.post(f"/accounts/invite/{token}/", form).status_code == 404
     assert guest.get("/accounts/invite/made-up-token/").status_code == 404
     assert counts() == before
@@ -211,8 +230,13 @@ def test_staff_denials(client, event, name, method, data):
     client.force_login(keeper)
     assert getattr(client, method)(url, data).status_code == 403
     # only the accounts made above; no staff change, no invite
-    assert counts()[2] == before[2] and AuditEvent.objects.filter(
-        action__in=["add_staff", "remove_staff", "create_invite"]).count() == 0
+    assert (
+        counts()[2] == before[2]
+        and AuditEvent.objects.filter(
+            action__in=["add_staff", "remove_staff", "create_invite"]
+        ).count()
+        == 0
+    )
     assert list(event.directors.all()) == [director]
 
 
@@ -224,17 +248,23 @@ def test_password_change_end_to_end(client):
     assert client.login(username="pat", password="pw-long-enough-1")
     page = client.get("/accounts/password/")
     assert page.status_code == 200
-    response = client.post("/accounts/password/", {
-        "old_password": "pw-long-enough-1", "new_password1": "a-fresh-phrase-42",
-        "new_password2": "a-fresh-phrase-42"})
+    response = client.post(
+        "/accounts/password/",
+        {
+            "old_password": "pw-long-enough-1",
+            "new_password1": "a-fresh-phrase-42",
+            "new_password2": "a-fresh-phrase-42",
+        },
+    )
     assert response.status_code == 302 and response["Location"] == "/accounts/password/done/"
     assert client.get("/accounts/password/done/").status_code == 200
     assert authenticate(username="pat", password="a-fresh-phrase-42") is not None
     assert authenticate(username="pat", password="pw-long-enough-1") is None
     # a weak new password is refused at its field
-    response = client.post("/accounts/password/", {
-        "old_password": "a-fresh-phrase-42", "new_password1": "abc",
-        "new_password2": "abc"})
+    response = client.post(
+        "/accounts/password/",
+        {"old_password": "a-fresh-phrase-42", "new_password1": "abc", "new_password2": "abc"},
+    )
     assert response.status_code == 200 and "too short" in response.content.decode()
 
 
@@ -248,8 +278,9 @@ def test_password_reset_by_email_end_to_end(client):
     assert page.status_code == 302
     set_url = page["Location"]
     assert client.get(set_url).status_code == 200
-    response = client.post(set_url, {"new_password1": "reset-phrase-long-5",
-                                     "new_password2": "reset-phrase-long-5"})
+    response = client.post(
+        set_url, {"new_password1": "reset-phrase-long-5", "new_password2": "reset-phrase-long-5"}
+    )
     assert response.status_code == 302 and response["Location"] == "/accounts/reset/done/"
     assert authenticate(username="robin", password="reset-phrase-long-5") is not None
     # the link works once

@@ -20,8 +20,12 @@ pytestmark = BROWSER_MARKS
 def test_director_corrects_a_score_and_public_standings_follow(live_server, browser, tmp_path):
     load_demo()
     get_user_model().objects.create_superuser("td", "td@example.org", "pw-long-enough-1")
-    game = (Game.objects.filter(round__division__name="A", round__number=1)
-            .select_related("player1__player").order_by("board").first())
+    game = (
+        Game.objects.filter(round__division__name="A", round__number=1)
+        .select_related("player1__player")
+        .order_by("board")
+        .first()
+    )
     page = browser.new_page()
     page.goto(f"{live_server.url}/admin/login/")
     page.fill("#id_username", "td")

@@ -45,10 +45,19 @@ def start_worker() -> subprocess.Popen:
         "GIBSON_DEVELOPMENT": "1",
     }
     command = [
-        sys.executable, "-m", "celery", "-A", "tournament", "worker", "--pool=solo",
-        "--concurrency=1", "--loglevel=WARNING", "--without-gossip", "--without-mingle",
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "tournament",
+        "worker",
+        "--pool=solo",
+        "--concurrency=1",
+        "--loglevel=WARNING",
+        "--without-gossip",
+        "--without-mingle",
         "--without-heartbeat",
-    ]  # fmt: skip
+    ]
     return subprocess.Popen(
         command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tests.conftest import REPO
 from tournament import services
 from tournament.models import AuditEvent, Game, Tournament
@@ -249,8 +250,8 @@ def paired_slug(db):
     players = (("Able, Ann", 1500), ("Baker, Bo", 1700), ("Cole, Cy", 1500), ("Dunn, Di", 1400))
     for name, rating in players:
         services.register_player(d, name=name, rating=rating)
-    services.save_round_pairings(d, 1, [services.PlannedGame(1, 2), services.PlannedGame(3, 4)])
-    services.save_round_pairings(d, 2, [services.PlannedGame(1, 3), services.PlannedGame(2, 4)])
+    save_round_pairings(d, 1, [PlannedGame(1, 2), PlannedGame(3, 4)])
+    save_round_pairings(d, 2, [PlannedGame(1, 3), PlannedGame(2, 4)])
     return t.slug
 
 

@@ -10,6 +10,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tests.conftest import REPO
 from tournament import services
 from tournament.models import Game
@@ -29,7 +30,7 @@ def slug():
     d = services.create_division(t, name="A", rounds=4)
     for name in ("Able, Ann", "Baker, Bo", "Cole, Cy"):
         services.register_player(d, name=name, rating=1500)
-    services.save_round_pairings(d, 1, [services.PlannedGame(1, 2), services.PlannedGame(3, 0)])
+    save_round_pairings(d, 1, [PlannedGame(1, 2), PlannedGame(3, 0)])
     return t.slug
 
 
@@ -112,10 +113,18 @@ def test_demo_loads_once():
 def test_unmigrated_database_says_how_to_fix_it(tmp_path):
     import os
 
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.sqlite3'}",
-           "GIBSON_DEVELOPMENT": "1"}
-    proc = subprocess.run([sys.executable, "manage.py", "standings", "x"], cwd=REPO, env=env,
-                          capture_output=True, text=True)
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.sqlite3'}",
+        "GIBSON_DEVELOPMENT": "1",
+    }
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "standings", "x"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 1
     assert "run: manage.py migrate" in proc.stderr and "Traceback" not in proc.stderr
 

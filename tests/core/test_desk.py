@@ -16,7 +16,7 @@ from tournament import services
 from tournament.demo import DEMO_SLUG, load_demo
 from tournament.formats.archive import parse_archive
 from tournament.formats.tou import parse_tou
-from tournament.services import division_standings, last_round_number, last_scored_round
+from tournament.selectors import division_standings, last_round_number, last_scored_round
 
 pytestmark = pytest.mark.django_db
 

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tests.conftest import REPO
 from tests.core.test_command_errors import cli_env, manage  # noqa: F401 (cli_env: a fixture)
 from tournament import services
+from tournament.errors import CODES, ServiceError
 from tournament.management.base import CLI_WORDING, CommandFailure, cli_message, error_payload
 from tournament.models import AuditEvent, Game, Tournament
-from tournament.services import PlannedGame, ServiceError
-from tournament.services.errors import CODES
 from tournament.web.desk import DESK_WORDING
 
 # A command-line flag as a message would name it: "--force", "--date YYYY-MM-DD".
@@ -208,7 +208,7 @@ def test_the_source_check_finds_a_plain_message(tmp_path):
     """The check above must be able to fail: a plain message and a missing param are caught."""
     text = (
         "raise ServiceError('free text')\n"
-        "raise services.ServiceError('unknown_tournament')\n"
+        "raise ServiceError('unknown_tournament')\n"
         "raise ServiceError('unknown_tournament', slug='x')\n"
         "raise ServiceError(exc.code, **exc.params)\n"
     )
@@ -248,9 +248,17 @@ def test_json_error_words_the_flag_for_the_command_line(cli_env):  # noqa: F811
 
 def test_json_error_of_a_bad_player_number_names_the_field(cli_env):  # noqa: F811
     data = json_error(
-        cli_env, "record_result", "gibson-demo-open", "--division", "A", "--round", "1", "x1",
-        "400", "300",
-    )  # fmt: skip
+        cli_env,
+        "record_result",
+        "gibson-demo-open",
+        "--division",
+        "A",
+        "--round",
+        "1",
+        "x1",
+        "400",
+        "300",
+    )
     assert data["code"] == "not_a_number" and data["field"] == "player"
     assert data["params"]["value"] == "x1"
     assert data["error"] == "division A round 1: player number: 'x1' is not a whole number"
@@ -294,7 +302,7 @@ def division(db):
     d = services.create_division(t, name="A", rounds=4)
     for name, rating in (("Able, Ann", 1800), ("Baker, Bo", 1700), ("Cole, Cy", 1600)):
         services.register_player(d, name=name, rating=rating)
-    services.save_round_pairings(d, 1, [PlannedGame(1, 2), PlannedGame(3, 0)])
+    save_round_pairings(d, 1, [PlannedGame(1, 2), PlannedGame(3, 0)])
     return d
 
 
@@ -341,14 +349,23 @@ def test_correction_wording_names_the_flag_only_on_the_command_line(division):
     assert refused.value.code == "no_result_to_correct"
     assert not FLAG.search(refused.value.message)
     with pytest.raises(CommandError, match="record it without --correct"):
-        run("record_result", division.tournament.slug, "--round", "1", "1", "400", "300",
-            "--correct", "typo")  # fmt: skip
+        run(
+            "record_result",
+            division.tournament.slug,
+            "--round",
+            "1",
+            "1",
+            "400",
+            "300",
+            "--correct",
+            "typo",
+        )
 
 
 def test_import_errors_say_file_and_line_once_and_keep_their_code(db, tmp_path):
     bad = tmp_path / "bad.t"
     bad.write_text("Able, Ann 1800 2; 1900\nBaker, Bo 1700 1; 350\n", encoding="utf-8")
-    from tournament.interchange import import_tsh
+    from tournament.interchange.imports import import_tsh
 
     with pytest.raises(ServiceError) as refused:
         import_tsh(bad)
@@ -363,7 +380,7 @@ def test_import_errors_say_file_and_line_once_and_keep_their_code(db, tmp_path):
 
 
 def test_uploaded_import_keeps_the_inner_code(db):
-    from tournament.interchange import import_upload
+    from tournament.interchange.imports import import_upload
 
     data = b"Able, Ann 1800 2; 400\nBaker, Bo 1700 1;\n"
     with pytest.raises(ServiceError) as refused:
@@ -384,7 +401,7 @@ def test_rounds_below_the_file_word_the_flag_only_on_the_command_line(db, tmp_pa
         "Cole, Cy 1600 0 1 2; 50 390 360\n",
         encoding="utf-8",
     )
-    from tournament.interchange import import_tsh
+    from tournament.interchange.imports import import_tsh
 
     with pytest.raises(ServiceError) as refused:
         import_tsh(path, rounds=2)

@@ -11,10 +11,12 @@ import re
 import pytest
 from django.test import Client
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tournament import services
 from tournament.formats.tsh import parse_t
-from tournament.interchange import import_tsh
+from tournament.interchange.imports import import_tsh
 from tournament.reports.build import player_url
+from tournament.selectors import last_round_number, last_scored_round
 
 pytestmark = pytest.mark.django_db
 
@@ -163,24 +165,24 @@ def live():
     d = services.create_division(t, name="Open A", rounds=5)
     for name in ("Ann", "Bob", "Cy", "Di", "Ed"):
         services.register_player(d, name=f"{name}, Test", rating=1500)
-    services.save_round_pairings(
+    save_round_pairings(
         d,
         1,
         [
-            services.PlannedGame(1, 2, board=1),
-            services.PlannedGame(3, 4, board=2),
-            services.PlannedGame(5, 0),
+            PlannedGame(1, 2, board=1),
+            PlannedGame(3, 4, board=2),
+            PlannedGame(5, 0),
         ],
     )
     services.record_result(d, 1, 1, 400, 350)
     services.record_result(d, 1, 3, 300, 300)
-    services.save_round_pairings(
+    save_round_pairings(
         d,
         2,
         [
-            services.PlannedGame(2, 1, board=1),
-            services.PlannedGame(4, 5, board=2),
-            services.PlannedGame(3, 0),
+            PlannedGame(2, 1, board=1),
+            PlannedGame(4, 5, board=2),
+            PlannedGame(3, 0),
         ],
     )
     services.record_result(d, 2, 4, 410, 390)
@@ -261,11 +263,11 @@ def test_tournament_page_separates_paired_from_scored(client, live):
 
 def test_last_scored_round(live):
     t, d = live
-    assert services.last_round_number(d) == 2 and services.last_scored_round(d) == 1
+    assert last_round_number(d) == 2 and last_scored_round(d) == 1
     services.record_result(d, 2, 1, 380, 381)
-    assert services.last_scored_round(d) == 2
+    assert last_scored_round(d) == 2
     empty = services.create_division(t, name="Empty")
-    assert services.last_round_number(empty) == 0 and services.last_scored_round(empty) == 0
+    assert last_round_number(empty) == 0 and last_scored_round(empty) == 0
 
 
 def test_standings_after_a_round_not_yet_paired_is_400(client, live):

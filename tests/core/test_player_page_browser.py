@@ -39,7 +39,7 @@ def test_phone_opens_a_player_from_standings_and_follows_an_opponent(
 
 def test_a_23_round_card_fits_a_phone(live_server, browser, real_data, tmp_path):
     """The widest real figures (+1028 cumulative, 16-7, repeat marks) still fit 390 px."""
-    from tournament.interchange import import_tsh
+    from tournament.interchange.imports import import_tsh
 
     t = import_tsh(real_data / "naspa-2023-a.t", rounds=23)
     phone = browser.new_page(viewport={"width": 390, "height": 844})

@@ -1,13 +1,20 @@
-"""The service layer: rules of spec/rules.md, the audit trail, refusals that change nothing."""
+"""The service layer: rules of docs/rules.md, the audit trail, refusals that change nothing."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import IntegrityError, transaction
 
+from pairings.services.store import (
+    PlannedGame,
+    delete_round_pairings,
+    save_round_pairings,
+    set_pairing,
+)
 from tournament import services
+from tournament.errors import ServiceError
 from tournament.models import AuditEvent, Game, Seat
-from tournament.services import PlannedGame, ServiceError
+from tournament.selectors import division_by_name, division_standings, tournament_by_slug
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +32,7 @@ def division():
 
 
 def pair_round_1(division):
-    return services.save_round_pairings(
+    return save_round_pairings(
         division,
         1,
         [PlannedGame(1, 3, board=1), PlannedGame(2, 4, board=2)],
@@ -57,7 +64,7 @@ def test_record_and_standings(division):
     pair_round_1(division)
     services.record_result(division, 1, 3, 420, 380, actor="test")
     services.record_result(division, 1, 2, 400, 400, actor="test")
-    rows = {r.number: r for r in services.division_standings(division)}
+    rows = {r.number: r for r in division_standings(division)}
     assert (rows[3].wins, rows[3].spread, rows[3].rank) == (1, 40, 1)
     assert (rows[2].wins, rows[2].losses, rows[4].wins) == (0.5, 0.5, 0.5)
     assert rows[1].rank == 4
@@ -94,7 +101,7 @@ def test_bad_scores_are_refused_and_change_nothing(division, score, opp, message
 
 
 def test_result_for_player_not_in_round(division):
-    services.set_pairing(division, 1, 1, 2)
+    set_pairing(division, 1, 1, 2)
     with pytest.raises(ServiceError, match="#3 Cole, Cy is not paired in this round"):
         services.record_result(division, 1, 3, 400, 300)
     with pytest.raises(ServiceError, match="no player number 9"):
@@ -113,16 +120,16 @@ def test_correct_result_needs_reason_and_is_audited(division):
 
 
 def test_player_twice_in_a_round_is_refused(division):
-    services.set_pairing(division, 1, 1, 2)
+    set_pairing(division, 1, 1, 2)
     with pytest.raises(ServiceError, match="already paired"):
-        services.set_pairing(division, 1, 2, 3)
+        set_pairing(division, 1, 2, 3)
     with pytest.raises(ServiceError, match="paired twice"):
-        services.save_round_pairings(division, 2, [PlannedGame(1, 2), PlannedGame(2, 3)])
+        save_round_pairings(division, 2, [PlannedGame(1, 2), PlannedGame(2, 3)])
     assert not Game.objects.filter(round__number=2).exists()
 
 
 def test_database_refuses_double_booking_even_past_the_services(division):
-    services.set_pairing(division, 1, 1, 2)
+    set_pairing(division, 1, 1, 2)
     rnd = division.round_set.get(number=1)
     e1, e3 = division.entries.get(number=1), division.entries.get(number=3)
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -134,35 +141,33 @@ def test_database_refuses_double_booking_even_past_the_services(division):
 
 def test_game_against_self_refused(division):
     with pytest.raises(ServiceError, match="against themselves"):
-        services.set_pairing(division, 1, 2, 2)
+        set_pairing(division, 1, 2, 2)
 
 
 def test_repairing_a_round_with_results_is_refused(division):
     pair_round_1(division)
     services.record_result(division, 1, 1, 400, 300)
     with pytest.raises(ServiceError, match="already has results"):
-        services.save_round_pairings(
-            division, 1, [PlannedGame(1, 2), PlannedGame(3, 4)], force=True
-        )
+        save_round_pairings(division, 1, [PlannedGame(1, 2), PlannedGame(3, 4)], force=True)
     with pytest.raises(ServiceError, match="already has results"):
-        services.delete_round_pairings(division, 1)
+        delete_round_pairings(division, 1)
 
 
 def test_delete_round_pairings_without_results(division):
     pair_round_1(division)
     with pytest.raises(ServiceError, match="already paired"):
         pair_round_1(division)
-    assert services.delete_round_pairings(division, 1, actor="td") == 2
+    assert delete_round_pairings(division, 1, actor="td") == 2
     assert not Game.objects.exists()
     assert AuditEvent.objects.filter(action="delete_pairings").get().before
 
 
 def test_bye_scores_bye_spread(division):
     services.register_player(division, name="Eve, Em", rating=1400)
-    services.save_round_pairings(
+    save_round_pairings(
         division, 1, [PlannedGame(1, 2), PlannedGame(3, 4), PlannedGame(5, 0)], system="manual"
     )
-    row = {r.number: r for r in services.division_standings(division)}[5]
+    row = {r.number: r for r in division_standings(division)}[5]
     assert (row.wins, row.spread, row.byes) == (1, 50, 1)
 
 
@@ -171,7 +176,7 @@ def test_late_entry_gets_forfeits_for_missed_rounds(division):
     late = services.register_player(division, name="Late, Lou", rating=1500)
     game = Game.objects.get(player1=late)
     assert (game.round.number, game.player2, game.score1) == (1, None, -50)
-    row = {r.number: r for r in services.division_standings(division)}[late.number]
+    row = {r.number: r for r in division_standings(division)}[late.number]
     assert (row.wins, row.losses, row.spread) == (0, 1, -50)
 
 
@@ -186,12 +191,12 @@ def test_withdrawal_turns_pairings_into_forfeits(division):
     services.withdraw_player(division.entries.get(number=1), from_round=1, actor="td")
     games = {g.player1.number: g for g in Game.objects.filter(round__number=1, player2=None)}
     assert games[1].score1 == -50 and games[3].score1 == 50
-    rows = {r.number: r for r in services.division_standings(division)}
+    rows = {r.number: r for r in division_standings(division)}
     assert rows[1].withdrawn and rows[1].rank is None
     assert rows[3].wins == 1
     with pytest.raises(ServiceError, match="withdrew from round 1"):
-        services.set_pairing(division, 2, 1, 2)
-    rnd = services.save_round_pairings(division, 2, [PlannedGame(2, 3), PlannedGame(4, 0)])
+        set_pairing(division, 2, 1, 2)
+    rnd = save_round_pairings(division, 2, [PlannedGame(2, 3), PlannedGame(4, 0)])
     forfeit = rnd.games.get(player1__number=1)
     assert (forfeit.player2, forfeit.score1) == (None, -50)
 
@@ -205,14 +210,14 @@ def test_withdrawal_refused_after_a_result(division):
 
 def test_division_lookup_errors(division):
     t = division.tournament
-    assert services.division_by_name(t, None) == division
-    assert services.division_by_name(t, "a") == division
+    assert division_by_name(t, None) == division
+    assert division_by_name(t, "a") == division
     with pytest.raises(ServiceError, match="no division 'Z'; it has A"):
-        services.division_by_name(t, "Z")
+        division_by_name(t, "Z")
     services.create_division(t, name="B")
     with pytest.raises(ServiceError, match=r"has 2 divisions; name one \(A, B\)") as refused:
-        services.division_by_name(t, None)
+        division_by_name(t, None)
     assert refused.value.code == "division_required" and "--" not in refused.value.message
     with pytest.raises(ServiceError, match="there is no tournament 'nope'") as refused:
-        services.tournament_by_slug("nope")
+        tournament_by_slug("nope")
     assert refused.value.code == "unknown_tournament"

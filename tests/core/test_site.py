@@ -9,6 +9,7 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from pairings.services.store import set_pairing
 from tournament.demo import DEMO_SLUG, load_demo
 from tournament.models import AuditEvent, Game, Round
 
@@ -56,9 +57,15 @@ def test_admin_change_is_audited(director_client, demo):
     game = Game.objects.filter(player2__isnull=False, score1__isnull=False).first()
     url = reverse("admin:tournament_game_change", args=[game.pk])
     form = {
-        "round": game.round_id, "board": game.board or "", "player1": game.player1_id,
-        "player2": game.player2_id, "score1": 401, "score2": game.score2, "first": game.first,
-        "explanation": "", "reason": "scorecard misread",
+        "round": game.round_id,
+        "board": game.board or "",
+        "player1": game.player1_id,
+        "player2": game.player2_id,
+        "score1": 401,
+        "score2": game.score2,
+        "first": game.first,
+        "explanation": "",
+        "reason": "scorecard misread",
     }
     response = director_client.post(url, form)
     assert response.status_code == 302, response.content.decode()[:2000]
@@ -125,8 +132,9 @@ def test_directors_see_and_change_only_their_own_tournaments(client, demo):
     assert client.get(reverse("admin:tournament_game_change", args=[mine.pk])).status_code == 200
     denied = client.get(reverse("admin:tournament_game_change", args=[theirs.pk]))
     assert denied.status_code in (302, 403, 404)
-    response = client.post(reverse("admin:tournament_tournament_delete", args=[other.pk]),
-                           {"post": "yes"})
+    response = client.post(
+        reverse("admin:tournament_tournament_delete", args=[other.pk]), {"post": "yes"}
+    )
     assert response.status_code in (302, 403, 404)
     assert type(other).objects.filter(pk=other.pk).exists()
     tournaments = client.get(reverse("admin:tournament_tournament_changelist"))
@@ -134,8 +142,9 @@ def test_directors_see_and_change_only_their_own_tournaments(client, demo):
 
 
 def test_staff_who_direct_nothing_get_no_admin(client, demo):
-    staff = get_user_model().objects.create_user("staff", password="pw-long-enough-4",
-                                                 is_staff=True)
+    staff = get_user_model().objects.create_user(
+        "staff", password="pw-long-enough-4", is_staff=True
+    )
     client.force_login(staff)
     for name in ("tournament_game", "tournament_tournament", "tournament_player"):
         assert client.get(reverse(f"admin:{name}_changelist")).status_code == 403
@@ -148,7 +157,7 @@ def load_other_tournament():
     d = services.create_division(other, name="A")
     for name in ("Zed, Zoe", "Young, Yan"):
         services.register_player(d, name=name, rating=1500)
-    services.set_pairing(d, 1, 1, 2)
+    set_pairing(d, 1, 1, 2)
     return other
 
 

@@ -143,7 +143,7 @@ def test_config_and_all_tsh_and_tourney_js(tmp_path, real_data):
     assert any("mystery_key" in w for w in result["warnings"])
     # all.tsh and tourney.js written by us re-import to the same data
     from tournament.formats.tourney_js import write_tourney_js
-    from tournament.interchange import export_archive, export_tourney_js
+    from tournament.interchange.exports import export_archive, export_tourney_js
 
     (tmp_path / "all.tsh").write_text(export_archive_allowing_small(t), encoding="utf-8")
     again = run_json("import_tsh", str(tmp_path / "all.tsh"))
@@ -156,7 +156,7 @@ def test_config_and_all_tsh_and_tourney_js(tmp_path, real_data):
 
 
 def export_archive_allowing_small(t):
-    from tournament.interchange import export_archive
+    from tournament.interchange.exports import export_archive
 
     return export_archive(t, min_players=1)
 
@@ -164,13 +164,16 @@ def export_archive_allowing_small(t):
 def test_standings_carry_the_rating_estimates_tsh_printed(real_data, client):
     source = str(real_data / "naspa-2023-a.t")
     slug = run_json("import_tsh", source, "--rounds", "23")["tournament"]
-    players = {p.number: p for p in
-               parse_t((real_data / "naspa-2023-a.t").read_text(encoding="latin-1"))}
+    players = {
+        p.number: p for p in parse_t((real_data / "naspa-2023-a.t").read_text(encoding="latin-1"))
+    }
     for r in (1, 12, 13, 23):
         rows = run_json("standings", slug, "--after-round", str(r))
         for row in rows:
             assert row["estimate"] == players[row["number"]].newr[r - 1], (row["name"], r)
-    page = client.get(f"/t/{slug}/{Tournament.objects.get(slug=slug).divisions.get().name}"
-                      "/standings/", {"after": 12})
+    page = client.get(
+        f"/t/{slug}/{Tournament.objects.get(slug=slug).divisions.get().name}/standings/",
+        {"after": 12},
+    )
     smylie = players[1]
     assert f'<td class="num">{smylie.newr[11]}</td>' in page.content.decode()

@@ -12,10 +12,13 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from tournament import exports, services
+from pairings.services.store import PlannedGame, save_round_pairings
+from tournament import services
 from tournament.formats import parse_tou, parse_tourney_js, read_t, tourney_js_divisions
 from tournament.formats.tou import tou_name
-from tournament.interchange import division_players, import_tsh
+from tournament.interchange import exports
+from tournament.interchange.exports import division_players
+from tournament.interchange.imports import import_tsh
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -263,7 +266,7 @@ def test_tourney_js_feed_follows_new_results(client):
     d = services.create_division(t, name="A", rounds=2)
     for name in ("Able, Ann", "Baker, Bo"):
         services.register_player(d, name=name, rating=1500)
-    services.save_round_pairings(d, 1, [services.PlannedGame(1, 2)])
+    save_round_pairings(d, 1, [PlannedGame(1, 2)])
     first = client.get(f"/t/{t.slug}/tourney.js")
     before = parse_tourney_js(first.content.decode())
     assert before["divisions"][0]["players"][1]["scores"] == []
@@ -283,7 +286,7 @@ def test_standings_csv_cells_never_run_as_spreadsheet_formulas():
     import csv
     import io
 
-    from tournament.exports import standings_csv
+    from tournament.interchange.exports import standings_csv
 
     t = services.create_tournament(name="Formula Open")
     d = services.create_division(t, name="@SUM(A1)", rounds=2)
@@ -291,16 +294,18 @@ def test_standings_csv_cells_never_run_as_spreadsheet_formulas():
     services.register_player(d, name="+cmd|' /C calc'!A0", rating=1400)
     services.register_player(d, name="Plain, Name", rating=1300)
     services.register_player(d, name="-2+3", rating=1200)
-    services.save_round_pairings(d, 1, [services.PlannedGame(1, 2), services.PlannedGame(3, 4)])
+    save_round_pairings(d, 1, [PlannedGame(1, 2), PlannedGame(3, 4)])
     services.record_result(d, 1, 1, 300, 420)
     services.record_result(d, 1, 3, 400, 350)
     rows = list(csv.reader(io.StringIO(standings_csv(t))))
     body = {r[3]: r for r in rows[1:]}
     assert set(body) == {
-        "'=HYPERLINK(\"http://evil.example\",\"x\")", "'+cmd|' /C calc'!A0", "Plain, Name",
+        '\'=HYPERLINK("http://evil.example","x")',
+        "'+cmd|' /C calc'!A0",
+        "Plain, Name",
         "'-2+3",
     }
     assert all(r[0] == "'@SUM(A1)" for r in rows[1:])
     spreads = {r[3]: r[6] for r in rows[1:]}
-    assert spreads["'=HYPERLINK(\"http://evil.example\",\"x\")"] == "-120"  # a number, no quote
+    assert spreads['\'=HYPERLINK("http://evil.example","x")'] == "-120"  # a number, no quote
     assert spreads["Plain, Name"] == "50"

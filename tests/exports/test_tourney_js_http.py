@@ -12,6 +12,7 @@ import pytest
 from django.test import RequestFactory
 from django.utils.http import http_date, parse_http_date
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tournament import services
 from tournament.formats import parse_tourney_js
 from tournament.models import Tournament
@@ -47,7 +48,7 @@ def event():
     d = services.create_division(t, name="A", rounds=2)
     for name in ("Able, Ann", "Baker, Bo"):
         services.register_player(d, name=name, rating=1500)
-    services.save_round_pairings(d, 1, [services.PlannedGame(1, 2)])
+    save_round_pairings(d, 1, [PlannedGame(1, 2)])
     return t, d
 
 
@@ -103,9 +104,7 @@ def test_a_write_in_the_same_second_is_never_answered_304(client, clock, event):
     clock.now = 1_700_000_100.7  # the new version, first seen in that same second
     poll = _get(client, t, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
     assert poll.status_code == 200
-    assert parse_tourney_js(poll.content.decode())["divisions"][0]["players"][1]["scores"] == [
-        400
-    ]
+    assert parse_tourney_js(poll.content.decode())["divisions"][0]["players"][1]["scores"] == [400]
     clock.now = 1_700_000_101.2  # the second is over: the date is the version's own
     settled = _get(client, t, HTTP_IF_MODIFIED_SINCE=poll["Last-Modified"])
     assert settled.status_code == 200

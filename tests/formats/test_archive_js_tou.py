@@ -120,7 +120,7 @@ def test_tourney_js_reads_javascript_with_undefined():
     """
     data = parse_tourney_js(text)
     assert data["config"] == {"event_name": "Sam's Open", "spare": None, "n": -150.0}
-    (name, players), = tourney_js_divisions(data)
+    ((name, players),) = tourney_js_divisions(data)
     assert name == "A"
     nigel, brian = players
     assert (nigel.name, nigel.member_id, nigel.rating) == ("Richards, Nigel", "XT006003", 2200)

@@ -21,8 +21,9 @@ from tournament.formats import (
     write_tourney_js,
 )
 
-WORD = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzéöñ'-", min_size=1,
-               max_size=8)
+WORD = st.text(
+    alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzéöñ'-", min_size=1, max_size=8
+)
 NAME = st.builds(
     lambda surname, given, suffix: f"{surname}, {given}{suffix}",
     WORD,
@@ -32,7 +33,8 @@ NAME = st.builds(
 MEMBER_ID = st.sampled_from(["", "XT006003", "AB12"])
 TOKEN = st.text(alphabet="abcxyz0123456789.-", min_size=1, max_size=6)
 FIELDS = st.dictionaries(
-    st.sampled_from(["zeta", "team", "note", "rtime", "excwins"]), st.lists(TOKEN, max_size=3),
+    st.sampled_from(["zeta", "team", "note", "rtime", "excwins"]),
+    st.lists(TOKEN, max_size=3),
     max_size=3,
 )
 
@@ -59,9 +61,7 @@ def divisions(draw, max_players: int = 9, max_rounds: int = 5, full: bool = Fals
                 scores.append(draw(st.sampled_from([50, -50, 0, 100])))
             else:
                 scores.append(draw(st.integers(min_value=0, max_value=700)))
-        p12 = [
-            "0" if o == 0 else draw(st.sampled_from(["1", "2"])) for o in opponents[i]
-        ]
+        p12 = ["0" if o == 0 else draw(st.sampled_from(["1", "2"])) for o in opponents[i]]
         fields = {"p12": p12, **draw(FIELDS)}
         players.append(
             TshPlayer(

@@ -20,9 +20,9 @@ import re
 
 import pytest
 
-from tournament.exports import render_export
 from tournament.formats import TshPlayer, parse_tou, read_t, write_tou
-from tournament.interchange import import_tsh
+from tournament.interchange.exports import render_export
+from tournament.interchange.imports import import_tsh
 
 # Part of a line of the real file (isropn20.tou, player 9, rounds 19-23): a bye in round 21.
 REAL_BYE_LINE = "Ami Tzubery          2489 +33  312 +25 2001  +9 2357  22  375  +8"
@@ -67,8 +67,10 @@ def test_reader_reads_the_real_files_bye_as_a_bye():
     text = "*M01.03.2020 E\r\n*A\r\n" + " " * 38 + "0\r\n"
     text += "".join(f"P{n} X{' 400   1' * 3}\r\n" for n in range(1, 9)) + REAL_BYE_LINE + "\r\n"
     [(_, rows)] = aupair_reader(text)
-    assert rows[8] == ("Ami Tzubery", [(489, 33, False), (312, 25, False), (1, 9, True),
-                                      (357, 22, False), (375, 8, False)])  # fmt: skip
+    assert rows[8] == (
+        "Ami Tzubery",
+        [(489, 33, False), (312, 25, False), (1, 9, True), (357, 22, False), (375, 8, False)],
+    )
 
 
 @pytest.mark.django_db

@@ -11,7 +11,8 @@ from tournament.formats.tourney_js import (
     write_tourney_js,
 )
 from tournament.formats.tsh import parse_t
-from tournament.interchange import export_tourney_js, import_tsh
+from tournament.interchange.exports import export_tourney_js
+from tournament.interchange.imports import import_tsh
 
 pytestmark = pytest.mark.django_db
 
@@ -104,8 +105,27 @@ def test_round_trip_keeps_unknown_keys(tmp_path, real):
 
 def test_script_end_and_line_separators_are_escaped():
     name = "Evil</script><script>alert(1)</script>\u2028\u2029, Ann"
-    text = write_tourney_js({"config": {}, "divisions": [{"name": "A", "players": [None, {
-        "etc": {}, "id": 1, "name": name, "pairings": [], "rating": 0, "scores": []}]}]})
+    text = write_tourney_js(
+        {
+            "config": {},
+            "divisions": [
+                {
+                    "name": "A",
+                    "players": [
+                        None,
+                        {
+                            "etc": {},
+                            "id": 1,
+                            "name": name,
+                            "pairings": [],
+                            "rating": 0,
+                            "scores": [],
+                        },
+                    ],
+                }
+            ],
+        }
+    )
     assert "</" not in text and "\u2028" not in text and "\u2029" not in text
     assert "<\\/script>" in text and "\\u2028\\u2029" in text
     [(_name, [player])] = tourney_js_divisions(parse_tourney_js(text))

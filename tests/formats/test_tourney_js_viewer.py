@@ -12,10 +12,12 @@ import re
 
 import pytest
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tournament import services
 from tournament.formats.tourney_js import TERMDICT, parse_tourney_js, write_tourney_js
 from tournament.formats.tsh import read_t, standings_input
-from tournament.interchange import export_tourney_js, import_tsh
+from tournament.interchange.exports import export_tourney_js
+from tournament.interchange.imports import import_tsh
 from tournament.models import Realm, Tournament
 from tournament.standings import compute_standings, ranks_by_round
 
@@ -136,13 +138,17 @@ def test_rrank_covers_the_round_in_progress():
     """TSH writes ranks through its MostScores: a round with some results in counts them."""
     t = services.create_tournament(name="Partial Open")
     d = services.create_division(t, name="A", rounds=3)
-    for name, rating in (("Able, Ann", 1500), ("Baker, Bo", 1600), ("Cole, Cy", 1400),
-                         ("Dunn, Di", 1700)):  # fmt: skip
+    for name, rating in (
+        ("Able, Ann", 1500),
+        ("Baker, Bo", 1600),
+        ("Cole, Cy", 1400),
+        ("Dunn, Di", 1700),
+    ):
         services.register_player(d, name=name, rating=rating)
-    services.save_round_pairings(d, 1, [services.PlannedGame(1, 2), services.PlannedGame(3, 4)])
+    save_round_pairings(d, 1, [PlannedGame(1, 2), PlannedGame(3, 4)])
     services.record_result(d, 1, 1, 400, 300)
     services.record_result(d, 1, 3, 500, 300)
-    services.save_round_pairings(d, 2, [services.PlannedGame(1, 3), services.PlannedGame(2, 4)])
+    save_round_pairings(d, 2, [PlannedGame(1, 3), PlannedGame(2, 4)])
     services.record_result(d, 2, 1, 350, 351)  # 1 v 3 in; 2 v 4 not yet
     rows = _feed(t)["divisions"][0]["players"]
     ranks = {n: rows[n]["etc"]["rrank"] for n in (1, 2, 3, 4)}
@@ -206,10 +212,19 @@ def test_ranks_by_round_refuses_what_the_standings_refuse(real_data):
 # --- _termdict ---------------------------------------------------------------------------------
 
 _VIEWER_CODES = (
-    "Close_Pane", "Reload_Now", "reload", "reload_stopped", "Scoreboard_Settings",
-    "scroll_stopped", "Split_Left_and_Right", "Split_Top_and_Bottom", "View_Next_Round",
-    "View_Previous_Round", "repeat", "npeat",
-)  # fmt: skip
+    "Close_Pane",
+    "Reload_Now",
+    "reload",
+    "reload_stopped",
+    "Scoreboard_Settings",
+    "scroll_stopped",
+    "Split_Left_and_Right",
+    "Split_Top_and_Bottom",
+    "View_Next_Round",
+    "View_Previous_Round",
+    "repeat",
+    "npeat",
+)
 
 
 @pytest.mark.parametrize("code", _VIEWER_CODES)

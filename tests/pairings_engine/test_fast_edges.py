@@ -26,8 +26,12 @@ def random_field(seed: int):
     n = rng.choice([5, 9, 16, 31, 48, 75])
     played = rng.randrange(0, 9)
     t = simulate(
-        n, played, lambda f: fast_history_pairing(f, seed), seed=seed,
-        withdraw_rate=rng.choice([0.0, 0.05]), rounds_total=played + rng.choice([1, 2, 4]),
+        n,
+        played,
+        lambda f: fast_history_pairing(f, seed),
+        seed=seed,
+        withdraw_rate=rng.choice([0.0, 0.05]),
+        rounds_total=played + rng.choice([1, 2, 4]),
     )
     f = t.field()
     numbers = [p.number for p in f.players]
@@ -112,7 +116,14 @@ def test_the_random_fields_reach_every_special_case():
             seen |= {"repeat"} if costs[:, 5].any() else set()
             seen |= {"over limit"} if costs[:, 0].any() else set()
     assert seen == {
-        "gibson", "contention", "bye", "sparse", "forbidden", "hard limit", "repeat", "over limit"
+        "gibson",
+        "contention",
+        "bye",
+        "sparse",
+        "forbidden",
+        "hard limit",
+        "repeat",
+        "over limit",
     }
 
 

@@ -28,8 +28,16 @@ def _run(n, rounds, pair, opts, seed, withdraw_rate=0.0, lag=0, rounds_total=Non
         assert sorted(paired) == sorted(x.number for x in active)
         checked.append(rep)
 
-    simulate(n, rounds, pair, seed=seed, withdraw_rate=withdraw_rate, lag=lag,
-             on_round=on_round, rounds_total=rounds_total)
+    simulate(
+        n,
+        rounds,
+        pair,
+        seed=seed,
+        withdraw_rate=withdraw_rate,
+        lag=lag,
+        on_round=on_round,
+        rounds_total=rounds_total,
+    )
     return checked
 
 
@@ -48,21 +56,46 @@ def _run(n, rounds, pair, opts, seed, withdraw_rate=0.0, lag=0, rounds_total=Non
     bands=st.sampled_from([[1], [1, 3], [2, 4]]),
 )
 def test_weighted_systems_always_pass_the_checker(
-    system, n, rounds, extra, seed, max_meetings, bye_method, gibson_spread, withdraw_rate, lag,
+    system,
+    n,
+    rounds,
+    extra,
+    seed,
+    max_meetings,
+    bye_method,
+    gibson_spread,
+    withdraw_rate,
+    lag,
     bands,
 ):
     opts = PairingOptions(
-        seed=seed, max_meetings=max_meetings, bye_method=bye_method,
-        gibson_spread=gibson_spread, prize_bands=bands, factor_distance=1 + seed % 3,
+        seed=seed,
+        max_meetings=max_meetings,
+        bye_method=bye_method,
+        gibson_spread=gibson_spread,
+        prize_bands=bands,
+        factor_distance=1 + seed % 3,
     )
-    reps = _run(n, rounds, lambda f: pair_round(f, system, opts), opts, seed, withdraw_rate, lag,
-                rounds + extra)
+    reps = _run(
+        n,
+        rounds,
+        lambda f: pair_round(f, system, opts),
+        opts,
+        seed,
+        withdraw_rate,
+        lag,
+        rounds + extra,
+    )
     assert len(reps) == rounds
 
 
 @common
-@given(n=st.integers(2, 16), cycles=st.integers(1, 2), seed=st.integers(0, 1000),
-       withdraw_rate=st.sampled_from([0.0, 0.05]))
+@given(
+    n=st.integers(2, 16),
+    cycles=st.integers(1, 2),
+    seed=st.integers(0, 1000),
+    withdraw_rate=st.sampled_from([0.0, 0.05]),
+)
 def test_round_robin_passes_the_checker_and_balances_starts(n, cycles, seed, withdraw_rate):
     opts = PairingOptions(seed=seed)
     slots = n + n % 2

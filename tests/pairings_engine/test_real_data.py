@@ -13,8 +13,9 @@ REPLAY = Path(__file__).resolve().parents[1] / "benchmarks" / "replay_2006.py"
 
 def _history(p, before: int) -> FieldPlayer:
     opps = [o or 0 for o in p.opponents[:before]]
-    return FieldPlayer(number=p.number, rating=p.rating, opponents=opps,
-                       firsts=list(p.p12[:before]))
+    return FieldPlayer(
+        number=p.number, rating=p.rating, opponents=opps, firsts=list(p.p12[:before])
+    )
 
 
 def test_start_reply_rule_matches_every_decided_game_of_naspa_2023(real_data):

@@ -30,6 +30,7 @@ def _round_robin_history(ps):
 
 # -- repeats -------------------------------------------------------------------------------
 
+
 def test_three_players_all_met_hard_limit_names_the_rule_and_the_fix():
     ps = [player(k) for k in (1, 2, 3)]
     _round_robin_history(ps)
@@ -95,6 +96,7 @@ def test_last_round_opponent_avoided_when_repeats_are_allowed():
 
 # -- forbidden pairs and withdrawn players --------------------------------------------------
 
+
 def test_forbidden_pair_never_meets():
     f = fresh(8)
     f.forbidden = {frozenset((1, 5))}
@@ -123,6 +125,7 @@ def test_withdrawn_players_are_never_paired():
 
 
 # -- byes ---------------------------------------------------------------------------------
+
 
 def test_bye_goes_to_lowest_with_fewest_byes():
     ps = [player(k, wins=5 - k // 2, losses=k // 2) for k in range(1, 8)]
@@ -158,6 +161,7 @@ def test_bye_moves_up_when_the_preferred_player_would_force_a_repeat():
 
 
 # -- Gibsonization ------------------------------------------------------------------------
+
 
 def _gibson_field(lead_wins=10, rnd=12, total=13, spread=(900, 0)):
     ps = [player(1, wins=lead_wins, losses=rnd - 1 - lead_wins, spread=spread[0])]
@@ -215,8 +219,10 @@ def test_two_gibson_places_pair_the_gibsonized_players_together():
     f = field(ps, 13, 13)
     p = pair_round(f, "swiss", PairingOptions(gibson_places=2, prize_bands=[2]))
     assert frozenset((1, 2)) in games(p)
-    assert "Gibsonized v Gibsonized" in next(g for g in p.games if 1 in (g.first, g.second)).\
-        explanation
+    assert (
+        "Gibsonized v Gibsonized"
+        in next(g for g in p.games if 1 in (g.first, g.second)).explanation
+    )
 
 
 def test_best_finish_counts_players_out_of_reach():
@@ -227,6 +233,7 @@ def test_best_finish_counts_players_out_of_reach():
 
 # -- first / second -------------------------------------------------------------------------
 
+
 def _fp(n, starts, replies):
     opps = list(range(100, 100 + starts + replies))
     return FieldPlayer(number=n, rating=1500, opponents=opps, firsts=[1] * starts + [2] * replies)
@@ -234,8 +241,10 @@ def _fp(n, starts, replies):
 
 def test_first_rule_fewer_starts_then_more_replies_then_draw():
     assert first_by_rule(_fp(1, 3, 2), _fp(2, 2, 3))[0].number == 2
-    assert first_by_rule(_fp(1, 2, 2), _fp(2, 2, 1)) == (first_by_rule(_fp(1, 2, 2), _fp(2, 2, 1))
-                                                         [0], "more replies")
+    assert first_by_rule(_fp(1, 2, 2), _fp(2, 2, 1)) == (
+        first_by_rule(_fp(1, 2, 2), _fp(2, 2, 1))[0],
+        "more replies",
+    )
     assert first_by_rule(_fp(1, 2, 2), _fp(2, 2, 1))[0].number == 1
     assert first_by_rule(_fp(1, 2, 2), _fp(2, 2, 2)) == (None, "drawn")
 
@@ -259,10 +268,12 @@ def test_pair_round_is_deterministic():
     f = fresh(30)
     for system in ("swiss", "random", "koth"):
         assert pair_round(f, system, PairingOptions(seed=4)) == pair_round(
-            f, system, PairingOptions(seed=4))
+            f, system, PairingOptions(seed=4)
+        )
 
 
 # -- bad input ----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "mutate, message",

@@ -10,7 +10,13 @@ from pairings.engine import PairingOptions, Schedule
 def test_parse_ranges():
     s = Schedule.parse("1-3:fontes,4-20:swiss,21-23:koth")
     assert [s.system_for(r) for r in (1, 3, 4, 20, 21, 23)] == [
-        "fontes", "fontes", "swiss", "swiss", "koth", "koth"]
+        "fontes",
+        "fontes",
+        "swiss",
+        "swiss",
+        "koth",
+        "koth",
+    ]
     assert s.lag_for(10) == 0
     assert s.entry_for(5).options(PairingOptions(seed=3)).system_start_round == 4
 
@@ -57,8 +63,17 @@ def test_tsh_autopair_lines():
         """
     )
     assert [s.system_for(r) for r in range(1, 11)] == [
-        "fontes", "fontes", "fontes", "swiss", "swiss", "swiss", "koth", "contention",
-        "factor", "rr"]
+        "fontes",
+        "fontes",
+        "fontes",
+        "swiss",
+        "swiss",
+        "swiss",
+        "koth",
+        "contention",
+        "factor",
+        "rr",
+    ]
     assert s.entry_for(2).params == {"fontes_rounds": 3}
     assert s.entry_for(1).options().fontes_rounds == 3
     assert s.lag_for(4) == 0 and s.lag_for(5) == 1 and s.lag_for(6) == 0 and s.lag_for(7) == 1

@@ -33,8 +33,7 @@ def _play(n, rounds, system, opts=None, **kw):
         assert rep.errors == [], (f.round, rep.errors)
         log.append((f, p, rep))
 
-    t = simulate(n, rounds, lambda f: pair_round(f, system, opts), seed=11, on_round=on_round,
-                 **kw)
+    t = simulate(n, rounds, lambda f: pair_round(f, system, opts), seed=11, on_round=on_round, **kw)
     return t, log
 
 
@@ -125,8 +124,12 @@ def test_swiss_floats_one_player_between_odd_groups():
 def test_swiss_prefers_two_one_win_floats_over_one_two_win_float():
     # Groups of 3 wins (1), 2 wins (2,3... odd), etc. Build 2/1/1-shaped groups where one
     # 2-win float could replace two 1-win floats.
-    ps = [player(1, wins=2), player(2, wins=1, losses=1), player(3, wins=1, losses=1),
-          player(4, wins=0, losses=2)]
+    ps = [
+        player(1, wins=2),
+        player(2, wins=1, losses=1),
+        player(3, wins=1, losses=1),
+        player(4, wins=0, losses=2),
+    ]
     ps[1].opponents, ps[2].opponents = [3], [2]  # 2 and 3 have met
     ps[0].opponents, ps[3].opponents = [4], [1]
     for q in ps:
@@ -165,8 +168,11 @@ def test_koth_avoids_repeat_by_moving_down():
 
 def test_contention_pairs_contenders_who_can_catch_each_other():
     # One round left, 1st place only: players 1-3 can still win, the rest cannot.
-    ps = [player(1, wins=9, losses=2, spread=300), player(2, wins=9, losses=2, spread=200),
-          player(3, wins=8, losses=3, spread=500)]
+    ps = [
+        player(1, wins=9, losses=2, spread=300),
+        player(2, wins=9, losses=2, spread=200),
+        player(3, wins=8, losses=3, spread=500),
+    ]
     ps += [player(k, wins=5, losses=6) for k in range(4, 9)]
     f = field(ps, 12, total=12)
     p = pair_round(f, "contention", PairingOptions(gibson=False))
@@ -207,8 +213,10 @@ def test_australian_looks_ahead_to_keep_the_rest_pairable():
 
 def test_random_is_reproducible_per_seed_and_differs_between_seeds():
     draws = {
-        seed: [sorted(games(pair_round(fresh(20), "random", PairingOptions(seed=seed))))
-               for _ in range(2)]
+        seed: [
+            sorted(games(pair_round(fresh(20), "random", PairingOptions(seed=seed))))
+            for _ in range(2)
+        ]
         for seed in (1, 2, 3)
     }
     for a, b in draws.values():

@@ -13,13 +13,14 @@ from django.core.management import CommandError, call_command
 from pairings.engine import PairingOptions, check_round
 from pairings.engine import pair_round as engine_pair_round
 from pairings.models import ForbiddenPair, ScheduleRange
+from pairings.selectors import build_field
+from pairings.services.rounds import pair_round
 from tournament import services
 from tournament.demo import load_demo
+from tournament.errors import ServiceError
 from tournament.formats.tsh import read_t, write_t
-from tournament.interchange import import_tsh
+from tournament.interchange.imports import import_tsh
 from tournament.models import AuditEvent, First, Game
-from tournament.pairing import build_field, pair_round
-from tournament.services import ServiceError
 
 pytestmark = pytest.mark.django_db
 
@@ -39,16 +40,18 @@ def club():
     d = services.create_division(t, name="A", rounds=6, actor="test")
     for k in range(1, 9):
         services.register_player(d, name=f"Player, P{k}", rating=2000 - 50 * k, actor="test")
-    ScheduleRange.objects.create(division=d, first_round=1, last_round=3, system="fontes",
-                                 options={"fontes_rounds": 3})
+    ScheduleRange.objects.create(
+        division=d, first_round=1, last_round=3, system="fontes", options={"fontes_rounds": 3}
+    )
     ScheduleRange.objects.create(division=d, first_round=4, last_round=6, system="swiss")
     return d
 
 
 def play_round(division, rnd):
     """Record a result for every unscored game: the higher number wins by 40."""
-    for g in Game.objects.filter(round__division=division, round__number=rnd,
-                                 player2__isnull=False):
+    for g in Game.objects.filter(
+        round__division=division, round__number=rnd, player2__isnull=False
+    ):
         hi = max(g.player1.number, g.player2.number)
         lo = min(g.player1.number, g.player2.number)
         services.record_result(division, rnd, hi, 420, 380, actor="test")
@@ -122,11 +125,12 @@ def test_lagged_schedule_pairs_before_the_last_round_is_in(club):
     play_round(club, 1)
     pair_round(club, 2)
     ScheduleRange.objects.filter(first_round=1).update(last_round=2)
-    ScheduleRange.objects.create(division=club, first_round=3, last_round=3, system="swiss",
-                                 lag=1)
+    ScheduleRange.objects.create(division=club, first_round=3, last_round=3, system="swiss", lag=1)
     result = pair_round(club, 3)  # round 2 has no results yet
-    round2 = {frozenset((g.player1.number, g.player2.number))
-              for g in Game.objects.filter(round__number=2)}
+    round2 = {
+        frozenset((g.player1.number, g.player2.number))
+        for g in Game.objects.filter(round__number=2)
+    }
     assert not {frozenset((g.first, g.second)) for g in result.games} & round2
 
 
@@ -135,8 +139,9 @@ def test_infeasible_constraints_are_refused_with_the_engines_reason():
     d = services.create_division(t, name="A", rounds=3, actor="test")
     for k in range(1, 3):
         services.register_player(d, name=f"Tiny, T{k}", rating=1500, actor="test")
-    ScheduleRange.objects.create(division=d, first_round=1, last_round=3, system="swiss",
-                                 options={"hard_repeat_limit": True})
+    ScheduleRange.objects.create(
+        division=d, first_round=1, last_round=3, system="swiss", options={"hard_repeat_limit": True}
+    )
     pair_round(d, 1)
     services.record_result(d, 1, 1, 400, 300)
     with pytest.raises(ServiceError, match="repeats forbidden: players 1, 2 have all met"):
@@ -169,8 +174,10 @@ def test_withdrawn_players_get_their_forfeit_not_a_pairing(club):
 def test_autopair_import_creates_the_schedule():
     tournament, _ = load_demo()
     a = tournament.divisions.get(name="A")
-    ranges = [(r.first_round, r.last_round, r.system, r.lag, r.options)
-              for r in ScheduleRange.objects.filter(division=a)]
+    ranges = [
+        (r.first_round, r.last_round, r.system, r.lag, r.options)
+        for r in ScheduleRange.objects.filter(division=a)
+    ]
     assert ranges == [(1, 3, "fontes", 0, {"fontes_rounds": 3}), (4, 4, "swiss", 0, {})]
 
 
@@ -198,8 +205,20 @@ def test_pair_command_json_and_text(club):
 
 
 def test_simulate_command(club):
-    rows = json.loads(run("simulate", "--players", "15", "--rounds", "8", "--schedule",
-                          "1-3:fontes,4-7:swiss,8:koth", "--seed", "4", "--json"))
+    rows = json.loads(
+        run(
+            "simulate",
+            "--players",
+            "15",
+            "--rounds",
+            "8",
+            "--schedule",
+            "1-3:fontes,4-7:swiss,8:koth",
+            "--seed",
+            "4",
+            "--json",
+        )
+    )
     assert [r["round"] for r in rows] == list(range(1, 9))
     assert [r["system"] for r in rows] == ["fontes"] * 3 + ["swiss"] * 4 + ["koth"]
     assert all(r["checker_errors"] == [] for r in rows)
@@ -213,9 +232,7 @@ def test_simulate_command(club):
         run("simulate", "--players", "6", "--rounds", "4", "--schedule", "1-3:swiss")
 
 
-def test_real_2006_round_14_paired_from_the_database_matches_the_pure_replay(
-    real_data, tmp_path
-):
+def test_real_2006_round_14_paired_from_the_database_matches_the_pure_replay(real_data, tmp_path):
     players = read_t(real_data / "naspa-2006-b.t")
     for p in players:
         p.opponents, p.scores = p.opponents[:13], p.scores[:13]
@@ -239,7 +256,7 @@ def test_real_2006_round_14_paired_from_the_database_matches_the_pure_replay(
 
 
 def test_autopair_rows_tsh_commands_we_do_not_offer_are_skipped_with_a_warning(club):
-    from tournament.pairing import schedule_from_autopair
+    from pairings.services.schedule import schedule_from_autopair
 
     ScheduleRange.objects.all().delete()
     warnings = schedule_from_autopair(
@@ -255,10 +272,14 @@ def test_autopair_rows_tsh_commands_we_do_not_offer_are_skipped_with_a_warning(c
     assert len(warnings) == 2
     assert "unknown TSH command 'zz'" in warnings[0]
     assert "overlapping autopair skipped" in warnings[1]
-    ranges = [(r.first_round, r.last_round, r.system, r.lag, r.options)
-              for r in ScheduleRange.objects.filter(division=club)]
-    assert ranges == [(1, 3, "fontes", 0, {"fontes_rounds": 3}),
-                      (5, 5, "swiss", 1, {"max_meetings": 2})]
+    ranges = [
+        (r.first_round, r.last_round, r.system, r.lag, r.options)
+        for r in ScheduleRange.objects.filter(division=club)
+    ]
+    assert ranges == [
+        (1, 3, "fontes", 0, {"fontes_rounds": 3}),
+        (5, 5, "swiss", 1, {"max_meetings": 2}),
+    ]
 
 
 def test_schedule_range_validation(club):
@@ -267,8 +288,9 @@ def test_schedule_range_validation(club):
     bad = ScheduleRange(division=club, first_round=3, last_round=5, system="koth")
     with pytest.raises(ValidationError, match="overlaps rounds 1-3"):
         bad.clean()
-    bad = ScheduleRange(division=club, first_round=7, last_round=8, system="koth",
-                        options={"colour": 1})
+    bad = ScheduleRange(
+        division=club, first_round=7, last_round=8, system="koth", options={"colour": 1}
+    )
     with pytest.raises(ValidationError, match="unknown pairing options: colour"):
         bad.clean()
     entries = {e.number: e for e in club.entries.all()}

@@ -36,10 +36,20 @@ class OwnRedis:
         self.port = port
         self.url = f"redis://127.0.0.1:{port}/0"
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            [
+                "redis-server",
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -83,7 +93,9 @@ def point_celery(monkeypatch):
     def point(url: str) -> None:
         # in the layer of changes on top of Django's settings, so undoing removes them again
         for key, value in (
-            ("broker_url", url), ("result_backend", url), ("task_always_eager", False)
+            ("broker_url", url),
+            ("result_backend", url),
+            ("task_always_eager", False),
         ):
             monkeypatch.setitem(app.conf.changes, key, value)
         monkeypatch.setattr(app, "_pool", None)

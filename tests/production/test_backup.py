@@ -163,15 +163,23 @@ def test_command_line_exit_status_and_json_error(tmp_path):
     junk.write_text("not a database")
     done = subprocess.run(
         [sys.executable, "manage.py", "restore", str(junk), "--yes", "--json"],
-        cwd=REPO, env=clean_env(tmp_path / "data"), capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        cwd=REPO,
+        env=clean_env(tmp_path / "data"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1
     error = json.loads(done.stdout)
     assert error["ok"] is False and error["error"].startswith(f"{junk} is not a Gibson backup")
     done = subprocess.run(
         [sys.executable, "manage.py", "backup", str(tmp_path / "nowhere" / "x.backup")],
-        cwd=REPO, env=clean_env(tmp_path / "data"), capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        cwd=REPO,
+        env=clean_env(tmp_path / "data"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1 and "nowhere does not exist" in done.stderr
 
 

@@ -62,11 +62,24 @@ def test_ok_with_redis_and_a_worker(client, settings, own_redis, point_celery, t
     settings.REDIS_URL = own_redis.url
     point_celery(own_redis.url)
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "tournament", "worker", "--pool=solo",
-         "--loglevel=WARNING", "--without-gossip", "--without-mingle"],
-        cwd=REPO, env=clean_env(tmp_path, REDIS_URL=own_redis.url),
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "tournament",
+            "worker",
+            "--pool=solo",
+            "--loglevel=WARNING",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=REPO,
+        env=clean_env(tmp_path, REDIS_URL=own_redis.url),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         seen = []
@@ -106,9 +119,13 @@ def test_database_unavailable_is_503(tmp_path, kind):
     env = clean_env(tmp_path, DATABASE_URL=url, DJANGO_SETTINGS_MODULE="tournament.settings")
     started = time.monotonic()
     done = subprocess.run(
-        [sys.executable, "-c", HEALTH_IN_A_CHILD], cwd=REPO, env=env, capture_output=True,
-        text=True, timeout=60,
-    )  # fmt: skip
+        [sys.executable, "-c", HEALTH_IN_A_CHILD],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "503 database unavailable"
     assert time.monotonic() - started < 30

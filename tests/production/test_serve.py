@@ -57,9 +57,12 @@ def test_serve_runs_gunicorn_with_two_workers_and_static_files(tmp_path):
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{port}", "--workers", "2"],
-        cwd=REPO, env=clean_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        cwd=REPO,
+        env=clean_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         text=True,
-    )  # fmt: skip
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and server.poll() is None:
@@ -96,8 +99,12 @@ def test_busy_port_is_named_before_anything_is_printed(tmp_path):
         port = busy.getsockname()[1]
         done = subprocess.run(
             [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{port}"],
-            cwd=REPO, env=clean_env(tmp_path), capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
+            cwd=REPO,
+            env=clean_env(tmp_path),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert done.returncode == 1
     assert done.stdout == ""
     assert f"cannot serve on 127.0.0.1:{port}" in done.stderr
@@ -118,8 +125,12 @@ def test_busy_port_is_named_before_anything_is_printed(tmp_path):
 def test_bad_workers_or_address_refused(tmp_path, args, env, message):
     done = subprocess.run(
         [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{free_port()}", *args],
-        cwd=REPO, env=clean_env(tmp_path, **env), capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        cwd=REPO,
+        env=clean_env(tmp_path, **env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1
     assert message in done.stderr
     assert done.stdout == ""

@@ -90,8 +90,6 @@ def test_bad_round_counts():
 
 
 def test_replay_names_the_event():
-    bad = RatedEvent(
-        "spring-open", datetime.date(2024, 4, 1), 2, [RatedGame(1, "a", "b", 400, -5)]
-    )
+    bad = RatedEvent("spring-open", datetime.date(2024, 4, 1), 2, [RatedGame(1, "a", "b", 400, -5)])
     with pytest.raises(RatingError, match=r"event 'spring-open' \(2024-04-01\): round 1"):
         replay([bad], {})

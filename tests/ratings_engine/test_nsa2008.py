@@ -246,9 +246,7 @@ def test_two_segment_event_is_two_chained_ratings():
         for p in players:
             c = first[p.id].new_games if per_segment else p.career_games
             second_players.append(RatedPlayer(p.id, first[p.id].new, c))
-        second = rate_event(
-            name, second_players, [g for g in games if g.round > 9], 17
-        )
+        second = rate_event(name, second_players, [g for g in games if g.round > 9], 17)
         assert {i: whole[i].new for i in ids} == {i: second[i].new for i in ids}
         assert [s.rating_out for s in whole[0].segments] == [first[0].new, second[0].new]
     differ = rate_event("nsa2008", players, games, 17)
@@ -287,11 +285,13 @@ def test_unknown_career_counts_as_100():
 
 
 def test_vector_11_falling_below_a_band_by_less_than_a_point():
-    """spec/ratings.md vector 11: B 1800 loses to A 2121 and beats C 1426; 1800 + 16 * -0.0316
+    """docs/ratings.md vector 11: B 1800 loses to A 2121 and beats C 1426; 1800 + 16 * -0.0316
     is 1799.49, below 1800, so B is put at 1799 and the excess left (+0.0309) is spent at K 20:
     1799.62, printed 1800 -- what TSH printed in a real event."""
     players = [
-        RatedPlayer("A", 2121, 100), RatedPlayer("B", 1800, 100), RatedPlayer("C", 1426, 100)
+        RatedPlayer("A", 2121, 100),
+        RatedPlayer("B", 1800, 100),
+        RatedPlayer("C", 1426, 100),
     ]
     games = [RatedGame(1, "B", "A", 323, 504), RatedGame(2, "B", "C", 446, 261)]
     res = rate_event("nsa2008", players, games, 2)

@@ -10,14 +10,14 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ratings import services as rs
+from ratings.division import division_estimates, rate_division
 from ratings.engine import RatedGame, RatingError, rate_event
 from ratings.engine import RatedPlayer as EnginePlayer
 from ratings.models import PlayerRating, RatedEvent, RatingHistory, RatingList
 from ratings.tasks import rerate as rerate_task
 from tournament.formats.tsh import read_t
-from tournament.interchange import import_tsh
+from tournament.interchange.imports import import_tsh
 from tournament.models import Player
-from tournament.rating import division_estimates, rate_division
 
 pytestmark = pytest.mark.django_db
 D = datetime.date
@@ -139,8 +139,9 @@ def test_late_submission_rerates_later_events_and_is_idempotent():
     a, b, c, d = _players("A, A", "B, B", "C, C", "D, D")
     start = {a: (1500, 100), b: (1600, 100), c: (1400, 100), d: (1700, 100)}
     g2 = _rr([a, b, c, d], 6, 2)
-    rs.submit_event(lst, name="March", date=D(2024, 3, 1), configured_rounds=6, games=g2,
-                    start=start)
+    rs.submit_event(
+        lst, name="March", date=D(2024, 3, 1), configured_rounds=6, games=g2, start=start
+    )
     march = RatedEvent.objects.get(name="March")
     before_late = RatingHistory.objects.get(event=march, player_id=a).before
     assert before_late == 1500
@@ -167,8 +168,14 @@ def test_late_submission_rerates_later_events_and_is_idempotent():
 def test_failed_rerate_changes_nothing(monkeypatch):
     lst = rs.create_rating_list("Fragile", slug="fragile")
     ids = _players("E, E", "F, F", "G, G", "H, H")
-    rs.submit_event(lst, name="One", date=D(2024, 1, 5), configured_rounds=3,
-                    games=_rr(ids, 3, 5), start={i: (1500, 60) for i in ids})
+    rs.submit_event(
+        lst,
+        name="One",
+        date=D(2024, 1, 5),
+        configured_rounds=3,
+        games=_rr(ids, 3, 5),
+        start={i: (1500, 60) for i in ids},
+    )
     saved = _state(lst)
     rows = RatingHistory.objects.count()
 
@@ -177,8 +184,9 @@ def test_failed_rerate_changes_nothing(monkeypatch):
 
     monkeypatch.setattr(RatingHistory.objects, "bulk_create", boom)
     with pytest.raises(RuntimeError):
-        rs.submit_event(lst, name="Two", date=D(2024, 1, 1), configured_rounds=3,
-                        games=_rr(ids, 3, 6))
+        rs.submit_event(
+            lst, name="Two", date=D(2024, 1, 1), configured_rounds=3, games=_rr(ids, 3, 6)
+        )
     assert _state(lst) == saved
     assert RatingHistory.objects.count() == rows
     assert not RatedEvent.objects.filter(name="Two").exists()
@@ -190,14 +198,29 @@ def test_submit_refuses_bad_events():
     lst = rs.create_rating_list("Strict", slug="strict", start_date=D(2024, 1, 1))
     a, b = _players("I, I", "J, J")
     with pytest.raises(RatingError, match="before the start of list 'strict'"):
-        rs.submit_event(lst, name="Old", date=D(2023, 12, 31), configured_rounds=1,
-                        games=[RatedGame(1, a, b, 400, 300)])
+        rs.submit_event(
+            lst,
+            name="Old",
+            date=D(2023, 12, 31),
+            configured_rounds=1,
+            games=[RatedGame(1, a, b, 400, 300)],
+        )
     with pytest.raises(RatingError, match="no player with id 999999"):
-        rs.submit_event(lst, name="Ghost", date=D(2024, 2, 1), configured_rounds=1,
-                        games=[RatedGame(1, a, 999999, 400, 300)])
+        rs.submit_event(
+            lst,
+            name="Ghost",
+            date=D(2024, 2, 1),
+            configured_rounds=1,
+            games=[RatedGame(1, a, 999999, 400, 300)],
+        )
     with pytest.raises(RatingError, match="round 1: .* is not a result"):
-        rs.submit_event(lst, name="Bad", date=D(2024, 2, 1), configured_rounds=1,
-                        games=[RatedGame(1, a, b, 400, -1)])
+        rs.submit_event(
+            lst,
+            name="Bad",
+            date=D(2024, 2, 1),
+            configured_rounds=1,
+            games=[RatedGame(1, a, b, 400, -1)],
+        )
     with pytest.raises(RatingError, match="no rating list 'nope'"):
         rs.rating_list_by_slug("nope")
     with pytest.raises(RatingError, match="already exists"):
@@ -207,7 +230,7 @@ def test_submit_refuses_bad_events():
 
 def test_import_ratings_command_both_formats(tmp_path):
     csv_file = tmp_path / "club.csv"
-    csv_file.write_text("name,rating,games\nSmith, Ann,1500,30\n\"Jones, Bo\",0,\n")
+    csv_file.write_text('name,rating,games\nSmith, Ann,1500,30\n"Jones, Bo",0,\n')
     out = run_json("import_ratings", "clubl", str(csv_file), "--create", "Club List")
     assert out == {"list": "clubl", "rows": 2, "players_created": 2}
     lst = RatingList.objects.get(slug="clubl")
@@ -239,8 +262,14 @@ def test_import_ratings_refuses_bad_files(tmp_path):
 def test_import_into_a_list_with_events_rerates():
     lst = rs.create_rating_list("Re", slug="re")
     a, b = _players("K, K", "L, L")
-    rs.submit_event(lst, name="E", date=D(2024, 1, 1), configured_rounds=1,
-                    games=[RatedGame(1, a, b, 400, 300)], start={a: (1500, 100), b: (1500, 100)})
+    rs.submit_event(
+        lst,
+        name="E",
+        date=D(2024, 1, 1),
+        configured_rounds=1,
+        games=[RatedGame(1, a, b, 400, 300)],
+        start={a: (1500, 100), b: (1500, 100)},
+    )
     game = [RatedGame(1, a, b, 400, 300)]
 
     def by_engine(ra: int) -> int:
@@ -257,8 +286,14 @@ def test_rerate_command_progress_and_system_switch():
     lst = rs.create_rating_list("Cmd", slug="cmd")
     ids = _players("M, M", "N, N", "O, O", "P, P")
     for month in (1, 2, 3):
-        rs.submit_event(lst, name=f"E{month}", date=D(2024, month, 1), configured_rounds=3,
-                        games=_rr(ids, 3, month), start={i: (1500, 100) for i in ids})
+        rs.submit_event(
+            lst,
+            name=f"E{month}",
+            date=D(2024, month, 1),
+            configured_rounds=3,
+            games=_rr(ids, 3, month),
+            start={i: (1500, 100) for i in ids},
+        )
     out, err = run("rerate", "cmd", "--from", "2024-02-01")
     assert "re-rated 2 events" in out and "1 earlier events kept" in out
     assert "2/2 events" in err
@@ -274,8 +309,9 @@ def test_rerate_command_progress_and_system_switch():
 def test_rerate_task_runs_inline():
     lst = rs.create_rating_list("Task", slug="task")
     ids = _players("Q, Q", "R, R")
-    rs.submit_event(lst, name="E", date=D(2024, 1, 1), configured_rounds=2,
-                    games=_rr(ids, 2, 1), rerate=False)
+    rs.submit_event(
+        lst, name="E", date=D(2024, 1, 1), configured_rounds=2, games=_rr(ids, 2, 1), rerate=False
+    )
     lst.refresh_from_db()
     assert lst.dirty_from == D(2024, 1, 1)
     result = rerate_task.delay("task").get()
@@ -288,9 +324,14 @@ def test_rating_report_command():
     lst = rs.create_rating_list("Rep", slug="rep")
     ids = _players("S, S", "T, T", "U, U", "V, V")
     for month in (1, 2, 3):
-        rs.submit_event(lst, name=f"E{month}", date=D(2024, month, 1), configured_rounds=4,
-                        games=_rr(ids, 4, month), start={i: (1400 + 50 * k, 100)
-                                                         for k, i in enumerate(ids)})
+        rs.submit_event(
+            lst,
+            name=f"E{month}",
+            date=D(2024, month, 1),
+            configured_rounds=4,
+            games=_rr(ids, 4, month),
+            start={i: (1400 + 50 * k, 100) for k, i in enumerate(ids)},
+        )
     data = run_json("rating_report", "rep", "--systems", "nsa2008,glicko2,aus")
     assert set(data) == {"nsa2008", "glicko2", "aus"}
     assert len({d["games"] for d in data.values()}) == 1 and data["aus"]["games"] == 24
@@ -303,10 +344,17 @@ def test_rating_report_command():
 def test_failed_rerate_keeps_the_cursor_and_resumes(monkeypatch):
     lst = rs.create_rating_list("Resume", slug="resume")
     ids = _players("W, W", "X, X", "Y, Y", "Z, Z")
-    rs.submit_event(lst, name="Jan", date=D(2024, 1, 1), configured_rounds=3,
-                    games=_rr(ids, 3, 1), start={i: (1500, 100) for i in ids})
-    rs.submit_event(lst, name="Mar", date=D(2024, 3, 1), configured_rounds=3,
-                    games=_rr(ids, 3, 3), rerate=False)
+    rs.submit_event(
+        lst,
+        name="Jan",
+        date=D(2024, 1, 1),
+        configured_rounds=3,
+        games=_rr(ids, 3, 1),
+        start={i: (1500, 100) for i in ids},
+    )
+    rs.submit_event(
+        lst, name="Mar", date=D(2024, 3, 1), configured_rounds=3, games=_rr(ids, 3, 3), rerate=False
+    )
     lst.refresh_from_db()
     assert lst.dirty_from == D(2024, 3, 1)
     real = RatingHistory.objects.bulk_create
@@ -330,8 +378,14 @@ def test_rerate_task_reports_progress(monkeypatch):
     lst = rs.create_rating_list("Watch", slug="watch")
     ids = _players("Aa, A", "Bb, B")
     for month in (1, 2, 3):
-        rs.submit_event(lst, name=f"E{month}", date=D(2024, month, 1), configured_rounds=1,
-                        games=_rr(ids, 1, month), rerate=False)
+        rs.submit_event(
+            lst,
+            name=f"E{month}",
+            date=D(2024, month, 1),
+            configured_rounds=1,
+            games=_rr(ids, 1, month),
+            rerate=False,
+        )
     seen = []
     monkeypatch.setattr(
         rerate_task, "update_state", lambda **kw: seen.append((kw["state"], kw["meta"]))
@@ -341,13 +395,13 @@ def test_rerate_task_reports_progress(monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "system", ["nsa2008", "naspa2024", "naspa-csw", "club-third", "wespa-tsh", "absp", "aus",
-               "glicko2"],
+    "system",
+    ["nsa2008", "naspa2024", "naspa-csw", "club-third", "wespa-tsh", "absp", "aus", "glicko2"],
 )
 def test_page_estimates_rate_one_round_and_equal_tsh_style_estimates(naspa, system):
     """Standings pages rate only the round they show; that must equal the per-round estimates
     (every earlier round re-rated too) for every system and every round of a real event."""
-    from tournament.rating import division_estimates, rating_estimates
+    from ratings.division import division_estimates, rating_estimates
 
     t, _ = naspa
     d = t.divisions.get()

@@ -27,9 +27,7 @@ def run_json(*args: str):
 @pytest.fixture
 def seeded(real_data, tmp_path):
     """The README workflow's first two steps: import the event, seed the list from its ratings."""
-    slug = run_json("import_tsh", str(real_data / "naspa-2023-a.t"), "--rounds", "23")[
-        "tournament"
-    ]
+    slug = run_json("import_tsh", str(real_data / "naspa-2023-a.t"), "--rounds", "23")["tournament"]
     t = Tournament.objects.get(slug=slug)
     lines = ["name,rating,games"]
     for d in t.divisions.all():

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 
 import pytest
 
+from pairings.services.store import PlannedGame, save_round_pairings
+from ratings.division import rate_division
 from ratings.engine import RatedGame
 from ratings.models import RatingList
 from ratings.services import create_rating_list, submit_event
 from tournament import services
 from tournament.models import Club, Membership, Player
-from tournament.rating import rate_division
-from tournament.services import PlannedGame
 
 
 @pytest.fixture(autouse=True)
@@ -61,15 +61,13 @@ def _event(name, start, players, rounds, published=True, classes=None):
     t = services.create_tournament(name=name, start_date=start, published=published)
     d = services.create_division(t, name="A", rounds=max(len(rounds), 1))
     for i, (p, seed) in enumerate(players):
-        services.register_player(
-            d, player=p, rating=seed, player_class=(classes or {}).get(i, "")
-        )
+        services.register_player(d, player=p, rating=seed, player_class=(classes or {}).get(i, ""))
     for r, games in enumerate(rounds, start=1):
         planned = [
             PlannedGame(i + 1, (j + 1) if j is not None else 0, board=b + 1)
             for b, (i, j, _si, _sj) in enumerate(games)
         ]
-        services.save_round_pairings(d, r, planned, system="manual")
+        save_round_pairings(d, r, planned, system="manual")
         for i, j, si, sj in games:
             if j is None:
                 services.record_result(d, r, i + 1, si)
@@ -122,11 +120,17 @@ def world(db) -> World:
     rate_division(summer, club, date=datetime.date(2024, 6, 1))
     # a draft: its games are nobody's business yet
     draft_t, _ = _event(
-        "Secret Draft", datetime.date(2024, 7, 1), [(ann, 1500), (bob, 1400)],
-        [[(0, 1, 999, 100)]], published=False,
+        "Secret Draft",
+        datetime.date(2024, 7, 1),
+        [(ann, 1500), (bob, 1400)],
+        [[(0, 1, 999, 100)]],
+        published=False,
     )
     upcoming_t, _ = _event(
-        "Future Cup", datetime.date(2099, 1, 1), [(ann, 1500), (cat, 1600)], [],
+        "Future Cup",
+        datetime.date(2099, 1, 1),
+        [(ann, 1500), (cat, 1600)],
+        [],
         classes={0: "B"},
     )
     # hand-made performance event: pre-event ratings are the start ratings given here
@@ -158,6 +162,15 @@ def world(db) -> World:
         start={eve.pk: (1500, 100), opp[2].pk: (1700, 100), opp[3].pk: (1300, 100)},
     )
     return World(
-        club=club, perf=perf, ann=ann, bob=bob, cat=cat, dan=dan, eve=eve,
-        spring=spring_t, summer=summer_t, draft=draft_t, upcoming=upcoming_t,
+        club=club,
+        perf=perf,
+        ann=ann,
+        bob=bob,
+        cat=cat,
+        dan=dan,
+        eve=eve,
+        spring=spring_t,
+        summer=summer_t,
+        draft=draft_t,
+        upcoming=upcoming_t,
     )

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 
 from ratings.models import PlayerRating, RatingList
-from tournament.interchange import import_tsh
+from tournament.interchange.imports import import_tsh
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -28,8 +28,9 @@ def test_new_rating_on_list_profile_and_event_page(client, real_data):
     t = import_tsh(real_data / "naspa-2023-a.t", rounds=23)
     Tournament.objects.filter(pk=t.pk).update(published=True)
     # a new list: each player's rating before the event is their seed rating (nsa2008)
-    run_json("submit_ratings", t.slug, "--list", "fresh", "--create", "Fresh", "--date",
-             "2023-07-01")
+    run_json(
+        "submit_ratings", t.slug, "--list", "fresh", "--create", "Fresh", "--date", "2023-07-01"
+    )
     lst = RatingList.objects.get(slug="fresh")
     assert lst.system == "nsa2008"
     rows = run_json("rate", t.slug)
@@ -47,9 +48,12 @@ def test_new_rating_on_list_profile_and_event_page(client, real_data):
         # the profile: the rating on the list and the event's "after"
         profile = client.get(f"/players/{e.player_id}/").content.decode()
         assert re.search(rf'Fresh</a></td>\s*<td class="num">{new}\b', profile), e.player.name
-        event = profile[profile.index("<h2>Events</h2>"):]
-        assert f'<td class="num up">{new}</td>' in event or f'<td class="num down">{new}</td>' \
-            in event or f'<td class="num">{new}</td>' in event
+        event = profile[profile.index("<h2>Events</h2>") :]
+        assert (
+            f'<td class="num up">{new}</td>' in event
+            or f'<td class="num down">{new}</td>' in event
+            or f'<td class="num">{new}</td>' in event
+        )
         # the event's player page: the estimate after the last round is the new rating
         page = client.get(f"/t/{t.slug}/{div.slug}/player/{e.number}/").content.decode()
         assert re.search(rf"Estimate</dt><dd>{new}</dd>", page), e.player.name

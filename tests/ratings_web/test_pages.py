@@ -137,9 +137,18 @@ def test_pagination_100_a_page_ranks_carry_on(client, big_list):
 @pytest.mark.parametrize(
     "query",
     [
-        {"page": "0"}, {"page": "-1"}, {"page": "abc"}, {"page": "99"}, {"page": "1e3"},
-        {"page": "²"}, {"page": "9" * 40}, {"q": "x" * 101}, {"q": "a\x00b"},
-        {"country": "\x1b[31m"}, {"club": "nosuch"}, {"class": "a\rb"},
+        {"page": "0"},
+        {"page": "-1"},
+        {"page": "abc"},
+        {"page": "99"},
+        {"page": "1e3"},
+        {"page": "²"},
+        {"page": "9" * 40},
+        {"q": "x" * 101},
+        {"q": "a\x00b"},
+        {"country": "\x1b[31m"},
+        {"club": "nosuch"},
+        {"class": "a\rb"},
     ],
 )
 def test_bad_query_strings_are_400_with_a_message(client, world, query):
@@ -236,17 +245,17 @@ def test_profile_ratings_rank_events_and_records(client, world):
         page,
     )
     # events, newest first, with division, record and spread from the division's games
-    events = page[page.index("<h2>Events</h2>"):]
+    events = page[page.index("<h2>Events</h2>") :]
     assert events.index("Summer Open") < events.index("Spring Open") < events.index("Old Club")
     # Spring: W 450-300, L 390-420, W 512-301 -> 2-1, spread +150-30+211 = +331
-    spring = page[page.index("Spring Open - A"):]
+    spring = page[page.index("Spring Open - A") :]
     assert "division A" in spring[:300]
     assert re.search(r'<td class="num">2-1</td>\s*<td class="num wide">\+331</td>', spring)
     # Summer: W 410-400 and a bye (+50): 2-0, +60
-    summer = page[page.index("Summer Open - A"):]
+    summer = page[page.index("Summer Open - A") :]
     assert re.search(r'<td class="num">2-0</td>\s*<td class="num wide">\+60</td>', summer)
     # Old Club Night (list only): W 400-350, L 380-420 -> 1-1, +10
-    old = page[page.index("Old Club Night"):]
+    old = page[page.index("Old Club Night") :]
     assert re.search(r'<td class="num">1-1</td>\s*<td class="num wide">\+10</td>', old)
     # records: published games only (the draft's 999 is not a record)
     assert "High game</dt><dd>512</dd>" in page
@@ -269,7 +278,7 @@ def test_event_page_links_to_the_profile(client, world):
 def test_performance_rating_on_a_hand_made_event(client, world):
     # Cat: 2 of 4 against 1400, 1400, 1600, 1600 -> symmetric -> exactly 1500
     page = text(client.get(f"/players/{world.cat.pk}/"))
-    perf = page[page.index("Perf Night"):]
+    perf = page[page.index("Perf Night") :]
     assert re.search(r'<td class="num">1500</td></tr>', perf[:900])
 
 
@@ -297,7 +306,7 @@ def test_performance_of_eve_on_the_profile(client, world):
     opps = [b if a == world.eve.pk else a for _, a, b, _, _ in games]
     expected = performance_rating([before[o] for o in opps], 2.0)
     page = text(client.get(f"/players/{world.eve.pk}/"))
-    day = page[page.index("Perf Day"):]
+    day = page[page.index("Perf Day") :]
     assert f'<td class="num">{round(expected)}</td></tr>' in day[:900]
 
 
@@ -350,8 +359,11 @@ def test_profile_pages_events_20_a_page(client, world):
 
     for i in range(25):
         submit_event(
-            lst, name=f"Weekly {i:02d}", date=datetime.date(2024, 3, 1) + datetime.timedelta(i),
-            configured_rounds=1, games=[RatedGame(1, world.bob.pk, world.cat.pk, 400, 380)],
+            lst,
+            name=f"Weekly {i:02d}",
+            date=datetime.date(2024, 3, 1) + datetime.timedelta(i),
+            configured_rounds=1,
+            games=[RatedGame(1, world.bob.pk, world.cat.pk, 400, 380)],
             rerate=False,
         )
     from ratings.services import rerate_list
@@ -389,7 +401,7 @@ def test_hostile_names_are_escaped(client, world):
 
 def test_chart_on_the_profile_is_well_formed_svg(client, world):
     page = text(client.get(f"/players/{world.eve.pk}/"))
-    svg = page[page.index("<svg"): page.index("</svg>") + 6]
+    svg = page[page.index("<svg") : page.index("</svg>") + 6]
     root = ET.fromstring(svg)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     title = root.find("{http://www.w3.org/2000/svg}title")
@@ -413,13 +425,18 @@ def test_profile_and_head_to_head_query_counts_do_not_grow_with_history(client, 
             assert client.get(url).status_code == 200
         return len(ctx.captured_queries)
 
-    urls = [f"/players/{world.bob.pk}/", f"/players/{world.bob.pk}/vs/{world.ann.pk}/",
-            "/ratings/club/"]
+    urls = [
+        f"/players/{world.bob.pk}/",
+        f"/players/{world.bob.pk}/vs/{world.ann.pk}/",
+        "/ratings/club/",
+    ]
     before = [count(u) for u in urls]
     for i in range(25):
         submit_event(
-            world.club, name=f"Weekly {i:02d}",
-            date=datetime.date(2024, 8, 1) + datetime.timedelta(i), configured_rounds=1,
+            world.club,
+            name=f"Weekly {i:02d}",
+            date=datetime.date(2024, 8, 1) + datetime.timedelta(i),
+            configured_rounds=1,
             games=[RatedGame(1, world.bob.pk, world.ann.pk, 400, 380)],
         )
     assert RatingHistory.objects.filter(player=world.bob).count() >= 28

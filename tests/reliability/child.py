@@ -28,9 +28,9 @@ def _wait_for(path: Path, timeout: float = 120.0) -> None:
 
 
 def _run(step: dict[str, Any], index: int) -> dict[str, Any]:
+    from pairings.services.rounds import pair_round
     from tournament import services
     from tournament.models import Division, Game
-    from tournament.pairing import pair_round
     from tournament.web.errors import busy_refusal
 
     action = step["action"]
@@ -38,24 +38,34 @@ def _run(step: dict[str, Any], index: int) -> dict[str, Any]:
     with busy_refusal():  # as the console does: a busy SQLite database is a refusal
         if action == "record":
             game = services.record_result(
-                division, step["round"], step["player"], step["score"], step["opp_score"],
+                division,
+                step["round"],
+                step["player"],
+                step["score"],
+                step["opp_score"],
                 actor=f"writer-{index}",
-            )  # fmt: skip
+            )
             return {"ok": True, "game": game.pk, "score1": game.score1, "score2": game.score2}
         if action == "correct":
             game = Game.objects.select_related("round__division__tournament").get(
                 round__division=division, round__number=1, player1__number=step["player"]
             )
             services.correct_result(
-                game, step["score1"], step["score2"], reason=f"writer {index}",
+                game,
+                step["score1"],
+                step["score2"],
+                reason=f"writer {index}",
                 actor=f"writer-{index}",
-            )  # fmt: skip
+            )
             return {"ok": True}
         if action == "pair":
             pair_round(
-                division, step["round"], system=step["system"], force=step.get("force", False),
+                division,
+                step["round"],
+                system=step["system"],
+                force=step.get("force", False),
                 actor=f"writer-{index}",
-            )  # fmt: skip
+            )
             return {"ok": True}
     raise ValueError(f"unknown action {action!r}")
 
@@ -66,7 +76,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from tournament.services import ServiceError
+    from tournament.errors import ServiceError
 
     plan = json.loads(plan_path.read_text(encoding="utf-8"))
     out = folder / f"out-{index}.jsonl"

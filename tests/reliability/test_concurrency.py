@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tests.conftest import REPO
 from tests.core.test_celery_redis import database_url
 from tournament import services
 from tournament.models import AuditEvent, Game, Seat
-from tournament.services import PlannedGame
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,11 +59,20 @@ class Writers:
             path.write_text(json.dumps(plan), encoding="utf-8")
             self.procs.append(
                 subprocess.Popen(
-                    [sys.executable, "-m", "tests.reliability.child", str(folder), str(i),
-                     str(path)],
-                    cwd=REPO, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                    [
+                        sys.executable,
+                        "-m",
+                        "tests.reliability.child",
+                        str(folder),
+                        str(i),
+                        str(path),
+                    ],
+                    cwd=REPO,
+                    env=child_env(),
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
                     text=True,
-                )  # fmt: skip
+                )
             )
 
     def _wait_ready(self, k: int, timeout: float = 90.0) -> None:
@@ -108,7 +117,7 @@ def make_division(name: str, players: int, *, paired: bool = True):
         services.register_player(d, name=f"Player{n:03d}, Test", rating=1400 + 7 * n)
     if paired:
         games = [PlannedGame(2 * k + 1, 2 * k + 2, board=k + 1) for k in range(players // 2)]
-        services.save_round_pairings(d, 1, games, system="manual", actor="test")
+        save_round_pairings(d, 1, games, system="manual", actor="test")
     return t, d
 
 
@@ -137,12 +146,35 @@ def test_eight_writers_one_game_eight_games_and_corrections(tmp_path):
         for k in range(TRIALS):
             first, second = 2 * k + 1, 2 * k + 2
             me = first if i % 2 == 0 else second
-            plan.append({"action": "record", "division": d.pk, "round": 1, "player": me,
-                         "score": 350 + i, "opp_score": 400})  # fmt: skip
-        plan.append({"action": "record", "division": d.pk, "round": 1,
-                     "player": 2 * TRIALS + 2 * i + 1, "score": 400 + i, "opp_score": 300})
-        plan.append({"action": "correct", "division": d.pk, "player": corrected,
-                     "score1": 410 + i, "score2": 300})  # fmt: skip
+            plan.append(
+                {
+                    "action": "record",
+                    "division": d.pk,
+                    "round": 1,
+                    "player": me,
+                    "score": 350 + i,
+                    "opp_score": 400,
+                }
+            )
+        plan.append(
+            {
+                "action": "record",
+                "division": d.pk,
+                "round": 1,
+                "player": 2 * TRIALS + 2 * i + 1,
+                "score": 400 + i,
+                "opp_score": 300,
+            }
+        )
+        plan.append(
+            {
+                "action": "correct",
+                "division": d.pk,
+                "player": corrected,
+                "score1": 410 + i,
+                "score2": 300,
+            }
+        )
         plans.append(plan)
     answers = Writers(tmp_path, plans).run()
     for k, trial in enumerate(answers[:TRIALS]):
@@ -210,11 +242,18 @@ def test_four_processes_pairing_one_round(tmp_path):
     _, plain = make_division("Pairing", players, paired=False)
     _, forced = make_division("Pairing forced", players, paired=False)
     plans = [
-        [{"action": "pair", "division": plain.pk, "round": 1, "system": "random"},
-         {"action": "pair", "division": forced.pk, "round": 1, "system": "random",
-          "force": True}]
+        [
+            {"action": "pair", "division": plain.pk, "round": 1, "system": "random"},
+            {
+                "action": "pair",
+                "division": forced.pk,
+                "round": 1,
+                "system": "random",
+                "force": True,
+            },
+        ]
         for _ in range(4)
-    ]  # fmt: skip
+    ]
     step, step_forced = Writers(tmp_path, plans).run()
     no_crash(step)
     won = [a for a in step if a["ok"]]

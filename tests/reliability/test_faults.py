@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from ratings import services as rs
 from ratings.engine import RatedGame
 from ratings.models import PlayerRating, RatedEvent, RatingHistory, RatingList
@@ -27,7 +28,6 @@ from tests.conftest import REPO
 from tests.core.conftest import make_director
 from tournament import services
 from tournament.models import AuditEvent, Entry, Game, Player, Seat, Tournament
-from tournament.services import PlannedGame
 
 from .test_concurrency import POSTGRES, child_env
 
@@ -41,7 +41,7 @@ def paired_event(name: str = "Faults", players: int = 4):
     for n in range(1, players + 1):
         services.register_player(d, name=f"Player{n}, Test", rating=1500 + n)
     games = [PlannedGame(2 * k + 1, 2 * k + 2, board=k + 1) for k in range(players // 2)]
-    services.save_round_pairings(d, 1, games, system="manual", actor="test")
+    save_round_pairings(d, 1, games, system="manual", actor="test")
     return t, d
 
 
@@ -51,9 +51,13 @@ def results_url(t, d, rnd=1):
 
 def manage(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=REPO, env=child_env(), capture_output=True,
-        text=True, timeout=timeout,
-    )  # fmt: skip
+        [sys.executable, "manage.py", *args],
+        cwd=REPO,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 # --------------------------------------------------------------------------- SQLite busy
@@ -112,10 +116,24 @@ def test_command_while_the_database_is_busy_says_so(tmp_path):
     try:
         env = {**child_env(), "GIBSON_SQLITE_BUSY_TIMEOUT": "0.3"}
         done = subprocess.run(
-            [sys.executable, "manage.py", "record_result", t.slug, "--round", "1", "1", "400",
-             "300", "--json"],
-            cwd=REPO, env=env, capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "manage.py",
+                "record_result",
+                t.slug,
+                "--round",
+                "1",
+                "1",
+                "400",
+                "300",
+                "--json",
+            ],
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     finally:
         other.execute("ROLLBACK")
         other.close()
@@ -160,10 +178,15 @@ def test_request_after_the_server_dropped_the_connection_succeeds(client):
     csrf = "c" * 32  # an unmasked secret: the cookie and the field agree
 
     def post(line: str) -> int:
-        environ = RequestFactory().post(
-            results_url(t, d), {"line": line, "csrfmiddlewaretoken": csrf},
-            HTTP_COOKIE=f"sessionid={session}; csrftoken={csrf}",
-        ).environ  # fmt: skip
+        environ = (
+            RequestFactory()
+            .post(
+                results_url(t, d),
+                {"line": line, "csrfmiddlewaretoken": csrf},
+                HTTP_COOKIE=f"sessionid={session}; csrftoken={csrf}",
+            )
+            .environ
+        )
         statuses = []
         body = b"".join(handler(environ, lambda status, headers: statuses.append(status)))
         assert body
@@ -178,9 +201,13 @@ def test_request_after_the_server_dropped_the_connection_succeeds(client):
 
         dsn = {k: settings_dict[k] for k in ("HOST", "PORT", "USER", "PASSWORD")}
         with psycopg.connect(
-            host=dsn["HOST"], port=dsn["PORT"], user=dsn["USER"], password=dsn["PASSWORD"],
-            dbname="postgres", autocommit=True,
-        ) as admin:  # fmt: skip
+            host=dsn["HOST"],
+            port=dsn["PORT"],
+            user=dsn["USER"],
+            password=dsn["PASSWORD"],
+            dbname="postgres",
+            autocommit=True,
+        ) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", [pid])
         assert post("3 410 310") == 200
         assert connection.connection.info.backend_pid != pid
@@ -207,8 +234,9 @@ def test_result_entry_works_after_redis_stops_mid_run(client, settings, tmp_path
     port = free_port()
     redis = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 10
         while True:
@@ -345,9 +373,12 @@ def import_state() -> tuple:
 
 def kill_after(command: list[str], delay: float) -> int | None:
     proc = subprocess.Popen(
-        [sys.executable, "manage.py", *command], cwd=REPO, env=child_env(),
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [sys.executable, "manage.py", *command],
+        cwd=REPO,
+        env=child_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         proc.wait(timeout=delay)
     except subprocess.TimeoutExpired:
@@ -369,8 +400,9 @@ def test_kill_9_during_an_import_leaves_nothing_half_written(tmp_path):
     assert full[1:4] == (before[1] + players, before[2] + games, before[3] + 2 * games)
     for fraction in (0.6, 0.85, 0.97):
         now = import_state()
-        killed = kill_after(["import_tsh", str(path), "--name", f"Cut {fraction}"],
-                            whole * fraction)
+        killed = kill_after(
+            ["import_tsh", str(path), "--name", f"Cut {fraction}"], whole * fraction
+        )
         after = import_state()
         cut = Tournament.objects.filter(name=f"Cut {fraction}").first()
         if cut is None:  # killed before its transaction committed: nothing of it
@@ -387,11 +419,17 @@ def test_kill_9_during_an_import_leaves_nothing_half_written(tmp_path):
 def _ratings(lst: RatingList) -> tuple:
     return (
         lst.system,
-        sorted(PlayerRating.objects.filter(rating_list=lst).values_list(
-            "player_id", "rating", "career_games")),
-        sorted(RatingHistory.objects.filter(event__rating_list=lst).values_list(
-            "event_id", "player_id", "before", "after")),
-    )  # fmt: skip
+        sorted(
+            PlayerRating.objects.filter(rating_list=lst).values_list(
+                "player_id", "rating", "career_games"
+            )
+        ),
+        sorted(
+            RatingHistory.objects.filter(event__rating_list=lst).values_list(
+                "event_id", "player_id", "before", "after"
+            )
+        ),
+    )
 
 
 def test_kill_9_during_a_rerate_leaves_the_list_unchanged_or_fully_rerated():
@@ -403,11 +441,18 @@ def test_kill_9_during_a_rerate_leaves_the_list_unchanged_or_fully_rerated():
         for r in range(1, 8):
             order = ids[:]
             rng.shuffle(order)
-            games += [RatedGame(r, a, b, rng.randint(300, 500), rng.randint(300, 500))
-                      for a, b in zip(order[::2], order[1::2], strict=False)]
-        rs.submit_event(lst, name=f"Event {e}", date=datetime.date(2024, 1, 1 + 2 * e),
-                        configured_rounds=7, games=games,
-                        start={i: (1500, 100) for i in ids} if e == 0 else None)
+            games += [
+                RatedGame(r, a, b, rng.randint(300, 500), rng.randint(300, 500))
+                for a, b in zip(order[::2], order[1::2], strict=False)
+            ]
+        rs.submit_event(
+            lst,
+            name=f"Event {e}",
+            date=datetime.date(2024, 1, 1 + 2 * e),
+            configured_rounds=7,
+            games=games,
+            start={i: (1500, 100) for i in ids} if e == 0 else None,
+        )
     assert RatedEvent.objects.filter(rating_list=lst).count() == 12
     original = _ratings(lst)
     started = time.monotonic()

@@ -24,20 +24,33 @@ from tournament.reports.layout import FONT, FONT_BOLD, Document, ensure_fonts, f
 
 @pytest.mark.parametrize(
     ("score", "opp", "bye", "expected"),
-    [(400, 300, False, 1.0), (300, 400, False, 0.0), (350, 350, False, 0.5),
-     (50, None, True, 1.0), (-50, None, True, 0.0), (0, None, True, None),
-     (None, None, False, None), (400, None, False, None)],
-)  # fmt: skip
+    [
+        (400, 300, False, 1.0),
+        (300, 400, False, 0.0),
+        (350, 350, False, 0.5),
+        (50, None, True, 1.0),
+        (-50, None, True, 0.0),
+        (0, None, True, None),
+        (None, None, False, None),
+        (400, None, False, None),
+    ],
+)
 def test_game_result(score, opp, bye, expected):
     assert game_result(score, opp, bye=bye) == expected
 
 
 def test_running_figures_stop_at_the_first_unplayed_round():
-    card = Scorecard(1, "A, B", 1500, 4, [
-        CardRound(1, True, 1, 2, "C, D", 1600, 400, 380),
-        CardRound(2, False, 1, 3, "E, F", 1400),  # paired, not yet scored
-        CardRound(3, True, 2, 2, "C, D", 1600, 410, 300),  # scored out of order
-    ])  # fmt: skip
+    card = Scorecard(
+        1,
+        "A, B",
+        1500,
+        4,
+        [
+            CardRound(1, True, 1, 2, "C, D", 1600, 400, 380),
+            CardRound(2, False, 1, 3, "E, F", 1400),  # paired, not yet scored
+            CardRound(3, True, 2, 2, "C, D", 1600, 410, 300),  # scored out of order
+        ],
+    )
     rows = card_rows(card)
     assert [r.cumulative_spread for r in rows] == [20, None, None, None]
     assert [r.meeting for r in rows] == [1, 1, 2, 0]
@@ -52,8 +65,13 @@ def test_alphabetical_sorts_case_blind_and_marks_draws_and_byes():
         PairingLine(None, 5, "Zane, Bo"),
     ]
     out = alphabetical(lines)
-    assert [a.name for a in out] == ["abbot, Al", "Able, Zed", "Baker, Cy", "van Dyke, Ann",
-                                     "Zane, Bo"]  # fmt: skip
+    assert [a.name for a in out] == [
+        "abbot, Al",
+        "Able, Zed",
+        "Baker, Cy",
+        "van Dyke, Ann",
+        "Zane, Bo",
+    ]
     assert [a.goes for a in out] == ["2nd", "draw", "1st", "draw", "bye"]
     assert out[0].opponent_number == 3 and out[0].board == 1
 

@@ -121,8 +121,11 @@ def test_standings_print_the_names_and_embed_the_fallback_fonts():
 
 
 def test_pairings_wall_chart_and_prizes_print_the_names_too():
-    lines = [PairingLine(1, 1, NAMES[0], 2, NAMES[1]), PairingLine(2, 3, NAMES[2], 4, NAMES[3]),
-             PairingLine(None, 5, NAMES[4])]  # fmt: skip
+    lines = [
+        PairingLine(1, 1, NAMES[0], 2, NAMES[1]),
+        PairingLine(2, 3, NAMES[2], 4, NAMES[3]),
+        PairingLine(None, 5, NAMES[4]),
+    ]
     players = [
         WallChartPlayer(i + 1, n, 1500, [WallChartGame(1, (i ^ 1) + 1, 400, 300)])
         for i, n in enumerate(NAMES)
@@ -147,8 +150,9 @@ def test_latin_names_take_the_old_path_and_embed_no_fallback():
         assert text_width(text, FONT, 10) == pdfmetrics.stringWidth(text, FONT, 10)
     lines = [StandingLine(1, 1, "Łukasz Müller", 1, 0, 50, 1500)]
     pdf = standings_pdf(ReportEvent("Latin Open"), "A", 1, lines)
-    assert not any("Gibson" not in f and "DejaVu" not in f and "Helvetica" not in f
-                   for f in _font_names(pdf)), _font_names(pdf)  # fmt: skip
+    assert not any(
+        "Gibson" not in f and "DejaVu" not in f and "Helvetica" not in f for f in _font_names(pdf)
+    ), _font_names(pdf)
 
 
 def test_widths_are_the_fallback_fonts_so_a_long_name_still_fits_its_cell():
@@ -194,10 +198,23 @@ def _rasterise(pdf: bytes, tmp_path, name: str) -> Image.Image:
     src = tmp_path / f"{name}.pdf"
     src.write_bytes(pdf)
     subprocess.run(
-        [PDFTOPPM, "-png", "-r", "100", "-f", "1", "-l", "1", "-singlefile", str(src),
-         str(tmp_path / name)],
-        check=True, capture_output=True, timeout=60,
-    )  # fmt: skip
+        [
+            PDFTOPPM,
+            "-png",
+            "-r",
+            "100",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            "-singlefile",
+            str(src),
+            str(tmp_path / name),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     return Image.open(tmp_path / f"{name}.png").convert("L")
 
 

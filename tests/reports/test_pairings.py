@@ -28,9 +28,14 @@ def test_every_board_and_every_player_is_printed(event, players_2006, round_):
         if line.bye:
             seq = [str(line.first_number), line.first_name, "bye"]
         else:
-            seq = [str(line.board), str(line.first_number), line.first_name,
-                   "vs" if line.first_decided else "draw",
-                   str(line.second_number), line.second_name]  # fmt: skip
+            seq = [
+                str(line.board),
+                str(line.first_number),
+                line.first_name,
+                "vs" if line.first_decided else "draw",
+                str(line.second_number),
+                line.second_name,
+            ]
         assert find_sequence(board_text, seq) >= 0, seq
     players = {p.number: p for p in players_2006}
     for p in players_2006:
@@ -40,8 +45,7 @@ def test_every_board_and_every_player_is_printed(event, players_2006, round_):
         else:
             line = next(ln for ln in lines if p.number in (ln.first_number, ln.second_number))
             goes = "1st" if line.first_number == p.number else "2nd"
-            seq = [p.name, str(p.number), str(line.board), goes,
-                   f"#{opp} {players[opp].name}"]  # fmt: skip
+            seq = [p.name, str(p.number), str(line.board), goes, f"#{opp} {players[opp].name}"]
         assert find_sequence(alpha_text, seq) >= 0, seq
 
 
@@ -53,8 +57,12 @@ def test_alphabetical_pages_are_in_name_order_and_boards_in_board_order(event, p
     printed = [ln for p in alpha for ln in p if ln in names]
     # each name appears as a player line and maybe again inside "#n name" opponent cells
     assert printed == sorted(names, key=str.casefold)
-    boards = [int(ln) for p in by_board for ln in p[p.index("Second (replies)") + 1 :]
-              if ln.isdigit() and int(ln) in {x.board for x in lines}]  # fmt: skip
+    boards = [
+        int(ln)
+        for p in by_board
+        for ln in p[p.index("Second (replies)") + 1 :]
+        if ln.isdigit() and int(ln) in {x.board for x in lines}
+    ]
     assert boards[0] == 1
 
 

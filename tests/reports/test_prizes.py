@@ -100,8 +100,10 @@ def test_ties_share_a_place_and_a_special():
 
 
 def test_unrated_players_are_left_out_of_upsets():
-    standings = [StandingLine(1, 1, "New, Player", 1, 0, 50, 0),
-                 StandingLine(2, 2, "Old, Hand", 0, 1, -50, 2000)]  # fmt: skip
+    standings = [
+        StandingLine(1, 1, "New, Player", 1, 0, 50, 0),
+        StandingLine(2, 2, "Old, Hand", 0, 1, -50, 2000),
+    ]
     prizes = prizes_from(standings, [PrizeGame(1, 1, 400, 2, 350)])
     assert not [p for p in prizes if p.category == "upset"]
 

@@ -41,10 +41,23 @@ def rasterise(pdf: bytes, tmp_path, name: str, dpi: int = DPI, page: int = 1) ->
     src.write_bytes(pdf)
     out = tmp_path / name
     subprocess.run(
-        [PDFTOPPM, "-png", "-r", str(dpi), "-f", str(page), "-l", str(page), "-singlefile",
-         str(src), str(out)],
-        check=True, capture_output=True, timeout=60,
-    )  # fmt: skip
+        [
+            PDFTOPPM,
+            "-png",
+            "-r",
+            str(dpi),
+            "-f",
+            str(page),
+            "-l",
+            str(page),
+            "-singlefile",
+            str(src),
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     return Image.open(f"{out}.png").convert("L")
 
 
@@ -115,8 +128,10 @@ def test_fast_mask_choice_gives_reportlabs_own_matrix():
 
     rng = random.Random(2026)
     samples = [f"https://gibson.example.org/e/spring-open/A/p/{i}" for i in range(1, 40)]
-    samples += ["".join(rng.choice(string.printable[:94]) for _ in range(rng.randint(1, 260)))
-                for _ in range(40)]  # fmt: skip
+    samples += [
+        "".join(rng.choice(string.printable[:94]) for _ in range(rng.randint(1, 260)))
+        for _ in range(40)
+    ]
     for data in samples:
         widget = qr.QrCodeWidget(data, barLevel="M")
         widget.qr.make()

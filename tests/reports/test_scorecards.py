@@ -93,8 +93,16 @@ def test_header_shows_number_name_rating_starts_replies_and_career_games(event, 
         lifeg = p.ints("lifeg")[0] if p.ints("lifeg") else 100
         lines = pages[i // 2]
         start = find_sequence(lines, [f"#{p.number}", p.name])
-        expected = ["Rating", str(p.rating), "Class", p.extra["class"][0], "Starts:Replies",
-                    f"{starts}:{replies}", "Career games", f"{lifeg:,}"]  # fmt: skip
+        expected = [
+            "Rating",
+            str(p.rating),
+            "Class",
+            p.extra["class"][0],
+            "Starts:Replies",
+            f"{starts}:{replies}",
+            "Career games",
+            f"{lifeg:,}",
+        ]
         assert find_sequence(lines, expected, start) > start, p.name
 
 
@@ -115,8 +123,12 @@ def test_byes_forfeits_and_ties_count_the_way_the_rules_say(event):
     lines = pdf_pages(scorecards_pdf(event, "B", [card], per_page=1))[0]
     assert find_sequence(lines, ["1", "bye", "1-0", "50", "+50", "+50"]) >= 0
     assert find_sequence(lines, ["2", "forfeit", "1-1", "-50", "-50", "0"]) >= 0
-    assert find_sequence(lines, ["3", "1st", "4", "9", "1700", "Edley, Joe", "1.5-1.5",
-                                 "400", "400", "0", "0"]) >= 0  # fmt: skip
+    assert (
+        find_sequence(
+            lines, ["3", "1st", "4", "9", "1700", "Edley, Joe", "1.5-1.5", "400", "400", "0", "0"]
+        )
+        >= 0
+    )
     row4 = ["4", "2nd", "2", "9", "1700", "Edley, Joe *2", "1.5-2.5", "350", "420", "-70", "-70"]
     assert find_sequence(lines, row4) >= 0
     # a bye scored 0 is neither a win nor a loss
@@ -188,16 +200,25 @@ def test_too_many_rounds_for_four_per_page_is_refused_with_a_hint(event, players
     [
         ([], {}, "no players"),
         ([Scorecard(1, "A, B", 1500, 5)], {"per_page": 3}, "per_page must be 1, 2 or 4"),
-        ([Scorecard(1, "A, B", 1500, 5, [CardRound(6, opponent_number=2)])], {},
-         r"player #1 A, B: round 6 is outside the event's rounds 1-5"),
+        (
+            [Scorecard(1, "A, B", 1500, 5, [CardRound(6, opponent_number=2)])],
+            {},
+            r"player #1 A, B: round 6 is outside the event's rounds 1-5",
+        ),
         ([Scorecard(1, "A, B", 1500, 5, [CardRound(2), CardRound(2)])], {}, "round 2 given twice"),
-        ([Scorecard(1, "A, B", 1500, 5, [CardRound(1, opponent_number=2, score=400)])], {},
-         "round 1: own score given but the opponent's score is missing"),
-        ([Scorecard(1, "A, B", 1500, 5, [CardRound(1, score=400)])], {},
-         "round 1: a score without a pairing"),
+        (
+            [Scorecard(1, "A, B", 1500, 5, [CardRound(1, opponent_number=2, score=400)])],
+            {},
+            "round 1: own score given but the opponent's score is missing",
+        ),
+        (
+            [Scorecard(1, "A, B", 1500, 5, [CardRound(1, score=400)])],
+            {},
+            "round 1: a score without a pairing",
+        ),
         ([Scorecard(1, "A, B", 1500, 0)], {}, "rounds_total must be at least 1"),
     ],
-)  # fmt: skip
+)
 def test_bad_cards_are_refused_naming_player_and_round(event, cards, kwargs, message):
     with pytest.raises(ReportError, match=message):
         scorecards_pdf(event, "A", cards, **kwargs)

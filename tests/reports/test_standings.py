@@ -21,8 +21,16 @@ def test_every_line_prints_rank_number_name_record_spread_rating_estimate_class(
     pages = pdf_pages(standings_pdf(event, "A", after, lines))
     text = [ln for p in pages for ln in p]
     for s in lines:
-        seq = [str(s.rank), str(s.number), s.name, format_record(s.wins, s.losses),
-               format_spread(s.spread), str(s.rating), str(s.estimate), s.player_class]  # fmt: skip
+        seq = [
+            str(s.rank),
+            str(s.number),
+            s.name,
+            format_record(s.wins, s.losses),
+            format_spread(s.spread),
+            str(s.rating),
+            str(s.estimate),
+            s.player_class,
+        ]
         assert find_sequence(text, seq) >= 0, seq
     assert any(f"Standings after round {after}" in ln for ln in pages[0])
 

@@ -69,31 +69,44 @@ def test_landscape_on_both_papers_with_page_x_of_y(players_2023):
 
 def test_unplayed_rounds_stay_empty_and_pairings_ahead_show_the_opponent(event):
     players = [
-        WallChartPlayer(1, "One, Player", 1500, [WallChartGame(1, 2, 400, 350),
-                                                 WallChartGame(2, 2)]),
-        WallChartPlayer(2, "Two, Player", 0, [WallChartGame(1, 1, 350, 400),
-                                              WallChartGame(2, 1)]),
-    ]  # fmt: skip
+        WallChartPlayer(
+            1, "One, Player", 1500, [WallChartGame(1, 2, 400, 350), WallChartGame(2, 2)]
+        ),
+        WallChartPlayer(2, "Two, Player", 0, [WallChartGame(1, 1, 350, 400), WallChartGame(2, 1)]),
+    ]
     lines = pdf_pages(wallchart_pdf(event, "A", players, 4))[0]
-    assert find_sequence(lines, ["1", "One, Player", "1500", "W 2", "400 +50", "2",
-                                 "1-0", "+50"]) >= 0  # fmt: skip
+    assert (
+        find_sequence(lines, ["1", "One, Player", "1500", "W 2", "400 +50", "2", "1-0", "+50"]) >= 0
+    )
     assert find_sequence(lines, ["2", "Two, Player", "unr.", "L 1", "350 -50", "1", "0-1"]) >= 0
 
 
 @pytest.mark.parametrize(
     ("players", "rounds", "message"),
     [
-        ([WallChartPlayer(1, "A, B", 1500, [WallChartGame(5, 0, 50)])], 4,
-         r"player #1 A, B, round 5: round outside 1-4"),
-        ([WallChartPlayer(1, "A, B", 1500, [WallChartGame(1, 0, 50), WallChartGame(1, 0, 50)])],
-         4, "two games in one round"),
-        ([WallChartPlayer(1, "A, B", 1500, [WallChartGame(1, 9, 400, 300)])], 4,
-         "opponent #9 is not in the division"),
-        ([WallChartPlayer(1, "A, B", 1500), WallChartPlayer(1, "C, D", 1500)], 4,
-         "player number appears twice"),
+        (
+            [WallChartPlayer(1, "A, B", 1500, [WallChartGame(5, 0, 50)])],
+            4,
+            r"player #1 A, B, round 5: round outside 1-4",
+        ),
+        (
+            [WallChartPlayer(1, "A, B", 1500, [WallChartGame(1, 0, 50), WallChartGame(1, 0, 50)])],
+            4,
+            "two games in one round",
+        ),
+        (
+            [WallChartPlayer(1, "A, B", 1500, [WallChartGame(1, 9, 400, 300)])],
+            4,
+            "opponent #9 is not in the division",
+        ),
+        (
+            [WallChartPlayer(1, "A, B", 1500), WallChartPlayer(1, "C, D", 1500)],
+            4,
+            "player number appears twice",
+        ),
         ([], 0, "rounds must be at least 1"),
     ],
-)  # fmt: skip
+)
 def test_bad_input_is_refused(event, players, rounds, message):
     with pytest.raises(ReportError, match=message):
         wallchart_pdf(event, "A", players, rounds)

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 
 from tournament import services
 from tournament.formats.tsh import parse_t
-from tournament.interchange import import_tsh
+from tournament.interchange.imports import import_tsh
 from tournament.models import Tournament
 from tournament.reports.build import DivisionData, build_report, page_count, report_event
 
@@ -35,8 +35,9 @@ def run(*args: str) -> str:
 
 def report(tournament: Tournament, tmp_path, kind: str, *extra: str) -> tuple[dict, bytes]:
     out = tmp_path / f"{kind}.pdf"
-    data = json.loads(run("report", tournament.slug, "--kind", kind, "--out", str(out), *extra,
-                          "--json"))  # fmt: skip
+    data = json.loads(
+        run("report", tournament.slug, "--kind", kind, "--out", str(out), *extra, "--json")
+    )
     return data, out.read_bytes()
 
 
@@ -80,8 +81,17 @@ def test_scorecards_show_opponents_and_cumulative_spread(imported, tmp_path):
             cumulative += own - theirs
             wins += own > theirs
             name = by_number[opp].name + (f" *{met[opp]}" if met[opp] > 1 else "")
-            row = [str(r), {1: "1st", 2: "2nd"}[p.p12[r - 1]], str(p.board[r - 1]), str(opp),
-                   str(by_number[opp].rating), name, f"{wins}-{r - wins}", str(own), str(theirs)]
+            row = [
+                str(r),
+                {1: "1st", 2: "2nd"}[p.p12[r - 1]],
+                str(p.board[r - 1]),
+                str(opp),
+                str(by_number[opp].rating),
+                name,
+                f"{wins}-{r - wins}",
+                str(own),
+                str(theirs),
+            ]
             at = find_sequence(lines, row, at)
             assert at >= 0, (p.name, row)
             cum = f"+{cumulative}" if cumulative > 0 else str(cumulative)

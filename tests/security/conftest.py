@@ -8,7 +8,7 @@ import pytest
 @pytest.fixture
 def event(db):
     """A published tournament with one division "A" of four players; round 1 paired and scored."""
-    from tournament.pairing import pair_round
+    from pairings.services.rounds import pair_round
     from tournament.services import (
         create_division,
         create_tournament,
@@ -18,8 +18,12 @@ def event(db):
 
     tournament = create_tournament(name="Security Open", actor="test")
     division = create_division(tournament, name="A", rounds=3, actor="test")
-    for name, rating in (("Able, Ann", 1800), ("Baker, Bo", 1700), ("Cole, Cy", 1600),
-                         ("Dunn, Di", 1500)):
+    for name, rating in (
+        ("Able, Ann", 1800),
+        ("Baker, Bo", 1700),
+        ("Cole, Cy", 1600),
+        ("Dunn, Di", 1500),
+    ):
         register_player(division, name=name, rating=rating, actor="test")
     pair_round(division, 1, system="koth", actor="test")
     for game in division.round_set.get(number=1).games.all():

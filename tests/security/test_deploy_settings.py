@@ -22,14 +22,21 @@ def _run(args: list[str], **env: str) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if not k.startswith("GIBSON_")}
     environment.update(env)
     return subprocess.run(
-        [sys.executable, *args], cwd=REPO, env=environment, capture_output=True, text=True,
+        [sys.executable, *args],
+        cwd=REPO,
+        env=environment,
+        capture_output=True,
+        text=True,
         timeout=120,
     )
 
 
 def test_check_deploy_is_clean_with_https_on_and_a_real_secret_key():
-    result = _run(["manage.py", "check", "--deploy"], GIBSON_HTTPS="1",
-                  GIBSON_SECRET_KEY=secrets.token_urlsafe(50))
+    result = _run(
+        ["manage.py", "check", "--deploy"],
+        GIBSON_HTTPS="1",
+        GIBSON_SECRET_KEY=secrets.token_urlsafe(50),
+    )
     assert result.returncode == 0, result.stderr
     output = result.stdout + result.stderr
     assert "System check identified no issues" in output, output
@@ -37,8 +44,7 @@ def test_check_deploy_is_clean_with_https_on_and_a_real_secret_key():
 
 
 def test_without_the_switch_check_deploy_names_what_is_missing():
-    result = _run(["manage.py", "check", "--deploy"],
-                  GIBSON_SECRET_KEY=secrets.token_urlsafe(50))
+    result = _run(["manage.py", "check", "--deploy"], GIBSON_SECRET_KEY=secrets.token_urlsafe(50))
     output = result.stdout + result.stderr
     for warning in ("security.W004", "security.W008", "security.W012", "security.W016"):
         assert warning in output, output
@@ -76,8 +82,7 @@ def director_client(event, client):
 def _policy(response) -> dict[str, list[str]]:
     header = response["Content-Security-Policy"]
     return {
-        part.split()[0]: part.split()[1:]
-        for part in (p.strip() for p in header.split(";")) if part
+        part.split()[0]: part.split()[1:] for part in (p.strip() for p in header.split(";")) if part
     }
 
 
@@ -95,8 +100,15 @@ def test_public_pages_carry_the_strict_policy(event, client):
 
 @pytest.mark.parametrize(
     "path",
-    ["console/", "console/a/", "console/a/players/", "console/a/round/1/results/",
-     "console/a/standings/", "console/setup/", "desk/"],
+    [
+        "console/",
+        "console/a/",
+        "console/a/players/",
+        "console/a/round/1/results/",
+        "console/a/standings/",
+        "console/setup/",
+        "desk/",
+    ],
 )
 def test_every_inline_script_carries_the_nonce_the_header_allows(director_client, event, path):
     """What the browser tests do with chromium, without one: the inline scripts of the console

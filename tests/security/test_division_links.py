@@ -40,7 +40,7 @@ def _page_patterns() -> list[tuple[str, str]]:
 @pytest.fixture
 def hostile(event):
     """The event's tournament with two more divisions, named like paths, each with players."""
-    from tournament.pairing import pair_round
+    from pairings.services.rounds import pair_round
     from tournament.services import create_division, record_result, register_player
 
     divisions = []

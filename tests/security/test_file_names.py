@@ -12,11 +12,22 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from tournament.errors import ServiceError
 from tournament.models import AuditEvent, Division, Tournament
-from tournament.services import ServiceError, create_division, update_division
+from tournament.services import create_division, update_division
 
-BAD_NAMES = ["/tmp/x.t", "../../x.t", "..", ".hidden.t", "a/b.t", "a\\b.t", "x.tsh", "x.t\0",
-             "con fig.t", "x" * 99 + ".t"]
+BAD_NAMES = [
+    "/tmp/x.t",
+    "../../x.t",
+    "..",
+    ".hidden.t",
+    "a/b.t",
+    "a\\b.t",
+    "x.tsh",
+    "x.t\0",
+    "con fig.t",
+    "x" * 99 + ".t",
+]
 
 
 @pytest.mark.parametrize("bad", BAD_NAMES)
@@ -92,7 +103,7 @@ def test_export_tsh_writes_only_inside_out_whatever_the_stored_name(event, tmp_p
 
 
 def test_the_celery_export_and_the_archive_carry_no_path(event, tmp_path):
-    from tournament.interchange import export_archive
+    from tournament.interchange.exports import export_archive
     from tournament.tasks import export_tournament
 
     _planted(event, "/tmp/gibson-security-probe.t")
@@ -109,7 +120,7 @@ def test_the_celery_export_and_the_archive_carry_no_path(event, tmp_path):
 def test_two_divisions_sharing_a_stored_name_get_two_files(event, tmp_path):
     create_division(event, name="B", file_name="b.t", actor="test")
     Division.objects.filter(tournament=event).update(file_name="same.t")
-    from tournament.interchange import export_tsh
+    from tournament.interchange.exports import export_tsh
 
     names = sorted(p.name for p in export_tsh(event, tmp_path))
     assert len(names) == 3 and "config.tsh" in names and "same.t" in names
@@ -154,7 +165,7 @@ def test_export_tsh_replaces_a_planted_link_instead_of_writing_through_it(event,
     out = tmp_path / "out"
     out.mkdir()
     (out / "a.t").symlink_to(victim)
-    from tournament.interchange import export_tsh
+    from tournament.interchange.exports import export_tsh
 
     export_tsh(event, out)
     assert victim.read_text() == "untouched"
@@ -164,8 +175,9 @@ def test_export_tsh_replaces_a_planted_link_instead_of_writing_through_it(event,
 def test_the_export_command_refuses_a_file_in_a_system_folder(event):
     assert not Path("/etc/gibson-security.tsh").exists()
     with pytest.raises(CommandError, match="is a system folder"):
-        call_command("export", event.slug, "--format", "all.tsh", "--out",
-                     "/etc/gibson-security.tsh")
+        call_command(
+            "export", event.slug, "--format", "all.tsh", "--out", "/etc/gibson-security.tsh"
+        )
     assert not Path("/etc/gibson-security.tsh").exists()
 
 
@@ -178,7 +190,7 @@ def _count() -> tuple[int, int]:
 
 @pytest.mark.parametrize("bad", ["/tmp/x.t", "../../x.t", "../secret.t"])
 def test_a_config_naming_a_path_is_refused_before_anything_is_read(db, tmp_path, bad):
-    from tournament.interchange import import_tsh
+    from tournament.interchange.imports import import_tsh
 
     folder = tmp_path / "a" / "b"
     folder.mkdir(parents=True)
@@ -194,7 +206,7 @@ def test_a_config_naming_a_path_is_refused_before_anything_is_read(db, tmp_path,
 
 
 def test_an_archive_naming_a_path_is_refused_with_its_line(db, tmp_path):
-    from tournament.interchange import import_tsh
+    from tournament.interchange.imports import import_tsh
 
     archive = tmp_path / "all.tsh"
     archive.write_text(
@@ -209,7 +221,7 @@ def test_an_archive_naming_a_path_is_refused_with_its_line(db, tmp_path):
 
 
 def test_a_tourney_js_division_name_never_becomes_a_path(db, tmp_path):
-    from tournament.interchange import import_tsh
+    from tournament.interchange.imports import import_tsh
 
     js = tmp_path / "tourney.js"
     js.write_text(

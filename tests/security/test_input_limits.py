@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tournament.errors import ServiceError
 from tournament.models import AuditEvent, Division, Entry, Player, Tournament
-from tournament.services import ServiceError
 
 HUGE = "1" + "0" * 400
 LONG_NAME = "Surname, " + "G" * 4995  # 5,004 characters
@@ -22,12 +22,17 @@ ARABIC_1500 = "\u0661\u0665\u0660\u0660"  # ١٥٠٠
 
 
 def _rows() -> tuple[int, ...]:
-    return (Tournament.objects.count(), Division.objects.count(), Entry.objects.count(),
-            Player.objects.count(), AuditEvent.objects.count())
+    return (
+        Tournament.objects.count(),
+        Division.objects.count(),
+        Entry.objects.count(),
+        Player.objects.count(),
+        AuditEvent.objects.count(),
+    )
 
 
 def _import(path: Path) -> ServiceError:
-    from tournament.interchange import import_tsh
+    from tournament.interchange.imports import import_tsh
 
     before = _rows()
     with pytest.raises(ServiceError) as caught:
@@ -42,8 +47,10 @@ def _import(path: Path) -> ServiceError:
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        (f"Able, Ann {HUGE} 2; 400",
-         "rating 100000000000... (401 digits) is out of range (0..3000)"),
+        (
+            f"Able, Ann {HUGE} 2; 400",
+            "rating 100000000000... (401 digits) is out of range (0..3000)",
+        ),
         ("Able, Ann 3001 2; 400", "rating 3001 is out of range (0..3000)"),
         (f"Able, Ann {ARABIC_1500} 2; 400", "uses digits other than 0-9"),
         (f"Able, Ann 1800 2; {ARABIC_1500[:3]}", "uses digits other than 0-9"),
@@ -60,8 +67,7 @@ def _import(path: Path) -> ServiceError:
 def test_a_bad_t_file_is_refused_with_file_and_line(db, tmp_path, line, expected):
     path = tmp_path / "bad.t"
     # player 1 (line 1) plays player 2 (line 2, the line under test) in round 1
-    path.write_text(f"Baker, Bo 1700 2; 350\n{line.replace(' 2;', ' 1;', 1)}\n",
-                    encoding="utf-8")
+    path.write_text(f"Baker, Bo 1700 2; 350\n{line.replace(' 2;', ' 1;', 1)}\n", encoding="utf-8")
     error = _import(path)
     assert error.code == "invalid_file" and error.field == "file"
     assert error.message.startswith("bad.t line 2: "), error.message
@@ -76,7 +82,7 @@ def test_a_t_file_in_latin_1_with_a_nul_byte_is_refused(db, tmp_path):
 
 
 def test_config_numbers_that_do_not_fit_are_refused_or_kept_unevaluated(db, tmp_path):
-    from tournament.interchange import import_tsh
+    from tournament.interchange.imports import import_tsh
 
     folder = tmp_path / "event"
     folder.mkdir()
@@ -98,7 +104,7 @@ def test_config_numbers_that_do_not_fit_are_refused_or_kept_unevaluated(db, tmp_
 
 
 def test_a_config_string_with_a_nul_escape_is_not_stored(db, tmp_path):
-    from tournament.interchange import import_tsh
+    from tournament.interchange.imports import import_tsh
 
     folder = tmp_path / "event"
     folder.mkdir()
@@ -132,28 +138,56 @@ PAIR = '{"name":"Baker, Bo","rating":1700,"pairings":[1],"scores":[350]}'
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        (_js('{"name":"Able, Ann","rating":1e999,"pairings":[2],"scores":[400]},' + PAIR),
-         "tourney.js line 1: number 1e999 is out of range"),
-        (_js('{"name":"Able, Ann","rating":1800,"pairings":[2],"scores":[-1e999]},' + PAIR),
-         "tourney.js line 1: number -1e999 is out of range"),
-        (_js('{"name":"Able, Ann","rating":' + HUGE + ',"pairings":[2],"scores":[400]},'
-             + PAIR), "is out of range"),
-        ('newt={"config":{},"divisions":' + "[" * 100_000 + "]" * 100_000 + "};",
-         "tourney.js line 1: objects and arrays nested more than 32 deep"),
-        ('newt={"config":' + '{"a":' * 5000 + "1" + "}" * 5000 + ',"divisions":[]};',
-         "tourney.js line 1: objects and arrays nested more than 32 deep"),
-        (_js('{"name":"Able, Ann","rating":5000,"pairings":[2],"scores":[400]},' + PAIR),
-         "tourney.js division A player 1: rating 5000 is out of range (0..3000)"),
-        (_js('{"name":"Able\\u0000, Ann","rating":1800,"pairings":[2],"scores":[400]},'
-             + PAIR), "tourney.js line 1: string holds a NUL character"),
-        (_js('{"name":"' + LONG_NAME + '","rating":1800,"pairings":[2],"scores":[400]},'
-             + PAIR), "the name is 5004 characters long; at most 200"),
-        (_js('{"name":"Able, Ann","rating":1800,"pairings":[9],"scores":[400]},' + PAIR),
-         "opponent 9, which is not a player number"),
-        (_js('{"name":"Able, Ann","rating":1800,"pairings":[2],"scores":[400],'
-             '"etc":{"lifeg":[-3]}},' + PAIR), "field 'lifeg' value -3 is out of range"),
-        (_js('{"name":"Able, Ann","rating":1800,"pairings":[2],"scores":[400]},' + PAIR,
-             name="D" * 51), "division 1's name is 51 characters long"),
+        (
+            _js('{"name":"Able, Ann","rating":1e999,"pairings":[2],"scores":[400]},' + PAIR),
+            "tourney.js line 1: number 1e999 is out of range",
+        ),
+        (
+            _js('{"name":"Able, Ann","rating":1800,"pairings":[2],"scores":[-1e999]},' + PAIR),
+            "tourney.js line 1: number -1e999 is out of range",
+        ),
+        (
+            _js('{"name":"Able, Ann","rating":' + HUGE + ',"pairings":[2],"scores":[400]},' + PAIR),
+            "is out of range",
+        ),
+        (
+            'newt={"config":{},"divisions":' + "[" * 100_000 + "]" * 100_000 + "};",
+            "tourney.js line 1: objects and arrays nested more than 32 deep",
+        ),
+        (
+            'newt={"config":' + '{"a":' * 5000 + "1" + "}" * 5000 + ',"divisions":[]};',
+            "tourney.js line 1: objects and arrays nested more than 32 deep",
+        ),
+        (
+            _js('{"name":"Able, Ann","rating":5000,"pairings":[2],"scores":[400]},' + PAIR),
+            "tourney.js division A player 1: rating 5000 is out of range (0..3000)",
+        ),
+        (
+            _js('{"name":"Able\\u0000, Ann","rating":1800,"pairings":[2],"scores":[400]},' + PAIR),
+            "tourney.js line 1: string holds a NUL character",
+        ),
+        (
+            _js('{"name":"' + LONG_NAME + '","rating":1800,"pairings":[2],"scores":[400]},' + PAIR),
+            "the name is 5004 characters long; at most 200",
+        ),
+        (
+            _js('{"name":"Able, Ann","rating":1800,"pairings":[9],"scores":[400]},' + PAIR),
+            "opponent 9, which is not a player number",
+        ),
+        (
+            _js(
+                '{"name":"Able, Ann","rating":1800,"pairings":[2],"scores":[400],'
+                '"etc":{"lifeg":[-3]}},' + PAIR
+            ),
+            "field 'lifeg' value -3 is out of range",
+        ),
+        (
+            _js(
+                '{"name":"Able, Ann","rating":1800,"pairings":[2],"scores":[400]},' + PAIR,
+                name="D" * 51,
+            ),
+            "division 1's name is 51 characters long",
+        ),
     ],
 )
 def test_a_bad_tourney_js_is_refused_with_a_clear_message(db, tmp_path, text, expected):
@@ -167,8 +201,10 @@ def test_a_bad_tourney_js_is_refused_with_a_clear_message(db, tmp_path, text, ex
 
 def test_an_archive_with_a_nul_byte_is_refused_with_its_line(db, tmp_path):
     path = tmp_path / "all.tsh"
-    path.write_text("division A a.t\n#begin_file name=a.t\nAble, Ann 1800 2; 400\n"
-                    "Baker, Bo 1700 1; 3\x0050\n#end_file name=a.t\n")
+    path.write_text(
+        "division A a.t\n#begin_file name=a.t\nAble, Ann 1800 2; 400\n"
+        "Baker, Bo 1700 1; 3\x0050\n#end_file name=a.t\n"
+    )
     error = _import(path)
     assert "all.tsh line 4" in error.message and "NUL" in error.message
 
@@ -176,9 +212,15 @@ def test_an_archive_with_a_nul_byte_is_refused_with_its_line(db, tmp_path):
 def test_a_tou_file_with_arabic_indic_digits_is_refused():
     from tournament.formats import FormatError, parse_tou
 
-    text = ("*M01.02.2025 Open\r\n*A\r\n" + " " * 38 + "0\r\n"
-            + "Ann Able".ljust(20) + f" 2{ARABIC_1500[:3]}   2\r\n"
-            + "Bo Baker".ljust(20) + " 0350   1\r\n")
+    text = (
+        "*M01.02.2025 Open\r\n*A\r\n"
+        + " " * 38
+        + "0\r\n"
+        + "Ann Able".ljust(20)
+        + f" 2{ARABIC_1500[:3]}   2\r\n"
+        + "Bo Baker".ljust(20)
+        + " 0350   1\r\n"
+    )
     with pytest.raises(FormatError, match=r"event.tou line 4: bad round block"):
         parse_tou(text)
 
@@ -190,8 +232,7 @@ def test_a_tou_file_with_arabic_indic_digits_is_refused():
 def division(db):
     from tournament.services import create_division, create_tournament
 
-    return create_division(create_tournament(name="Limits", actor="test"), name="A",
-                           actor="test")
+    return create_division(create_tournament(name="Limits", actor="test"), name="A", actor="test")
 
 
 def _refused(call, code: str, *fragments: str) -> ServiceError:
@@ -205,14 +246,17 @@ def _refused(call, code: str, *fragments: str) -> ServiceError:
     return caught.value
 
 
-@pytest.mark.parametrize("rating", [HUGE, 10**400, "3001", 3001, ARABIC_1500, "1e999",
-                                    float("inf"), "1_500"])
+@pytest.mark.parametrize(
+    "rating", [HUGE, 10**400, "3001", 3001, ARABIC_1500, "1e999", float("inf"), "1_500"]
+)
 def test_the_console_registration_refuses_a_rating_that_is_not_0_to_3000(division, rating):
     from tournament.services import register_new_player
 
-    error = _refused(lambda: register_new_player(division, name="Able, Ann", rating=rating,
-                                                 actor="test"), "reg_seed_rating",
-                     "must be a whole number from 0 (unrated) to 3000")
+    error = _refused(
+        lambda: register_new_player(division, name="Able, Ann", rating=rating, actor="test"),
+        "reg_seed_rating",
+        "must be a whole number from 0 (unrated) to 3000",
+    )
     assert error.field == "rating"
 
 
@@ -229,8 +273,11 @@ def test_the_console_registration_refuses_a_rating_that_is_not_0_to_3000(divisio
 def test_register_player_refuses_a_rating_out_of_range(division, rating, code, fragment):
     from tournament.services import register_player
 
-    error = _refused(lambda: register_player(division, name="Able, Ann", rating=rating,
-                                             actor="test"), code, fragment)
+    error = _refused(
+        lambda: register_player(division, name="Able, Ann", rating=rating, actor="test"),
+        code,
+        fragment,
+    )
     assert error.field == "rating"
 
 
@@ -239,8 +286,9 @@ def test_update_entry_refuses_a_huge_or_arabic_indic_rating(division):
 
     entry = register_player(division, name="Able, Ann", rating=1500, actor="test")
     for value in (HUGE, ARABIC_1500):
-        _refused(lambda v=value: update_entry(entry, seed_rating=v, actor="test"),
-                 "reg_seed_rating")
+        _refused(
+            lambda v=value: update_entry(entry, seed_rating=v, actor="test"), "reg_seed_rating"
+        )
     entry.refresh_from_db()
     assert entry.seed_rating == 1500
 
@@ -253,8 +301,11 @@ def test_a_name_with_a_nul_is_refused_everywhere(division, name):
         register_player,
     )
 
-    _refused(lambda: register_player(division, name=name, actor="test"), "nul_character",
-             "contains a NUL character")
+    _refused(
+        lambda: register_player(division, name=name, actor="test"),
+        "nul_character",
+        "contains a NUL character",
+    )
     _refused(lambda: find_or_create_player(name), "nul_character")
     _refused(lambda: register_new_player(division, name=name, actor="test"), "nul_character")
 
@@ -269,30 +320,48 @@ def test_a_5004_character_name_is_refused_everywhere(division):
     )
 
     assert len(LONG_NAME) == 5004
-    _refused(lambda: register_player(division, name=LONG_NAME, actor="test"), "text_too_long",
-             "a player's name is at most 200 characters, not 5004")
+    _refused(
+        lambda: register_player(division, name=LONG_NAME, actor="test"),
+        "text_too_long",
+        "a player's name is at most 200 characters, not 5004",
+    )
     _refused(lambda: find_or_create_player(LONG_NAME), "text_too_long")
-    _refused(lambda: register_new_player(division, name=LONG_NAME, actor="test"),
-             "reg_name_too_long", "at most 200 characters, not 5004")
-    _refused(lambda: create_tournament(name=LONG_NAME, actor="test"), "text_too_long",
-             "the tournament name is at most 200 characters, not 5004")
-    _refused(lambda: create_division(division.tournament, name="D" * 5004, actor="test"),
-             "text_too_long", "the division name is at most 50 characters, not 5004")
-    _refused(lambda: find_or_create_player("Able, Ann", naspa_id="9" * 5004),
-             "text_too_long", "NASPA id is at most 20 characters")
+    _refused(
+        lambda: register_new_player(division, name=LONG_NAME, actor="test"),
+        "reg_name_too_long",
+        "at most 200 characters, not 5004",
+    )
+    _refused(
+        lambda: create_tournament(name=LONG_NAME, actor="test"),
+        "text_too_long",
+        "the tournament name is at most 200 characters, not 5004",
+    )
+    _refused(
+        lambda: create_division(division.tournament, name="D" * 5004, actor="test"),
+        "text_too_long",
+        "the division name is at most 50 characters, not 5004",
+    )
+    _refused(
+        lambda: find_or_create_player("Able, Ann", naspa_id="9" * 5004),
+        "text_too_long",
+        "NASPA id is at most 20 characters",
+    )
 
 
 @pytest.mark.parametrize(
     ("value", "code"),
-    [(ARABIC_1500[:3], "non_ascii_digits"), (HUGE, "setup_too_large"), ("1_50", "setup_not_number"),
-     ("-" + HUGE, "setup_too_small")],
+    [
+        (ARABIC_1500[:3], "non_ascii_digits"),
+        (HUGE, "setup_too_large"),
+        ("1_50", "setup_not_number"),
+        ("-" + HUGE, "setup_too_small"),
+    ],
 )
 def test_tournament_settings_take_digits_0_to_9_within_range(division, value, code):
     from tournament.services import update_tournament
 
     tournament = division.tournament
-    error = _refused(lambda: update_tournament(tournament, bye_spread=value, actor="test"),
-                     code)
+    error = _refused(lambda: update_tournament(tournament, bye_spread=value, actor="test"), code)
     assert error.field == "bye_spread"
     tournament.refresh_from_db()
     assert tournament.bye_spread == 50
@@ -302,27 +371,36 @@ def test_division_settings_refuse_a_huge_rounds_count_or_rating_list(division):
     from tournament.services import update_division
 
     _refused(lambda: update_division(division, rounds=HUGE, actor="test"), "setup_too_large")
-    _refused(lambda: update_division(division, rating_list=HUGE, actor="test"),
-             "number_too_large", "out of range (1..2147483647)")
+    _refused(
+        lambda: update_division(division, rating_list=HUGE, actor="test"),
+        "number_too_large",
+        "out of range (1..2147483647)",
+    )
 
 
 @pytest.mark.parametrize(
     ("value", "code"),
-    [(ARABIC_1500, "non_ascii_digits"), ("\u0661", "non_ascii_digits"), ("²", "non_ascii_digits"),
-     (HUGE, "number_too_large"), (2**31, "number_too_large"), ("12a", "not_a_number"),
-     (True, "not_a_number")],
+    [
+        (ARABIC_1500, "non_ascii_digits"),
+        ("\u0661", "non_ascii_digits"),
+        ("²", "non_ascii_digits"),
+        (HUGE, "number_too_large"),
+        (2**31, "number_too_large"),
+        ("12a", "not_a_number"),
+        (True, "not_a_number"),
+    ],
 )
 def test_as_int_reads_ascii_digits_within_a_database_integer(value, code):
-    from tournament.services._common import _as_int
+    from tournament.checks import as_int
 
     with pytest.raises(ServiceError) as caught:
-        _as_int(value, "the value", field="f")
+        as_int(value, "the value", field="f")
     assert caught.value.code == code and caught.value.field == "f"
-    assert _as_int(" +1500 ", "x") == 1500 and _as_int(-(2**31) + 1, "x") == -(2**31) + 1
+    assert as_int(" +1500 ", "x") == 1500 and as_int(-(2**31) + 1, "x") == -(2**31) + 1
 
 
 def test_result_scores_typed_with_other_digits_are_refused(division):
-    from tournament.pairing import pair_round
+    from pairings.services.rounds import pair_round
     from tournament.services import record_result, register_player
 
     for name in ("Able, Ann", "Baker, Bo"):

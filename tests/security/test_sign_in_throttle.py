@@ -41,8 +41,9 @@ def _signed_in(client: Client) -> bool:
 
 def test_100_wrong_passwords_lock_that_user_at_that_address(users):
     client = Client()
-    statuses = [_try(client, LOGIN, "director", f"wrong-{i}", VENUE).status_code
-                for i in range(100)]
+    statuses = [
+        _try(client, LOGIN, "director", f"wrong-{i}", VENUE).status_code for i in range(100)
+    ]
     assert statuses[:9] == [200] * 9  # the form again, with its error
     assert statuses[9:] == [429] * 91  # the 10th failure locks
     locked = _try(client, LOGIN, "director", PASSWORD, VENUE)
@@ -83,8 +84,9 @@ def test_the_lock_ends_after_fifteen_minutes(users):
 
 def test_the_admin_sign_in_is_throttled_the_same_way(users):
     client = Client()
-    statuses = [_try(client, ADMIN_LOGIN, "director", f"wrong-{i}", VENUE).status_code
-                for i in range(12)]
+    statuses = [
+        _try(client, ADMIN_LOGIN, "director", f"wrong-{i}", VENUE).status_code for i in range(12)
+    ]
     assert statuses[:9] == [200] * 9 and statuses[9:] == [429] * 3
     locked = _try(client, ADMIN_LOGIN, "director", PASSWORD, VENUE)
     assert locked.status_code == 429 and not _signed_in(client)
@@ -97,13 +99,25 @@ def test_behind_a_proxy_the_address_is_the_one_the_proxy_appended(users, setting
     settings.BEHIND_PROXY = True
     client = Client()
     for i in range(10):
-        client.post(LOGIN, {"username": "director", "password": f"wrong-{i}"},
-                    REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=f"6.6.6.{i}, {VENUE}")
+        client.post(
+            LOGIN,
+            {"username": "director", "password": f"wrong-{i}"},
+            REMOTE_ADDR="127.0.0.1",
+            HTTP_X_FORWARDED_FOR=f"6.6.6.{i}, {VENUE}",
+        )
     # a client cannot dodge the lock by claiming another address in front of the real one
-    locked = client.post(LOGIN, {"username": "director", "password": PASSWORD},
-                         REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=f"1.2.3.4, {VENUE}")
+    locked = client.post(
+        LOGIN,
+        {"username": "director", "password": PASSWORD},
+        REMOTE_ADDR="127.0.0.1",
+        HTTP_X_FORWARDED_FOR=f"1.2.3.4, {VENUE}",
+    )
     assert locked.status_code == 429
     other = Client()
-    response = other.post(LOGIN, {"username": "director", "password": PASSWORD},
-                          REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=ELSEWHERE)
+    response = other.post(
+        LOGIN,
+        {"username": "director", "password": PASSWORD},
+        REMOTE_ADDR="127.0.0.1",
+        HTTP_X_FORWARDED_FOR=ELSEWHERE,
+    )
     assert response.status_code == 302

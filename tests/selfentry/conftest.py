@@ -12,9 +12,9 @@ import datetime
 import pytest
 from django.core.cache import cache
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tournament import services
 from tournament.models import AuditEvent, Entry, Game, PendingResult
-from tournament.services import PlannedGame
 from tournament.services.selfentry import ensure_tokens
 
 NAMES = ["Able, Ann", "Baker, Bo", "Cole, Cy", "Dunn, Di", "Eve, Ed", "Fox, Flo"]
@@ -25,7 +25,7 @@ def build_event(name: str = "Self Entry Open"):
     d = services.create_division(t, name="A", rounds=5)
     for k, player in enumerate(NAMES):
         services.register_player(d, name=player, rating=1800 - 50 * k)
-    services.save_round_pairings(
+    save_round_pairings(
         d,
         1,
         [PlannedGame(1, 2, board=1), PlannedGame(3, 4, board=2), PlannedGame(6, 5, board=3)],

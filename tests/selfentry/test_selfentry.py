@@ -14,10 +14,11 @@ import re
 import pytest
 from django.core.cache import cache
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tests.core.conftest import make_director
 from tournament import services
+from tournament.errors import ServiceError
 from tournament.models import AuditEvent, Entry, Game, PendingResult
-from tournament.services import PlannedGame, ServiceError
 from tournament.services.results import enter_line, record_result
 from tournament.services.selfentry import (
     confirm_report,
@@ -170,9 +171,11 @@ def test_dispute_lists_both_reports_for_the_director(client, event):
     html = body(page(client, token(d, 2)))
     assert "That's wrong: the scores were" in html
     sent = page(
-        client, token(d, 2), "dispute/",
+        client,
+        token(d, 2),
+        "dispute/",
         {"pending": pending_id(d, 1), "score": "399", "opp_score": "412"},
-    )  # fmt: skip
+    )
     assert sent.status_code == 302
     assert game(d, 1).score1 is None
     reports = list(PendingResult.objects.values_list("reporter__number", "score1", "score2"))
@@ -200,7 +203,8 @@ def test_dispute_lists_both_reports_for_the_director(client, event):
     assert settled.status_code == 200
     assert (game(d, 1).score1, game(d, 1).score2) == (412, 399)
     assert dict(PendingResult.objects.values_list("reporter__number", "status")) == {
-        1: "superseded", 2: "confirmed"
+        1: "superseded",
+        2: "confirmed",
     }
     assert "Players' own reports" not in body(client.get(f"/t/{t.slug}/console/{d.slug}/"))
 
@@ -292,7 +296,7 @@ def test_service_refuses_out_of_range_scores(event):
 
 def test_a_round_that_is_not_current_is_refused(client, event):
     t, d = event
-    services.save_round_pairings(
+    save_round_pairings(
         d, 2, [PlannedGame(1, 3), PlannedGame(2, 5), PlannedGame(4, 6)], system="manual"
     )
     before = counts()
@@ -300,9 +304,7 @@ def test_a_round_that_is_not_current_is_refused(client, event):
         client, token(d, 1), "report/", {"round": "2", "score": "400", "opp_score": "1"}
     )
     assert response.status_code == 400
-    assert "round 2 is not the round to report now (the current round is round 1)" in body(
-        response
-    )
+    assert "round 2 is not the round to report now (the current round is round 1)" in body(response)
     for bad_round in ("7", "x", "-1"):
         response = page(
             client, token(d, 1), "report/", {"round": bad_round, "score": "1", "opp_score": "2"}
@@ -312,7 +314,7 @@ def test_a_round_that_is_not_current_is_refused(client, event):
     # round 1 reported by both: round 2 is current for #1
     page(client, token(d, 1), "report/", {"round": "1", "score": "400", "opp_score": "300"})
     page(client, token(d, 2), "confirm/", {"pending": pending_id(d, 1)})
-    assert 'Round 2: you v #3 Cole, Cy' in body(page(client, token(d, 1)))
+    assert "Round 2: you v #3 Cole, Cy" in body(page(client, token(d, 1)))
     before = counts()
     stale = page(client, token(d, 1), "report/", {"round": "1", "score": "1", "opp_score": "2"})
     assert stale.status_code == 400 and "already has its result, 400-300" in body(stale)

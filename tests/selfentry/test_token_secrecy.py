@@ -10,7 +10,7 @@ import pypdf
 import pytest
 
 from tests.core.conftest import make_director
-from tournament.exports import FORMATS, render_export
+from tournament.interchange.exports import export_formats, render_export
 from tournament.models import Entry
 from tournament.reports.build import (
     KINDS,
@@ -73,7 +73,7 @@ def test_no_export_feed_public_page_or_other_report_carries_a_token(client, even
         for tok in tokens:
             assert tok not in text, f"{where} carries a self-entry token"
 
-    for fmt in FORMATS:
+    for fmt in export_formats():
         data = render_export(t, fmt).data
         clean(fmt, data)
         if data[:2] == b"PK":

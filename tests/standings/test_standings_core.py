@@ -1,4 +1,4 @@
-"""Standings from games: the real NASPA files, and one unit test per rule in spec/rules.md."""
+"""Standings from games: the real NASPA files, and one unit test per rule in docs/rules.md."""
 
 from __future__ import annotations
 
@@ -68,13 +68,16 @@ def test_final_standings_consistent_with_games(name):
         assert row.games + row.byes + row.forfeits == n_rounds
         assert (row.byes, row.forfeits) == (byes, forfeits)
         games = [
-            (s, players[o - 1].scores[r]) for r, (o, s) in enumerate(
-                zip(p.opponents, p.scores, strict=True)) if o
+            (s, players[o - 1].scores[r])
+            for r, (o, s) in enumerate(zip(p.opponents, p.scores, strict=True))
+            if o
         ]
         assert row.points_for == sum(s for s, _ in games)
         assert row.points_against == sum(t for _, t in games)
-        assert row.wins == sum(1 for s, t in games if s > t) + sum(
-            0.5 for s, t in games if s == t) + byes
+        assert (
+            row.wins
+            == sum(1 for s, t in games if s > t) + sum(0.5 for s, t in games if s == t) + byes
+        )
     # Every game is won by one player and lost by the other: the wins of games equal the
     # losses of games, and spreads cancel except for byes and forfeits.
     bye_spread = sum(

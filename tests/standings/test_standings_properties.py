@@ -13,16 +13,20 @@ def events(draw):
     n = draw(st.integers(min_value=1, max_value=10))
     rounds = draw(st.integers(min_value=0, max_value=6))
     players = [
-        StandingsPlayer(i + 1, draw(st.sampled_from(["Ann", "Bo", "Cy", "Di"])) + str(i),
-                        draw(st.sampled_from([1500, 1600])))
+        StandingsPlayer(
+            i + 1,
+            draw(st.sampled_from(["Ann", "Bo", "Cy", "Di"])) + str(i),
+            draw(st.sampled_from([1500, 1600])),
+        )
         for i in range(n)
     ]
     entries = []
     for r in range(1, rounds + 1):
         order = draw(st.permutations(range(1, n + 1)))
         if n % 2:
-            entries.append(PlayerRound(r, order[-1], None, draw(st.sampled_from([50, -50, 0])),
-                                       None))
+            entries.append(
+                PlayerRound(r, order[-1], None, draw(st.sampled_from([50, -50, 0])), None)
+            )
             order = order[:-1]
         for a, b in zip(order[::2], order[1::2], strict=True):
             sa = draw(st.one_of(st.none(), st.integers(min_value=300, max_value=420)))

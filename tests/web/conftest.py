@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tournament import services
 from tournament.web import caching
 
@@ -27,11 +28,15 @@ def event(db):
     """Four players, round 1 scored, round 2 paired: (tournament, division)."""
     t = services.create_tournament(name="Cache Open", slug="cache-open")
     d = services.create_division(t, name="A", rounds=3)
-    for name, rating in (("Able, Ann", 1800), ("Baker, Bo", 1700), ("Cole, Cy", 1600),
-                         ("Dunn, Di", 1500)):
+    for name, rating in (
+        ("Able, Ann", 1800),
+        ("Baker, Bo", 1700),
+        ("Cole, Cy", 1600),
+        ("Dunn, Di", 1500),
+    ):
         services.register_player(d, name=name, rating=rating)
-    services.save_round_pairings(d, 1, [services.PlannedGame(1, 2), services.PlannedGame(3, 4)])
+    save_round_pairings(d, 1, [PlannedGame(1, 2), PlannedGame(3, 4)])
     services.record_result(d, 1, 1, 420, 380)
     services.record_result(d, 1, 3, 350, 410)
-    services.save_round_pairings(d, 2, [services.PlannedGame(1, 4), services.PlannedGame(2, 3)])
+    save_round_pairings(d, 2, [PlannedGame(1, 4), PlannedGame(2, 3)])
     return t, d

@@ -17,11 +17,12 @@ from tournament.demo import load_demo
 from tournament.models import Game
 from tournament.selectors import (
     DivisionSnapshot,
+    division_standings,
     games_seen_by,
+    last_round_number,
     records_by_round,
     running_records,
 )
-from tournament.services import division_standings, last_round_number
 from tournament.web import caching
 
 pytestmark = pytest.mark.django_db
@@ -162,8 +163,11 @@ def test_htmx_responses_are_unaffected_by_gzip(client, event):
     plain = client.get(url, HTTP_HX_REQUEST="true")
     zipped = client.get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_ENCODING="gzip")
     assert plain.status_code == zipped.status_code == 200
-    body = gzip.decompress(zipped.content) if zipped.get("Content-Encoding") == "gzip" else (
-        zipped.content)
+    body = (
+        gzip.decompress(zipped.content)
+        if zipped.get("Content-Encoding") == "gzip"
+        else (zipped.content)
+    )
     # the same fragment, whatever the per-request CSRF mask
     strip = __import__("re").compile(rb'value="[A-Za-z0-9]{64}"|"X-CSRFToken": "[^"]+"')
     assert strip.sub(b"", body) == strip.sub(b"", plain.content)

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tests.core.conftest import make_director
 from tournament import services
 from tournament.models import Game
@@ -34,9 +35,8 @@ def with_bye(event):
     goes first against player 1) and board 1 (player 2 first), stored in that order."""
     t, d = event
     services.register_player(d, name="Eve, Ed", rating=1400)
-    services.save_round_pairings(
-        d, 3, [services.PlannedGame(3, 1, board=2), services.PlannedGame(2, 4, board=1),
-               services.PlannedGame(5, 0)]
+    save_round_pairings(
+        d, 3, [PlannedGame(3, 1, board=2), PlannedGame(2, 4, board=1), PlannedGame(5, 0)]
     )
     return t, d
 
@@ -54,11 +54,23 @@ def test_the_round_lists_every_board_with_first_and_second_and_the_bye_last(clie
         one, two = g.player1, g.player2
         if g.first == 2:
             one, two = two, one
-        expected.append([str(g.board), f"#{one.number} {one.player.name}",
-                         f"#{two.number} {two.player.name}", ""])
+        expected.append(
+            [
+                str(g.board),
+                f"#{one.number} {one.player.name}",
+                f"#{two.number} {two.player.name}",
+                "",
+            ]
+        )
     bye = next(g for g in games if g.player2_id is None)
-    expected.append([str(bye.board or ""), f"#5 {bye.player1.player.name}", "bye",
-                     f"{bye.score1:+d}" if bye.score1 is not None else ""])
+    expected.append(
+        [
+            str(bye.board or ""),
+            f"#5 {bye.player1.player.name}",
+            "bye",
+            f"{bye.score1:+d}" if bye.score1 is not None else "",
+        ]
+    )
     assert rows == expected
     assert [r[0] for r in rows] == ["1", "2", ""] and rows[1][1] == "#3 Cole, Cy"
     html = response.content.decode()
@@ -71,17 +83,23 @@ def test_a_scored_round_shows_scores_and_does_not_poll(client, event):
     html = client.get(round_url(t, d, 1)).content.decode()
     rows = board_rows(html)
     assert rows[0][1:] == ["#1 Able, Ann", "#2 Baker, Bo", "420-380"] or rows[0][1:] == [
-        "#2 Baker, Bo", "#1 Able, Ann", "380-420"]
+        "#2 Baker, Bo",
+        "#1 Able, Ann",
+        "380-420",
+    ]
     assert "every 15s" not in html
 
 
-@pytest.mark.parametrize("number,says", [
-    ("9", "there is no round '9'; its rounds are 1 to 3"),
-    ("0", "there is no round '0'"),
-    ("x", "there is no round 'x'"),
-    ("²", "there is no round"),
-    ("3", "round 3 is not paired yet (pairings are out through round 2)"),
-])
+@pytest.mark.parametrize(
+    "number,says",
+    [
+        ("9", "there is no round '9'; its rounds are 1 to 3"),
+        ("0", "there is no round '0'"),
+        ("x", "there is no round 'x'"),
+        ("²", "there is no round"),
+        ("3", "round 3 is not paired yet (pairings are out through round 2)"),
+    ],
+)
 def test_unknown_or_unpaired_round_is_404_with_a_message(client, event, number, says):
     t, d = event
     response = client.get(round_url(t, d, number))
@@ -143,14 +161,17 @@ def test_the_cross_table_cells_are_the_games(client, with_bye):
             tail = "" if s is None else ("W" if s > 0 else "L" if s < 0 else "T") + f"{s:+d}"
             expected[(g.player1.number, r)] = f"{label} {tail}".strip()
             continue
-        for me, opp, mine, theirs in ((g.player1, g.player2, g.score1, g.score2),
-                                      (g.player2, g.player1, g.score2, g.score1)):
+        for me, opp, mine, theirs in (
+            (g.player1, g.player2, g.score1, g.score2),
+            (g.player2, g.player1, g.score2, g.score1),
+        ):
             if mine is None:
                 expected[(me.number, r)] = str(opp.number)
             else:
                 s = mine - theirs
                 expected[(me.number, r)] = (
-                    f"{opp.number} {'W' if s > 0 else 'L' if s < 0 else 'T'}{s:+d}")
+                    f"{opp.number} {'W' if s > 0 else 'L' if s < 0 else 'T'}{s:+d}"
+                )
     cells = {k: v for k, v in cross_cells(html).items() if v}
     assert cells == expected
     assert cells[(1, 1)] == "2 W+40" and cells[(2, 1)] == "1 L-40" and cells[(3, 1)] == "4 L-60"
@@ -170,4 +191,5 @@ def test_the_board_column_is_not_hidden_on_phones(client, event):
     html = client.get(f"/t/{t.slug}/{d.slug}/player/1/").content.decode()
     assert re.search(r'<th class="num[^"]*" title="board">', html)
     assert 'class="num wide">Board' not in html and not re.search(
-        r'<td class="num wide">\d+</td>\s*<td><span class="wide">#', html)
+        r'<td class="num wide">\d+</td>\s*<td><span class="wide">#', html
+    )

@@ -18,13 +18,21 @@ def test_a_player_finds_their_board_in_three_taps_on_a_phone(live_server, browse
     load_demo()
     division = (
         Game.objects.filter(round__division__tournament__slug=DEMO_SLUG)
-        .select_related("round__division").first().round.division
+        .select_related("round__division")
+        .first()
+        .round.division
     )
     current = last_round_number(division)
     game = (
-        Game.objects.filter(round__division=division, round__number=current,
-                            player2__isnull=False, board__isnull=False)
-        .select_related("player1__player").order_by("-board").first()
+        Game.objects.filter(
+            round__division=division,
+            round__number=current,
+            player2__isnull=False,
+            board__isnull=False,
+        )
+        .select_related("player1__player")
+        .order_by("-board")
+        .first()
     )
     name = game.player1.player.name
     round_url = f"{live_server.url}/t/{DEMO_SLUG}/{division.slug}/round/{current}/"
@@ -69,8 +77,7 @@ def test_a_player_finds_their_board_in_three_taps_on_a_phone(live_server, browse
 
     phone.fill("#find-name", "")
     phone.wait_for_function(
-        "() => [...document.querySelectorAll('table.boards tr[data-names]')]"
-        ".every(r => !r.hidden)"
+        "() => [...document.querySelectorAll('table.boards tr[data-names]')].every(r => !r.hidden)"
     )
 
 

@@ -7,12 +7,14 @@ import datetime
 import pytest
 from django.db import transaction
 
+from pairings.services.store import PlannedGame, delete_round_pairings, save_round_pairings
+from ratings.division import rerate, submit_divisions
 from ratings.models import RatingList
 from ratings.services import create_rating_list
 from tournament import services
-from tournament.interchange import import_tsh
+from tournament.errors import ServiceError
+from tournament.interchange.imports import import_tsh
 from tournament.models import Game, Tournament
-from tournament.rating import rerate, submit_divisions
 
 pytestmark = pytest.mark.django_db
 
@@ -38,9 +40,8 @@ def test_each_kind_of_write_bumps_the_tournament(event):
     player = d.entries.get(number=2).player
     assert bumps(t, lambda: services.record_result(d, 2, 1, 400, 300)) == 1
     assert bumps(t, lambda: services.correct_result(game, 430, 380, reason="typo")) == 1
-    assert bumps(t, lambda: services.save_round_pairings(
-        d, 3, [services.PlannedGame(1, 3), services.PlannedGame(2, 4)])) == 1
-    assert bumps(t, lambda: services.delete_round_pairings(d, 3)) == 1
+    assert bumps(t, lambda: save_round_pairings(d, 3, [PlannedGame(1, 3), PlannedGame(2, 4)])) == 1
+    assert bumps(t, lambda: delete_round_pairings(d, 3)) == 1
     assert bumps(t, lambda: services.register_player(d, name="Eve, Ed", rating=1400)) >= 1
     assert bumps(t, lambda: services.update_player(player, actor="cmd", name="Baker, Bob")) == 1
     assert bumps(t, lambda: services.update_division(d, actor="cmd", slug="open")) == 1
@@ -80,7 +81,7 @@ def test_rolled_back_and_refused_writes_do_not_bump(event):
         assert version(t) == before + 1  # in the write's own transaction...
         raise Boom
     assert version(t) == before  # ...so it rolls back with it
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(ServiceError):
         services.record_result(d, 2, 1, 99999, 300)
     assert version(t) == before
 

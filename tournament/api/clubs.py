@@ -36,9 +36,12 @@ from .views import READ_ERRORS, ETagMixin
 # that slug and check each club read's real answer against the schema).
 SLUG_EXAMPLE = "riverside"
 SLUG = OpenApiParameter(
-    "slug", str, OpenApiParameter.PATH, description="the club's slug",
+    "slug",
+    str,
+    OpenApiParameter.PATH,
+    description="the club's slug",
     examples=[OpenApiExample("a club", value=SLUG_EXAMPLE)],
-)  # fmt: skip
+)
 SEASON = OpenApiParameter("season", int, OpenApiParameter.PATH, description="the season's id")
 
 
@@ -57,8 +60,7 @@ class ClubDetailSerializer(ClubSerializer):
     """The club page's heading: where and when it meets, its rating list, how many members,
     and the season running now (its id for .../seasons/ID/ladder/)."""
 
-    rating_list = serializers.SlugRelatedField(read_only=True, slug_field="slug",
-                                               allow_null=True)  # fmt: skip
+    rating_list = serializers.SlugRelatedField(read_only=True, slug_field="slug", allow_null=True)
     members = serializers.SerializerMethodField()
     current_season = serializers.SerializerMethodField()
 
@@ -130,8 +132,17 @@ class SeasonSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Season
-        fields = ["id", "name", "start_date", "end_date", "preset", "rule", "archived",
-                  "archived_at", "awards"]  # fmt: skip
+        fields = [
+            "id",
+            "name",
+            "start_date",
+            "end_date",
+            "preset",
+            "rule",
+            "archived",
+            "archived_at",
+            "awards",
+        ]
 
     @extend_schema_field(RuleSerializer)
     def get_rule(self, season: Season) -> dict[str, Any]:
@@ -195,9 +206,11 @@ class ClubScoped(ETagMixin):
     season changes with it) and the club itself (404 in the errors shape if unknown)."""
 
     def version_stamp(self) -> str | None:
-        row = Club.objects.filter(slug=self.kwargs["slug"]).values_list(
-            "pk", "created", "content_version"
-        ).first()
+        row = (
+            Club.objects.filter(slug=self.kwargs["slug"])
+            .values_list("pk", "created", "content_version")
+            .first()
+        )
         if row is None:
             return None
         pk, created, version = row
@@ -241,7 +254,8 @@ class ClubMembers(ClubScoped, generics.ListAPIView):
 
     def get_queryset(self) -> QuerySet:
         return (
-            self.club().memberships.filter(Q(active=True) | Q(guest=True))
+            self.club()
+            .memberships.filter(Q(active=True) | Q(guest=True))
             .select_related("player")
             .order_by("guest", "player__name", "pk")
         )
@@ -250,8 +264,9 @@ class ClubMembers(ClubScoped, generics.ListAPIView):
 class NightFilter(django_filters.FilterSet):
     after = django_filters.DateFilter(field_name="date", lookup_expr="gte")
     before = django_filters.DateFilter(field_name="date", lookup_expr="lte")
-    closed = django_filters.BooleanFilter(field_name="closed_at", lookup_expr="isnull",
-                                          exclude=True)  # fmt: skip
+    closed = django_filters.BooleanFilter(
+        field_name="closed_at", lookup_expr="isnull", exclude=True
+    )
 
     class Meta:
         model = Night
@@ -269,12 +284,12 @@ class ClubNights(ClubScoped, generics.ListAPIView):
     def get_queryset(self) -> QuerySet:
         night = OuterRef("tournament_id")
         players = Entry.objects.filter(division__tournament_id=night)
-        recorded = Game.objects.filter(round__division__tournament_id=night,
-                                       score1__isnull=False).filter(
-            Q(player2__isnull=True) | Q(score2__isnull=False)
-        )  # fmt: skip
+        recorded = Game.objects.filter(
+            round__division__tournament_id=night, score1__isnull=False
+        ).filter(Q(player2__isnull=True) | Q(score2__isnull=False))
         return (
-            self.club().nights.filter(tournament__published=True)
+            self.club()
+            .nights.filter(tournament__published=True)
             .select_related("tournament")
             .annotate(player_count=_count(players), recorded_count=_count(recorded))
             .order_by("-date", "-pk")

@@ -1,6 +1,6 @@
 """Every API refusal in one shape: ``{"errors": [{"code", "field", "message", "params"}]}``.
 
-Codes are keys of ``tournament.services.errors.CODES`` (a service's own refusal keeps its
+Codes are keys of ``tournament.errors.CODES`` (a service's own refusal keeps its
 code; DRF's errors get the API's codes under ``# api``), so a client branches on ``code`` and
 shows ``message``. Nothing here returns HTML or a 500 for a client's mistake.
 """
@@ -14,7 +14,7 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from ..services.errors import CODES, ServiceError
+from tournament.errors import CODES, ServiceError
 
 # DRF's field error codes -> ours; anything else a field refuses is a wrong value type.
 FIELD_CODES = {
@@ -27,8 +27,7 @@ FIELD_CODES = {
 
 def error(code: str, field: str = "", **params: str | int) -> dict[str, Any]:
     """One error entry, worded by CODES like a service refusal (ServiceError.as_dict)."""
-    return {"code": code, "field": field, "message": CODES[code].format(**params),
-            "params": params}
+    return {"code": code, "field": field, "message": CODES[code].format(**params), "params": params}
 
 
 def body(*errors: dict[str, Any]) -> dict[str, Any]:

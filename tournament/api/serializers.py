@@ -22,9 +22,19 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = [
-            "slug", "name", "start_date", "end_date", "venue", "realm", "published",
-            "max_rounds", "spread_cap", "bye_spread", "forfeit_spread", "divisions",
-        ]  # fmt: skip
+            "slug",
+            "name",
+            "start_date",
+            "end_date",
+            "venue",
+            "realm",
+            "published",
+            "max_rounds",
+            "spread_cap",
+            "bye_spread",
+            "forfeit_spread",
+            "divisions",
+        ]
 
 
 class DivisionSerializer(serializers.ModelSerializer):
@@ -42,8 +52,13 @@ class EntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = Entry
         fields = [
-            "number", "name", "player_id", "seed_rating", "player_class", "withdrawn_round",
-        ]  # fmt: skip
+            "number",
+            "name",
+            "player_id",
+            "seed_rating",
+            "player_class",
+            "withdrawn_round",
+        ]
 
 
 class SideSerializer(serializers.Serializer):
@@ -187,9 +202,12 @@ class ResultSerializer(StrictSerializer):
 
 class CorrectionSerializer(ResultSerializer):
     reason = serializers.CharField(
-        required=False, allow_blank=True, default="", max_length=300,
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=300,
         help_text="why the result changes (required; kept in the audit trail)",
-    )  # fmt: skip
+    )
 
 
 # --------------------------------------------------------------------------- pairing writes
@@ -199,19 +217,26 @@ class PairRoundSerializer(StrictSerializer):
     """Pair a round with the engine, as the console's pairing page proposes and publishes."""
 
     system = StrictCharField(
-        required=False, max_length=20,
+        required=False,
+        max_length=20,
         help_text="a pairing system for this round (default: the division's schedule)",
-    )  # fmt: skip
+    )
 
 
 class PairingGameSerializer(StrictSerializer):
     """One game of a round paired elsewhere: the first number goes first; second 0 = the bye."""
 
     first = StrictIntegerField(min_value=1, max_value=INT_MAX, help_text="player number")
-    second = StrictIntegerField(min_value=0, max_value=INT_MAX,
-                                help_text="the opponent's number; 0 = a bye")  # fmt: skip
-    board = StrictIntegerField(required=False, allow_null=True, min_value=1, max_value=9999,
-                               help_text="board number (not stored for a bye)")  # fmt: skip
+    second = StrictIntegerField(
+        min_value=0, max_value=INT_MAX, help_text="the opponent's number; 0 = a bye"
+    )
+    board = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=9999,
+        help_text="board number (not stored for a bye)",
+    )
 
 
 class PairingsSerializer(StrictSerializer):
@@ -231,20 +256,25 @@ class UnpairedSerializer(serializers.Serializer):
 class NewEntrySerializer(StrictSerializer):
     """A registry player by id, or a new player by name; numbered after the last entry."""
 
-    player_id = StrictIntegerField(required=False, min_value=1, max_value=INT_MAX,
-                                   help_text="a player already in the registry")  # fmt: skip
-    name = StrictCharField(required=False, allow_blank=True, max_length=300,
-                                 help_text='a new player, "Surname, Given"')  # fmt: skip
+    player_id = StrictIntegerField(
+        required=False, min_value=1, max_value=INT_MAX, help_text="a player already in the registry"
+    )
+    name = StrictCharField(
+        required=False, allow_blank=True, max_length=300, help_text='a new player, "Surname, Given"'
+    )
     rating = StrictIntegerField(
-        required=False, min_value=-INT_MAX, max_value=INT_MAX,
+        required=False,
+        min_value=-INT_MAX,
+        max_value=INT_MAX,
         help_text="seed rating, 0 (unrated) to 3000; a registry player's default is their "
         "rating on the division's list",
-    )  # fmt: skip
+    )
     player_class = StrictCharField(required=False, allow_blank=True, max_length=300)
     new_player = serializers.BooleanField(
-        required=False, default=False,
+        required=False,
+        default=False,
         help_text="add a new person even though the registry has players of a similar name",
-    )  # fmt: skip
+    )
 
 
 class EntryEditSerializer(StrictSerializer):

@@ -15,8 +15,7 @@ v1 = [
     path(D + "entries/", views.EntryList.as_view(), name="entries"),
     path(D + "entries/<int:number>/", views.EntryDetail.as_view(), name="entry"),
     path(D + "entries/<int:number>/withdraw/", views.WithdrawEntry.as_view(), name="withdraw"),
-    path(D + "entries/<int:number>/reinstate/", views.ReinstateEntry.as_view(),
-         name="reinstate"),  # fmt: skip
+    path(D + "entries/<int:number>/reinstate/", views.ReinstateEntry.as_view(), name="reinstate"),
     path(D + "rounds/", views.RoundList.as_view(), name="rounds"),
     path(D + "rounds/<int:round>/pair/", views.PairRound.as_view(), name="pair_round"),
     path(D + "rounds/<int:round>/pairings/", views.RoundPairings.as_view(), name="pairings"),
@@ -32,8 +31,11 @@ v1 = [
     path("clubs/<slug:slug>/members/", clubs.ClubMembers.as_view(), name="club_members"),
     path("clubs/<slug:slug>/nights/", clubs.ClubNights.as_view(), name="club_nights"),
     path("clubs/<slug:slug>/seasons/", clubs.ClubSeasons.as_view(), name="club_seasons"),
-    path("clubs/<slug:slug>/seasons/<int:season>/ladder/", clubs.SeasonLadder.as_view(),
-         name="season_ladder"),  # fmt: skip
+    path(
+        "clubs/<slug:slug>/seasons/<int:season>/ladder/",
+        clubs.SeasonLadder.as_view(),
+        name="season_ladder",
+    ),
 ]
 
 # The split view serves Swagger UI's start-up code as its own script (?script), so the page

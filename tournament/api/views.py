@@ -21,16 +21,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from pairings.services.rounds import propose_round, publish_pairs, publish_proposal, unpair_round
+from ratings.division import rating_estimates
 from ratings.models import PlayerRating, RatingHistory, RatingList
+from tournament.errors import ServiceError
 
 from .. import selectors, services
 from ..models import Division, Entry, Game, Player, Round, Tournament
-from ..pairing import propose_round, publish_pairs, publish_proposal, unpair_round
-from ..rating import rating_estimates
+from ..selectors import near_duplicates
 from ..services import results
-from ..services.errors import ServiceError
 from ..web.caching import serve_cached, site_version, tournament_version
-from ..web.console.registration import near_duplicates
 from . import serializers as s
 from .permissions import (
     require_director,
@@ -169,8 +169,8 @@ class DivisionList(TournamentScoped, generics.ListAPIView):
     queryset = Division.objects.none()  # the schema's model; get_queryset reads
 
     def get_queryset(self) -> QuerySet:
-        return self.tournament().divisions.select_related("rating_list").order_by(
-            "position", "name"
+        return (
+            self.tournament().divisions.select_related("rating_list").order_by("position", "name")
         )
 
 
@@ -184,8 +184,9 @@ class DivisionDetail(TournamentScoped, generics.RetrieveAPIView):
 
 class EntryFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(field_name="player__name", lookup_expr="icontains")
-    withdrawn = django_filters.BooleanFilter(field_name="withdrawn_round", lookup_expr="isnull",
-                                             exclude=True)  # fmt: skip
+    withdrawn = django_filters.BooleanFilter(
+        field_name="withdrawn_round", lookup_expr="isnull", exclude=True
+    )
 
     class Meta:
         model = Entry
@@ -203,8 +204,7 @@ class EntryList(TournamentScoped, generics.ListAPIView):
     def get_queryset(self) -> QuerySet:
         return self.division().entries.select_related("player").order_by("number")
 
-    @extend_schema(request=s.NewEntrySerializer,
-                   responses={201: s.EntrySerializer, **WRITE_ERRORS})  # fmt: skip
+    @extend_schema(request=s.NewEntrySerializer, responses={201: s.EntrySerializer, **WRITE_ERRORS})
     def post(self, request: Request, slug: str, division: str) -> Response:
         """Register a player (directors): a registry player by id or a new one by name."""
         target = _directed_division(request, slug, division)
@@ -213,9 +213,9 @@ class EntryList(TournamentScoped, generics.ListAPIView):
 
 
 def _games() -> QuerySet:
-    return Game.objects.select_related(
-        "round", "player1__player", "player2__player"
-    ).order_by("board", "id")
+    return Game.objects.select_related("round", "player1__player", "player2__player").order_by(
+        "board", "id"
+    )
 
 
 @extend_schema(responses={200: s.RoundSerializer(many=True), **READ_ERRORS})
@@ -257,8 +257,10 @@ class GameList(TournamentScoped, generics.ListAPIView):
     filterset_class = GameFilter
 
     def get_queryset(self) -> QuerySet:
-        return _games().filter(round__division=self.division()).order_by(
-            "round__number", "board", "id"
+        return (
+            _games()
+            .filter(round__division=self.division())
+            .order_by("round__number", "board", "id")
         )
 
 
@@ -309,26 +311,38 @@ class Standings(TournamentScoped, _Built):
             try:
                 after = int(raw)
             except ValueError:
-                raise ServiceError("not_a_number", field="after_round", what="after round",
-                                   value=raw) from None  # fmt: skip
+                raise ServiceError(
+                    "not_a_number", field="after_round", what="after round", value=raw
+                ) from None
             if not 0 <= after <= last:
-                raise ServiceError("number_too_large", field="after_round", what="after round",
-                                   value=after, minimum=0, maximum=last)  # fmt: skip
+                raise ServiceError(
+                    "number_too_large",
+                    field="after_round",
+                    what="after round",
+                    value=after,
+                    minimum=0,
+                    maximum=last,
+                )
         rows = selectors.division_standings(d, after)
         estimates = rating_estimates(d, after)
         data = {
             "after_round": after,
             "rows": [
                 {
-                    "rank": r.rank, "number": r.number, "name": r.name, "wins": r.wins,
-                    "losses": r.losses, "spread": r.spread, "rating": r.rating,
-                    "estimate": estimates.get(r.number), "withdrawn": r.withdrawn,
-                }  # fmt: skip
+                    "rank": r.rank,
+                    "number": r.number,
+                    "name": r.name,
+                    "wins": r.wins,
+                    "losses": r.losses,
+                    "spread": r.spread,
+                    "rating": r.rating,
+                    "estimate": estimates.get(r.number),
+                    "withdrawn": r.withdrawn,
+                }
                 for r in rows
             ],
         }
         return Response(data)
-
 
 
 # --------------------------------------------------------------------------- writes
@@ -374,15 +388,20 @@ class CorrectResult(_ResultWrite):
         ser.is_valid(raise_exception=True)
         v = ser.validated_data
         game = results.correct_player_result(
-            target, v["round"], v["player"], v["score"], v.get("opp_score"),
-            reason=v["reason"], actor=request.user,
-        )  # fmt: skip
+            target,
+            v["round"],
+            v["player"],
+            v["score"],
+            v.get("opp_score"),
+            reason=v["reason"],
+            actor=request.user,
+        )
         return Response(s.GameSerializer(_games().get(pk=game.pk)).data)
 
 
 # --------------------------------------------------------------------------- director writes
 # Pairing and registration, as the console's pairing and registration pages do them: the same
-# functions (tournament.pairing's proposal and publish, services.entries), so the same checks
+# functions (pairings.services' proposal and publish, services.entries), so the same checks
 # and one audit event per write. Directors only; scorekeepers write results.
 
 
@@ -414,9 +433,7 @@ def _fields(**names: str) -> Iterator[None]:
 
 def _round_data(division: Division, number: int) -> dict[str, Any]:
     rnd = (
-        division.round_set.filter(number=number)
-        .prefetch_related(Prefetch("games", _games()))
-        .get()
+        division.round_set.filter(number=number).prefetch_related(Prefetch("games", _games())).get()
     )
     return s.RoundSerializer(rnd).data
 
@@ -437,16 +454,14 @@ class PairRound(_DirectorWrite):
         target = _directed_division(request, slug, division)
         v = _valid(s.PairRoundSerializer, request)
         proposal = propose_round(target, round, v.get("system"))
-        publish_proposal(target, round, proposal.pairs, system=proposal.system,
-                         actor=request.user)  # fmt: skip
+        publish_proposal(target, round, proposal.pairs, system=proposal.system, actor=request.user)
         return Response(_round_data(target, round), status=status.HTTP_201_CREATED)
 
 
 class RoundPairings(_DirectorWrite):
     """A round's stored pairings: store a round paired elsewhere, or remove them (unpair)."""
 
-    @extend_schema(request=s.PairingsSerializer,
-                   responses={201: s.RoundSerializer, **WRITE_ERRORS})  # fmt: skip
+    @extend_schema(request=s.PairingsSerializer, responses={201: s.RoundSerializer, **WRITE_ERRORS})
     def post(self, request: Request, slug: str, division: str, round: int) -> Response:
         """Store a whole round as given: every active player once; the first number starts."""
         target = _directed_division(request, slug, division)
@@ -482,14 +497,16 @@ def register(division: Division, v: dict[str, Any], actor: Any) -> Entry:
     given = [name for name in ("player_id", "name") if name in v]
     if len(given) != 1:
         problem = "both were sent" if given else "neither was sent"
-        raise ServiceError("api_player_or_name", field="name" if given else "player_id",
-                           problem=problem)  # fmt: skip
+        raise ServiceError(
+            "api_player_or_name", field="name" if given else "player_id", problem=problem
+        )
     player_class = v.get("player_class", "")
     if "player_id" in v:
         player = Player.objects.filter(pk=v["player_id"]).first()
         if player is None:
-            raise ServiceError("api_unknown_registry_player", field="player_id",
-                               player_id=v["player_id"])  # fmt: skip
+            raise ServiceError(
+                "api_unknown_registry_player", field="player_id", player_id=v["player_id"]
+            )
         rating, career = v.get("rating"), None
         if rating is None:
             listed = None
@@ -498,17 +515,27 @@ def register(division: Division, v: dict[str, Any], actor: Any) -> Entry:
                     rating_list_id=division.rating_list_id, player=player
                 ).first()
             rating, career = (listed.rating, listed.career_games) if listed else (0, None)
-        return services.register_player(division, player=player, rating=rating,
-                                        career_games=career, player_class=player_class,
-                                        actor=actor)  # fmt: skip
+        return services.register_player(
+            division,
+            player=player,
+            rating=rating,
+            career_games=career,
+            player_class=player_class,
+            actor=actor,
+        )
     name = " ".join(v["name"].split())
     if not v.get("new_player"):
         near = near_duplicates(name)
         if near:
-            raise ServiceError("api_near_duplicates", field="name", name=name,
-                               players="; ".join(f"{p.pk} {p.name}" for p in near))  # fmt: skip
-    return services.register_new_player(division, name=name, rating=v.get("rating", 0),
-                                        player_class=player_class, actor=actor)  # fmt: skip
+            raise ServiceError(
+                "api_near_duplicates",
+                field="name",
+                name=name,
+                players="; ".join(f"{p.pk} {p.name}" for p in near),
+            )
+    return services.register_new_player(
+        division, name=name, rating=v.get("rating", 0), player_class=player_class, actor=actor
+    )
 
 
 @extend_schema(responses={200: s.EntrySerializer, **READ_ERRORS})
@@ -520,14 +547,19 @@ class EntryDetail(TournamentScoped, generics.RetrieveAPIView):
     def get_object(self) -> Entry:
         return _entry(self.division(), self.kwargs["number"])
 
-    @extend_schema(request=s.EntryEditSerializer,
-                   responses={200: s.EntrySerializer, **WRITE_ERRORS})  # fmt: skip
+    @extend_schema(
+        request=s.EntryEditSerializer, responses={200: s.EntrySerializer, **WRITE_ERRORS}
+    )
     def patch(self, request: Request, slug: str, division: str, number: int) -> Response:
         """Correct the seed rating and/or class, as the console's edit form does."""
         entry = _entry(_directed_division(request, slug, division), number)
         v = _valid(s.EntryEditSerializer, request)
-        services.update_entry(entry, seed_rating=v.get("seed_rating"),
-                              player_class=v.get("player_class"), actor=request.user)  # fmt: skip
+        services.update_entry(
+            entry,
+            seed_rating=v.get("seed_rating"),
+            player_class=v.get("player_class"),
+            actor=request.user,
+        )
         return Response(_entry_data(entry))
 
     @extend_schema(request=None, responses={200: s.RemovedEntrySerializer, **WRITE_ERRORS})
@@ -611,7 +643,6 @@ class PlayerDetail(ETagMixin, generics.RetrieveAPIView):
                 ),
             ),
         )
-
 
 
 class Unknown(APIView):

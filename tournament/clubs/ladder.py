@@ -125,9 +125,7 @@ def _game_points(rule: Rule, mine: int, theirs: int | None) -> tuple[float, floa
     return rule.tie, 0.5, 0.5, 0
 
 
-def ladder(
-    rule: Rule, nights: Iterable[LadderNight], names: Mapping[int, str]
-) -> list[LadderRow]:
+def ladder(rule: Rule, nights: Iterable[LadderNight], names: Mapping[int, str]) -> list[LadderRow]:
     """Ranked rows: qualified players by points, wins, spread (then name), then the rest."""
     rows: dict[int, LadderRow] = {}
     for night in nights:
@@ -155,9 +153,7 @@ def ladder(
         if rule.best_nights:
             counted = counted[: rule.best_nights]
         row.points = round(sum(counted), 4)
-    ordered = sorted(
-        rows.values(), key=lambda r: (-r.points, -r.wins, -r.spread, r.name, r.player)
-    )
+    ordered = sorted(rows.values(), key=lambda r: (-r.points, -r.wins, -r.spread, r.name, r.player))
     qualified = [r for r in ordered if r.nights >= rule.min_nights]
     rest = [r for r in ordered if r.nights < rule.min_nights]
     rank = 0

@@ -23,8 +23,7 @@ class Draw(models.TextChoices):
 
 
 # the engine's system for each draw
-DRAW_SYSTEMS = {"random": "random", "koth": "koth", "swiss": "swiss", "rr": "rr",
-                "rating": "koth"}  # fmt: skip
+DRAW_SYSTEMS = {"random": "random", "koth": "koth", "swiss": "swiss", "rr": "rr", "rating": "koth"}
 
 
 class Night(models.Model):
@@ -42,9 +41,10 @@ class Night(models.Model):
     date = models.DateField(db_index=True)
     games = models.PositiveSmallIntegerField(default=3, help_text="games planned for the night")
     draw = models.CharField(
-        max_length=100, default="random,koth",
+        max_length=100,
+        default="random,koth",
         help_text="the draw of each game, comma-separated; the last repeats",
-    )  # fmt: skip
+    )
     closed_at = models.DateTimeField(null=True, blank=True)
     # The night's part of the club's records (tournament.clubs.records.summarise), kept when
     # it closes: a closed night cannot change, so the club page folds ~500 of these instead

@@ -34,8 +34,9 @@ class Records:
     run: dict[int, tuple[int, Any]] = field(default_factory=dict)  # current (length, first)
 
 
-def _top(current: tuple[int | None, list[tuple]], value: int, marks: Sequence[tuple],
-         keep: int) -> tuple[int | None, list[tuple]]:
+def _top(
+    current: tuple[int | None, list[tuple]], value: int, marks: Sequence[tuple], keep: int
+) -> tuple[int | None, list[tuple]]:
     """A record after ``marks`` set ``value``: a higher value replaces, an equal one joins."""
     best, held = current
     if best is None or value > best:
@@ -105,8 +106,7 @@ def fold(nights: Iterable[tuple[Any, Mapping[str, Any]]], keep: int = KEEP) -> R
         for key in ("high", "loss", "combined"):
             value, marks = s[key]
             if value is not None:
-                setattr(r, key, _top(getattr(r, key), value,
-                                     [(*m, night) for m in marks], keep))
+                setattr(r, key, _top(getattr(r, key), value, [(*m, night) for m in marks], keep))
         totals, best, run = r.totals, r.best, r.run
         for p, (points, games, prefix, suffix, inner, broken) in s["players"].items():
             player = int(p)
@@ -136,8 +136,9 @@ def fold(nights: Iterable[tuple[Any, Mapping[str, Any]]], keep: int = KEEP) -> R
     return r
 
 
-def scan(games: Iterable[tuple[Any, int, int | None, int, int | None]],
-         keep: int = KEEP) -> Records:
+def scan(
+    games: Iterable[tuple[Any, int, int | None, int, int | None]], keep: int = KEEP
+) -> Records:
     """The records in one pass over ``(night, player1, player2, score1, score2)`` rows in
     date, night and round order: the definition ``fold`` must agree with."""
     r = Records()

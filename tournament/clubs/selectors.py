@@ -19,6 +19,7 @@ from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
 from ratings.models import PlayerRating
+from tournament.standings import format_wins
 
 from ..models import Club, Division, Entry, Game, Membership, Player
 from .ladder import LadderGame, LadderNight, LadderRow, Rule, ladder
@@ -89,16 +90,24 @@ def season_awards(season: Season) -> list[dict[str, Any]]:
     for row in rows:
         if row.rank is not None and row.rank <= 3:
             place = {1: "champion", 2: "second", 3: "third"}[row.rank]
-            awards.append({"award": place, "player": row.player, "name": row.name,
-                           "value": row.as_dict()["points"]})
+            awards.append(
+                {
+                    "award": place,
+                    "player": row.player,
+                    "name": row.name,
+                    "value": row.as_dict()["points"],
+                }
+            )
     qualified = [r for r in rows if r.rank is not None]
     if qualified:
         best = max(qualified, key=lambda r: (r.wins, r.spread))
-        awards.append({"award": "most wins", "player": best.player, "name": best.name,
-                       "value": best.wins})
+        awards.append(
+            {"award": "most wins", "player": best.player, "name": best.name, "value": best.wins}
+        )
         most = max(qualified, key=lambda r: (r.nights, r.points))
-        awards.append({"award": "most nights", "player": most.player, "name": most.name,
-                       "value": most.nights})
+        awards.append(
+            {"award": "most nights", "player": most.player, "name": most.name, "value": most.nights}
+        )
     scores: dict[int, list[int]] = defaultdict(list)
     high: tuple[int, int] | None = None
     for night in season_nights(season):
@@ -111,17 +120,27 @@ def season_awards(season: Season) -> list[dict[str, Any]]:
                     high = (player, score)
     names = _names(set(scores))
     if high is not None:
-        awards.append({"award": "high game", "player": high[0], "name": names.get(high[0], ""),
-                       "value": high[1]})
+        awards.append(
+            {
+                "award": "high game",
+                "player": high[0],
+                "name": names.get(high[0], ""),
+                "value": high[1],
+            }
+        )
     minimum = Rule.from_dict(season.rule).min_nights
     eligible = {r.player for r in rows if r.nights >= minimum}
-    averages = [
-        (sum(v) / len(v), p) for p, v in scores.items() if p in eligible and v
-    ]
+    averages = [(sum(v) / len(v), p) for p, v in scores.items() if p in eligible and v]
     if averages:
         avg, player = max(averages)
-        awards.append({"award": "best average", "player": player, "name": names.get(player, ""),
-                       "value": round(avg, 1)})
+        awards.append(
+            {
+                "award": "best average",
+                "player": player,
+                "name": names.get(player, ""),
+                "value": round(avg, 1),
+            }
+        )
     return awards
 
 
@@ -254,9 +273,7 @@ def recent_night_results(club: Club, limit: int = 10) -> list[NightSummary]:
         .values("n")
     )
     nights = list(
-        Division.objects.filter(
-            tournament__club_night__club=club, tournament__published=True
-        )
+        Division.objects.filter(tournament__club_night__club=club, tournament__published=True)
         .annotate(players=Subquery(players))
         .order_by("-tournament__club_night__date", "-tournament__club_night__id")
         .values_list(
@@ -291,13 +308,20 @@ def recent_night_results(club: Club, limit: int = 10) -> list[NightSummary]:
         winners: tuple[NightPlayer, ...] = ()
         if closed_at is not None and results:
             top = results[0]
-            winners = tuple(
-                r for r in results if (r.wins, r.spread) == (top.wins, top.spread)
-            )
+            winners = tuple(r for r in results if (r.wins, r.spread) == (top.wins, top.spread))
         out.append(
-            NightSummary(pk, date, closed_at is not None, slug, division, count or 0,
-                         len(by_night[pk]), tuple(results), winners)
-        )  # fmt: skip
+            NightSummary(
+                pk,
+                date,
+                closed_at is not None,
+                slug,
+                division,
+                count or 0,
+                len(by_night[pk]),
+                tuple(results),
+                winners,
+            )
+        )
     return out
 
 
@@ -367,10 +391,13 @@ def _club_records(club: Club, min_games: int) -> list[ClubRecord]:
         )
         .order_by("tournament__club_night__date", "tournament__club_night__id")
         .values_list(
-            "tournament__club_night__id", "tournament__club_night__date", "tournament__slug",
-            "slug", "tournament__club_night__summary",
+            "tournament__club_night__id",
+            "tournament__club_night__date",
+            "tournament__slug",
+            "slug",
+            "tournament__club_night__summary",
         )
-    )  # fmt: skip
+    )
     nights = {pk: (date, slug, division) for pk, date, slug, division, _ in found}
     summaries = {pk: summary for pk, _, _, _, summary in found}
     missing = [pk for pk, summary in summaries.items() if summary is None]
@@ -381,9 +408,10 @@ def _club_records(club: Club, min_games: int) -> list[ClubRecord]:
             Game.objects.filter(_played_games())
             .filter(**{f"{night_key}__in": missing})
             .order_by("round__number", "id")
-            .values_list(f"{night_key}__id", "player1__player_id", "player2__player_id",
-                         "score1", "score2")
-        )  # fmt: skip
+            .values_list(
+                f"{night_key}__id", "player1__player_id", "player2__player_id", "score1", "score2"
+            )
+        )
         for night, *game in rows.iterator(chunk_size=5000):
             games[night].append(tuple(game))
         for pk, night_games in games.items():
@@ -424,27 +452,47 @@ def _club_records(club: Club, min_games: int) -> list[ClubRecord]:
 
     return [
         ClubRecord("high_game", "High game", high_value, game_marks(high, against)),
-        ClubRecord("high_loss", "High loss", loss_value, game_marks(loss, against),
-                   note="the highest score in a game lost"),
-        ClubRecord("high_combined", "High combined score", combined_value,
-                   game_marks(combined, combined_detail), note="both players' scores added"),
         ClubRecord(
-            "best_average", "Best average",
+            "high_loss",
+            "High loss",
+            loss_value,
+            game_marks(loss, against),
+            note="the highest score in a game lost",
+        ),
+        ClubRecord(
+            "high_combined",
+            "High combined score",
+            combined_value,
+            game_marks(combined, combined_detail),
+            note="both players' scores added",
+        ),
+        ClubRecord(
+            "best_average",
+            "Best average",
             None if top_average is None else round(top_average, 1),
-            tuple(RecordMark(p, names.get(p, ""), f"{totals[p][1]} games")
-                  for p in average_holders[:MAX_MARKS]),
+            tuple(
+                RecordMark(p, names.get(p, ""), f"{totals[p][1]} games")
+                for p in average_holders[:MAX_MARKS]
+            ),
             note=f"average score over all club games; at least {min_games} games",
         ),
         ClubRecord(
-            "winning_streak", "Longest winning streak", top_streak or None,
+            "winning_streak",
+            "Longest winning streak",
+            top_streak or None,
             tuple(
-                RecordMark(p, names.get(p, ""), f"{length} wins in a row", **at(first),
-                           **{f"until_{k}": v for k, v in at(last).items()})
+                RecordMark(
+                    p,
+                    names.get(p, ""),
+                    f"{length} wins in a row",
+                    **at(first),
+                    **{f"until_{k}": v for k, v in at(last).items()},
+                )
                 for p, (length, first, last) in streak_holders[:MAX_MARKS]
             ),
             note="wins in a row across nights; a tie or a loss ends a streak, a bye does not",
         ),
-    ]  # fmt: skip
+    ]
 
 
 @dataclass(frozen=True)
@@ -472,14 +520,14 @@ def club_ratings(club: Club, limit: int = 20) -> list[ClubRating]:
     return out
 
 
-def _points(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+_points = format_wins
 
 
 def rule_words(rule: Rule) -> str:
     """A season's scoring in plain words, for the ladder's reader."""
-    parts = [f"{_points(rule.win)} points a win, {_points(rule.tie)} a tie, "
-             f"{_points(rule.loss)} a loss"]  # fmt: skip
+    parts = [
+        f"{_points(rule.win)} points a win, {_points(rule.tie)} a tie, {_points(rule.loss)} a loss"
+    ]
     if rule.margin_bonus:
         parts.append(f"{_points(rule.margin_bonus)} more for a win by {rule.margin} or more")
     if rule.attendance:
@@ -500,9 +548,11 @@ def club_seasons(club: Club) -> list[Season]:
 def season_night_count(season: Season) -> int:
     """How many closed nights the season has counted so far, one query."""
     return Night.objects.filter(
-        club_id=season.club_id, closed_at__isnull=False,
-        date__gte=season.start_date, date__lte=season.end_date,
-    ).count()  # fmt: skip
+        club_id=season.club_id,
+        closed_at__isnull=False,
+        date__gte=season.start_date,
+        date__lte=season.end_date,
+    ).count()
 
 
 def closed_nights_stamp(club: Club) -> str:
@@ -512,9 +562,11 @@ def closed_nights_stamp(club: Club) -> str:
     they derive from closed nights under it, so a live night's results (which bump the club's
     version every minute) do not recompute ten years of records."""
     row = Night.objects.filter(club=club, closed_at__isnull=False).aggregate(
-        n=Count("pk"), top=Max("pk"), last=Max("closed_at"),
+        n=Count("pk"),
+        top=Max("pk"),
+        last=Max("closed_at"),
         versions=Sum("tournament__content_version"),
         shown=Count("pk", filter=Q(tournament__published=True)),
-    )  # fmt: skip
+    )
     last = row["last"].isoformat() if row["last"] else "-"
     return f"{row['n']}.{row['shown']}.{row['top'] or 0}.{last}.{row['versions'] or 0}"

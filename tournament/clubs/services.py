@@ -19,24 +19,24 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
+from pairings.services.rounds import pair_round
+from pairings.services.schedule import add_schedule_range
+from pairings.services.store import lock_division, set_pairing
 from ratings.models import PlayerRating, RatingList
 from ratings.services import create_rating_list, known_systems
+from tournament.checks import as_int, check_text
+from tournament.errors import ServiceError
+from tournament.services.tournaments import create_division, create_tournament
 
 from ..models import REALM_DEFAULTS, Club, Division, Entry, Game, Membership, Player, Tournament
-from ..pairing import pair_round
 from ..selectors import last_round_number
-from ..services._common import _as_int, check_text
-from ..services.audit import Actor, audit
+from ..services.audit import Action, Actor, audit
 from ..services.entries import find_or_create_player, register_player
-from ..services.errors import ServiceError
-from ..services.events import create_division, create_tournament
-from ..services.pairings import lock_division, set_pairing
 from ..services.results import record_result
-from ..services.schedule import add_schedule_range
 from .ladder import DEFAULT_PRESET, PRESETS, Rule
 from .models import DRAW_SYSTEMS, Draw, Night, Season
 from .records import summarise
@@ -85,19 +85,30 @@ def _club_fields(fields: dict[str, Any]) -> dict[str, Any]:
     clean: dict[str, Any] = {}
     for key, value in fields.items():
         if key == "newcomer_rating":
-            value = _as_int(value, "the newcomer rating", field=key)
+            value = as_int(value, "the newcomer rating", field=key)
             if not 0 <= value <= 3000:
-                raise ServiceError("number_too_large", field=key, what="the newcomer rating",
-                                   value=value, minimum=0, maximum=3000)
+                raise ServiceError(
+                    "number_too_large",
+                    field=key,
+                    what="the newcomer rating",
+                    value=value,
+                    minimum=0,
+                    maximum=3000,
+                )
             clean[key] = value
         elif key == "realm":
             if value not in REALM_DEFAULTS:
-                raise ServiceError("unknown_realm", field="realm", realm=value,
-                                   choices=", ".join(sorted(REALM_DEFAULTS)))
+                raise ServiceError(
+                    "unknown_realm",
+                    field="realm",
+                    realm=value,
+                    choices=", ".join(sorted(REALM_DEFAULTS)),
+                )
             clean[key] = value
         else:
-            clean[key] = check_text((value or "").strip(), f"the club's {key}", Club, key,
-                                    field=key)
+            clean[key] = check_text(
+                (value or "").strip(), f"the club's {key}", Club, key, field=key
+            )
     return clean
 
 
@@ -123,8 +134,12 @@ def create_club(
         raise ServiceError("empty_name", field="name", what="the club name")
     clean = _club_fields(fields)
     if rating_system not in known_systems():
-        raise ServiceError("unknown_rating_system", field="rating_system", system=rating_system,
-                           systems=", ".join(known_systems()))
+        raise ServiceError(
+            "unknown_rating_system",
+            field="rating_system",
+            system=rating_system,
+            systems=", ".join(known_systems()),
+        )
     if slug is None:
         root = slugify(name)[:90] or "club"
         slug, n = root, 2
@@ -154,14 +169,14 @@ def create_club(
     if who.user is not None:
         club.organisers.add(who.user)
         lst.officers.add(who.user)
-    audit(None, who, "create_club", club, f"founded club {club.name}",
-          after=_club_snapshot(club))
+    audit(None, who, "create_club", club, f"founded club {club.name}", after=_club_snapshot(club))
     return club
 
 
 @transaction.atomic
-def update_club(club: Club, *, actor: Actor | str | Any, name: str | None = None,
-                **fields: Any) -> Club:
+def update_club(
+    club: Club, *, actor: Actor | str | Any, name: str | None = None, **fields: Any
+) -> Club:
     """Change where and when a club meets (and its name, city, country, realm)."""
     who = check_organiser(club, actor)
     club = Club.objects.select_for_update().get(pk=club.pk)
@@ -177,8 +192,15 @@ def update_club(club: Club, *, actor: Actor | str | Any, name: str | None = None
     if _club_snapshot(club) == before:
         return club
     club.save()
-    audit(None, who, "update_club", club, f"club {club.name} changed", before=before,
-          after=_club_snapshot(club))
+    audit(
+        None,
+        who,
+        "update_club",
+        club,
+        f"club {club.name} changed",
+        before=before,
+        after=_club_snapshot(club),
+    )
     return club
 
 
@@ -189,13 +211,20 @@ def add_organiser(club: Club, user: Any, *, actor: Actor | str | Any) -> Club:
     if user is None or not getattr(user, "is_active", False):
         raise ServiceError("no_such_user", field="user", value=str(user or ""))
     if club.organisers.filter(pk=user.pk).exists():
-        raise ServiceError("already_organiser", field="user", user=user.get_username(),
-                           club=club.name)
+        raise ServiceError(
+            "already_organiser", field="user", user=user.get_username(), club=club.name
+        )
     club.organisers.add(user)
     if club.rating_list_id:
         club.rating_list.officers.add(user)
-    audit(None, who, "add_organiser", club, f"{user.get_username()} organises {club.name}",
-          after={"user": user.get_username()})
+    audit(
+        None,
+        who,
+        "add_organiser",
+        club,
+        f"{user.get_username()} organises {club.name}",
+        after={"user": user.get_username()},
+    )
     return club
 
 
@@ -210,9 +239,14 @@ def remove_organiser(club: Club, user: Any, *, actor: Actor | str | Any) -> Club
     club.organisers.remove(user)
     if club.rating_list_id:
         club.rating_list.officers.remove(user)
-    audit(None, who, "remove_organiser", club,
-          f"{user.get_username()} no longer organises {club.name}",
-          before={"user": user.get_username()})
+    audit(
+        None,
+        who,
+        "remove_organiser",
+        club,
+        f"{user.get_username()} no longer organises {club.name}",
+        before={"user": user.get_username()},
+    )
     return club
 
 
@@ -263,23 +297,33 @@ def add_member(
             existing.guest, existing.active = False, True
             existing.since = joined or existing.since or timezone.localdate()
             existing.save()
-            audit(None, who, "update_member", club, f"{p.name} joined {club.name}",
-                  before=before, after=_membership_snapshot(existing))
+            audit(
+                None,
+                who,
+                "update_member",
+                club,
+                f"{p.name} joined {club.name}",
+                before=before,
+                after=_membership_snapshot(existing),
+            )
             return existing
         raise ServiceError("already_member", field="name", name=p.name, club=club.name)
     m = Membership.objects.create(
         club=club, player=p, guest=guest, since=None if guest else joined or timezone.localdate()
     )
-    audit(None, who, "add_member", club,
-          f"{p.name} {'visits' if guest else 'joined'} {club.name}",
-          after=_membership_snapshot(m))
+    audit(
+        None,
+        who,
+        "add_member",
+        club,
+        f"{p.name} {'visits' if guest else 'joined'} {club.name}",
+        after=_membership_snapshot(m),
+    )
     return m
 
 
 @transaction.atomic
-def update_member(
-    membership: Membership, *, actor: Actor | str | Any, **fields: Any
-) -> Membership:
+def update_member(membership: Membership, *, actor: Actor | str | Any, **fields: Any) -> Membership:
     """Mark a member lapsed or active again, a guest or a member, or change when they joined."""
     club = membership.club
     who = check_organiser(club, actor)
@@ -298,8 +342,15 @@ def update_member(
     if _membership_snapshot(m) == before:
         return m
     m.save()
-    audit(None, who, "update_member", club, f"{m.player.name} in {club.name} changed",
-          before=before, after=_membership_snapshot(m))
+    audit(
+        None,
+        who,
+        "update_member",
+        club,
+        f"{m.player.name} in {club.name} changed",
+        before=before,
+        after=_membership_snapshot(m),
+    )
     return m
 
 
@@ -313,8 +364,9 @@ def parse_draw(draw: str | Sequence[str], games: int) -> list[str]:
     valid = {d.value for d in Draw}
     for i, name in enumerate(names):
         if name not in valid:
-            raise ServiceError("unknown_draw", field="draw", draw=name,
-                               draws=", ".join(sorted(valid)))
+            raise ServiceError(
+                "unknown_draw", field="draw", draw=name, draws=", ".join(sorted(valid))
+            )
         if name == Draw.RATING and i > 0:
             raise ServiceError("rating_draw_first_only", field="draw", game=i + 1)
     draws = [names[min(i, len(names) - 1)] for i in range(max(games, 1))]
@@ -385,10 +437,16 @@ def create_night(
     by club rating (then name), with one schedule range per game's draw."""
     who = check_organiser(club, actor)
     day = _date(date, "the night's date", "date")
-    games = _as_int(games, "games", field="games")
+    games = as_int(games, "games", field="games")
     if not 1 <= games <= MAX_NIGHT_GAMES:
-        raise ServiceError("number_too_large", field="games", what="games",
-                           value=games, minimum=1, maximum=MAX_NIGHT_GAMES)
+        raise ServiceError(
+            "number_too_large",
+            field="games",
+            what="games",
+            value=games,
+            minimum=1,
+            maximum=MAX_NIGHT_GAMES,
+        )
     draws = parse_draw(draw, games)
     present = _present(club, list(players), list(guests))
     if len(present) < 2:
@@ -409,28 +467,47 @@ def create_night(
         late_entry="none",
         gibson=False,
     )
-    division = create_division(tournament, name=NIGHT_DIVISION, rounds=games,
-                               rating_system=club.rating_list.system if club.rating_list_id
-                               else "club-third", actor=who)
+    division = create_division(
+        tournament,
+        name=NIGHT_DIVISION,
+        rounds=games,
+        rating_system=club.rating_list.system if club.rating_list_id else "club-third",
+        actor=who,
+    )
     if club.rating_list_id:
         division.rating_list = club.rating_list
         division.save(update_fields=["rating_list"])
-    night = Night.objects.create(club=club, tournament=tournament, date=day, games=games,
-                                 draw=",".join(draws))
+    night = Night.objects.create(
+        club=club, tournament=tournament, date=day, games=games, draw=",".join(draws)
+    )
     rated = sorted(present, key=lambda pg: (-club_rating(club, pg[0]), pg[0].name))
     for p, _guest in rated:
         register_player(division, player=p, rating=club_rating(club, p), actor=who)
     first = 1
     for i in range(1, games + 1):
         if i == games or draws[i] != draws[first - 1]:
-            add_schedule_range(division, actor=who, first_round=first, last_round=i,
-                               system=DRAW_SYSTEMS[draws[first - 1]])
+            add_schedule_range(
+                division,
+                actor=who,
+                first_round=first,
+                last_round=i,
+                system=DRAW_SYSTEMS[draws[first - 1]],
+            )
             first = i + 1
-    audit(tournament, who, "create_night", night,
-          f"{club.name} night {day}: {len(present)} players, {games} games ({night.draw})",
-          after={"date": day.isoformat(), "players": [p.name for p, _ in rated],
-                 "guests": [p.name for p, g in rated if g], "games": games,
-                 "draw": night.draw})  # fmt: skip
+    audit(
+        tournament,
+        who,
+        "create_night",
+        night,
+        f"{club.name} night {day}: {len(present)} players, {games} games ({night.draw})",
+        after={
+            "date": day.isoformat(),
+            "players": [p.name for p, _ in rated],
+            "guests": [p.name for p, g in rated if g],
+            "games": games,
+            "draw": night.draw,
+        },
+    )
     return night
 
 
@@ -456,8 +533,7 @@ def add_night_player(
     p = _player(player, "the player's name", "name")
     if guest and not Membership.objects.filter(club=night.club, player=p).exists():
         Membership.objects.create(club=night.club, player=p, guest=True)
-    return register_player(_division(night), player=p, rating=club_rating(night.club, p),
-                           actor=who)
+    return register_player(_division(night), player=p, rating=club_rating(night.club, p), actor=who)
 
 
 def current_round(division: Division) -> int:
@@ -472,8 +548,14 @@ def pair_next_game(night: Night, *, actor: Actor | str | Any) -> int:
     division = _division(night)
     number = current_round(division) + 1
     if number > MAX_NIGHT_GAMES:
-        raise ServiceError("number_too_large", field="round", what="games", value=number,
-                           minimum=1, maximum=MAX_NIGHT_GAMES)
+        raise ServiceError(
+            "number_too_large",
+            field="round",
+            what="games",
+            value=number,
+            minimum=1,
+            maximum=MAX_NIGHT_GAMES,
+        )
     draws = night.draws()
     system = DRAW_SYSTEMS[draws[min(number, len(draws)) - 1]]
     pair_round(division, number, system=system, actor=who)
@@ -500,14 +582,16 @@ def log_game(
     a = _night_entry(division, player, "player")
     b = _night_entry(division, opponent, "opponent")
     if a.pk == b.pk:
-        raise ServiceError("self_pairing", field="opponent", where="the night",
-                           number=a.number)
+        raise ServiceError("self_pairing", field="opponent", where="the night", number=a.number)
     number = current_round(division) or 1
     where = f"game {number}"
     busy = {}
     for e in (a, b):
-        game = Game.objects.filter(round__division=division, round__number=number).filter(
-            Q(player1=e) | Q(player2=e)).first()
+        game = (
+            Game.objects.filter(round__division=division, round__number=number)
+            .filter(Q(player1=e) | Q(player2=e))
+            .first()
+        )
         if game is not None:
             busy[e.pk] = game
     if busy:
@@ -518,8 +602,11 @@ def log_game(
         game = busy[e.pk]
         other = game.player2 if game.player1_id == e.pk else game.player1
         raise ServiceError(
-            "already_playing", field="player" if e is a else "opponent", where=where,
-            name=e.player.name, opponent=other.player.name if other else "a bye",
+            "already_playing",
+            field="player" if e is a else "opponent",
+            where=where,
+            name=e.player.name,
+            opponent=other.player.name if other else "a bye",
         )
     set_pairing(division, number, a.number, b.number, actor=who, first_known=False)
     return record_result(division, number, a.number, score, opp_score, actor=who)
@@ -537,24 +624,33 @@ def _night_entry(division: Division, value: Any, field: str) -> Entry:
         entry = division.entries.select_related("player").filter(number=int(text)).first()
         if entry is not None:
             return entry
-        raise ServiceError("unknown_player", field=field, where="the night", number=text,
-                           count=division.entries.count())
+        raise ServiceError(
+            "unknown_player",
+            field=field,
+            where="the night",
+            number=text,
+            count=division.entries.count(),
+        )
     if not text:
         raise ServiceError("empty_name", field=field, what="the player's name")
     found = list(division.entries.select_related("player").filter(player__name__iexact=text))
     if not found:
         lowered = text.lower()
         found = [
-            e for e in division.entries.select_related("player")
-            if any(part.strip().lower().startswith(lowered)
-                   for part in [e.player.name, *e.player.name.split(",")])
-        ]  # fmt: skip
+            e
+            for e in division.entries.select_related("player")
+            if any(
+                part.strip().lower().startswith(lowered)
+                for part in [e.player.name, *e.player.name.split(",")]
+            )
+        ]
     if len(found) == 1:
         return found[0]
     if not found:
         raise ServiceError("not_at_night", field=field, name=text)
-    raise ServiceError("ambiguous_name", field=field, name=text,
-                       names="; ".join(e.player.name for e in found[:5]))
+    raise ServiceError(
+        "ambiguous_name", field=field, name=text, names="; ".join(e.player.name for e in found[:5])
+    )
 
 
 # The night's result box types names as well as numbers ("ann 412 bob 389"): it resolves each
@@ -577,19 +673,20 @@ def night_record_summary(division: Division) -> dict[str, Any]:
 def close_night(night: Night, *, actor: Actor | str | Any) -> Night:
     """Close the night: every drawn game needs its result; the night then counts for the
     club's seasons and is rated on the club's list (its date, the list's system)."""
-    from ..rating import rate_division  # the rating shell imports services; load it late
+    from ratings.division import rate_division
 
     who = check_organiser(night.club, actor)
-    night = Night.objects.select_for_update().select_related("club", "tournament").get(
-        pk=night.pk
-    )
+    night = Night.objects.select_for_update().select_related("club", "tournament").get(pk=night.pk)
     _check_open(night)
     division = _division(night)
-    missing = Game.objects.filter(round__division=division, player2__isnull=False).filter(
-        Q(score1__isnull=True) | Q(score2__isnull=True)
-    ).count() + Game.objects.filter(
-        round__division=division, player2__isnull=True, score1__isnull=True
-    ).count()
+    missing = (
+        Game.objects.filter(round__division=division, player2__isnull=False)
+        .filter(Q(score1__isnull=True) | Q(score2__isnull=True))
+        .count()
+        + Game.objects.filter(
+            round__division=division, player2__isnull=True, score1__isnull=True
+        ).count()
+    )
     if missing:
         raise ServiceError("night_games_missing", date=night.date.isoformat(), count=missing)
     played = Game.objects.filter(round__division=division).exists()
@@ -597,17 +694,22 @@ def close_night(night: Night, *, actor: Actor | str | Any) -> Night:
         raise ServiceError("night_without_games", date=night.date.isoformat())
     rated = None
     if night.club.rating_list_id:
-        from ..rating import division_rating_input
+        from ratings.division import division_rating_input
 
         if division_rating_input(division)[2]:
             rated = rate_division(division, night.club.rating_list, date=night.date)
     night.closed_at = timezone.now()
     night.summary = night_record_summary(division)
     night.save(update_fields=["closed_at", "summary"])
-    audit(night.tournament, who, "close_night", night,
-          f"{night.club.name} night {night.date} closed"
-          + (f"; rated on {night.club.rating_list.name}" if rated else ""),
-          after={"closed": True, "rated_event": rated.pk if rated else None})
+    audit(
+        night.tournament,
+        who,
+        "close_night",
+        night,
+        f"{night.club.name} night {night.date} closed"
+        + (f"; rated on {night.club.rating_list.name}" if rated else ""),
+        after={"closed": True, "rated_event": rated.pk if rated else None},
+    )
     return night
 
 
@@ -621,9 +723,16 @@ def reopen_night(night: Night, *, actor: Actor | str | Any, reason: str = "") ->
     night.closed_at = None
     night.summary = None
     night.save(update_fields=["closed_at", "summary"])
-    audit(night.tournament, who, "reopen_night", night,
-          f"{night.club.name} night {night.date} reopened", before={"closed": True},
-          after={"closed": False}, reason=reason)
+    audit(
+        night.tournament,
+        who,
+        "reopen_night",
+        night,
+        f"{night.club.name} night {night.date} reopened",
+        before={"closed": True},
+        after={"closed": False},
+        reason=reason,
+    )
     return night
 
 
@@ -635,56 +744,87 @@ def season_rule(preset: str = "", rule: dict[str, Any] | None = None) -> tuple[s
     if rule is None:
         preset = preset or DEFAULT_PRESET
         if preset not in PRESETS:
-            raise ServiceError("unknown_preset", field="preset", preset=preset,
-                               presets=", ".join(PRESETS))
+            raise ServiceError(
+                "unknown_preset", field="preset", preset=preset, presets=", ".join(PRESETS)
+            )
         return preset, PRESETS[preset][1]
     if preset and preset not in PRESETS:
-        raise ServiceError("unknown_preset", field="preset", preset=preset,
-                           presets=", ".join(PRESETS))
+        raise ServiceError(
+            "unknown_preset", field="preset", preset=preset, presets=", ".join(PRESETS)
+        )
     base = PRESETS[preset][1].as_dict() if preset else Rule().as_dict()
     unknown = set(rule) - set(base)
     if unknown:
-        raise ServiceError("unknown_rule_setting", field=sorted(unknown)[0],
-                           names=", ".join(sorted(unknown)))
+        raise ServiceError(
+            "unknown_rule_setting", field=sorted(unknown)[0], names=", ".join(sorted(unknown))
+        )
     for key, value in rule.items():
         if key in ("margin", "best_nights", "min_nights"):
-            value = _as_int(value, key.replace("_", " "), field=key)
+            value = as_int(value, key.replace("_", " "), field=key)
             if not 0 <= value <= 10_000:
-                raise ServiceError("number_too_large", field=key, what=key.replace("_", " "),
-                                   value=value, minimum=0, maximum=10_000)
+                raise ServiceError(
+                    "number_too_large",
+                    field=key,
+                    what=key.replace("_", " "),
+                    value=value,
+                    minimum=0,
+                    maximum=10_000,
+                )
         else:
             try:
                 value = float(value)
             except (TypeError, ValueError):
-                raise ServiceError("not_a_points_value", field=key, what=key.replace("_", " "),
-                                   value=value) from None
+                raise ServiceError(
+                    "not_a_points_value", field=key, what=key.replace("_", " "), value=value
+                ) from None
             if not -100 <= value <= 100 or value != value:
-                raise ServiceError("number_too_large", field=key, what=key.replace("_", " "),
-                                   value=value, minimum=-100, maximum=100)
+                raise ServiceError(
+                    "number_too_large",
+                    field=key,
+                    what=key.replace("_", " "),
+                    value=value,
+                    minimum=-100,
+                    maximum=100,
+                )
         base[key] = value
     chosen = Rule.from_dict(base)
     named = preset if preset and PRESETS[preset][1] == chosen else ""
     return named, chosen
 
 
-def _check_season_dates(club: Club, start: datetime.date, end: datetime.date,
-                        pk: int | None) -> None:
+def _check_season_dates(
+    club: Club, start: datetime.date, end: datetime.date, pk: int | None
+) -> None:
     if end < start:
-        raise ServiceError("season_ends_before_start", field="end_date",
-                           start=start.isoformat(), end=end.isoformat())
+        raise ServiceError(
+            "season_ends_before_start",
+            field="end_date",
+            start=start.isoformat(),
+            end=end.isoformat(),
+        )
     clash = (
         Season.objects.filter(club=club, start_date__lte=end, end_date__gte=start)
         .exclude(pk=pk)
         .first()
     )
     if clash is not None:
-        raise ServiceError("season_overlaps", field="start_date", name=clash.name,
-                           start=clash.start_date.isoformat(), end=clash.end_date.isoformat())
+        raise ServiceError(
+            "season_overlaps",
+            field="start_date",
+            name=clash.name,
+            start=clash.start_date.isoformat(),
+            end=clash.end_date.isoformat(),
+        )
 
 
 def _season_snapshot(s: Season) -> dict[str, Any]:
-    return {"name": s.name, "start_date": s.start_date.isoformat(),
-            "end_date": s.end_date.isoformat(), "preset": s.preset, "rule": s.rule}
+    return {
+        "name": s.name,
+        "start_date": s.start_date.isoformat(),
+        "end_date": s.end_date.isoformat(),
+        "preset": s.preset,
+        "rule": s.rule,
+    }
 
 
 @transaction.atomic
@@ -711,10 +851,17 @@ def create_season(
     preset, chosen = season_rule(preset, rule)
     Club.objects.select_for_update().filter(pk=club.pk).first()  # one season write at a time
     _check_season_dates(club, start, end, None)
-    season = Season.objects.create(club=club, name=name, start_date=start, end_date=end,
-                                   preset=preset, rule=chosen.as_dict())
-    audit(None, who, "create_season", club, f"{club.name}: season {name} ({start} to {end})",
-          after=_season_snapshot(season))
+    season = Season.objects.create(
+        club=club, name=name, start_date=start, end_date=end, preset=preset, rule=chosen.as_dict()
+    )
+    audit(
+        None,
+        who,
+        "create_season",
+        club,
+        f"{club.name}: season {name} ({start} to {end})",
+        after=_season_snapshot(season),
+    )
     return season
 
 
@@ -728,12 +875,14 @@ def update_season(season: Season, *, actor: Actor | str | Any, **fields: Any) ->
         raise ServiceError("season_archived", name=s.name)
     unknown = set(fields) - {"name", "start_date", "end_date", "preset", "rule"}
     if unknown:
-        raise ServiceError("unknown_rule_setting", field=sorted(unknown)[0],
-                           names=", ".join(sorted(unknown)))
+        raise ServiceError(
+            "unknown_rule_setting", field=sorted(unknown)[0], names=", ".join(sorted(unknown))
+        )
     before = _season_snapshot(s)
     if "name" in fields:
-        name = check_text(str(fields["name"] or "").strip(), "the season name", Season, "name",
-                          field="name")
+        name = check_text(
+            str(fields["name"] or "").strip(), "the season name", Season, "name", field="name"
+        )
         if not name:
             raise ServiceError("empty_name", field="name", what="the season name")
         if Season.objects.filter(club=club, name=name).exclude(pk=s.pk).exists():
@@ -750,8 +899,15 @@ def update_season(season: Season, *, actor: Actor | str | Any, **fields: Any) ->
     if _season_snapshot(s) == before:
         return s
     s.save()
-    audit(None, who, "update_season", club, f"{club.name}: season {s.name} changed",
-          before=before, after=_season_snapshot(s))
+    audit(
+        None,
+        who,
+        "update_season",
+        club,
+        f"{club.name}: season {s.name} changed",
+        before=before,
+        after=_season_snapshot(s),
+    )
     return s
 
 
@@ -769,6 +925,75 @@ def archive_season(season: Season, *, actor: Actor | str | Any) -> Season:
     s.archived_at = timezone.now()
     s.archived_by = who.user if getattr(who.user, "pk", None) else None
     s.save()
-    audit(None, who, "archive_season", club, f"{club.name}: season {s.name} archived",
-          after={"awards": s.awards})
+    audit(
+        None,
+        who,
+        "archive_season",
+        club,
+        f"{club.name}: season {s.name} archived",
+        after={"awards": s.awards},
+    )
     return s
+
+
+# What may still happen to a closed club night: it is counted in its club's seasons and rated
+# on its list, so anything else waits until it is reopened.
+AFTER_CLOSING = frozenset(
+    {
+        Action.CLOSE_NIGHT,
+        Action.REOPEN_NIGHT,
+        Action.SUBMIT_RATINGS,
+        Action.RERATE,
+        Action.ISSUE_ENTRY_TOKEN,
+        Action.ISSUE_ENTRY_TOKENS,
+        Action.REVOKE_ENTRY_TOKEN,
+    }
+)
+
+
+def refuse_closed_night(tournament: Tournament | None, action: Action, obj: Any) -> None:
+    """An audit hook (registered in ``ClubsConfig.ready``). Every write to a tournament records
+    its audit event inside its transaction, so refusing here rolls the whole write back: one
+    check covers results, corrections, pairings, registrations, settings and the admin alike
+    for a closed club night."""
+    if tournament is None or action in AFTER_CLOSING:
+        return
+    night = (
+        Night.objects.filter(tournament_id=tournament.pk, closed_at__isnull=False)
+        .select_related("club")
+        .first()
+    )
+    if night is not None:
+        raise ServiceError("night_closed", date=night.date.isoformat(), club=night.club.name)
+
+
+def bump_club_versions(tournament: Tournament | None, action: Action, obj: Any) -> None:
+    """An audit hook: a club's pages show its nights' games, members and seasons, so any write
+    to those, or to a night's tournament, makes them stale in the write's transaction."""
+    if isinstance(obj, Player) and obj.pk:  # a rename or merge shows on their clubs' pages
+        Club.objects.filter(memberships__player=obj).update(
+            content_version=F("content_version") + 1
+        )
+    club_id = getattr(obj, "club_id", None) if not isinstance(obj, Club) else obj.pk
+    if isinstance(obj, Membership | Club) or (club_id and hasattr(obj, "club")):
+        Club.objects.filter(pk=club_id).update(content_version=F("content_version") + 1)
+    elif tournament is not None and tournament.pk:
+        Club.objects.filter(nights__tournament=tournament).update(
+            content_version=F("content_version") + 1
+        )
+
+
+def refuse_small_night_files(tournament: Tournament, fmt: str, facts: list[dict]) -> None:
+    """An export check (registered in ``ClubsConfig.ready``): a club night of fewer than
+    FEDERATION_MIN_PLAYERS gets no federation files, wherever they are asked for."""
+    if fmt not in ("all.tsh", "tou") or not hasattr(tournament, "club_night"):
+        return
+    players = sum(f["players"] for f in facts)
+    if players < FEDERATION_MIN_PLAYERS:
+        raise ServiceError(
+            "night_too_small_to_submit",
+            field="format",
+            format=fmt,
+            players=players,
+            minimum=FEDERATION_MIN_PLAYERS,
+        )

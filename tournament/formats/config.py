@@ -353,8 +353,11 @@ def parse_config(text: str, *, source: str = "config.tsh") -> TshConfig:
 
     def int_arg(lineno: int, token: str, what: str) -> int:
         if not re.fullmatch(r"[0-9]+", token) or len(token) > MAX_DIGITS:
-            raise fail(lineno, f"{what} must be a whole number of up to {MAX_DIGITS} digits "
-                       f"0-9, not {token[:20]!r}")
+            raise fail(
+                lineno,
+                f"{what} must be a whole number of up to {MAX_DIGITS} digits "
+                f"0-9, not {token[:20]!r}",
+            )
         return int(token)
 
     for lineno, raw in enumerate(text.splitlines(), start=1):
@@ -371,8 +374,9 @@ def parse_config(text: str, *, source: str = "config.tsh") -> TshConfig:
                 raise fail(lineno, "expected 'division NAME FILE.t'")
             if any(name == words[1] for name, _ in config.divisions):
                 raise fail(lineno, f"division {words[1]!r} is declared twice")
-            check_length(words[1], MAX_DIVISION_NAME, "the division name", source=source,
-                         line=lineno)
+            check_length(
+                words[1], MAX_DIVISION_NAME, "the division name", source=source, line=lineno
+            )
             # The file name is checked by whoever opens it (see limits.is_file_name): the
             # import refuses a path before reading anything.
             config.divisions.append((words[1], words[2]))

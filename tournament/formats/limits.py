@@ -15,7 +15,7 @@ import re
 from .errors import FormatError
 
 # Numbers: ratings from 0 to MAX_RATING (no federation's scale reaches it), scores within
-# +-MAX_SCORE (spec/rules.md: a game is scored 0..1500; byes and forfeits go negative), and
+# +-MAX_SCORE (docs/rules.md: a game is scored 0..1500; byes and forfeits go negative), and
 # every other whole number at most MAX_DIGITS digits (it fits every database's integer).
 MAX_RATING = 3000
 MAX_SCORE = 1500
@@ -62,8 +62,9 @@ def check_nul(text: str, source: str) -> None:
         raise FormatError("the line contains a NUL character (\\0)", source=source, line=line)
 
 
-def check_length(value: str, maximum: int, what: str, *, source: str | None,
-                 line: int | None) -> None:
+def check_length(
+    value: str, maximum: int, what: str, *, source: str | None, line: int | None
+) -> None:
     if len(value) > maximum:
         raise FormatError(
             f"{what} is {len(value)} characters long; at most {maximum} can be stored",

@@ -51,33 +51,84 @@ _PLAYER_KEYS = ("etc", "id", "name", "pairings", "rating", "scores")
 # Our own English labels for the codes TSH's viewers (tsh.js, esb.js) look up in
 # config._termdict.messages[code].brief; a missing code prints as "[unknown code: ...]".
 _LABELS = {
-    "1st": "1st", "2nd": "2nd", "B": "B", "Board": "Board", "bye": "bye",
-    "columns": "columns", "division": "division", "Division": "Division",
-    "data_loaded": "Data loaded.", "draw": "draw", "faster": "faster",
-    "font_size": "font size", "F": "F", "L": "L", "Last_Game_sb": "Last game",
-    "Load": "Load", "Next_Game_sb": "Next game", "pane_size": "pane size",
-    "Opponent": "Opponent", "order": "order", "order_id": "by number",
-    "order_ranked": "by rank", "order_board": "by board", "p12": "first/second",
-    "photos": "photos", "photos_on": "on", "photos_off": "off", "Rank": "Rank",
-    "Score": "Score", "Spread": "Spread", "style": "style", "style_blink": "blink",
-    "style_card": "card", "style_compact": "compact", "style_normal": "normal",
-    "style_pair": "pair", "ranks": "ranks", "Rnd": "Rnd", "Rec-ord": "Record",
-    "Round": "Round", "rows": "rows", "scroll": "scroll", "slower": "slower",
-    "Table": "Table", "T": "T", "url": "address", "W": "W", "W_L": "W-L", "was": "was",
-    "EditScorecardTopNote": "Check each score before saving.", "Lost": "Lost",
-    "Opp_No": "Opp. #", "OpponentName": "Opponent", "Opp_Rating": "Opp. rating",
-    "Opp_Score": "Opp. score", "Player_Score": "Score", "RoundP12": "First/second",
-    "vs": "vs", "Won": "Won",
-    "ord1st": "%sst", "ord2nd": "%snd", "ord3rd": "%srd", "ordnth": "%sth",
+    "1st": "1st",
+    "2nd": "2nd",
+    "B": "B",
+    "Board": "Board",
+    "bye": "bye",
+    "columns": "columns",
+    "division": "division",
+    "Division": "Division",
+    "data_loaded": "Data loaded.",
+    "draw": "draw",
+    "faster": "faster",
+    "font_size": "font size",
+    "F": "F",
+    "L": "L",
+    "Last_Game_sb": "Last game",
+    "Load": "Load",
+    "Next_Game_sb": "Next game",
+    "pane_size": "pane size",
+    "Opponent": "Opponent",
+    "order": "order",
+    "order_id": "by number",
+    "order_ranked": "by rank",
+    "order_board": "by board",
+    "p12": "first/second",
+    "photos": "photos",
+    "photos_on": "on",
+    "photos_off": "off",
+    "Rank": "Rank",
+    "Score": "Score",
+    "Spread": "Spread",
+    "style": "style",
+    "style_blink": "blink",
+    "style_card": "card",
+    "style_compact": "compact",
+    "style_normal": "normal",
+    "style_pair": "pair",
+    "ranks": "ranks",
+    "Rnd": "Rnd",
+    "Rec-ord": "Record",
+    "Round": "Round",
+    "rows": "rows",
+    "scroll": "scroll",
+    "slower": "slower",
+    "Table": "Table",
+    "T": "T",
+    "url": "address",
+    "W": "W",
+    "W_L": "W-L",
+    "was": "was",
+    "EditScorecardTopNote": "Check each score before saving.",
+    "Lost": "Lost",
+    "Opp_No": "Opp. #",
+    "OpponentName": "Opponent",
+    "Opp_Rating": "Opp. rating",
+    "Opp_Score": "Opp. score",
+    "Player_Score": "Score",
+    "RoundP12": "First/second",
+    "vs": "vs",
+    "Won": "Won",
+    "ord1st": "%sst",
+    "ord2nd": "%snd",
+    "ord3rd": "%srd",
+    "ordnth": "%sth",
     # the scoreboard's controls (esb.js SetupTerminology)
-    "Close_Pane": "Close pane", "Reload_Now": "Reload now", "reload": "reload",
-    "reload_stopped": "stopped", "Scoreboard_Settings": "Scoreboard settings",
-    "scroll_stopped": "stopped", "Split_Left_and_Right": "Split left and right",
-    "Split_Top_and_Bottom": "Split top and bottom", "View_Next_Round": "Next round",
+    "Close_Pane": "Close pane",
+    "Reload_Now": "Reload now",
+    "reload": "reload",
+    "reload_stopped": "stopped",
+    "Scoreboard_Settings": "Scoreboard settings",
+    "scroll_stopped": "stopped",
+    "Split_Left_and_Right": "Split left and right",
+    "Split_Top_and_Bottom": "Split top and bottom",
+    "View_Next_Round": "Next round",
     "View_Previous_Round": "Previous round",
     # a second meeting, and a third or later (tsh.js ConfigRepeatTerm fills in %d)
-    "repeat": "repeat", "npeat": "%d-peat",
-}  # fmt: skip
+    "repeat": "repeat",
+    "npeat": "%d-peat",
+}
 TERMDICT: dict = {
     "messages": {
         code: {"brief": brief, "code": code, "type": "label"} for code, brief in _LABELS.items()
@@ -587,8 +638,13 @@ def tourney_js_divisions(data: dict) -> list[tuple[str, list[TshPlayer]]]:
         if not isinstance(division, dict) or not isinstance(division.get("players"), list):
             raise FormatError(f"tourney.js: division {d_index} has no player list")
         name = str(division.get("name", d_index + 1))
-        check_length(name, MAX_DIVISION_NAME, f"tourney.js division {d_index + 1}'s name",
-                     source=None, line=None)
+        check_length(
+            name,
+            MAX_DIVISION_NAME,
+            f"tourney.js division {d_index + 1}'s name",
+            source=None,
+            line=None,
+        )
         players: list[TshPlayer] = []
         for number, entry in enumerate(division["players"][1:], start=1):
             where = f"tourney.js division {name} player {number}"
@@ -606,10 +662,12 @@ def tourney_js_divisions(data: dict) -> list[tuple[str, list[TshPlayer]]]:
             rating = _int_or_none(entry.get("rating", 0), f"{where} rating") or 0
             if not 0 <= rating <= MAX_RATING:
                 raise FormatError(f"{where}: rating {rating} is out of range (0..{MAX_RATING})")
-            check_length(player_name.strip(), MAX_PLAYER_NAME, f"{where}: the name",
-                         source=None, line=None)
-            check_length(member_id.strip(), MAX_MEMBER_ID, f"{where}: the member id",
-                         source=None, line=None)
+            check_length(
+                player_name.strip(), MAX_PLAYER_NAME, f"{where}: the name", source=None, line=None
+            )
+            check_length(
+                member_id.strip(), MAX_MEMBER_ID, f"{where}: the member id", source=None, line=None
+            )
             player = TshPlayer(
                 number=number,
                 name=player_name.strip(),

@@ -212,8 +212,9 @@ def _parse_line(text: str, number: int, lineno: int, source: str) -> TshPlayer:
     if not name:
         raise fail("malformed player line: empty player name")
     check_length(name, MAX_PLAYER_NAME, f"player {number}'s name", source=source, line=lineno)
-    check_length(member_id, MAX_MEMBER_ID, f"player {number}'s member id", source=source,
-                 line=lineno)
+    check_length(
+        member_id, MAX_MEMBER_ID, f"player {number}'s member id", source=source, line=lineno
+    )
     if int(numbers[0]) < 0 and len(numbers[0]) <= 20:
         raise fail(f"rating {numbers[0]} is negative")
     _check_number(numbers[0], f"player {number} ({name}): rating", 0, MAX_RATING, fail)
@@ -227,8 +228,9 @@ def _parse_line(text: str, number: int, lineno: int, source: str) -> TshPlayer:
         if not _is_int(tok):
             raise fail(f"non-integer score {tok!r} for player {number} ({name})")
         # The game rules (0..1500, byes and forfeits negative) are the import's to word.
-        _check_number(tok, f"player {number} ({name}): score", -(10**MAX_DIGITS) + 1,
-                      10**MAX_DIGITS - 1, fail)
+        _check_number(
+            tok, f"player {number} ({name}): score", -(10**MAX_DIGITS) + 1, 10**MAX_DIGITS - 1, fail
+        )
     scores = [_parse_number(tok) for tok in score_tokens]
 
     fields: dict[str, list[str]] = {}
@@ -264,8 +266,7 @@ def check_fields(player: TshPlayer, fail) -> None:
                 raise fail(
                     f"player {number} ({name}): field '{key}' value {tok!r} is not an integer"
                 )
-            _check_number(tok, f"player {number} ({name}): field '{key}' value", low, high,
-                          fail)
+            _check_number(tok, f"player {number} ({name}): field '{key}' value", low, high, fail)
     if player.player_class is not None and len(player.player_class) > MAX_CLASS:
         raise fail(
             f"player {number}'s class is {len(player.player_class)} characters long; at most "
@@ -404,9 +405,7 @@ def withdrawn_round(player: TshPlayer) -> int | None:
 
 def standings_input(players: list[TshPlayer]) -> tuple[list[StandingsPlayer], list[PlayerRound]]:
     """Turn a division file into the inputs of ``tournament.standings.compute_standings``."""
-    entrants = [
-        StandingsPlayer(p.number, p.name, p.rating, withdrawn_round(p)) for p in players
-    ]
+    entrants = [StandingsPlayer(p.number, p.name, p.rating, withdrawn_round(p)) for p in players]
     rounds: list[PlayerRound] = []
     for p in players:
         for rnd, opp in enumerate(p.opponents, start=1):

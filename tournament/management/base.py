@@ -5,7 +5,7 @@ machine-readable output, a one-line error naming what and where, exit status 1. 
 `--json` the error goes to stderr as text; with it, a script reading stdout gets
 `{"ok": false, "error": "...", "code": "...", "field": "...", "params": {...}}` there instead of
 output it cannot parse: the code and parameters of the service's refusal (see
-``tournament.services.errors.CODES``), so a script can act on the code rather than the words.
+``tournament.errors.CODES``), so a script can act on the code rather than the words.
 
 The services word a refusal neutrally; ``CLI_WORDING`` says it the command line's way, naming
 the flag that fixes it ("use --force"), which a web page must never show.
@@ -22,8 +22,9 @@ from typing import Any, NoReturn
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.utils import OperationalError, ProgrammingError
 
+from tournament.errors import ServiceError
+
 from ..formats import FormatError
-from ..services import ServiceError
 
 # A shell reports a tool ended by SIGPIPE as 128 + 13; `head`, `grep -q` and friends expect it.
 BROKEN_PIPE_STATUS = 141

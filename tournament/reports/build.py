@@ -3,7 +3,7 @@
 The PDF modules in this package are pure; this one loads a division's entries and games once,
 turns them into the dataclasses the renderers take, and refuses a report that cannot be true
 yet (a round not yet paired) before anything is drawn or written. Standings come from
-``services.division_standings`` and estimates from ``tournament.rating`` so a printed sheet
+``services.division_standings`` and estimates from ``ratings.division`` so a printed sheet
 shows exactly what the pages and the API show.
 """
 
@@ -14,11 +14,12 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from ratings.division import division_estimates
 from ratings.engine import RatingError
+from tournament.errors import ServiceError
+from tournament.selectors import division_standings
 
 from ..models import Division, Entry, First, Game, Tournament
-from ..rating import division_estimates
-from ..services import ServiceError, division_standings
 from ..services.audit import Actor
 from ..services.selfentry import ensure_tokens
 from .data import (
@@ -277,9 +278,10 @@ def prize_list(data: DivisionData, after_round: int, *, places: int = 3) -> list
         if r > after_round or g.player2_id is None or g.score1 is None or g.score2 is None:
             continue
         games.append(
-            PrizeGame(r, _number(data, g.player1_id), g.score1, _number(data, g.player2_id),
-                      g.score2)
-        )  # fmt: skip
+            PrizeGame(
+                r, _number(data, g.player1_id), g.score1, _number(data, g.player2_id), g.score2
+            )
+        )
     return prizes_from(standing_lines(data, after_round), games, places=places)
 
 

@@ -10,7 +10,7 @@ Conventions shared by all of them:
   forfeit, when the score is negative), ``None`` means "not paired yet";
 - scores are whole numbers, ``None`` means "not played / not entered yet";
 - a bye scores its own spread (usually +50), a forfeit loss a negative score, a bye scored 0 is
-  neither a win nor a loss (see spec/rules.md).
+  neither a win nor a loss (see docs/rules.md).
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from reportlab.lib.pagesizes import A4, LETTER
+
+from ..standings import format_record, format_wins  # noqa: F401 (the reports' names)
 
 PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
 
@@ -77,15 +79,6 @@ def game_result(score: int | None, opponent_score: int | None, *, bye: bool) -> 
     if score < opponent_score:
         return 0.0
     return 0.5
-
-
-def format_wins(value: float) -> str:
-    """``5`` for whole numbers, ``5.5`` for ties, so a record reads the way directors write it."""
-    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
-
-
-def format_record(wins: float, losses: float) -> str:
-    return f"{format_wins(wins)}-{format_wins(losses)}"
 
 
 def format_spread(spread: int) -> str:

@@ -399,24 +399,45 @@ class Document:
         right_text = self.event.dates
         rw = text_width(right_text, FONT, 9) + 12 if right_text else 0
         draw_fitted(
-            c, self.event.name, self.left, top - 14, self.right - self.left - rw, 14,
-            font=FONT_BOLD, size=12, min_size=7,
-        )  # fmt: skip
+            c,
+            self.event.name,
+            self.left,
+            top - 14,
+            self.right - self.left - rw,
+            14,
+            font=FONT_BOLD,
+            size=12,
+            min_size=7,
+        )
         if right_text:
             draw_text(c, self.right, top - 10, right_text, FONT, 9, align="right")
         line2 = f"{division_label(self.division)}  ·  {subtitle}" if subtitle else ""
         venue = self.event.venue
         vw = min(text_width(venue, FONT, 8.5) + 12, (self.right - self.left) / 3) if venue else 0
         draw_fitted(
-            c, line2, self.left, top - 27, self.right - self.left - vw, 12,
-            font=FONT, size=9.5, min_size=6,
-        )  # fmt: skip
+            c,
+            line2,
+            self.left,
+            top - 27,
+            self.right - self.left - vw,
+            12,
+            font=FONT,
+            size=9.5,
+            min_size=6,
+        )
         if venue:
             c.setFillColor(GREY)
             draw_fitted(
-                c, venue, self.right - vw + 12, top - 27, vw - 12, 12,
-                size=8.5, align="right", min_size=5,
-            )  # fmt: skip
+                c,
+                venue,
+                self.right - vw + 12,
+                top - 27,
+                vw - 12,
+                12,
+                size=8.5,
+                align="right",
+                min_size=5,
+            )
             c.setFillColor(INK)
         c.setStrokeColor(RULE)
         c.setLineWidth(0.6)
@@ -518,9 +539,17 @@ def draw_table_page(
     cx = x
     for col, w in zip(columns, widths, strict=True):
         draw_fitted(
-            c, col.title, cx + pad, top - head_h, w - 2 * pad, head_h,
-            font=FONT_BOLD, size=hs, align=col.align, min_size=min_size,
-        )  # fmt: skip
+            c,
+            col.title,
+            cx + pad,
+            top - head_h,
+            w - 2 * pad,
+            head_h,
+            font=FONT_BOLD,
+            size=hs,
+            align=col.align,
+            min_size=min_size,
+        )
         cx += w
     y = top - head_h
     for i, row in enumerate(rows):
@@ -531,10 +560,17 @@ def draw_table_page(
         cx = x
         for col, w, cell in zip(columns, widths, row, strict=True):
             draw_fitted(
-                c, cell, cx + pad, y - row_h, w - 2 * pad, row_h,
-                font=FONT_BOLD if col.bold else FONT, size=col.size or size,
-                align=col.align, min_size=min_size,
-            )  # fmt: skip
+                c,
+                cell,
+                cx + pad,
+                y - row_h,
+                w - 2 * pad,
+                row_h,
+                font=FONT_BOLD if col.bold else FONT,
+                size=col.size or size,
+                align=col.align,
+                min_size=min_size,
+            )
             cx += w
         y -= row_h
     c.setStrokeColor(RULE)

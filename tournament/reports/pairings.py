@@ -67,9 +67,17 @@ def pairings_pdf(
         c = doc.start_page(f"Round {round} pairings  ·  by board")
         rows = [_board_row(line)[: len(board_cols)] for line in page]
         draw_table_page(
-            c, board_cols, rows, x=doc.left, top=doc.top - 8, width=width,
-            row_h=BOARD_ROW, size=BOARD_SIZE, head_h=HEAD_H, head_size=9.5,
-        )  # fmt: skip
+            c,
+            board_cols,
+            rows,
+            x=doc.left,
+            top=doc.top - 8,
+            width=width,
+            row_h=BOARD_ROW,
+            size=BOARD_SIZE,
+            head_h=HEAD_H,
+            head_size=9.5,
+        )
     alpha_cols = [
         Column("Player", 0, bold=True),
         Column("#", 34, "right"),
@@ -81,9 +89,17 @@ def pairings_pdf(
         c = doc.start_page(f"Round {round} pairings  ·  alphabetical")
         rows = [_alpha_row(a) for a in page]
         draw_table_page(
-            c, alpha_cols, rows, x=doc.left, top=doc.top - 8, width=width,
-            row_h=ALPHA_ROW, size=ALPHA_SIZE, head_h=HEAD_H, head_size=9.5,
-        )  # fmt: skip
+            c,
+            alpha_cols,
+            rows,
+            x=doc.left,
+            top=doc.top - 8,
+            width=width,
+            row_h=ALPHA_ROW,
+            size=ALPHA_SIZE,
+            head_h=HEAD_H,
+            head_size=9.5,
+        )
     return doc.finish()
 
 

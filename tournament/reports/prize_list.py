@@ -12,7 +12,6 @@ SIZE = 10.5
 HEAD_H = 17.0
 
 
-
 def prizes_pdf(
     event: ReportEvent, division: str, prizes: Sequence[Prize], *, after_round: int | None = None
 ) -> bytes:
@@ -35,7 +34,14 @@ def prizes_pdf(
     for page in pages:
         c = doc.start_page(title)
         draw_table_page(
-            c, columns, page, x=doc.left, top=doc.top - 8, width=doc.right - doc.left,
-            row_h=ROW, size=SIZE, head_h=HEAD_H,
-        )  # fmt: skip
+            c,
+            columns,
+            page,
+            x=doc.left,
+            top=doc.top - 8,
+            width=doc.right - doc.left,
+            row_h=ROW,
+            size=SIZE,
+            head_h=HEAD_H,
+        )
     return doc.finish()

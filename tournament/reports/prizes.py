@@ -2,7 +2,7 @@
 
 Kept apart from the drawing so the director can check the list on screen (or a test can check
 it against the games) before anything is printed, and so every prize is derived from the
-recorded games rather than typed in (spec/rules.md: games are the truth).
+recorded games rather than typed in (docs/rules.md: games are the truth).
 """
 
 from __future__ import annotations

@@ -28,9 +28,7 @@ _FINDER_LIKE = "10111010000"  # reportlab scores only this orientation; so do we
 def _mask_rows(n: int, k: int) -> tuple[int, ...]:
     """Rows of mask pattern ``k`` as integers (column 0 = most significant bit)."""
     mask = QRUtil.getMask(k)
-    return tuple(
-        int("".join("1" if mask(r, c) else "0" for c in range(n)), 2) for r in range(n)
-    )
+    return tuple(int("".join("1" if mask(r, c) else "0" for c in range(n)), 2) for r in range(n))
 
 
 def _rows_to_ints(modules: list[list[bool]]) -> list[int]:

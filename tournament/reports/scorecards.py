@@ -226,15 +226,28 @@ def _draw_card(
         qr_left = right - q - 6
         c.setFillColor(GREY)
         draw_fitted(
-            c, card.url, right - url_w, top - g.header_h + 1, url_w, 10,
-            size=6.5, align="right", min_size=4.0,
-        )  # fmt: skip
+            c,
+            card.url,
+            right - url_w,
+            top - g.header_h + 1,
+            url_w,
+            10,
+            size=6.5,
+            align="right",
+            min_size=4.0,
+        )
     text_w = qr_left - left
     c.setFillColor(GREY)
     draw_fitted(
-        c, f"{event.name}  ·  {division_label(division)}", left, top - 10, text_w, 10,
-        size=7.5, min_size=5,
-    )  # fmt: skip
+        c,
+        f"{event.name}  ·  {division_label(division)}",
+        left,
+        top - 10,
+        text_w,
+        10,
+        size=7.5,
+        min_size=5,
+    )
     c.setFillColor(INK)
     number = f"#{card.number}"
     num_size = 16.0 if not g.narrow else 14.0
@@ -242,9 +255,16 @@ def _draw_card(
     c.drawString(left, top - 30, number)
     nw = text_width(number, FONT_BOLD, num_size) + 8
     draw_fitted(
-        c, card.name, left + nw, top - 36, text_w - nw, 22,
-        font=FONT_BOLD, size=num_size - 1, min_size=6,
-    )  # fmt: skip
+        c,
+        card.name,
+        left + nw,
+        top - 36,
+        text_w - nw,
+        22,
+        font=FONT_BOLD,
+        size=num_size - 1,
+        min_size=6,
+    )
     starts, replies = starts_replies(card)
     facts = [
         ("Rating", str(card.rating) if card.rating else "unrated"),
@@ -265,9 +285,17 @@ def _draw_card(
     head_size = g.head_size
     for title, cw, align in zip(g.titles, g.widths, g.aligns, strict=True):
         draw_fitted(
-            c, title, cx + CELL_PAD, table_top - g.head_row, cw - 2 * CELL_PAD, g.head_row,
-            font=FONT_BOLD, size=head_size, align=align, min_size=4.5,
-        )  # fmt: skip
+            c,
+            title,
+            cx + CELL_PAD,
+            table_top - g.head_row,
+            cw - 2 * CELL_PAD,
+            g.head_row,
+            font=FONT_BOLD,
+            size=head_size,
+            align=align,
+            min_size=4.5,
+        )
         cx += cw
 
     # writing lines and column rules, one path each
@@ -303,9 +331,17 @@ def _draw_card(
             if cell:
                 font = FONT_BOLD if i in _BOLD_CELLS else FONT
                 draw_fitted(
-                    c, cell, cx + CELL_PAD, y_row, cw - 2 * CELL_PAD, row_h,
-                    font=font, size=size, align=align, min_size=4.5,
-                )  # fmt: skip
+                    c,
+                    cell,
+                    cx + CELL_PAD,
+                    y_row,
+                    cw - 2 * CELL_PAD,
+                    row_h,
+                    font=font,
+                    size=size,
+                    align=align,
+                    min_size=4.5,
+                )
             cx += cw
 
     # legend

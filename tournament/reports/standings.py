@@ -75,7 +75,14 @@ def standings_pdf(
         if not rows:
             rows = [["", "", "No players yet"] + [""] * (len(columns) - 3)]
         draw_table_page(
-            c, columns, rows, x=doc.left, top=doc.top - 8, width=doc.right - doc.left,
-            row_h=ROW, size=SIZE, head_h=HEAD_H,
-        )  # fmt: skip
+            c,
+            columns,
+            rows,
+            x=doc.left,
+            top=doc.top - 8,
+            width=doc.right - doc.left,
+            row_h=ROW,
+            size=SIZE,
+            head_h=HEAD_H,
+        )
     return doc.finish()

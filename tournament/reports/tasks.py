@@ -17,7 +17,8 @@ from typing import Any
 
 from celery import shared_task
 
-from ..services import division_by_name, tournament_by_slug
+from tournament.selectors import division_by_name, tournament_by_slug
+
 from .build import build_report
 from .files import write_atomically
 
@@ -65,9 +66,13 @@ def division_scorecards(
         self.update_state(state="PROGRESS", meta={"current": done, "total": total})
 
     report = build_report(
-        div, "scorecards", round_number=round_number, per_page=per_page, paper=paper,
+        div,
+        "scorecards",
+        round_number=round_number,
+        per_page=per_page,
+        paper=paper,
         progress=progress,
-    )  # fmt: skip
+    )
     write_atomically(out, report.pdf)
     return {
         "file": out,

@@ -75,8 +75,9 @@ def wallchart_pdf(
     ]
     cell_w = min(MAX_CELL, (width - fixed) / per_block)
     per_page = max(1, int((content_height(event, landscape=True) - 8 - HEAD_H) // ROW))
-    row_pages = [list(range(i, min(i + per_page, len(players)))) for i in
-                 range(0, len(players), per_page)] or [[]]  # fmt: skip
+    row_pages = [
+        list(range(i, min(i + per_page, len(players)))) for i in range(0, len(players), per_page)
+    ] or [[]]
 
     doc = Document(
         event,
@@ -114,9 +115,17 @@ def _draw_block(
     for i, (title, w) in enumerate(zip(titles, widths, strict=True)):
         align = "left" if i == 1 else "center"
         draw_fitted(
-            c, title, cx + 2, top - HEAD_H, w - 4, HEAD_H,
-            font=FONT_BOLD, size=8, align=align, min_size=5,
-        )  # fmt: skip
+            c,
+            title,
+            cx + 2,
+            top - HEAD_H,
+            w - 4,
+            HEAD_H,
+            font=FONT_BOLD,
+            size=8,
+            align=align,
+            min_size=5,
+        )
         cx += w
     y = top - HEAD_H
     for k, i in enumerate(indexes):
@@ -128,14 +137,18 @@ def _draw_block(
         cx = x0
         draw_fitted(c, str(p.number), cx, y - ROW, NUM_W - 3, ROW, size=9, align="right")
         cx += NUM_W
-        draw_fitted(
-            c, p.name, cx + 3, y - ROW, NAME_W - 6, ROW, font=FONT_BOLD, size=9, min_size=5
-        )
+        draw_fitted(c, p.name, cx + 3, y - ROW, NAME_W - 6, ROW, font=FONT_BOLD, size=9, min_size=5)
         cx += NAME_W
         draw_fitted(
-            c, str(p.rating) if p.rating else "unr.", cx, y - ROW, RATING_W - 3, ROW,
-            size=8.5, align="right",
-        )  # fmt: skip
+            c,
+            str(p.rating) if p.rating else "unr.",
+            cx,
+            y - ROW,
+            RATING_W - 3,
+            ROW,
+            size=8.5,
+            align="right",
+        )
         cx += RATING_W
         wins = losses = 0.0
         spread = 0
@@ -151,13 +164,18 @@ def _draw_block(
                 _draw_cell(c, g, cx, y - ROW, cell_w)
                 cx += cell_w
         draw_fitted(
-            c, format_record(wins, losses), cx, y - ROW, REC_W, ROW,
-            font=FONT_BOLD, size=9, align="center",
-        )  # fmt: skip
-        cx += REC_W
-        draw_fitted(
-            c, format_spread(spread), cx, y - ROW, SPREAD_W - 4, ROW, size=9, align="right"
+            c,
+            format_record(wins, losses),
+            cx,
+            y - ROW,
+            REC_W,
+            ROW,
+            font=FONT_BOLD,
+            size=9,
+            align="center",
         )
+        cx += REC_W
+        draw_fitted(c, format_spread(spread), cx, y - ROW, SPREAD_W - 4, ROW, size=9, align="right")
         y -= ROW
     # grid: column rules between rounds make the chart readable from a distance
     c.setStrokeColor(RULE)
@@ -188,9 +206,7 @@ def _draw_cell(c: Canvas, g: WallChartGame | None, x: float, y: float, w: float)
         result = g.result
         letter = {1.0: "W", 0.0: "L", 0.5: "T"}.get(result, "") if result is not None else ""
         top = f"{letter} {g.opponent_number}".strip()
-    draw_fitted(
-        c, top, x + 2, y + half - 1, w - 4, half, font=FONT_BOLD, size=8, align="center"
-    )
+    draw_fitted(c, top, x + 2, y + half - 1, w - 4, half, font=FONT_BOLD, size=8, align="center")
     if g.score is None:
         return
     spread = g.spread

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -92,30 +93,6 @@ class Action(StrEnum):
     ADMIN_DELETE = "admin_delete"
 
 
-# What may still happen to a closed club night (tournament.clubs): it is counted in its
-# club's seasons and rated on its list, so anything else waits until it is reopened.
-AFTER_CLOSING = frozenset(
-    {Action.CLOSE_NIGHT, Action.REOPEN_NIGHT, Action.SUBMIT_RATINGS, Action.RERATE,
-     Action.ISSUE_ENTRY_TOKEN, Action.ISSUE_ENTRY_TOKENS, Action.REVOKE_ENTRY_TOKEN}
-)  # fmt: skip
-
-
-def _refuse_closed_night(tournament: Tournament) -> None:
-    """Every write to a tournament records its audit event inside its transaction, so refusing
-    here rolls the whole write back: one check covers results, corrections, pairings,
-    registrations, settings and the admin alike for a closed club night."""
-    from ..clubs.models import Night
-    from .errors import ServiceError
-
-    night = (
-        Night.objects.filter(tournament_id=tournament.pk, closed_at__isnull=False)
-        .select_related("club")
-        .first()
-    )
-    if night is not None:
-        raise ServiceError("night_closed", date=night.date.isoformat(), club=night.club.name)
-
-
 @dataclass(frozen=True)
 class Actor:
     """Who is acting: a signed-in user, or a named command/task for the audit trail."""
@@ -134,6 +111,28 @@ class Actor:
         return cls(getattr(who, "get_username", lambda: str(who))(), who)
 
 
+@dataclass(frozen=True)
+class AuditHook:
+    """A rule another domain runs inside every audited write, before its event is stored.
+
+    ``run(tournament, action, obj)`` may raise a ServiceError to refuse the write (the whole
+    transaction rolls back) or make derived data stale (cached pages' versions). Domains
+    register theirs in their ``AppConfig.ready`` (``register_audit_hook``), so this module
+    knows no club, rating list or page cache: ``audit()`` writes the event and runs the hooks.
+    """
+
+    name: str
+    run: Callable[[Tournament | None, Action, Any], None]
+
+
+AUDIT_HOOKS: dict[str, AuditHook] = {}
+
+
+def register_audit_hook(name: str, run: Callable[[Tournament | None, Action, Any], None]) -> None:
+    """Run ``run`` in every audited write from now on (registering a name again replaces it)."""
+    AUDIT_HOOKS[name] = AuditHook(name, run)
+
+
 def audit(
     tournament: Tournament | None,
     actor: Actor | str | None,
@@ -147,9 +146,8 @@ def audit(
 ) -> AuditEvent:
     action = Action(action)  # ValueError for a name not in the list
     who = Actor.of(actor)
-    if tournament is not None and action not in AFTER_CLOSING:
-        _refuse_closed_night(tournament)
-    bump_versions(tournament, obj)
+    for hook in AUDIT_HOOKS.values():
+        hook.run(tournament, action, obj)
     return AuditEvent.objects.create(
         tournament=tournament,
         user=who.user if getattr(who.user, "pk", None) else None,
@@ -164,45 +162,18 @@ def audit(
     )
 
 
-
-def bump_versions(tournament: Tournament | None, obj: Any = None) -> None:
-    """Make every cached page the write touches stale, in the write's own transaction.
+def bump_tournament_versions(tournament: Tournament | None, action: Action, obj: Any) -> None:
+    """Make every cached page of the tournaments the write touches stale, in its transaction.
 
     Public pages are cached under ``Tournament.content_version`` (tournament.web.caching).
     Every write records exactly one audit event, so bumping here covers results, pairings,
     registrations, settings, publishing and imports alike; a rolled-back write rolls its
-    bump back too. A player's name shows in every tournament they entered and on every list
-    that rates them, so a player's change (rename, merge) bumps all of those.
+    bump back too. A player's name shows in every tournament they entered, so a player's
+    change (rename, merge) bumps all of those.
     """
-    from ratings.models import RatingList
-
     where = Q(pk=tournament.pk) if tournament is not None and tournament.pk else Q()
     if isinstance(obj, Player) and obj.pk:
         theirs = Q(pk__in=Entry.objects.filter(player=obj).values("division__tournament"))
         where = (where | theirs) if where else theirs
-        RatingList.objects.filter(ratings__player=obj).update(
-            content_version=F("content_version") + 1
-        )
-    if isinstance(obj, RatingList) and obj.pk:
-        RatingList.objects.filter(pk=obj.pk).update(content_version=F("content_version") + 1)
     if where:
         Tournament.objects.filter(where).update(content_version=F("content_version") + 1)
-    _bump_club(tournament, obj)
-
-
-def _bump_club(tournament: Tournament | None, obj: Any) -> None:
-    """A club's pages show its nights' games, members and seasons: any write to those, or to
-    a night's tournament, makes them stale."""
-    from ..models import Club, Membership
-
-    if isinstance(obj, Player) and obj.pk:  # a rename or merge shows on their clubs' pages
-        Club.objects.filter(memberships__player=obj).update(
-            content_version=F("content_version") + 1
-        )
-    club_id = getattr(obj, "club_id", None) if not isinstance(obj, Club) else obj.pk
-    if isinstance(obj, Membership | Club) or (club_id and hasattr(obj, "club")):
-        Club.objects.filter(pk=club_id).update(content_version=F("content_version") + 1)
-    elif tournament is not None and tournament.pk:
-        Club.objects.filter(nights__tournament=tournament).update(
-            content_version=F("content_version") + 1
-        )

@@ -7,6 +7,9 @@ from typing import Any
 
 from django.db import transaction
 
+from tournament.checks import as_int, check_text, plays, validate_bye_score
+from tournament.errors import ServiceError
+
 from ..models import (
     Division,
     Entry,
@@ -15,14 +18,7 @@ from ..models import (
     Player,
 )
 from ..selectors import paired_rounds
-from ._common import (
-    _as_int,
-    _plays,
-    check_text,
-    validate_bye_score,
-)
 from .audit import Actor, audit
-from .errors import ServiceError
 
 
 def find_or_create_player(name: str, *, naspa_id: str = "", **fields: Any) -> Player:
@@ -48,7 +44,6 @@ def find_or_create_player(name: str, *, naspa_id: str = "", **fields: Any) -> Pl
     return Player.objects.create(name=name, **fields)
 
 
-
 @transaction.atomic
 def register_player(
     division: Division,
@@ -70,16 +65,21 @@ def register_player(
         raise ServiceError(
             "already_registered", field="name", division=division.name, name=player.name
         )
-    rating = _as_int(rating, f"{player.name}: rating", field="rating")
+    rating = as_int(rating, f"{player.name}: rating", field="rating")
     if rating < 0:
         raise ServiceError(
             "below_minimum", field="rating", what=f"{player.name}: rating", minimum=0, value=rating
         )
     if rating > MAX_SEED_RATING:
-        raise ServiceError("number_too_large", field="rating", what=f"{player.name}: rating",
-                           value=rating, minimum=0, maximum=MAX_SEED_RATING)
-    check_text(player_class, f"{player.name}: class", Entry, "player_class",
-               field="player_class")
+        raise ServiceError(
+            "number_too_large",
+            field="rating",
+            what=f"{player.name}: rating",
+            value=rating,
+            minimum=0,
+            maximum=MAX_SEED_RATING,
+        )
+    check_text(player_class, f"{player.name}: class", Entry, "player_class", field="player_class")
     # Numbers run 1..N (pairings, tourney.js and .t exports index players by them): the new
     # player is N+1, and a division whose numbers have a gap is refused, not extended.
     count = division.entries.count()
@@ -135,7 +135,7 @@ def withdraw_player(
     division = entry.division
     tournament = division.tournament
     what = f"withdraw {entry.name}: round"
-    from_round = _as_int(from_round, what, field="from_round")
+    from_round = as_int(from_round, what, field="from_round")
     if from_round < 1:
         raise ServiceError(
             "below_minimum", field="from_round", what=what, minimum=1, value=from_round
@@ -145,7 +145,7 @@ def withdraw_player(
         Game.objects.filter(
             round__division=division, round__number__gte=from_round, score1__isnull=False
         )
-        .filter(_plays(entry))
+        .filter(plays(entry))
         .exclude(player2__isnull=True)
         .select_related("round")
     )
@@ -161,7 +161,7 @@ def withdraw_player(
     before = {"withdrawn_round": entry.withdrawn_round}
     for game in (
         Game.objects.filter(round__division=division, round__number__gte=from_round)
-        .filter(_plays(entry))
+        .filter(plays(entry))
         .select_related("round", "player1", "player2")
     ):
         if game.player2_id is None:
@@ -221,7 +221,7 @@ def check_seed_rating(value: Any, who: str, *, field: str = "seed_rating") -> in
     the player first, so both are refused rather than stored.
     """
     try:
-        rating = _as_int(value, who)
+        rating = as_int(value, who)
     except ServiceError:
         rating = None
     if rating is None or not 0 <= rating <= MAX_SEED_RATING:
@@ -253,7 +253,6 @@ def check_player_name(value: Any, *, field: str = "name") -> str:
     if len(name) > limit:
         raise ServiceError("reg_name_too_long", field=field, max=limit, length=len(name))
     return name
-
 
 
 @transaction.atomic
@@ -382,7 +381,7 @@ def update_entry(
 def reinstate_player(entry: Entry, from_round: Any, actor: Actor | str | None = None) -> Entry:
     """Bring a withdrawn player back: they are paired again from ``from_round`` on.
 
-    The rule, read with ``withdraw_player`` and spec/rules.md ("a withdrawn player takes no
+    The rule, read with ``withdraw_player`` and docs/rules.md ("a withdrawn player takes no
     part in later pairings; every later round is recorded as a forfeit"):
 
     - only a withdrawn player can be reinstated;
@@ -407,7 +406,7 @@ def reinstate_player(entry: Entry, from_round: Any, actor: Actor | str | None = 
         )
     raw = from_round
     try:
-        from_round = _as_int(raw, "reinstate")
+        from_round = as_int(raw, "reinstate")
     except ServiceError:
         from_round = 0
     if from_round < 1:

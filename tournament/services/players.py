@@ -17,10 +17,10 @@ from django.core.validators import validate_email
 from django.db import transaction
 
 from ratings.models import PlayerRating, RatedEvent, RatingHistory, RatingList
+from tournament.errors import ServiceError
 
 from ..models import Entry, Membership, Player, Tournament
 from .audit import Actor, audit
-from .errors import ServiceError
 
 # What update_player may change; the registry's fields, not entries or ratings.
 PLAYER_FIELDS = ("name", "naspa_id", "wespa_id", "absp_id", "country", "email", "phone")
@@ -51,9 +51,7 @@ def may_add_players(actor: Actor | str | Any) -> bool:
         return True
     user = Actor.of(actor).user if actor is not None else None
     return bool(
-        user is not None
-        and user.is_active
-        and Tournament.objects.filter(directors=user).exists()
+        user is not None and user.is_active and Tournament.objects.filter(directors=user).exists()
     )
 
 
@@ -90,7 +88,10 @@ def _clean_fields(fields: dict[str, Any], player: Player | None) -> dict[str, st
             taken = other.first()
             if taken is not None:
                 raise ServiceError(
-                    "registry_id_taken", field=key, label=ID_FIELDS[key], value=text,
+                    "registry_id_taken",
+                    field=key,
+                    label=ID_FIELDS[key],
+                    value=text,
                     other=taken.name,
                 )
         clean[key] = text
@@ -173,8 +174,12 @@ def merge_players(keep: Player, duplicate: Player, *, actor: Actor | str | Any) 
         a, b = getattr(keep, key), getattr(duplicate, key)
         if a and b and a != b:
             raise ServiceError(
-                "registry_merge_ids_differ", keep=keep.name, duplicate=duplicate.name,
-                label=label, a=a, b=b,
+                "registry_merge_ids_differ",
+                keep=keep.name,
+                duplicate=duplicate.name,
+                label=label,
+                a=a,
+                b=b,
             )
     both = (
         Entry.objects.filter(player=keep, division__entries__player=duplicate)
@@ -183,8 +188,11 @@ def merge_players(keep: Player, duplicate: Player, *, actor: Actor | str | Any) 
     )
     if both is not None:
         raise ServiceError(
-            "registry_merge_same_division", keep=keep.name, duplicate=duplicate.name,
-            division=both.division.name, tournament=both.division.tournament.name,
+            "registry_merge_same_division",
+            keep=keep.name,
+            duplicate=duplicate.name,
+            division=both.division.name,
+            tournament=both.division.tournament.name,
         )
     before = {"keep": _snapshot(keep), "duplicate": {"pk": duplicate.pk, **_snapshot(duplicate)}}
 
@@ -201,7 +209,9 @@ def merge_players(keep: Player, duplicate: Player, *, actor: Actor | str | Any) 
         ids = {g[1] for g in ev.games} | {g[2] for g in ev.games}
         if keep.pk in ids and duplicate.pk in ids:
             raise ServiceError(
-                "registry_merge_same_game", keep=keep.name, duplicate=duplicate.name,
+                "registry_merge_same_game",
+                keep=keep.name,
+                duplicate=duplicate.name,
                 division=ev.name,
             )
     for ev in events:
@@ -229,8 +239,11 @@ def merge_players(keep: Player, duplicate: Player, *, actor: Actor | str | Any) 
 
     # The kept player takes what only the duplicate knew (an id, an email); ids are unique,
     # so the duplicate goes first.
-    filled = {k: getattr(duplicate, k) for k in PLAYER_FIELDS
-              if not getattr(keep, k) and getattr(duplicate, k)}  # fmt: skip
+    filled = {
+        k: getattr(duplicate, k)
+        for k in PLAYER_FIELDS
+        if not getattr(keep, k) and getattr(duplicate, k)
+    }
     duplicate_pk, duplicate_name = duplicate.pk, duplicate.name
     duplicate.delete()
     for key, value in filled.items():
@@ -245,8 +258,6 @@ def merge_players(keep: Player, duplicate: Player, *, actor: Actor | str | Any) 
         f"player {duplicate_name} (#{duplicate_pk}) merged into {keep.name}: "
         f"{entries} entr{'y' if entries == 1 else 'ies'} moved",
         before=before,
-        after={**_snapshot(keep), "entries_moved": entries,
-               "lists_to_rerate": sorted(dirty)},
-    )  # fmt: skip
+        after={**_snapshot(keep), "entries_moved": entries, "lists_to_rerate": sorted(dirty)},
+    )
     return keep
-

@@ -7,6 +7,16 @@ from typing import Any
 
 from django.db import transaction
 
+from tournament.checks import (
+    as_int,
+    entry_by_number,
+    plays,
+    validate_bye_score,
+    validate_played_scores,
+)
+from tournament.errors import ServiceError
+from tournament.services.games import game_snapshot
+
 from ..models import (
     Division,
     Entry,
@@ -15,23 +25,14 @@ from ..models import (
     PendingResult,
 )
 from ..scoreline import FORFEIT, ScoreLine, ScoreLineError, parse_score_line
-from ._common import (
-    _as_int,
-    _entry,
-    _game_snapshot,
-    _plays,
-    validate_bye_score,
-    validate_played_scores,
-)
 from .audit import Actor, audit
-from .errors import ServiceError
 
 
 def _find_game(division: Division, round_number: int, entry: Entry, where: str) -> Game:
     game = (
         Game.objects.select_related("round", "player1__player", "player2__player")
         .filter(round__division=division, round__number=round_number)
-        .filter(_plays(entry))
+        .filter(plays(entry))
         .first()
     )
     if game is None:
@@ -52,9 +53,9 @@ def record_result(
     actor: Actor | str | None = None,
 ) -> Game:
     """Record a game's result from one player's side (their score first)."""
-    round_number = _as_int(round_number, "round", field="round")
+    round_number = as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
-    entry = _entry(division, player_number, f"{where}: ")
+    entry = entry_by_number(division, player_number, f"{where}: ")
     game = _find_game(division, round_number, entry, where)
     _lock_scores(game)
     if game.player2_id is None:
@@ -83,7 +84,7 @@ def record_result(
         "record_result",
         game,
         f"{where}: {game} {game.score1}-{game.score2}",
-        after=_game_snapshot(game),
+        after=game_snapshot(game),
     )
     return game
 
@@ -101,7 +102,7 @@ def correct_result(
     if not reason or not reason.strip():
         raise ServiceError("reason_needed", field="reason", where=where)
     _lock_scores(game)
-    before = _game_snapshot(game)
+    before = game_snapshot(game)
     if game.player2_id is None:
         game.score1 = validate_bye_score(score1, where)
     else:
@@ -114,7 +115,7 @@ def correct_result(
         game,
         f"{where}: {game}",
         before=before,
-        after=_game_snapshot(game),
+        after=game_snapshot(game),
         reason=reason.strip(),
     )
     return game
@@ -136,9 +137,9 @@ def correct_player_result(
     the game is found and the scores turned to its own order, then ``correct_result`` checks
     and audits the change with its reason.
     """
-    round_number = _as_int(round_number, "round", field="round")
+    round_number = as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
-    entry = _entry(division, player_number, f"{where}: ")
+    entry = entry_by_number(division, player_number, f"{where}: ")
     game = _find_game(division, round_number, entry, where)
     if not game.has_result:
         raise ServiceError("no_result_to_correct", where=where, number=entry.number)
@@ -273,7 +274,7 @@ def resolve_line(division: Division, round_number: int, line: str | ScoreLine) -
     paired this round or has a bye/forfeit, or ``3 412 17 389`` names two players who do not
     play each other (the usual sign of a mistyped number). Nothing is written.
     """
-    round_number = _as_int(round_number, "round")
+    round_number = as_int(round_number, "round")
     where = f"division {division.name} round {round_number}"
     line = _read_line(line, where)
     games = Game.objects.select_related("round", "player1__player", "player2__player").filter(
@@ -307,7 +308,7 @@ def resolve_line(division: Division, round_number: int, line: str | ScoreLine) -
             )
         return LineTarget(game, line, line.score, line.opp_score, None)
     entry = _line_entry(division, line.player, where)
-    game = games.filter(_plays(entry)).first()
+    game = games.filter(plays(entry)).first()
     if game is None:
         raise ServiceError(
             "not_paired", field="line", round=round_number, number=entry.number, name=entry.name
@@ -351,7 +352,7 @@ def record_forfeit(
 ) -> tuple[Game, Game]:
     """Player ``player_number`` forfeits their paired game: the opponent wins by the forfeit.
 
-    How it is stored (spec/rules.md: "a forfeit loss is a bye with a negative score", and
+    How it is stored (docs/rules.md: "a forfeit loss is a bye with a negative score", and
     "byes and forfeits are never rated"; TSH records a forfeit of a paired game the same way,
     both players re-paired against 0): the game becomes the forfeiting player's forfeit,
     scored the tournament's forfeit spread (-50 in NASPA), and the opponent gets a game of
@@ -361,10 +362,10 @@ def record_forfeit(
     played, which storing it as a played game with scores 0 and 50 would make them do.
     Returns (the forfeit, the opponent's win).
     """
-    round_number = _as_int(round_number, "round")
+    round_number = as_int(round_number, "round")
     where = f"division {division.name} round {round_number}"
     target = resolve_line(
-        division, round_number, ScoreLine(FORFEIT, player=_as_int(player_number, "player"))
+        division, round_number, ScoreLine(FORFEIT, player=as_int(player_number, "player"))
     )
     game, entry = target.game, target.entry
     assert entry is not None
@@ -375,7 +376,7 @@ def record_forfeit(
     if spread == 0:
         raise ServiceError("forfeit_spread_zero", field="line")
     opponent = game.player2 if game.player1_id == entry.pk else game.player1
-    before = _game_snapshot(game)
+    before = game_snapshot(game)
     game.player1, game.player2 = entry, None
     game.score1, game.score2 = -spread, None
     game.first = First.NONE
@@ -399,7 +400,7 @@ def record_forfeit(
         f"{where}: #{entry.number} {entry.name} forfeits to #{opponent.number} "
         f"{opponent.name} ({spread})",
         before=before,
-        after=[_game_snapshot(game), _game_snapshot(win)],
+        after=[game_snapshot(game), game_snapshot(win)],
     )
     return game, win
 
@@ -435,7 +436,7 @@ def report_card(
     director settles it with ``resolve_dispute``. Any further card of a disputed game joins
     the dispute. A forfeit is not a card (refused): a director records it directly.
     """
-    round_number = _as_int(round_number, "round")
+    round_number = as_int(round_number, "round")
     target = resolve_line(division, round_number, _card_line(line_or_scores))
     if target.line.kind == FORFEIT:
         raise ServiceError("card_needs_scores", field="line")
@@ -531,15 +532,13 @@ def resolve_dispute(
         f"division {division.name} round {game.round.number}: {game} recorded "
         f"{game.score1}-{game.score2} over {len(cards)} disputed card(s)",
         before=before,
-        after=_game_snapshot(game),
+        after=game_snapshot(game),
     )
     return game
 
 
 @transaction.atomic
-def set_double_entry(
-    division: Division, on: bool, actor: Actor | str | None = None
-) -> Division:
+def set_double_entry(division: Division, on: bool, actor: Actor | str | None = None) -> Division:
     """Turn double entry on or off for a division (``division.config["double_entry"]``).
 
     With it on, each result typed in the console is a card and a game is recorded only when

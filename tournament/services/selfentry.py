@@ -29,10 +29,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from tournament.checks import as_int, plays, validate_played_scores
+from tournament.errors import ServiceError
+
 from ..models import Division, Entry, Game, PendingResult
-from ._common import _as_int, _plays, validate_played_scores
 from .audit import Actor, audit
-from .errors import ServiceError
 from .results import _lock_scores, record_result
 
 TOKEN_BYTES = 24  # 192 bits; token_urlsafe(24) is 32 characters of [A-Za-z0-9_-]
@@ -120,8 +121,7 @@ def revoke_token(entry: Entry, actor: Actor | str | Any | None = None) -> Entry:
         actor,
         "revoke_entry_token",
         entry,
-        f"division {entry.division.name}: self-entry link of #{entry.number} {entry.name} "
-        "revoked",
+        f"division {entry.division.name}: self-entry link of #{entry.number} {entry.name} revoked",
         before={"number": entry.number, "link": True},
         after={"number": entry.number, "link": False},
     )
@@ -167,7 +167,7 @@ def ensure_tokens(division: Division, actor: Actor | str | Any | None = None) ->
 def current_game(entry: Entry) -> Game | None:
     """The player's current game: the lowest round whose played game has no result yet."""
     return (
-        Game.objects.filter(_plays(entry), round__division_id=entry.division_id)
+        Game.objects.filter(plays(entry), round__division_id=entry.division_id)
         .filter(player2__isnull=False, score1__isnull=True)
         .select_related("round", "player1__player", "player2__player")
         .order_by("round__number", "id")
@@ -177,7 +177,7 @@ def current_game(entry: Entry) -> Game | None:
 
 def _game_in_round(entry: Entry, round_number: int) -> Game | None:
     return (
-        Game.objects.filter(_plays(entry), round__division_id=entry.division_id)
+        Game.objects.filter(plays(entry), round__division_id=entry.division_id)
         .filter(round__number=round_number)
         .select_related("round", "player1__player", "player2__player")
         .first()
@@ -280,9 +280,7 @@ def _snapshot(report: PendingResult) -> dict[str, Any]:
     }
 
 
-def _confirm(
-    entry: Entry, game: Game, report: PendingResult, actor: Actor
-) -> SelfOutcome:
+def _confirm(entry: Entry, game: Game, report: PendingResult, actor: Actor) -> SelfOutcome:
     """Record the game with ``report``'s scores: both players' reports confirmed."""
     report.status = Status.CONFIRMED
     report.save(update_fields=["status"])
@@ -297,9 +295,13 @@ def _confirm(
     )
     division = game.round.division
     record_result(
-        division, game.round.number, game.player1.number, report.score1, report.score2,
+        division,
+        game.round.number,
+        game.player1.number,
+        report.score1,
+        report.score2,
         actor=actor,
-    )  # fmt: skip
+    )
     game.score1, game.score2 = report.score1, report.score2
     audit(
         division.tournament,
@@ -368,7 +370,7 @@ def report_own_result(
     actor = player_actor(entry)
     game = current_game(entry)
     if round_number is not None and round_number != "":
-        asked = _as_int(round_number, "round", field="round")
+        asked = as_int(round_number, "round", field="round")
         there = _game_in_round(entry, asked)
         if there is not None and there.player2_id is not None and there.has_result:
             raise _recorded(there, entry)
@@ -390,9 +392,12 @@ def report_own_result(
     opponent = opponent_of(game, entry)
     if any(p.status == Status.DISPUTED for p in reports):
         raise ServiceError(
-            "selfentry_disputed", field="score", round=game.round.number,
-            number=opponent.number, name=opponent.name,
-        )  # fmt: skip
+            "selfentry_disputed",
+            field="score",
+            round=game.round.number,
+            number=opponent.number,
+            name=opponent.name,
+        )
     other = next((p for p in reports if p.reporter_id != entry.pk), None)
     if other is not None:
         if (other.score1, other.score2) == scores:
@@ -425,12 +430,14 @@ def report_own_result(
 
 def _answerable(entry: Entry, pending_id: Any) -> PendingResult:
     """The opponent's waiting report this player may answer, locked, or a refusal."""
-    pid = _as_int(pending_id, "report", field="pending")
+    pid = as_int(pending_id, "report", field="pending")
     report = (
         PendingResult.objects.select_related(
-            "game__round__division__tournament", "game__player1__player",
-            "game__player2__player", "reporter__player",
-        )  # fmt: skip
+            "game__round__division__tournament",
+            "game__player1__player",
+            "game__player2__player",
+            "reporter__player",
+        )
         .filter(pk=pid, source=PendingResult.Source.PLAYER)
         .filter(Q(game__player1=entry) | Q(game__player2=entry))
         .exclude(reporter=entry)

@@ -20,9 +20,10 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
+from tournament.errors import ServiceError
+
 from ..models import StaffInvite, Tournament
 from .audit import Actor, audit
-from .errors import ServiceError
 
 INVITE_DAYS = 7
 ROLES = (StaffInvite.Role.DIRECTOR, StaffInvite.Role.SCOREKEEPER)
@@ -54,8 +55,9 @@ def _new_user(username: Any, email: Any, password: Any, *, is_staff: bool) -> An
         if len(username) > (field.max_length or 150):
             raise ValidationError(f"use at most {field.max_length} characters")
     except ValidationError as exc:
-        raise ServiceError("staff_username", field="username",
-                           detail=" ".join(exc.messages)) from None
+        raise ServiceError(
+            "staff_username", field="username", detail=" ".join(exc.messages)
+        ) from None
     if User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).exists():
         raise ServiceError("staff_username_taken", field="username", username=username)
     email = str(email or "").strip()
@@ -69,8 +71,9 @@ def _new_user(username: Any, email: Any, password: Any, *, is_staff: bool) -> An
     try:
         validate_password(password, user)
     except ValidationError as exc:
-        raise ServiceError("staff_password", field="password",
-                           detail=" ".join(exc.messages)) from None
+        raise ServiceError(
+            "staff_password", field="password", detail=" ".join(exc.messages)
+        ) from None
     user.set_password(password)
     user.save()
     return user
@@ -102,11 +105,13 @@ def add_staff(
     role = _role(role)
     created = user is None
     if created:
-        user = _new_user(username, email, password,
-                         is_staff=role == StaffInvite.Role.DIRECTOR)
+        user = _new_user(username, email, password, is_staff=role == StaffInvite.Role.DIRECTOR)
     _grant(tournament, user, role)
     audit(
-        tournament, actor, "add_staff", tournament,
+        tournament,
+        actor,
+        "add_staff",
+        tournament,
         f"{user.get_username()} is now a {role}" + (" (new account)" if created else ""),
         after={"user": user.get_username(), "role": role, "new_account": created},
     )
@@ -136,7 +141,10 @@ def create_invite(
         expires=timezone.now() + dt.timedelta(days=INVITE_DAYS),
     )
     audit(
-        tournament, actor, "create_invite", invite,
+        tournament,
+        actor,
+        "create_invite",
+        invite,
         f"invite link for a {role}" + (f" ({email})" if email else ""),
         after={"role": role, "email": email, "expires": invite.expires.isoformat()},
     )
@@ -165,14 +173,18 @@ def accept_invite(
     if invite is None:
         raise ServiceError("staff_invite_invalid", field="token")
     tournament = invite.tournament
-    user = _new_user(username, email or invite.email, password,
-                     is_staff=invite.role == StaffInvite.Role.DIRECTOR)
+    user = _new_user(
+        username, email or invite.email, password, is_staff=invite.role == StaffInvite.Role.DIRECTOR
+    )
     _grant(tournament, user, invite.role)
     invite.used_by = user
     invite.used_at = timezone.now()
     invite.save(update_fields=["used_by", "used_at"])
     audit(
-        tournament, user, "accept_invite", invite,
+        tournament,
+        user,
+        "accept_invite",
+        invite,
         f"{user.get_username()} joined as a {invite.role} by an invite link",
         after={"user": user.get_username(), "role": invite.role},
     )
@@ -194,6 +206,10 @@ def remove_staff(
         raise ServiceError("staff_last_director", field="user", user=name)
     members.remove(user)
     audit(
-        tournament, actor, "remove_staff", tournament, f"{name} is no longer a {role}",
+        tournament,
+        actor,
+        "remove_staff",
+        tournament,
+        f"{name} is no longer a {role}",
         before={"user": name, "role": role},
     )

@@ -58,7 +58,8 @@ def client_address(request: HttpRequest) -> str | None:
 
 
 def lockout(
-    request: HttpRequest, original_response: HttpResponse | None = None,
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
     credentials: dict | None = None,
 ) -> HttpResponse:
     """The page a locked-out sign-in gets (django-axes): status 429, and when to try again.

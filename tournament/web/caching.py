@@ -62,8 +62,9 @@ _down_until = 0.0
 def _failed(what: str, exc: Exception) -> None:
     global _down_until
     _down_until = time.monotonic() + RETRY_AFTER_SECONDS
-    log.warning("page cache %s failed (%s); serving without it for %.0f s",
-                what, exc, RETRY_AFTER_SECONDS)  # fmt: skip
+    log.warning(
+        "page cache %s failed (%s); serving without it for %.0f s", what, exc, RETRY_AFTER_SECONDS
+    )
 
 
 # Values read from the shared cache are kept in this process too: a key names one state of
@@ -191,7 +192,7 @@ def _version_sql() -> str:
 
     t, d, rl = (m._meta.db_table for m in (Tournament, Division, RatingList))
     return (
-        f'SELECT t.id, t.published, t.created, t.content_version, '
+        f"SELECT t.id, t.published, t.created, t.content_version, "
         f'(SELECT SUM(l.content_version) FROM "{d}" d JOIN "{rl}" l ON l.id = d.rating_list_id '
         f'WHERE d.tournament_id = t.id) FROM "{t}" t WHERE t.slug = %s'
     )
@@ -335,9 +336,12 @@ def public_page(name: str, *, public_only: bool = False) -> Callable:
             usable = "messages" not in request.COOKIES
             latest = "latest:" + _page_key(None, request, name)
             response, fresh = serve_cached(
-                request, etag, latest,
-                lambda: view(request, slug, *args, version=version, **kwargs), usable=usable,
-            )  # fmt: skip
+                request,
+                etag,
+                latest,
+                lambda: view(request, slug, *args, version=version, **kwargs),
+                usable=usable,
+            )
             return _public_headers(response, etag) if fresh else response
 
         return wrapped

@@ -35,13 +35,15 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
-from ..exports import FORMATS, render_export
+from tournament.errors import ServiceError
+from tournament.interchange.exports import export_formats, render_export
+from tournament.selectors import last_round_number, last_scored_round
+
 from ..models import Division, PaperSize, Tournament
 from ..reports import ReportError
 from ..reports.build import KINDS, DivisionData, build_report, report_event
 from ..reports.layout import page_size
 from ..reports.tasks import division_scorecards
-from ..services import ServiceError, last_round_number, last_scored_round
 from .health import is_queue_error, redis_answers
 from .permissions import DIRECTOR, DivisionMoved, NeedsSignIn, division_by_slug, staff_tournament
 
@@ -152,7 +154,7 @@ def desk(request: HttpRequest, slug: str) -> HttpResponseBase:
             "kinds": KINDS,
             "papers": PaperSize.choices,
             "per_page": PER_PAGE,
-            "formats": [f for f in FORMATS if f != "tourney.js"],
+            "formats": export_formats(downloads_only=True),
         },
     )
 
@@ -168,9 +170,13 @@ def report_pdf(request: HttpRequest, slug: str, division: str) -> HttpResponseBa
     try:
         p = _report_params(request, tournament)
         report = build_report(
-            div, p["kind"], round_number=p["round_number"], per_page=p["per_page"],
-            paper=p["paper"], actor=request.user,
-        )  # fmt: skip
+            div,
+            p["kind"],
+            round_number=p["round_number"],
+            per_page=p["per_page"],
+            paper=p["paper"],
+            actor=request.user,
+        )
     except (BadRequest, ReportError, ServiceError) as exc:
         return _refuse(request, f"{tournament.name}, division {div.name}: {exc}")
     name = _filename(tournament.slug, div.name, p["kind"], report.round or "") + ".pdf"
@@ -270,8 +276,10 @@ def start_scorecards(request: HttpRequest, slug: str, division: str) -> HttpResp
     _clear_old_jobs(folder)
     out = folder / f"{job}.pdf"
     query = {"kind": "scorecards", "per_page": per_page, "round": round_number, "paper": paper}
-    now = reverse("desk:report", args=(tournament.slug, div.slug)) + "?" + urlencode(
-        {k: v for k, v in query.items() if v is not None}
+    now = (
+        reverse("desk:report", args=(tournament.slug, div.slug))
+        + "?"
+        + urlencode({k: v for k, v in query.items() if v is not None})
     )
     inline = division_scorecards.app.conf.task_always_eager
     if not inline and not _queue_answers():

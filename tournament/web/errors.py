@@ -17,7 +17,7 @@ from django.db.utils import OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
 
-from ..services.errors import ServiceError
+from tournament.errors import ServiceError
 
 # SQLite's words for "another connection holds the lock" (SQLITE_BUSY / SQLITE_LOCKED);
 # PostgreSQL's lock_timeout / statement_timeout refusals mean the same to a user.

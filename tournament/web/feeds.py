@@ -24,8 +24,9 @@ from django.http import (
 from django.utils.http import http_date, parse_http_date_safe
 from django.views.decorators.http import require_safe
 
+from tournament.interchange.exports import export_tourney_js
+
 from ..formats.tourney_js import write_tourney_js
-from ..interchange import export_tourney_js
 from .caching import (
     MAX_AGE_SECONDS,
     PUBLIC_CACHE_CONTROL,

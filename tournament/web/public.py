@@ -12,8 +12,12 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
+from ratings.division import estimates_from, snapshot_rating_input
+from tournament.errors import ServiceError
+from tournament.selectors import last_round_number, last_scored_round
+from tournament.standings import format_wins
+
 from ..models import Division, Tournament
-from ..rating import estimates_from, snapshot_rating_input
 from ..selectors import (
     DivisionSnapshot,
     EntryView,
@@ -22,11 +26,6 @@ from ..selectors import (
     player_game_rows,
     records_by_round,
     round_boards,
-)
-from ..services import (
-    ServiceError,
-    last_round_number,
-    last_scored_round,
 )
 from ..standings import StandingsRow
 from .caching import Version, cached, data_key, viewer_role
@@ -201,6 +200,7 @@ def standings(
         after_round = int(after)
     else:
         after_round = last
+
     def table() -> str:
         rows = facts.rows if after_round == last else page.rows_after(after_round)
         base = reverse("public:player", args=(page.div.tournament.slug, page.div.slug, 1))
@@ -221,9 +221,7 @@ def standings(
     )
 
 
-def _count(value: float) -> str:
-    """Wins and losses as the page prints them: 3, 2.5 (a tie is half a win)."""
-    return str(int(value)) if value == int(value) else f"{value:.1f}"
+_count = format_wins  # wins and losses as the page prints them: 3, 2.5
 
 
 def standings_rows_html(rows: list[StandingsRow], player_base: str) -> str:
@@ -239,7 +237,7 @@ def standings_rows_html(rows: list[StandingsRow], player_base: str) -> str:
             f'<td class="num">{r.rank if r.rank else "-"}</td>'
             f'<td class="num wide">{r.number}</td>'
             f'<td><a href="{escape(player_base)}{r.number}/">{escape(r.name)}</a>'
-            f'{" (withdrawn)" if r.withdrawn else ""}</td>\n'
+            f"{' (withdrawn)' if r.withdrawn else ''}</td>\n"
             f'<td class="num">{_count(r.wins)}</td><td class="num">{_count(r.losses)}</td>\n'
             f'<td class="num">{r.spread:+d}</td><td class="num wide">{r.rating}</td>'
             f'<td class="num">{"" if estimate is None else estimate}</td></tr>\n'
@@ -288,8 +286,13 @@ def player(
     wanted = int(number)
     entry = next((e for e in facts.entries.values() if e.number == wanted), None)
     if entry is None:
-        exc = ServiceError("unknown_player", field="player", where=f"division {div.name}",
-                           number=wanted, count=len(facts.entries))  # fmt: skip
+        exc = ServiceError(
+            "unknown_player",
+            field="player",
+            where=f"division {div.name}",
+            number=wanted,
+            count=len(facts.entries),
+        )
         return _refuse(request, str(exc), 404)
     rows_of_games = (
         page.snapshot().games if page._snapshot is not None else player_game_rows(div, entry.pk)
@@ -365,14 +368,16 @@ def round_pairings(
     if wanted is None or wanted > div.rounds:
         return _refuse(
             request,
-            f"division {div.name}: there is no round {number!r}; "
-            f"its rounds are 1 to {div.rounds}",
+            f"division {div.name}: there is no round {number!r}; its rounds are 1 to {div.rounds}",
             404,
         )
     boards = cached(page.key("round", wanted), lambda: round_boards(page.snapshot(), wanted))
     if not boards:
-        paired = (f"pairings are out through round {facts.last_round}" if facts.last_round
-                  else "no round is paired yet")  # fmt: skip
+        paired = (
+            f"pairings are out through round {facts.last_round}"
+            if facts.last_round
+            else "no round is paired yet"
+        )
         return _refuse(
             request, f"division {div.name}: round {wanted} is not paired yet ({paired})", 404
         )

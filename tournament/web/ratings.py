@@ -133,19 +133,21 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     for r in ratings:  # plain dicts: a hundred rows of model lookups cost the template more
         h = last.get(r.player_id)
         change = h.after - h.before if h is not None and h.before else None
-        rows.append({
-            "rank": rank.get(r.rating),
-            "id": r.player_id,
-            "name": r.player.name,
-            "country": r.player.country,
-            "rating": r.rating,
-            "deviation": "" if r.deviation is None else f"±{r.deviation:.0f}",
-            "games": "" if r.career_games is None else r.career_games,
-            "event": h.event.name if h else "",
-            "date": h.event.date.isoformat() if h else "",
-            "change": "" if change is None else f"{change:+d}",
-            "trend": "" if not change else (" up" if change > 0 else " down"),
-        })
+        rows.append(
+            {
+                "rank": rank.get(r.rating),
+                "id": r.player_id,
+                "name": r.player.name,
+                "country": r.player.country,
+                "rating": r.rating,
+                "deviation": "" if r.deviation is None else f"±{r.deviation:.0f}",
+                "games": "" if r.career_games is None else r.career_games,
+                "event": h.event.name if h else "",
+                "date": h.event.date.isoformat() if h else "",
+                "change": "" if change is None else f"{change:+d}",
+                "trend": "" if not change else (" up" if change > 0 else " down"),
+            }
+        )
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -260,9 +262,7 @@ def player_profile(request: HttpRequest, player_id: str) -> HttpResponse:
         page = _page(request, paginator)
     except BadRequest as exc:
         return _refuse(request, str(exc), 400)
-    chart = rating_chart(
-        selectors.chart_series(pid), title=f"Rating history of {player.name}"
-    )
+    chart = rating_chart(selectors.chart_series(pid), title=f"Rating history of {player.name}")
     return render(
         request,
         "players/profile.html",
@@ -271,9 +271,7 @@ def player_profile(request: HttpRequest, player_id: str) -> HttpResponse:
             "ratings": selectors.player_ratings(pid),
             "chart": mark_safe(chart),  # noqa: S308 - rating_chart escapes every text itself
             "page": page,
-            "events": selectors.event_rows(
-                pid, selectors.history_page(list(page.object_list))
-            ),
+            "events": selectors.event_rows(pid, selectors.history_page(list(page.object_list))),
             "records": selectors.player_records(pid),
             "upcoming": selectors.upcoming_entries(pid, datetime.date.today()),
         },

@@ -30,6 +30,8 @@ from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_POST, require_safe
 
+from tournament.errors import ServiceError
+
 from ..models import Entry
 from ..selectors import (
     division_standings,
@@ -38,7 +40,6 @@ from ..selectors import (
     last_scored_round,
     running_records,
 )
-from ..services import ServiceError
 from ..services.selfentry import (
     confirm_report,
     dispute_report,
@@ -140,9 +141,7 @@ def _page(
     theirs_scores = mine_scores = None
     if state.game is not None and not state.disputed:
         if state.theirs is not None:
-            theirs_scores = mine_first(
-                state.game, entry, state.theirs.score1, state.theirs.score2
-            )
+            theirs_scores = mine_first(state.game, entry, state.theirs.score1, state.theirs.score2)
             confirm = ConfirmForm(initial={"pending": state.theirs.pk})
             dispute = DisputeForm(initial={"pending": state.theirs.pk})
             dispute.label_for(opponent.name)
@@ -158,18 +157,24 @@ def _page(
     if state.theirs is not None and state.game is not None and theirs_scores is None:
         theirs_scores = mine_first(state.game, entry, state.theirs.score1, state.theirs.score2)
     if bound is not None:
-        if isinstance(bound, ReportForm) and report is not None and (
-            bound.data.get("round") == str(state.game.round.number)
+        if (
+            isinstance(bound, ReportForm)
+            and report is not None
+            and (bound.data.get("round") == str(state.game.round.number))
         ):
             bound.label_for(opponent.name)
             report = bound
-        elif isinstance(bound, DisputeForm) and dispute is not None and (
-            bound.data.get("pending") == str(state.theirs.pk)
+        elif (
+            isinstance(bound, DisputeForm)
+            and dispute is not None
+            and (bound.data.get("pending") == str(state.theirs.pk))
         ):
             bound.label_for(opponent.name)
             dispute = bound
-        elif isinstance(bound, ConfirmForm) and confirm is not None and (
-            bound.data.get("pending") == str(state.theirs.pk)
+        elif (
+            isinstance(bound, ConfirmForm)
+            and confirm is not None
+            and (bound.data.get("pending") == str(state.theirs.pk))
         ):
             confirm = bound
         else:
@@ -196,9 +201,7 @@ def _page(
     return _private(render(request, "selfentry/entry.html", context, status=status))
 
 
-def _refused(
-    request: HttpRequest, entry: Entry, form: Any, exc: ServiceError
-) -> HttpResponseBase:
+def _refused(request: HttpRequest, entry: Entry, form: Any, exc: ServiceError) -> HttpResponseBase:
     visible = {f.name for f in form.visible_fields()}
     form.add_error(exc.field if exc.field in visible else None, exc.message)
     return _page(request, entry, bound=form, status=400)

@@ -24,9 +24,7 @@ public_patterns = (
             name="round",
         ),
         path("t/<slug:slug>/<str:division>/crosstable/", public.crosstable, name="crosstable"),
-        path(
-            "t/<slug:slug>/<str:division>/player/<str:number>/", public.player, name="player"
-        ),
+        path("t/<slug:slug>/<str:division>/player/<str:number>/", public.player, name="player"),
     ],
     "public",
 )

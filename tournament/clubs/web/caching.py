@@ -84,8 +84,7 @@ def club_data(version: ClubVersion, name: str, compute: Callable[[], Any], *part
     return pages.cached(key, compute)
 
 
-def closed_data(club: Club, stamp: str, name: str, compute: Callable[[], Any],
-                *parts: Any) -> Any:
+def closed_data(club: Club, stamp: str, name: str, compute: Callable[[], Any], *parts: Any) -> Any:
     """Data derived from a club's closed nights only (records, a season's ladder), kept under
     ``stamp`` (selectors.closed_nights_stamp) rather than the club's version: results of the
     night being played change the club's version, not these."""

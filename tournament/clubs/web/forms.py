@@ -46,9 +46,10 @@ class ClubForm(forms.Form):
         help_text='where and when ("Tuesdays 7pm, Library")',
     )
     realm = forms.ChoiceField(
-        choices=Realm.choices, initial=Realm.NASPA,
+        choices=Realm.choices,
+        initial=Realm.NASPA,
         help_text="the federation whose rules its nights follow",
-    )  # fmt: skip
+    )
     newcomer_rating = forms.IntegerField(
         initial=1000,
         label="Newcomer rating",
@@ -92,8 +93,9 @@ class MemberForm(forms.Form):
 
     name = _text(200, label="Name", help_text='"Last, First" as in the registry', required=False)
     player_id = forms.IntegerField(required=False, widget=forms.HiddenInput)
-    since = forms.DateField(required=False, widget=DateInput, label="Joined",
-                            help_text="blank for today")
+    since = forms.DateField(
+        required=False, widget=DateInput, label="Joined", help_text="blank for today"
+    )
     guest = forms.BooleanField(required=False, label="A guest, not a member")
 
     def clean(self) -> dict[str, Any]:
@@ -128,9 +130,10 @@ class SeasonForm(forms.Form):
     start_date = forms.DateField(widget=DateInput, label="First day")
     end_date = forms.DateField(widget=DateInput, label="Last day")
     preset = forms.ChoiceField(
-        choices=(), label="Scoring",
+        choices=(),
+        label="Scoring",
         help_text="a preset; fill in the points below to configure your own from it",
-    )  # fmt: skip
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

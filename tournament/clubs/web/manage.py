@@ -30,10 +30,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect
 
 from ratings.models import PlayerRating
+from tournament.errors import ServiceError
 
 from ...models import Club, Entry, Membership
-from ...services.errors import ServiceError
-from ...web.console.registration import search_players
+from ...selectors import search_players
 from .. import selectors, services
 from ..ladder import PRESETS, Rule
 from ..models import Season
@@ -127,10 +127,13 @@ def clubs_mine(request: HttpRequest) -> HttpResponse:
     """The clubs the signed-in user organises, with their management links."""
     clubs = (
         Club.objects.filter(organisers=request.user)
-        .annotate(members=Count("memberships", filter=Q(memberships__guest=False,
-                                                        memberships__active=True)))
+        .annotate(
+            members=Count(
+                "memberships", filter=Q(memberships__guest=False, memberships__active=True)
+            )
+        )
         .order_by("name")
-    )  # fmt: skip
+    )
     rows = [{"club": c, "links": club_links(c)} for c in clubs]
     return render(request, "clubs/manage_mine.html", {"rows": rows})
 
@@ -184,9 +187,7 @@ def _club_context(request: HttpRequest, club: Club, **forms: Any) -> dict[str, A
     }
 
 
-def _club_page(
-    request: HttpRequest, club: Club, status: int = 200, **forms: Any
-) -> HttpResponse:
+def _club_page(request: HttpRequest, club: Club, status: int = 200, **forms: Any) -> HttpResponse:
     return _page(request, "club", _club_context(request, club, **forms), status)
 
 
@@ -228,9 +229,9 @@ def organiser_add(request: HttpRequest, club: Club) -> HttpResponse:
         return _club_page(request, club, 400, organiser_form=form)
     username = form.cleaned_data["username"]
     users = get_user_model().objects.filter(is_active=True)
-    user = users.filter(username=username).first() or users.filter(
-        username__iexact=username
-    ).first()
+    user = (
+        users.filter(username=username).first() or users.filter(username__iexact=username).first()
+    )
     try:
         if user is None:
             raise ServiceError("no_such_user", field="user", value=username)
@@ -251,12 +252,16 @@ def organiser_remove(request: HttpRequest, club: Club) -> HttpResponse:
         user = club.organisers.filter(pk=form.cleaned_data["user"]).first()
     try:
         if user is None:
-            raise ServiceError("not_organiser", field="user", user="that account",
-                               club=club.name)
+            raise ServiceError("not_organiser", field="user", user="that account", club=club.name)
         services.remove_organiser(club, user, actor=request.user)
     except ServiceError as exc:
-        return _club_page(request, club, 400, organiser_error=exc.message,
-                          organiser_error_for=user.pk if user else None)
+        return _club_page(
+            request,
+            club,
+            400,
+            organiser_error=exc.message,
+            organiser_error_for=user.pk if user else None,
+        )
     return _club_done(request, club, f"{user.get_username()} no longer organises {club.name}.")
 
 
@@ -276,9 +281,10 @@ def member_choices(club: Club, query: str) -> list[dict[str, Any]]:
     with every rating they hold, marked when already in the club."""
     rows = search_players(_EveryList(), query)  # type: ignore[arg-type]
     in_club = dict(
-        Membership.objects.filter(club=club, player_id__in={r["player_id"] for r in rows})
-        .values_list("player_id", "guest")
-    )  # fmt: skip
+        Membership.objects.filter(
+            club=club, player_id__in={r["player_id"] for r in rows}
+        ).values_list("player_id", "guest")
+    )
     by_player: dict[int, dict[str, Any]] = {}
     for r in rows:
         row = by_player.setdefault(
@@ -306,9 +312,8 @@ def member_search(request: HttpRequest, club: Club) -> HttpResponse:
     return render(
         request,
         "clubs/manage_suggestions.html",
-        {"choices": member_choices(club, query), "query": " ".join(query.split()),
-         "club": club},
-    )  # fmt: skip
+        {"choices": member_choices(club, query), "query": " ".join(query.split()), "club": club},
+    )
 
 
 @organiser_required
@@ -344,8 +349,11 @@ def member_change(request: HttpRequest, club: Club) -> HttpResponse:
             .first()
         )
     if m is None:
-        why = ("choose what to change" if "action" in form.errors
-               else "that member is not in this club; reload the page")
+        why = (
+            "choose what to change"
+            if "action" in form.errors
+            else "that member is not in this club; reload the page"
+        )
         return _club_page(request, club, 400, member_error=why)
     action = form.cleaned_data["action"]
     try:
@@ -356,8 +364,7 @@ def member_change(request: HttpRequest, club: Club) -> HttpResponse:
             m = services.update_member(m, actor=request.user, active=action == "activate")
             notice = f"{m.player.name} is {'active' if m.active else 'lapsed'}."
     except ServiceError as exc:
-        return _club_page(request, club, 400, member_error=exc.message,
-                          member_error_for=m.pk)
+        return _club_page(request, club, 400, member_error=exc.message, member_error_for=m.pk)
     return _club_done(request, club, notice)
 
 
@@ -426,8 +433,12 @@ def _season(club: Club, pk: int) -> Season:
 
 
 def _season_page(
-    request: HttpRequest, club: Club, season: Season, form: SeasonForm | None = None,
-    status: int = 200, panel_error: str = "",
+    request: HttpRequest,
+    club: Club,
+    season: Season,
+    form: SeasonForm | None = None,
+    status: int = 200,
+    panel_error: str = "",
 ) -> HttpResponse:
     context = {
         "panel_error": panel_error,
@@ -476,9 +487,7 @@ def season_archive(request: HttpRequest, club: Club, season: int) -> HttpRespons
     try:
         s = services.archive_season(s, actor=request.user)
     except ServiceError as exc:
-        return _page(
-            request, "seasons", _seasons_context(club, panel_error=exc.message), 400
-        )
+        return _page(request, "seasons", _seasons_context(club, panel_error=exc.message), 400)
     return _seasons_done(request, club, f"Season {s.name} archived with its awards.")
 
 
@@ -494,7 +503,8 @@ urlpatterns: list[URLPattern] = [
     path("<slug:slug>/seasons/manage/", seasons, name="seasons"),
     path("<slug:slug>/seasons/manage/<int:season>/", season_edit, name="season_edit"),
     path(
-        "<slug:slug>/seasons/manage/<int:season>/archive/", season_archive,
+        "<slug:slug>/seasons/manage/<int:season>/archive/",
+        season_archive,
         name="season_archive",
-    ),  # fmt: skip
+    ),
 ]

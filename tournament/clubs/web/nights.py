@@ -28,12 +28,13 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from tournament.errors import ServiceError
+
 from ...models import Club, Division, First, Game, Membership
 from ...scoreline import FORMS, MAX_SCORE
 from ...selectors import division_standings
-from ...services import ServiceError
 from ...services.results import enter_line
-from ...web.console.results import _echo, _game_echo, _record
+from ...web.echo import game_echo, line_echo, record_echo
 from ...web.errors import busy_refusal
 from .. import services as club_services
 from ..models import Draw, Night
@@ -59,27 +60,37 @@ class NightForm(forms.Form):
     """Who is here tonight, how many games and how each is drawn, and the date."""
 
     players = forms.TypedMultipleChoiceField(
-        label="Members here", coerce=int, required=False,
+        label="Members here",
+        coerce=int,
+        required=False,
         widget=forms.CheckboxSelectMultiple,
         error_messages={"invalid_choice": "%(value)s is not an active member of the club"},
-    )  # fmt: skip
+    )
     guests = forms.CharField(
-        label="Guests", required=False, max_length=3000,
+        label="Guests",
+        required=False,
+        max_length=3000,
         widget=forms.Textarea(attrs={"rows": 3, "placeholder": "one name a line"}),
         help_text="one name a line",
-    )  # fmt: skip
+    )
     games = forms.IntegerField(
-        label="Games", initial=3, min_value=1, max_value=club_services.MAX_NIGHT_GAMES,
+        label="Games",
+        initial=3,
+        min_value=1,
+        max_value=club_services.MAX_NIGHT_GAMES,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-    )  # fmt: skip
+    )
     draw = forms.MultipleChoiceField(
-        label="Draw", choices=DRAW_CHOICES, required=False,
+        label="Draw",
+        choices=DRAW_CHOICES,
+        required=False,
         help_text="one draw a game; later games repeat the last one",
-    )  # fmt: skip
+    )
     date = forms.DateField(
-        label="Date", widget=forms.DateInput(attrs={"type": "date"}),
+        label="Date",
+        widget=forms.DateInput(attrs={"type": "date"}),
         error_messages={"invalid": "give the date as YYYY-MM-DD"},
-    )  # fmt: skip
+    )
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -92,8 +103,11 @@ class NightForm(forms.Form):
         self.fields["date"].initial = timezone.localdate
 
     def guest_names(self) -> list[str]:
-        return [" ".join(line.split()) for line in self.cleaned_data.get("guests", "").splitlines()
-                if line.strip()]  # fmt: skip
+        return [
+            " ".join(line.split())
+            for line in self.cleaned_data.get("guests", "").splitlines()
+            if line.strip()
+        ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -102,8 +116,11 @@ class NightForm(forms.Form):
         if "guests" in data:
             for guest in self.guest_names():
                 if guest.casefold() in names:
-                    self.add_error("guests", f"{names[guest.casefold()]} is ticked as a member; "
-                                             "leave them out of the guests")  # fmt: skip
+                    self.add_error(
+                        "guests",
+                        f"{names[guest.casefold()]} is ticked as a member; "
+                        "leave them out of the guests",
+                    )
                     break
         return data
 
@@ -129,23 +146,35 @@ class LineForm(forms.Form):
     """The night's one result box: the console's line, with names allowed for numbers."""
 
     line = forms.CharField(
-        label="Result", max_length=200,
+        label="Result",
+        max_length=200,
         error_messages={"required": f"type a result, e.g. {FORMS} or ann 412 bob 389"},
-        widget=forms.TextInput(attrs={
-            "autofocus": True, "autocomplete": "off", "autocapitalize": "off",
-            "autocorrect": "off", "spellcheck": "false", "enterkeyhint": "enter",
-            "list": "night-names", "aria-describedby": "line-help id_line_error",
-        }),
-    )  # fmt: skip
+        widget=forms.TextInput(
+            attrs={
+                "autofocus": True,
+                "autocomplete": "off",
+                "autocapitalize": "off",
+                "autocorrect": "off",
+                "spellcheck": "false",
+                "enterkeyhint": "enter",
+                "list": "night-names",
+                "aria-describedby": "line-help id_line_error",
+            }
+        ),
+    )
 
 
 def _score_field(label: str) -> forms.IntegerField:
     return forms.IntegerField(
-        label=label, min_value=0, max_value=MAX_SCORE,
+        label=label,
+        min_value=0,
+        max_value=MAX_SCORE,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-        error_messages={"min_value": f"a score is 0..{MAX_SCORE}",
-                        "max_value": f"a score is 0..{MAX_SCORE}"},
-    )  # fmt: skip
+        error_messages={
+            "min_value": f"a score is 0..{MAX_SCORE}",
+            "max_value": f"a score is 0..{MAX_SCORE}",
+        },
+    )
 
 
 class LogForm(forms.Form):
@@ -181,8 +210,9 @@ class ReopenForm(forms.Form):
 
 def _night(club: Club, number: int) -> Night:
     """The club's night by id; another club's night is not found here (404)."""
-    return get_object_or_404(Night.objects.select_related("tournament", "club"),
-                             pk=number, club=club)  # fmt: skip
+    return get_object_or_404(
+        Night.objects.select_related("tournament", "club"), pk=number, club=club
+    )
 
 
 def _division(night: Night) -> Division:
@@ -257,8 +287,9 @@ def _run_context(request: HttpRequest, club: Club, night: Night, **extra: Any) -
     number = club_services.current_round(division)
     rows = {r.number: r for r in division_standings(division)}
     entries = list(division.entries.select_related("player").order_by("number"))
-    players = [{"number": e.number, "name": e.name, **_record(rows.get(e.number))}
-               for e in entries]  # fmt: skip
+    players = [
+        {"number": e.number, "name": e.name, **record_echo(rows.get(e.number))} for e in entries
+    ]
     missing = _missing(division)
     draws = night.draws()
     next_game = number + 1
@@ -266,8 +297,7 @@ def _run_context(request: HttpRequest, club: Club, night: Night, **extra: Any) -
     if night.closed:
         draw_block = "the night is closed; reopen it to draw another game"
     elif missing:
-        draw_block = (f"game {number} still has {len(missing)} result(s) missing; enter them "
-                      "first")  # fmt: skip
+        draw_block = f"game {number} still has {len(missing)} result(s) missing; enter them first"
     elif next_game > club_services.MAX_NIGHT_GAMES:
         draw_block = f"a night has at most {club_services.MAX_NIGHT_GAMES} games"
     else:
@@ -360,10 +390,14 @@ def night_new(request: HttpRequest, club: Club) -> HttpResponseBase:
             try:
                 with busy_refusal("players"):
                     night = club_services.create_night(
-                        club, date=data["date"], players=data["players"],
-                        guests=form.guest_names(), games=data["games"],
-                        draw=data["draw"] or "random,koth", actor=request.user,
-                    )  # fmt: skip
+                        club,
+                        date=data["date"],
+                        players=data["players"],
+                        guests=form.guest_names(),
+                        games=data["games"],
+                        draw=data["draw"] or "random,koth",
+                        actor=request.user,
+                    )
             except ServiceError as exc:
                 form.add_error(_field(form, exc.field), exc.message)
             else:
@@ -406,7 +440,7 @@ def night_line(request: HttpRequest, club: Club, night: int) -> HttpResponseBase
     except ServiceError as exc:
         form.add_error("line", exc.message)
         return _run_page(request, club, n, status=400, line_form=form, refused_line=text)
-    echo = _echo(division, entered)
+    echo = line_echo(division, entered)
     echo["typed"] = text
     return _run_page(request, club, n, echo=echo)
 
@@ -435,14 +469,18 @@ def night_log(request: HttpRequest, club: Club, night: int) -> HttpResponseBase:
         try:
             with busy_refusal("player"):
                 game = club_services.log_game(
-                    n, player=data["player"], opponent=data["opponent"], score=data["score"],
-                    opp_score=data["opp_score"], actor=request.user,
-                )  # fmt: skip
+                    n,
+                    player=data["player"],
+                    opponent=data["opponent"],
+                    score=data["score"],
+                    opp_score=data["opp_score"],
+                    actor=request.user,
+                )
         except ServiceError as exc:
             form.add_error(_field(form, exc.field), exc.message)
         else:
             rows = {r.number: r for r in division_standings(_division(n))}
-            echo = {"kind": "logged", "game_ids": [game.pk], **_game_echo(game, rows)}
+            echo = {"kind": "logged", "game_ids": [game.pk], **game_echo(game, rows)}
             return _run_page(request, club, n, echo=echo)
     return _run_page(request, club, n, status=400, log_form=form)
 
@@ -457,9 +495,11 @@ def night_latecomer(request: HttpRequest, club: Club, night: int) -> HttpRespons
         try:
             with busy_refusal("name"):
                 entry = club_services.add_night_player(
-                    n, form.cleaned_data["name"], guest=form.cleaned_data["guest"],
+                    n,
+                    form.cleaned_data["name"],
+                    guest=form.cleaned_data["guest"],
                     actor=request.user,
-                )  # fmt: skip
+                )
         except ServiceError as exc:
             form.add_error(_field(form, exc.field) or "name", exc.message)
         else:
@@ -535,7 +575,7 @@ def night_list(request: HttpRequest, slug: str) -> HttpResponseBase:
                 "tournament__divisions__round_set__number",
                 filter=Q(tournament__divisions__round_set__games__isnull=False),
             ),
-        )  # fmt: skip
+        )
     )
     rows = [
         {
@@ -546,9 +586,15 @@ def night_list(request: HttpRequest, slug: str) -> HttpResponseBase:
         }
         for n in nights
     ]
-    return render(request, "clubs/night_list.html", {
-        "club": club, "rows": rows, "organiser": club.is_organiser(request.user),
-    })  # fmt: skip
+    return render(
+        request,
+        "clubs/night_list.html",
+        {
+            "club": club,
+            "rows": rows,
+            "organiser": club.is_organiser(request.user),
+        },
+    )
 
 
 urlpatterns: list[URLPattern] = [

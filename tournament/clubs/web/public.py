@@ -25,6 +25,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
+from tournament.standings import format_wins
+
 from ...models import Club
 from .. import selectors
 from ..ladder import PRESETS, LadderRow, Rule
@@ -58,8 +60,7 @@ def club_list(request: HttpRequest, version: ClubVersion) -> HttpResponse:
     return render(request, "clubs/public_list.html", {"clubs": clubs, "q": q})
 
 
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+_number = format_wins
 
 
 def _ladder_row(row: LadderRow) -> dict[str, Any]:
@@ -116,8 +117,9 @@ def _night_html(results: tuple[selectors.NightPlayer, ...]) -> SafeString:
 def _members_html(members: list[selectors.MemberRow]) -> SafeString:
     out = []
     for m in members:
-        since = (f' <small class="muted">since {m.since.strftime("%b %Y")}</small>'
-                 if m.since else "")  # fmt: skip
+        since = (
+            f' <small class="muted">since {m.since.strftime("%b %Y")}</small>' if m.since else ""
+        )
         out.append(f"<li>{_player_link(m.player, m.name)}{since}</li>")
     return mark_safe("".join(out))  # noqa: S308 - names escaped
 
@@ -143,10 +145,21 @@ def _season_view(season: Season) -> dict[str, Any]:
 def _cached_season_view(club: Club, season: Season, closed: str) -> dict[str, Any]:
     """The season's ladder, recomputed only when its closed nights or the season change."""
     season_key = hashlib.sha256(
-        json.dumps([season.pk, season.name, str(season.start_date), str(season.end_date),
-                    season.preset, season.rule, str(season.archived_at), season.awards],
-                   sort_keys=True, default=str).encode()
-    ).hexdigest()[:16]  # fmt: skip
+        json.dumps(
+            [
+                season.pk,
+                season.name,
+                str(season.start_date),
+                str(season.end_date),
+                season.preset,
+                season.rule,
+                str(season.archived_at),
+                season.awards,
+            ],
+            sort_keys=True,
+            default=str,
+        ).encode()
+    ).hexdigest()[:16]
     return closed_data(club, closed, "season", lambda: _season_view(season), season_key)
 
 
@@ -165,8 +178,13 @@ def _club_view(club: Club) -> dict[str, Any]:
             {"night": n, "rows_html": _night_html(n.results)}
             for n in selectors.recent_night_results(club, RECENT_NIGHTS)
         ],
-        "records": closed_data(club, closed, "records", lambda: selectors.club_records(club),
-                               selectors.RECORD_MIN_GAMES),
+        "records": closed_data(
+            club,
+            closed,
+            "records",
+            lambda: selectors.club_records(club),
+            selectors.RECORD_MIN_GAMES,
+        ),
         "min_games": selectors.RECORD_MIN_GAMES,
         "ratings": selectors.club_ratings(club, TOP_RATINGS),
         "rating_list": club.rating_list,
@@ -230,13 +248,19 @@ def season_detail(
             return {}
         current = selectors.current_season(club)
         closed = selectors.closed_nights_stamp(club)
-        return {"club": club, "is_current": current is not None and current.pk == found.pk,
-                **_cached_season_view(club, found, closed)}  # fmt: skip
+        return {
+            "club": club,
+            "is_current": current is not None and current.pk == found.pk,
+            **_cached_season_view(club, found, closed),
+        }
 
     context = club_data(version, "season", build, season)
     if not context:
-        return _refuse(request, f"The club {slug!r} has no season {season}; its seasons are "
-                                f"listed at /clubs/{slug}/seasons/.")  # fmt: skip
+        return _refuse(
+            request,
+            f"The club {slug!r} has no season {season}; its seasons are "
+            f"listed at /clubs/{slug}/seasons/.",
+        )
     return render(request, "clubs/public_season.html", context)
 
 

@@ -7,8 +7,8 @@ name is one clear line (and a code with ``--json``), never a traceback.
 from __future__ import annotations
 
 from tournament.clubs.models import Night, Season
+from tournament.errors import ServiceError
 from tournament.models import Club
-from tournament.services import ServiceError
 
 
 def club_arg(value: str) -> Club:
@@ -35,19 +35,18 @@ def season_arg(club: Club, name: str | None) -> Season:
     season = Season.objects.filter(club=club, name__iexact=name.strip()).first()
     if season is None:
         names = ", ".join(s.name for s in Season.objects.filter(club=club)) or "none yet"
-        raise ServiceError("unknown_season", field="season", club=club.name, season=name,
-                           seasons=names)
+        raise ServiceError(
+            "unknown_season", field="season", club=club.name, season=name, seasons=names
+        )
     return season
 
 
 def night_arg(slug: str) -> Night:
     """A club night by its tournament's slug (what club_night printed)."""
-    from tournament.services import tournament_by_slug
+    from tournament.selectors import tournament_by_slug
 
     tournament = tournament_by_slug(slug)
-    night = Night.objects.select_related("club", "tournament").filter(
-        tournament=tournament
-    ).first()
+    night = Night.objects.select_related("club", "tournament").filter(tournament=tournament).first()
     if night is None:
         raise ServiceError("not_a_club_night", field="night", slug=slug)
     return night

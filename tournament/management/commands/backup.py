@@ -39,7 +39,7 @@ GIBSON_TABLES = ("django_migrations", "tournament_tournament", "tournament_game"
 
 
 def engine() -> str:
-    """"sqlite" or "postgresql"; any other database is refused, naming it."""
+    """ "sqlite" or "postgresql"; any other database is refused, naming it."""
     vendor = connection.vendor
     if vendor not in ("sqlite", "postgresql"):
         raise CommandError(
@@ -125,7 +125,7 @@ def counts() -> dict[str, int]:
 
 
 def described(numbers: dict[str, int]) -> str:
-    """"1 tournament, 40 players" from ``counts()``."""
+    """ "1 tournament, 40 players" from ``counts()``."""
     t, p = numbers["tournaments"], numbers["players"]
     return f"{t} tournament{'s' if t != 1 else ''}, {p} player{'s' if p != 1 else ''}"
 
@@ -166,8 +166,7 @@ class Command(GibsonCommand):
             self.emit_json(result)
         else:
             self.stdout.write(
-                f"Backup written to {path} ({kind}, {result['bytes']:,} bytes: "
-                f"{described(result)})"
+                f"Backup written to {path} ({kind}, {result['bytes']:,} bytes: {described(result)})"
             )
 
 

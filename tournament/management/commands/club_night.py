@@ -21,8 +21,12 @@ def night_data(night: Night) -> dict:
         "draw": night.draws()[: night.games],
         "closed": night.closed,
         "players": [
-            {"number": e.number, "name": e.player.name, "rating": e.seed_rating,
-             "guest": e.player_id in guests}
+            {
+                "number": e.number,
+                "name": e.player.name,
+                "rating": e.seed_rating,
+                "guest": e.player_id in guests,
+            }
             for e in division.entries.select_related("player").order_by("number")
         ],
     }
@@ -40,17 +44,19 @@ class Command(GibsonCommand):
         parser.add_argument("club", help="the club's slug or name")
         parser.add_argument("--date", required=True, help="the night's date, YYYY-MM-DD")
         parser.add_argument(
-            "--players", default="",
+            "--players",
+            default="",
             help='who is here: "Ann Lee,Bob Ray" (use ";" between surname-first names: '
             '"Lee, Ann; Ray, Bob"); a number is a registry player id',
-        )  # fmt: skip
+        )
         parser.add_argument("--guests", default="", help="guests by name, as --players")
         parser.add_argument("--games", default="3", help="games planned tonight (default 3)")
         parser.add_argument(
-            "--draw", default="random,koth",
+            "--draw",
+            default="random,koth",
             help="the draw of each game, comma-separated, the last repeating: random, koth, "
             "swiss, rr (default random,koth)",
-        )  # fmt: skip
+        )
 
     def handle(self, *args, **opts):
         club = club_arg(opts["club"])

@@ -17,9 +17,10 @@ class Command(GibsonCommand):
         parser.add_argument("--start", required=True, help="first day, YYYY-MM-DD")
         parser.add_argument("--end", required=True, help="last day, YYYY-MM-DD")
         parser.add_argument(
-            "--preset", default="",
+            "--preset",
+            default="",
             help="scoring: " + "; ".join(f"{k} ({v[0]})" for k, v in PRESETS.items()),
-        )  # fmt: skip
+        )
 
     def handle(self, *args, **opts):
         club = club_arg(opts["club"])

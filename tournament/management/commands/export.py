@@ -1,9 +1,14 @@
 import datetime as dt
 from pathlib import Path
 
-from ...exports import FORMATS, render_export, write_export
-from ...interchange import refuse_system_folder
-from ...services import tournament_by_slug
+from tournament.interchange.exports import (
+    export_formats,
+    refuse_system_folder,
+    render_export,
+    write_export,
+)
+from tournament.selectors import tournament_by_slug
+
 from ..base import GibsonCommand
 
 
@@ -16,7 +21,7 @@ class Command(GibsonCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
-        parser.add_argument("--format", required=True, choices=FORMATS, dest="fmt")
+        parser.add_argument("--format", required=True, choices=export_formats(), dest="fmt")
         parser.add_argument("--out", required=True, help="file to write (its folder must exist)")
         parser.add_argument(
             "--date", help="event date for .TOU (YYYY-MM-DD; default: the tournament's start date)"

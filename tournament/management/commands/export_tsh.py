@@ -1,5 +1,6 @@
-from ...interchange import export_tsh
-from ...services import tournament_by_slug
+from tournament.interchange.exports import export_tsh
+from tournament.selectors import tournament_by_slug
+
 from ..base import GibsonCommand
 
 

@@ -1,7 +1,8 @@
 from pathlib import Path
 
-from ...interchange import import_tsh
-from ...services import last_round_number
+from tournament.interchange.imports import import_tsh
+from tournament.selectors import last_round_number
+
 from ..base import GibsonCommand
 
 

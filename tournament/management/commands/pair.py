@@ -1,5 +1,7 @@
-from ...pairing import pair_round
-from ...services import division_by_name, tournament_by_slug
+from pairings.engine import system_names
+from pairings.services.rounds import pair_round
+from tournament.selectors import division_by_name, tournament_by_slug
+
 from ..base import GibsonCommand
 
 
@@ -15,7 +17,7 @@ class Command(GibsonCommand):
         parser.add_argument("--round", type=int, required=True, help="the round to pair")
         parser.add_argument(
             "--system",
-            help="rr, fontes, swiss, koth, factor, contention, australian or random",
+            help="one of: " + ", ".join(system_names()),
         )
         parser.add_argument("--dry-run", action="store_true", help="show, store nothing")
         parser.add_argument("--force", action="store_true", help="replace existing pairings")

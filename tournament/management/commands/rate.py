@@ -1,5 +1,6 @@
-from ...rating import division_estimates, division_system
-from ...services import division_by_name, tournament_by_slug
+from ratings.division import division_estimates, division_system
+from tournament.selectors import division_by_name, tournament_by_slug
+
 from ..base import GibsonCommand
 
 

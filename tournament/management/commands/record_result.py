@@ -1,9 +1,6 @@
-from ...services import (
-    correct_player_result,
-    division_by_name,
-    record_result,
-    tournament_by_slug,
-)
+from tournament.selectors import division_by_name, tournament_by_slug
+from tournament.services import correct_player_result, record_result
+
 from ..base import GibsonCommand
 
 

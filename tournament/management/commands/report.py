@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from tournament.selectors import division_by_name, tournament_by_slug
+
 from ...reports.build import KINDS, build_report
 from ...reports.files import check_target, write_atomically
-from ...services import division_by_name, tournament_by_slug
 from ..base import GibsonCommand
 
 
@@ -41,14 +42,20 @@ class Command(GibsonCommand):
             # run here (the file is named on this machine), through the task for its progress
             result = division_scorecards.apply(
                 args=(tournament.slug, division.name, opts["out"]),
-                kwargs={"per_page": opts["per_page"], "round_number": opts["round"],
-                        "paper": opts["paper"]},
-            ).get()  # fmt: skip
+                kwargs={
+                    "per_page": opts["per_page"],
+                    "round_number": opts["round"],
+                    "paper": opts["paper"],
+                },
+            ).get()
         else:
             report = build_report(
-                division, kind, round_number=opts["round"], per_page=opts["per_page"],
+                division,
+                kind,
+                round_number=opts["round"],
+                per_page=opts["per_page"],
                 paper=opts["paper"],
-            )  # fmt: skip
+            )
             write_atomically(opts["out"], report.pdf)
             result = {
                 "file": opts["out"],
@@ -61,8 +68,13 @@ class Command(GibsonCommand):
         if opts["json"]:
             self.emit_json(result)
             return
-        what = {"scorecards": "scorecards", "pairings": "pairings", "standings": "standings",
-                "wallchart": "wall chart", "prizes": "prize list"}[kind]  # fmt: skip
+        what = {
+            "scorecards": "scorecards",
+            "pairings": "pairings",
+            "standings": "standings",
+            "wallchart": "wall chart",
+            "prizes": "prize list",
+        }[kind]
         where = f" round {result['round']}" if result["round"] is not None else ""
         self.stdout.write(
             f"{tournament.name} - division {division.name}{where}: {what}, "

@@ -1,15 +1,15 @@
 """Re-rate a rating list from the shell.
 
-Re-rating is a rating officer's act (tournament.rating.rerate checks it for web users); this
+Re-rating is a rating officer's act (ratings.division.rerate checks it for web users); this
 command runs as the shell user, with no web user, and names itself ("rerate") as the actor:
 a command actor is trusted, since whoever runs it already holds the database. It is audited.
 """
 
 import datetime
 
+from ratings.division import rerate
 from ratings.services import rating_list_by_slug
 
-from ...rating import rerate
 from ..base import GibsonCommand
 
 

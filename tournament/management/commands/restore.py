@@ -133,11 +133,18 @@ def _restore_postgresql(path: Path) -> None:
     connection.close()  # our own idle connection must not hold a lock pg_restore waits on
     run_pg(
         [
-            pg_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--single-transaction",
-            "--exit-on-error", "-d", str(connection.settings_dict["NAME"]), str(path),
+            pg_tool("pg_restore"),
+            "--clean",
+            "--if-exists",
+            "--no-owner",
+            "--single-transaction",
+            "--exit-on-error",
+            "-d",
+            str(connection.settings_dict["NAME"]),
+            str(path),
         ],
         f"restore {path} (the database is unchanged)",
-    )  # fmt: skip
+    )
 
 
 def _clear_page_cache() -> None:

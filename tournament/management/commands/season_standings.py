@@ -1,4 +1,5 @@
 from tournament.clubs.selectors import season_ladder
+from tournament.standings import format_record
 
 from ..base import GibsonCommand
 from ._clubs import club_arg, season_arg
@@ -18,8 +19,10 @@ class Command(GibsonCommand):
         club = club_arg(opts["club"])
         season = season_arg(club, opts["season"])
         rows = [
-            {k: r.as_dict()[k] for k in ("rank", "name", "points", "wins", "losses", "spread",
-                                         "nights")}
+            {
+                k: r.as_dict()[k]
+                for k in ("rank", "name", "points", "wins", "losses", "spread", "nights")
+            }
             for r in season_ladder(season)
         ]
         if opts["json"]:
@@ -34,7 +37,7 @@ class Command(GibsonCommand):
         )
         for r in rows:
             rank = str(r["rank"]) if r["rank"] is not None else "-"
-            rec = f"{r['wins']:g}-{r['losses']:g}"
+            rec = format_record(r["wins"], r["losses"])
             self.stdout.write(
                 f"{rank:>4}  {r['name']:<28} {r['points']:>7g} {rec:>11} {r['spread']:>+7} "
                 f"{r['nights']:>6}"

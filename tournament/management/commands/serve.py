@@ -73,12 +73,19 @@ class Command(GibsonCommand):
         self.stdout.flush()
         sys.stderr.flush()
         argv = [
-            sys.executable, "-m", "gunicorn", "tournament.wsgi:application",
-            "--bind", addr,
-            "--workers", str(workers),
-            "--chdir", str(settings.BASE_DIR),
-            "--graceful-timeout", "20",
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "tournament.wsgi:application",
+            "--bind",
+            addr,
+            "--workers",
+            str(workers),
+            "--chdir",
+            str(settings.BASE_DIR),
+            "--graceful-timeout",
+            "20",
+        ]
         if _has_control_socket():
             # gunicorn 24+ opens a control socket at one fixed path in $HOME; a second server on
             # the same machine (another event, a test run) would take it over. Not used here.

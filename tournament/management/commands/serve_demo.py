@@ -33,4 +33,3 @@ class Command(GibsonCommand):
         if not opts["no_serve"]:
             # --insecure: serve the admin's static files with DEBUG off, as a venue laptop needs.
             call_command("runserver", addr, use_reloader=False, insecure_serving=True)
-

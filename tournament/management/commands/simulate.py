@@ -1,7 +1,8 @@
 from pairings.engine import PairingOptions, Schedule, check_round, pair_round
 from pairings.engine.generator import simulate
+from tournament.errors import ServiceError
+from tournament.selectors import division_by_name, tournament_by_slug
 
-from ...services import ServiceError, division_by_name, tournament_by_slug
 from ..base import GibsonCommand
 
 
@@ -19,8 +20,12 @@ class Command(GibsonCommand):
         parser.add_argument("--rounds", type=int, required=True)
         parser.add_argument("--schedule", help='e.g. "1-3:fontes,4-10:swiss,11-12:koth"')
         parser.add_argument("--seed", type=int, default=0)
-        parser.add_argument("--withdraw-rate", type=float, default=0.0,
-                            help="chance per round that a player withdraws")
+        parser.add_argument(
+            "--withdraw-rate",
+            type=float,
+            default=0.0,
+            help="chance per round that a player withdraws",
+        )
 
     def handle(self, *args, **opts):
         rounds = opts["rounds"]
@@ -64,8 +69,14 @@ class Command(GibsonCommand):
             return result
 
         simulate(
-            n_players, rounds, pair, seed=opts["seed"], withdraw_rate=opts["withdraw_rate"],
-            lag=schedule.lag_for, rounds_total=rounds, entrants=entrants,
+            n_players,
+            rounds,
+            pair,
+            seed=opts["seed"],
+            withdraw_rate=opts["withdraw_rate"],
+            lag=schedule.lag_for,
+            rounds_total=rounds,
+            entrants=entrants,
         )
         if opts["json"]:
             self.emit_json(rows)

@@ -1,5 +1,12 @@
-from ...rating import rating_estimates
-from ...services import division_by_name, division_standings, last_round_number, tournament_by_slug
+from ratings.division import rating_estimates
+from tournament.selectors import (
+    division_by_name,
+    division_standings,
+    last_round_number,
+    tournament_by_slug,
+)
+from tournament.standings import format_record
+
 from ..base import GibsonCommand
 
 
@@ -51,7 +58,7 @@ class Command(GibsonCommand):
         )
         for r in rows:
             rank = str(r.rank) if r.rank is not None else "-"
-            rec = f"{r.wins:g}-{r.losses:g}"
+            rec = format_record(r.wins, r.losses)
             name = r.name + (" (withdrawn)" if r.withdrawn else "")
             est = estimates.get(r.number, "")
             self.stdout.write(

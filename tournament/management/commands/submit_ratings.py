@@ -1,7 +1,7 @@
 """Submit a tournament's divisions to a rating list from the shell.
 
 On the web only a list's officers submit (a director requests, an officer approves; see
-tournament.rating). This command runs as the shell user, with no web user, and names itself
+ratings.division). This command runs as the shell user, with no web user, and names itself
 ("submit_ratings") as the actor: a command actor is trusted, since whoever runs it already
 holds the database. Every submission is audited under that name.
 """
@@ -10,12 +10,12 @@ import datetime
 
 from django.db import transaction
 
+from ratings.division import division_rating_input, submit_divisions
 from ratings.engine import RatingError
 from ratings.models import PlayerRating, RatingList
 from ratings.services import create_rating_list
+from tournament.selectors import tournament_by_slug
 
-from ...rating import division_rating_input, submit_divisions
-from ...services import tournament_by_slug
 from ..base import GibsonCommand
 
 

@@ -15,17 +15,18 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_safe
 
-from ...models import AuditEvent, Division, Tournament
-from ...rating import rating_estimates
-from ...selectors import (
+from pairings.selectors import gibsonized_players
+from ratings.division import rating_estimates
+from tournament.selectors import (
     division_standings,
-    gibsonized_players,
     last_round_number,
     last_scored_round,
     missing_games,
     round_has_results,
     round_in_play,
 )
+
+from ...models import AuditEvent, Division, Tournament
 from ...services.selfentry import open_self_reports
 from ..permissions import DivisionMoved, can_direct, division_by_slug, moved, scorekeeper_required
 

@@ -23,12 +23,19 @@ from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from pairings.engine.schedule import KNOWN_SYSTEMS
+from pairings.engine import system_names
+from pairings.services.rounds import (
+    Proposal,
+    edit_proposal,
+    propose_round,
+    publish_proposal,
+    unpair_round,
+)
+from tournament.errors import ServiceError
+from tournament.standings import format_record
 
 from ...models import Division, Tournament
-from ...pairing import Proposal, edit_proposal, propose_round, publish_proposal, unpair_round
 from ...selectors import last_round_number, round_has_results
-from ...services import ServiceError
 from ..errors import busy_refusal
 from ..forms.pairing import ACTIONS, PairingEditForm, encode_pairs
 from ..permissions import DivisionMoved, director_required, division_by_slug, moved
@@ -53,7 +60,7 @@ def _player(proposal: Proposal, number: int) -> dict[str, Any] | None:
     return {
         "number": number,
         "name": p.name,
-        "record": f"{p.wins:g}-{p.losses:g}",
+        "record": format_record(p.wins, p.losses),
         "spread": f"{p.spread:+d}",
     }
 
@@ -71,8 +78,12 @@ def _report(proposal: Proposal) -> dict[str, Any]:
         "errors": proposal.report.errors,
         "warnings": proposal.report.warnings,
         "measures": [
-            {"label": label, "key": key, "value": f"{quality.get(key, 0):g}",
-             "engine": f"{engine.get(key, 0):g}"}
+            {
+                "label": label,
+                "key": key,
+                "value": f"{quality.get(key, 0):g}",
+                "engine": f"{engine.get(key, 0):g}",
+            }
             for label, key in rows
         ],
         "imbalance": f"{quality.get('max_imbalance', 0):g}",
@@ -113,12 +124,10 @@ def _context(
         "error": error.worded(WORDING) if error is not None else "",
         "error_code": error.code if error is not None else "",
         "undo_round": undo,
-        "undo_url": undo and reverse(
-            "console:unpair", args=(tournament.slug, division.slug, undo)
-        ),
+        "undo_url": undo and reverse("console:unpair", args=(tournament.slug, division.slug, undo)),
         "pair_url": reverse("console:pair", args=(tournament.slug, division.slug, round_number)),
         "division_url": reverse("console:division", args=(tournament.slug, division.slug)),
-        "systems": KNOWN_SYSTEMS,
+        "systems": system_names(),
         # Choosing a system helps unless the round is past pairing (paired, results).
         "show_systems": error is None or error.code not in CLOSED,
         "system": proposal.system if proposal is not None else "",
@@ -176,8 +185,9 @@ def pair(
     form.is_valid()
     data = form.cleaned_data
     if any(name in form.errors for name in ("games", "pins", "system")):
-        detail = "; ".join(str(e) for name in ("games", "pins", "system")
-                           for e in form.errors.get(name, []))
+        detail = "; ".join(
+            str(e) for name in ("games", "pins", "system") for e in form.errors.get(name, [])
+        )
         exc = ServiceError("pairing_malformed", detail=detail)
         return _show(request, _context(tournament, div, round, None, error=exc), 400)
     games, pins, system = data["games"], data["pins"], data["system"]

@@ -14,21 +14,15 @@ never a player's email or phone.
 
 from __future__ import annotations
 
-import difflib
-import re
-import unicodedata
 from typing import Any
 
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from ...models import Division, Entry, Game, Player, Tournament
-from ...selectors import paired_rounds
-from ...services import (
-    ServiceError,
+from tournament.errors import ServiceError
+from tournament.services import (
     register_new_player,
     register_player,
     register_players,
@@ -37,132 +31,20 @@ from ...services import (
     update_entry,
     withdraw_player,
 )
+
+from ...models import Division, Entry, Game, Player, Tournament
+from ...selectors import (
+    federation_ids,
+    near_duplicates,
+    paired_rounds,
+    player_choices,
+    search_players,
+)
 from ...services.selfentry import issue_token, revoke_token
 from ..forms.registration import AddPlayerForm, EntryForm, PasteForm, RoundForm
 from ..permissions import DivisionMoved, director_required, division_by_slug, moved
 
-SEARCH_LIMIT = 12
-NEAR_LIMIT = 5
-NEAR_RATIO = 0.85  # "Smith, Jon" v "Smith, John" is 0.95; "Smith, Joan" v "Smyth, Jane" 0.82
-
-# ----------------------------------------------------------------------- names and search
-
-
-def fold(name: str) -> str:
-    """A name for comparing: accents off, case folded, punctuation to spaces ("Bégin, J.")."""
-    text = unicodedata.normalize("NFKD", name)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
-    return " ".join(re.sub(r"[^\w]+", " ", text).split())
-
-
-def _ids(player: Player) -> list[tuple[str, str]]:
-    return [
-        (label, value)
-        for label, value in (
-            ("NASPA", player.naspa_id),
-            ("WESPA", player.wespa_id),
-            ("ABSP", player.absp_id),
-        )
-        if value
-    ]
-
-
-def player_choices(division: Division, players: list[Player]) -> list[dict[str, Any]]:
-    """One pickable row per player and rating: the division's list if it has one, else every
-    list the player is on (an unrated row when on none). Only names, ids and ratings go in:
-    the template never sees a Player, so contact details cannot leak into the page."""
-    from ratings.models import PlayerRating
-
-    ratings = PlayerRating.objects.filter(player__in=players).select_related("rating_list")
-    if division.rating_list_id:
-        ratings = ratings.filter(rating_list_id=division.rating_list_id)
-    by_player: dict[int, list[Any]] = {}
-    for r in ratings.order_by("rating_list__name"):
-        by_player.setdefault(r.player_id, []).append(r)
-    registered = dict(
-        division.entries.filter(player__in=players).values_list("player_id", "number")
-    )
-    rows = []
-    for p in players:
-        base = {
-            "player_id": p.pk,
-            "name": p.name,
-            "ids": _ids(p),
-            "country": p.country,
-            "number": registered.get(p.pk),
-        }
-        listed = by_player.get(p.pk, [])
-        for r in listed:
-            rows.append(
-                {
-                    **base,
-                    "pick": f"{p.pk}:{r.rating_list_id}",
-                    "rating": r.rating,
-                    "list": r.rating_list.name,
-                }
-            )
-        if not listed:
-            off_list = division.rating_list.name if division.rating_list_id else ""
-            rows.append({**base, "pick": str(p.pk), "rating": None, "list": off_list})
-    return rows
-
-
-def search_players(division: Division, query: str) -> list[dict[str, Any]]:
-    """Registry players whose name has every typed word, or whose federation id is the query.
-
-    The database does the matching (a registry holds tens of thousands of players); when it
-    finds nothing, names are compared without accents ("Begin" finds "Bégin").
-    """
-    # NUL is no name's letter, and PostgreSQL refuses it in any query (a 500, not no match)
-    query = " ".join(query.replace("\x00", " ").split())[:100]
-    words = [w for w in re.split(r"[\s,]+", query) if w]
-    if len(query) < 2 or not words:
-        return []
-    by_name = Q()
-    for w in words:
-        by_name &= Q(name__icontains=w)
-    by_id = Q(naspa_id__iexact=query) | Q(wespa_id__iexact=query) | Q(absp_id__iexact=query)
-    players = list(Player.objects.filter(by_name | by_id).order_by("name")[:SEARCH_LIMIT])
-    if not players:
-        folded = [fold(w) for w in words]
-        ids = [
-            pk
-            for pk, name in Player.objects.values_list("pk", "name").iterator()
-            if all(w in fold(name) for w in folded)
-        ][:SEARCH_LIMIT]
-        players = list(Player.objects.filter(pk__in=ids).order_by("name"))
-    return player_choices(division, players)
-
-
-def near_duplicates(name: str) -> list[Player]:
-    """Registry players whose name is the same or nearly (accents, case, a letter or two,
-    given name first): before adding a new player the director should see them."""
-    key = fold(name)
-    if not key:
-        return []
-    words = sorted(key.split())
-    found: list[tuple[float, int]] = []
-    matcher = difflib.SequenceMatcher(b=key, autojunk=False)
-    for pk, other in Player.objects.values_list("pk", "name").iterator():
-        folded = fold(other)
-        if folded == key or sorted(folded.split()) == words:
-            found.append((2.0, pk))
-            continue
-        matcher.set_seq1(folded)
-        if (
-            matcher.real_quick_ratio() >= NEAR_RATIO
-            and matcher.quick_ratio() >= NEAR_RATIO
-            and (ratio := matcher.ratio()) >= NEAR_RATIO
-        ):
-            found.append((ratio, pk))
-    found.sort(key=lambda f: -f[0])
-    ids = [pk for _, pk in found[:NEAR_LIMIT]]
-    by_pk = Player.objects.in_bulk(ids)
-    return [by_pk[pk] for pk in ids if pk in by_pk]
-
-
 # ----------------------------------------------------------------------- the page
-
 
 
 def _spans(numbers: list[int]) -> str:
@@ -204,7 +86,7 @@ def _rows(
         rows.append(
             {
                 "entry": e,
-                "ids": _ids(e.player),
+                "ids": federation_ids(e.player),
                 "edit": edit,
                 "status": status,
                 "error": failed.get("message", "") if mine else "",
@@ -242,7 +124,15 @@ def _context(
         "urls": {
             k: url(f"players{'_' + k if k else ''}")
             for k in (
-                "", "search", "add", "paste", "edit", "withdraw", "reinstate", "remove", "link"
+                "",
+                "search",
+                "add",
+                "paste",
+                "edit",
+                "withdraw",
+                "reinstate",
+                "remove",
+                "link",
             )
         },
         "home_url": reverse("console:division", args=(tournament.slug, division.slug)),

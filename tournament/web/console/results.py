@@ -30,19 +30,19 @@ from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from tournament.errors import ServiceError
+from tournament.services import correct_result
+
 from ...models import Division, Game, PendingResult, Tournament
-from ...scoreline import LOW_SCORE, low_scores
 from ...selectors import division_standings
-from ...services import ServiceError, correct_result
 from ...services.results import (
-    Entered,
     double_entry,
     enter_line,
     resolve_dispute,
     resolve_line,
     set_double_entry,
 )
-from ...standings import StandingsRow
+from ..echo import game_echo, line_echo
 from ..errors import busy_refusal
 from ..forms.results import CorrectionForm, DisputeForm, DoubleEntryForm, ResultLineForm
 from ..permissions import DivisionMoved, can_direct, division_by_slug, moved, scorekeeper_required
@@ -73,73 +73,8 @@ def _division_and_round(tournament: Tournament, key: str, number: int) -> Divisi
 
 def _paired_rounds(division: Division) -> list[int]:
     return sorted(
-        set(
-            Game.objects.filter(round__division=division).values_list("round__number", flat=True)
-        )
+        set(Game.objects.filter(round__division=division).values_list("round__number", flat=True))
     )
-
-
-def _wins(value: float) -> str:
-    return str(int(value)) if value == int(value) else f"{value:g}"
-
-
-def _record(row: StandingsRow | None) -> dict[str, Any]:
-    if row is None:
-        return {"record": "", "spread": ""}
-    return {"record": f"{_wins(row.wins)}-{_wins(row.losses)}", "spread": f"{row.spread:+d}"}
-
-
-def _side(entry, score: int | None, rows: dict[int, StandingsRow]) -> dict[str, Any]:
-    return {"number": entry.number, "name": entry.name, "score": score, **_record(
-        rows.get(entry.number)
-    )}
-
-
-def _game_echo(game: Game, rows: dict[int, StandingsRow]) -> dict[str, Any]:
-    """Both players with their scores, the winner and spread, and each one's new record."""
-    one = _side(game.player1, game.score1, rows)
-    two = _side(game.player2, game.score2, rows)
-    spread = abs(game.score1 - game.score2)
-    if game.score1 == game.score2:
-        outcome = f"a tie at {game.score1}"
-    else:
-        winner = one if game.score1 > game.score2 else two
-        outcome = f"#{winner['number']} {winner['name']} wins by {spread}"
-    return {"players": [one, two], "outcome": outcome, "spread": spread}
-
-
-def _echo(division: Division, entered: Entered) -> dict[str, Any]:
-    rows = {row.number: row for row in division_standings(division)}
-    line = entered.line
-    echo: dict[str, Any] = {"kind": entered.kind, "line": line.text, "game_ids": []}
-    if entered.kind == "forfeit":
-        lost, won = entered.games
-        echo["players"] = [
-            _side(lost.player1, lost.score1, rows),
-            _side(won.player1, won.score1, rows),
-        ]
-        echo["outcome"] = (
-            f"#{lost.player1.number} {lost.player1.name} forfeits; #{won.player1.number} "
-            f"{won.player1.name} wins by {won.score1}"
-        )
-        echo["game_ids"] = [lost.pk, won.pk]
-        return echo
-    game = entered.games[0]
-    echo["game_ids"] = [game.pk]
-    if entered.kind in ("recorded", "confirmed"):
-        echo.update(_game_echo(game, rows))
-        low = low_scores(line)
-        if low:
-            echo["warning"] = (
-                f"score {' and '.join(map(str, low))} is under {LOW_SCORE}: recorded; check the "
-                "scorecard (ArrowUp reopens this line)"
-            )
-    else:
-        echo["players"] = [
-            {"number": game.player1.number, "name": game.player1.name},
-            {"number": game.player2.number, "name": game.player2.name},
-        ]
-    return echo
 
 
 def _round_rows(division: Division, number: int, just: list[int]) -> list[dict[str, Any]]:
@@ -249,9 +184,11 @@ def _correction_for(
     division: Division, number: int, line: str, exc: ServiceError
 ) -> CorrectionForm | None:
     """A correction form for the game a refused line found recorded, with the line's scores."""
-    game = Game.objects.filter(pk=exc.params.get("game")).select_related(
-        "round", "player1__player", "player2__player"
-    ).first()
+    game = (
+        Game.objects.filter(pk=exc.params.get("game"))
+        .select_related("round", "player1__player", "player2__player")
+        .first()
+    )
     if game is None or game.player2_id is None:
         return None
     score1, score2 = game.score1, game.score2
@@ -295,7 +232,7 @@ def results(
             extra["correction"] = _correction_for(div, round, line, exc)
             extra["focus_correction"] = form.cleaned_data.get("reopened", False)
         return _answer(request, tournament, div, round, status=400, **extra)
-    return _answer(request, tournament, div, round, echo=_echo(div, entered))
+    return _answer(request, tournament, div, round, echo=line_echo(div, entered))
 
 
 @scorekeeper_required
@@ -330,7 +267,10 @@ def correct(
         try:
             with busy_refusal():
                 correct_result(
-                    game, data["score1"], data["score2"], reason=data["reason"],
+                    game,
+                    data["score1"],
+                    data["score2"],
+                    reason=data["reason"],
                     actor=request.user,
                 )
         except ServiceError as exc:
@@ -342,7 +282,7 @@ def correct(
                 "game_ids": [game.pk],
                 "before": f"{before[0]}-{before[1]}",
                 "reason": data["reason"],
-                **_game_echo(game, rows),
+                **game_echo(game, rows),
             }
             return _answer(request, tournament, div, round, echo=echo)
     return _answer(
@@ -378,14 +318,16 @@ def resolve(
         try:
             with busy_refusal():
                 game = resolve_dispute(
-                    game, form.cleaned_data["score1"], form.cleaned_data["score2"],
+                    game,
+                    form.cleaned_data["score1"],
+                    form.cleaned_data["score2"],
                     actor=request.user,
                 )
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
             rows = {row.number: row for row in division_standings(div)}
-            echo = {"kind": "settled", "game_ids": [game.pk], **_game_echo(game, rows)}
+            echo = {"kind": "settled", "game_ids": [game.pk], **game_echo(game, rows)}
             return _answer(request, tournament, div, round, echo=echo)
     return _answer(request, tournament, div, round, status=400, dispute_error=form)
 

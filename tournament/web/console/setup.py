@@ -23,11 +23,18 @@ from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from pairings.models import ForbiddenPair, ScheduleRange
+from pairings.services.schedule import (
+    add_forbidden_pair,
+    add_schedule_range,
+    delete_forbidden_pair,
+    delete_schedule_range,
+    update_schedule_range,
+)
+from tournament.errors import ServiceError
+from tournament.interchange.imports import MAX_UPLOAD_BYTES, import_upload
 
 from ... import services
-from ...interchange import MAX_UPLOAD_BYTES, import_upload
 from ...models import Division, Tournament
-from ...services.errors import ServiceError
 from ..forms.setup import (
     DivisionForm,
     DivisionFormSet,
@@ -57,9 +64,7 @@ def tournaments(request: HttpRequest) -> HttpResponse:
 
 def can_create_tournament(user: Any) -> bool:
     """Staff accounts (every director has one) and superusers may start a tournament."""
-    return bool(
-        user.is_authenticated and user.is_active and (user.is_staff or user.is_superuser)
-    )
+    return bool(user.is_authenticated and user.is_active and (user.is_staff or user.is_superuser))
 
 
 def show_error(form: Any, exc: ServiceError) -> None:
@@ -75,8 +80,12 @@ def _new_page(request: HttpRequest, form: Any, divisions: Any, upload: Any, stat
     return render(
         request,
         "console/new.html",
-        {"form": form, "divisions": divisions, "upload": upload,
-         "max_upload_mb": MAX_UPLOAD_BYTES // (1024 * 1024)},
+        {
+            "form": form,
+            "divisions": divisions,
+            "upload": upload,
+            "max_upload_mb": MAX_UPLOAD_BYTES // (1024 * 1024),
+        },
         status=status,
     )
 
@@ -100,9 +109,16 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied("only staff accounts may start a tournament")
     upload = UploadForm(prefix="upload")
     if request.method != "POST":
-        form = TournamentForm(new=True, initial={"realm": "nsa", "gibson": True,
-                                                 "gibson_spread": 500, "late_entry": "forfeit",
-                                                 "paper": "letter"})
+        form = TournamentForm(
+            new=True,
+            initial={
+                "realm": "nsa",
+                "gibson": True,
+                "gibson_spread": 500,
+                "late_entry": "forfeit",
+                "paper": "letter",
+            },
+        )
         return _new_page(request, form, DivisionFormSet(prefix="divisions"), upload)
     form = TournamentForm(request.POST, new=True)
     divisions = DivisionFormSet(request.POST, prefix="divisions")
@@ -186,11 +202,19 @@ def _division_block(division: Division, bound: dict[str, Any]) -> dict[str, Any]
     bound (refused) form in place of the blank one."""
     key = division.pk
     ranges = [
-        {"range": r,
-         "form": bound.get(("range", r.pk)) or ScheduleRangeForm(
-             prefix=f"range-{r.pk}",
-             initial={"first_round": r.first_round, "last_round": r.last_round,
-                      "system": r.system, "lag": r.lag})}
+        {
+            "range": r,
+            "form": bound.get(("range", r.pk))
+            or ScheduleRangeForm(
+                prefix=f"range-{r.pk}",
+                initial={
+                    "first_round": r.first_round,
+                    "last_round": r.last_round,
+                    "system": r.system,
+                    "lag": r.lag,
+                },
+            ),
+        }
         for r in division.schedule_ranges.order_by("first_round")
     ]
     return {
@@ -216,9 +240,12 @@ def _setup_page(
     """The whole settings page, or (for htmx) the one division section that was posted."""
     bound = bound or {}
     if focus is not None and request.htmx:
-        return render(request, "console/setup_division.html",
-                      {"tournament": tournament, "block": _division_block(focus, bound)},
-                      status=status)
+        return render(
+            request,
+            "console/setup_division.html",
+            {"tournament": tournament, "block": _division_block(focus, bound)},
+            status=status,
+        )
     context = {
         "tournament": tournament,
         "form": bound.get("tournament")
@@ -270,8 +297,7 @@ def setup_add_division(request: HttpRequest, tournament: Tournament) -> HttpResp
     form = NewDivisionForm(request.POST, prefix="newdiv")
     if form.is_valid():
         try:
-            division = services.add_division(tournament, actor=request.user,
-                                             **form.cleaned_data)
+            division = services.add_division(tournament, actor=request.user, **form.cleaned_data)
             return _done(request, tournament, None if request.htmx else division)
         except ServiceError as exc:
             show_error(form, exc)
@@ -302,8 +328,14 @@ def _submit(
 def setup_division(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
     div = _division(tournament, division)
     form = DivisionForm(request.POST, prefix=f"div-{div.pk}")
-    return _submit(request, tournament, div, form, ("division", div.pk),
-                   lambda **kw: services.update_division(div, **kw))  # fmt: skip
+    return _submit(
+        request,
+        tournament,
+        div,
+        form,
+        ("division", div.pk),
+        lambda **kw: services.update_division(div, **kw),
+    )
 
 
 @director_required
@@ -311,8 +343,14 @@ def setup_division(request: HttpRequest, tournament: Tournament, division: str) 
 def setup_range_add(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
     div = _division(tournament, division)
     form = ScheduleRangeForm(request.POST, prefix=f"newrange-{div.pk}")
-    return _submit(request, tournament, div, form, ("new_range", div.pk),
-                   lambda **kw: services.add_schedule_range(div, **kw))  # fmt: skip
+    return _submit(
+        request,
+        tournament,
+        div,
+        form,
+        ("new_range", div.pk),
+        lambda **kw: add_schedule_range(div, **kw),
+    )
 
 
 @director_required
@@ -323,11 +361,17 @@ def setup_range(
     div = _division(tournament, division)
     rng = get_object_or_404(ScheduleRange, pk=_row_id(pk), division=div)
     if request.POST.get("delete"):
-        services.delete_schedule_range(rng, actor=request.user)
+        delete_schedule_range(rng, actor=request.user)
         return _done(request, tournament, div)
     form = ScheduleRangeForm(request.POST, prefix=f"range-{rng.pk}")
-    return _submit(request, tournament, div, form, ("range", rng.pk),
-                   lambda **kw: services.update_schedule_range(rng, **kw))  # fmt: skip
+    return _submit(
+        request,
+        tournament,
+        div,
+        form,
+        ("range", rng.pk),
+        lambda **kw: update_schedule_range(rng, **kw),
+    )
 
 
 @director_required
@@ -335,8 +379,14 @@ def setup_range(
 def setup_pair_add(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
     div = _division(tournament, division)
     form = ForbiddenPairForm(request.POST, prefix=f"pair-{div.pk}")
-    return _submit(request, tournament, div, form, ("new_pair", div.pk),
-                   lambda **kw: services.add_forbidden_pair(div, **kw))  # fmt: skip
+    return _submit(
+        request,
+        tournament,
+        div,
+        form,
+        ("new_pair", div.pk),
+        lambda **kw: add_forbidden_pair(div, **kw),
+    )
 
 
 @director_required
@@ -346,7 +396,7 @@ def setup_pair_delete(
 ) -> HttpResponse:
     div = _division(tournament, division)
     pair = get_object_or_404(ForbiddenPair, pk=_row_id(pk), division=div)
-    services.delete_forbidden_pair(pair, actor=request.user)
+    delete_forbidden_pair(pair, actor=request.user)
     return _done(request, tournament, div)
 
 

@@ -15,9 +15,10 @@ from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from tournament.errors import ServiceError
+
 from ... import services
 from ...models import StaffInvite, Tournament
-from ...services.errors import ServiceError
 from ...services.staff import INVITE_DAYS, open_invite
 from ..forms.staff import AcceptInviteForm, InviteForm, StaffAccountForm
 from ..permissions import director_required
@@ -59,8 +60,12 @@ def staff(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         data = form.cleaned_data
         try:
             services.add_staff(
-                tournament, role=data["role"], actor=request.user, username=data["username"],
-                email=data["email"], password=data["password"],
+                tournament,
+                role=data["role"],
+                actor=request.user,
+                username=data["username"],
+                email=data["email"],
+                password=data["password"],
             )
             return redirect("console:staff", slug=tournament.slug)
         except ServiceError as exc:
@@ -76,7 +81,9 @@ def staff_invite(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if form.is_valid():
         try:
             _, token = services.create_invite(
-                tournament, role=form.cleaned_data["role"], actor=request.user,
+                tournament,
+                role=form.cleaned_data["role"],
+                actor=request.user,
                 email=form.cleaned_data["email"],
             )
         except ServiceError as exc:
@@ -120,7 +127,9 @@ def accept_invite(request: HttpRequest, token: str) -> HttpResponse:
             data = form.cleaned_data
             try:
                 user, invite = services.accept_invite(
-                    token, username=data["username"], email=data["email"],
+                    token,
+                    username=data["username"],
+                    email=data["email"],
                     password=data["password"],
                 )
             except ServiceError as exc:
@@ -132,8 +141,10 @@ def accept_invite(request: HttpRequest, token: str) -> HttpResponse:
                 return redirect("console:home", slug=invite.tournament.slug)
     role = StaffInvite.Role(invite.role).label
     return render(
-        request, "accounts/invite.html",
-        {"form": form, "tournament": invite.tournament, "role": role}, status=status,
+        request,
+        "accounts/invite.html",
+        {"form": form, "tournament": invite.tournament, "role": role},
+        status=status,
     )
 
 

@@ -2,7 +2,7 @@
 
 The page is stateless: each form carries the whole proposed pairing in hidden fields (``games``
 as "first-second" pairs, 0 for the bye; ``pins``; the ``system``), and the shell
-(tournament.pairing.edit_proposal) validates it again on every request. Here only the shape
+(pairings.services.edit_proposal) validates it again on every request. Here only the shape
 is checked; whether the pairs make a round is the shell's question.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from django import forms
 
-from ...services.errors import CODES, ServiceError
+from tournament.errors import CODES, ServiceError
 
 ACTIONS = ("swap", "pin", "publish")
 PAIR = re.compile(r"(\d{1,6})-(\d{1,6})", re.ASCII)

@@ -12,7 +12,7 @@ from typing import Any
 
 from django import forms
 
-from pairings.engine.schedule import KNOWN_SYSTEMS
+from pairings.engine import system_names
 from ratings.models import RatingList
 
 from ...models import Realm, Tournament
@@ -40,9 +40,7 @@ class TournamentForm(forms.Form):
     venue = forms.CharField(max_length=200, required=False)
     realm = forms.ChoiceField(choices=Realm.choices, help_text="fills the defaults below")
     bye_spread = forms.IntegerField(help_text="spread a bye scores (a win, 0 or more)")
-    forfeit_spread = forms.IntegerField(
-        help_text="spread a forfeit scores (a loss, 0 or less)"
-    )
+    forfeit_spread = forms.IntegerField(help_text="spread a forfeit scores (a loss, 0 or less)")
     spread_cap = forms.IntegerField(
         required=False, help_text="each game's spread is clipped to +-cap; blank for none"
     )
@@ -123,7 +121,7 @@ class ScheduleRangeForm(forms.Form):
 
     first_round = forms.IntegerField()
     last_round = forms.IntegerField()
-    system = forms.ChoiceField(choices=[(s, s) for s in KNOWN_SYSTEMS])
+    system = forms.ChoiceField(choices=lambda: [(s, s) for s in system_names()])
     lag = forms.IntegerField(initial=0, help_text="0: from the last round's results")
 
 

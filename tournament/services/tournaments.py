@@ -2,28 +2,27 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
 
-from ..formats.limits import is_file_name
-from ..models import (
-    REALM_DEFAULTS,
-    Division,
-    Realm,
-    Tournament,
-    slug_validator,
-)
-from ._common import (
-    MAX_STORED_INT,
-    _as_int,
+from tournament.checks import (
+    MAX_DIVISION_ROUNDS,
+    MAX_SETTING_SPREAD,
+    as_int,
+    check_file_name,
     check_text,
+    model_choices,
+    setting_choice,
+    setting_date,
+    setting_int,
+    setting_text,
 )
-from .audit import Actor, audit
-from .errors import ServiceError
+from tournament.errors import ServiceError
+from tournament.models import REALM_DEFAULTS, Division, Realm, Tournament, slug_validator
+from tournament.services.audit import Actor, audit
 
 
 def division_slug(name: str, taken: set[str]) -> str:
@@ -128,7 +127,7 @@ def create_division(
     if tournament.divisions.filter(name=name).exists():
         raise ServiceError("division_exists", field="name", tournament=tournament.slug, name=name)
     what = f"division {name}: rounds"
-    rounds = _as_int(rounds, what, field="rounds")
+    rounds = as_int(rounds, what, field="rounds")
     if rounds < 1:
         raise ServiceError("below_minimum", field="rounds", what=what, minimum=1, value=rounds)
     taken = set(tournament.divisions.values_list("slug", flat=True))
@@ -144,7 +143,7 @@ def create_division(
             "division_slug_taken", field="slug", tournament=tournament.slug, slug=slug
         )
     what = f"division {name}: prize places"
-    prize_places = _as_int(prize_places, what, field="prize_places")
+    prize_places = as_int(prize_places, what, field="prize_places")
     if prize_places < 0:
         raise ServiceError(
             "below_minimum", field="prize_places", what=what, minimum=0, value=prize_places
@@ -172,95 +171,9 @@ def create_division(
 # One-word console pages under /t/SLUG/console/: a division slug equal to one would hide it.
 RESERVED_DIVISION_SLUGS = frozenset({"setup", "staff", "new", "standings"})
 EDITABLE_TOURNAMENT_FIELDS = frozenset((TOURNAMENT_FIELDS - {"config"}) | {"name", "realm"})
-DIVISION_FIELDS = frozenset({"name", "slug", "rounds", "rating_system", "rating_list",
-                             "prize_places", "file_name"})
-# A spread or score beyond what any game can carry is a typing slip, not a setting.
-MAX_SETTING_SPREAD = 1500
-MAX_DIVISION_ROUNDS = 200
-
-
-def check_file_name(value: Any, *, field: str = "file_name") -> str:
-    """A division's TSH file name: a plain name ending in .t, never a path.
-
-    Exports write the file under this name and the all.tsh archive carries it to whoever
-    unpacks it, so "/tmp/x.t" or "../../x.t" would put player lines a director typed anywhere
-    on the computer; only letters, digits, '.', '_' and '-' are taken, not starting with a dot.
-    """
-    text = "" if value is None else str(value).strip()
-    if not is_file_name(text):
-        raise ServiceError("bad_file_name", field=field, what="file name", value=text[:100])
-    return text
-
-
-def _choices(model: type, field: str) -> list[str]:
-    return [str(value) for value, _ in model._meta.get_field(field).choices]
-
-
-def _setting_int(
-    value: Any, field: str, what: str, *, minimum: int | None = None,
-    maximum: int | None = None, optional: bool = False,
-) -> int | None:
-    """A whole-number setting within its bounds, refused at ``field`` otherwise."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if optional:
-            return None
-        raise ServiceError("setup_required", field=field, what=what)
-    if isinstance(value, bool):
-        raise ServiceError("setup_not_number", field=field, what=what, value=value)
-    # limits: digits 0-9 only (int() also reads "١٥٠٠" and "1_000"), and a number too long
-    # to store is refused by its first digits, never converted.
-    text = str(value).strip()
-    if not isinstance(value, int) and not re.fullmatch(r"[+-]?[0-9]+", text):
-        if text.lstrip("+-").isdigit():
-            raise ServiceError("non_ascii_digits", field=field, what=what, value=text[:40])
-        raise ServiceError("setup_not_number", field=field, what=what, value=text[:40])
-    shown: Any = text if len(text) <= 20 else f"{text[:12]}..."
-    number = int(text) if len(text.lstrip("+-0")) <= 12 else None
-    low = minimum if minimum is not None else -MAX_STORED_INT
-    high = maximum if maximum is not None else MAX_STORED_INT
-    if number is None or not low <= number <= high:
-        negative = number < low if number is not None else text.startswith("-")
-        if negative and minimum is not None:
-            raise ServiceError("setup_too_small", field=field, what=what, minimum=minimum,
-                               value=shown)
-        if not negative and maximum is not None:
-            raise ServiceError("setup_too_large", field=field, what=what, maximum=maximum,
-                               value=shown)
-        raise ServiceError("number_too_large", field=field, what=what, value=shown,
-                           minimum=low, maximum=high)
-    return number
-
-
-def _setting_date(value: Any, field: str, what: str) -> Any:
-    import datetime as dt
-
-    if value is None or value == "":
-        return None
-    if isinstance(value, dt.date):
-        return value
-    try:
-        return dt.date.fromisoformat(str(value))
-    except ValueError:
-        raise ServiceError("not_a_date", field=field, what=what, value=value) from None
-
-
-def _setting_choice(value: Any, field: str, what: str, choices: Iterable[str]) -> str:
-    choices = list(choices)
-    if value not in choices:
-        raise ServiceError("setup_choice", field=field, what=what, value=value,
-                           choices=", ".join(choices))
-    return str(value)
-
-
-def _setting_text(value: Any, field: str, what: str, max_length: int, *,
-                  required: bool = False) -> str:
-    text = "" if value is None else str(value).strip()
-    if required and not text:
-        raise ServiceError("setup_required", field=field, what=what)
-    if len(text) > max_length:
-        raise ServiceError("setup_too_large", f"{what} is longer than {max_length} characters",
-                           field=field, what=what, maximum=max_length, value=len(text))
-    return text
+DIVISION_FIELDS = frozenset(
+    {"name", "slug", "rounds", "rating_system", "rating_list", "prize_places", "file_name"}
+)
 
 
 def check_tournament_settings(
@@ -273,40 +186,52 @@ def check_tournament_settings(
     """
     unknown = set(values) - EDITABLE_TOURNAMENT_FIELDS
     if unknown:
-        raise ServiceError("setup_unknown_setting", what="tournament",
-                           names=", ".join(sorted(unknown)))
+        raise ServiceError(
+            "setup_unknown_setting", what="tournament", names=", ".join(sorted(unknown))
+        )
     out: dict[str, Any] = {}
     for key, value in values.items():
         if key == "name":
-            out[key] = _setting_text(value, key, "the tournament name", 200, required=True)
+            out[key] = setting_text(value, key, "the tournament name", 200, required=True)
         elif key == "venue":
-            out[key] = _setting_text(value, key, "the venue", 200)
+            out[key] = setting_text(value, key, "the venue", 200)
         elif key == "realm":
-            out[key] = _setting_choice(value, key, "realm", [str(r) for r in Realm.values])
+            out[key] = setting_choice(value, key, "realm", [str(r) for r in Realm.values])
         elif key in ("start_date", "end_date"):
-            out[key] = _setting_date(value, key, key.replace("_", " "))
+            out[key] = setting_date(value, key, key.replace("_", " "))
         elif key == "bye_spread":
-            out[key] = _setting_int(value, key, "the bye spread", minimum=0,
-                                    maximum=MAX_SETTING_SPREAD)
+            out[key] = setting_int(
+                value, key, "the bye spread", minimum=0, maximum=MAX_SETTING_SPREAD
+            )
         elif key == "forfeit_spread":
-            out[key] = _setting_int(value, key, "the forfeit spread",
-                                    minimum=-MAX_SETTING_SPREAD, maximum=0)
+            out[key] = setting_int(
+                value, key, "the forfeit spread", minimum=-MAX_SETTING_SPREAD, maximum=0
+            )
         elif key == "spread_cap":
-            out[key] = _setting_int(value, key, "the spread cap", minimum=1,
-                                    maximum=MAX_SETTING_SPREAD, optional=True)
+            out[key] = setting_int(
+                value, key, "the spread cap", minimum=1, maximum=MAX_SETTING_SPREAD, optional=True
+            )
         elif key == "max_rounds":
-            out[key] = _setting_int(value, key, "the maximum number of rounds", minimum=1,
-                                    maximum=MAX_DIVISION_ROUNDS, optional=True)
+            out[key] = setting_int(
+                value,
+                key,
+                "the maximum number of rounds",
+                minimum=1,
+                maximum=MAX_DIVISION_ROUNDS,
+                optional=True,
+            )
         elif key == "gibson_spread":
-            out[key] = _setting_int(value, key, "the Gibson spread", minimum=0,
-                                    maximum=10 * MAX_SETTING_SPREAD)
+            out[key] = setting_int(
+                value, key, "the Gibson spread", minimum=0, maximum=10 * MAX_SETTING_SPREAD
+            )
         elif key in ("standings_spread_cap", "sum_before_spread", "gibson"):
             out[key] = bool(value)
         elif key == "late_entry":
-            out[key] = _setting_choice(value, key, "late entry rule",
-                                       _choices(Tournament, "late_entry"))
+            out[key] = setting_choice(
+                value, key, "late entry rule", model_choices(Tournament, "late_entry")
+            )
         elif key == "paper":
-            out[key] = _setting_choice(value, key, "paper", _choices(Tournament, "paper"))
+            out[key] = setting_choice(value, key, "paper", model_choices(Tournament, "paper"))
     start = out.get("start_date", current.start_date if current else None)
     end = out.get("end_date", current.end_date if current else None)
     if start and end and end < start:
@@ -334,13 +259,13 @@ def check_division_settings(
     may not equal a console page's name or another division's slug.
     """
     from ratings.models import RatingList
-
-    from ..selectors import last_round_number
+    from tournament.selectors import last_round_number
 
     unknown = set(values) - DIVISION_FIELDS
     if unknown:
-        raise ServiceError("setup_unknown_setting", what="division",
-                           names=", ".join(sorted(unknown)))
+        raise ServiceError(
+            "setup_unknown_setting", what="division", names=", ".join(sorted(unknown))
+        )
     others = tournament.divisions.all()
     if division is not None:
         others = others.exclude(pk=division.pk)
@@ -350,10 +275,9 @@ def check_division_settings(
     out: dict[str, Any] = {}
     label = values.get("name") or (division.name if division else "")
     if "name" in values:
-        name = _setting_text(values["name"], "name", "the division name", 50, required=True)
+        name = setting_text(values["name"], "name", "the division name", 50, required=True)
         if name.lower() in names:
-            raise ServiceError("setup_name_taken", field="name", what="division name",
-                               value=name)
+            raise ServiceError("setup_name_taken", field="name", what="division name", value=name)
         out["name"] = name
         label = name
     if "slug" in values:
@@ -368,20 +292,24 @@ def check_division_settings(
         if slug in RESERVED_DIVISION_SLUGS:
             raise ServiceError("setup_reserved_slug", field="slug", value=slug)
         if slug in slugs:
-            raise ServiceError("setup_name_taken", field="slug", what="division slug",
-                               value=slug)
+            raise ServiceError("setup_name_taken", field="slug", what="division slug", value=slug)
         out["slug"] = slug
     if "rounds" in values:
-        rounds = _setting_int(values["rounds"], "rounds", f"division {label}: rounds",
-                              minimum=1, maximum=MAX_DIVISION_ROUNDS)
+        rounds = setting_int(
+            values["rounds"],
+            "rounds",
+            f"division {label}: rounds",
+            minimum=1,
+            maximum=MAX_DIVISION_ROUNDS,
+        )
         paired = last_round_number(division) if division is not None else 0
         if rounds < paired:
-            raise ServiceError("setup_rounds_paired", field="rounds", division=label,
-                               paired=paired)
+            raise ServiceError("setup_rounds_paired", field="rounds", division=label, paired=paired)
         out["rounds"] = rounds
     if "rating_system" in values:
-        out["rating_system"] = _setting_choice(values["rating_system"], "rating_system",
-                                               "rating system", _rating_systems())
+        out["rating_system"] = setting_choice(
+            values["rating_system"], "rating_system", "rating system", _rating_systems()
+        )
     if "rating_list" in values:
         value = values["rating_list"]
         if value in (None, ""):
@@ -389,15 +317,22 @@ def check_division_settings(
         elif isinstance(value, RatingList):
             out["rating_list"] = value
         else:
-            found = RatingList.objects.filter(pk=_setting_int(
-                value, "rating_list", "rating list", minimum=1)).first()
+            found = RatingList.objects.filter(
+                pk=setting_int(value, "rating_list", "rating list", minimum=1)
+            ).first()
             if found is None:
-                raise ServiceError("setup_choice", field="rating_list", what="rating list",
-                                   value=value, choices="the lists shown")
+                raise ServiceError(
+                    "setup_choice",
+                    field="rating_list",
+                    what="rating list",
+                    value=value,
+                    choices="the lists shown",
+                )
             out["rating_list"] = found
     if "prize_places" in values:
-        out["prize_places"] = _setting_int(values["prize_places"], "prize_places",
-                                           "prize places", minimum=0, maximum=1000)
+        out["prize_places"] = setting_int(
+            values["prize_places"], "prize_places", "prize places", minimum=0, maximum=1000
+        )
     if "file_name" in values:
         out["file_name"] = check_file_name(values["file_name"])
     return out
@@ -476,11 +411,12 @@ def _check_new_division(
     """Check a division of a tournament not yet saved: only the names given so far count."""
     from ratings.models import RatingList
 
-    label = _setting_text(values.get("name"), "name", "the division name", 50, required=True)
+    label = setting_text(values.get("name"), "name", "the division name", 50, required=True)
     if label.lower() in {n.lower() for n in names}:
         raise ServiceError("setup_name_taken", field="name", what="division name", value=label)
     slug = str(values.get("slug") or "").strip() or division_slug(
-        label, set(slugs) | RESERVED_DIVISION_SLUGS)
+        label, set(slugs) | RESERVED_DIVISION_SLUGS
+    )
     if len(slug) > 50 or not slug_validator.regex.search(slug):
         raise ServiceError("setup_bad_slug", field="slug", value=slug)
     if slug in RESERVED_DIVISION_SLUGS:
@@ -488,19 +424,32 @@ def _check_new_division(
     if slug in slugs:
         raise ServiceError("setup_name_taken", field="slug", what="division slug", value=slug)
     out: dict[str, Any] = {"name": label, "slug": slug}
-    out["rounds"] = _setting_int(values.get("rounds", 7), "rounds", f"division {label}: rounds",
-                                 minimum=1, maximum=MAX_DIVISION_ROUNDS)
-    out["rating_system"] = _setting_choice(values.get("rating_system"), "rating_system",
-                                           "rating system", _rating_systems())
-    out["prize_places"] = _setting_int(values.get("prize_places", 0), "prize_places",
-                                       "prize places", minimum=0, maximum=1000)
+    out["rounds"] = setting_int(
+        values.get("rounds", 7),
+        "rounds",
+        f"division {label}: rounds",
+        minimum=1,
+        maximum=MAX_DIVISION_ROUNDS,
+    )
+    out["rating_system"] = setting_choice(
+        values.get("rating_system"), "rating_system", "rating system", _rating_systems()
+    )
+    out["prize_places"] = setting_int(
+        values.get("prize_places", 0), "prize_places", "prize places", minimum=0, maximum=1000
+    )
     rating_list = values.get("rating_list")
     if rating_list not in (None, "") and not isinstance(rating_list, RatingList):
-        found = RatingList.objects.filter(pk=_setting_int(
-            rating_list, "rating_list", "rating list", minimum=1)).first()
+        found = RatingList.objects.filter(
+            pk=setting_int(rating_list, "rating_list", "rating list", minimum=1)
+        ).first()
         if found is None:
-            raise ServiceError("setup_choice", field="rating_list", what="rating list",
-                               value=rating_list, choices="the lists shown")
+            raise ServiceError(
+                "setup_choice",
+                field="rating_list",
+                what="rating list",
+                value=rating_list,
+                choices="the lists shown",
+            )
         rating_list = found
     out["rating_list"] = rating_list or None
     return out
@@ -520,7 +469,10 @@ def update_tournament(
         setattr(tournament, key, value)
     tournament.save(update_fields=list(changed))
     audit(
-        tournament, actor, "update_tournament", tournament,
+        tournament,
+        actor,
+        "update_tournament",
+        tournament,
         f"settings: {', '.join(sorted(changed))}",
         before={k: before[k] for k in changed},
         after={k: _plain_value(v) for k, v in changed.items()},
@@ -529,9 +481,7 @@ def update_tournament(
 
 
 @transaction.atomic
-def update_division(
-    division: Division, *, actor: Actor | str | None, **fields: Any
-) -> Division:
+def update_division(division: Division, *, actor: Actor | str | None, **fields: Any) -> Division:
     """Change a division's settings (name, slug, rounds, rating system and list, prizes)."""
     division = Division.objects.select_for_update().get(pk=division.pk)
     checked = check_division_settings(division.tournament, fields, division)
@@ -543,7 +493,10 @@ def update_division(
         setattr(division, key, value)
     division.save(update_fields=list(changed))
     audit(
-        division.tournament, actor, "update_division", division,
+        division.tournament,
+        actor,
+        "update_division",
+        division,
         f"division {division.name}: {', '.join(sorted(changed))}",
         before=before,
         after={k: _plain_value(v) for k, v in changed.items()},
@@ -552,9 +505,7 @@ def update_division(
 
 
 @transaction.atomic
-def add_division(
-    tournament: Tournament, *, actor: Actor | str | None, **fields: Any
-) -> Division:
+def add_division(tournament: Tournament, *, actor: Actor | str | None, **fields: Any) -> Division:
     """Add a division from the console, every setting checked first (see create_division)."""
     values = {"slug": "", **fields}
     if values.get("rating_system") in (None, ""):
@@ -586,8 +537,12 @@ def publish_tournament(
     tournament.published = published
     tournament.save(update_fields=["published"])
     audit(
-        tournament, actor, "publish_tournament" if published else "unpublish_tournament",
-        tournament, "published" if published else "hidden (draft)",
-        before={"published": not published}, after={"published": published},
+        tournament,
+        actor,
+        "publish_tournament" if published else "unpublish_tournament",
+        tournament,
+        "published" if published else "hidden (draft)",
+        before={"published": not published},
+        after={"published": published},
     )
     return tournament

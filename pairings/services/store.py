@@ -7,22 +7,11 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ..models import (
-    Division,
-    First,
-    Game,
-    Round,
-)
-from ._common import (
-    _as_int,
-    _check_active,
-    _entry,
-    _game_snapshot,
-    _plays,
-    _round,
-)
-from .audit import Actor, audit
-from .errors import ServiceError
+from tournament.checks import as_int, check_active, entry_by_number, plays
+from tournament.errors import ServiceError
+from tournament.models import Division, First, Game, Round
+from tournament.services.audit import Actor, audit
+from tournament.services.games import game_snapshot, round_row
 
 
 @dataclass(frozen=True)
@@ -67,38 +56,36 @@ def set_pairing(
     With replace=True the players' unscored games of that round are removed first (their other
     opponents are left unpaired for the director to re-pair); scored games are never replaced.
     """
-    round_number = _as_int(round_number, "round", field="round")
+    round_number = as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     lock_division(division)
-    a = _entry(division, first, f"{where}: ")
-    opponent = _as_int(second, f"{where}: opponent", field="opponent")
-    b = _entry(division, second, f"{where}: ", field="opponent") if opponent != 0 else None
+    a = entry_by_number(division, first, f"{where}: ")
+    opponent = as_int(second, f"{where}: opponent", field="opponent")
+    b = entry_by_number(division, second, f"{where}: ", field="opponent") if opponent != 0 else None
     if b is not None and a.pk == b.pk:
         raise ServiceError("self_pairing", field="opponent", where=where, number=a.number)
     for e in (a, b):
         if e is not None:
-            _check_active(e, round_number, where)
-    rnd = _round(division, round_number, create=True)
+            check_active(e, round_number, where)
+    rnd = round_row(division, round_number, create=True)
     for e in (a, b):
         if e is None:
             continue
         # locked too: a result being entered for this game is waited for, then seen
-        existing = Game.objects.select_for_update().filter(round=rnd).filter(_plays(e)).first()
+        existing = Game.objects.select_for_update().filter(round=rnd).filter(plays(e)).first()
         if existing is None:
             continue
         if existing.has_result:
             raise ServiceError("player_has_result", where=where, number=e.number, name=e.name)
         if not replace:
-            raise ServiceError(
-                "player_already_paired", where=where, number=e.number, name=e.name
-            )
+            raise ServiceError("player_already_paired", where=where, number=e.number, name=e.name)
         audit(
             division.tournament,
             actor,
             "unpair",
             existing,
             f"removed {existing}",
-            before=_game_snapshot(existing),
+            before=game_snapshot(existing),
         )
         existing.delete()
     game = Game(
@@ -116,7 +103,7 @@ def set_pairing(
             game.save()
     except IntegrityError as exc:  # the database's last word on double booking
         raise ServiceError("pairing_refused", where=where, detail=str(exc)) from exc
-    audit(division.tournament, actor, "pair", game, str(game), after=_game_snapshot(game))
+    audit(division.tournament, actor, "pair", game, str(game), after=game_snapshot(game))
     return game
 
 
@@ -135,10 +122,10 @@ def save_round_pairings(
     A round with results is never overwritten; one with pairings only with force=True.
     Withdrawn players get their forfeit for the round here, as TSH records it.
     """
-    round_number = _as_int(round_number, "round", field="round")
+    round_number = as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     lock_division(division)
-    rnd = _round(division, round_number, create=True)
+    rnd = round_row(division, round_number, create=True)
     # The games' rows are locked as they are read: a result committed meanwhile (results lock
     # the game, not the division) is seen here, and never deleted by a forced re-pairing.
     existing = list(rnd.games.select_for_update())
@@ -155,7 +142,7 @@ def save_round_pairings(
             "unpair_round",
             rnd,
             f"removed {len(existing)} games",
-            before=[_game_snapshot(g) for g in existing],
+            before=[game_snapshot(g) for g in existing],
         )
         rnd.games.all().delete()
     entries = {e.number: e for e in division.entries.select_related("player")}
@@ -166,13 +153,11 @@ def save_round_pairings(
             if n == 0:
                 continue
             if n not in entries:
-                raise ServiceError(
-                    "unknown_player", where=where, number=n, count=len(entries)
-                )
+                raise ServiceError("unknown_player", where=where, number=n, count=len(entries))
             if n in seen:
                 raise ServiceError("player_paired_twice", where=where, number=n)
             seen.add(n)
-            _check_active(entries[n], round_number, where)
+            check_active(entries[n], round_number, where)
         a = entries[planned.first]
         b = entries.get(planned.second) if planned.second else None
         if b is not None and a.pk == b.pk:
@@ -208,7 +193,7 @@ def save_round_pairings(
         "pair_round",
         rnd,
         f"{where}: {len(games)} games ({system or 'manual'})",
-        after=[_game_snapshot(g) for g in rnd.games.select_related("round", "player1", "player2")],
+        after=[game_snapshot(g) for g in rnd.games.select_related("round", "player1", "player2")],
     )
     return rnd
 
@@ -218,15 +203,15 @@ def delete_round_pairings(
     division: Division, round_number: int, *, actor: Actor | str | None = None
 ) -> int:
     """Remove a round's pairings; refused once any game of it has a result."""
-    round_number = _as_int(round_number, "round", field="round")
+    round_number = as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     lock_division(division)
-    rnd = _round(division, round_number)
+    rnd = round_row(division, round_number)
     if rnd is None or not list(rnd.games.select_for_update().values_list("pk")):
         raise ServiceError("no_pairings", field="round", where=where)
     if rnd.games.filter(player2__isnull=False, score1__isnull=False).exists():
         raise ServiceError("results_block_unpairing", field="round", where=where)
-    snapshot = [_game_snapshot(g) for g in rnd.games.select_related("round", "player1", "player2")]
+    snapshot = [game_snapshot(g) for g in rnd.games.select_related("round", "player1", "player2")]
     count = rnd.games.count()
     rnd.delete()
     audit(
@@ -238,5 +223,3 @@ def delete_round_pairings(
         before=snapshot,
     )
     return count
-
-

@@ -21,8 +21,7 @@ CODES: dict[str, str] = {
     "not_paired": "round {round}: #{number} {name} is not paired in this round",
     "not_opponents": "round {round}: #{number} {name} plays {actual}, not #{opponent}",
     "unknown_board": "round {round}: there is no board {board} (boards: {boards})",
-    "not_a_game": "round {round}: #{number} {name} has a {what} this round, not a game to "
-    "score",
+    "not_a_game": "round {round}: #{number} {name} has a {what} this round, not a game to score",
     "round_not_paired": "division {division}: round {round} is not paired",
     "already_recorded": "the game #{player1} v #{player2} already has a result "
     "({score1}-{score2}); correct it with a reason",
@@ -114,8 +113,7 @@ CODES: dict[str, str] = {
     "unknown_format": "unknown export format {format!r}: choose one of {choices}",
     "event_date_needed": "{tournament}: a .TOU file needs the event date; the tournament has "
     "no start date",
-    "division_too_small": "{tournament}: NASPA refuses divisions under {minimum} players: "
-    "{names}",
+    "division_too_small": "{tournament}: NASPA refuses divisions under {minimum} players: {names}",
     # concurrency
     "database_busy": "the database is busy with another change (an import or a re-rate); "
     "nothing was saved: try again in a moment",
@@ -194,8 +192,7 @@ CODES: dict[str, str] = {
     "pairing_withdrawn": "division {division} round {round}: #{number} {name} has withdrawn "
     "and cannot be paired",
     "pairing_twice": "division {division} round {round}: #{number} is paired twice",
-    "pairing_self": "division {division} round {round}: #{number} cannot play against "
-    "themselves",
+    "pairing_self": "division {division} round {round}: #{number} cannot play against themselves",
     "pairing_missing": "division {division} round {round}: not paired: {numbers}",
     "pairing_byes": "division {division} round {round}: {byes} byes for {players} active "
     "players; there must be {expected}",
@@ -226,8 +223,7 @@ CODES: dict[str, str] = {
     "rating_officer_required": "{user} is not an officer of the rating list {list}: request "
     "the submission and an officer of the list decides",
     "not_a_director": "{user} does not direct {tournament}",
-    "submission_already_requested": "division {division} already awaits an officer of "
-    "{list}",
+    "submission_already_requested": "division {division} already awaits an officer of {list}",
     "submission_not_pending": "this request is already {status}",
     "submission_no_list": "division {division} has no rating list: choose one first",
     "submission_no_date": "tournament {tournament} has no start date: give the event date",
@@ -258,8 +254,7 @@ CODES: dict[str, str] = {
     "bad_request": "{detail}",
     # api: pairing and registration writes (tournament.api.views)
     "pairing_board_twice": "division {division} round {round}: board {board} is used twice",
-    "api_player_or_name": "give player_id (a registry player) or name (a new player): "
-    "{problem}",
+    "api_player_or_name": "give player_id (a registry player) or name (a new player): {problem}",
     "api_unknown_registry_player": "there is no player {player_id} in the registry",
     "api_near_duplicates": "the registry already has players named like {name!r}: {players}; "
     "register one of them by player_id, or send new_player: true to add another person",
@@ -311,9 +306,7 @@ CODES: dict[str, str] = {
 class ServiceError(Exception):
     """A refused change; nothing was written. ``str()`` is the neutral message."""
 
-    def __init__(
-        self, code: str, message: str = "", *, field: str = "", **params: Any
-    ) -> None:
+    def __init__(self, code: str, message: str = "", *, field: str = "", **params: Any) -> None:
         self.code = code
         self.field = field
         self.params = params

@@ -8,7 +8,6 @@ games and entries into a ``Field`` and the engine's ``RoundPairing`` back into s
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from typing import Any
 
 from django.db import transaction
@@ -22,156 +21,36 @@ from pairings.engine import (
     PairingError,
     PairingOptions,
     RoundPairing,
-    Schedule,
-    ScheduleEntry,
     check_round,
     first_by_rule,
     round_quality,
+    system_names,
 )
 from pairings.engine import pair_round as engine_pair_round
 from pairings.engine.firsts import round_rng
-from pairings.engine.schedule import KNOWN_SYSTEMS
 from pairings.engine.weighted import ordinal
-from pairings.models import ForbiddenPair, ScheduleRange
-
-from .models import Division, First, Game, Round
-from .selectors import paired_rounds, round_has_results
-from .services import (
-    Actor,
+from pairings.selectors import build_field, pairing_options, round_place, schedule_entry
+from pairings.services.store import (
     PlannedGame,
-    ServiceError,
     delete_round_pairings,
-    division_standings,
+    lock_division,
     save_round_pairings,
 )
-from .services.pairings import lock_division
-
-OPTION_NAMES = {f.name for f in dataclasses.fields(PairingOptions)}
-
-
-def _where(division: Division, round_number: int) -> str:
-    return f"division {division.name} round {round_number}"
-
-
-def schedule_entry(division: Division, round_number: int) -> ScheduleRange | None:
-    return (
-        ScheduleRange.objects.filter(
-            division=division, first_round__lte=round_number, last_round__gte=round_number
-        )
-        .order_by("first_round")
-        .first()
-    )
-
-
-def division_seed(division: Division) -> int:
-    """A fixed seed per division, so re-pairing a round (dry run, then real) gives the same."""
-    key = f"{division.tournament.slug}/{division.name}".encode()
-    return int.from_bytes(hashlib.sha256(key).digest()[:4], "big")
-
-
-def pairing_options(
-    division: Division, scheduled: ScheduleRange | None, seed: int | None = None
-) -> PairingOptions:
-    t = division.tournament
-    opts = PairingOptions(
-        gibson=t.gibson,
-        gibson_spread=t.gibson_spread,
-        seed=division_seed(division) if seed is None else seed,
-    )
-    if scheduled is None:
-        return opts
-    settings = dict(scheduled.options or {})
-    unknown = sorted(set(settings) - OPTION_NAMES)
-    if unknown:
-        raise ServiceError(
-            "unknown_pairing_options",
-            division=division.name,
-            schedule=str(scheduled),
-            names=", ".join(unknown),
-        )
-    settings.setdefault("system_start_round", scheduled.first_round)
-    return dataclasses.replace(opts, **settings)
-
-
-def build_field(division: Division, round_number: int, lag: int = 0) -> Field:
-    """The division as the engine must see it to pair ``round_number``.
-
-    Records (wins, spread, ranks) come from rounds up to ``round_number - 1 - lag`` only: with
-    a lagged pairing the round in progress counts as not played. Meetings and firsts come from
-    every round already paired, so the lagged round's games are not repeated.
-    """
-    complete = max(0, round_number - 1 - lag)
-    standings = division_standings(division, after_round=complete)
-    rows = {r.number: r for r in standings}
-    # The standings' full order (ties broken by rating and the seeded name value), 1-based.
-    position = {r.number: k for k, r in enumerate((r for r in standings if r.rank), start=1)}
-    entries = list(division.entries.select_related("player").order_by("number"))
-    by_id = {e.pk: e.number for e in entries}
-    history = round_number - 1
-    opponents = {e.number: [0] * history for e in entries}
-    firsts = {e.number: [0] * history for e in entries}
-    byes = {e.number: 0 for e in entries}
-    games = Game.objects.filter(
-        round__division=division, round__number__lt=round_number
-    ).values_list("round__number", "player1_id", "player2_id", "score1", "first")
-    for rnd, p1_id, p2_id, score1, first in games:
-        a = by_id[p1_id]
-        k = rnd - 1
-        if p2_id is None:
-            if score1 is not None and score1 > 0:
-                byes[a] += 1
-            continue
-        b = by_id[p2_id]
-        opponents[a][k], opponents[b][k] = b, a
-        if first == First.PLAYER1:
-            firsts[a][k], firsts[b][k] = 1, 2
-        elif first == First.PLAYER2:
-            firsts[a][k], firsts[b][k] = 2, 1
-    players = []
-    for e in entries:
-        row = rows.get(e.number)
-        active = e.withdrawn_round is None or e.withdrawn_round > round_number
-        players.append(
-            FieldPlayer(
-                number=e.number,
-                rating=e.seed_rating,
-                name=e.player.name,
-                player_class=e.player_class,
-                wins=row.wins if row else 0,
-                losses=row.losses if row else 0,
-                spread=row.spread if row else 0,
-                rank=position.get(e.number, 0) if active else 0,
-                opponents=opponents[e.number],
-                firsts=firsts[e.number],
-                byes=byes[e.number],
-                active=active,
-            )
-        )
-    if any(p.active and not p.rank for p in players):
-        for p in players:
-            p.rank = 0  # let the engine rank by the tally rather than mix ranked and unranked
-    forbidden = {
-        frozenset((a, b))
-        for a, b in ForbiddenPair.objects.filter(division=division).values_list(
-            "entry_a__number", "entry_b__number"
-        )
-    }
-    return Field(
-        players=players,
-        round=round_number,
-        rounds_total=max(division.rounds, round_number),
-        forbidden=forbidden,
-        complete_rounds=complete,
-    )
+from tournament.errors import ServiceError
+from tournament.models import Division, Game, Round
+from tournament.selectors import paired_rounds, round_has_results
+from tournament.services.audit import Actor
 
 
 def _check_ready(division: Division, round_number: int, lag: int) -> None:
     """Refuse a round the director cannot pair yet, or may no longer pair."""
-    where = _where(division, round_number)
+    where = round_place(division, round_number)
     played = Q(player2__isnull=False, score1__isnull=False)
-    if Game.objects.filter(round__division=division, round__number=round_number).filter(
-        played
-    ).exists():
+    if (
+        Game.objects.filter(round__division=division, round__number=round_number)
+        .filter(played)
+        .exists()
+    ):
         raise ServiceError("round_has_results", field="round", where=where)
     for r in range(1, round_number):
         games = Game.objects.filter(round__division=division, round__number=r)
@@ -212,10 +91,8 @@ def pair_round(
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise ServiceError("not_a_number", field="round", what=what, value=round_number)
     if round_number < 1:
-        raise ServiceError(
-            "below_minimum", field="round", what=what, minimum=1, value=round_number
-        )
-    where = _where(division, round_number)
+        raise ServiceError("below_minimum", field="round", what=what, minimum=1, value=round_number)
+    where = round_place(division, round_number)
     scheduled = schedule_entry(division, round_number)
     if system is None:
         if scheduled is None:
@@ -223,16 +100,16 @@ def pair_round(
                 "no_system_scheduled",
                 field="system",
                 where=where,
-                systems=", ".join(KNOWN_SYSTEMS),
+                systems=", ".join(system_names()),
             )
         system = scheduled.system
-    if system not in KNOWN_SYSTEMS:
+    if system not in system_names():
         raise ServiceError(
             "unknown_system",
             field="system",
             where=where,
             system=system,
-            systems=", ".join(KNOWN_SYSTEMS),
+            systems=", ".join(system_names()),
         )
     lag = scheduled.lag if scheduled is not None else 0
     _check_ready(division, round_number, lag)
@@ -256,43 +133,6 @@ def pair_round(
         )
     return result
 
-
-def schedule_from_autopair(division: Division, rows: list[Any]) -> list[str]:
-    """Create the division's ScheduleRange rows from kept config.tsh ``autopair`` rows.
-
-    Rows are ``[division, source_round, target_round, command, [args]]``. A row for another
-    division is ignored; a TSH command the engine does not offer, or a row overlapping an
-    earlier one, is skipped with a warning (returned) so an import never fails on it.
-    """
-    warnings: list[str] = []
-    made: list[ScheduleEntry] = []
-    for row in rows:
-        div, source, target, command, args = row
-        if str(div).lower() != division.name.lower():
-            continue
-        line = " ".join(["autopair", str(div), str(source), str(target), str(command),
-                         *map(str, args)])
-        try:
-            [entry] = Schedule.from_autopair([line]).entries
-        except ValueError as exc:
-            warnings.append(f"division {division.name}: {exc} ({line})")
-            continue
-        if any(e.first <= entry.last and entry.first <= e.last for e in made):
-            warnings.append(f"division {division.name}: overlapping autopair skipped ({line})")
-            continue
-        made.append(entry)
-    ScheduleRange.objects.bulk_create(
-        ScheduleRange(
-            division=division,
-            first_round=e.first,
-            last_round=e.last,
-            system=e.system,
-            lag=e.lag,
-            options=dict(e.params),
-        )
-        for e in made
-    )
-    return warnings
 
 # --------------------------------------------------------------------------- console proposals
 #
@@ -426,9 +266,7 @@ def _proposal(
     )
 
 
-def propose_round(
-    division: Division, round_number: int, system: str | None = None
-) -> Proposal:
+def propose_round(division: Division, round_number: int, system: str | None = None) -> Proposal:
     """The engine's pairing of a round and the independent checker's report; stores nothing.
 
     Refused (ServiceError) like ``pair_round``: an earlier round without results unless the
@@ -539,9 +377,7 @@ def _bye_last(pair: list[int]) -> tuple[int, int]:
     return (b, a) if a == 0 else (a, b)
 
 
-def _firsts(
-    field: Field, options: PairingOptions, a: int, b: int
-) -> tuple[int, int]:
+def _firsts(field: Field, options: PairingOptions, a: int, b: int) -> tuple[int, int]:
     """First and second of a game the director made: the NASPA rule, else a seeded draw."""
     players = {p.number: p for p in field.players}
     first, _ = first_by_rule(players[a], players[b])
@@ -580,7 +416,7 @@ def _director_games(
         first, second = _firsts(field, options, a, b)
         why = "pinned by the director" if key in pinned else "changed by the director"
         history = players[a].opponents
-        met = (history if since is None else history[max(0, since - 1):]).count(b)
+        met = (history if since is None else history[max(0, since - 1) :]).count(b)
         if met:
             why += f"; repeat {ordinal(met + 1)} meeting"
         games.append(ProposedGame(board, first, second, why))
@@ -646,9 +482,7 @@ def publish_proposal(
 
 
 @transaction.atomic
-def unpair_round(
-    division: Division, round_number: int, *, actor: Actor | str | None = None
-) -> int:
+def unpair_round(division: Division, round_number: int, *, actor: Actor | str | None = None) -> int:
     """Remove a round's pairings while it has no results (byes' scores do not count).
 
     Only the last paired round: unpairing one in the middle would leave a gap that no later
@@ -695,9 +529,11 @@ def publish_pairs(
     for r in range(1, round_number):
         if r not in paired:
             raise ServiceError(
-                "earlier_round_unpaired", field="round", where=_where(division, round_number),
+                "earlier_round_unpaired",
+                field="round",
+                where=round_place(division, round_number),
                 round=r,
-            )  # fmt: skip
+            )
     boards: dict[frozenset[int], int | None] = {}
     used: set[int] = set()
     for a, b, board in games:
@@ -709,8 +545,12 @@ def publish_pairs(
     field = build_field(division, round_number)
     pairs = _validate_pairs(division, round_number, field, [(a, b) for a, b, _ in games])
     planned = [
-        PlannedGame(a, b, board=boards.get(frozenset((a, b))),
-                    explanation="paired by the director" if b else "bye: the director's")
+        PlannedGame(
+            a,
+            b,
+            board=boards.get(frozenset((a, b))),
+            explanation="paired by the director" if b else "bye: the director's",
+        )
         for a, b in pairs
-    ]  # fmt: skip
+    ]
     return save_round_pairings(division, round_number, planned, system="", actor=actor)

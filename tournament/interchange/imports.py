@@ -8,36 +8,35 @@ as it was. Export writes back every field the import kept, so a round trip is lo
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from django.db import transaction
 
-from .formats import FormatError
-from .formats.archive import parse_archive, write_archive
-from .formats.config import TshConfig, parse_config, write_config
-from .formats.limits import MAX_SCORE, default_file_name, is_file_name
-from .formats.tourney_js import (
-    build_tourney_js,
+from tournament.checks import validate_bye_score, validate_played_scores
+from tournament.errors import ServiceError
+from tournament.formats import FormatError
+from tournament.formats.archive import parse_archive
+from tournament.formats.config import TshConfig, parse_config
+from tournament.formats.limits import MAX_SCORE, default_file_name, is_file_name
+from tournament.formats.tourney_js import (
     parse_tourney_js,
     tourney_js_divisions,
     tourney_js_extras,
 )
-from .formats.tsh import TshPlayer, decode_bytes, parse_t, withdrawn_round, write_t
-from .models import Division, Entry, First, Game, Round, Seat, Tournament
-from .services import (
+from tournament.formats.tsh import TshPlayer, decode_bytes, parse_t, withdrawn_round
+from tournament.interchange.exports import division_players
+from tournament.models import Division, Entry, First, Game, Round, Seat, Tournament
+from tournament.services import (
     Actor,
-    ServiceError,
     audit,
     create_division,
     create_tournament,
     find_or_create_player,
-    validate_bye_score,
-    validate_played_scores,
 )
 
 # TSH fields that are modelled (derived from games and entries on export); everything else is
@@ -138,12 +137,100 @@ def file_kind(text: str) -> str:
     return DIVISION
 
 
-def _default_name(path: Path, kind: str) -> str:
-    if path.stem.lower() in _GENERIC_STEMS and kind != DIVISION:
+def _default_name(path: Path, fmt: ImportFormat) -> str:
+    if path.stem.lower() in _GENERIC_STEMS and fmt.names_its_event:
         folder = path.resolve().parent.name
         if folder:
             return folder
     return path.stem
+
+
+@dataclass
+class ImportRead:
+    """What an import format read from a file: its divisions and the settings that came with it."""
+
+    divisions: list[ParsedDivision]
+    config: TshConfig | None = None
+    tourney_js: dict | None = None
+
+
+ImportReader = Callable[[Path, str, "TshConfig | None", "Path | None"], ImportRead]
+
+
+@dataclass(frozen=True)
+class ImportFormat:
+    """A file format ``import_tsh`` and the console's upload read, told apart by content.
+
+    ``detect(file_name, text)`` says whether a file is of this format (formats are tried in
+    registration order, the plain ``.t`` division file last); ``read`` parses it into
+    divisions, raising FormatError (file and line) or ServiceError. ``with_config``: a
+    separate ``config.tsh`` may come with it (``--config``); otherwise one is refused.
+    """
+
+    name: str
+    detect: Callable[[str, str], bool]
+    read: ImportReader
+    with_config: bool = False
+    names_its_event: bool = True  # a generic file name (config.tsh) is named by its folder
+
+
+IMPORT_FORMATS: dict[str, ImportFormat] = {}
+
+
+def register_import_format(fmt: ImportFormat) -> None:
+    """Read files of ``fmt`` everywhere files are imported (command, console upload)."""
+    IMPORT_FORMATS[fmt.name] = fmt
+    # the plain division file accepts anything, so it stays the last one tried
+    if DIVISION in IMPORT_FORMATS and fmt.name != DIVISION:
+        IMPORT_FORMATS[DIVISION] = IMPORT_FORMATS.pop(DIVISION)
+
+
+def detect_import_format(file_name: str, text: str) -> ImportFormat:
+    for fmt in IMPORT_FORMATS.values():
+        if fmt.detect(file_name, text):
+            return fmt
+    raise ServiceError(
+        "invalid_file", field="file", detail="no format reads it", source=file_name, line=0
+    )
+
+
+def _read_tourney_js(
+    path: Path, text: str, config: TshConfig | None, _cp: Path | None
+) -> ImportRead:
+    data = parse_tourney_js(text, source=path.name)
+    divisions = [
+        ParsedDivision(dname, default_file_name(dname), players, path.name)
+        for dname, players in tourney_js_divisions(data)
+    ]
+    js_config = data.get("config") or {}
+    if isinstance(js_config, dict):  # the labels are ours to write (export_tourney_js)
+        js_config = {k: v for k, v in js_config.items() if k != "_termdict"}
+    if config is None and js_config:
+        config = TshConfig(
+            divisions=[(d.name, d.file_name) for d in divisions],
+            settings=dict(js_config),
+            autopair=[],
+            classes={},
+            other_lines=[],
+            warnings=[],
+        )
+    return ImportRead(divisions, config, tourney_js_extras(data))
+
+
+def _read_archive(path: Path, text: str, config: TshConfig | None, _cp: Path | None) -> ImportRead:
+    divisions, config = _archive_divisions(text, path.name)
+    return ImportRead(divisions, config)
+
+
+def _read_config(path: Path, text: str, config: TshConfig | None, _cp: Path | None) -> ImportRead:
+    config = parse_config(text, source=path.name)
+    return ImportRead(_config_divisions(config, path.parent, path.name), config)
+
+
+def _read_division(
+    path: Path, text: str, config: TshConfig | None, config_path: Path | None
+) -> ImportRead:
+    return ImportRead([_single_division(text, path, config, config_path)], config)
 
 
 def plan_import(
@@ -152,67 +239,37 @@ def plan_import(
     """Read and check the files; raise with file and line on the first problem."""
     path = Path(path)
     config: TshConfig | None = None
-    divisions: list[ParsedDivision]
-    js_extras: dict | None = None
     try:
         if config_path is not None:
             cpath = Path(config_path)
             config = parse_config(read_text(cpath), source=cpath.name)
-        if path.name.lower().endswith(".js"):
-            kind = "tourney.js"
-            data = parse_tourney_js(read_text(path), source=path.name)
-            divisions = [
-                ParsedDivision(dname, default_file_name(dname), players, path.name)
-                for dname, players in tourney_js_divisions(data)
-            ]
-            js_extras = tourney_js_extras(data)
-            js_config = data.get("config") or {}
-            if isinstance(js_config, dict):  # the labels are ours to write (export_tourney_js)
-                js_config = {k: v for k, v in js_config.items() if k != "_termdict"}
-            if config is None and js_config:
-                config = TshConfig(
-                    divisions=[(d.name, d.file_name) for d in divisions],
-                    settings=dict(js_config),
-                    autopair=[],
-                    classes={},
-                    other_lines=[],
-                    warnings=[],
-                )
-        else:
-            text = read_text(path)
-            if not text.strip():
-                raise ServiceError("empty_file", field="file", path=str(path))
-            kind = file_kind(text)
-            if config_path is not None and kind != DIVISION:
-                raise ServiceError(
-                    "not_a_division_file", field="config", file=path.name, kind=kind
-                )
-            if kind == ARCHIVE:
-                divisions, config = _archive_divisions(text, path.name)
-            elif kind == CONFIG:
-                config = parse_config(text, source=path.name)
-                divisions = _config_divisions(config, path.parent, path.name)
-            else:
-                divisions = [_single_division(text, path, config, config_path)]
+        text = read_text(path)
+        if not text.strip():
+            raise ServiceError("empty_file", field="file", path=str(path))
+        fmt = detect_import_format(path.name, text)
+        if config_path is not None and not fmt.with_config:
+            raise ServiceError("not_a_division_file", field="config", file=path.name, kind=fmt.name)
+        read = fmt.read(path, text, config, Path(config_path) if config_path else None)
     except FormatError as exc:
         raise ServiceError(
             "invalid_file", field="file", detail=str(exc), source=exc.source, line=exc.line
         ) from exc
+    divisions, config = read.divisions, read.config
     if not divisions:
         raise ServiceError("no_divisions_found", field="file", file=path.name)
     for d in divisions:
         if not d.players:
-            where = f"{path.name}: {d.file_name}" if kind == ARCHIVE else d.file_name
+            where = f"{path.name}: {d.file_name}" if fmt.name == ARCHIVE else d.file_name
             raise ServiceError("empty_division", field="file", where=where, division=d.name)
     settings = dict(config.settings) if config else {}
-    event_name = name or settings.get("event_name") or _default_name(path, kind)
+    event_name = name or settings.get("event_name") or _default_name(path, fmt)
     return ImportPlan(
         name=str(event_name),
         divisions=divisions,
         config=config,
         settings=settings,
         warnings=list(config.warnings) if config else [],
-        tourney_js=js_extras,
+        tourney_js=read.tourney_js,
     )
 
 
@@ -419,8 +476,10 @@ def prepare_import(
     for parsed in plan.divisions:
         played = max((len(p.opponents) for p in parsed.players), default=0)
         configured = (
-            rounds or _setting_int(s, "max_rounds", parsed.name, source=Path(path).name)
-            or played or 1
+            rounds
+            or _setting_int(s, "max_rounds", parsed.name, source=Path(path).name)
+            or played
+            or 1
         )
         divisions.append(PreparedDivision(parsed, configured, played, _division_games(parsed)))
     return PreparedImport(plan, Path(path).name, realm, fields, config_keep, divisions)
@@ -437,10 +496,13 @@ def write_import(
     """
     plan = prepared.plan
     tournament = create_tournament(
-        name=plan.name, realm=prepared.realm, actor=actor, config=prepared.config,
+        name=plan.name,
+        realm=prepared.realm,
+        actor=actor,
+        config=prepared.config,
         **prepared.fields,
-    )  # fmt: skip
-    from .pairing import schedule_from_autopair
+    )
+    from pairings.services.schedule import schedule_from_autopair
 
     summary = []
     s = plan.settings
@@ -616,345 +678,25 @@ def _keep_underivable_fields(division: Division, parsed: ParsedDivision) -> None
             Entry.objects.filter(division=division, number=p.number).update(extra=extra)
 
 
-# --------------------------------------------------------------------------- export
-
-
-def _trim(values: list[Any], empty: Any) -> list[Any]:
-    while values and values[-1] == empty:
-        values.pop()
-    return values
-
-
-def division_players(division: Division) -> list[TshPlayer]:
-    """The division as TSH players: modelled fields from games/entries, the rest as imported."""
-    entries = list(division.entries.select_related("player").order_by("number"))
-    by_id = {e.pk: e for e in entries}
-    per: dict[int, dict[int, tuple[Game, int]]] = {e.pk: {} for e in entries}
-    for g in Game.objects.filter(round__division=division).select_related("round"):
-        per[g.player1_id][g.round.number] = (g, 1)
-        if g.player2_id:
-            per[g.player2_id][g.round.number] = (g, 2)
-    players = []
-    for e in entries:
-        games = per[e.pk]
-        last = max(games, default=0)
-        opponents: list[int | None] = []
-        scores: list[int | None] = []
-        p12: list[int] = []
-        boards: list[int] = []
-        for r in range(1, last + 1):
-            item = games.get(r)
-            if item is None:
-                opponents.append(None)
-                scores.append(None)
-                p12.append(First.UNKNOWN)
-                boards.append(0)
-                continue
-            g, side = item
-            other = g.player2_id if side == 1 else g.player1_id
-            opponents.append(by_id[other].number if other else 0)
-            scores.append(g.score1 if side == 1 else g.score2)
-            first = g.first
-            if side == 2 and first in (First.PLAYER1, First.PLAYER2):
-                first = 3 - first
-            p12.append(first)
-            boards.append(g.board or 0)
-        _trim(scores, None)
-        derived: dict[str, list[str] | None] = {
-            "p12": [str(v) for v in _trim(p12, First.UNKNOWN)] or None,
-            "board": [str(v) for v in _trim(boards, 0)] or None,
-            "lifeg": [str(e.career_games)] if e.career_games is not None else None,
-            "class": [e.player_class] if e.player_class else None,
-            "off": [str(e.withdrawal_score)] if e.withdrawn_round is not None else None,
-        }
-        fields: dict[str, list[str]] = {}
-        for key, values in e.extra or []:
-            if values is None:
-                if derived.get(key) is not None:
-                    fields[key] = derived[key]
-            elif key in ("p12", "board"):
-                # kept verbatim for the rounds the file covered; later rounds from the games
-                fields[key] = list(values) + (derived.get(key) or [])[len(values):]
-            else:
-                fields[key] = list(values)
-        for key, values in derived.items():
-            if (
-                key not in fields
-                and values is not None
-                and not any(k == key for k, _ in e.extra or [])
-            ):
-                fields[key] = values
-        players.append(
-            TshPlayer(
-                number=e.number,
-                name=e.player.name,
-                member_id=e.player.naspa_id,
-                rating=e.seed_rating,
-                opponents=opponents,
-                scores=scores,
-                fields=fields,
-            )
-        )
-    return players
-
-
-def tournament_config(tournament: Tournament) -> TshConfig:
-    kept = tournament.config or {}
-    settings = dict(kept.get("settings") or {})
-    settings.setdefault("event_name", tournament.name)
-    if tournament.start_date:
-        settings.setdefault("event_date", tournament.start_date.isoformat())
-    settings["realm"] = settings.get("realm", tournament.realm)
-    for key in ("bye_spread", "gibson_spread"):
-        settings[key] = getattr(tournament, key)
-    if tournament.spread_cap is not None:
-        settings["spread_cap"] = tournament.spread_cap
-    divisions = list(tournament.divisions.order_by("position", "name"))
-    if "max_rounds" not in settings and divisions:
-        settings["max_rounds"] = max(d.rounds for d in divisions)
-    from .formats.config import AutoPair
-
-    autopair = [
-        AutoPair(
-            division=a[0],
-            source_round=a[1],
-            target_round=a[2],
-            command=a[3],
-            args=list(a[4]),
-            line=0,
-        )
-        for a in kept.get("autopair", [])
-    ]
-    names = division_file_names(divisions)
-    return TshConfig(
-        divisions=[(d.name, names[d.pk]) for d in divisions],
-        settings=settings,
-        autopair=autopair,
-        classes=dict(kept.get("classes") or {}),
-        other_lines=list(kept.get("other_lines") or []),
-        warnings=[],
+register_import_format(
+    ImportFormat(
+        "tourney.js",
+        lambda name, text: name.lower().endswith(".js"),
+        _read_tourney_js,
+        with_config=True,
     )
-
-
-def division_file_names(divisions: list[Division]) -> dict[int, str]:
-    """Each division's .t file name, safe to write: a stored name that is not a plain .t
-    name (one saved before names were checked, "/tmp/x.t", "../../x.t") is replaced by one made
-    from the slug, and a name two divisions share (ignoring case) by the slug's too."""
-    names: dict[int, str] = {}
-    taken: set[str] = {"config.tsh"}
-    for d in divisions:
-        name = d.file_name if is_file_name(d.file_name or "") else f"{d.slug}.t"
-        if name.lower() in taken or not is_file_name(name):
-            name = default_file_name(d.slug or d.name)
-            stem, n = name[:-2], 2
-            while name.lower() in taken:
-                name, n = f"{stem}-{n}.t", n + 1
-        taken.add(name.lower())
-        names[d.pk] = name
-    return names
-
-
-def export_files(tournament: Tournament) -> dict[str, str]:
-    """config.tsh and one .t per division, as text, keyed by file name (plain names only)."""
-    config = tournament_config(tournament)
-    files = {"config.tsh": write_config(config)}
-    divisions = list(tournament.divisions.order_by("position", "name"))
-    names = division_file_names(divisions)
-    for division in divisions:
-        files[names[division.pk]] = write_t(division_players(division))
-    return files
-
-
-# Folders an export never writes into, even when asked (a command run as root would): the
-# system's own, where a config.tsh or .t file could only do harm.
-SYSTEM_FOLDERS = tuple(
-    Path(p) for p in ("/", "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64",
-                      "/proc", "/sbin", "/sys", "/usr", "/var/lib", "/var/log")
 )
-
-
-def refuse_system_folder(folder: Path, shown: str | Path) -> None:
-    """Refuse ``folder`` (already resolved) when it is or lies in a system folder."""
-    for system in SYSTEM_FOLDERS:
-        if folder == system or (system != Path("/") and folder.is_relative_to(system)):
-            raise ServiceError(
-                "unsafe_folder", field="out", path=str(shown),
-                reason=f"{system} is a system folder; exports are not written there",
-            )
-
-
-def export_folder(out_dir: str | Path) -> Path:
-    """The folder to export into, resolved (symbolic links followed) and created if needed.
-
-    Refused: a system folder or one inside it, and anything that is not (and cannot become)
-    a folder. Nothing is written when refused.
-    """
-    out = Path(out_dir).expanduser()
-    resolved = out.resolve()
-    refuse_system_folder(resolved, out)
-    if resolved.exists() and not resolved.is_dir():
-        raise ServiceError(
-            "unsafe_folder", field="out", path=str(out), reason="it is a file, not a folder"
-        )
-    try:
-        resolved.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ServiceError(
-            "cannot_create_folder", field="out", path=str(out), reason=str(exc.strerror or exc)
-        ) from exc
-    if not os.access(resolved, os.W_OK | os.X_OK):
-        raise ServiceError(
-            "cannot_write", field="out", path=str(out), reason="the folder is not writable"
-        )
-    return resolved
-
-
-def export_tsh(tournament: Tournament, out_dir: str | Path) -> list[Path]:
-    """Write config.tsh and the .t files into out_dir (created if needed); returns the paths.
-
-    Every file lands directly inside out_dir: names are plain (see division_file_names) and
-    each final path is checked to be in the folder before anything is written. Each file is
-    written to a fresh temporary file first (never following a link planted there) and then
-    renamed over its target, which replaces a link rather than writing through it.
-    """
-    files = export_files(tournament)
-    out = export_folder(out_dir)
-    targets = {}
-    for file_name in files:
-        target = out / file_name
-        if target.parent != out or not is_plain_name(file_name):
-            raise ServiceError(
-                "bad_file_name", field="out", what="export file name", value=file_name[:100]
-            )
-        targets[file_name] = target
-    written = []
-    for file_name, text in files.items():
-        target = targets[file_name]
-        fd, tmp = tempfile.mkstemp(prefix=f".{file_name}.", suffix=".tmp", dir=out)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, target)
-        except OSError as exc:
-            Path(tmp).unlink(missing_ok=True)
-            raise ServiceError(
-                "cannot_write", field="out", path=str(target), reason=str(exc.strerror or exc)
-            ) from exc
-        written.append(target)
-    return written
-
-
-def is_plain_name(name: str) -> bool:
-    """config.tsh or a division's plain .t name: a single path part inside the folder."""
-    return name == "config.tsh" or is_file_name(name)
-
-
-def export_archive(tournament: Tournament, *, min_players: int = 4) -> str:
-    """NASPA's all.tsh submission; NASPA refuses divisions under four players, so do we."""
-    small = [d.name for d in tournament.divisions.all() if d.entries.count() < min_players]
-    if small:
-        raise ServiceError(
-            "division_too_small",
-            tournament=tournament.slug,
-            minimum=min_players,
-            names=", ".join(small),
-        )
-    files = export_files(tournament)
-    config_text = files.pop("config.tsh")
-    return write_archive(config_text, files)
-
-
-def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
-    """TSH's live feed structure; public copies never carry players' passwords."""
-    from .formats.tourney_js import TERMDICT, computed_keys
-    from .models import REALM_DEFAULTS, Realm
-    from .rating import RatingError, division_estimates
-
-    realm_system = str(
-        REALM_DEFAULTS.get(tournament.realm, REALM_DEFAULTS[Realm.NASPA])["rating_system"]
+register_import_format(
+    ImportFormat(ARCHIVE, lambda name, text: file_kind(text) == ARCHIVE, _read_archive)
+)
+register_import_format(
+    ImportFormat(CONFIG, lambda name, text: file_kind(text) == CONFIG, _read_config)
+)
+register_import_format(
+    ImportFormat(
+        DIVISION, lambda name, text: True, _read_division, with_config=True, names_its_event=False
     )
-    divisions = []
-    division_keys = []
-    player_keys = []
-    systems = []
-    for division in tournament.divisions.order_by("position", "name").select_related(
-        "rating_list"
-    ):
-        players = division_players(division)
-        if public:
-            for p in players:
-                p.fields.pop("password", None)
-        divisions.append((division.name, players))
-        try:
-            newr = {row["number"]: row["by_round"] for row in division_estimates(division)}
-        except (RatingError, ValueError):
-            newr = {}  # a system we cannot rate: the viewers show no new ratings
-        ranks, capped = _round_ranks(tournament, division, players)
-        system = division.rating_system or (
-            division.rating_list.system if division.rating_list_id else realm_system
-        )
-        systems.append(system)
-        keys, per_player = computed_keys(
-            players,
-            rounds=division.rounds,
-            prize_places=division.prize_places,
-            rating_list=(
-                division.rating_list.slug if division.rating_list_id
-                else str(tournament.realm or "nsa")
-            ),
-            rating_system=system,
-            newr=newr,
-            ranks=ranks,
-            capped_ranks=capped,
-            kept=(division.config or {}).get("tourney_js") or {},
-        )
-        division_keys.append(keys)
-        player_keys.append(per_player)
-    config = dict(tournament_config(tournament).settings)
-    config["_termdict"] = TERMDICT
-    # esb.js calls config.rating_system.match(...) unguarded: always a string, as TSH writes it
-    kept_system = config.get("rating_system")
-    config["rating_system"] = (
-        systems[0] if systems
-        else kept_system if isinstance(kept_system, str) and kept_system
-        else realm_system
-    )  # fmt: skip
-    kept = (tournament.config or {}).get("tourney_js") or {}
-    top = {"esb": {"message": {"mode": "reveal", "text": ""}}, "profile": ""}
-    top.update(kept)
-    return build_tourney_js(
-        config, divisions, top=top, division_keys=division_keys, player_keys=player_keys
-    )
-
-
-def _round_ranks(
-    tournament: Tournament, division: Division, players: list[TshPlayer]
-) -> tuple[dict[int, list[int | None]], dict[int, list[int | None]] | None]:
-    """TSH's ``etc.rrank`` and, under a spread cap, ``etc.rcrank`` of every player: the rank
-    after rounds 0 (the seeding) to the last round with a score, as the standings rank them.
-
-    ``rrank`` ranks on the spread shown (capped only when the cap applies everywhere);
-    ``rcrank`` on the capped spread, which is what esb.js shows when the config has a cap.
-    """
-    from .selectors import player_rounds
-    from .standings import ranks_by_round
-
-    last = max((len(p.scores) for p in players), default=0)  # TSH's MostScores
-    entrants, rounds = player_rounds(division)
-    cap = tournament.spread_cap
-    common = {"last_round": last, "sum_before_spread": tournament.sum_before_spread}
-    try:
-        ranks = ranks_by_round(
-            entrants, rounds, spread_cap=None if tournament.standings_spread_cap else cap,
-            **common,
-        )  # fmt: skip
-        capped = None if cap is None else ranks
-        if cap is not None and tournament.standings_spread_cap:
-            capped = ranks_by_round(entrants, rounds, spread_cap=cap, **common)
-    except ValueError:
-        return {}, None  # data the standings refuse too: the .t fields stay as they were
-    return ranks, capped
+)
 
 
 # --------------------------------------------------------------------------- upload (console)
@@ -989,15 +731,19 @@ def import_upload(
     uploaded files, so an upload never reads anything else on the server. Refusals name the
     uploaded file and line, never the temporary folder, and leave nothing behind.
     """
-    import tempfile
 
     files = {_upload_name(file_name): data}
     for other_name, other_data in (others or {}).items():
         files.setdefault(_upload_name(other_name), other_data)
     for fname, content in files.items():
         if len(content) > MAX_UPLOAD_BYTES:
-            raise ServiceError("setup_upload_too_large", field="file", file=fname,
-                               size=len(content), limit=MAX_UPLOAD_BYTES)
+            raise ServiceError(
+                "setup_upload_too_large",
+                field="file",
+                file=fname,
+                size=len(content),
+                limit=MAX_UPLOAD_BYTES,
+            )
     main = _upload_name(file_name)
     with tempfile.TemporaryDirectory(prefix="gibson-upload-") as tmp:
         folder = Path(tmp) / UPLOAD_FOLDER
@@ -1021,7 +767,8 @@ def import_upload(
                 for dname, named in config.divisions:
                     if named not in files or _upload_name(named) != named:
                         raise ServiceError(
-                            "setup_upload_refused", field="file",
+                            "setup_upload_refused",
+                            field="file",
                             detail=f"{main}: division {dname} names {named}, which is not "
                             "among the uploaded files (upload it with the config)",
                         )

@@ -17,9 +17,9 @@ from ratings.engine import RatedGame, RatedPlayer, RatingError, estimates_by_rou
 from ratings.engine.systems import rate_event
 from ratings.models import RatedEvent, RatingList, SubmissionRequest
 from ratings.services import rerate_list, submit_event
-
-from .models import Division, Game
-from .services import Actor, ServiceError, audit
+from tournament.errors import ServiceError
+from tournament.models import Division, Game
+from tournament.services.audit import Actor, audit
 
 
 def division_system(division: Division, system: str | None = None) -> str:
@@ -226,9 +226,12 @@ def submit_divisions(
                 d,
                 f"division {d.name} submitted to {rating_list.name} as of {when}",
                 before={"rating_list": before},
-                after={"rating_list": rating_list.slug, "date": when.isoformat(),
-                       "event": event.pk},
-            )  # fmt: skip
+                after={
+                    "rating_list": rating_list.slug,
+                    "date": when.isoformat(),
+                    "event": event.pk,
+                },
+            )
             events.append(event)
     return events
 
@@ -255,9 +258,7 @@ def check_officer(rating_list: RatingList, actor: Any) -> Actor:
         raise ServiceError("actor_required", what=f"rating list {rating_list.name}")
     who = Actor.of(actor)
     if who.user is not None and not is_rating_officer(who.user, rating_list):
-        raise ServiceError(
-            "rating_officer_required", user=who.name, list=rating_list.name
-        )
+        raise ServiceError("rating_officer_required", user=who.name, list=rating_list.name)
     return who
 
 
@@ -332,8 +333,9 @@ def approve_submission(request: SubmissionRequest, actor: Any) -> list[RatedEven
     """
     request, who = _decide(request, actor)
     try:
-        events = submit_divisions([request.division], request.rating_list, date=request.date,
-                                  actor=who)
+        events = submit_divisions(
+            [request.division], request.rating_list, date=request.date, actor=who
+        )
     except RatingError as exc:
         raise ServiceError("rating_refused", reason=str(exc)) from exc
     request.status = SubmissionRequest.Status.APPROVED

@@ -1,0 +1,149 @@
+"""The layout holds by tools, not by memory (docs/architecture.md).
+
+import-linter checks the contracts written in pyproject.toml (engines import no Django,
+selectors never import services, domain code never imports a face, ...); this module runs it as
+part of the test command, shows that it does catch an upward import, computes the import cycles
+among the project's modules (there must be none), and checks that every file the code, the
+docs and the README point at is in the repository.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import grimp
+import networkx as nx
+
+from tests.conftest import REPO
+
+PACKAGES = ("tournament", "pairings", "ratings")
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def _lint_imports(cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", "--config", str(cwd / "pyproject.toml")],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(cwd)},
+        timeout=300,
+    )
+
+
+def test_import_contracts_hold():
+    done = _lint_imports(REPO)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "0 broken" in done.stdout
+
+
+def test_an_upward_import_breaks_its_contract(tmp_path):
+    """A copy of the three packages with one import that runs the wrong way: a selector that
+    imports the write services. import-linter must refuse it and name the contract."""
+    for package in PACKAGES:
+        shutil.copytree(
+            REPO / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    selectors = tmp_path / "tournament" / "selectors.py"
+    selectors.write_text(
+        selectors.read_text(encoding="utf-8") + "\nfrom tournament.services import results\n",
+        encoding="utf-8",
+    )
+    done = _lint_imports(tmp_path)
+    assert done.returncode != 0
+    assert "Selectors never import services BROKEN" in done.stdout
+    assert "tournament.selectors -> tournament.services.results" in done.stdout
+
+
+def _project_graph() -> nx.DiGraph:
+    sys.path.insert(0, str(REPO))
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None)
+    edges = nx.DiGraph()
+    for module in graph.modules:
+        edges.add_node(module)
+        for imported in graph.find_modules_directly_imported_by(module):
+            edges.add_edge(module, imported)
+    return edges
+
+
+def import_cycles(edges: nx.DiGraph) -> list[list[str]]:
+    """Every group of modules that import each other, directly or through others."""
+    return sorted(sorted(c) for c in nx.strongly_connected_components(edges) if len(c) > 1)
+
+
+def test_no_import_cycles_among_project_modules():
+    edges = _project_graph()
+    modules = sum(1 for p in PACKAGES for _ in (REPO / p).rglob("*.py"))
+    assert edges.number_of_nodes() == modules  # the whole project was read
+    assert import_cycles(edges) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    edges = nx.DiGraph(
+        [
+            ("a.selectors", "a.pairing"),
+            ("a.pairing", "a.services"),
+            ("a.services", "a.selectors"),
+            ("a.services", "a.models"),
+        ]
+    )
+    assert import_cycles(edges) == [["a.pairing", "a.selectors", "a.services"]]
+
+
+# A path the text names: under one of the repository's folders, with a file's ending.
+PATH_REFERENCE = re.compile(
+    r"(?<![\w/.-])((?:docs|tournament|pairings|ratings|fixtures|tests|templates|\.ci)/[\w/.-]*\w)"
+)
+MARKDOWN_REFERENCE = re.compile(r"(?<![\w/.-])([\w-]+\.md)\b")
+# Places that name a file they make themselves (a test's probe file).
+MADE_BY_THE_TEST = {"tournament/probe.py"}
+
+
+def _exists(ref: str) -> bool:
+    candidates = [REPO / ref, REPO / f"{ref}.py", REPO / "templates" / ref]
+    candidates += [static / ref for static in REPO.glob("*/static")]
+    return any(c.exists() for c in candidates)
+
+
+def test_every_file_the_code_and_docs_name_is_in_the_repository():
+    """A clone holds only this repository: a docstring citing a rule must cite a file in it
+    (the rules the code cites are copied into docs/), and the README and docs must name files
+    that exist."""
+    texts = [REPO / "README.md"]
+    for folder in (*PACKAGES, "tests", "docs", "templates"):
+        texts += [
+            p
+            for p in (REPO / folder).rglob("*")
+            if p.suffix in (".py", ".md", ".html") and "migrations" not in p.parts
+        ]
+    missing = []
+    for path in texts:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for ref in PATH_REFERENCE.findall(line):
+                ref = ref.rstrip(".")
+                if ref not in MADE_BY_THE_TEST and not _exists(ref):
+                    missing.append(f"{path.relative_to(REPO)}:{n}: {ref}")
+            for ref in MARKDOWN_REFERENCE.findall(line):
+                if not any(REPO.glob(f"**/{ref}")):
+                    missing.append(f"{path.relative_to(REPO)}:{n}: {ref}")
+    assert missing == []
+
+
+def test_readme_layout_matches_the_tree():
+    """Every package folder the README's Layout section lists exists, and every domain folder
+    of the tree is listed there."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    layout = readme.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`((?:tournament|pairings|ratings)/[\w/]*)`", layout))
+    assert named, "the README has a Layout section naming the folders"
+    for folder in named:
+        assert (REPO / folder.rstrip("/")).exists(), folder
+    for package in PACKAGES:
+        for sub in (REPO / package).iterdir():
+            if sub.is_dir() and (sub / "__init__.py").exists() and sub.name != "migrations":
+                assert f"{package}/{sub.name}/" in named, f"{package}/{sub.name}/ not in Layout"

@@ -1,0 +1,1 @@
+"""The director's console: setup, staff, registration, pairing and result entry pages."""

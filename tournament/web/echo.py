@@ -1,0 +1,80 @@
+"""What the result box answers: both names, the spread and each player's new record.
+
+The console's result entry and a club night's page both echo a recorded line the way TSH's
+add-score does, so the operator can compare it with the slip; this module is that answer,
+shared by both faces (neither imports the other's views).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournament.standings import format_record
+
+from ..models import Division, Game
+from ..scoreline import LOW_SCORE, low_scores
+from ..selectors import division_standings
+from ..services.results import Entered
+from ..standings import StandingsRow
+
+
+def record_echo(row: StandingsRow | None) -> dict[str, Any]:
+    if row is None:
+        return {"record": "", "spread": ""}
+    return {"record": format_record(row.wins, row.losses), "spread": f"{row.spread:+d}"}
+
+
+def side_echo(entry, score: int | None, rows: dict[int, StandingsRow]) -> dict[str, Any]:
+    return {
+        "number": entry.number,
+        "name": entry.name,
+        "score": score,
+        **record_echo(rows.get(entry.number)),
+    }
+
+
+def game_echo(game: Game, rows: dict[int, StandingsRow]) -> dict[str, Any]:
+    """Both players with their scores, the winner and spread, and each one's new record."""
+    one = side_echo(game.player1, game.score1, rows)
+    two = side_echo(game.player2, game.score2, rows)
+    spread = abs(game.score1 - game.score2)
+    if game.score1 == game.score2:
+        outcome = f"a tie at {game.score1}"
+    else:
+        winner = one if game.score1 > game.score2 else two
+        outcome = f"#{winner['number']} {winner['name']} wins by {spread}"
+    return {"players": [one, two], "outcome": outcome, "spread": spread}
+
+
+def line_echo(division: Division, entered: Entered) -> dict[str, Any]:
+    rows = {row.number: row for row in division_standings(division)}
+    line = entered.line
+    echo: dict[str, Any] = {"kind": entered.kind, "line": line.text, "game_ids": []}
+    if entered.kind == "forfeit":
+        lost, won = entered.games
+        echo["players"] = [
+            side_echo(lost.player1, lost.score1, rows),
+            side_echo(won.player1, won.score1, rows),
+        ]
+        echo["outcome"] = (
+            f"#{lost.player1.number} {lost.player1.name} forfeits; #{won.player1.number} "
+            f"{won.player1.name} wins by {won.score1}"
+        )
+        echo["game_ids"] = [lost.pk, won.pk]
+        return echo
+    game = entered.games[0]
+    echo["game_ids"] = [game.pk]
+    if entered.kind in ("recorded", "confirmed"):
+        echo.update(game_echo(game, rows))
+        low = low_scores(line)
+        if low:
+            echo["warning"] = (
+                f"score {' and '.join(map(str, low))} is under {LOW_SCORE}: recorded; check the "
+                "scorecard (ArrowUp reopens this line)"
+            )
+    else:
+        echo["players"] = [
+            {"number": game.player1.number, "name": game.player1.name},
+            {"number": game.player2.number, "name": game.player2.name},
+        ]
+    return echo
