@@ -34,6 +34,7 @@ from . import models
 from .admin_base import (
     DirectorInlineMixin,
     DirectorScopedAdmin,
+    FilterOnlyLookups,
     RegistryAdmin,
     SharedRecordAdmin,
     ViewOnlyAdmin,
@@ -457,7 +458,7 @@ class GameAdmin(DirectorScopedAdmin):
 
 
 @admin.register(models.AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
+class AuditEventAdmin(FilterOnlyLookups, admin.ModelAdmin):
     """The trail is read-only: history that can be edited is no history."""
 
     list_display = ["at", "actor", "action", "tournament", "summary"]

@@ -70,7 +70,33 @@ def add_refusal(form: forms.Form, exc: ServiceError) -> None:
     form.add_error(field, exc.message)
 
 
-class AuditedAdmin(admin.ModelAdmin):
+# The operators the admin's own filters put after a field (``country__exact``, a date range's
+# ``start_date__gte``, a relation's ``clubs__id__exact``).
+FILTER_SUFFIXES = ("exact", "iexact", "in", "isnull", "gte", "lte", "gt", "lt", "id", "pk")
+
+
+class FilterOnlyLookups:
+    """Only the lookups the page's own filters offer may come in the query string.
+
+    Django's admin accepts any lookup on a model's own fields (``?email__startswith=sa``) and
+    shows which rows match, even on columns the page hides: a yes/no oracle that rebuilt a
+    player's email and phone in a few hundred requests. Here a lookup must name a field of
+    ``list_filter`` (or ``date_hierarchy``) with one of the operators those filters use;
+    anything else is refused (400), as Django refuses lookups across undeclared relations.
+    """
+
+    def lookup_allowed(self, lookup: str, value: Any, request: Any = None) -> bool:
+        parts = lookup.split("__")
+        while len(parts) > 1 and parts[-1] in FILTER_SUFFIXES:
+            parts.pop()
+        field = "__".join(parts)
+        offered = {f if isinstance(f, str) else f[0] for f in self.list_filter}
+        if getattr(self, "date_hierarchy", None):
+            offered.add(self.date_hierarchy)
+        return field in offered
+
+
+class AuditedAdmin(FilterOnlyLookups, admin.ModelAdmin):
     """Each save and delete, inline rows included, writes an AuditEvent with before and after."""
 
     def save_model(self, request, obj, form, change):
