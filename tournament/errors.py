@@ -120,6 +120,8 @@ CODES: dict[str, str] = {
     # self-entry
     "selfentry_unknown_token": "this link is not valid",
     "selfentry_no_token": "#{number} {name} has no self-entry link to revoke",
+    "selfentry_too_many": "too many reports from this link or for this game: at most "
+    "{per_minute} a minute; wait a minute and send it again, or ask the director",
     "selfentry_nothing_to_report": "every game of yours paired so far has its result",
     "selfentry_round_not_current": "round {round} is not the round to report now (the "
     "current round is {current})",

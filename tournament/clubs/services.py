@@ -34,7 +34,7 @@ from tournament.services.tournaments import create_division, create_tournament
 
 from ..models import REALM_DEFAULTS, Club, Division, Entry, Game, Membership, Player, Tournament
 from ..selectors import last_round_number
-from ..services.audit import Action, Actor, audit
+from ..services.audit import UNSEEN_ACTIONS, Action, Actor, audit
 from ..services.entries import find_or_create_player, register_player
 from ..services.results import record_result
 from .ladder import DEFAULT_PRESET, PRESETS, Rule
@@ -970,6 +970,8 @@ def refuse_closed_night(tournament: Tournament | None, action: Action, obj: Any)
 def bump_club_versions(tournament: Tournament | None, action: Action, obj: Any) -> None:
     """An audit hook: a club's pages show its nights' games, members and seasons, so any write
     to those, or to a night's tournament, makes them stale in the write's transaction."""
+    if action in UNSEEN_ACTIONS:
+        return
     if isinstance(obj, Player) and obj.pk:  # a rename or merge shows on their clubs' pages
         Club.objects.filter(memberships__player=obj).update(
             content_version=F("content_version") + 1

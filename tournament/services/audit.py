@@ -111,6 +111,12 @@ class Actor:
         return cls(getattr(who, "get_username", lambda: str(who))(), who)
 
 
+# Writes no cached page shows: a player's pending or disputed self-report is seen only on the
+# player's private link and the console, so it leaves public pages' versions alone (a stream
+# of reports would otherwise rebuild every public page of the tournament each time).
+UNSEEN_ACTIONS = frozenset({Action.SELF_REPORT, Action.SELF_DISPUTE})
+
+
 @dataclass(frozen=True)
 class AuditHook:
     """A rule another domain runs inside every audited write, before its event is stored.
@@ -171,6 +177,8 @@ def bump_tournament_versions(tournament: Tournament | None, action: Action, obj:
     bump back too. A player's name shows in every tournament they entered, so a player's
     change (rename, merge) bumps all of those.
     """
+    if action in UNSEEN_ACTIONS:
+        return
     where = Q(pk=tournament.pk) if tournament is not None and tournament.pk else Q()
     if isinstance(obj, Player) and obj.pk:
         theirs = Q(pk__in=Entry.objects.filter(player=obj).values("division__tournament"))

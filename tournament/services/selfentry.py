@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -41,6 +43,36 @@ _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{32,64}\Z")
 
 Status = PendingResult.Status
 OPEN = (Status.PENDING, Status.DISPUTED)
+
+# A player's budget of reports that change something: a link typed into a script must not be
+# able to write faster than a person at a table (111 reports in 21 s slowed every public page
+# of the site before). Counted per minute, per link and per game, in the site's cache; if the
+# cache fails nothing is counted (a player's report must never fail for that).
+REPORTS_PER_MINUTE = {"entry": 6, "game": 12}
+
+
+def _now() -> float:
+    """The clock the budget's one-minute windows are cut from (tests fix it)."""
+    return time.time()
+
+
+def _spend(kind: str, pk: int) -> int:
+    key = f"selfentry:reports:{kind}:{pk}:{int(_now() // 60)}"
+    try:
+        cache.add(key, 0, timeout=120)
+        return int(cache.incr(key))
+    except ValueError:  # expired between add and incr: the window's first
+        return 1
+    except Exception:  # noqa: BLE001 - any cache backend's failure: do not count
+        return 0
+
+
+def _check_budget(entry: Entry, game: Game) -> None:
+    """Refuse a report beyond the minute's budget of this link or this game."""
+    for kind, pk in (("entry", entry.pk), ("game", game.pk)):
+        limit = REPORTS_PER_MINUTE[kind]
+        if _spend(kind, pk) > limit:
+            raise ServiceError("selfentry_too_many", field="score", per_minute=limit, seconds=60)
 
 
 def new_token() -> str:
@@ -400,10 +432,15 @@ def report_own_result(
         )
     other = next((p for p in reports if p.reporter_id != entry.pk), None)
     if other is not None:
+        _check_budget(entry, game)
         if (other.score1, other.score2) == scores:
             return _confirm(entry, game, other, actor)
         return _dispute(entry, game, other, scores, actor)
     own = next((p for p in reports if p.reporter_id == entry.pk), None)
+    if own is not None and (own.score1, own.score2) == scores:
+        # the same report again (a reload, a double tap): nothing changes, nothing is written
+        return SelfOutcome(Status.PENDING, game, own)
+    _check_budget(entry, game)
     before = _snapshot(own) if own is not None else None
     if own is None:
         own = PendingResult(

@@ -204,7 +204,9 @@ def _page(
 def _refused(request: HttpRequest, entry: Entry, form: Any, exc: ServiceError) -> HttpResponseBase:
     visible = {f.name for f in form.visible_fields()}
     form.add_error(exc.field if exc.field in visible else None, exc.message)
-    return _page(request, entry, bound=form, status=400)
+    return _page(
+        request, entry, bound=form, status=429 if exc.code == "selfentry_too_many" else 400
+    )
 
 
 def _done(request: HttpRequest, token: str, text: str) -> HttpResponseBase:
