@@ -196,7 +196,7 @@ AXES_RESET_ON_SUCCESS = True
 # A fixed cool-off: the lockout page's "try again at" stays true while someone keeps trying.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "tournament.web.accounts.lockout"
-AXES_CLIENT_IP_CALLABLE = "tournament.web.accounts.client_address"
+AXES_CLIENT_IP_CALLABLE = "tournament.web.addresses.client_address"
 AXES_VERBOSE = False
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -247,7 +247,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "tournament.api.pagination.Pagination",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
+        "tournament.api.throttling.AnonRateThrottle",  # by the real address
         "tournament.api.throttling.UserRateThrottle",  # signed-in callers only
     ],
     "DEFAULT_THROTTLE_RATES": {

@@ -6,7 +6,6 @@ by a superuser). Django's own auth views do the work; these are only their URLs 
 
 from __future__ import annotations
 
-import ipaddress
 import math
 
 from axes.backends import AxesStandaloneBackend
@@ -32,29 +31,6 @@ class ThrottledBackend(AxesStandaloneBackend):
         if request is None:
             return None
         return super().authenticate(request, username=username, password=password, **kwargs)
-
-
-def _ip(text: str) -> str | None:
-    try:
-        return str(ipaddress.ip_address(text.strip()))
-    except ValueError:
-        return None
-
-
-def client_address(request: HttpRequest) -> str | None:
-    """The address a sign-in came from, for the throttle (django-axes).
-
-    Behind a proxy (GIBSON_BEHIND_PROXY=1) every request arrives from the proxy, so the client
-    is the last X-Forwarded-For entry: the one the proxy itself appended (earlier entries are
-    whatever the client claimed, so they are never trusted). Otherwise it is REMOTE_ADDR.
-    Only a real IP address is returned (the column is an address on PostgreSQL), else None.
-    """
-    if getattr(settings, "BEHIND_PROXY", False):
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        last = _ip(forwarded.split(",")[-1])
-        if last:
-            return last
-    return _ip(request.META.get("REMOTE_ADDR", "") or "")
 
 
 def lockout(

@@ -48,6 +48,7 @@ from ..services.selfentry import (
     report_own_result,
     self_state,
 )
+from .addresses import client_address
 from .errors import busy_refusal
 from .forms.selfentry import ConfirmForm, DisputeForm, ReportForm
 
@@ -64,7 +65,7 @@ def _now() -> float:
 def _wrong_token_count(request: HttpRequest) -> int:
     """Count one more wrong token from this address in the current minute; 0 if the cache
     cannot say (a cache failure must never turn into an error page)."""
-    address = request.META.get("REMOTE_ADDR", "") or "unknown"
+    address = client_address(request) or "unknown"
     digest = hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()[:24]
     key = f"selfentry:wrong:{digest}:{int(_now() // 60)}"
     try:
