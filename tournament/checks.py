@@ -73,15 +73,31 @@ def as_int(value: Any, what: str, *, field: str = "") -> int:
     return number
 
 
+# Unicode's embedding, override and isolate controls: invisible, they make a name display as
+# something else ("\u202eevoL nnA" shows as "Ann Love" reversed), so no name may carry them.
+# Letters of right-to-left scripts themselves (Arabic, Hebrew) are names like any other.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def refuse_bidi_controls(text: str, what: str, *, field: str = "") -> str:
+    """``text``, unless it carries a direction override or isolate control (refused)."""
+    found = next((ch for ch in text if ch in BIDI_CONTROLS), None)
+    if found is not None:
+        raise ServiceError("bidi_control", field=field, what=what, code_point=f"U+{ord(found):04X}")
+    return text
+
+
 def check_text(value: Any, what: str, model: Any, column: str, *, field: str = "") -> str:
     """``value`` as text that ``model.column`` stores the same way on every database.
 
     SQLite keeps a NUL character and any length; PostgreSQL refuses both with a database
-    error. Refusing them here gives one clear message, naming ``what``, on both.
+    error. Refusing them here gives one clear message, naming ``what``, on both. Direction
+    controls are refused too (BIDI_CONTROLS).
     """
     text = "" if value is None else str(value)
     if "\x00" in text:
         raise ServiceError("nul_character", field=field, what=what)
+    refuse_bidi_controls(text, what, field=field)
     limit = model._meta.get_field(column).max_length
     if limit is not None and len(text) > limit:
         raise ServiceError("text_too_long", field=field, what=what, maximum=limit, length=len(text))

@@ -235,6 +235,8 @@ CODES: dict[str, str] = {
     "number_too_large": "{what}: {value} is out of range ({minimum}..{maximum})",
     "non_ascii_digits": "{what}: {value!r} uses digits other than 0-9; type it with 0-9",
     "text_too_long": "{what} is at most {maximum} characters, not {length}",
+    "bidi_control": "{what} contains an invisible direction control ({code_point}), which "
+    "can make it display as something else; type it without",
     "nul_character": "{what} contains a NUL character (\\0), which cannot be stored",
     "bad_file_name": "{what} {value!r}: a division file name is a plain name of letters, "
     "digits, '.', '_' and '-' ending in .t (no folders, not starting with a dot)",

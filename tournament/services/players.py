@@ -17,6 +17,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 
 from ratings.models import PlayerRating, RatedEvent, RatingHistory, RatingList
+from tournament.checks import refuse_bidi_controls
 from tournament.errors import ServiceError
 
 from ..models import Entry, Membership, Player, Tournament
@@ -69,6 +70,7 @@ def _clean_fields(fields: dict[str, Any], player: Player | None) -> dict[str, st
     for key, value in fields.items():
         text = "" if value is None else str(value)
         text = " ".join(text.split()) if key in ("name", "country") else text.strip()
+        refuse_bidi_controls(text, key, field=key)
         limit = Player._meta.get_field(key).max_length
         if key == "name" and not text:
             raise ServiceError("registry_name_required", field="name")
