@@ -11,3 +11,10 @@ class TournamentConfig(AppConfig):
         from .services.audit import bump_tournament_versions, register_audit_hook
 
         register_audit_hook("tournament versions", bump_tournament_versions)
+
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import pre_save
+
+        from .services.api_tokens import revoke_on_new_password
+
+        pre_save.connect(revoke_on_new_password, sender=get_user_model(), dispatch_uid="token")

@@ -32,3 +32,15 @@ def revoke_api_token(user: Any) -> bool:
 def api_token_created(user: Any) -> Any:
     """When ``user``'s current token was issued, or None (the key itself is never shown again)."""
     return Token.objects.filter(user=user).values_list("created", flat=True).first()
+
+
+def revoke_on_new_password(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A ``pre_save`` receiver on the user model (connected in TournamentConfig.ready): a new
+    password, by the user's own change, a reset link or an administrator, ends the API token
+    too. Whoever learnt the old password may have issued themselves a token with it; a token
+    that outlived the password would keep their access."""
+    if instance.pk is None or kwargs.get("raw"):
+        return
+    old = type(instance).objects.filter(pk=instance.pk).values_list("password", flat=True).first()
+    if old is not None and old != instance.password:
+        Token.objects.filter(user_id=instance.pk).delete()
