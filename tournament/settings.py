@@ -119,6 +119,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # CORS * on the API's anonymous reads only (a club's site reads its ladder in the browser)
+    "tournament.api.cors.AnonymousReadCors",
     # a write that met a busy SQLite database answers "try again" (503), not a traceback
     "tournament.web.errors.BusyDatabaseMiddleware",
     # last, as django-axes asks: turns a locked-out sign-in into the lockout page (429)
