@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from pairings.services.rounds import propose_round, publish_pairs, publish_proposal, unpair_round
 from ratings.division import rating_estimates
 from ratings.models import PlayerRating, RatingHistory, RatingList
+from ratings.selectors import public_player_q
 from tournament.errors import ServiceError
 
 from .. import selectors, services
@@ -634,7 +635,8 @@ class PlayerDetail(ETagMixin, generics.RetrieveAPIView):
     lookup_field = "pk"
 
     def get_queryset(self) -> QuerySet:
-        return Player.objects.prefetch_related(
+        # as the public profile page: a player seen only in draft tournaments is not shown
+        return Player.objects.filter(public_player_q()).prefetch_related(
             Prefetch("list_ratings", PlayerRating.objects.select_related("rating_list")),
             Prefetch(
                 "rating_history",
