@@ -387,6 +387,8 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # self-entry links are secrets: no log line carries one (tournament/logfilters.py)
+    "filters": {"hide_links": {"()": "tournament.logfilters.HideSelfEntryLinks"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["hide_links"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("GIBSON_LOG_LEVEL", "WARNING")},
 }

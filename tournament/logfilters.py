@@ -1,0 +1,35 @@
+"""Log records never carry a player's self-entry link.
+
+The link's token (``/e/TOKEN/``) is the only thing that lets a player report their results;
+Django logs every 4xx answer with its path ("Bad Request: /e/TOKEN/report/"), and a server log
+is read by more people than the director. This filter, on every handler, replaces the token
+in a record's message and arguments with ``/e/<link>/`` before it is written.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+LINK = re.compile(r"/e/[A-Za-z0-9_-]{16,}")
+HIDDEN = "/e/<link>"
+
+
+def hide_links(value: object) -> object:
+    """``value`` with every self-entry link's token hidden (other values pass unchanged)."""
+    if isinstance(value, str):
+        return LINK.sub(HIDDEN, value)
+    return value
+
+
+class HideSelfEntryLinks(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = hide_links(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(hide_links(a) for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: hide_links(v) for k, v in record.args.items()}
+        request = getattr(record, "request", None)
+        if request is not None and LINK.search(getattr(request, "path", "") or ""):
+            record.request = None  # the request's repr would name the path again
+        return True
