@@ -33,6 +33,10 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 DEBUG = env_bool("GIBSON_DEBUG", False)
 DATA_DIR = Path(os.environ.get("GIBSON_DATA_DIR", BASE_DIR / "var"))
+# /healthz: below LOW_DISK_MB free in DATA_DIR the site says it is degraded, below FULL_DISK_MB
+# it answers 503 (results could not be saved).
+LOW_DISK_MB = int(os.environ.get("GIBSON_LOW_DISK_MB", "500"))
+FULL_DISK_MB = int(os.environ.get("GIBSON_FULL_DISK_MB", "50"))
 # Development (and a director's laptop) means the embedded SQLite database. There a missing
 # secret key is generated once and kept in DATA_DIR, never in the repository; a deployment on
 # a real database (DATABASE_URL) must bring its own GIBSON_SECRET_KEY.

@@ -15,6 +15,42 @@ from .conftest import clean_env, free_port
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def any_disk(settings):
+    """The other checks are judged apart from the machine's real free space (a CI machine may
+    run low); the disk checks below set their own."""
+    settings.LOW_DISK_MB = settings.FULL_DISK_MB = 0
+
+
+@pytest.mark.parametrize(
+    ("free", "status", "text"),
+    [
+        (10_000, 200, "ok"),
+        (300, 200, "degraded: low disk space (300 MB free)"),
+        (20, 503, "disk full (20 MB free)"),
+    ],
+)
+def test_disk_space_is_reported(client, settings, monkeypatch, free, status, text):
+    from tournament.web import health
+
+    settings.REDIS_URL = ""
+    settings.LOW_DISK_MB, settings.FULL_DISK_MB = 500, 50
+    monkeypatch.setattr(health, "free_disk_mb", lambda: free)
+    response, _ = get_health(client)
+    assert (response.status_code, response.content.decode()) == (status, text)
+
+
+def test_free_space_is_read_where_the_site_writes(settings, tmp_path):
+    import shutil
+
+    from tournament.web.health import free_disk_mb
+
+    settings.DATA_DIR = tmp_path
+    assert free_disk_mb() == shutil.disk_usage(tmp_path).free // (1024 * 1024)
+    settings.DATA_DIR = tmp_path / "gone"
+    assert free_disk_mb() is None
+
+
 def get_health(client):
     started = time.monotonic()
     response = client.get("/healthz")

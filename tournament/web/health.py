@@ -5,7 +5,11 @@
 - ``200 degraded: redis unreachable`` / ``200 degraded: no celery worker``: the site still
   serves every page and records every result; only background jobs (scorecards prepared on a
   worker, re-rates queued) wait. A 200, so a load balancer keeps the site in rotation.
+- ``200 degraded: low disk space (N MB free)``: under GIBSON_LOW_DISK_MB (500) free in the
+  data folder (the SQLite database, page cache and exports live there).
 - ``503 database unavailable``: nothing useful can be served.
+- ``503 disk full (N MB free)``: under GIBSON_FULL_DISK_MB (50) free: results could not be
+  saved, so a load balancer should send players to a site that can.
 
 Each check has a short timeout, so the answer comes in about a second even when something is
 down. No sign-in, no session, never cached: a monitor must see the state now.
@@ -15,6 +19,8 @@ hears "the background worker is unavailable" at once instead of waiting on a dea
 """
 
 from __future__ import annotations
+
+import shutil
 
 from django.conf import settings
 from django.db import connection
@@ -92,15 +98,28 @@ def is_queue_error(exc: BaseException) -> bool:
     return False
 
 
+def free_disk_mb() -> int | None:
+    """Megabytes free where the site writes (GIBSON_DATA_DIR), or None if it cannot be read."""
+    try:
+        return shutil.disk_usage(settings.DATA_DIR).free // (1024 * 1024)
+    except OSError:
+        return None
+
+
 def health_status() -> tuple[int, str]:
     """(HTTP status, text) for the current state; see the module docstring."""
     if not database_answers():
         return 503, "database unavailable"
+    free = free_disk_mb()
+    if free is not None and free < settings.FULL_DISK_MB:
+        return 503, f"disk full ({free} MB free)"
     if settings.REDIS_URL:
         if not redis_answers():
             return 200, "degraded: redis unreachable"
         if not worker_replies():
             return 200, "degraded: no celery worker"
+    if free is not None and free < settings.LOW_DISK_MB:
+        return 200, f"degraded: low disk space ({free} MB free)"
     return 200, "ok"
 
 
