@@ -245,6 +245,10 @@ CODES: dict[str, str] = {
     "({minimum}..{maximum})",
     # api: refusals of the machine interface at /api/v1/ (tournament.api.errors)
     "malformed_json": "the request body is not valid JSON: {detail}",
+    "database_unavailable": "the database cannot be reached just now; nothing was saved: "
+    "try again in a moment",
+    "server_error": "something went wrong on the server (it is logged); nothing was saved "
+    "unless a read shows it",
     "unknown_field": "{name} is not a field here (fields: {allowed})",
     "wrong_type": "{name}: {detail}",
     "field_required": "{name} is required",

@@ -2,19 +2,27 @@
 
 Codes are keys of ``tournament.errors.CODES`` (a service's own refusal keeps its
 code; DRF's errors get the API's codes under ``# api``), so a client branches on ``code`` and
-shows ``message``. Nothing here returns HTML or a 500 for a client's mistake.
+shows ``message``. Nothing here returns HTML: a client's mistake is a 4xx, a busy or
+unreachable database a 503 (``database_busy``, ``database_unavailable``), a bug a 500
+(``server_error``, logged with its traceback), each in the same shape.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import DatabaseError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from tournament.errors import CODES, ServiceError
+
+from ..web.errors import is_database_busy
+
+log = logging.getLogger(__name__)
 
 # DRF's field error codes -> ours; anything else a field refuses is a wrong value type.
 FIELD_CODES = {
@@ -68,8 +76,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    if isinstance(exc, DatabaseError):
+        # a busy SQLite, a PostgreSQL restarting: nothing was written; the client may retry
+        code = "database_busy" if is_database_busy(exc) else "database_unavailable"
+        log.warning("API: %s (%s)", code, exc)
+        return Response(body(error(code)), status=503, headers={"Retry-After": "5"})
     if not isinstance(exc, exceptions.APIException):
-        return None  # a real bug: Django's 500 handling and logging
+        # a real bug: logged with its traceback, answered in the API's shape (never HTML)
+        log.error("API: unexpected error", exc_info=exc)
+        return Response(body(error("server_error")), status=500)
     headers: dict[str, str] = {}
     if getattr(exc, "auth_header", None):
         headers["WWW-Authenticate"] = exc.auth_header
