@@ -18,3 +18,9 @@ class TournamentConfig(AppConfig):
         from .services.api_tokens import revoke_on_new_password
 
         pre_save.connect(revoke_on_new_password, sender=get_user_model(), dispatch_uid="token")
+
+        from django.contrib.auth.signals import user_login_failed
+
+        from .web.accounts import count_failed_sign_in
+
+        user_login_failed.connect(count_failed_sign_in, dispatch_uid="sign-in per address")

@@ -196,6 +196,11 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = 10
+# ... and from one address, whatever names it tries: SIGN_IN_FAILURES_PER_ADDRESS wrong
+# sign-ins in a window of SIGN_IN_WINDOW_SECONDS lock that address out until the window ends
+# (a venue's players share an address, so the number is generous).
+SIGN_IN_FAILURES_PER_ADDRESS = int(os.environ.get("GIBSON_SIGN_IN_FAILURES_PER_ADDRESS", "30"))
+SIGN_IN_WINDOW_SECONDS = 300
 AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True

@@ -121,3 +121,26 @@ def test_behind_a_proxy_the_address_is_the_one_the_proxy_appended(users, setting
         HTTP_X_FORWARDED_FOR=ELSEWHERE,
     )
     assert response.status_code == 302
+
+
+def test_made_up_names_from_one_address_are_stopped(users, settings):
+    """Axes locks a name at an address; a flood of made-up names (600 attempts over 200 names
+    were never stopped) is stopped by the address's own budget, and other addresses and the
+    next window are unaffected."""
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.SIGN_IN_FAILURES_PER_ADDRESS = 12
+    client = Client()
+    answers = [_try(client, LOGIN, f"nobody-{k}", "wrong", VENUE).status_code for k in range(15)]
+    assert answers[:12] == [200] * 12  # the form again, with its error
+    assert answers[12:] == [429, 429, 429]
+    assert _try(client, LOGIN, "director", PASSWORD, VENUE).status_code == 429
+    assert not _signed_in(client)
+    elsewhere = Client()
+    _try(elsewhere, LOGIN, "director", PASSWORD, ELSEWHERE)
+    assert _signed_in(elsewhere)
+    cache.clear()  # the window has passed
+    fresh = Client()
+    _try(fresh, LOGIN, "director", PASSWORD, VENUE)
+    assert _signed_in(fresh)

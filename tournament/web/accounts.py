@@ -7,15 +7,19 @@ by a superuser). Django's own auth views do the work; these are only their URLs 
 from __future__ import annotations
 
 import math
+import time
 
 from axes.backends import AxesStandaloneBackend
+from axes.exceptions import AxesBackendPermissionDenied
 from django.conf import settings
 from django.contrib.auth import views as auth_views
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path, reverse_lazy
 from django.utils import timezone
 
+from .addresses import client_address
 from .console.staff import accept_invite
 
 
@@ -30,7 +34,44 @@ class ThrottledBackend(AxesStandaloneBackend):
     def authenticate(self, request, username=None, password=None, **kwargs):  # noqa: ANN001
         if request is None:
             return None
+        if failed_sign_ins(request) >= settings.SIGN_IN_FAILURES_PER_ADDRESS:
+            # made-up names from one address: axes counts per name and address, so each new
+            # name started afresh (600 attempts over 200 names were never stopped)
+            request.axes_locked_out = True
+            raise AxesBackendPermissionDenied("too many failed sign-ins from this address")
         return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+def _address_key(request: HttpRequest) -> str:
+    address = client_address(request) or "unknown"
+    window = int(time.time() // settings.SIGN_IN_WINDOW_SECONDS)
+    return f"signin:failed:{address}:{window}"
+
+
+def failed_sign_ins(request: HttpRequest) -> int:
+    """Failed sign-ins from this request's address in the current window (0 if the cache
+    cannot say: a cache failure must not lock anyone out)."""
+    try:
+        return int(cache.get(_address_key(request), 0))
+    except Exception:  # noqa: BLE001 - any cache backend's failure
+        return 0
+
+
+def count_failed_sign_in(
+    sender: object, credentials: dict, request: HttpRequest | None = None, **kwargs: object
+) -> None:
+    """``user_login_failed`` receiver (connected in TournamentConfig.ready): one more failure
+    for the address, whichever name it tried. A try refused because its name or address is
+    already locked checked no password and does not count (a colleague at the same venue
+    address still signs in while one name is locked)."""
+    if request is None or getattr(request, "axes_locked_out", False):
+        return
+    key = _address_key(request)
+    try:
+        cache.add(key, 0, timeout=settings.SIGN_IN_WINDOW_SECONDS * 2)
+        cache.incr(key)
+    except Exception:  # noqa: BLE001 - expired between add and incr, or the cache failed
+        pass
 
 
 def lockout(
