@@ -176,6 +176,7 @@ CODES: dict[str, str] = {
     "staff_password": "{detail}",
     "staff_password_mismatch": "the two passwords differ",
     "staff_email": "{value!r} is not an email address",
+    "staff_invite_gone": "that sign-up link is already used, turned off or not this tournament's",
     "staff_invite_invalid": "this link is not valid",
     "staff_not_member": "{user} is not a {role} of this tournament",
     "staff_last_director": "{user} is the last director; add another director first",

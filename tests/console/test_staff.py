@@ -289,3 +289,31 @@ def test_password_reset_by_email_end_to_end(client):
     # an unknown address sends nothing and says nothing
     client.post("/accounts/reset/", {"email": "nobody@example.org"})
     assert len(mail.outbox) == 1
+
+
+def test_an_unused_invite_link_can_be_turned_off(td, event):
+    """An invite link sent to the wrong person is turned off before it is used (issue
+    "Authority in one place": unused links could not be revoked); audited; a second turn-off,
+    and another tournament's director, are refused with the reason, nothing changed."""
+    path = _invite_link(td, event, role="scorekeeper")
+    invite = StaffInvite.objects.get()
+    page = td.get(reverse("console:staff", args=[event.slug]))
+    assert "Turn off" in page.content.decode()
+    other = services.create_tournament(name="Another Open")
+    stranger = make_director(other, "stranger-td")
+    outsider = Client()
+    outsider.force_login(stranger)
+    refused = outsider.post(
+        reverse("console:staff_invite_revoke", args=[event.slug]), {"invite": invite.pk}
+    )
+    assert refused.status_code == 403
+    assert StaffInvite.objects.filter(pk=invite.pk).exists()
+    events = AuditEvent.objects.filter(action="revoke_invite").count()
+    done = td.post(reverse("console:staff_invite_revoke", args=[event.slug]), {"invite": invite.pk})
+    assert done.status_code == 302
+    assert not StaffInvite.objects.filter(pk=invite.pk).exists()
+    assert AuditEvent.objects.filter(action="revoke_invite").count() == events + 1
+    assert Client().get(path).status_code in (404, 410, 400)  # the link opens nothing now
+    again = td.post(reverse("console:staff_invite_revoke", args=[event.slug]), {"invite": invite.pk})
+    assert again.status_code == 400
+    assert "already used, turned off" in again.content.decode()

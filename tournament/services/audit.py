@@ -39,6 +39,7 @@ class Action(StrEnum):
     REMOVE_STAFF = "remove_staff"
     CREATE_INVITE = "create_invite"
     ACCEPT_INVITE = "accept_invite"
+    REVOKE_INVITE = "revoke_invite"
     # players and entries
     CREATE_PLAYER = "create_player"
     UPDATE_PLAYER = "update_player"

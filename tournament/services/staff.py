@@ -213,3 +213,31 @@ def remove_staff(
         f"{name} is no longer a {role}",
         before={"user": name, "role": role},
     )
+
+
+@transaction.atomic
+def revoke_invite(tournament: Tournament, invite_id: Any, *, actor: Actor | str | None) -> None:
+    """Turn off an unused sign-up link of this tournament before it is used (a link sent to
+    the wrong person, or no longer wanted); audited. A used, expired or another tournament's
+    invite is refused."""
+    raw = str(invite_id)
+    pk = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else None
+    invite = (
+        StaffInvite.objects.select_for_update()
+        .filter(pk=pk, tournament=tournament, used_at__isnull=True)
+        .first()
+        if pk is not None
+        else None
+    )
+    if invite is None:
+        raise ServiceError("staff_invite_gone", field="invite")
+    audit(
+        tournament,
+        actor,
+        "revoke_invite",
+        invite,
+        f"invite link for a {invite.role} turned off"
+        + (f" ({invite.email})" if invite.email else ""),
+        before={"role": invite.role, "email": invite.email, "expires": invite.expires.isoformat()},
+    )
+    invite.delete()

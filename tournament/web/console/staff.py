@@ -19,7 +19,7 @@ from tournament.errors import ServiceError
 
 from ... import services
 from ...models import StaffInvite, Tournament
-from ...services.staff import INVITE_DAYS, open_invite
+from ...services.staff import INVITE_DAYS, open_invite, revoke_invite
 from ..forms.staff import AcceptInviteForm, InviteForm, StaffAccountForm
 from ..permissions import director_required
 from .setup import show_error
@@ -113,6 +113,17 @@ def staff_remove(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return redirect("console:staff", slug=tournament.slug)
 
 
+@director_required
+@require_POST
+def staff_invite_revoke(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Turn off an unused sign-up link (400 with the reason if it is gone already)."""
+    try:
+        revoke_invite(tournament, request.POST.get("invite", ""), actor=request.user)
+    except ServiceError as exc:
+        return _staff_page(request, tournament, error=exc.message, status=400)
+    return redirect("console:staff", slug=tournament.slug)
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def accept_invite(request: HttpRequest, token: str) -> HttpResponse:
     """/accounts/invite/TOKEN/: choose a username and password once, then join the staff."""
@@ -152,4 +163,5 @@ urlpatterns: list[URLPattern] = [
     path("staff/", staff, name="staff"),
     path("staff/invite/", staff_invite, name="staff_invite"),
     path("staff/remove/", staff_remove, name="staff_remove"),
+    path("staff/invite/revoke/", staff_invite_revoke, name="staff_invite_revoke"),
 ]
