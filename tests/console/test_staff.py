@@ -314,6 +314,7 @@ def test_an_unused_invite_link_can_be_turned_off(td, event):
     assert not StaffInvite.objects.filter(pk=invite.pk).exists()
     assert AuditEvent.objects.filter(action="revoke_invite").count() == events + 1
     assert Client().get(path).status_code in (404, 410, 400)  # the link opens nothing now
-    again = td.post(reverse("console:staff_invite_revoke", args=[event.slug]), {"invite": invite.pk})
+    revoke = reverse("console:staff_invite_revoke", args=[event.slug])
+    again = td.post(revoke, {"invite": invite.pk})
     assert again.status_code == 400
     assert "already used, turned off" in again.content.decode()
