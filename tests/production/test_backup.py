@@ -69,6 +69,36 @@ def test_round_trip_brings_the_data_back(demo, tmp_path):
     assert cache.get("p:stale-page") is None  # pages of the replaced data are gone
 
 
+def test_restore_moves_every_page_version_past_those_handed_out(demo, tmp_path):
+    """A restore while the site runs: processes, the shared cache, browsers and proxies hold
+    pages and ETags keyed by version numbers; the restored data's versions restart below
+    them, so each is moved past every number used before (no old page is served as current)."""
+    from django.db.models import Sum
+
+    from ratings.models import RatingList
+    from tournament.models import Club
+    from tournament.services import update_tournament
+
+    path = tmp_path / "event.backup"
+    call_command("backup", str(path))
+    handed_out = {
+        t.pk: t.content_version for t in Tournament.objects.all()
+    }  # the versions at the backup
+    for _ in range(5):
+        update_tournament(demo, venue=f"Hall {_}", actor="td")  # pages of newer states
+    newest = Tournament.objects.get(pk=demo.pk).content_version
+    total = sum(
+        m.objects.aggregate(s=Sum("content_version"))["s"] or 0
+        for m in (Tournament, Club, RatingList)
+    )
+    call_command("restore", str(path), "--yes")
+    for t in Tournament.objects.all():
+        assert t.content_version > total >= newest
+        assert t.content_version == handed_out[t.pk] + total + 1
+    for lst in RatingList.objects.all():
+        assert lst.content_version > total
+
+
 def test_json_output(demo, tmp_path, capsys):
     path = tmp_path / "event.backup"
     call_command("backup", str(path), "--json")

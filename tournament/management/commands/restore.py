@@ -44,11 +44,13 @@ class Command(GibsonCommand):
         where = _database_name()
         if not opts["yes"]:
             self._confirm(path, where, json_mode=opts["json"])
+        used = versions_in_use()
         if kind == "sqlite":
             _restore_sqlite(path)
         else:
             _restore_postgresql(path)
         call_command("migrate", interactive=False, verbosity=0)
+        move_versions_past(used)
         _clear_page_cache()
         result = {"ok": True, "file": str(path), "engine": kind, "database": where}
         result.update(counts())
@@ -145,6 +147,42 @@ def _restore_postgresql(path: Path) -> None:
         ],
         f"restore {path} (the database is unchanged)",
     )
+
+
+def _versioned_models() -> list[Any]:
+    from ratings.models import RatingList
+
+    from ...models import Club, Tournament
+
+    return [Tournament, Club, RatingList]
+
+
+def versions_in_use() -> int:
+    """The sum of every page version the site has handed out so far (0 on an empty site)."""
+    from django.db.models import Sum
+
+    total = 0
+    for model in _versioned_models():
+        try:
+            total += model.objects.aggregate(s=Sum("content_version"))["s"] or 0
+        except Exception:  # noqa: BLE001 - a database not migrated yet has handed out none
+            return total
+    return total
+
+
+def move_versions_past(used: int) -> None:
+    """Renumber the restored data's page versions above every number used before.
+
+    Pages, ETags and tourney.js answers are keyed by these numbers, in every running process,
+    in the shared cache and in browsers and proxies: a restored database starts its versions
+    below numbers already handed out, so an old page (the discarded state) would be served as
+    current. Adding more than the sum of all versions in use makes each new number, and each
+    sum of them a site-wide key is built from, one never used before.
+    """
+    from django.db.models import F
+
+    for model in _versioned_models():
+        model.objects.update(content_version=F("content_version") + used + 1)
 
 
 def _clear_page_cache() -> None:
