@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import hashlib
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -115,12 +115,19 @@ def is_withdrawn_after(player: StandingsPlayer, after_round: int | None) -> bool
     return after_round >= player.withdrawn_round
 
 
-def _cap_for(spread_cap: int | Mapping[int, int] | None, rnd: int) -> int | None:
+def _cap_for(spread_cap: int | Mapping[int, int] | Sequence[int] | None, rnd: int) -> int | None:
+    """The cap of one round. TSH writes caps as a number, a hash by round, or a list by round
+    (``[250]``, ``[100, 100, 150]``); a list shorter than the event keeps its last cap for the
+    later rounds, which is how a one-element list caps every round."""
     if spread_cap is None:
         return None
     if isinstance(spread_cap, Mapping):
         # config.tsh hashes have string keys ({5 => 300} reads as {"5": 300}); accept both.
         cap = spread_cap.get(rnd, spread_cap.get(str(rnd)))  # type: ignore[call-overload]
+    elif isinstance(spread_cap, Sequence) and not isinstance(spread_cap, str):
+        if not spread_cap:
+            return None
+        cap = spread_cap[min(rnd, len(spread_cap)) - 1] if rnd >= 1 else None
     else:
         cap = spread_cap
     if cap is not None and cap < 0:
@@ -197,16 +204,17 @@ def compute_standings(
     rounds: Iterable[PlayerRound],
     *,
     after_round: int | None = None,
-    spread_cap: int | Mapping[int, int] | None = None,
+    spread_cap: int | Mapping[int, int] | Sequence[int] | None = None,
     standings_spread_cap: bool = False,
     sum_before_spread: bool = False,
 ) -> list[StandingsRow]:
     """Rank the players on the games of rounds ``1..after_round`` (all rounds when ``None``).
 
-    ``spread_cap`` clips each game's spread to +-cap (an int for every round, or a mapping
-    round -> cap for some rounds). With ``standings_spread_cap`` the clipped spread is used
-    only to rank; the row shows the real spread. Byes and forfeits are not points scored in a
-    game, so they add to spread but not to ``points_for``/``points_against``.
+    ``spread_cap`` clips each game's spread to +-cap (an int for every round, a mapping
+    round -> cap for some rounds, or a list by round whose last cap holds on). With
+    ``standings_spread_cap`` the clipped spread is used only to rank; the row shows the real
+    spread. Byes and forfeits are not points scored in a game, so they add to spread but not
+    to ``points_for``/``points_against``.
 
     Raises ``ValueError`` for a round of an unknown player or two entries for the same player
     and round, because either would silently double or lose a result.
@@ -269,7 +277,7 @@ def ranks_by_round(
     rounds: Iterable[PlayerRound],
     *,
     last_round: int,
-    spread_cap: int | Mapping[int, int] | None = None,
+    spread_cap: int | Mapping[int, int] | Sequence[int] | None = None,
     standings_spread_cap: bool = False,
     sum_before_spread: bool = False,
 ) -> dict[int, list[int | None]]:
@@ -341,3 +349,17 @@ def format_wins(value: float) -> str:
 def format_record(wins: float, losses: float) -> str:
     """``5-2``, ``4.5-2.5``."""
     return f"{format_wins(wins)}-{format_wins(losses)}"
+
+
+def spread_cap_fields(caps: Sequence[int]) -> tuple[int | None, list[int]]:
+    """A tournament's ``(spread_cap, spread_caps)`` for TSH's caps as a list by round.
+
+    One cap for every round (``[250]``, ``[250, 250]``) is the single ``spread_cap`` (what the
+    API and older callers read); caps that vary keep the list, ``spread_cap`` then None.
+    """
+    caps = [int(c) for c in caps]
+    if not caps:
+        return None, []
+    if len(set(caps)) == 1:
+        return caps[0], []
+    return None, caps
