@@ -36,7 +36,13 @@ rounds 20-23):
   and none after rounds 21-23; we give ``rank = None`` from round 20 on and put her row after
   every active row, with her record (the forfeits count as losses) still shown.
 
-So a player is out of the ranking after round ``R`` exactly when ``R >= withdrawn_round``.
+A player who withdrew before playing at all (``withdrawn_round`` 1: every round a forfeit) is
+out from the seeding on: in the 2024 SPC feed (``fixtures/feeds/liwords-2024-spc-a.js``) player
+5, rated 2045 with 31 forfeits, has ``rrank = [5]`` and player 6, rated 2040, is also 5th
+before round 1: TSH ranked the seeding without him and printed only his shared place there.
+
+So a player is out of the ranking after round ``R`` exactly when ``R >= withdrawn_round``, or
+from round 0 on when ``withdrawn_round`` is 1.
 """
 
 from __future__ import annotations
@@ -112,7 +118,13 @@ def is_withdrawn_after(player: StandingsPlayer, after_round: int | None) -> bool
         return False
     if after_round is None:
         return True
-    return after_round >= player.withdrawn_round
+    return after_round >= _out_from(player.withdrawn_round)
+
+
+def _out_from(withdrawn_round: int) -> int:
+    """The first standings (after round R) without the player: a player who never played is
+    out from the seeding (round 0) on, as TSH ranks it; see the module docstring."""
+    return 0 if withdrawn_round <= 1 else withdrawn_round
 
 
 def _cap_for(spread_cap: int | Mapping[int, int] | Sequence[int] | None, rnd: int) -> int | None:
@@ -314,7 +326,7 @@ def ranks_by_round(
         }
         ranked = sorted(keys[p.number] for p in players if not is_withdrawn_after(p, after))
         for p in players:
-            if p.withdrawn_round is not None and after > p.withdrawn_round:
+            if p.withdrawn_round is not None and after > _out_from(p.withdrawn_round):
                 ranks[p.number].append(None)
                 continue
             # competition rank: one more than the ranked players strictly ahead
