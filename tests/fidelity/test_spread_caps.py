@@ -200,3 +200,29 @@ def test_update_tournament_stores_per_round_caps(tmp_path):
         [],
         [],
     )
+
+
+@pytest.mark.django_db
+def test_api_reads_spread_cap_and_spread_caps_both_in_the_schema(tmp_path):
+    from django.test import Client
+
+    tournament = import_tsh(_event(tmp_path / "event", "[100, 100, 150]"))
+    tournament.published = True
+    tournament.save()
+    client = Client()
+    base = f"/api/v1/tournaments/{tournament.slug}/"
+    body = client.get(base).json()
+    assert (body["spread_cap"], body["spread_caps"]) == (None, [100, 100, 150])
+    division = client.get(base + "divisions/").json()["results"][0]
+    assert (division["spread_cap"], division["spread_caps"]) == (None, [100, 100, 150])
+    update_tournament(tournament, actor="test", spread_cap="250")
+    body = client.get(base).json()
+    assert (body["spread_cap"], body["spread_caps"]) == (250, [250])
+
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    parts = schema["components"]["schemas"]
+    for name in ("Tournament", "Division"):
+        props = parts[name]["properties"]
+        assert props["spread_cap"].get("nullable") is True, name
+        assert props["spread_caps"]["type"] == "array", name
+        assert props["spread_caps"]["items"]["type"] == "integer", name
