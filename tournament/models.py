@@ -187,6 +187,12 @@ class Tournament(models.Model):
     spread_cap = models.PositiveIntegerField(
         null=True, blank=True, help_text="each game's spread is clipped to +-cap when summed"
     )
+    spread_caps = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="per-round caps (item 0 = round 1; the last holds on), as TSH's "
+        "spread_cap = [100, 100, 150]; empty: spread_cap alone",
+    )
     standings_spread_cap = models.BooleanField(
         default=False, help_text="apply the cap only for ranking; show the real spread"
     )
@@ -246,6 +252,24 @@ class Tournament(models.Model):
         F() update moves it, so a stale copy cannot turn it back to a number already used."""
         keep_version(self, kwargs, args)
         super().save(*args, **kwargs)
+
+    @property
+    def spread_cap_rule(self) -> int | list[int] | None:
+        """The caps the standings apply: the per-round list when there is one, else the single
+        cap (or None). Kept as one place so standings, ranks and files agree."""
+        caps = [int(c) for c in (self.spread_caps or [])]
+        if caps:
+            return caps
+        return self.spread_cap
+
+    @property
+    def spread_cap_list(self) -> list[int]:
+        """The caps in TSH's list form (``[250]`` for one cap; ``[]`` for none): TSH's tsh.js
+        caps only when given a list, so files carry this form."""
+        rule = self.spread_cap_rule
+        if rule is None:
+            return []
+        return list(rule) if isinstance(rule, list) else [rule]
 
     def is_director(self, user) -> bool:
         """Only a tournament's own directors (or site superusers) may change it; a club

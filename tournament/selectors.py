@@ -123,7 +123,7 @@ def _standings(
         players,
         rounds,
         after_round=after_round,
-        spread_cap=t.spread_cap,
+        spread_cap=t.spread_cap_rule,
         standings_spread_cap=t.standings_spread_cap,
         sum_before_spread=t.sum_before_spread,
     )

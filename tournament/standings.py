@@ -36,14 +36,20 @@ rounds 20-23):
   and none after rounds 21-23; we give ``rank = None`` from round 20 on and put her row after
   every active row, with her record (the forfeits count as losses) still shown.
 
-So a player is out of the ranking after round ``R`` exactly when ``R >= withdrawn_round``.
+A player who withdrew before playing at all (``withdrawn_round`` 1: every round a forfeit) is
+out from the seeding on: in the 2024 SPC feed (``fixtures/feeds/liwords-2024-spc-a.js``) player
+5, rated 2045 with 31 forfeits, has ``rrank = [5]`` and player 6, rated 2040, is also 5th
+before round 1: TSH ranked the seeding without him and printed only his shared place there.
+
+So a player is out of the ranking after round ``R`` exactly when ``R >= withdrawn_round``, or
+from round 0 on when ``withdrawn_round`` is 1.
 """
 
 from __future__ import annotations
 
 import hashlib
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -112,15 +118,28 @@ def is_withdrawn_after(player: StandingsPlayer, after_round: int | None) -> bool
         return False
     if after_round is None:
         return True
-    return after_round >= player.withdrawn_round
+    return after_round >= _out_from(player.withdrawn_round)
 
 
-def _cap_for(spread_cap: int | Mapping[int, int] | None, rnd: int) -> int | None:
+def _out_from(withdrawn_round: int) -> int:
+    """The first standings (after round R) without the player: a player who never played is
+    out from the seeding (round 0) on, as TSH ranks it; see the module docstring."""
+    return 0 if withdrawn_round <= 1 else withdrawn_round
+
+
+def _cap_for(spread_cap: int | Mapping[int, int] | Sequence[int] | None, rnd: int) -> int | None:
+    """The cap of one round. TSH writes caps as a number, a hash by round, or a list by round
+    (``[250]``, ``[100, 100, 150]``); a list shorter than the event keeps its last cap for the
+    later rounds, which is how a one-element list caps every round."""
     if spread_cap is None:
         return None
     if isinstance(spread_cap, Mapping):
         # config.tsh hashes have string keys ({5 => 300} reads as {"5": 300}); accept both.
         cap = spread_cap.get(rnd, spread_cap.get(str(rnd)))  # type: ignore[call-overload]
+    elif isinstance(spread_cap, Sequence) and not isinstance(spread_cap, str):
+        if not spread_cap:
+            return None
+        cap = spread_cap[min(rnd, len(spread_cap)) - 1] if rnd >= 1 else None
     else:
         cap = spread_cap
     if cap is not None and cap < 0:
@@ -197,16 +216,17 @@ def compute_standings(
     rounds: Iterable[PlayerRound],
     *,
     after_round: int | None = None,
-    spread_cap: int | Mapping[int, int] | None = None,
+    spread_cap: int | Mapping[int, int] | Sequence[int] | None = None,
     standings_spread_cap: bool = False,
     sum_before_spread: bool = False,
 ) -> list[StandingsRow]:
     """Rank the players on the games of rounds ``1..after_round`` (all rounds when ``None``).
 
-    ``spread_cap`` clips each game's spread to +-cap (an int for every round, or a mapping
-    round -> cap for some rounds). With ``standings_spread_cap`` the clipped spread is used
-    only to rank; the row shows the real spread. Byes and forfeits are not points scored in a
-    game, so they add to spread but not to ``points_for``/``points_against``.
+    ``spread_cap`` clips each game's spread to +-cap (an int for every round, a mapping
+    round -> cap for some rounds, or a list by round whose last cap holds on). With
+    ``standings_spread_cap`` the clipped spread is used only to rank; the row shows the real
+    spread. Byes and forfeits are not points scored in a game, so they add to spread but not
+    to ``points_for``/``points_against``.
 
     Raises ``ValueError`` for a round of an unknown player or two entries for the same player
     and round, because either would silently double or lose a result.
@@ -269,7 +289,7 @@ def ranks_by_round(
     rounds: Iterable[PlayerRound],
     *,
     last_round: int,
-    spread_cap: int | Mapping[int, int] | None = None,
+    spread_cap: int | Mapping[int, int] | Sequence[int] | None = None,
     standings_spread_cap: bool = False,
     sum_before_spread: bool = False,
 ) -> dict[int, list[int | None]]:
@@ -306,7 +326,7 @@ def ranks_by_round(
         }
         ranked = sorted(keys[p.number] for p in players if not is_withdrawn_after(p, after))
         for p in players:
-            if p.withdrawn_round is not None and after > p.withdrawn_round:
+            if p.withdrawn_round is not None and after > _out_from(p.withdrawn_round):
                 ranks[p.number].append(None)
                 continue
             # competition rank: one more than the ranked players strictly ahead
@@ -341,3 +361,17 @@ def format_wins(value: float) -> str:
 def format_record(wins: float, losses: float) -> str:
     """``5-2``, ``4.5-2.5``."""
     return f"{format_wins(wins)}-{format_wins(losses)}"
+
+
+def spread_cap_fields(caps: Sequence[int]) -> tuple[int | None, list[int]]:
+    """A tournament's ``(spread_cap, spread_caps)`` for TSH's caps as a list by round.
+
+    One cap for every round (``[250]``, ``[250, 250]``) is the single ``spread_cap`` (what the
+    API and older callers read); caps that vary keep the list, ``spread_cap`` then None.
+    """
+    caps = [int(c) for c in caps]
+    if not caps:
+        return None, []
+    if len(set(caps)) == 1:
+        return caps[0], []
+    return None, caps

@@ -168,6 +168,22 @@ def test_blank_spreads_take_the_realm_preset(staff_client):
     assert (t.bye_spread, t.forfeit_spread) == (100, -100)
 
 
+def test_setup_takes_spread_caps_by_round_and_shows_them_back(td, event):
+    """TSH caps by round ([100, 100, 150]); the Setup page takes "100,100,150" and shows it."""
+    t, _, _ = event
+    url = reverse("console:setup", args=[t.slug])
+    response = td.post(url, settings_form(t, spread_cap="100, 100,150"))
+    assert response.status_code == 302
+    t.refresh_from_db()
+    assert (t.spread_cap, t.spread_caps) == (None, [100, 100, 150])
+    assert 'value="100,100,150"' in td.get(url).content.decode()
+    response = td.post(url, settings_form(t, spread_cap="100,abc"))
+    assert response.status_code == 400
+    assert "abc" in error_at(response, "spread_cap")
+    t.refresh_from_db()
+    assert t.spread_caps == [100, 100, 150]
+
+
 @pytest.mark.parametrize(
     "over, field, words",
     [

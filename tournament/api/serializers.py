@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail, ValidationError
 
@@ -16,8 +17,28 @@ from ..models import Division, Entry, Game, Player, Round, Tournament
 INT_MAX = 2**31 - 1
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1},
+        "description": "TSH's spread caps by round (item 0 = round 1; the last holds for later "
+        "rounds); [] for no cap. spread_cap is the single cap, null when caps vary.",
+    }
+)
+class SpreadCapsField(serializers.Field):
+    """The tournament's caps as TSH's list (``[250]`` for one cap), read only."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Tournament) -> list[int]:
+        return value.spread_cap_list
+
+
 class TournamentSerializer(serializers.ModelSerializer):
     divisions = serializers.SlugRelatedField(many=True, read_only=True, slug_field="slug")
+    spread_caps = SpreadCapsField(source="*")
 
     class Meta:
         model = Tournament
@@ -31,6 +52,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "published",
             "max_rounds",
             "spread_cap",
+            "spread_caps",
             "bye_spread",
             "forfeit_spread",
             "divisions",
@@ -39,10 +61,24 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 class DivisionSerializer(serializers.ModelSerializer):
     rating_list = serializers.SlugRelatedField(read_only=True, slug_field="slug")
+    # The caps are the tournament's; a division read shows them so a client needs one call.
+    spread_cap = serializers.IntegerField(
+        source="tournament.spread_cap", read_only=True, allow_null=True
+    )
+    spread_caps = SpreadCapsField(source="tournament")
 
     class Meta:
         model = Division
-        fields = ["slug", "name", "rounds", "prize_places", "rating_system", "rating_list"]
+        fields = [
+            "slug",
+            "name",
+            "rounds",
+            "prize_places",
+            "rating_system",
+            "rating_list",
+            "spread_cap",
+            "spread_caps",
+        ]
 
 
 class EntrySerializer(serializers.ModelSerializer):

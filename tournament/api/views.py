@@ -171,7 +171,9 @@ class DivisionList(TournamentScoped, generics.ListAPIView):
 
     def get_queryset(self) -> QuerySet:
         return (
-            self.tournament().divisions.select_related("rating_list").order_by("position", "name")
+            self.tournament()
+            .divisions.select_related("rating_list", "tournament")
+            .order_by("position", "name")
         )
 
 

@@ -291,8 +291,14 @@ def tournament_config(tournament: Tournament) -> TshConfig:
     settings["realm"] = settings.get("realm", tournament.realm)
     for key in ("bye_spread", "gibson_spread"):
         settings[key] = getattr(tournament, key)
-    if tournament.spread_cap is not None:
-        settings["spread_cap"] = tournament.spread_cap
+    if tournament.spread_cap_list:  # TSH's list form: its tsh.js caps only when given a list
+        settings["spread_cap"] = tournament.spread_cap_list
+    else:
+        settings.pop("spread_cap", None)
+    if tournament.standings_spread_cap:
+        settings["standings_spread_cap"] = 1
+    else:
+        settings.pop("standings_spread_cap", None)
     divisions = list(tournament.divisions.order_by("position", "name"))
     if "max_rounds" not in settings and divisions:
         settings["max_rounds"] = max(d.rounds for d in divisions)
@@ -544,7 +550,7 @@ def _round_ranks(
 
     last = max((len(p.scores) for p in players), default=0)  # TSH's MostScores
     entrants, rounds = player_rounds(division)
-    cap = tournament.spread_cap
+    cap = tournament.spread_cap_rule
     common = {"last_round": last, "sum_before_spread": tournament.sum_before_spread}
     try:
         ranks = ranks_by_round(

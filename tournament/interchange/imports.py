@@ -38,6 +38,7 @@ from tournament.services import (
     create_tournament,
     find_or_create_player,
 )
+from tournament.standings import spread_cap_fields
 
 # TSH fields that are modelled (derived from games and entries on export); everything else is
 # kept verbatim in Entry.extra.
@@ -395,6 +396,28 @@ def _setting_int(
     return int(value)
 
 
+def _setting_caps(settings: dict[str, Any], *, source: str = "config") -> list[int]:
+    """TSH's ``spread_cap`` in every form it writes: a number (``250``), a list by round
+    (``[250]``, ``[100, 100, 150]``; config.tsh and tourney.js alike), or that list as text.
+
+    A value that is not a number, or a list holding a cap of 0 or less, caps nothing, as
+    TSH caps only on positive numbers; a list is taken or left out whole, never shifted.
+    """
+    value = settings.get("spread_cap")
+    if isinstance(value, str) and value.strip().startswith("["):
+        value = [v for v in re.split(r"[\s,]+", value.strip()[1:].rstrip("]")) if v]
+    if isinstance(value, list | tuple):
+        caps = []
+        for item in value:
+            cap = _setting_int({"spread_cap": item}, "spread_cap", source=source)
+            if cap is None or cap <= 0:
+                return []
+            caps.append(cap)
+        return caps
+    cap = _setting_int(settings, "spread_cap", source=source)
+    return [cap] if cap is not None and cap > 0 else []
+
+
 @dataclass
 class PreparedGame:
     """One game as the files give it, its scores already checked (second 0: a bye)."""
@@ -450,10 +473,15 @@ def prepare_import(
     s = plan.settings
     realm = REALMS.get(str(s.get("realm", "nsa")).lower(), "other")
     fields: dict[str, Any] = {}
-    for key in ("bye_spread", "spread_cap", "gibson_spread", "max_rounds"):
+    for key in ("bye_spread", "gibson_spread", "max_rounds"):
         value = _setting_int(s, key, source=Path(path).name)
         if value is not None:
             fields[key] = value
+    caps = _setting_caps(s, source=Path(path).name)
+    if caps:
+        fields["spread_cap"], fields["spread_caps"] = spread_cap_fields(caps)
+    if s.get("standings_spread_cap") not in (None, "", 0, "0", False):
+        fields["standings_spread_cap"] = True
     if "gibson" in s:
         fields["gibson"] = bool(s["gibson"])
     if s.get("event_date"):

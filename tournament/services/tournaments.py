@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -23,6 +24,7 @@ from tournament.checks import (
 from tournament.errors import ServiceError
 from tournament.models import REALM_DEFAULTS, Division, Realm, Tournament, slug_validator
 from tournament.services.audit import Actor, audit
+from tournament.standings import spread_cap_fields
 
 
 def division_slug(name: str, taken: set[str]) -> str:
@@ -54,6 +56,7 @@ TOURNAMENT_FIELDS = {
     "bye_spread",
     "forfeit_spread",
     "spread_cap",
+    "spread_caps",
     "standings_spread_cap",
     "sum_before_spread",
     "max_rounds",
@@ -176,6 +179,26 @@ DIVISION_FIELDS = frozenset(
 )
 
 
+def setting_caps(value: Any, field: str) -> list[int]:
+    """Spread caps as a director types them: one number for every round, or a list by round
+    ("100,100,150", "[100, 100, 150]"; the last cap holds for later rounds), blank for none.
+    Each cap is refused at ``field`` as a single cap would be."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return []
+    if isinstance(value, str):
+        items: list[Any] = [v for v in re.split(r"[\s,]+", value.strip().strip("[]")) if v]
+    elif isinstance(value, list | tuple):
+        items = list(value)
+    else:
+        items = [value]
+    caps = []
+    for item in items:
+        cap = setting_int(item, field, "the spread cap", minimum=1, maximum=MAX_SETTING_SPREAD)
+        assert cap is not None  # not optional: a blank item was refused
+        caps.append(cap)
+    return caps
+
+
 def check_tournament_settings(
     values: dict[str, Any], current: Tournament | None = None
 ) -> dict[str, Any]:
@@ -207,10 +230,8 @@ def check_tournament_settings(
             out[key] = setting_int(
                 value, key, "the forfeit spread", minimum=-MAX_SETTING_SPREAD, maximum=0
             )
-        elif key == "spread_cap":
-            out[key] = setting_int(
-                value, key, "the spread cap", minimum=1, maximum=MAX_SETTING_SPREAD, optional=True
-            )
+        elif key in ("spread_cap", "spread_caps"):
+            out["spread_cap"], out["spread_caps"] = spread_cap_fields(setting_caps(value, key))
         elif key == "max_rounds":
             out[key] = setting_int(
                 value,

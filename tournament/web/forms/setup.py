@@ -41,8 +41,13 @@ class TournamentForm(forms.Form):
     realm = forms.ChoiceField(choices=Realm.choices, help_text="fills the defaults below")
     bye_spread = forms.IntegerField(help_text="spread a bye scores (a win, 0 or more)")
     forfeit_spread = forms.IntegerField(help_text="spread a forfeit scores (a loss, 0 or less)")
-    spread_cap = forms.IntegerField(
-        required=False, help_text="each game's spread is clipped to +-cap; blank for none"
+    # A text field: TSH caps by round too ("100,100,150"; the last cap holds on), and the
+    # service reads and refuses the numbers so every interface says the same.
+    spread_cap = forms.CharField(
+        required=False,
+        max_length=2000,
+        help_text="each game's spread is clipped to +-cap: one number, or one a round "
+        "like 100,100,150 (the last holds on); blank for none",
     )
     standings_spread_cap = forms.BooleanField(
         required=False, label="Cap only for ranking", help_text="show the real spread"
@@ -79,7 +84,9 @@ class TournamentForm(forms.Form):
 
     @staticmethod
     def initial_for(tournament: Tournament) -> dict[str, Any]:
-        return {name: getattr(tournament, name) for name in TournamentForm.base_fields}
+        initial = {name: getattr(tournament, name) for name in TournamentForm.base_fields}
+        initial["spread_cap"] = ",".join(str(c) for c in tournament.spread_cap_list)
+        return initial
 
 
 class DivisionForm(forms.Form):
