@@ -555,6 +555,31 @@ def build_tourney_js(
     return result
 
 
+def rounds_with_scores(players: list[TshPlayer]) -> int:
+    """TSH's MostScores as its feed counts it: the rounds through the last one with a score.
+
+    TSH writes ``maxrp`` (and one ``first_out_of_the_money`` entry a round) through it, not
+    through the last paired round: its scoreboard shows round ``maxrp`` (rank
+    ``etc.rrank[maxrp + 1]``, last game ``pairings[maxrp]``) and, as the next game,
+    ``pairings[maxrp + 1]``, so a round paired but not yet scored is everyone's next game.
+    Gibson records a bye's or a withdrawn player's forfeit score when the round is paired,
+    where a TSH director enters it with the results: such a score counts only once a game of
+    the round has one too (or when the round has nothing else), so that pairing a round
+    with a bye does not turn every card to "no score yet".
+    """
+    last = 0
+    paired = max((len(p.opponents) for p in players), default=0)
+    for r0 in range(max(paired, max((len(p.scores) for p in players), default=0))):
+        scored = [p for p in players if r0 < len(p.scores) and p.scores[r0] is not None]
+        if not scored:
+            continue
+        played = any(r0 < len(p.opponents) and p.opponents[r0] not in (None, 0) for p in scored)
+        games = any(r0 < len(p.opponents) and p.opponents[r0] not in (None, 0) for p in players)
+        if played or not games:
+            last = r0 + 1
+    return last
+
+
 def computed_keys(
     players: list[TshPlayer],
     *,
@@ -579,11 +604,7 @@ def computed_keys(
     """
     kept = kept or {}
     n = len(players)
-    # TSH's MostScores: the last round any player has a score for. TSH writes ``maxrp`` (and a
-    # ``first_out_of_the_money`` entry a round) through it, not through the last paired round:
-    # its scoreboard shows round ``maxrp`` (ranks ``etc.rrank[maxrp + 1]``) and, as the next
-    # game, ``pairings[maxrp + 1]``; a round paired but not yet scored is the next game.
-    played = max((len(p.scores) for p in players), default=0)
+    played = rounds_with_scores(players)
     configured = max(rounds, played, 1)
     # TSH's ComputeSeeds: place in the rating order, players of equal rating sharing it
     ratings = sorted(-(p.rating or 0) for p in players)
