@@ -386,6 +386,24 @@ def records_by_round(
     return out
 
 
+@dataclass(frozen=True)
+class RoundProgress:
+    """A round in play: ``games_in`` of its ``games`` have results; ``scored_round`` is the
+    last round complete before it."""
+
+    round: int
+    scored_round: int
+    games: int
+    games_in: int
+
+    def describe(self) -> str:
+        """The wording pages and clients show beside standings counting a partial round."""
+        return (
+            f"after round {self.scored_round}; round {self.round}: "
+            f"{self.games_in} of {self.games} games in"
+        )
+
+
 @dataclass
 class DivisionSnapshot:
     """A division's entries and games read once (two queries, rows not model objects), from
@@ -429,6 +447,25 @@ class DivisionSnapshot:
         """As ``last_scored_round``: the last round up to which every game has its result."""
         open_rounds = [g[0] for g in self.games if g[4] is None]
         return min(open_rounds) - 1 if open_rounds else self.last_round()
+
+    def round_progress(self) -> RoundProgress | None:
+        """The first round still missing results and how many of its games are in, or None
+        when every paired round is complete.
+
+        Standings during a round count every game recorded so far, so a page or a client
+        showing them must say so ("after round 4; round 5: 12 of 18 games in"); games are the
+        round's two-player games (a bye or a forfeit is decided when it is paired).
+        """
+        scored = self.scored_round()
+        if scored >= self.last_round():
+            return None
+        games = [g for g in self.games if g[0] == scored + 1 and g[3] is not None]
+        return RoundProgress(
+            round=scored + 1,
+            scored_round=scored,
+            games=len(games),
+            games_in=sum(1 for g in games if g[4] is not None),
+        )
 
     def player_rounds(self) -> tuple[list[StandingsPlayer], list[PlayerRound]]:
         """As ``player_rounds(division)``, from this load."""

@@ -141,8 +141,20 @@ class StandingsRowSerializer(serializers.Serializer):
     withdrawn = serializers.BooleanField()
 
 
+class RoundProgressSerializer(serializers.Serializer):
+    """The round in play: standings count every game recorded so far, these say which."""
+
+    round = serializers.IntegerField()
+    scored_round = serializers.IntegerField()
+    games = serializers.IntegerField()
+    games_in = serializers.IntegerField()
+    text = serializers.CharField()
+
+
 class StandingsSerializer(serializers.Serializer):
     after_round = serializers.IntegerField()
+    # null when every paired round is complete
+    in_progress = RoundProgressSerializer(allow_null=True)
     rows = StandingsRowSerializer(many=True)
 
 

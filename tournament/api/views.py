@@ -328,8 +328,18 @@ class Standings(TournamentScoped, _Built):
                 )
         rows = selectors.division_standings(d, after)
         estimates = rating_estimates(d, after)
+        progress = selectors.DivisionSnapshot.load(d).round_progress()
         data = {
             "after_round": after,
+            "in_progress": None
+            if progress is None
+            else {
+                "round": progress.round,
+                "scored_round": progress.scored_round,
+                "games": progress.games,
+                "games_in": progress.games_in,
+                "text": progress.describe(),
+            },
             "rows": [
                 {
                     "rank": r.rank,

@@ -135,6 +135,40 @@ TERMDICT: dict = {
     }
 }
 
+# The config keys TSH writes in every feed (TSH 3.350, as in the six real feeds in
+# fixtures/feeds/) with the value TSH writes when config.tsh does not set them (None is written
+# ``undefined``). tsh.js and esb.js read them unguarded: ``track_firsts`` shows the 1st/2nd
+# column of the card view and the 1st/2nd of the next game, ``no_boards`` hides boards,
+# ``entry``, ``no_scores``, ``esb_lite``, ``suppress_results_in_pairings``, ``player_photos``,
+# ``player_moods``, ``scoreboard_teams``, ``thai_points``, ``spread_bad``, ``currency_symbol``
+# change what a card shows. Gibson assigns and records firsts, so both firsts keys are 1.
+VIEWER_CONFIG: dict[str, object] = {
+    "assign_firsts": 1,
+    "check_by_winner": None,
+    "class_prize_colors": None,
+    "class_prize_colours": None,
+    "currency_symbol": None,
+    "division_rating_list": {},
+    "division_rating_system": {},
+    "entry": "scores",
+    "esb_lite": None,
+    "no_boards": None,
+    "no_scores": None,
+    "photo_database": None,
+    "player_moods": None,
+    "player_photos": None,
+    "scoreboard_team_colors": None,
+    "scoreboard_team_colours": None,
+    "scoreboard_teams": None,
+    "show_teams": None,
+    "spread_bad": None,
+    "spread_cap": None,
+    "standings_spread_cap": None,
+    "suppress_results_in_pairings": None,
+    "thai_points": None,
+    "track_firsts": 1,
+}
+
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
@@ -521,6 +555,31 @@ def build_tourney_js(
     return result
 
 
+def rounds_with_scores(players: list[TshPlayer]) -> int:
+    """TSH's MostScores as its feed counts it: the rounds through the last one with a score.
+
+    TSH writes ``maxrp`` (and one ``first_out_of_the_money`` entry a round) through it, not
+    through the last paired round: its scoreboard shows round ``maxrp`` (rank
+    ``etc.rrank[maxrp + 1]``, last game ``pairings[maxrp]``) and, as the next game,
+    ``pairings[maxrp + 1]``, so a round paired but not yet scored is everyone's next game.
+    Gibson records a bye's or a withdrawn player's forfeit score when the round is paired,
+    where a TSH director enters it with the results: such a score counts only once a game of
+    the round has one too (or when the round has nothing else), so that pairing a round
+    with a bye does not turn every card to "no score yet".
+    """
+    last = 0
+    paired = max((len(p.opponents) for p in players), default=0)
+    for r0 in range(max(paired, max((len(p.scores) for p in players), default=0))):
+        scored = [p for p in players if r0 < len(p.scores) and p.scores[r0] is not None]
+        if not scored:
+            continue
+        played = any(r0 < len(p.opponents) and p.opponents[r0] not in (None, 0) for p in scored)
+        games = any(r0 < len(p.opponents) and p.opponents[r0] not in (None, 0) for p in players)
+        if played or not games:
+            last = r0 + 1
+    return last
+
+
 def computed_keys(
     players: list[TshPlayer],
     *,
@@ -545,8 +604,7 @@ def computed_keys(
     """
     kept = kept or {}
     n = len(players)
-    played = max((len(p.scores) for p in players), default=0)
-    paired = max((len(p.opponents) for p in players), default=0)
+    played = rounds_with_scores(players)
     configured = max(rounds, played, 1)
     # TSH's ComputeSeeds: place in the rating order, players of equal rating sharing it
     ratings = sorted(-(p.rating or 0) for p in players)
@@ -561,9 +619,9 @@ def computed_keys(
     division.update(
         {
             "classes": classes or None,
-            "first_out_of_the_money": [first_out] * configured,
+            "first_out_of_the_money": [first_out] * played,
             "maxr": configured - 1,
-            "maxrp": paired - 1,
+            "maxrp": played - 1,
             "rating_list": rating_list,
             "rating_system": rating_system,
             "seeds": [seed[p.number] for p in players],

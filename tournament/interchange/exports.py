@@ -475,7 +475,7 @@ def export_archive(tournament: Tournament, *, min_players: int = 4) -> str:
 def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
     """TSH's live feed structure; public copies never carry players' passwords."""
     from ratings.division import RatingError, division_estimates
-    from tournament.formats.tourney_js import TERMDICT, computed_keys
+    from tournament.formats.tourney_js import TERMDICT, VIEWER_CONFIG, computed_keys
     from tournament.models import REALM_DEFAULTS, Realm
 
     realm_system = str(
@@ -518,6 +518,8 @@ def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
         division_keys.append(keys)
         player_keys.append(per_player)
     config = dict(tournament_config(tournament).settings)
+    for key, default in VIEWER_CONFIG.items():  # every key TSH writes, as TSH writes it unset
+        config.setdefault(key, default)
     config["_termdict"] = TERMDICT
     # esb.js calls config.rating_system.match(...) unguarded: always a string, as TSH writes it
     kept_system = config.get("rating_system")

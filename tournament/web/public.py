@@ -14,7 +14,7 @@ from django.views.decorators.http import require_safe
 
 from ratings.division import estimates_from, snapshot_rating_input
 from tournament.errors import ServiceError
-from tournament.selectors import last_round_number, last_scored_round
+from tournament.selectors import RoundProgress, last_round_number, last_scored_round
 from tournament.standings import format_wins
 
 from ..models import Division, Tournament
@@ -114,6 +114,9 @@ class DivisionFacts:
     scored_round: int
     entries: dict[int, EntryView]  # by entry pk
     rows: list[StandingsRow]  # standings after the last paired round, ``estimate`` set
+    # the round in play and its games in (None: every paired round complete); a class default
+    # so that facts cached before the field existed still read
+    progress: RoundProgress | None = None
 
 
 def _rows_with_estimates(
@@ -150,7 +153,11 @@ class _Page:
             snap = self.snapshot()
             last = snap.last_round()
             return DivisionFacts(
-                last, snap.scored_round(), snap.entries, _rows_with_estimates(self.div, snap, last)
+                last,
+                snap.scored_round(),
+                snap.entries,
+                _rows_with_estimates(self.div, snap, last),
+                snap.round_progress(),
             )
 
         return cached(self.key("facts"), compute)
@@ -214,6 +221,10 @@ def standings(
             "division": page.div,
             "rows_html": mark_safe(cached(page.key("rows-html", after_round), table)),
             "after_round": after_round,
+            # the latest standings count every game recorded so far: say which are in
+            "progress": facts.progress.describe()
+            if facts.progress is not None and after_round == last
+            else "",
             "rounds": range(1, last + 1),
             # refreshes itself while results come in (the latest standings only)
             "live": after is None and facts.scored_round < page.div.rounds,
