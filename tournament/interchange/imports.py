@@ -23,6 +23,7 @@ from tournament.formats import FormatError
 from tournament.formats.archive import parse_archive
 from tournament.formats.config import TshConfig, parse_config
 from tournament.formats.limits import MAX_SCORE, default_file_name, is_file_name
+from tournament.formats.tou import parse_tou
 from tournament.formats.tourney_js import (
     parse_tourney_js,
     tourney_js_divisions,
@@ -691,6 +692,41 @@ register_import_format(
 )
 register_import_format(
     ImportFormat(CONFIG, lambda name, text: file_kind(text) == CONFIG, _read_config)
+)
+# A .TOU file opens with '*M' and the date (DD.MM.YYYY); no TSH file does (a .t line opens with a
+# name, a config line with a command), so the content tells it apart whatever the file's name.
+_TOU_HEADER = re.compile(r"\A\s*\*M\d\d\.\d\d\.\d{4}")
+
+
+def _read_tou(path: Path, text: str, config: TshConfig | None, _cp: Path | None) -> ImportRead:
+    """A WESPA/AuPair ``.TOU``: its sections are divisions; its header names and dates the event.
+
+    The file carries no ratings (every player comes in unrated) and no config; the event's
+    name and date go into the settings the importer reads for every format.
+    """
+    event_name, event_date, sections = parse_tou(text, source=path.name)
+    divisions = [
+        ParsedDivision(dname or "A", default_file_name(dname or "A"), players, path.name)
+        for dname, players in sections
+    ]
+    settings: dict[str, Any] = {}
+    if event_name:
+        settings["event_name"] = event_name
+    if event_date:
+        settings["event_date"] = event_date.isoformat()
+    tou_config = TshConfig(
+        divisions=[(d.name, d.file_name) for d in divisions],
+        settings=settings,
+        autopair=[],
+        classes={},
+        other_lines=[],
+        warnings=[],
+    )
+    return ImportRead(divisions, tou_config)
+
+
+register_import_format(
+    ImportFormat("tou", lambda name, text: bool(_TOU_HEADER.match(text)), _read_tou)
 )
 register_import_format(
     ImportFormat(
