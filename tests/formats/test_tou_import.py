@@ -71,7 +71,7 @@ def test_real_files_byes_and_absences_come_in_signed():
     own = [
         (name, rnd, s)
         for name, opps, scores in rows
-        for rnd, (o, s) in enumerate(zip(opps, scores), start=1)
+        for rnd, (o, s) in enumerate(zip(opps, scores, strict=True), start=1)
         if o == 0
     ]
     assert ("Ami Tzubery", 20, 1) in own  # '2001  +9' on his own number: a bye, won
