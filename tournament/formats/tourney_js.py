@@ -310,7 +310,8 @@ def _combine_surrogates(value: object) -> object:
     return value
 
 
-_JSON_BODY = re.compile(r"\s*(?:(?:var|let|const)\s+)?newt\s*=(.*?);?\s*\Z", re.DOTALL)
+# ``newt=`` is optional: other readers (and writers) take a plain JSON object as the feed too.
+_JSON_BODY = re.compile(r"\s*(?:(?:(?:var|let|const)\s+)?newt\s*=)?(\s*\{.*?);?\s*\Z", re.DOTALL)
 
 
 def _reject_constant(name: str) -> object:
@@ -395,9 +396,10 @@ def parse_tourney_js(text: str, *, source: str = "tourney.js") -> dict:
     parser = _JsParser(text, source)
     parser.skip()
     m = re.compile(r"(?:(?:var|let|const)\s+)?newt\s*=").match(text, parser.pos)
-    if not m:
-        raise parser.error("expected 'newt=' at the start of tourney.js")
-    parser.pos = m.end()
+    if m:
+        parser.pos = m.end()
+    elif not parser.at("{"):  # a plain JSON feed (no ``newt=``) is the object itself
+        raise parser.error("expected 'newt=' or '{' at the start of tourney.js")
     data = parser.value()
     if not isinstance(data, dict):
         raise parser.error("newt is not an object")

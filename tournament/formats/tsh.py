@@ -208,7 +208,10 @@ def _parse_line(text: str, number: int, lineno: int, source: str) -> TshPlayer:
     last = name_tokens[-1]
     if _NUMBERISH.match(last) and not _ORDINAL.match(last) and ":" not in last:
         raise fail(f"non-integer token {last!r} where the rating or an opponent was expected")
-    name, member_id = _split_name(" ".join(name_tokens))
+    # The name as written, inner spacing and all: readers match players by exact name, and real
+    # feeds carry double spaces inside names (214 entries), so they are never collapsed.
+    spans = [m.span() for m in re.finditer(r"\S+", head)]
+    name, member_id = _split_name(head[spans[0][0] : spans[cut - 1][1]])
     if not name:
         raise fail("malformed player line: empty player name")
     check_length(name, MAX_PLAYER_NAME, f"player {number}'s name", source=source, line=lineno)

@@ -679,10 +679,19 @@ def _keep_underivable_fields(division: Division, parsed: ParsedDivision) -> None
             Entry.objects.filter(division=division, number=p.number).update(extra=extra)
 
 
+# A live feed: by its name (.js, or .json for a plain-JSON feed), or by its content, which
+# opens with ``newt=`` or with a JSON object; no TSH file opens with either.
+_FEED_START = re.compile(r"\A\ufeff?\s*(?:(?:(?:var|let|const)\s+)?newt\s*=|\{)")
+
+
+def _is_feed(name: str, text: str) -> bool:
+    return name.lower().endswith((".js", ".json")) or bool(_FEED_START.match(text))
+
+
 register_import_format(
     ImportFormat(
         "tourney.js",
-        lambda name, text: name.lower().endswith(".js"),
+        _is_feed,
         _read_tourney_js,
         with_config=True,
     )
