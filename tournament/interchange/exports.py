@@ -345,8 +345,48 @@ def export_files(tournament: Tournament) -> dict[str, str]:
     divisions = list(tournament.divisions.order_by("position", "name"))
     names = division_file_names(divisions)
     for division in divisions:
-        files[names[division.pk]] = write_t(division_players(division))
+        players = division_players(division)
+        _add_results(tournament, division, players)
+        files[names[division.pk]] = write_t(players)
     return files
+
+
+def _add_results(tournament: Tournament, division: Division, players: list[TshPlayer]) -> None:
+    """TSH's ``rrank`` and ``newr`` on every player of a ``.t`` Gibson writes.
+
+    Readers of ``.t`` files (rating programs, TSH's own reports) take a player's final rank and
+    new rating from these two fields, so a file without them tells them nothing about an event
+    Gibson ran. The values are the ones the live feed carries (``export_tourney_js``): the rank
+    after rounds 0 (the seeding) to the last round with a score, and the rating estimate after
+    each round. Values a file brought in (an event TSH started) are kept as TSH printed them;
+    only later rounds are added, and an imported file whose rounds Gibson has not added to is
+    written back as it came (its readers had what TSH gave them; the export stays lossless).
+    A withdrawn player's ranks end where TSH's do, at the last one.
+    """
+    from ratings.division import RatingError, division_estimates
+
+    file_rounds = (division.config or {}).get("file_rounds")
+    scored = max((len(p.scores) for p in players), default=0)
+    if isinstance(file_rounds, int) and scored <= file_rounds:
+        return
+
+    try:
+        newr = {row["number"]: row["by_round"] for row in division_estimates(division)}
+    except (RatingError, ValueError):
+        newr = {}  # a rating system we cannot compute: no estimates, as in the live feed
+    ranks, _ = _round_ranks(tournament, division, players)
+    for p in players:
+        for key, source in (("newr", newr), ("rrank", ranks)):
+            values: list[str] = []
+            for value in source.get(p.number) or []:
+                if value is None:
+                    break  # a .t list has no holes: it ends at the last known value
+                values.append(str(int(value)))
+            kept = p.fields.get(key)
+            if kept:
+                values = list(kept) + values[len(kept) :]
+            if values:
+                p.fields[key] = values
 
 
 # Folders an export never writes into, even when asked (a command run as root would): the

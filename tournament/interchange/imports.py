@@ -517,7 +517,11 @@ def write_import(
             actor=actor,
             rating_system=str(s.get("rating_system") or "") or None,
             file_name=parsed.file_name,
-            config={"tourney_js": js_divisions[index]} if index < len(js_divisions) else None,
+            config={
+                # the rounds TSH scored: a .t export leaves them as the file had them
+                "file_rounds": max((len(p.scores) for p in parsed.players), default=0),
+                **({"tourney_js": js_divisions[index]} if index < len(js_divisions) else {}),
+            },
         )
         _write_division(division, prepared_division)
         plan.warnings.extend(schedule_from_autopair(division, prepared.config["autopair"]))
