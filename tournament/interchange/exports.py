@@ -98,6 +98,45 @@ def standings_csv(tournament: Tournament) -> str:
     return out.getvalue()
 
 
+ABSP_HEADER = ["Division", "Round", "Player1", "Score1", "Player2", "Score2"]
+
+
+def absp_results_csv(tournament: Tournament) -> str:
+    """The ABSP's results CSV: one row per game played, in division, round and board order.
+
+    The ABSP rates played games only: a bye or a forfeit (a game with no opponent, docs/rules.md:
+    "byes and forfeits are never rated") is not a game to it and gets no row, and neither does
+    a pairing not yet scored (the file is for rating). Player1 is the game's first-listed
+    player, as on the pairings. Names are written as the players' names exactly, neutralised
+    for spreadsheets (formats.csvcell); scores stay numbers.
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(ABSP_HEADER)
+    for division in _divisions(tournament):
+        games = (
+            Game.objects.filter(
+                round__division=division,
+                player2__isnull=False,
+                score1__isnull=False,
+                score2__isnull=False,
+            )
+            .select_related("round", "player1__player", "player2__player")
+            .order_by("round__number", "board", "player1__number")
+        )
+        for g in games:
+            cells = [
+                division.name,
+                g.round.number,
+                g.player1.player.name,
+                g.score1,
+                g.player2.player.name,
+                g.score2,
+            ]
+            writer.writerow([csv_cell(c) for c in cells])
+    return out.getvalue()
+
+
 ExportRenderer = Callable[[Tournament, list[Division], list[dict[str, Any]], dt.date | None], bytes]
 ExportCheck = Callable[[Tournament, str, list[dict[str, Any]]], None]
 
@@ -158,6 +197,10 @@ def _render_archive(tournament, divisions, facts, date) -> bytes:
 
 def _render_csv(tournament, divisions, facts, date) -> bytes:
     return standings_csv(tournament).encode("utf-8")
+
+
+def _render_absp(tournament, divisions, facts, date) -> bytes:
+    return absp_results_csv(tournament).encode("utf-8")
 
 
 def _render_tourney_js(tournament, divisions, facts, date) -> bytes:
@@ -606,6 +649,9 @@ register_export_format(
     "tou", "WESPA / AuPair .TOU: fixed width, ASCII, CRLF, fully scored rounds", _render_tou
 )
 register_export_format("csv", "standings after the latest round, a row a player", _render_csv)
+register_export_format(
+    "absp", "ABSP results CSV: a row per played game (byes, forfeits not rated)", _render_absp
+)
 register_export_format(
     "tourney.js",
     "TSH's live feed for overlays (public copy)",
