@@ -38,7 +38,8 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 
 class DivisionSerializer(serializers.ModelSerializer):
-    rating_list = serializers.SlugRelatedField(read_only=True, slug_field="slug")
+    # null for a division without a rating list; declared so, for clients typed from the schema
+    rating_list = serializers.SlugRelatedField(read_only=True, slug_field="slug", allow_null=True)
 
     class Meta:
         model = Division
