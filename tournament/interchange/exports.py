@@ -38,7 +38,7 @@ from tournament.formats.tourney_js import (
     build_tourney_js,
     write_tourney_js,
 )
-from tournament.formats.tsh import TshPlayer, write_t
+from tournament.formats.tsh import TshPlayer, team_rating, write_t
 from tournament.models import Division, First, Game, Tournament
 from tournament.selectors import division_standings, last_round_number
 
@@ -252,6 +252,11 @@ def _trim(values: list[Any], empty: Any) -> list[Any]:
     return values
 
 
+# Entry.extra's key for a team entry's rating as the file wrote it ('1500+1400+0'); '+' keeps it
+# apart from every TSH field name.
+TEAM_RATING_KEY = "+rating"
+
+
 def division_players(division: Division) -> list[TshPlayer]:
     """The division as TSH players: modelled fields from games/entries, the rest as imported."""
     entries = list(division.entries.select_related("player").order_by("number"))
@@ -295,7 +300,15 @@ def division_players(division: Division) -> list[TshPlayer]:
             "off": [str(e.withdrawal_score)] if e.withdrawn_round is not None else None,
         }
         fields: dict[str, list[str]] = {}
+        rating_text = ""
         for key, values in e.extra or []:
+            if key == TEAM_RATING_KEY:
+                # written back as it came, unless the seed rating was corrected since
+                text = values[0] if values else ""
+                members = [int(v) for v in text.split("+") if v.isdigit()]
+                if members and team_rating(members) == e.seed_rating:
+                    rating_text = text
+                continue
             if values is None:
                 if derived.get(key) is not None:
                     fields[key] = derived[key]
@@ -320,6 +333,7 @@ def division_players(division: Division) -> list[TshPlayer]:
                 opponents=opponents,
                 scores=scores,
                 fields=fields,
+                rating_text=rating_text,
             )
         )
     return players

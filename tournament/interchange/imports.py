@@ -30,7 +30,7 @@ from tournament.formats.tourney_js import (
     tourney_js_extras,
 )
 from tournament.formats.tsh import TshPlayer, decode_bytes, parse_t, withdrawn_round
-from tournament.interchange.exports import division_players
+from tournament.interchange.exports import TEAM_RATING_KEY, division_players
 from tournament.models import Division, Entry, First, Game, Round, Seat, Tournament
 from tournament.services import (
     Actor,
@@ -620,6 +620,8 @@ def _write_division(division: Division, prepared: PreparedDivision) -> None:
         seen.add(player.pk)
         withdrawn_round, off = _withdrawal(p)
         extra = [[k, None if k in MODELLED_FIELDS else list(v)] for k, v in p.fields.items()]
+        if p.rating_text:  # a team's 'a+b+c', kept for export (the key is no TSH field name)
+            extra.append([TEAM_RATING_KEY, [p.rating_text]])
         entries.append(
             Entry(
                 division=division,
