@@ -8,13 +8,14 @@ it came with, so the file round-trips byte for byte.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from pairings.services.rounds import pair_round
 from tournament.formats import FormatError, parse_t
-from tournament.interchange.exports import export_files
+from tournament.interchange.exports import export_files, export_tourney_js
 from tournament.interchange.imports import import_tsh
 from tournament.models import Division, Game
 from tournament.selectors import division_standings
@@ -68,3 +69,36 @@ def test_a_team_division_pairs_its_next_round():
         n for g in games for n in (g.player1.number, g.player2.number if g.player2 else 0)
     )
     assert numbers == [1, 2, 3, 4]  # every team paired once, no bye in an even division
+
+
+@pytest.mark.django_db
+def test_a_feed_with_team_ratings_imports_them(tmp_path):
+    """A tourney.js carries a team's rating as the string TSH holds ('0+0+0')."""
+    feed = export_tourney_js(import_tsh(SCHOOL, rounds=4))
+    for player, text in zip(
+        feed["divisions"][0]["players"][1:],
+        ["0+0+0", "0+0+0", "1200+1100+900", "800+700+0"],
+        strict=True,
+    ):
+        player["rating"] = text
+    js = tmp_path / "tourney.js"
+    js.write_text("newt=" + json.dumps(feed) + ";", encoding="utf-8")
+    t = import_tsh(js)
+    division = Division.objects.get(tournament=t)
+    seeds = list(division.entries.order_by("number").values_list("seed_rating", flat=True))
+    assert seeds == [0, 0, 1067, 500]
+    [text] = [v for k, v in export_files(t).items() if k.endswith(".t")]
+    assert [p.rating_text for p in parse_t(text)] == [
+        "0+0+0",
+        "0+0+0",
+        "1200+1100+900",
+        "800+700+0",
+    ]
+
+
+def test_a_feed_rating_that_is_neither_is_refused():
+    from tournament.formats import tourney_js_divisions
+
+    data = {"divisions": [{"name": "A", "players": [None, {"name": "X", "rating": "12ab"}]}]}
+    with pytest.raises(FormatError, match="neither a rating nor"):
+        tourney_js_divisions(data)

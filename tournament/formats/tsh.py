@@ -269,6 +269,17 @@ def _parse_line(text: str, number: int, lineno: int, source: str) -> TshPlayer:
     return player
 
 
+def read_team_rating(text: str, where: str) -> int:
+    """A team rating written as text (a feed's ``"rating": "0+0+0"``): its members' mean."""
+    if not _TEAM_RATING.match(text):
+        raise FormatError(f"{where}: {text!r} is neither a rating nor a team's 'a+b+c'")
+    members = text.split("+")
+    for tok in members:
+        if len(tok) > MAX_DIGITS or int(tok) > MAX_RATING:
+            raise FormatError(f"{where}: team rating {text!r} is out of range (0..{MAX_RATING})")
+    return team_rating([int(tok) for tok in members])
+
+
 def team_rating(members: list[int]) -> int:
     """The one rating a team entry is seeded and paired by: its members' mean, rounded.
 
