@@ -90,3 +90,11 @@ def test_export_then_import_is_identical(file_name, tmp_path):
     assert (second.name, second.start_date) == (first.name, first.start_date)
     # and the second export is the first byte for byte
     assert render_export(second, "tou").data == exported
+
+
+def test_the_console_upload_takes_a_tou_too():
+    from tournament.interchange.imports import import_upload
+
+    t = import_upload("isropn20.TOU", (TOU / "isropn20.tou").read_bytes(), actor="test")
+    [(_, rows)] = _facts(t)
+    assert len(rows) == 35 and not t.published  # a draft, as every upload
