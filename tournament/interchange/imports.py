@@ -547,7 +547,7 @@ def import_tsh(
     name: str | None = None,
     actor: Actor | str | None = "import_tsh",
 ) -> Tournament:
-    """Create a tournament (always a new one) from a .t, config.tsh, all.tsh or tourney.js.
+    """Create a tournament (always a new one) from a .t, config.tsh, all.tsh, tourney.js or .TOU.
 
     The files are read and checked first with no transaction open (``prepare_import``), then
     written in one short one (``write_import``), so the database's write lock is held only
