@@ -10,6 +10,7 @@ from pairings.services.store import PlannedGame, save_round_pairings
 from tests.core.conftest import make_director
 from tournament import services
 from tournament.models import Player
+from tournament.services.results import record_forfeit
 from tournament.services.selfentry import issue_token
 
 SECRETS = ("ann@example.org", "+1 555 0100", "bo@example.org")
@@ -60,3 +61,25 @@ def club_data(db):
     from .clubdata import build_club
 
     return build_club()
+
+
+@pytest.fixture
+def nullable_event():
+    """Division A, no rating list: 1-2 scored, 3 a bye, 4 forfeits to 5 in round 1; 6
+    withdrawn from round 2; round 2 paired, not scored."""
+    t = services.create_tournament(name="Null Open", slug="null-open")
+    services.publish_tournament(t, True, None)
+    d = services.create_division(t, name="A", rounds=3)
+    assert d.rating_list_id is None
+    for n in range(1, 7):
+        services.register_player(d, name=f"Player {n}", rating=1900 - 100 * n)
+    save_round_pairings(
+        d, 1, [PlannedGame(1, 2), PlannedGame(3, 0), PlannedGame(4, 5), PlannedGame(6, 0)]
+    )
+    services.record_result(d, 1, 1, 420, 380)
+    services.record_result(d, 1, 3, 50)
+    services.record_result(d, 1, 6, 50)
+    record_forfeit(d, 1, 4)
+    save_round_pairings(d, 2, [PlannedGame(1, 3), PlannedGame(2, 4), PlannedGame(5, 6)])
+    services.withdraw_player(d.entries.get(number=6), from_round=2, actor="test")
+    return t, d

@@ -1,5 +1,7 @@
 """Every API operation fuzzed from its own OpenAPI schema against a live server: no 5xx, and
-every response (refusals included) matches what the schema says. Capped examples keep it
+every response (refusals included) matches what the schema says. The data include a division
+without a rating list, a withdrawn player, a bye and a forfeit (``nullable_event``), whose
+nulls test_schema_nullable.py checks against the schema read by read. Capped examples keep it
 under two minutes; it runs once per CI run (the PostgreSQL pass sets GIBSON_BROWSER_TESTS=0,
 as for the browser tests: the API's answers do not depend on the database)."""
 
@@ -37,7 +39,9 @@ CHECKS = [
 ]
 
 
-def test_every_operation_answers_by_its_schema(live_server, event, director, club_data):
+def test_every_operation_answers_by_its_schema(
+    live_server, event, director, club_data, nullable_event
+):
     token = token_client(director)._credentials["HTTP_AUTHORIZATION"]
     schema = schemathesis.openapi.from_url(live_server.url + "/api/schema/")
     operations = [result.ok() for result in schema.get_all_operations()]

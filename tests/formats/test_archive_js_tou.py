@@ -141,7 +141,7 @@ def test_tourney_js_unicode_escapes():
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("alert(1)", "expected 'newt='"),
+        ("alert(1)", "expected 'newt=' or '{'"),
         ("newt={a: alert(1)}", "not a data value"),
         ("newt={a: 1}; alert(1)", "unexpected text after"),
         ("newt=[1]", "not an object"),

@@ -60,7 +60,8 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 
 class DivisionSerializer(serializers.ModelSerializer):
-    rating_list = serializers.SlugRelatedField(read_only=True, slug_field="slug")
+    # null for a division without a rating list; declared so, for clients typed from the schema
+    rating_list = serializers.SlugRelatedField(read_only=True, slug_field="slug", allow_null=True)
     # The caps are the tournament's; a division read shows them so a client needs one call.
     spread_cap = serializers.IntegerField(
         source="tournament.spread_cap", read_only=True, allow_null=True

@@ -402,7 +402,11 @@ def parse_tou(
                     "expected a '*DIVISION' line after the '*M' header", source=source, line=i + 1
                 )
             sections.append((lines[i].rstrip("\r")[1:].strip(), []))
-            i += 2  # the division line and the high-word line
+            i += 1
+            # the high-word line (spaces and a number); some writers leave it out, as the real
+            # hoodriver.tou does, so a line holding a letter is already the first player
+            if i < len(lines) and not re.search(r"[A-Za-z]", lines[i]):
+                i += 1
             continue
         if not sections:
             raise FormatError("player line before the '*M' header", source=source, line=lineno)
@@ -411,6 +415,77 @@ def parse_tou(
 
 
 def _parse_section(rows: list[tuple[int, str]], source: str) -> list[TshPlayer]:
+    """The fixed-width blocks we and AuPair write; else the token form other writers use."""
+    # Columns pad with runs of spaces; a section with none anywhere is the token form. Only
+    # then are the tokens read, so a damaged fixed-width block is still refused, not misread.
+    if rows and not any("  " in raw.strip() for _, raw in rows):
+        return _parse_tokens(rows, source)
+    return _parse_fixed(rows, source)
+
+
+def _parse_tokens(rows: list[tuple[int, str]], source: str) -> list[TshPlayer]:
+    """Read player lines the way the rating programs do: ``split()``, not columns.
+
+    Some writers (the real ``hoodriver.tou`` in cocoscrabble/ratings' test data) put single
+    spaces between tokens and no padding: ``Conrad BB 2614 2 418 13 ...``. The leading tokens
+    holding a letter are the name, then pairs of (outcome * 1000 + score, [+]opponent). When
+    no game in the division carries a ``+``, the file does not say who went first, so every
+    played game's p12 is 4 (unknown) rather than a made-up "second" for both players.
+    """
+    parsed: list[tuple[int, str, list[tuple[int, int, bool]]]] = []
+    any_first = False
+    for number, (lineno, raw) in enumerate(rows, start=1):
+        tokens = raw.split()
+        name_tokens: list[str] = []
+        while tokens and re.search(r"[A-Za-z]", tokens[0]):
+            name_tokens.append(tokens.pop(0))
+        if not name_tokens or len(tokens) % 2:
+            raise FormatError(
+                f"player line is not a name and (score, opponent) pairs: {raw[:40]!r}",
+                source=source,
+                line=lineno,
+            )
+        games = []
+        for value_token, opp_token in zip(tokens[::2], tokens[1::2], strict=True):
+            if not re.fullmatch(r"[0-9]{1,4}", value_token) or not re.fullmatch(
+                r"\+?[0-9]+", opp_token
+            ):
+                raise FormatError(
+                    f"bad round {value_token!r} {opp_token!r} for {' '.join(name_tokens)!r}",
+                    source=source,
+                    line=lineno,
+                )
+            opp = int(opp_token.lstrip("+"))
+            if opp < 1 or opp > len(rows):
+                raise FormatError(
+                    f"round {len(games) + 1}: opponent {opp} is not a player",
+                    source=source,
+                    line=lineno,
+                )
+            first = opp_token.startswith("+")
+            any_first = any_first or (first and opp != number)
+            games.append((int(value_token), opp, first))
+        parsed.append((lineno, " ".join(name_tokens), games))
+    players = []
+    for number, (lineno, name, games) in enumerate(parsed, start=1):
+        opponents: list[int | None] = []
+        scores: list[int | None] = []
+        p12: list[str] = []
+        for value, opp, first in games:
+            outcome, score = divmod(value, 1000)
+            if opp == number:
+                opponents.append(0)
+                scores.append(score if outcome == 2 else -score)
+                p12.append("0")
+            else:
+                opponents.append(opp)
+                scores.append(score)
+                p12.append(("1" if first else "2") if any_first else "4")
+        players.append(TshPlayer(number, name, "", 0, opponents, scores, {"p12": p12}, lineno))
+    return players
+
+
+def _parse_fixed(rows: list[tuple[int, str]], source: str) -> list[TshPlayer]:
     width = 4 if len(rows) > 99 else 3
     # The score is three digits, zero-padded as written now or space-padded as we wrote before.
     block = re.compile(r" ([ 12])(\d{3}| \d\d|  \d) ([ +\d]{" + str(width) + "})", re.ASCII)

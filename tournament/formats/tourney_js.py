@@ -30,7 +30,7 @@ from .limits import (
     check_length,
     check_nul,
 )
-from .tsh import UNDEFINED, TshPlayer, check_fields, check_pairings
+from .tsh import UNDEFINED, TshPlayer, check_fields, check_pairings, read_team_rating
 
 __all__ = [
     "TERMDICT",
@@ -344,7 +344,8 @@ def _combine_surrogates(value: object) -> object:
     return value
 
 
-_JSON_BODY = re.compile(r"\s*(?:(?:var|let|const)\s+)?newt\s*=(.*?);?\s*\Z", re.DOTALL)
+# ``newt=`` is optional: other readers (and writers) take a plain JSON object as the feed too.
+_JSON_BODY = re.compile(r"\s*(?:(?:(?:var|let|const)\s+)?newt\s*=)?(\s*\{.*?);?\s*\Z", re.DOTALL)
 
 
 def _reject_constant(name: str) -> object:
@@ -429,9 +430,10 @@ def parse_tourney_js(text: str, *, source: str = "tourney.js") -> dict:
     parser = _JsParser(text, source)
     parser.skip()
     m = re.compile(r"(?:(?:var|let|const)\s+)?newt\s*=").match(text, parser.pos)
-    if not m:
-        raise parser.error("expected 'newt=' at the start of tourney.js")
-    parser.pos = m.end()
+    if m:
+        parser.pos = m.end()
+    elif not parser.at("{"):  # a plain JSON feed (no ``newt=``) is the object itself
+        raise parser.error("expected 'newt=' or '{' at the start of tourney.js")
     data = parser.value()
     if not isinstance(data, dict):
         raise parser.error("newt is not an object")
@@ -717,7 +719,12 @@ def tourney_js_divisions(data: dict) -> list[tuple[str, list[TshPlayer]]]:
             for key, values in etc.items():
                 values = values if isinstance(values, list) else [values]
                 fields[key] = [_token(v, f"{where} etc.{key}") for v in values]
-            rating = _int_or_none(entry.get("rating", 0), f"{where} rating") or 0
+            raw_rating = entry.get("rating", 0)
+            rating_text = ""
+            if isinstance(raw_rating, str):  # a team entry's 'a+b+c', as TSH keeps it
+                rating, rating_text = read_team_rating(raw_rating, f"{where} rating"), raw_rating
+            else:
+                rating = _int_or_none(raw_rating, f"{where} rating") or 0
             if not 0 <= rating <= MAX_RATING:
                 raise FormatError(f"{where}: rating {rating} is out of range (0..{MAX_RATING})")
             check_length(
@@ -736,6 +743,7 @@ def tourney_js_divisions(data: dict) -> list[tuple[str, list[TshPlayer]]]:
                 ],
                 scores=[_int_or_none(v, f"{where} scores") for v in entry.get("scores") or []],
                 fields=fields,
+                rating_text=rating_text,
             )
             # limits: the same checks as a .t line (field ranges, class length) ...
             check_fields(player, lambda message, where=where: FormatError(f"{where}: {message}"))

@@ -37,6 +37,8 @@ _INT = re.compile(r"-?[0-9]+\Z")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _NUMBERISH = re.compile(r"-?[0-9](?!.*,\Z)")
 _ORDINAL = re.compile(r"[0-9]+(st|nd|rd|th)\Z", re.IGNORECASE)
+# A team entry's rating: its members' ratings joined by '+' (TSH's team form, e.g. '0+0+0').
+_TEAM_RATING = re.compile(r"[0-9]+(?:\+[0-9]+)+\Z")
 UNDEFINED = "00"
 
 # Fields whose values must all be integers; checked when the file is read so that a typo is
@@ -64,6 +66,8 @@ class TshPlayer:
     scores: list[int | None]
     fields: dict[str, list[str]] = field(default_factory=dict)
     line: int = field(default=0, compare=False)
+    # A team entry's rating as written ('1500+1400+0'); ``rating`` is then the members' mean.
+    rating_text: str = ""
 
     # The typed helpers read ``fields`` on demand so that ``fields`` stays the single source of
     # truth (an edit to ``fields`` can never disagree with a cached typed copy).
@@ -184,6 +188,10 @@ def _parse_line(text: str, number: int, lineno: int, source: str) -> TshPlayer:
     cut = len(tokens)
     while cut > 0 and _is_int(tokens[cut - 1]):
         cut -= 1
+    team_text = ""
+    if cut > 1 and _TEAM_RATING.match(tokens[cut - 1]):
+        cut -= 1  # a team entry: the members' ratings joined by '+' are the rating
+        team_text = tokens[cut]
     name_tokens, numbers = tokens[:cut], tokens[cut:]
     if not numbers:
         bad = tokens[-1] if tokens else ""
@@ -208,17 +216,26 @@ def _parse_line(text: str, number: int, lineno: int, source: str) -> TshPlayer:
     last = name_tokens[-1]
     if _NUMBERISH.match(last) and not _ORDINAL.match(last) and ":" not in last:
         raise fail(f"non-integer token {last!r} where the rating or an opponent was expected")
-    name, member_id = _split_name(" ".join(name_tokens))
+    # The name as written, inner spacing and all: readers match players by exact name, and real
+    # feeds carry double spaces inside names (214 entries), so they are never collapsed.
+    spans = [m.span() for m in re.finditer(r"\S+", head)]
+    name, member_id = _split_name(head[spans[0][0] : spans[cut - 1][1]])
     if not name:
         raise fail("malformed player line: empty player name")
     check_length(name, MAX_PLAYER_NAME, f"player {number}'s name", source=source, line=lineno)
     check_length(
         member_id, MAX_MEMBER_ID, f"player {number}'s member id", source=source, line=lineno
     )
-    if int(numbers[0]) < 0 and len(numbers[0]) <= 20:
-        raise fail(f"rating {numbers[0]} is negative")
-    _check_number(numbers[0], f"player {number} ({name}): rating", 0, MAX_RATING, fail)
-    rating = int(numbers[0])
+    if team_text:
+        members = team_text.split("+")
+        for tok in members:
+            _check_number(tok, f"player {number} ({name}): team rating", 0, MAX_RATING, fail)
+        rating = team_rating([int(tok) for tok in members])
+    else:
+        if int(numbers[0]) < 0 and len(numbers[0]) <= 20:
+            raise fail(f"rating {numbers[0]} is negative")
+        _check_number(numbers[0], f"player {number} ({name}): rating", 0, MAX_RATING, fail)
+        rating = int(numbers[0])
     for tok in numbers[1:]:
         _check_number(tok, f"player {number} ({name}): opponent", 0, 10**MAX_DIGITS - 1, fail)
     opponents = [_parse_number(tok) for tok in numbers[1:]]
@@ -245,9 +262,32 @@ def _parse_line(text: str, number: int, lineno: int, source: str) -> TshPlayer:
             raise fail(f"field '{key}' appears twice for player {number} ({name})")
         fields[key] = values
 
-    player = TshPlayer(number, name, member_id, rating, opponents, scores, fields, lineno)
+    player = TshPlayer(
+        number, name, member_id, rating, opponents, scores, fields, lineno, rating_text=team_text
+    )
     check_fields(player, fail)
     return player
+
+
+def read_team_rating(text: str, where: str) -> int:
+    """A team rating written as text (a feed's ``"rating": "0+0+0"``): its members' mean."""
+    if not _TEAM_RATING.match(text):
+        raise FormatError(f"{where}: {text!r} is neither a rating nor a team's 'a+b+c'")
+    members = text.split("+")
+    for tok in members:
+        if len(tok) > MAX_DIGITS or int(tok) > MAX_RATING:
+            raise FormatError(f"{where}: team rating {text!r} is out of range (0..{MAX_RATING})")
+    return team_rating([int(tok) for tok in members])
+
+
+def team_rating(members: list[int]) -> int:
+    """The one rating a team entry is seeded and paired by: its members' mean, rounded.
+
+    The mean keeps a team comparable with the individual ratings beside it (a sum would put
+    every team of three above every player). We found no statement of TSH's own rule; the real
+    school events that use the form are all '0+0+0', where sum, mean and the first member agree.
+    """
+    return round(sum(members) / len(members)) if members else 0
 
 
 def check_fields(player: TshPlayer, fail) -> None:
@@ -375,7 +415,8 @@ def write_t(players: list[TshPlayer]) -> str:
     width = max((len(n) for n in names), default=0)
     lines = []
     for p, name in zip(players, names, strict=True):
-        head = " ".join([name.ljust(width), str(p.rating), *map(_token, p.opponents)])
+        rating = p.rating_text or str(p.rating)  # a team's 'a+b+c' is written back as it came
+        head = " ".join([name.ljust(width), rating, *map(_token, p.opponents)])
         parts = [head, " " + " ".join(map(_token, p.scores))]
         parts += [" " + " ".join([key, *values]) for key, values in p.fields.items()]
         lines.append(";".join(parts).rstrip() + "\n")

@@ -38,7 +38,7 @@ from tournament.formats.tourney_js import (
     build_tourney_js,
     write_tourney_js,
 )
-from tournament.formats.tsh import TshPlayer, write_t
+from tournament.formats.tsh import TshPlayer, team_rating, write_t
 from tournament.models import Division, First, Game, Tournament
 from tournament.selectors import division_standings, last_round_number
 
@@ -93,6 +93,45 @@ def standings_csv(tournament: Tournament) -> str:
                 _number(row.losses),
                 row.spread,
                 row.rating,
+            ]
+            writer.writerow([csv_cell(c) for c in cells])
+    return out.getvalue()
+
+
+ABSP_HEADER = ["Division", "Round", "Player1", "Score1", "Player2", "Score2"]
+
+
+def absp_results_csv(tournament: Tournament) -> str:
+    """The ABSP's results CSV: one row per game played, in division, round and board order.
+
+    The ABSP rates played games only: a bye or a forfeit (a game with no opponent, docs/rules.md:
+    "byes and forfeits are never rated") is not a game to it and gets no row, and neither does
+    a pairing not yet scored (the file is for rating). Player1 is the game's first-listed
+    player, as on the pairings. Names are written as the players' names exactly, neutralised
+    for spreadsheets (formats.csvcell); scores stay numbers.
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(ABSP_HEADER)
+    for division in _divisions(tournament):
+        games = (
+            Game.objects.filter(
+                round__division=division,
+                player2__isnull=False,
+                score1__isnull=False,
+                score2__isnull=False,
+            )
+            .select_related("round", "player1__player", "player2__player")
+            .order_by("round__number", "board", "player1__number")
+        )
+        for g in games:
+            cells = [
+                division.name,
+                g.round.number,
+                g.player1.player.name,
+                g.score1,
+                g.player2.player.name,
+                g.score2,
             ]
             writer.writerow([csv_cell(c) for c in cells])
     return out.getvalue()
@@ -160,6 +199,10 @@ def _render_csv(tournament, divisions, facts, date) -> bytes:
     return standings_csv(tournament).encode("utf-8")
 
 
+def _render_absp(tournament, divisions, facts, date) -> bytes:
+    return absp_results_csv(tournament).encode("utf-8")
+
+
 def _render_tourney_js(tournament, divisions, facts, date) -> bytes:
     return write_tourney_js(export_tourney_js(tournament, public=True)).encode("utf-8")
 
@@ -209,6 +252,11 @@ def _trim(values: list[Any], empty: Any) -> list[Any]:
     return values
 
 
+# Entry.extra's key for a team entry's rating as the file wrote it ('1500+1400+0'); '+' keeps it
+# apart from every TSH field name.
+TEAM_RATING_KEY = "+rating"
+
+
 def division_players(division: Division) -> list[TshPlayer]:
     """The division as TSH players: modelled fields from games/entries, the rest as imported."""
     entries = list(division.entries.select_related("player").order_by("number"))
@@ -252,7 +300,15 @@ def division_players(division: Division) -> list[TshPlayer]:
             "off": [str(e.withdrawal_score)] if e.withdrawn_round is not None else None,
         }
         fields: dict[str, list[str]] = {}
+        rating_text = ""
         for key, values in e.extra or []:
+            if key == TEAM_RATING_KEY:
+                # written back as it came, unless the seed rating was corrected since
+                text = values[0] if values else ""
+                members = [int(v) for v in text.split("+") if v.isdigit()]
+                if members and team_rating(members) == e.seed_rating:
+                    rating_text = text
+                continue
             if values is None:
                 if derived.get(key) is not None:
                     fields[key] = derived[key]
@@ -277,6 +333,7 @@ def division_players(division: Division) -> list[TshPlayer]:
                 opponents=opponents,
                 scores=scores,
                 fields=fields,
+                rating_text=rating_text,
             )
         )
     return players
@@ -351,8 +408,48 @@ def export_files(tournament: Tournament) -> dict[str, str]:
     divisions = list(tournament.divisions.order_by("position", "name"))
     names = division_file_names(divisions)
     for division in divisions:
-        files[names[division.pk]] = write_t(division_players(division))
+        players = division_players(division)
+        _add_results(tournament, division, players)
+        files[names[division.pk]] = write_t(players)
     return files
+
+
+def _add_results(tournament: Tournament, division: Division, players: list[TshPlayer]) -> None:
+    """TSH's ``rrank`` and ``newr`` on every player of a ``.t`` Gibson writes.
+
+    Readers of ``.t`` files (rating programs, TSH's own reports) take a player's final rank and
+    new rating from these two fields, so a file without them tells them nothing about an event
+    Gibson ran. The values are the ones the live feed carries (``export_tourney_js``): the rank
+    after rounds 0 (the seeding) to the last round with a score, and the rating estimate after
+    each round. Values a file brought in (an event TSH started) are kept as TSH printed them;
+    only later rounds are added, and an imported file whose rounds Gibson has not added to is
+    written back as it came (its readers had what TSH gave them; the export stays lossless).
+    A withdrawn player's ranks end where TSH's do, at the last one.
+    """
+    from ratings.division import RatingError, division_estimates
+
+    file_rounds = (division.config or {}).get("file_rounds")
+    scored = max((len(p.scores) for p in players), default=0)
+    if isinstance(file_rounds, int) and scored <= file_rounds:
+        return
+
+    try:
+        newr = {row["number"]: row["by_round"] for row in division_estimates(division)}
+    except (RatingError, ValueError):
+        newr = {}  # a rating system we cannot compute: no estimates, as in the live feed
+    ranks, _ = _round_ranks(tournament, division, players)
+    for p in players:
+        for key, source in (("newr", newr), ("rrank", ranks)):
+            values: list[str] = []
+            for value in source.get(p.number) or []:
+                if value is None:
+                    break  # a .t list has no holes: it ends at the last known value
+                values.append(str(int(value)))
+            kept = p.fields.get(key)
+            if kept:
+                values = list(kept) + values[len(kept) :]
+            if values:
+                p.fields[key] = values
 
 
 # Folders an export never writes into, even when asked (a command run as root would): the
@@ -574,6 +671,9 @@ register_export_format(
     "tou", "WESPA / AuPair .TOU: fixed width, ASCII, CRLF, fully scored rounds", _render_tou
 )
 register_export_format("csv", "standings after the latest round, a row a player", _render_csv)
+register_export_format(
+    "absp", "ABSP results CSV: a row per played game (byes, forfeits not rated)", _render_absp
+)
 register_export_format(
     "tourney.js",
     "TSH's live feed for overlays (public copy)",

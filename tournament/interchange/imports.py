@@ -23,13 +23,14 @@ from tournament.formats import FormatError
 from tournament.formats.archive import parse_archive
 from tournament.formats.config import TshConfig, parse_config
 from tournament.formats.limits import MAX_SCORE, default_file_name, is_file_name
+from tournament.formats.tou import parse_tou
 from tournament.formats.tourney_js import (
     parse_tourney_js,
     tourney_js_divisions,
     tourney_js_extras,
 )
 from tournament.formats.tsh import TshPlayer, decode_bytes, parse_t, withdrawn_round
-from tournament.interchange.exports import division_players
+from tournament.interchange.exports import TEAM_RATING_KEY, division_players
 from tournament.models import Division, Entry, First, Game, Round, Seat, Tournament
 from tournament.services import (
     Actor,
@@ -544,7 +545,11 @@ def write_import(
             actor=actor,
             rating_system=str(s.get("rating_system") or "") or None,
             file_name=parsed.file_name,
-            config={"tourney_js": js_divisions[index]} if index < len(js_divisions) else None,
+            config={
+                # the rounds TSH scored: a .t export leaves them as the file had them
+                "file_rounds": max((len(p.scores) for p in parsed.players), default=0),
+                **({"tourney_js": js_divisions[index]} if index < len(js_divisions) else {}),
+            },
         )
         _write_division(division, prepared_division)
         plan.warnings.extend(schedule_from_autopair(division, prepared.config["autopair"]))
@@ -570,7 +575,7 @@ def import_tsh(
     name: str | None = None,
     actor: Actor | str | None = "import_tsh",
 ) -> Tournament:
-    """Create a tournament (always a new one) from a .t, config.tsh, all.tsh or tourney.js.
+    """Create a tournament (always a new one) from a .t, config.tsh, all.tsh, tourney.js or .TOU.
 
     The files are read and checked first with no transaction open (``prepare_import``), then
     written in one short one (``write_import``), so the database's write lock is held only
@@ -643,6 +648,8 @@ def _write_division(division: Division, prepared: PreparedDivision) -> None:
         seen.add(player.pk)
         withdrawn_round, off = _withdrawal(p)
         extra = [[k, None if k in MODELLED_FIELDS else list(v)] for k, v in p.fields.items()]
+        if p.rating_text:  # a team's 'a+b+c', kept for export (the key is no TSH field name)
+            extra.append([TEAM_RATING_KEY, [p.rating_text]])
         entries.append(
             Entry(
                 division=division,
@@ -706,10 +713,19 @@ def _keep_underivable_fields(division: Division, parsed: ParsedDivision) -> None
             Entry.objects.filter(division=division, number=p.number).update(extra=extra)
 
 
+# A live feed: by its name (.js, or .json for a plain-JSON feed), or by its content, which
+# opens with ``newt=`` or with a JSON object; no TSH file opens with either.
+_FEED_START = re.compile(r"\A\ufeff?\s*(?:(?:(?:var|let|const)\s+)?newt\s*=|\{)")
+
+
+def _is_feed(name: str, text: str) -> bool:
+    return name.lower().endswith((".js", ".json")) or bool(_FEED_START.match(text))
+
+
 register_import_format(
     ImportFormat(
         "tourney.js",
-        lambda name, text: name.lower().endswith(".js"),
+        _is_feed,
         _read_tourney_js,
         with_config=True,
     )
@@ -719,6 +735,41 @@ register_import_format(
 )
 register_import_format(
     ImportFormat(CONFIG, lambda name, text: file_kind(text) == CONFIG, _read_config)
+)
+# A .TOU file opens with '*M' and the date (DD.MM.YYYY); no TSH file does (a .t line opens with a
+# name, a config line with a command), so the content tells it apart whatever the file's name.
+_TOU_HEADER = re.compile(r"\A\s*\*M\d\d\.\d\d\.\d{4}")
+
+
+def _read_tou(path: Path, text: str, config: TshConfig | None, _cp: Path | None) -> ImportRead:
+    """A WESPA/AuPair ``.TOU``: its sections are divisions; its header names and dates the event.
+
+    The file carries no ratings (every player comes in unrated) and no config; the event's
+    name and date go into the settings the importer reads for every format.
+    """
+    event_name, event_date, sections = parse_tou(text, source=path.name)
+    divisions = [
+        ParsedDivision(dname or "A", default_file_name(dname or "A"), players, path.name)
+        for dname, players in sections
+    ]
+    settings: dict[str, Any] = {}
+    if event_name:
+        settings["event_name"] = event_name
+    if event_date:
+        settings["event_date"] = event_date.isoformat()
+    tou_config = TshConfig(
+        divisions=[(d.name, d.file_name) for d in divisions],
+        settings=settings,
+        autopair=[],
+        classes={},
+        other_lines=[],
+        warnings=[],
+    )
+    return ImportRead(divisions, tou_config)
+
+
+register_import_format(
+    ImportFormat("tou", lambda name, text: bool(_TOU_HEADER.match(text)), _read_tou)
 )
 register_import_format(
     ImportFormat(

@@ -26,8 +26,10 @@ def find_or_create_player(name: str, *, naspa_id: str = "", **fields: Any) -> Pl
 
     Ratings follow people across events, so the same person must be the same Player; an id is
     certain, a unique exact name is the best guess without one (and is what TSH files carry).
+    The name is kept byte for byte inside (only the ends are trimmed): a double space in a real
+    file's name is part of how other readers match that player, so it is never collapsed.
     """
-    name = " ".join(name.split())
+    name = name.strip()
     if not name:
         raise ServiceError("empty_name", field="name", what="player name")
     # limits: refused the same way on every database (SQLite would store either)

@@ -52,6 +52,7 @@ EXPORT_TYPES = {
     "all.tsh": ("text/plain; charset=utf-8", "all.tsh"),
     "tou": ("text/plain; charset=ascii", "tou"),
     "csv": ("text/csv; charset=utf-8", "csv"),
+    "absp": ("text/csv; charset=utf-8", "absp.csv"),
     "tourney.js": ("application/javascript; charset=utf-8", "js"),
 }
 _JOB = re.compile(r"[0-9a-f]{32}\Z")

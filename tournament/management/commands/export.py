@@ -15,8 +15,8 @@ from ..base import GibsonCommand
 class Command(GibsonCommand):
     help = (
         "Export a tournament: all.tsh (NASPA submission), tou (WESPA/AuPair .TOU), "
-        "csv (standings) or tourney.js (live feed). Written atomically; nothing is written "
-        "on error."
+        "csv (standings), absp (ABSP results CSV) or tourney.js (live feed). "
+        "Written atomically; nothing is written on error."
     )
 
     def add_arguments(self, parser):

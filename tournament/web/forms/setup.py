@@ -156,7 +156,7 @@ class UploadForm(forms.Form):
     """A TSH file that becomes a new draft tournament."""
 
     file = forms.FileField(
-        label="TSH file", help_text="a .t division file, config.tsh, all.tsh or tourney.js"
+        label="TSH file", help_text="a .t division file, config.tsh, all.tsh, tourney.js or .TOU"
     )
     division_files = MultipleFileField(
         required=False,
