@@ -5,7 +5,7 @@ TSH's enhanced scoreboard (esb.js 1.72 with tsh.js of TSH 3.350) shows round ``m
 prints "0th"), the last game ``pairings[r0]`` ("no score yet" when unscored) and the next game
 ``pairings[r0 + 1]``. Gibson wrote ``maxrp`` as the last paired round, so from pairing to the
 first score every card read "0th", "no score yet". TSH writes the last round with a score
-(its MostScores): the real feeds in fixtures/feeds/ (sources in its README-live.md) show it
+(its MostScores): the real feeds in fixtures/feeds/ (sources in its README.md) show it
 at each stage: liwords-sample.js division A paired three rounds with no score (``maxrp`` -1),
 raining2026.js division F mid-round 18 (``maxrp`` 17), the others complete.
 
