@@ -47,6 +47,8 @@ CODES: dict[str, str] = {
     "both_scores_needed": "{where}: a played game needs both scores",
     "reason_needed": "{where}: a correction needs a reason",
     "no_result_to_correct": "{where}: #{number} has no result yet to correct; record it first",
+    "unknown_result_state": "{where}: {state!r} is not a result state (scores, forfeit, "
+    "double_forfeit or clear)",
     # core: stored pairings and the pairing shell
     "self_pairing": "{where}: #{number} cannot play against themselves",
     "player_has_result": "{where}: #{number} {name} already has a result this round",

@@ -58,6 +58,8 @@ class Action(StrEnum):
     RECORD_RESULT = "record_result"
     RECORD_FORFEIT = "record_forfeit"
     CORRECT_RESULT = "correct_result"
+    RECORD_DOUBLE_FORFEIT = "record_double_forfeit"
+    CLEAR_RESULT = "clear_result"
     REPORT_CARD = "report_card"
     RESOLVE_DISPUTE = "resolve_dispute"
     SET_DOUBLE_ENTRY = "set_double_entry"
