@@ -25,7 +25,7 @@ from ..models import (
     Game,
     PendingResult,
 )
-from ..scoreline import FORFEIT, ScoreLine, ScoreLineError, parse_score_line
+from ..scoreline import BOARD, FORFEIT, PAIR, ScoreLine, ScoreLineError, parse_score_line
 from .audit import Actor, audit
 
 
@@ -600,6 +600,9 @@ def enter_line(
     with double entry on (a forfeit is a director's call, not a score to compare); with double
     entry on, a played game's line becomes a card (``report_card``).
     """
+    stated = _state_line(division, round_number, text, actor)
+    if stated is not None:
+        return stated
     target = resolve_line(division, round_number, text)
     line, game = target.line, target.game
     if game.has_result:
@@ -700,6 +703,7 @@ def change_result(
     opp_score: Any = None,
     *,
     reason: str = "",
+    opponent: int | None = None,
     actor: Actor | str | None = None,
 ) -> list[Game]:
     """Put a game between two players into any result state, from any state, audited once.
@@ -716,6 +720,17 @@ def change_result(
         raise ServiceError("unknown_result_state", field="state", where=where, state=state)
     entry = entry_by_number(division, player_number, f"{where}: ")
     between = _between(division, round_number, entry, where)
+    if opponent is not None and between.opponent.number != opponent:
+        actual = between.opponent
+        raise ServiceError(
+            "not_opponents",
+            field="line",
+            round=round_number,
+            number=entry.number,
+            name=entry.name,
+            actual=f"#{actual.number} {actual.name}",
+            opponent=opponent,
+        )
     for row in between.rows:
         _lock_scores(row)
     was_unplayed = between.state == "unplayed"
@@ -801,3 +816,67 @@ def change_result(
         reason=reason,
     )
     return rows
+
+
+_STATE_WORDS = {"f": FORFEIT_STATE, "forfeit": FORFEIT_STATE, "ff": DOUBLE_FORFEIT, "clear": CLEAR}
+
+
+def _state_line(
+    division: Division, round_number: int, text: str | ScoreLine, actor: Actor | str | None
+) -> Entered | None:
+    """The console's lines that set a game's state or correct it, else None (an ordinary line).
+
+    ``3 ff``: a double forfeit. ``3 clear: REASON``: back to unplayed. Any line followed by
+    ``: REASON`` is a correction to what the line says (``3 400 380: misread card``,
+    ``3 f: wrong player``, ``3 ff: neither came``), from whatever the game holds now: a
+    director types the fix the way the result was typed, with the reason after a colon.
+    """
+    if not isinstance(text, str):
+        return None
+    raw, colon, reason = text.partition(":")
+    tokens = raw.lower().split()
+    word = tokens[1] if len(tokens) == 2 and tokens[1] in _STATE_WORDS else None
+    if not colon and word not in ("ff", "clear"):
+        return None
+    round_number = as_int(round_number, "round")
+    where = f"division {division.name} round {round_number}"
+    score = opp_score = opponent = None
+    if word is not None:
+        player = _line_entry(division, _read_number(tokens[0]), where).number
+        state = _STATE_WORDS[word]
+        line = ScoreLine(state, player=player, text=" ".join(raw.split()))
+    else:
+        line = _read_line(raw, where)
+        if line.kind == FORFEIT:
+            state, player = FORFEIT_STATE, line.player
+        elif line.kind == BOARD:
+            target = resolve_line(division, round_number, line)
+            state, player = SCORES, target.game.player1.number
+            score, opp_score = target.score1, target.score2
+        else:
+            state, player = SCORES, line.player
+            score, opp_score = line.score, line.opp_score
+            opponent = line.opponent if line.kind == PAIR else None
+    rows = change_result(
+        division,
+        round_number,
+        player,
+        state,
+        score,
+        opp_score,
+        reason=reason,
+        opponent=opponent,
+        actor=actor,
+    )
+    kind = {SCORES: "recorded", CLEAR: "cleared"}.get(state, state)
+    if colon and state != CLEAR and reason.strip():
+        kind = "corrected" if kind == "recorded" else kind
+    return Entered(line, kind, tuple(rows))
+
+
+def _read_number(token: str) -> int:
+    if not (token.isascii() and token.isdigit()) or int(token) < 1:
+        raise ServiceError(
+            "bad_line", field="line", message=f"player number {token!r}: give a number from 1 up"
+        )
+    return int(token)
