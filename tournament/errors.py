@@ -57,6 +57,9 @@ CODES: dict[str, str] = {
     "pairing_refused": "{where}: pairing refused by the database: {detail}",
     "round_has_results": "{where} already has results; it cannot be re-paired",
     "round_already_paired": "{where} is already paired",
+    "pairing_changes_scored_game": "{where}: board {board} (#{player1} v #{player2}) is "
+    "scored; a change to the round keeps every scored game with the same two players "
+    "(correct or clear the result first)",
     "player_paired_twice": "{where}: player #{number} is paired twice",
     "no_pairings": "{where} has no pairings to delete",
     "results_block_unpairing": "{where} already has results; correct them instead of "

@@ -53,6 +53,7 @@ class Action(StrEnum):
     PAIR_ROUND = "pair_round"
     UNPAIR = "unpair"
     UNPAIR_ROUND = "unpair_round"
+    REPAIR_UNSCORED = "repair_unscored"
     DELETE_PAIRINGS = "delete_pairings"
     # results
     RECORD_RESULT = "record_result"

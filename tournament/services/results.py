@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +10,7 @@ from django.db import transaction
 from tournament.checks import (
     as_int,
     entry_by_number,
+    forfeit_opponent,
     plays,
     validate_bye_score,
     validate_played_scores,
@@ -635,24 +635,6 @@ RESULT_STATES = (SCORES, FORFEIT_STATE, DOUBLE_FORFEIT, CLEAR)
 _FORFEIT_LOSS = "forfeit: did not play #{}"
 _FORFEIT_WIN = "forfeit win: #{} did not play"
 _DOUBLE = "double forfeit: did not play #{}"
-_OPPONENT = re.compile(
-    r"^(?:forfeit: did not play #(\d+)|forfeit win: #(\d+) did not play"
-    r"|double forfeit: did not play #(\d+))$"
-)
-
-
-def forfeit_opponent(game: Game) -> int | None:
-    """The opponent's number of a single game that is one side of a forfeit, else None.
-
-    A bye, a withdrawn player's forfeit or a late entry's missed round names nobody: they are
-    pairings, not results between two players.
-    """
-    if game.player2_id is not None:
-        return None
-    match = _OPPONENT.match(game.explanation or "")
-    if match is None:
-        return None
-    return int(next(g for g in match.groups() if g))
 
 
 @dataclass
