@@ -39,6 +39,7 @@ from pairings.services.store import (
     save_round_pairings,
     scored_units,
 )
+from tournament.checks import forfeit_opponent
 from tournament.errors import ServiceError
 from tournament.models import Division, Game, Round
 from tournament.selectors import paired_rounds, round_has_results
@@ -664,5 +665,61 @@ def _replace_pairs(
         PlannedGame(a, b, explanation="paired by the director" if b else "bye: the director's")
         for a, b in pairs
         if frozenset((a, b)) not in keep
+    ]
+    return replace_unscored_pairings(division, round_number, planned, actor=actor)
+
+
+def _round_pairs(games: list[Game]) -> list[tuple[int, int]]:
+    """A stored round's games that may still change (unscored games, byes) as (first, second)."""
+    open_games = [
+        g
+        for g in sorted(games, key=lambda g: (g.board is None, g.board or 0, g.pk))
+        if not is_scored(g)
+        or (
+            g.player2_id is None
+            and forfeit_opponent(g) is None
+            and g.explanation not in ("withdrawn", "late entry")
+        )
+    ]
+    return [(g.player1.number, g.player2.number if g.player2_id else 0) for g in open_games]
+
+
+@transaction.atomic
+def swap_in_round(
+    division: Division, round_number: int, a: int, b: int, *, actor: Actor | str | None = None
+) -> Round:
+    """Exchange two players of a round in play, as TSH's ``pair`` does at any time.
+
+    Between two unscored games (a wrong table), or a player and the bye's player (a late
+    arrival takes the bye player's game). A player with a played or forfeited game is
+    refused (``pairing_changes_scored_game``): correct or clear that result first.
+    """
+    round_number = _check_round_number(round_number)
+    lock_division(division)
+    games = list(
+        Game.objects.filter(round__division=division, round__number=round_number).select_related(
+            "player1", "player2"
+        )
+    )
+    if not games:
+        raise ServiceError("no_pairings", field="round", where=round_place(division, round_number))
+    pairs = _round_pairs(games)
+    free = {n for pair in pairs for n in pair if n}
+    for n, name in ((a, "a"), (b, "b")):
+        for _, x, y in scored_units(games):
+            if n in (x, y) and n not in free:
+                board = next((g.board for g in games if g.player1.number in (x, y)), None)
+                raise ServiceError(
+                    "pairing_changes_scored_game",
+                    field=name,
+                    where=round_place(division, round_number),
+                    board=board or "-",
+                    player1=x,
+                    player2=y,
+                )
+    swapped = swap_players(pairs, a, b)
+    planned = [
+        PlannedGame(x, y, explanation="changed by the director" if y else "bye: the director's")
+        for x, y in swapped
     ]
     return replace_unscored_pairings(division, round_number, planned, actor=actor)

@@ -315,13 +315,21 @@ def replace_unscored_pairings(
                     player2=g.player2.number if g.player2_id else forfeit_opponent(g) or 0,
                 )
     before = [game_snapshot(g) for g in existing]
-    removed = [g for g in existing if not is_scored(g) or g in released]
+    # an unscored game the new round has unchanged keeps its row (and its board, its cards)
+    same = {
+        (g.player1.number, g.player2.number): g
+        for g in existing
+        if g.player2_id and not is_scored(g)
+    }
+    unchanged = [same[(p.first, p.second)] for p in games if (p.first, p.second) in same]
+    games = [p for p in games if (p.first, p.second) not in same]
+    removed = [g for g in existing if (not is_scored(g) or g in released) and g not in unchanged]
     free = sorted(g.board for g in removed if g.board is not None)
     top = max((g.board or 0 for g in existing), default=0)
     Game.objects.filter(pk__in=[g.pk for g in removed]).delete()
     entries = {e.number: e for e in division.entries.select_related("player")}
     tournament = division.tournament
-    seen: set[int] = set()
+    seen: set[int] = {n for g in unchanged for n in (g.player1.number, g.player2.number)}
     for planned in games:
         for n in (planned.first, planned.second):
             if n == 0:
