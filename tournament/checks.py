@@ -15,7 +15,7 @@ from django.db.models import Q
 
 from tournament.errors import ServiceError
 from tournament.formats.limits import is_file_name
-from tournament.models import MAX_ABS_SCORE, Division, Entry
+from tournament.models import MAX_ABS_SCORE, Division, Entry, Game
 
 # Real games are scored 0..MAX_PLAYED_SCORE; only byes, forfeits and penalties go negative.
 MAX_PLAYED_SCORE = MAX_ABS_SCORE
@@ -272,3 +272,24 @@ def setting_text(
             value=len(text),
         )
     return text
+
+
+# How a forfeit's two single games name each other (tournament.services.results writes them).
+_OPPONENT = re.compile(
+    r"^(?:forfeit: did not play #(\d+)|forfeit win: #(\d+) did not play"
+    r"|double forfeit: did not play #(\d+))$"
+)
+
+
+def forfeit_opponent(game: Game) -> int | None:
+    """The opponent's number of a single game that is one side of a forfeit, else None.
+
+    A bye, a withdrawn player's forfeit or a late entry's missed round names nobody: they are
+    pairings, not results between two players.
+    """
+    if game.player2_id is not None:
+        return None
+    match = _OPPONENT.match(game.explanation or "")
+    if match is None:
+        return None
+    return int(next(g for g in match.groups() if g))

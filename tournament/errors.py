@@ -47,6 +47,8 @@ CODES: dict[str, str] = {
     "both_scores_needed": "{where}: a played game needs both scores",
     "reason_needed": "{where}: a correction needs a reason",
     "no_result_to_correct": "{where}: #{number} has no result yet to correct; record it first",
+    "unknown_result_state": "{where}: {state!r} is not a result state (scores, forfeit, "
+    "double_forfeit or clear)",
     # core: stored pairings and the pairing shell
     "self_pairing": "{where}: #{number} cannot play against themselves",
     "player_has_result": "{where}: #{number} {name} already has a result this round",
@@ -55,6 +57,9 @@ CODES: dict[str, str] = {
     "pairing_refused": "{where}: pairing refused by the database: {detail}",
     "round_has_results": "{where} already has results; it cannot be re-paired",
     "round_already_paired": "{where} is already paired",
+    "pairing_changes_scored_game": "{where}: board {board} (#{player1} v #{player2}) is "
+    "scored; a change to the round keeps every scored game with the same two players "
+    "(correct or clear the result first)",
     "player_paired_twice": "{where}: player #{number} is paired twice",
     "no_pairings": "{where} has no pairings to delete",
     "results_block_unpairing": "{where} already has results; correct them instead of "

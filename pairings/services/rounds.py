@@ -33,20 +33,26 @@ from pairings.selectors import build_field, pairing_options, round_place, schedu
 from pairings.services.store import (
     PlannedGame,
     delete_round_pairings,
+    is_scored,
     lock_division,
+    replace_unscored_pairings,
     save_round_pairings,
+    scored_units,
 )
+from tournament.checks import forfeit_opponent
 from tournament.errors import ServiceError
 from tournament.models import Division, Game, Round
 from tournament.selectors import paired_rounds, round_has_results
 from tournament.services.audit import Actor
 
 
-def _check_ready(division: Division, round_number: int, lag: int) -> None:
+def _check_ready(
+    division: Division, round_number: int, lag: int, keep_scored: bool = False
+) -> None:
     """Refuse a round the director cannot pair yet, or may no longer pair."""
     where = round_place(division, round_number)
     played = Q(player2__isnull=False, score1__isnull=False)
-    if (
+    if not keep_scored and (
         Game.objects.filter(round__division=division, round__number=round_number)
         .filter(played)
         .exists()
@@ -78,9 +84,14 @@ def pair_round(
     dry_run: bool = False,
     force: bool = False,
     seed: int | None = None,
+    keep_scored: bool = False,
     actor: Actor | str | None = None,
 ) -> RoundPairing:
     """Pair ``round_number`` of ``division`` with the engine and store it (unless ``dry_run``).
+
+    With ``keep_scored`` the round may be in play: only the players without a scored game
+    (played, forfeit, bye) are re-paired, from the engine's proposal for them alone, checked
+    by the checker; every scored game stays exactly as stored (``replace_unscored_pairings``).
 
     The system (and lag and options) come from the division's schedule; ``system`` overrides
     the system only. Refused with a ServiceError naming the round: an earlier round without
@@ -112,11 +123,13 @@ def pair_round(
             systems=", ".join(system_names()),
         )
     lag = scheduled.lag if scheduled is not None else 0
-    _check_ready(division, round_number, lag)
+    _check_ready(division, round_number, lag, keep_scored)
     field = build_field(division, round_number, lag)
     options = pairing_options(division, scheduled, seed)
     if scheduled is None or scheduled.system != system:
         options = dataclasses.replace(options, system_start_round=1)
+    if keep_scored:
+        return _pair_unscored(division, round_number, field, system, options, dry_run, actor)
     try:
         result = engine_pair_round(field, system, options)
     except PairingError as exc:
@@ -130,6 +143,60 @@ def pair_round(
         ]
         save_round_pairings(
             division, round_number, planned, system=system, actor=actor or "pair", force=force
+        )
+    return result
+
+
+def _pair_unscored(
+    division: Division,
+    round_number: int,
+    field: Field,
+    system: str,
+    options: PairingOptions,
+    dry_run: bool,
+    actor: Actor | str | None,
+) -> RoundPairing:
+    """The engine's pairing of the players still unscored in a round in play, stored in place
+    of the round's unscored games (scored ones kept exactly). The engine sees the scored
+    games' players as inactive, so it neither pairs them nor gives them a bye."""
+    where = round_place(division, round_number)
+    games = list(
+        Game.objects.filter(round__division=division, round__number=round_number).select_related(
+            "player1", "player2"
+        )
+    )
+    locked = {n for _, a, b in scored_units(games) for n in (a, b) if n}
+    locked |= {g.player1.number for g in games if is_scored(g)}
+    open_field = dataclasses.replace(
+        field,
+        players=[
+            dataclasses.replace(p, active=False) if p.number in locked else p for p in field.players
+        ],
+    )
+    if not any(p.active for p in open_field.players):
+        result = RoundPairing(round_number, system, [])
+    else:
+        try:
+            result = engine_pair_round(open_field, system, options)
+        except PairingError as exc:
+            raise ServiceError("pairing_impossible", where=where, detail=str(exc)) from exc
+        except ValueError as exc:
+            raise ServiceError("pairing_options_invalid", where=where, detail=str(exc)) from exc
+        report = check_round(open_field, result, options)
+        if not report.ok:
+            raise ServiceError("pairing_impossible", where=where, detail="; ".join(report.errors))
+    if not dry_run and games:
+        planned = [PlannedGame(g.first, g.second, explanation=g.explanation) for g in result.games]
+        replace_unscored_pairings(
+            division, round_number, planned, system=system, actor=actor or "pair"
+        )
+    elif not dry_run:
+        save_round_pairings(
+            division,
+            round_number,
+            [PlannedGame(g.first, g.second, board=g.board or None) for g in result.games],
+            system=system,
+            actor=actor or "pair",
         )
     return result
 
@@ -515,6 +582,10 @@ def publish_pairs(
     """Store a round the director paired without the engine (``(first, second, board)``,
     second 0 = the bye; the first number goes first), with one audit event.
 
+    A round already paired (with or without results) is replaced by ``games`` when every
+    scored game (played, forfeit, double forfeit, bye) is in it with the same two players
+    (``_replace_pairs``); otherwise refused with ``pairing_changes_scored_game``.
+
     For pairings made elsewhere (another program's draw sent through the API): publishing a
     proposal's checks without running the engine, so a round the engine could not pair (a
     schedule without a system, constraints it cannot meet) can still be stored as drawn. The
@@ -523,6 +594,14 @@ def publish_pairs(
     board is not stored). Earlier rounds may still lack results, as with a lagged schedule.
     """
     lock_division(division)
+    round_number = _check_round_number(round_number)
+    stored = list(
+        Game.objects.filter(round__division=division, round__number=round_number).select_related(
+            "player1", "player2"
+        )
+    )
+    if stored:
+        return _replace_pairs(division, round_number, stored, games, actor)
     round_number = _check_unpaired(division, round_number)
     params = _where_params(division, round_number)
     paired = set(paired_rounds(division))
@@ -554,3 +633,93 @@ def publish_pairs(
         for a, b in pairs
     ]
     return save_round_pairings(division, round_number, planned, system="", actor=actor)
+
+
+def _replace_pairs(
+    division: Division,
+    round_number: int,
+    stored: list[Game],
+    games: list[tuple[int, int, int | None]],
+    actor: Actor | str | None,
+) -> Round:
+    """A paired round replaced by the director's whole round: its scored games must all be in
+    ``games`` with the same two players (a bye: the same player alone), the rest is stored in
+    place of the unscored games. The first scored game missing is named in the refusal."""
+    where = round_place(division, round_number)
+    given = {frozenset((a, b)) for a, b, _ in games}
+    units = scored_units(stored)
+    for board, a, b in units:
+        if frozenset((a, b)) not in given:
+            raise ServiceError(
+                "pairing_changes_scored_game",
+                field="games",
+                where=where,
+                board=board or "-",
+                player1=a,
+                player2=b,
+            )
+    field = build_field(division, round_number)
+    pairs = _validate_pairs(division, round_number, field, [(a, b) for a, b, _ in games])
+    keep = {frozenset((a, b)) for _, a, b in units}
+    planned = [
+        PlannedGame(a, b, explanation="paired by the director" if b else "bye: the director's")
+        for a, b in pairs
+        if frozenset((a, b)) not in keep
+    ]
+    return replace_unscored_pairings(division, round_number, planned, actor=actor)
+
+
+def _round_pairs(games: list[Game]) -> list[tuple[int, int]]:
+    """A stored round's games that may still change (unscored games, byes) as (first, second)."""
+    open_games = [
+        g
+        for g in sorted(games, key=lambda g: (g.board is None, g.board or 0, g.pk))
+        if not is_scored(g)
+        or (
+            g.player2_id is None
+            and forfeit_opponent(g) is None
+            and g.explanation not in ("withdrawn", "late entry")
+        )
+    ]
+    return [(g.player1.number, g.player2.number if g.player2_id else 0) for g in open_games]
+
+
+@transaction.atomic
+def swap_in_round(
+    division: Division, round_number: int, a: int, b: int, *, actor: Actor | str | None = None
+) -> Round:
+    """Exchange two players of a round in play, as TSH's ``pair`` does at any time.
+
+    Between two unscored games (a wrong table), or a player and the bye's player (a late
+    arrival takes the bye player's game). A player with a played or forfeited game is
+    refused (``pairing_changes_scored_game``): correct or clear that result first.
+    """
+    round_number = _check_round_number(round_number)
+    lock_division(division)
+    games = list(
+        Game.objects.filter(round__division=division, round__number=round_number).select_related(
+            "player1", "player2"
+        )
+    )
+    if not games:
+        raise ServiceError("no_pairings", field="round", where=round_place(division, round_number))
+    pairs = _round_pairs(games)
+    free = {n for pair in pairs for n in pair if n}
+    for n, name in ((a, "a"), (b, "b")):
+        for _, x, y in scored_units(games):
+            if n in (x, y) and n not in free:
+                board = next((g.board for g in games if g.player1.number in (x, y)), None)
+                raise ServiceError(
+                    "pairing_changes_scored_game",
+                    field=name,
+                    where=round_place(division, round_number),
+                    board=board or "-",
+                    player1=x,
+                    player2=y,
+                )
+    swapped = swap_players(pairs, a, b)
+    planned = [
+        PlannedGame(x, y, explanation="changed by the director" if y else "bye: the director's")
+        for x, y in swapped
+    ]
+    return replace_unscored_pairings(division, round_number, planned, actor=actor)

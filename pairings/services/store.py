@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from tournament.checks import as_int, check_active, entry_by_number, plays
+from tournament.checks import as_int, check_active, entry_by_number, forfeit_opponent, plays
 from tournament.errors import ServiceError
 from tournament.models import Division, First, Game, Round
 from tournament.services.audit import Actor, audit
@@ -129,9 +129,10 @@ def save_round_pairings(
     # The games' rows are locked as they are read: a result committed meanwhile (results lock
     # the game, not the division) is seen here, and never deleted by a forced re-pairing.
     existing = list(rnd.games.select_for_update())
-    # Byes and forfeits carry their score from the moment they are paired; only a played
-    # game's score is a result that re-pairing would destroy.
-    if any(g.has_result and g.player2_id for g in existing):
+    # Byes carry their score from the moment they are paired; a played game's score and a
+    # recorded forfeit (one side or both, stored as single games naming the opponent) are
+    # results that re-pairing would destroy.
+    if any((g.has_result and g.player2_id) or forfeit_opponent(g) for g in existing):
         raise ServiceError("round_has_results", field="round", where=where)
     if existing and not force:
         raise ServiceError("round_already_paired", field="round", where=where)
@@ -223,3 +224,155 @@ def delete_round_pairings(
         before=snapshot,
     )
     return count
+
+
+def is_scored(game: Game) -> bool:
+    """A game a re-pairing keeps exactly: a played game with its scores, a forfeit (one side or
+    both), a bye, a withdrawn player's forfeit. Only an unscored game between two players may
+    be changed in a round in play."""
+    return game.player2_id is None or game.score1 is not None
+
+
+def scored_units(games: list[Game]) -> list[tuple[int | None, int, int]]:
+    """The scored games of a round as (board, player, opponent), a bye's opponent 0.
+
+    A forfeit's two single rows are one unit between its two players; a withdrawn player's
+    forfeit (naming nobody) is left out: the player is not in any new pairing anyway.
+    """
+    units: list[tuple[int | None, int, int]] = []
+    seen: set[int] = set()
+    for g in games:
+        if not is_scored(g) or g.player1.number in seen:
+            continue
+        if g.player2_id is not None:
+            a, b = g.player1.number, g.player2.number
+        else:
+            opponent = forfeit_opponent(g)
+            if opponent is None and g.explanation == "withdrawn":
+                continue
+            a, b = g.player1.number, opponent or 0
+        seen.update({a, b})
+        units.append((g.board, a, b))
+    return units
+
+
+@transaction.atomic
+def replace_unscored_pairings(
+    division: Division,
+    round_number: int,
+    games: list[PlannedGame],
+    *,
+    system: str = "",
+    actor: Actor | str | None = None,
+) -> Round:
+    """Change a round in play: its unscored games become ``games``, scored ones stay exactly.
+
+    As TSH's ``pair`` at any time: a wrong table, a late arrival given the bye player's game, a
+    bye added or removed. ``games`` pair only players without a played or forfeited game this
+    round (refused with ``pairing_changes_scored_game``); a bye's player named in ``games``
+    gives the bye up. New games take the
+    boards the removed games freed, in order, then boards after the last one, so no board
+    number names two games. One audit event, with the round before and after.
+    """
+    round_number = as_int(round_number, "round", field="round")
+    where = f"division {division.name} round {round_number}"
+    lock_division(division)
+    rnd = round_row(division, round_number)
+    existing = (
+        list(rnd.games.select_for_update().select_related("player1", "player2"))
+        if rnd is not None
+        else []
+    )
+    if not existing:
+        raise ServiceError("no_pairings", field="round", where=where)
+    # A bye (or a late entry's missed round) is a pairing, not a result: a player it names
+    # who is paired again here gives it up, as a late arrival takes the bye player's game.
+    named = {n for planned in games for n in (planned.first, planned.second) if n}
+    released = [
+        g
+        for g in existing
+        if g.player2_id is None
+        and forfeit_opponent(g) is None
+        and g.explanation != "withdrawn"
+        and g.player1.number in named
+    ]
+    kept = [g for g in existing if is_scored(g) and g not in released]
+    locked: dict[int, Game] = {}
+    for g in kept:
+        for e in (g.player1, g.player2):
+            if e is not None:
+                locked[e.number] = g
+    for planned in games:
+        for n in (planned.first, planned.second):
+            if n and n in locked:
+                g = locked[n]
+                raise ServiceError(
+                    "pairing_changes_scored_game",
+                    field="games",
+                    where=where,
+                    board=g.board or "-",
+                    player1=g.player1.number,
+                    player2=g.player2.number if g.player2_id else forfeit_opponent(g) or 0,
+                )
+    before = [game_snapshot(g) for g in existing]
+    # an unscored game the new round has unchanged keeps its row (and its board, its cards)
+    same = {
+        (g.player1.number, g.player2.number): g
+        for g in existing
+        if g.player2_id and not is_scored(g)
+    }
+    unchanged = [same[(p.first, p.second)] for p in games if (p.first, p.second) in same]
+    games = [p for p in games if (p.first, p.second) not in same]
+    removed = [g for g in existing if (not is_scored(g) or g in released) and g not in unchanged]
+    free = sorted(g.board for g in removed if g.board is not None)
+    top = max((g.board or 0 for g in existing), default=0)
+    Game.objects.filter(pk__in=[g.pk for g in removed]).delete()
+    entries = {e.number: e for e in division.entries.select_related("player")}
+    tournament = division.tournament
+    seen: set[int] = {n for g in unchanged for n in (g.player1.number, g.player2.number)}
+    for planned in games:
+        for n in (planned.first, planned.second):
+            if n == 0:
+                continue
+            if n not in entries:
+                raise ServiceError("unknown_player", where=where, number=n, count=len(entries))
+            if n in seen:
+                raise ServiceError("player_paired_twice", where=where, number=n)
+            seen.add(n)
+            check_active(entries[n], round_number, where)
+        a = entries[planned.first]
+        b = entries.get(planned.second) if planned.second else None
+        if b is not None and a.pk == b.pk:
+            raise ServiceError("self_pairing", where=where, number=a.number)
+        board = None
+        if b is not None:
+            if free:
+                board = free.pop(0)
+            else:
+                top += 1
+                board = top
+        first = (First.PLAYER1 if planned.first_known else First.UNKNOWN) if b else First.NONE
+        Game(
+            round=rnd,
+            board=board,
+            player1=a,
+            player2=b,
+            first=first,
+            score1=None if b else tournament.bye_spread,
+            explanation=planned.explanation[:200],
+        ).save()
+    if system:
+        rnd.system = system
+    rnd.paired_at = timezone.now()
+    rnd.save(update_fields=["system", "paired_at"])
+    after = [game_snapshot(g) for g in rnd.games.select_related("round", "player1", "player2")]
+    audit(
+        tournament,
+        actor,
+        "repair_unscored",
+        rnd,
+        f"{where}: {len(removed)} unscored games replaced by {len(games)}, {len(kept)} scored kept",
+        before=before,
+        after=after,
+    )
+    return rnd

@@ -292,15 +292,21 @@ def test_a_withdrawn_player_cannot_be_paired(unpaired, director):
     assert counts() == before
 
 
-def test_an_already_paired_round_is_refused(event, director):
+def test_an_already_paired_round_is_refused_unless_its_scored_games_are_kept(event, director):
+    """The engine never re-pairs a paired round; stored pairings replace one (issue 17) only
+    while every scored game stays with the same two players."""
     client = token_client(director)
     before = counts()
     refused(
         client.post(pair_url(2), {"system": "swiss"}, format="json"), 400, "pairing_already_paired"
     )
-    refused(client.post(pairings_url(2), EXPLICIT, format="json"), 400, "pairing_already_paired")
-    refused(client.post(pairings_url(1), EXPLICIT, format="json"), 400, "pairing_has_results")
+    error = refused(
+        client.post(pairings_url(1), EXPLICIT, format="json"), 400, "pairing_changes_scored_game"
+    )
+    assert {error["params"]["player1"], error["params"]["player2"]} in ({1, 2}, {3, 4})
     assert counts() == before
+    r = client.post(pairings_url(2), EXPLICIT, format="json")
+    assert r.status_code == 201, r.content
 
 
 def test_a_round_whose_earlier_round_is_unpaired_or_unscored_is_refused(unpaired, director):

@@ -245,11 +245,30 @@ class ResultSerializer(StrictSerializer):
 
     round = StrictIntegerField(min_value=1, max_value=INT_MAX)
     player = StrictIntegerField(min_value=1, max_value=INT_MAX, help_text="player number")
-    score = _score(help_text="this player's score (a bye's or forfeit's alone)")
+    score = _score(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="this player's score (a bye's alone); left out for a forfeit",
+    )
     opp_score = _score(required=False, allow_null=True, help_text="the opponent's score")
+    state = serializers.ChoiceField(
+        choices=["scores", "forfeit", "double_forfeit"],
+        required=False,
+        default="scores",
+        help_text="scores (the default), forfeit (this player forfeits) or double_forfeit "
+        "(both lose by the forfeit spread)",
+    )
 
 
 class CorrectionSerializer(ResultSerializer):
+    state = serializers.ChoiceField(
+        choices=["scores", "forfeit", "double_forfeit", "clear"],
+        required=False,
+        default="scores",
+        help_text="the game's new state: scores, forfeit (this player forfeits), "
+        "double_forfeit, or clear (back to unplayed)",
+    )
     reason = serializers.CharField(
         required=False,
         allow_blank=True,

@@ -383,9 +383,14 @@ class RecordResult(_ResultWrite):
         ser = s.ResultSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         v = ser.validated_data
-        game = results.record_result(
-            target, v["round"], v["player"], v["score"], v.get("opp_score"), actor=request.user
-        )
+        if v["state"] != "scores":
+            game = results.change_result(
+                target, v["round"], v["player"], v["state"], actor=request.user
+            )[0]
+        else:
+            game = results.record_result(
+                target, v["round"], v["player"], v["score"], v.get("opp_score"), actor=request.user
+            )
         return Response(s.GameSerializer(_games().get(pk=game.pk)).data, status=201)
 
 
@@ -400,15 +405,21 @@ class CorrectResult(_ResultWrite):
         ser = s.CorrectionSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         v = ser.validated_data
-        game = results.correct_player_result(
-            target,
-            v["round"],
-            v["player"],
-            v["score"],
-            v.get("opp_score"),
-            reason=v["reason"],
-            actor=request.user,
-        )
+        if v["state"] != "scores":
+            # forfeit, double forfeit or clear: the player's own row is answered
+            game = results.change_result(
+                target, v["round"], v["player"], v["state"], reason=v["reason"], actor=request.user
+            )[0]
+        else:
+            game = results.correct_player_result(
+                target,
+                v["round"],
+                v["player"],
+                v["score"],
+                v.get("opp_score"),
+                reason=v["reason"],
+                actor=request.user,
+            )
         return Response(s.GameSerializer(_games().get(pk=game.pk)).data)
 
 

@@ -24,7 +24,7 @@ from .entries import (
     withdraw_player,
 )
 from .players import create_player, may_manage_registry, merge_players, update_player
-from .results import correct_player_result, correct_result, record_result
+from .results import change_result, correct_player_result, correct_result, record_result
 from .selfentry import (
     confirm_report,
     dispute_report,
@@ -65,6 +65,7 @@ __all__ = [
     "update_entry",
     "withdraw_player",
     # results
+    "change_result",
     "correct_player_result",
     "correct_result",
     "record_result",

@@ -10,6 +10,7 @@ from django.db import transaction
 from tournament.checks import (
     as_int,
     entry_by_number,
+    forfeit_opponent,
     plays,
     validate_bye_score,
     validate_played_scores,
@@ -24,7 +25,7 @@ from ..models import (
     Game,
     PendingResult,
 )
-from ..scoreline import FORFEIT, ScoreLine, ScoreLineError, parse_score_line
+from ..scoreline import BOARD, FORFEIT, PAIR, ScoreLine, ScoreLineError, parse_score_line
 from .audit import Actor, audit
 
 
@@ -141,6 +142,20 @@ def correct_player_result(
     where = f"division {division.name} round {round_number}"
     entry = entry_by_number(division, player_number, f"{where}: ")
     game = _find_game(division, round_number, entry, where)
+    if game.player2_id is None and forfeit_opponent(game) is not None:
+        # a forfeit (one side or both) is stored as two single games: scores make them one
+        # played game between the same two players again, never a bye with a score
+        games = change_result(
+            division,
+            round_number,
+            player_number,
+            SCORES,
+            score,
+            opp_score,
+            reason=reason,
+            actor=actor,
+        )
+        return games[0]
     if not game.has_result:
         raise ServiceError("no_result_to_correct", where=where, number=entry.number)
     if game.player2_id is None or game.player1_id == entry.pk:
@@ -585,6 +600,9 @@ def enter_line(
     with double entry on (a forfeit is a director's call, not a score to compare); with double
     entry on, a played game's line becomes a card (``report_card``).
     """
+    stated = _state_line(division, round_number, text, actor)
+    if stated is not None:
+        return stated
     target = resolve_line(division, round_number, text)
     line, game = target.line, target.game
     if game.has_result:
@@ -599,3 +617,248 @@ def enter_line(
         division, round_number, game.player1.number, target.score1, target.score2, actor=actor
     )
     return Entered(line, "recorded", (game,))
+
+
+# --------------------------------------------------------------------------- result states
+# A game between two players is in one of four states: unplayed, played (two scores), a
+# forfeit by one side, or a double forfeit. A forfeit is stored as two single games (see
+# record_forfeit), each naming the other player in its explanation; that is how the pair is
+# found again, so any state can be turned into any other without changing who the game is
+# between. A bye is a pairing, not a result: it changes only by re-pairing the round.
+
+SCORES = "scores"
+FORFEIT_STATE = "forfeit"
+DOUBLE_FORFEIT = "double_forfeit"
+CLEAR = "clear"
+RESULT_STATES = (SCORES, FORFEIT_STATE, DOUBLE_FORFEIT, CLEAR)
+
+_FORFEIT_LOSS = "forfeit: did not play #{}"
+_FORFEIT_WIN = "forfeit win: #{} did not play"
+_DOUBLE = "double forfeit: did not play #{}"
+
+
+@dataclass
+class _Between:
+    """A game between two players as stored: one row, or the two single rows of a forfeit."""
+
+    rows: list[Game]
+    player: Entry
+    opponent: Entry
+    state: str  # unplayed, scores, forfeit, double_forfeit
+
+
+def _between(division: Division, round_number: int, entry: Entry, where: str) -> _Between:
+    game = _find_game(division, round_number, entry, where)
+    if game.player2_id is not None:
+        opponent = game.player2 if game.player1_id == entry.pk else game.player1
+        state = SCORES if game.has_result else "unplayed"
+        return _Between([game], entry, opponent, state)
+    number = forfeit_opponent(game)
+    other = None
+    if number is not None:
+        other = (
+            Game.objects.select_related("round", "player1__player")
+            .filter(round=game.round, player1__number=number, player2__isnull=True)
+            .first()
+        )
+    if other is None or forfeit_opponent(other) != entry.number:
+        raise ServiceError(
+            "not_a_game",
+            field="player",
+            round=round_number,
+            number=entry.number,
+            name=entry.name,
+            what=_single_what(game),
+        )
+    rows = sorted([game, other], key=lambda g: g.pk)
+    both_lose = all((g.score1 or 0) < 0 for g in rows)
+    return _Between(rows, entry, other.player1, DOUBLE_FORFEIT if both_lose else FORFEIT_STATE)
+
+
+@transaction.atomic
+def change_result(
+    division: Division,
+    round_number: int,
+    player_number: Any,
+    state: str,
+    score: Any = None,
+    opp_score: Any = None,
+    *,
+    reason: str = "",
+    opponent: int | None = None,
+    actor: Actor | str | None = None,
+) -> list[Game]:
+    """Put a game between two players into any result state, from any state, audited once.
+
+    ``state``: ``scores`` (this player's score first), ``forfeit`` (this player forfeits),
+    ``double_forfeit`` (both lose by the forfeit spread) or ``clear`` (back to unplayed).
+    A game that already has a result changes only with a reason (a correction); the two
+    players stay the same whatever is stored. Returns the game's rows afterwards: one
+    two-player game, or the two single games of a forfeit.
+    """
+    round_number = as_int(round_number, "round", field="round")
+    where = f"division {division.name} round {round_number}"
+    if state not in RESULT_STATES:
+        raise ServiceError("unknown_result_state", field="state", where=where, state=state)
+    entry = entry_by_number(division, player_number, f"{where}: ")
+    between = _between(division, round_number, entry, where)
+    if opponent is not None and between.opponent.number != opponent:
+        actual = between.opponent
+        raise ServiceError(
+            "not_opponents",
+            field="line",
+            round=round_number,
+            number=entry.number,
+            name=entry.name,
+            actual=f"#{actual.number} {actual.name}",
+            opponent=opponent,
+        )
+    for row in between.rows:
+        _lock_scores(row)
+    was_unplayed = between.state == "unplayed"
+    reason = (reason or "").strip()
+    if was_unplayed and state == CLEAR:
+        raise ServiceError("no_result_to_correct", where=where, number=entry.number)
+    if not was_unplayed and not reason:
+        raise ServiceError("reason_needed", field="reason", where=where)
+    player, opponent = between.player, between.opponent
+    spread = abs(division.tournament.forfeit_spread)
+    if state in (FORFEIT_STATE, DOUBLE_FORFEIT) and spread == 0:
+        raise ServiceError("forfeit_spread_zero", field="state")
+    mine = theirs = None
+    if state == SCORES:
+        if opp_score is None:
+            raise ServiceError("both_scores_needed", field="opp_score", where=where)
+        mine, theirs = validate_played_scores(score, opp_score, where)
+    before = [game_snapshot(g) for g in between.rows]
+    game, extra = between.rows[0], between.rows[1:]
+    for row in extra:
+        row.delete()
+    if len(between.rows) == 2:
+        # the forfeit's first row becomes the game between the two players again
+        game.player1, game.player2 = player, opponent
+        game.first = First.UNKNOWN
+    game.score1 = game.score2 = None
+    game.explanation = "" if len(between.rows) == 2 else game.explanation
+    rows = [game]
+    if state == SCORES:
+        if game.player1_id == player.pk:
+            game.score1, game.score2 = mine, theirs
+        else:
+            game.score1, game.score2 = theirs, mine
+        game.save()
+    elif state in (FORFEIT_STATE, DOUBLE_FORFEIT):
+        if state == FORFEIT_STATE:
+            loss, win = _FORFEIT_LOSS.format(opponent.number), _FORFEIT_WIN.format(player.number)
+            other_score = spread
+        else:
+            loss, win = _DOUBLE.format(opponent.number), _DOUBLE.format(player.number)
+            other_score = -spread
+        game.player1, game.player2 = player, None
+        game.score1, game.first, game.explanation = -spread, First.NONE, loss
+        game.save()
+        other = Game(
+            round=game.round,
+            board=game.board,
+            player1=opponent,
+            score1=other_score,
+            first=First.NONE,
+            explanation=win,
+        )
+        other.save()
+        rows.append(other)
+    else:
+        game.save()
+    if state != CLEAR:
+        _supersede_self_reports(game)
+    words = {
+        SCORES: f"{player.number} {mine} - #{opponent.number} {theirs}",
+        FORFEIT_STATE: f"{player.number} {player.name} forfeits to #{opponent.number} "
+        f"{opponent.name} ({spread})",
+        DOUBLE_FORFEIT: f"{player.number} {player.name} and #{opponent.number} {opponent.name}"
+        f" both forfeit ({spread})",
+        CLEAR: f"{player.number} v #{opponent.number} cleared back to unplayed",
+    }
+    if was_unplayed:
+        action = {
+            SCORES: "record_result",
+            FORFEIT_STATE: "record_forfeit",
+            DOUBLE_FORFEIT: "record_double_forfeit",
+        }[state]
+    else:
+        action = "clear_result" if state == CLEAR else "correct_result"
+    audit(
+        division.tournament,
+        actor,
+        action,
+        game,
+        f"{where}: #{words[state]}",
+        before=before,
+        after=[game_snapshot(g) for g in rows],
+        reason=reason,
+    )
+    return rows
+
+
+_STATE_WORDS = {"f": FORFEIT_STATE, "forfeit": FORFEIT_STATE, "ff": DOUBLE_FORFEIT, "clear": CLEAR}
+
+
+def _state_line(
+    division: Division, round_number: int, text: str | ScoreLine, actor: Actor | str | None
+) -> Entered | None:
+    """The console's lines that set a game's state or correct it, else None (an ordinary line).
+
+    ``3 ff``: a double forfeit. ``3 clear: REASON``: back to unplayed. Any line followed by
+    ``: REASON`` is a correction to what the line says (``3 400 380: misread card``,
+    ``3 f: wrong player``, ``3 ff: neither came``), from whatever the game holds now: a
+    director types the fix the way the result was typed, with the reason after a colon.
+    """
+    if not isinstance(text, str):
+        return None
+    raw, colon, reason = text.partition(":")
+    tokens = raw.lower().split()
+    word = tokens[1] if len(tokens) == 2 and tokens[1] in _STATE_WORDS else None
+    if not colon and word not in ("ff", "clear"):
+        return None
+    round_number = as_int(round_number, "round")
+    where = f"division {division.name} round {round_number}"
+    score = opp_score = opponent = None
+    if word is not None:
+        player = _line_entry(division, _read_number(tokens[0]), where).number
+        state = _STATE_WORDS[word]
+        line = ScoreLine(state, player=player, text=" ".join(raw.split()))
+    else:
+        line = _read_line(raw, where)
+        if line.kind == FORFEIT:
+            state, player = FORFEIT_STATE, line.player
+        elif line.kind == BOARD:
+            target = resolve_line(division, round_number, line)
+            state, player = SCORES, target.game.player1.number
+            score, opp_score = target.score1, target.score2
+        else:
+            state, player = SCORES, line.player
+            score, opp_score = line.score, line.opp_score
+            opponent = line.opponent if line.kind == PAIR else None
+    rows = change_result(
+        division,
+        round_number,
+        player,
+        state,
+        score,
+        opp_score,
+        reason=reason,
+        opponent=opponent,
+        actor=actor,
+    )
+    kind = {SCORES: "recorded", CLEAR: "cleared"}.get(state, state)
+    if colon and state != CLEAR and reason.strip():
+        kind = "corrected" if kind == "recorded" else kind
+    return Entered(line, kind, tuple(rows))
+
+
+def _read_number(token: str) -> int:
+    if not (token.isascii() and token.isdigit()) or int(token) < 1:
+        raise ServiceError(
+            "bad_line", field="line", message=f"player number {token!r}: give a number from 1 up"
+        )
+    return int(token)

@@ -62,9 +62,28 @@ def line_echo(division: Division, entered: Entered) -> dict[str, Any]:
         )
         echo["game_ids"] = [lost.pk, won.pk]
         return echo
+    if entered.kind == "double_forfeit":
+        one, two = entered.games
+        echo["players"] = [
+            side_echo(one.player1, one.score1, rows),
+            side_echo(two.player1, two.score1, rows),
+        ]
+        echo["outcome"] = (
+            f"#{one.player1.number} {one.player1.name} and #{two.player1.number} "
+            f"{two.player1.name} both forfeit ({one.score1})"
+        )
+        echo["game_ids"] = [one.pk, two.pk]
+        return echo
     game = entered.games[0]
     echo["game_ids"] = [game.pk]
-    if entered.kind in ("recorded", "confirmed"):
+    if entered.kind == "cleared":
+        echo["players"] = [
+            side_echo(game.player1, None, rows),
+            side_echo(game.player2, None, rows),
+        ]
+        echo["outcome"] = f"#{game.player1.number} v #{game.player2.number} is unplayed again"
+        return echo
+    if entered.kind in ("recorded", "confirmed", "corrected"):
         echo.update(game_echo(game, rows))
         low = low_scores(line)
         if low:

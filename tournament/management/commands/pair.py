@@ -22,6 +22,12 @@ class Command(GibsonCommand):
         parser.add_argument("--dry-run", action="store_true", help="show, store nothing")
         parser.add_argument("--force", action="store_true", help="replace existing pairings")
         parser.add_argument("--seed", type=int, help="seed for drawn starts and random pairing")
+        parser.add_argument(
+            "--keep-scored",
+            action="store_true",
+            help="re-pair only the unscored games of a round in play (played games, forfeits "
+            "and byes kept exactly); needs no --force",
+        )
 
     def handle(self, *args, **opts):
         tournament = tournament_by_slug(opts["slug"])
@@ -33,6 +39,7 @@ class Command(GibsonCommand):
             dry_run=opts["dry_run"],
             force=opts["force"],
             seed=opts["seed"],
+            keep_scored=opts["keep_scored"],
             actor="pair",
         )
         if opts["json"]:

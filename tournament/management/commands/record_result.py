@@ -1,60 +1,118 @@
+from tournament.errors import ServiceError
 from tournament.selectors import division_by_name, tournament_by_slug
-from tournament.services import correct_player_result, record_result
+from tournament.services import change_result, correct_player_result, record_result
 
 from ..base import GibsonCommand
 
 
 class Command(GibsonCommand):
-    help = "Record a game's result: the player's score first, then the opponent's."
+    help = (
+        "Record a game's result: the player's score first, then the opponent's; "
+        "'P f' when P forfeits, 'P ff' for a double forfeit, 'P --clear REASON' back to unplayed."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("--division", help="division name (may be left out with one division)")
         parser.add_argument("--round", type=int, required=True)
         parser.add_argument("player_number")
-        parser.add_argument("score")
+        parser.add_argument(
+            "score",
+            nargs="?",
+            help="the player's score; 'f' when the player forfeits, 'ff' for a double forfeit",
+        )
         parser.add_argument("opp_score", nargs="?", help="left out for a bye or forfeit")
         parser.add_argument(
             "--correct",
             metavar="REASON",
             help="change a result already recorded; the reason goes to the audit trail",
         )
+        parser.add_argument(
+            "--clear",
+            metavar="REASON",
+            help="take a recorded result back to unplayed; the reason goes to the audit trail",
+        )
 
     def handle(self, *args, **opts):
         tournament = tournament_by_slug(opts["slug"])
         division = division_by_name(tournament, opts["division"])
-        if opts["correct"] is not None:
-            game = correct_player_result(
+        score = opts["score"]
+        state = {"f": "forfeit", "ff": "double_forfeit"}.get((score or "").lower())
+        if opts["clear"] is not None:
+            if score is not None:
+                raise ServiceError(
+                    "bad_line", field="score", message="--clear takes the player number only"
+                )
+            games = change_result(
                 division,
                 opts["round"],
                 opts["player_number"],
-                opts["score"],
-                opts["opp_score"],
-                reason=opts["correct"],
+                "clear",
+                reason=opts["clear"],
                 actor="record_result",
             )
+        elif state is not None:
+            games = change_result(
+                division,
+                opts["round"],
+                opts["player_number"],
+                state,
+                reason=opts["correct"] or "",
+                actor="record_result",
+            )
+        elif score is None:
+            raise ServiceError("both_scores_needed", field="score", where=f"round {opts['round']}")
+        elif opts["correct"] is not None:
+            games = [
+                correct_player_result(
+                    division,
+                    opts["round"],
+                    opts["player_number"],
+                    score,
+                    opts["opp_score"],
+                    reason=opts["correct"],
+                    actor="record_result",
+                )
+            ]
         else:
-            game = record_result(
-                division,
-                opts["round"],
-                opts["player_number"],
-                opts["score"],
-                opts["opp_score"],
-                actor="record_result",
-            )
-        data = {
-            "round": game.round.number,
-            "board": game.board,
-            "player1": game.player1.number,
-            "score1": game.score1,
-            "player2": game.player2.number if game.player2_id else 0,
-            "score2": game.score2,
-        }
+            games = [
+                record_result(
+                    division,
+                    opts["round"],
+                    opts["player_number"],
+                    score,
+                    opts["opp_score"],
+                    actor="record_result",
+                )
+            ]
+        data = [
+            {
+                "round": game.round.number,
+                "board": game.board,
+                "player1": game.player1.number,
+                "score1": game.score1,
+                "player2": game.player2.number if game.player2_id else 0,
+                "score2": game.score2,
+                # a single game says what it is (bye, forfeit, forfeit win, double forfeit)
+                **({} if game.player2_id else {"explanation": game.explanation}),
+            }
+            for game in games
+        ]
         if opts["json"]:
-            self.emit_json(data)
+            self.emit_json(data[0] if len(data) == 1 else data)
             return
-        verb = "Corrected" if opts["correct"] is not None else "Recorded"
-        self.stdout.write(
-            f"{verb} round {data['round']}: #{data['player1']} {data['score1']} - "
-            f"#{data['player2']} {data['score2'] if data['score2'] is not None else ''}"
-        )
+        if opts["clear"] is not None:
+            verb = "Cleared"
+        else:
+            verb = "Corrected" if opts["correct"] is not None else "Recorded"
+        for row in data:
+            if row["player2"]:
+                second = f"#{row['player2']} {row['score2'] if row['score2'] is not None else ''}"
+            else:
+                second = f"({row.get('explanation') or 'bye'})"
+            self.stdout.write(
+                f"{verb} round {row['round']}: #{row['player1']} "
+                f"{row['score1'] if row['score1'] is not None else ''} - {second}".replace(
+                    "  ", " "
+                )
+            )

@@ -27,14 +27,17 @@ from pairings.engine import system_names
 from pairings.services.rounds import (
     Proposal,
     edit_proposal,
+    pair_round,
     propose_round,
     publish_proposal,
+    swap_in_round,
     unpair_round,
 )
+from tournament.checks import forfeit_opponent
 from tournament.errors import ServiceError
 from tournament.standings import format_record
 
-from ...models import Division, Tournament
+from ...models import Division, Game, Tournament
 from ...selectors import last_round_number, round_has_results
 from ..errors import busy_refusal
 from ..forms.pairing import ACTIONS, PairingEditForm, encode_pairs
@@ -132,6 +135,8 @@ def _context(
         "show_systems": error is None or error.code not in CLOSED,
         "system": proposal.system if proposal is not None else "",
     }
+    if error is not None and error.code in ("pairing_has_results", "pairing_already_paired"):
+        context.update(_in_play(tournament, division, round_number))
     if proposal is not None:
         pinned = {frozenset(p) for p in proposal.pins}
         context["rows"] = [
@@ -147,6 +152,28 @@ def _context(
         context["report"] = _report(proposal)
         context.update(_forms(proposal, bound))
     return context
+
+
+def _in_play(tournament: Tournament, division: Division, round_number: int) -> dict[str, Any]:
+    """A paired round as stored, each game marked locked when scored (played, forfeit), for
+    the changes a round in play allows: swap two players, re-pair the unscored games."""
+    games = Game.objects.filter(round__division=division, round__number=round_number)
+    rows = []
+    for g in games.select_related("player1__player", "player2__player").order_by("board", "pk"):
+        bye = g.player2_id is None
+        rows.append(
+            {
+                "board": g.board,
+                "first": f"#{g.player1.number} {g.player1.name}",
+                "second": f"#{g.player2.number} {g.player2.name}" if not bye else "",
+                "result": f"{g.score1}-{g.score2}" if not bye else g.explanation or "bye",
+                "locked": (not bye and g.score1 is not None)
+                or forfeit_opponent(g) is not None
+                or g.explanation in ("withdrawn", "late entry"),
+            }
+        )
+    url = reverse("console:change_round", args=(tournament.slug, division.slug, round_number))
+    return {"in_play": rows, "change_url": url}
 
 
 def _show(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -263,7 +290,42 @@ def unpair(
     return redirect(target)
 
 
+@director_required
+@require_POST
+def change_round(
+    request: HttpRequest, tournament: Tournament, division: str, round: int
+) -> HttpResponseBase:
+    """A round in play: swap two players (action=swap, a, b) or re-pair its unscored games
+    with the engine (action=repair); scored games stay exactly as recorded."""
+    try:
+        div = _division(tournament, division)
+    except DivisionMoved as to:
+        return moved(request, division, to.division)
+    action = request.POST.get("action", "")
+    try:
+        with busy_refusal():
+            if action == "repair":
+                pair_round(div, round, keep_scored=True, actor=request.user)
+                done = "its unscored games re-paired"
+            else:
+                numbers = [request.POST.get(k, "").strip() for k in ("a", "b")]
+                if not all(n.isascii() and n.isdigit() for n in numbers):
+                    raise ServiceError(
+                        "pairing_malformed", detail="give two player numbers to swap"
+                    )
+                a, b = (int(n) for n in numbers)
+                swap_in_round(div, round, a, b, actor=request.user)
+                done = f"#{a} and #{b} swapped"
+    except ServiceError as exc:
+        context = _context(tournament, div, round, None, error=exc)
+        context.update(_in_play(tournament, div, round))
+        return render(request, PAGE, context, status=400)
+    messages.success(request, f"Round {round} of division {div.name}: {done}.")
+    return redirect(reverse("console:pair", args=(tournament.slug, div.slug, round)))
+
+
 urlpatterns: list[URLPattern] = [
     path("<str:division>/round/<int:round>/pair/", pair, name="pair"),
+    path("<str:division>/round/<int:round>/change/", change_round, name="change_round"),
     path("<str:division>/round/<int:round>/unpair/", unpair, name="unpair"),
 ]

@@ -50,7 +50,9 @@ from ..permissions import DivisionMoved, can_direct, division_by_slug, moved, sc
 HELP = (
     "3 412 389: player 3 scored 412, their opponent 389. 3 412 17 389: the same, checking "
     "that 17 is the opponent. b12 412 389: board 12, first player's score first. 3 f: player "
-    "3 forfeits. Enter records; ArrowUp in the empty box brings back the last line; Escape "
+    "3 forfeits; 3 ff: both forfeit. To fix a recorded game type what it should be and a "
+    "reason after a colon (3 400 380: misread card, 3 f: wrong player, 3 clear: wrong game). "
+    "Enter records; ArrowUp in the empty box brings back the last line; Escape "
     "empties the box."
 )
 OPEN = (PendingResult.Status.PENDING, PendingResult.Status.DISPUTED)
