@@ -231,6 +231,9 @@ except OSError:
 
 # Public base URL printed under scorecard QR codes (the site a player's phone opens).
 SITE_URL = os.environ.get("GIBSON_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Where `serve`/`serve_demo` listen (they set it; gunicorn's workers inherit it): the desk warns
+# when the site is served to the room while SITE_URL names this computer (tournament.siteurl).
+LISTEN_ADDR = os.environ.get("GIBSON_LISTEN_ADDR", "")
 
 # The API at /api/v1/ (tournament.api): token first, so an anonymous write is answered 401
 # with a WWW-Authenticate header; sessions let a signed-in director try the browsable docs.
