@@ -138,3 +138,40 @@ def test_every_page_kind_passes_axe_and_fits_a_phone(live_server, browser, tmp_p
     (tmp_path / "axe.json").write_text(json.dumps(found, indent=1))
     assert not found, "serious/critical axe-core violations:\n" + "\n".join(found)
     assert not wide, "pages that scroll sideways at 360 px:\n" + "\n".join(wide)
+
+
+def test_phone_keyboard_and_touch(live_server, browser, tmp_path):
+    """At 360 px: the skip link comes first and shows when focused, the focus ring shows on
+    the green header, standings links are 24 px tall, rating-chart labels are 11 px or more."""
+    load_demo()
+    entry = Entry.objects.filter(division__tournament__slug=DEMO_SLUG, division__slug="a").first()
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{live_server.url}/t/{DEMO_SLUG}/a/standings/")
+    page.keyboard.press("Tab")
+    skip = page.locator("a.skip")
+    assert page.evaluate("document.activeElement.className") == "skip"
+    box = skip.bounding_box()
+    assert box is not None and box["y"] >= 0  # on screen once focused
+    page.keyboard.press("Tab")  # the header's "Gibson" link
+    ring = page.evaluate(
+        "(() => { const s = getComputedStyle(document.activeElement);"
+        " return [document.activeElement.closest('header') !== null, s.outlineStyle,"
+        " s.outlineColor]; })()"
+    )
+    assert ring[0] and ring[1] != "none" and ring[2] == "rgb(255, 217, 90)", ring
+    heights = page.evaluate(
+        "[...document.querySelectorAll('main table a')].map(a => a.getBoundingClientRect().height)"
+    )
+    assert heights and min(heights) >= 24, sorted(heights)[:5]
+    page.screenshot(path=str(tmp_path / "standings-360.png"), full_page=True)
+    page.goto(f"{live_server.url}/players/{entry.player_id}/")
+    sizes = page.evaluate(
+        "[...document.querySelectorAll('.chart svg text')].map(t => t.getBoundingClientRect()"
+        ".height)"
+    )
+    assert sizes, "the demo player has a rating chart"
+    # a glyph box of 11 px text is about 13 px tall; 6-8 px labels measured 7-9 px
+    assert min(sizes) >= 12, sorted(sizes)[:5]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=str(tmp_path / "profile-360.png"), full_page=True)
+    print(f"screenshots in {tmp_path}")
