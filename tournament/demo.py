@@ -100,13 +100,27 @@ def load_demo_clubs() -> None:
         clubs.close_night(night, actor="load_demo")
 
 
-def ensure_director(username: str = "director", password: str | None = None) -> tuple[str, str]:
-    """A superuser to sign in to the admin with; the password is random unless one is given."""
-    password = password or secrets.token_urlsafe(9)
+def ensure_director(
+    username: str = "director", password: str | None = None, *, new_password: bool = False
+) -> tuple[str, str | None]:
+    """A superuser to sign in to the admin with, and the password to print (None: unchanged).
+
+    A restart keeps an existing director's password: setting it again (even to the same
+    words) changes the stored hash and signs the director out of every browser mid-event. A
+    password is set when the director is new, when one is given that differs from the stored
+    one, or when ``new_password`` asks for a fresh random one."""
     User = get_user_model()
-    user, _ = User.objects.get_or_create(username=username, defaults={"is_staff": True})
+    user, created = User.objects.get_or_create(username=username, defaults={"is_staff": True})
     user.is_staff = user.is_superuser = True
-    user.set_password(password)
+    shown: str | None = None
+    if created or new_password or not user.has_usable_password():
+        shown = password or secrets.token_urlsafe(9)
+    elif password and not user.check_password(password):
+        shown = password
+    if shown is not None:
+        user.set_password(shown)
+    elif password:
+        shown = password  # given and already the stored one: print it, change nothing
     user.save()
     for t in Tournament.objects.filter(slug=DEMO_SLUG):
         t.directors.add(user)
@@ -114,4 +128,4 @@ def ensure_director(username: str = "director", password: str | None = None) -> 
 
     for club in Club.objects.filter(slug__in=["riverside", "harbour"]).exclude(organisers=user):
         add_organiser(club, user, actor="load_demo")
-    return username, password
+    return username, shown

@@ -109,13 +109,14 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy header on every page (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
+    # Pages and static files compressed for clients that ask (a 500-player standings page is
+    # ~10x smaller; the 51 KB htmx script ~3x): above whitenoise, so the scripts it serves from
+    # the apps' folders are gzipped too. Public pages the cache already holds gzipped, and any
+    # file whitenoise has a compressed copy of, pass through untouched (Content-Encoding set).
+    "django.middleware.gzip.GZipMiddleware",
     # Static files straight from the app server (gunicorn under `manage.py serve`): no separate
     # web server to configure at a venue; early, so a stylesheet never opens a session.
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Pages compressed for clients that ask (a 500-player standings page is ~10x smaller);
-    # below whitenoise, which serves static files itself, and above everything that writes a
-    # body. Public pages the cache already holds gzipped pass through untouched.
-    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -242,6 +243,9 @@ except OSError:
 
 # Public base URL printed under scorecard QR codes (the site a player's phone opens).
 SITE_URL = os.environ.get("GIBSON_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Where `serve`/`serve_demo` listen (they set it; gunicorn's workers inherit it): the desk warns
+# when the site is served to the room while SITE_URL names this computer (tournament.siteurl).
+LISTEN_ADDR = os.environ.get("GIBSON_LISTEN_ADDR", "")
 
 # The API at /api/v1/ (tournament.api): token first, so an anonymous write is answered 401
 # with a WWW-Authenticate header; sessions let a signed-in director try the browsable docs.

@@ -7,9 +7,15 @@ line for a server that never comes up.
 
 from __future__ import annotations
 
+import os
 import socket
+from typing import TextIO
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.management import CommandError
+
+from ..siteurl import LISTEN_ENV, SITE_URL_ENV, site_url_from_addr, unreachable_warning
 
 
 def split_addr(addr: str) -> tuple[str, int]:
@@ -33,3 +39,42 @@ def check_free(addr: str) -> None:
                 f"cannot serve on {addr}: {exc.strerror or exc} (is another server running "
                 "there? set --addr or GIBSON_ADDR to a free port)"
             ) from exc
+
+
+def announce_site_url(addr: str, err: TextIO) -> str:
+    """Settle the URL scorecard QR codes carry for a site served on ``addr``; returns it.
+
+    Without GIBSON_SITE_URL, a concrete HOST:PORT becomes the site URL (the address phones reach
+    when the director serves on the laptop's own address). The listening address is kept in
+    the environment (gunicorn's workers inherit it) for the desk's warning, and the site URL's
+    host joins ALLOWED_HOSTS. A room-wide address
+    with a loopback site URL is said loudly here, before anything is printed on paper."""
+    host, _port = split_addr(addr)
+    os.environ[LISTEN_ENV] = addr
+    settings.LISTEN_ADDR = addr
+    if not os.environ.get(SITE_URL_ENV, "").strip():
+        derived = site_url_from_addr(addr)
+        if derived and host:
+            os.environ[SITE_URL_ENV] = derived
+            settings.SITE_URL = derived
+    allow_site_host(settings.SITE_URL)
+    warning = unreachable_warning(addr, settings.SITE_URL)
+    if warning:
+        rule = "!" * 78
+        err.write(f"{rule}\n{warning}\n{rule}\n")
+        err.flush()
+    return settings.SITE_URL
+
+
+def allow_site_host(site_url: str) -> None:
+    """Answer requests for the site URL's host: phones open the cards' address, and Django
+    refuses (400) a host missing from ALLOWED_HOSTS. Kept in the environment for gunicorn."""
+    host = urlsplit(site_url).hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    allowed = list(settings.ALLOWED_HOSTS)
+    if not host or "*" in allowed or host in allowed:
+        return
+    allowed.append(host)
+    settings.ALLOWED_HOSTS = allowed
+    os.environ["GIBSON_ALLOWED_HOSTS"] = ",".join(allowed)

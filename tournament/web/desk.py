@@ -44,6 +44,7 @@ from ..reports import ReportError
 from ..reports.build import KINDS, DivisionData, build_report, report_event
 from ..reports.layout import page_size
 from ..reports.tasks import division_scorecards
+from ..siteurl import unreachable_warning
 from .health import is_queue_error, redis_answers
 from .permissions import DIRECTOR, DivisionMoved, NeedsSignIn, division_by_slug, staff_tournament
 
@@ -156,7 +157,19 @@ def desk(request: HttpRequest, slug: str) -> HttpResponseBase:
             "papers": PaperSize.choices,
             "per_page": PER_PAGE,
             "formats": export_formats(downloads_only=True),
+            "site_url": settings.SITE_URL,
+            "site_url_warning": _site_url_warning(request),
         },
+    )
+
+
+def _site_url_warning(request: HttpRequest) -> str | None:
+    """Said above the print buttons when the cards' QR codes would not open on phones: the
+    server listens beyond this computer (``serve --addr 0.0.0.0:8000``), or the director reached
+    the desk at another address, while SITE_URL names this computer."""
+    site_url = settings.SITE_URL
+    return unreachable_warning(settings.LISTEN_ADDR, site_url) or unreachable_warning(
+        request.get_host(), site_url
     )
 
 

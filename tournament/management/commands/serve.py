@@ -23,7 +23,7 @@ from django.core.management import CommandError, call_command
 from django.core.management.base import CommandParser
 
 from ..base import GibsonCommand
-from ..serving import check_free
+from ..serving import announce_site_url, check_free
 
 
 def default_workers() -> int:
@@ -63,11 +63,13 @@ class Command(GibsonCommand):
         workers = _workers(str(raw).strip(), "--workers") if raw is not None else default_workers()
         if importlib.util.find_spec("gunicorn") is None:
             raise CommandError("gunicorn is not installed: install the project again")
+        site_url = announce_site_url(addr, self.stderr)  # gunicorn inherits the environment
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         self.stdout.write(
             f"Gibson is serving on http://{addr}/ with {workers} worker processes (gunicorn); "
             f"health: http://{addr}/healthz\n"
+            f"Scorecard QR codes open {site_url}\n"
             f"Background jobs need a worker too when REDIS_URL is set: celery -A tournament worker"
         )
         self.stdout.flush()

@@ -4,7 +4,7 @@ from django.core.management import call_command
 
 from ...demo import ensure_director, load_demo
 from ..base import GibsonCommand
-from ..serving import check_free
+from ..serving import announce_site_url, check_free
 
 
 class Command(GibsonCommand):
@@ -14,20 +14,37 @@ class Command(GibsonCommand):
     def add_arguments(self, parser):
         parser.add_argument("--addr", default=os.environ.get("GIBSON_ADDR", "127.0.0.1:8000"))
         parser.add_argument("--no-serve", action="store_true", help="set up only, do not serve")
+        parser.add_argument(
+            "--new-password",
+            action="store_true",
+            help="give the director a new random password (a restart keeps the old one, so "
+            "nobody is signed out)",
+        )
 
     def handle(self, *args, **opts):
         addr = opts["addr"]
         if not opts["no_serve"]:
             check_free(addr)  # before anything is printed: no "ready" line for a dead server
+        site_url = announce_site_url(addr, self.stderr)
         call_command("migrate", interactive=False, verbosity=0)
         tournament, _ = load_demo()
-        user, password = ensure_director(password=os.environ.get("GIBSON_DEMO_PASSWORD") or None)
+        user, password = ensure_director(
+            password=os.environ.get("GIBSON_DEMO_PASSWORD") or None,
+            new_password=opts["new_password"],
+        )
+        login = (
+            f"as {user} / {password}"
+            if password
+            else f"as {user} (password unchanged since it was printed; "
+            f"serve_demo --new-password prints a new one)"
+        )
         self.stdout.write(
             self.style.SUCCESS(
                 f"\nGibson is ready: http://{addr}/  (demo: http://{addr}/t/{tournament.slug}/)\n"
-                f"Directors sign in at http://{addr}/accounts/login/ as {user} / {password}\n"
+                f"Directors sign in at http://{addr}/accounts/login/ {login}\n"
                 f"and run the event from the console: http://{addr}/t/{tournament.slug}/console/\n"
                 f"The same login organises the demo club: http://{addr}/clubs/riverside/\n"
+                f"Scorecard QR codes open {site_url}\n"
             )
         )
         if not opts["no_serve"]:
