@@ -15,6 +15,7 @@ The tournament app is reached through ``apps.get_model``, as in ratings.services
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,6 +71,17 @@ def last_class_subquery() -> Subquery:
     )
 
 
+def name_q(q: str) -> Q:
+    """Names with every typed word, in any order: "Emil Esposito" and "esposito, emil" both
+    find "Esposito, Emil" (lists store family name first; people type given name first).
+    A comma is a word break, not part of a word."""
+    words = [w for w in re.split(r"[\s,]+", q) if w]
+    out = Q()
+    for w in words:
+        out &= Q(name__icontains=w)
+    return out
+
+
 def rating_ids(lst: RatingList, filters: ListFilters = ListFilters()) -> QuerySet:
     """Ids of the list's rated players (rating above 0), best first, narrowed by ``filters``:
     what a list page paginates (``rating_page`` loads one page of them).
@@ -81,7 +93,7 @@ def rating_ids(lst: RatingList, filters: ListFilters = ListFilters()) -> QuerySe
     qs = PlayerRating.objects.filter(rating_list=lst, rating__gt=0)
     player = _model("Player")
     if filters.q:  # matching names first: then each is one probe of the (list, player) index
-        qs = qs.filter(player_id__in=player.objects.filter(name__icontains=filters.q).values("pk"))
+        qs = qs.filter(player_id__in=player.objects.filter(name_q(filters.q)).values("pk"))
     if filters.club:
         membership = _model("Membership")
         qs = qs.filter(
@@ -116,6 +128,8 @@ def rating_page(ids: Sequence[int]) -> list[PlayerRating]:
         .only(
             "rating",
             "career_games",
+            "start_rating",
+            "start_career_games",
             "deviation",
             "last_event_date",
             "player_id",
@@ -229,11 +243,11 @@ def public_player(player_id: int):
 
 
 def search_players(q: str, limit: int = 100) -> list:
-    """Public players whose name contains ``q`` (any case), by name; at most ``limit`` + 1
-    (one more tells the page there are more to narrow down)."""
+    """Public players whose name has every word of ``q`` (any case, any order), by name; at
+    most ``limit`` + 1 (one more tells the page there are more to narrow down)."""
     player = _model("Player")
     return list(
-        player.objects.filter(name__icontains=q)
+        player.objects.filter(name_q(q))
         .filter(public_player_q())
         .only("name", "country")
         .order_by("name", "pk")[: limit + 1]

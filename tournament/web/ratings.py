@@ -141,7 +141,7 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
                 "country": r.player.country,
                 "rating": r.rating,
                 "deviation": "" if r.deviation is None else f"±{r.deviation:.0f}",
-                "games": "" if r.career_games is None else r.career_games,
+                "games": "" if r.rated_games is None else r.rated_games,
                 "event": h.event.name if h else "",
                 "date": h.event.date.isoformat() if h else "",
                 "change": "" if change is None else f"{change:+d}",
@@ -205,7 +205,7 @@ def rating_list_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 if glicko:
                     cells.append(round(r.deviation) if r.deviation is not None else None)
                 cells += [
-                    r.career_games,
+                    r.rated_games,
                     h.event.name if h else None,
                     h.event.date.isoformat() if h else None,
                     h.after - h.before if h and h.before else None,
