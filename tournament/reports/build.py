@@ -285,6 +285,7 @@ def wallchart_players(data: DivisionData, through_round: int) -> list[WallChartP
                 for r, s in sorted(data.sides[e.number].items())
                 if r <= through_round
             ],
+            e.withdrawn_round,
         )
         for e in data.entries
     ]
