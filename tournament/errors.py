@@ -62,6 +62,8 @@ CODES: dict[str, str] = {
     "unknown_pairing_options": "division {division} schedule {schedule}: unknown pairing "
     "options {names}",
     "earlier_round_unpaired": "{where}: round {round} has not been paired yet",
+    "round_beyond_division": "{where}: the division has {rounds} rounds; raise its number "
+    "of rounds in the division's settings to pair more",
     "earlier_round_incomplete": "{where}: round {round} is incomplete ({missing} games without "
     "a result); enter its results first{hint}",
     "no_system_scheduled": "{where}: no pairing system scheduled for this round; choose one "

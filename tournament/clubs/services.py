@@ -558,7 +558,13 @@ def pair_next_game(night: Night, *, actor: Actor | str | Any) -> int:
         )
     draws = night.draws()
     system = DRAW_SYSTEMS[draws[min(number, len(draws)) - 1]]
-    pair_round(division, number, system=system, actor=who)
+    with transaction.atomic():
+        if number > division.rounds:
+            # a night may run past its planned games (up to MAX_NIGHT_GAMES); the division's
+            # rounds follow, since pairing refuses a round beyond them
+            division.rounds = number
+            division.save(update_fields=["rounds"])
+        pair_round(division, number, system=system, actor=who)
     return number
 
 
