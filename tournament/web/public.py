@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -74,8 +75,15 @@ def _find(
 @csrf_exempt
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.filter(published=True).prefetch_related("divisions")[:50]
-    return render(request, "tournament/home.html", {"tournaments": tournaments})
+    """Published tournaments, newest first, 50 a page (the page used to stop at 50 with no way
+    on), with the rating lists and clubs linked so a player finds them from the front door."""
+    published = Tournament.objects.filter(published=True).prefetch_related("divisions")
+    page = Paginator(published, HOME_PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {"tournaments": page.object_list, "page": page}
+    return render(request, "tournament/home.html", context)
+
+
+HOME_PAGE_SIZE = 50
 
 
 @csrf_exempt
