@@ -289,6 +289,8 @@ CODES: dict[str, str] = {
     "the number",
     "night_games_missing": "the night of {date} has {count} game(s) without a result; enter "
     "them before closing",
+    "night_has_play": "the night of {date} has games played; only a night with no game "
+    "played can be deleted",
     "night_without_games": "the night of {date} has no games to close",
     "unknown_preset": "scoring preset {preset!r}: unknown; choose one of {presets}",
     "unknown_rule_setting": "season: unknown setting(s) {names}",
