@@ -18,6 +18,7 @@ from django.views.decorators.http import require_safe
 from pairings.selectors import gibsonized_players
 from ratings.division import rating_estimates
 from tournament.selectors import (
+    division_actions,
     division_standings,
     last_round_number,
     last_scored_round,
@@ -124,7 +125,7 @@ def division_home(request: HttpRequest, tournament: Tournament, division: str) -
         "missing": summary["missing_games"],
         "gibsonized": gibsonized_players(div),
         "self_reports": open_self_reports(div),  # players' own reports (self-entry)
-        "actions": _recent_actions(tournament),
+        "actions": division_actions(div, RECENT_ACTIONS),
         "results_url": playing and _url("console:results", slug, div.slug, playing),
         "last_results_url": paired and _url("console:results", slug, div.slug, paired),
         "next_pair_url": directs and _url("console:pair", slug, div.slug, paired + 1),
