@@ -645,3 +645,41 @@ def upcoming_entries(player_id: int, today: datetime.date | None = None) -> list
         )
         .order_by(F("division__tournament__start_date").asc(nulls_last=True), "pk")
     )
+
+
+LIVE_DAYS = 14  # an event without an end date counts as live this long after its start
+
+
+def live_entries(player_id: int, today: datetime.date | None = None) -> list:
+    """The player's entries in events being played now: published, some game scored, and a
+    paired game still unscored or rounds still to pair, and not over (its end date not past;
+    without one, started within LIVE_DAYS). ``upcoming_entries`` leaves these out once a
+    result is in, so a player's profile missed the event they were playing."""
+    entry = _model("Entry")
+    game = _model("Game")
+    today = today or datetime.date.today()
+    in_division = game.objects.filter(round__division=OuterRef("division_id"))
+    rounds_paired = (
+        in_division.order_by()
+        .values("round__division")
+        .annotate(n=Max("round__number"))
+        .values("n")
+    )
+    return list(
+        entry.objects.filter(player_id=player_id, division__tournament__published=True)
+        .filter(Exists(in_division.filter(score1__isnull=False)))
+        .annotate(paired=Subquery(rounds_paired, output_field=IntegerField()))
+        .filter(
+            Exists(in_division.filter(player2__isnull=False, score1__isnull=True))
+            | Q(paired__lt=F("division__rounds"))
+        )
+        .filter(
+            Q(division__tournament__end_date__gte=today)
+            | Q(
+                division__tournament__end_date__isnull=True,
+                division__tournament__start_date__gte=today - datetime.timedelta(days=LIVE_DAYS),
+            )
+        )
+        .select_related("division__tournament")
+        .order_by("-division__tournament__start_date", "pk")
+    )

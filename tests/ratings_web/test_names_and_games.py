@@ -85,3 +85,54 @@ def test_games_column_keeps_a_known_career(client, world):
     assert ann.start_career_games == 100
     assert ann.rated_games == ann.career_games == 106
     assert _games_cell(text(client.get("/ratings/club/")), world.ann) == 106
+
+
+def _live_event(world, start, end, score_all=False):
+    from pairings.services.store import PlannedGame, save_round_pairings
+    from tournament import services
+
+    t = services.create_tournament(name="Live Open", start_date=start, end_date=end, published=True)
+    d = services.create_division(t, name="A", rounds=3)
+    for p in (world.ann, world.bob, world.cat, world.dan):
+        services.register_player(d, player=p, rating=1500)
+    save_round_pairings(
+        d, 1, [PlannedGame(1, 2, board=1), PlannedGame(3, 4, board=2)], system="manual"
+    )
+    services.record_result(d, 1, 1, 400, 300)
+    if score_all:
+        services.record_result(d, 1, 3, 400, 300)
+    return t, d
+
+
+def test_the_event_a_player_is_playing_is_on_their_profile(client, world):
+    import datetime
+
+    today = datetime.date.today()
+    t, d = _live_event(world, today - datetime.timedelta(days=1), today)
+    page = text(client.get(f"/players/{world.ann.pk}/"))
+    assert "Playing now" in page
+    live = page[page.index('id="live"') :]
+    assert f"/t/{t.slug}/{d.slug}/player/1/" in live.split("</ul>")[0]
+    # round 1 complete, rounds 2-3 still to pair: still live
+    from tournament import services
+
+    services.record_result(d, 1, 3, 400, 300)
+    assert "Playing now" in text(client.get(f"/players/{world.ann.pk}/"))
+
+
+def test_a_finished_or_old_event_is_not_live(client, world):
+    import datetime
+
+    today = datetime.date.today()
+    # over: its end date is past
+    _live_event(world, today - datetime.timedelta(days=40), today - datetime.timedelta(days=39))
+    assert "Playing now" not in text(client.get(f"/players/{world.ann.pk}/"))
+    from ratings.selectors import live_entries
+
+    assert live_entries(world.ann.pk, today) == []
+    # no end date, started long ago: abandoned, not live
+    _live_event(world, today - datetime.timedelta(days=100), None)
+    assert live_entries(world.ann.pk, today) == []
+    # no end date, started yesterday: live
+    _t, d = _live_event(world, today - datetime.timedelta(days=1), None)
+    assert [e.division_id for e in live_entries(world.ann.pk, today)] == [d.pk]

@@ -263,6 +263,8 @@ def player_profile(request: HttpRequest, player_id: str) -> HttpResponse:
     except BadRequest as exc:
         return _refuse(request, str(exc), 400)
     chart = rating_chart(selectors.chart_series(pid), title=f"Rating history of {player.name}")
+    today = datetime.date.today()
+    live = {e.pk: e for e in selectors.live_entries(pid, today)}  # not also "upcoming"
     return render(
         request,
         "players/profile.html",
@@ -273,7 +275,8 @@ def player_profile(request: HttpRequest, player_id: str) -> HttpResponse:
             "page": page,
             "events": selectors.event_rows(pid, selectors.history_page(list(page.object_list))),
             "records": selectors.player_records(pid),
-            "upcoming": selectors.upcoming_entries(pid, datetime.date.today()),
+            "upcoming": [e for e in selectors.upcoming_entries(pid, today) if e.pk not in live],
+            "live": list(live.values()),
         },
     )
 
