@@ -343,6 +343,9 @@ def player(
             "starts": starts,
             "replies": replies,
             "repeats": any(r.get("meeting", 0) > 1 for r in rows),
+            # the card refreshes itself while the division is being played, as the round page
+            # does (each poll a conditional GET: 304 until a result changes the division)
+            "live": facts.scored_round < div.rounds,
             "list_rating": _list_rating(div, entry.player_id),
             # one reverse for the opponents' links: {% url %} per row was a third of the page
             "player_base": reverse("public:player", args=(div.tournament.slug, div.slug, 1))[:-2],
