@@ -54,3 +54,23 @@ def test_division_actions_cover_the_division_entries_rounds_and_games(two):
     )
     assert len(division_actions(a, 2)) == 2
     assert division_actions(a, 1)[0].action == "record_result"  # newest first
+
+
+def test_pair_next_round_is_offered_once_the_round_is_complete(client, two):
+    t, a, _b = two
+    client.force_login(make_director(t, "td-next"))
+    url = f"/t/{t.slug}/console/a/round/1/results/"
+    body = client.get(url).content.decode()
+    assert 'id="pair-next"' in body and f"/t/{t.slug}/console/a/round/2/pair" in body
+    # a round with a result missing offers no pairing yet
+    save_round_pairings(a, 2, [PlannedGame(2, 1, board=1)], system="manual")
+    body = client.get(f"/t/{t.slug}/console/a/round/2/results/").content.decode()
+    assert 'id="pair-next"' not in body
+    # the last round of the division: nothing beyond it is offered
+    services.record_result(a, 2, 1, 400, 300)
+    save_round_pairings(a, 3, [PlannedGame(1, 2, board=1)], system="manual")
+    services.record_result(a, 3, 1, 400, 300)
+    body = client.get(f"/t/{t.slug}/console/a/round/3/results/").content.decode()
+    assert 'id="pair-next"' not in body
+    home = client.get(f"/t/{t.slug}/console/a/").content.decode()
+    assert "Pair round 4" not in home

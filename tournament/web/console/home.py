@@ -128,7 +128,10 @@ def division_home(request: HttpRequest, tournament: Tournament, division: str) -
         "actions": division_actions(div, RECENT_ACTIONS),
         "results_url": playing and _url("console:results", slug, div.slug, playing),
         "last_results_url": paired and _url("console:results", slug, div.slug, paired),
-        "next_pair_url": directs and _url("console:pair", slug, div.slug, paired + 1),
+        # no round beyond the division's rounds (pairing refuses it) unless they are raised
+        "next_pair_url": directs
+        and paired < div.rounds
+        and _url("console:pair", slug, div.slug, paired + 1),
         "players_url": directs and _url("console:players", slug, div.slug),
         "standings_url": reverse("console:standings", args=(slug, div.slug)),
         "undo_url": (
