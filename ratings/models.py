@@ -9,6 +9,8 @@ always be replayed from the same start and re-rating is idempotent.
 from django.conf import settings
 from django.db import models
 
+from ratings.engine.model import UNKNOWN_CAREER_GAMES
+
 
 class RatingList(models.Model):
     name = models.CharField(max_length=100, unique=True)
@@ -67,6 +69,22 @@ class PlayerRating(models.Model):
     volatility = models.FloatField(null=True, blank=True)
     state = models.JSONField(default=dict, blank=True, help_text="system-specific state")
     last_event_date = models.DateField(null=True, blank=True)
+
+    @property
+    def rated_games(self) -> int | None:
+        """The games the Games column shows: the player's real count of rated games.
+
+        A player who came onto the list with a rating but no known career count (a seed rating
+        from elsewhere, a ratings file without games) is rated as if they had played
+        UNKNOWN_CAREER_GAMES games (the K table's rule), and ``career_games`` carries that
+        assumption forward: a newcomer with 3 games showed 103. The assumption is for the K
+        table only; the page shows the games actually rated (None when nothing is known).
+        """
+        if self.career_games is None:
+            return self.start_career_games
+        if self.start_career_games is None and self.start_rating:
+            return max(self.career_games - UNKNOWN_CAREER_GAMES, 0)
+        return self.career_games
 
     class Meta:
         ordering = ["rating_list", "-rating"]

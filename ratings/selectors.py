@@ -15,6 +15,7 @@ The tournament app is reached through ``apps.get_model``, as in ratings.services
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,6 +71,17 @@ def last_class_subquery() -> Subquery:
     )
 
 
+def name_q(q: str) -> Q:
+    """Names with every typed word, in any order: "Emil Esposito" and "esposito, emil" both
+    find "Esposito, Emil" (lists store family name first; people type given name first).
+    A comma is a word break, not part of a word."""
+    words = [w for w in re.split(r"[\s,]+", q) if w]
+    out = Q()
+    for w in words:
+        out &= Q(name__icontains=w)
+    return out
+
+
 def rating_ids(lst: RatingList, filters: ListFilters = ListFilters()) -> QuerySet:
     """Ids of the list's rated players (rating above 0), best first, narrowed by ``filters``:
     what a list page paginates (``rating_page`` loads one page of them).
@@ -81,7 +93,7 @@ def rating_ids(lst: RatingList, filters: ListFilters = ListFilters()) -> QuerySe
     qs = PlayerRating.objects.filter(rating_list=lst, rating__gt=0)
     player = _model("Player")
     if filters.q:  # matching names first: then each is one probe of the (list, player) index
-        qs = qs.filter(player_id__in=player.objects.filter(name__icontains=filters.q).values("pk"))
+        qs = qs.filter(player_id__in=player.objects.filter(name_q(filters.q)).values("pk"))
     if filters.club:
         membership = _model("Membership")
         qs = qs.filter(
@@ -116,6 +128,8 @@ def rating_page(ids: Sequence[int]) -> list[PlayerRating]:
         .only(
             "rating",
             "career_games",
+            "start_rating",
+            "start_career_games",
             "deviation",
             "last_event_date",
             "player_id",
@@ -229,11 +243,11 @@ def public_player(player_id: int):
 
 
 def search_players(q: str, limit: int = 100) -> list:
-    """Public players whose name contains ``q`` (any case), by name; at most ``limit`` + 1
-    (one more tells the page there are more to narrow down)."""
+    """Public players whose name has every word of ``q`` (any case, any order), by name; at
+    most ``limit`` + 1 (one more tells the page there are more to narrow down)."""
     player = _model("Player")
     return list(
-        player.objects.filter(name__icontains=q)
+        player.objects.filter(name_q(q))
         .filter(public_player_q())
         .only("name", "country")
         .order_by("name", "pk")[: limit + 1]
@@ -630,4 +644,42 @@ def upcoming_entries(player_id: int, today: datetime.date | None = None) -> list
             "division__tournament__start_date",
         )
         .order_by(F("division__tournament__start_date").asc(nulls_last=True), "pk")
+    )
+
+
+LIVE_DAYS = 14  # an event without an end date counts as live this long after its start
+
+
+def live_entries(player_id: int, today: datetime.date | None = None) -> list:
+    """The player's entries in events being played now: published, some game scored, and a
+    paired game still unscored or rounds still to pair, and not over (its end date not past;
+    without one, started within LIVE_DAYS). ``upcoming_entries`` leaves these out once a
+    result is in, so a player's profile missed the event they were playing."""
+    entry = _model("Entry")
+    game = _model("Game")
+    today = today or datetime.date.today()
+    in_division = game.objects.filter(round__division=OuterRef("division_id"))
+    rounds_paired = (
+        in_division.order_by()
+        .values("round__division")
+        .annotate(n=Max("round__number"))
+        .values("n")
+    )
+    return list(
+        entry.objects.filter(player_id=player_id, division__tournament__published=True)
+        .filter(Exists(in_division.filter(score1__isnull=False)))
+        .annotate(paired=Subquery(rounds_paired, output_field=IntegerField()))
+        .filter(
+            Exists(in_division.filter(player2__isnull=False, score1__isnull=True))
+            | Q(paired__lt=F("division__rounds"))
+        )
+        .filter(
+            Q(division__tournament__end_date__gte=today)
+            | Q(
+                division__tournament__end_date__isnull=True,
+                division__tournament__start_date__gte=today - datetime.timedelta(days=LIVE_DAYS),
+            )
+        )
+        .select_related("division__tournament")
+        .order_by("-division__tournament__start_date", "pk")
     )

@@ -67,6 +67,8 @@ CODES: dict[str, str] = {
     "unknown_pairing_options": "division {division} schedule {schedule}: unknown pairing "
     "options {names}",
     "earlier_round_unpaired": "{where}: round {round} has not been paired yet",
+    "round_beyond_division": "{where}: the division has {rounds} rounds; raise its number "
+    "of rounds in the division's settings to pair more",
     "earlier_round_incomplete": "{where}: round {round} is incomplete ({missing} games without "
     "a result); enter its results first{hint}",
     "no_system_scheduled": "{where}: no pairing system scheduled for this round; choose one "
@@ -301,6 +303,8 @@ CODES: dict[str, str] = {
     "the number",
     "night_games_missing": "the night of {date} has {count} game(s) without a result; enter "
     "them before closing",
+    "night_has_play": "the night of {date} has games played; only a night with no game "
+    "played can be deleted",
     "night_without_games": "the night of {date} has no games to close",
     "unknown_preset": "scoring preset {preset!r}: unknown; choose one of {presets}",
     "unknown_rule_setting": "season: unknown setting(s) {names}",

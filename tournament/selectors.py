@@ -11,18 +11,22 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import CharField, Q
+from django.db.models.functions import Cast
 
 from ratings.models import PlayerRating
 from tournament.checks import as_int, entry_by_number, plays
 from tournament.errors import ServiceError
 
 from .models import (
+    AuditEvent,
     Division,
     Entry,
     First,
     Game,
+    PendingResult,
     Player,
+    Round,
     Tournament,
 )
 from .standings import PlayerRound, StandingsPlayer, StandingsRow, compute_standings
@@ -710,3 +714,27 @@ def near_duplicates(name: str) -> list[Player]:
     ids = [pk for _, pk in found[:NEAR_LIMIT]]
     by_pk = Player.objects.in_bulk(ids)
     return [by_pk[pk] for pk in ids if pk in by_pk]
+
+
+def division_actions(division: Division, limit: int) -> list[AuditEvent]:
+    """The last audit events about this division, newest first: the division itself, its
+    entries, rounds, games and pending result cards. A division page listing the whole
+    tournament's events showed the other division's results as its own; a tournament-wide
+    change (settings, staff) is on the tournament's page, not here."""
+
+    def ids(qs: Any) -> Any:
+        return qs.annotate(key=Cast("pk", CharField())).values("key")
+
+    games = Game.objects.filter(round__division=division)
+    mine = (
+        Q(object_type="Division", object_id=str(division.pk))
+        | Q(object_type="Entry", object_id__in=ids(Entry.objects.filter(division=division)))
+        | Q(object_type="Round", object_id__in=ids(Round.objects.filter(division=division)))
+        | Q(object_type="Game", object_id__in=ids(games))
+        | Q(
+            object_type="PendingResult",
+            object_id__in=ids(PendingResult.objects.filter(game__in=games)),
+        )
+    )
+    events = AuditEvent.objects.filter(tournament_id=division.tournament_id).filter(mine)
+    return list(events.order_by("-at", "-id")[:limit])

@@ -22,6 +22,9 @@ class CheckReport:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     quality: dict[str, float] = field(default_factory=dict)
+    # each repeat by board ("board 3: #12 Ann v #7 Bob, met in round 4"): a count alone
+    # ("Repeats 1") leaves the director searching the table for it
+    repeats: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -129,6 +132,15 @@ def _min_over_limit(
     return sum(big - g.edges[u, v]["weight"] for u, v in m)
 
 
+def _repeat_line(board: int, a: FieldPlayer, b: FieldPlayer, since: int | None) -> str:
+    """One repeat named: its board, both players and the rounds they met in before."""
+    first = 1 if since is None else max(since, 1)
+    rounds = [k + 1 for k, o in enumerate(a.opponents) if o == b.number and k + 1 >= first]
+    who = " v ".join(f"#{p.number}" + (f" {p.name}" if p.name else "") for p in (a, b))
+    plural = "s" if len(rounds) > 1 else ""
+    return f"board {board}: {who}, met in round{plural} {', '.join(map(str, rounds))}"
+
+
 def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -> CheckReport:
     rep = CheckReport()
     err, warn = rep.errors.append, rep.warnings.append
@@ -168,6 +180,10 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
     over = 0
     for g in games:
         m = _met(by_number[g.first], g.second, since)
+        if m:
+            rep.repeats.append(
+                _repeat_line(g.board, by_number[g.first], by_number[g.second], since)
+            )
         if m + 1 > options.max_meetings:
             over += 1
         if frozenset((g.first, g.second)) in field_.forbidden:

@@ -46,6 +46,19 @@ from tournament.selectors import paired_rounds, round_has_results
 from tournament.services.audit import Actor
 
 
+def _check_within_rounds(division: Division, round_number: int) -> None:
+    """Refuse a round past the division's configured rounds: round 8 of a 7-round division is
+    a slip (a double submit, a wrong number), not a plan; the director raises the rounds in
+    the division's settings first when the event really runs longer."""
+    if round_number > division.rounds:
+        raise ServiceError(
+            "round_beyond_division",
+            field="round",
+            where=round_place(division, round_number),
+            rounds=division.rounds,
+        )
+
+
 def _check_ready(
     division: Division, round_number: int, lag: int, keep_scored: bool = False
 ) -> None:
@@ -103,6 +116,7 @@ def pair_round(
         raise ServiceError("not_a_number", field="round", what=what, value=round_number)
     if round_number < 1:
         raise ServiceError("below_minimum", field="round", what=what, minimum=1, value=round_number)
+    _check_within_rounds(division, round_number)
     where = round_place(division, round_number)
     scheduled = schedule_entry(division, round_number)
     if system is None:
@@ -277,6 +291,7 @@ def _check_round_number(round_number: Any) -> int:
 def _check_unpaired(division: Division, round_number: Any) -> int:
     """The round number, if the round may be proposed: not paired yet, no results."""
     round_number = _check_round_number(round_number)
+    _check_within_rounds(division, round_number)
     params = _where_params(division, round_number)
     if round_has_results(division, round_number):
         raise ServiceError("pairing_has_results", **params)

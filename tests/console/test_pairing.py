@@ -121,6 +121,12 @@ def test_swap_creating_a_repeat_is_reported_as_a_repeat(td, event):
     assert re.search(r'data-measure="repeats"><dt>Repeats</dt><dd>1 ', body)
     assert "Rules broken:" in body and "beyond the repeat limit" in body
     assert "changed by the director; repeat 2nd meeting" in body
+    # the checker names the repeat's board and players, not only a count
+    board = next(b for b, (a, c) in enumerate(edited, start=1) if {a, c} == {1, 2})
+    one, two = d.entries.get(number=1).player.name, d.entries.get(number=2).player.name
+    assert re.search(
+        rf"<li>board {board}: #(1 {one} v #2 {two}|2 {two} v #1 {one}), met in round 1</li>", body
+    )
     assert counts() == before
 
 

@@ -93,3 +93,39 @@ def test_gibson_violations():
     rep = check_round(f, _rp([(1, 2), (3, 4), (5, 6), (7, 8)], rnd=13), opts)
     assert any("Gibsonized 1 plays contender 2" in e for e in rep.errors)
     assert check_round(f, pair_round(f, "swiss", opts), opts).ok
+
+
+def test_each_repeat_is_named_by_board_players_and_rounds():
+    ps = [player(k, name=n) for k, n in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"], 1)]
+    met(ps[0], ps[1])  # round 1: 1 v 2, 3 v 4, 5 v 6
+    met(ps[2], ps[3])
+    met(ps[4], ps[5])
+    met(ps[0], ps[2])  # round 2: 1 v 3, 2 v 5, 4 v 6
+    met(ps[1], ps[4])
+    met(ps[3], ps[5])
+    met(ps[0], ps[1])  # round 3: 1 v 2 again, 3 v 5, 4 v 6 again
+    met(ps[2], ps[4])
+    met(ps[3], ps[5])
+    f = field(ps, 4)
+    rep = check_round(f, _rp([(3, 4), (1, 2), (5, 6)], rnd=4), PairingOptions(max_meetings=3))
+    assert rep.quality["repeats"] == 3
+    assert rep.repeats == [
+        "board 1: #3 Cat v #4 Dan, met in round 1",
+        "board 2: #1 Ann v #2 Bob, met in rounds 1, 3",
+        "board 3: #5 Eve v #6 Fay, met in round 1",
+    ]
+    # a fresh pairing names none
+    assert check_round(fresh(6), pair_round(fresh(6), "swiss"), OPTS).repeats == []
+
+
+def test_repeats_since_round_names_only_the_meetings_that_count():
+    a, b = player(1), player(2)
+    met(a, b)
+    a.opponents.append(0)  # round 2: both had byes (no meeting)
+    b.opponents.append(0)
+    a.firsts.append(0)
+    b.firsts.append(0)
+    met(a, b)  # round 3
+    f = field([a, b], 4)
+    rep = check_round(f, _rp([(1, 2)], rnd=4), PairingOptions(repeats_since_round=2))
+    assert rep.repeats == ["board 1: #1 v #2, met in round 3"]

@@ -298,3 +298,29 @@ def test_schedule_range_validation(club):
     pair = ForbiddenPair(division=other, entry_a=entries[1], entry_b=entries[2])
     with pytest.raises(ValidationError, match="#1 is not in this division"):
         pair.clean()
+
+
+def test_no_round_beyond_the_division_s_rounds_unless_raised(club):
+    from pairings.services.rounds import propose_round, publish_pairs
+    from tournament.services.tournaments import update_division
+
+    for rnd in range(1, 7):
+        pair_round(club, rnd, actor="test")
+        play_round(club, rnd)
+    before = Game.objects.filter(round__division=club).count()
+    events = AuditEvent.objects.count()
+    with pytest.raises(ServiceError, match="division A round 7: the division has 6 rounds") as no:
+        pair_round(club, 7, system="swiss")
+    assert no.value.code == "round_beyond_division" and no.value.field == "round"
+    with pytest.raises(ServiceError) as no:
+        propose_round(club, 7, "swiss")
+    assert no.value.code == "round_beyond_division"
+    with pytest.raises(ServiceError) as no:
+        publish_pairs(club, 7, [(1, 2, 1), (3, 4, 2), (5, 6, 3), (7, 8, 4)], actor="test")
+    assert no.value.code == "round_beyond_division"
+    assert Game.objects.filter(round__division=club).count() == before
+    assert AuditEvent.objects.count() == events
+    # raised, round 7 pairs
+    club = update_division(club, actor="test", rounds=7)
+    pair_round(club, 7, system="swiss", actor="test")
+    assert Game.objects.filter(round__division=club, round__number=7).count() == 4

@@ -110,3 +110,48 @@ def test_unplayed_rounds_stay_empty_and_pairings_ahead_show_the_opponent(event):
 def test_bad_input_is_refused(event, players, rounds, message):
     with pytest.raises(ReportError, match=message):
         wallchart_pdf(event, "A", players, rounds)
+
+
+def test_a_withdrawn_player_shows_withdrawn_never_a_bye_or_forfeit(event):
+    # #3 withdrew from round 2 on: round 2 holds the withdrawal score TSH records (an
+    # opponent-0 game), round 3 nothing; neither is a game on the wall
+    players = [
+        WallChartPlayer(1, "One, Player", 1500, [WallChartGame(1, 2, 400, 350)]),
+        WallChartPlayer(2, "Two, Player", 1400, [WallChartGame(1, 1, 350, 400)]),
+        WallChartPlayer(
+            3,
+            "Three, Player",
+            1300,
+            [WallChartGame(1, 0, 50), WallChartGame(2, 0, -50)],
+            withdrawn_round=2,
+        ),
+    ]
+    lines = pdf_pages(wallchart_pdf(event, "A", players, 3))[0]
+    at = lines.index("Three, Player")
+    assert find_sequence(lines, ["bye", "+50", "withdrawn", "-50", "withdrawn"], at) == at + 2
+    assert "forfeit" not in lines
+    # the same opponent-0 game of a player still in is a forfeit
+    players[2] = WallChartPlayer(
+        3, "Three, Player", 1300, [WallChartGame(1, 0, 50), WallChartGame(2, 0, -50)]
+    )
+    lines = pdf_pages(wallchart_pdf(event, "A", players, 3))[0]
+    assert "forfeit" in lines and "withdrawn" not in lines
+
+
+def test_the_report_passes_each_entry_s_withdrawal(db):
+    import datetime
+
+    from pairings.services.store import PlannedGame, save_round_pairings
+    from tournament import services
+    from tournament.reports.build import DivisionData, wallchart_players
+
+    t = services.create_tournament(name="Wall", start_date=datetime.date(2025, 1, 1))
+    d = services.create_division(t, name="A", rounds=3)
+    for i in range(3):
+        services.register_player(d, name=f"P{i}", rating=1500)
+    save_round_pairings(
+        d, 1, [PlannedGame(1, 2, board=1), PlannedGame(3, 0, board=2)], system="manual"
+    )
+    d.entries.filter(number=3).update(withdrawn_round=2)
+    rows = {p.number: p for p in wallchart_players(DivisionData(d), 1)}
+    assert rows[3].withdrawn_round == 2 and rows[1].withdrawn_round is None

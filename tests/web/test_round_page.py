@@ -193,3 +193,30 @@ def test_the_board_column_is_not_hidden_on_phones(client, event):
     assert 'class="num wide">Board' not in html and not re.search(
         r'<td class="num wide">\d+</td>\s*<td><span class="wide">#', html
     )
+
+
+def test_the_player_card_refreshes_while_play_goes_on_and_answers_304(client, event):
+    t, d = event
+    url = f"/t/{t.slug}/{d.slug}/player/1/"
+    first = client.get(url)
+    html_ = first.content.decode()
+    assert 'hx-get="' + url + '"' in html_ and 'hx-trigger="every 15s"' in html_
+    assert 'hx-select="#card"' in html_ and 'id="card"' in html_
+    # a poll with the page's ETag is a 304 until a result changes the division
+    etag = first["ETag"]
+    again = client.get(url, HTTP_IF_NONE_MATCH=etag, HTTP_HX_REQUEST="true")
+    assert again.status_code == 304
+    services.record_result(d, 2, 1, 400, 390)
+    changed = client.get(url, HTTP_IF_NONE_MATCH=etag, HTTP_HX_REQUEST="true")
+    assert changed.status_code == 200 and "400" in changed.content.decode()
+
+
+def test_a_finished_division_s_player_card_does_not_poll(client, event):
+    t, d = event
+    services.record_result(d, 2, 1, 400, 390)
+    services.record_result(d, 2, 2, 400, 390)
+    save_round_pairings(d, 3, [PlannedGame(1, 3), PlannedGame(2, 4)])
+    services.record_result(d, 3, 1, 400, 390)
+    services.record_result(d, 3, 2, 400, 390)
+    html_ = client.get(f"/t/{t.slug}/{d.slug}/player/1/").content.decode()
+    assert 'id="card"' in html_ and "every 15s" not in html_

@@ -422,6 +422,63 @@ def club_rating(club: Club, player: Player) -> int:
     return club.newcomer_rating
 
 
+def _same_empty_night(
+    club: Club, day: datetime.date, player_ids: list[int], games: int, draw: str
+) -> Night | None:
+    """An open night of the club on ``day`` with exactly these players, games and draws and
+    no game played yet: what a repeated "Start the night" would create again."""
+    for night in Night.objects.filter(
+        club=club, date=day, games=games, draw=draw, closed_at__isnull=True
+    ).select_related("tournament"):
+        entries = Entry.objects.filter(division__tournament_id=night.tournament_id)
+        if set(entries.values_list("player_id", flat=True)) != set(player_ids):
+            continue
+        if not night_has_play(night):
+            return night
+    return None
+
+
+def night_has_play(night: Night) -> bool:
+    """Any game of the night with a score (a bye's included): then it is a real night."""
+    return Game.objects.filter(
+        round__division__tournament_id=night.tournament_id, score1__isnull=False
+    ).exists()
+
+
+@transaction.atomic
+def delete_night(night: Night, *, actor: Actor | str | Any) -> None:
+    """Delete a night no game was played at (a double start, a wrong date), by its club's
+    organisers. Its draws go with it; a night with any score is refused (close it, or
+    correct it), so no result is ever lost this way. Audited on the club (the tournament
+    the event would name is deleted with the night)."""
+    who = check_organiser(night.club, actor)
+    night = Night.objects.select_for_update().select_related("club", "tournament").get(pk=night.pk)
+    if night.closed_at is not None:
+        raise ServiceError("night_closed", date=night.date.isoformat(), club=night.club.name)
+    if night_has_play(night):
+        raise ServiceError("night_has_play", date=night.date.isoformat())
+    players = list(
+        Entry.objects.filter(division__tournament_id=night.tournament_id)
+        .order_by("number")
+        .values_list("player__name", flat=True)
+    )
+    audit(
+        None,
+        who,
+        "delete_night",
+        night,
+        f"{night.club.name} night {night.date} deleted (no game played)",
+        before={
+            "date": night.date.isoformat(),
+            "tournament": night.tournament.slug,
+            "players": players,
+            "games": night.games,
+            "draw": night.draw,
+        },
+    )
+    night.tournament.delete()  # the night, its division, entries and draws with it
+
+
 @transaction.atomic
 def create_night(
     club: Club,
@@ -451,6 +508,12 @@ def create_night(
     present = _present(club, list(players), list(guests))
     if len(present) < 2:
         raise ServiceError("night_needs_players", field="players", count=len(present))
+    # a double tap on "Start the night" sends the same night twice: the club row is locked so
+    # the second waits for the first, then finds it and returns it instead of a copy
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    twin = _same_empty_night(club, day, [p.pk for p, _ in present], games, ",".join(draws))
+    if twin is not None:
+        return twin
     for p, guest in present:
         if guest and not Membership.objects.filter(club=club, player=p).exists():
             Membership.objects.create(club=club, player=p, guest=True)
@@ -558,7 +621,13 @@ def pair_next_game(night: Night, *, actor: Actor | str | Any) -> int:
         )
     draws = night.draws()
     system = DRAW_SYSTEMS[draws[min(number, len(draws)) - 1]]
-    pair_round(division, number, system=system, actor=who)
+    with transaction.atomic():
+        if number > division.rounds:
+            # a night may run past its planned games (up to MAX_NIGHT_GAMES); the division's
+            # rounds follow, since pairing refuses a round beyond them
+            division.rounds = number
+            division.save(update_fields=["rounds"])
+        pair_round(division, number, system=system, actor=who)
     return number
 
 

@@ -104,6 +104,24 @@ class DivisionData:
             self.sides[b][r] = _Side(r, g.board, a, first_b, g.score2, g.score1)
         self.last_paired = max((r for r, _ in self.games), default=0)
         self.rounds_total = max(division.rounds, self.last_paired, 1)
+        # per round: (games scored, games paired); a bye or forfeit is scored when recorded
+        self.scored_in: dict[int, list[int]] = {}
+        for r, g in self.games:
+            count = self.scored_in.setdefault(r, [0, 0])
+            count[1] += 1
+            if g.score1 is not None and (g.player2_id is None or g.score2 is not None):
+                count[0] += 1
+
+    @property
+    def last_complete(self) -> int:
+        """The last round that, with every round before it, has every game scored (0: none)."""
+        done = 0
+        for r in range(1, self.last_paired + 1):
+            scored, paired = self.scored_in.get(r, (0, 0))
+            if paired == 0 or scored < paired:
+                break
+            done = r
+        return done
 
     def name(self, number: int) -> str:
         return self.by_number[number].player.name
@@ -267,9 +285,38 @@ def wallchart_players(data: DivisionData, through_round: int) -> list[WallChartP
                 for r, s in sorted(data.sides[e.number].items())
                 if r <= through_round
             ],
+            e.withdrawn_round,
         )
         for e in data.entries
     ]
+
+
+DEFAULT_PRIZE_PLACES = 3
+
+
+def prize_places(division: Division) -> int:
+    """The places that win a prize: the division's own setting, 3 when it has none (0)."""
+    return division.prize_places or DEFAULT_PRIZE_PLACES
+
+
+def prize_round(data: DivisionData, round_number: int | None) -> int:
+    """The round a prize list is after: the one asked for (refused if not paired), else the
+    last fully scored round, so a list printed mid-round does not rank players on a round
+    that is half in (the default used to be the last paired round)."""
+    if round_number is not None:
+        return data.check_round(round_number)
+    r = data.last_complete
+    if r == 0:
+        raise ReportError(f"division {data.division.name}: no round has every game scored yet")
+    return r
+
+
+def prize_title(data: DivisionData, after_round: int) -> str:
+    """What the prize list includes, in its title: a round still being scored says how much."""
+    scored, paired = data.scored_in.get(after_round, (0, 0))
+    if scored >= paired:
+        return f"after round {after_round}, every game scored"
+    return f"after round {after_round}, {scored} of {paired} games of round {after_round} in"
 
 
 def prize_list(data: DivisionData, after_round: int, *, places: int = 3) -> list[Prize]:
@@ -342,5 +389,7 @@ def build_report(
         r = data.check_round(round_number)
         players = wallchart_players(data, r)
         return BuiltReport(kind, name, r, wallchart_pdf(event, name, players, data.rounds_total))
-    r = data.check_round(round_number)
-    return BuiltReport(kind, name, r, prizes_pdf(event, name, prize_list(data, r), after_round=r))
+    r = prize_round(data, round_number)
+    prizes = prize_list(data, r, places=prize_places(division))
+    pdf = prizes_pdf(event, name, prizes, after_round=r, title=f"Prize list {prize_title(data, r)}")
+    return BuiltReport(kind, name, r, pdf)

@@ -370,6 +370,7 @@ class WallChartPlayer:
     name: str
     rating: int
     games: list[WallChartGame] = field(default_factory=list)
+    withdrawn_round: int | None = None  # first round not played: from it on, "withdrawn"
 
 
 # --------------------------------------------------------------------------------------------

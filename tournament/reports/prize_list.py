@@ -13,9 +13,16 @@ HEAD_H = 17.0
 
 
 def prizes_pdf(
-    event: ReportEvent, division: str, prizes: Sequence[Prize], *, after_round: int | None = None
+    event: ReportEvent,
+    division: str,
+    prizes: Sequence[Prize],
+    *,
+    after_round: int | None = None,
+    title: str | None = None,
 ) -> bytes:
-    """One line per prize: the prize, the winner(s) with their numbers, and the facts behind it."""
+    """One line per prize: the prize, the winner(s) with their numbers, and the facts behind it.
+
+    ``title`` (default "Prize list after round N") says what the list includes."""
     columns = [
         Column("Prize", 124, bold=True),
         Column("Winner", 190, bold=True),
@@ -29,7 +36,8 @@ def prizes_pdf(
         rows = [["", "No prizes to award yet", ""]]
     per_page = rows_per_page(content_height(event) - 8, ROW, HEAD_H)
     pages = chunk(rows, per_page)
-    title = "Prize list" + (f" after round {after_round}" if after_round else "")
+    if title is None:
+        title = "Prize list" + (f" after round {after_round}" if after_round else "")
     doc = Document(event, division, title=title, total_pages=len(pages))
     for page in pages:
         c = doc.start_page(title)

@@ -161,7 +161,13 @@ def _draw_block(
                     losses += 1 - result
                 spread += g.spread
             if r >= first:
-                _draw_cell(c, g, cx, y - ROW, cell_w)
+                off = p.withdrawn_round is not None and r >= p.withdrawn_round
+                if off and (g is None or g.bye):
+                    # a withdrawn player plays no game: their recorded withdrawal score is not
+                    # a bye or forfeit on the wall
+                    _draw_withdrawn(c, g, cx, y - ROW, cell_w)
+                else:
+                    _draw_cell(c, g, cx, y - ROW, cell_w)
                 cx += cell_w
         draw_fitted(
             c,
@@ -193,6 +199,16 @@ def _draw_block(
     path.moveTo(x0, y)
     path.lineTo(x0 + total_w, y)
     c.drawPath(path, stroke=1, fill=0)
+
+
+def _draw_withdrawn(c: Canvas, g: WallChartGame | None, x: float, y: float, w: float) -> None:
+    """A round after the player withdrew: "withdrawn", with the score recorded for it if any."""
+    half = ROW / 2
+    c.setFillColor(GREY)
+    draw_fitted(c, "withdrawn", x + 2, y + half - 1, w - 4, half, font=FONT, size=7, align="center")
+    if g is not None and g.score is not None:
+        draw_fitted(c, format_spread(g.score), x + 2, y + 1, w - 4, half, size=7, align="center")
+    c.setFillColor(INK)
 
 
 def _draw_cell(c: Canvas, g: WallChartGame | None, x: float, y: float, w: float) -> None:

@@ -88,6 +88,7 @@ class Action(StrEnum):
     CREATE_NIGHT = "create_night"
     CLOSE_NIGHT = "close_night"
     REOPEN_NIGHT = "reopen_night"
+    DELETE_NIGHT = "delete_night"
     CREATE_SEASON = "create_season"
     UPDATE_SEASON = "update_season"
     ARCHIVE_SEASON = "archive_season"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -74,8 +75,15 @@ def _find(
 @csrf_exempt
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.filter(published=True).prefetch_related("divisions")[:50]
-    return render(request, "tournament/home.html", {"tournaments": tournaments})
+    """Published tournaments, newest first, 50 a page (the page used to stop at 50 with no way
+    on), with the rating lists and clubs linked so a player finds them from the front door."""
+    published = Tournament.objects.filter(published=True).prefetch_related("divisions")
+    page = Paginator(published, HOME_PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {"tournaments": page.object_list, "page": page}
+    return render(request, "tournament/home.html", context)
+
+
+HOME_PAGE_SIZE = 50
 
 
 @csrf_exempt
@@ -346,6 +354,9 @@ def player(
             "starts": starts,
             "replies": replies,
             "repeats": any(r.get("meeting", 0) > 1 for r in rows),
+            # the card refreshes itself while the division is being played, as the round page
+            # does (each poll a conditional GET: 304 until a result changes the division)
+            "live": facts.scored_round < div.rounds,
             "list_rating": _list_rating(div, entry.player_id),
             # one reverse for the opponents' links: {% url %} per row was a third of the page
             "player_base": reverse("public:player", args=(div.tournament.slug, div.slug, 1))[:-2],

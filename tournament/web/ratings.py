@@ -141,7 +141,7 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
                 "country": r.player.country,
                 "rating": r.rating,
                 "deviation": "" if r.deviation is None else f"±{r.deviation:.0f}",
-                "games": "" if r.career_games is None else r.career_games,
+                "games": "" if r.rated_games is None else r.rated_games,
                 "event": h.event.name if h else "",
                 "date": h.event.date.isoformat() if h else "",
                 "change": "" if change is None else f"{change:+d}",
@@ -205,7 +205,7 @@ def rating_list_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 if glicko:
                     cells.append(round(r.deviation) if r.deviation is not None else None)
                 cells += [
-                    r.career_games,
+                    r.rated_games,
                     h.event.name if h else None,
                     h.event.date.isoformat() if h else None,
                     h.after - h.before if h and h.before else None,
@@ -263,6 +263,8 @@ def player_profile(request: HttpRequest, player_id: str) -> HttpResponse:
     except BadRequest as exc:
         return _refuse(request, str(exc), 400)
     chart = rating_chart(selectors.chart_series(pid), title=f"Rating history of {player.name}")
+    today = datetime.date.today()
+    live = {e.pk: e for e in selectors.live_entries(pid, today)}  # not also "upcoming"
     return render(
         request,
         "players/profile.html",
@@ -273,7 +275,8 @@ def player_profile(request: HttpRequest, player_id: str) -> HttpResponse:
             "page": page,
             "events": selectors.event_rows(pid, selectors.history_page(list(page.object_list))),
             "records": selectors.player_records(pid),
-            "upcoming": selectors.upcoming_entries(pid, datetime.date.today()),
+            "upcoming": [e for e in selectors.upcoming_entries(pid, today) if e.pk not in live],
+            "live": list(live.values()),
         },
     )
 

@@ -97,6 +97,8 @@ class MemberForm(forms.Form):
         required=False, widget=DateInput, label="Joined", help_text="blank for today"
     )
     guest = forms.BooleanField(required=False, label="A guest, not a member")
+    # "add as a new player anyway", after the near-duplicate warning
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

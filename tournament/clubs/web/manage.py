@@ -32,8 +32,8 @@ from django_htmx.http import HttpResponseClientRedirect
 from ratings.models import PlayerRating
 from tournament.errors import ServiceError
 
-from ...models import Club, Entry, Membership
-from ...selectors import search_players
+from ...models import Club, Entry, Membership, Player
+from ...selectors import near_duplicates, search_players
 from .. import selectors, services
 from ..ladder import PRESETS, Rule
 from ..models import Season
@@ -316,6 +316,16 @@ def member_search(request: HttpRequest, club: Club) -> HttpResponse:
     )
 
 
+def _near_members(club: Club, name: str) -> list[dict[str, Any]]:
+    """Registry players with a name like ``name`` (as the console's registration warns),
+    unless exactly one player has exactly that name (adding it then finds them, creating
+    nobody: find_or_create_player's rule)."""
+    if not name or Player.objects.filter(name=name).count() == 1:
+        return []
+    members = set(Membership.objects.filter(club=club).values_list("player_id", flat=True))
+    return [{"id": p.pk, "name": p.name, "member": p.pk in members} for p in near_duplicates(name)]
+
+
 @organiser_required
 @require_POST
 def member_add(request: HttpRequest, club: Club) -> HttpResponse:
@@ -325,6 +335,10 @@ def member_add(request: HttpRequest, club: Club) -> HttpResponse:
         return _club_page(request, club, 400, member_form=form)
     data = form.cleaned_data
     who = data["player_id"] if data.get("player_id") is not None else data["name"]
+    if data.get("player_id") is None and not data.get("confirm"):
+        near = _near_members(club, " ".join(data["name"].split()))
+        if near:  # "Yamamoto, Yuky" beside "Yamamoto, Yuki": ask before a second person
+            return _club_page(request, club, member_form=form, near=near)
     try:
         m = services.add_member(
             club, who, actor=request.user, since=data.get("since"), guest=data["guest"]

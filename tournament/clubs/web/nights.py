@@ -31,9 +31,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tournament.errors import ServiceError
 
 from ...models import Club, Division, First, Game, Membership
-from ...scoreline import FORMS, MAX_SCORE
+from ...scoreline import FORFEIT, FORMS, MAX_SCORE
 from ...selectors import division_standings
-from ...services.results import enter_line
+from ...services.results import Entered, correct_result, enter_line, resolve_line
 from ...web.echo import game_echo, line_echo, record_echo
 from ...web.errors import busy_refusal
 from .. import services as club_services
@@ -161,6 +161,22 @@ class LineForm(forms.Form):
                 "aria-describedby": "line-help id_line_error",
             }
         ),
+    )
+    # a correction (a reopened night's wrong result): the reason goes to the audit trail
+    reason = forms.CharField(
+        label="Correction reason",
+        max_length=300,
+        required=False,
+        help_text="only to change a result already recorded",
+        widget=forms.TextInput(attrs={"id": "id_correction_reason", "autocomplete": "off"}),
+    )
+    game = forms.IntegerField(
+        label="Game",
+        min_value=1,
+        max_value=99,
+        required=False,
+        help_text="blank: the current one",
+        widget=forms.NumberInput(attrs={"id": "id_correction_game", "style": "width:4rem"}),
     )
 
 
@@ -334,6 +350,7 @@ def _run_context(request: HttpRequest, club: Club, night: Night, **extra: Any) -
             "latecomer": base + "players/",
             "close": base + "close/",
             "reopen": base + "reopen/",
+            "delete": base + "delete/",
             "screen": base + "screen/",
             "pairings_pdf": f"{report}?kind=pairings&round={number}" if number else "",
             "scorecards_pdf": f"{report}?kind=scorecards",
@@ -355,6 +372,8 @@ def _run_context(request: HttpRequest, club: Club, night: Night, **extra: Any) -
         "log_form": LogForm(),
         "latecomer_form": LatecomerForm(),
         "reopen_form": ReopenForm(),
+        # a night nobody has played at yet can go (a double start, a wrong date)
+        "can_delete": not night.closed and not club_services.night_has_play(night),
     }
     ctx.update(extra)
     return ctx
@@ -418,6 +437,22 @@ def night_run(request: HttpRequest, club: Club, night: int) -> HttpResponseBase:
     return _run_page(request, club, _night(club, night))
 
 
+def _correct(division: Division, number: int, line: str, reason: str, actor: Any) -> Entered:
+    """Correct a recorded result of game ``number`` (a reopened night's mistake) with a reason,
+    as the console's correction does: the same two players, new scores, audited."""
+    target = resolve_line(division, number, line)
+    game = target.game
+    if target.line.kind == FORFEIT or target.score2 is None or not game.has_result:
+        raise ServiceError(
+            "no_result_to_correct",
+            field="line",
+            where=f"game {number}",
+            number=game.player1.number,
+        )
+    game = correct_result(game, target.score1, target.score2, reason=reason, actor=actor)
+    return Entered(target.line, "recorded", (game,))
+
+
 @organiser_required
 @require_POST
 def night_line(request: HttpRequest, club: Club, night: int) -> HttpResponseBase:
@@ -436,7 +471,13 @@ def night_line(request: HttpRequest, club: Club, night: int) -> HttpResponseBase
             raise ServiceError("round_not_paired", field="line", round=1, division=division.name)
         line = numbered_line(division, text)
         with busy_refusal("line"):
-            entered = enter_line(division, number, line, actor=request.user)
+            reason = form.cleaned_data.get("reason") or ""
+            if reason.strip():
+                entered = _correct(
+                    division, form.cleaned_data.get("game") or number, line, reason, request.user
+                )
+            else:
+                entered = enter_line(division, number, line, actor=request.user)
     except ServiceError as exc:
         form.add_error("line", exc.message)
         return _run_page(request, club, n, status=400, line_form=form, refused_line=text)
@@ -539,6 +580,24 @@ def night_reopen(request: HttpRequest, club: Club, night: int) -> HttpResponseBa
     return _run_page(request, club, n, status=400, reopen_form=form)
 
 
+@organiser_required
+@require_POST
+def night_delete(request: HttpRequest, club: Club, night: int) -> HttpResponseBase:
+    """Delete a night no game was played at (a double "Start the night", a wrong date)."""
+    n = _night(club, night)
+    try:
+        with busy_refusal("close"):
+            club_services.delete_night(n, actor=request.user)
+    except ServiceError as exc:
+        return _run_page(request, club, n, status=400, close_error=exc.message)
+    url = reverse("clubs:nights", args=[club.slug])
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
 # --------------------------------------------------------------------------- public pages
 
 
@@ -607,5 +666,6 @@ urlpatterns: list[URLPattern] = [
     path("<slug:slug>/nights/<int:night>/players/", night_latecomer, name="night_players"),
     path("<slug:slug>/nights/<int:night>/close/", night_close, name="night_close"),
     path("<slug:slug>/nights/<int:night>/reopen/", night_reopen, name="night_reopen"),
+    path("<slug:slug>/nights/<int:night>/delete/", night_delete, name="night_delete"),
     path("<slug:slug>/nights/<int:night>/screen/", night_screen, name="night_screen"),
 ]

@@ -17,7 +17,9 @@ from django.views.decorators.http import require_safe
 
 from pairings.selectors import gibsonized_players
 from ratings.division import rating_estimates
+from ratings.selectors import list_summaries
 from tournament.selectors import (
+    division_actions,
     division_standings,
     last_round_number,
     last_scored_round,
@@ -98,6 +100,12 @@ def _tournament_links(tournament: Tournament, directs: bool) -> list[tuple[str, 
     return links
 
 
+def rating_list_choices(division: Division) -> list[tuple[str, str]]:
+    """(slug, name) of every rating list, the division's own first."""
+    lists = [(lst.slug, lst.name, lst.pk == division.rating_list_id) for lst in list_summaries()]
+    return [(slug, name) for slug, name, _own in sorted(lists, key=lambda x: not x[2])]
+
+
 def _recent_actions(tournament: Tournament) -> list[AuditEvent]:
     """The tournament's last actions, newest first: what a co-director just did is visible."""
     events = AuditEvent.objects.filter(tournament=tournament)
@@ -124,10 +132,16 @@ def division_home(request: HttpRequest, tournament: Tournament, division: str) -
         "missing": summary["missing_games"],
         "gibsonized": gibsonized_players(div),
         "self_reports": open_self_reports(div),  # players' own reports (self-entry)
-        "actions": _recent_actions(tournament),
+        "actions": division_actions(div, RECENT_ACTIONS),
+        # submit to a rating list (directors): every list, the division's own first
+        "rating_lists": directs and rating_list_choices(div),
+        "submit_url": directs and _url("console:submit_ratings", slug, div.slug),
         "results_url": playing and _url("console:results", slug, div.slug, playing),
         "last_results_url": paired and _url("console:results", slug, div.slug, paired),
-        "next_pair_url": directs and _url("console:pair", slug, div.slug, paired + 1),
+        # no round beyond the division's rounds (pairing refuses it) unless they are raised
+        "next_pair_url": directs
+        and paired < div.rounds
+        and _url("console:pair", slug, div.slug, paired + 1),
         "players_url": directs and _url("console:players", slug, div.slug),
         "standings_url": reverse("console:standings", args=(slug, div.slug)),
         "undo_url": (

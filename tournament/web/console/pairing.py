@@ -80,6 +80,7 @@ def _report(proposal: Proposal) -> dict[str, Any]:
         "ok": proposal.report.ok,
         "errors": proposal.report.errors,
         "warnings": proposal.report.warnings,
+        "repeats": proposal.report.repeats,
         "measures": [
             {
                 "label": label,

@@ -138,17 +138,26 @@ def _context(
     rows = _round_rows(division, number, just)
     played = [r for r in rows if r["game"].player2_id is not None]
     base = reverse("console:results", args=[tournament.slug, division.slug, number])
+    entered = sum(r["state"] == "done" for r in played)
+    paired = _paired_rounds(division)
+    directs = can_direct(request.user, tournament)
+    # every result of the last paired round in: the next step is pairing the next round
+    complete = entered == len(played) and number == max(paired, default=0)
+    pair_next = directs and complete and number < division.rounds
     ctx = {
         "tournament": tournament,
         "division": division,
         "round": number,
-        "rounds": _paired_rounds(division),
+        "rounds": paired,
         "rows": rows,
-        "entered": sum(r["state"] == "done" for r in played),
+        "entered": entered,
         "played": len(played),
         "disputes": _disputes(division, number),
         "double_entry": double_entry(division),
-        "directs": can_direct(request.user, tournament),
+        "directs": directs,
+        "pair_next_url": reverse("console:pair", args=[tournament.slug, division.slug, number + 1])
+        if pair_next
+        else "",
         "help": HELP,
         "post_url": base,
         "correct_url": base + "correct/",

@@ -7,7 +7,7 @@ to no tournament yet (the list of one's tournaments, creating a new one).
 
 from django.urls import path
 
-from . import home, pairing, registration, results, setup, staff
+from . import home, pairing, rating_submit, registration, results, setup, staff
 
 app_name = "console"
 
@@ -21,4 +21,5 @@ urlpatterns = [
     *results.urlpatterns,
     *pairing.urlpatterns,
     *registration.urlpatterns,
+    *rating_submit.urlpatterns,
 ]
