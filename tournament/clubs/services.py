@@ -262,7 +262,9 @@ def _player(value: Player | int | str, what: str, field: str) -> Player:
         if player is None:
             raise ServiceError("no_such_player", field=field, what=what, value=value)
         return player
-    name = check_text(str(value or "").strip(), what, Player, "name", field=field)
+    # a name typed by an organiser: stray spaces are slips (a file's names are kept byte for
+    # byte by the importers; a person's typing is not)
+    name = check_text(" ".join(str(value or "").split()), what, Player, "name", field=field)
     if not name:
         raise ServiceError("empty_name", field=field, what=what)
     return find_or_create_player(name)
