@@ -306,6 +306,10 @@ def resolve_line(division: Division, round_number: int, line: str | ScoreLine) -
                 board=line.board,
                 boards=_boards(numbers),
             )
+        # The first score is the listed-first player's: the one who starts (as printed on
+        # the pairings sheet and scorecards), else player1 when who starts is not settled.
+        if game.starts_reversed:
+            return LineTarget(game, line, line.opp_score, line.score, None)
         return LineTarget(game, line, line.score, line.opp_score, None)
     entry = _line_entry(division, line.player, where)
     game = games.filter(plays(entry)).first()
