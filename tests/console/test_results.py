@@ -321,6 +321,41 @@ def test_correction_with_a_reason_is_recorded_and_audited(td, event):
     assert event_.reason == "slip misread" and event_.actor == "results-td"
 
 
+def test_correcting_an_earlier_round_warns_that_later_pairings_used_the_old_result(td, event):
+    t, d = event
+    for line in ("1 400 300", "3 410 390", "5 380 420"):
+        td.post(url(t, d), {"line": line})
+    g = game(d, 1)
+    alone = td.post(
+        url(t, d, tail="correct/"),
+        {"game": g.pk, "score1": 400, "score2": 310, "reason": "slip misread"},
+    ).content.decode()
+    assert "paired from the old result" not in alone  # nothing is paired after round 1
+    save_round_pairings(
+        d, 2, [PlannedGame(1, 3, board=1), PlannedGame(2, 5, board=2), PlannedGame(4, 6, board=3)]
+    )
+    save_round_pairings(
+        d, 3, [PlannedGame(1, 5, board=1), PlannedGame(3, 6, board=2), PlannedGame(2, 4, board=3)]
+    )
+    td.post(url(t, d, rnd=2), {"line": "1 400 350"})
+    before = AuditEvent.objects.count()
+    page = td.post(
+        url(t, d, tail="correct/"),
+        {"game": g.pk, "score1": 300, "score2": 400, "reason": "winner reversed"},
+    )
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert "Rounds 2, 3 were paired from the old result of round 1." in body
+    assert "Round 2: 2 unscored games" in body and "Round 3: 3 unscored games" in body
+    assert f'href="/t/{t.slug}/console/{d.slug}/round/2/pair/"' in body
+    assert f'href="/t/{t.slug}/console/{d.slug}/round/3/pair/"' in body
+    assert (
+        AuditEvent.objects.count() == before + 1
+    )  # only the correction: the warning writes nothing
+    g.refresh_from_db()
+    assert (g.score1, g.score2) == (300, 400)
+
+
 @pytest.mark.parametrize(
     ("data", "field"),
     [
