@@ -1,4 +1,4 @@
-from tournament.selectors import division_by_name, tournament_by_slug
+from tournament.selectors import division_by_name, pairings_after, tournament_by_slug
 from tournament.services import correct_player_result, record_result
 
 from ..base import GibsonCommand
@@ -50,6 +50,10 @@ class Command(GibsonCommand):
             "player2": game.player2.number if game.player2_id else 0,
             "score2": game.score2,
         }
+        # A correction of an earlier round: the later rounds were paired from the old result.
+        later = pairings_after(game) if opts["correct"] is not None else []
+        if opts["correct"] is not None:
+            data["later_pairings"] = [{"round": x.round, "unscored": x.unscored} for x in later]
         if opts["json"]:
             self.emit_json(data)
             return
@@ -58,3 +62,13 @@ class Command(GibsonCommand):
             f"{verb} round {data['round']}: #{data['player1']} {data['score1']} - "
             f"#{data['player2']} {data['score2'] if data['score2'] is not None else ''}"
         )
+        for x in later:
+            self.stderr.write(
+                f"warning: round {x.round} was paired from the old result; "
+                + (
+                    f"{x.unscored} unscored game(s) may be re-paired "
+                    f"(pair {opts['slug']} --round {x.round} --keep-scored)"
+                    if x.unscored
+                    else "every game of it is scored"
+                )
+            )
