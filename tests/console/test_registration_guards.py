@@ -4,8 +4,10 @@ round, a move before round 1, renumbering by seed rating before round 1 (shown f
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from pairings.services.store import PlannedGame, save_round_pairings
+from tests.core.conftest import make_director
 from tournament import services
 from tournament.errors import ServiceError
 from tournament.models import AuditEvent, Entry
@@ -106,3 +108,49 @@ def test_renumber_by_rating_is_previewed_then_applied_in_one_audit_event(event):
         renumber_by_rating(a, actor="td")
     assert info.value.code == "reg_numbers_fixed"
     assert numbers(a) == [(1, "Baker, Bo"), (2, "Cole, Cy"), (3, "Able, Ann")]
+
+
+# ----------------------------------------------------------------------- the console's Players page
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def page_url(division, name="players"):
+    return reverse(f"console:{name}", args=(division.tournament.slug, division.slug))
+
+
+@pytest.fixture
+def td(client, event):
+    client.force_login(make_director(event[0], "guards-td"))
+    return client
+
+
+def test_console_refuses_an_entry_in_a_second_division_and_moves_it_instead(td, event):
+    t, a, b = event
+    ann = Entry.objects.get(division=a, number=1)
+    page = td.get(page_url(a)).content.decode()
+    assert 'class="move"' in page and f'<option value="{b.pk}">B</option>' in page
+    moved = td.post(page_url(a, "players_move"), {"entry": ann.pk, "to": b.pk}, **HTMX)
+    assert moved.status_code == 200
+    assert "Moved #1 Able, Ann to division B as #2." in moved.content.decode()
+    assert numbers(b) == [(1, "Dunn, Di"), (2, "Able, Ann")]
+    save_round_pairings(b, 1, [PlannedGame(1, 2)])
+    bo = Entry.objects.get(division=a, player__name="Baker, Bo")
+    again = td.post(page_url(a, "players_move"), {"entry": bo.pk, "to": b.pk}, **HTMX)
+    assert again.status_code == 400
+    assert "round 1 is paired" in again.content.decode()
+
+
+def test_console_shows_the_renumbering_before_the_button_applies_it(td, event):
+    t, a, b = event
+    page = td.get(page_url(a)).content.decode()
+    preview = page[page.index('id="renumber-preview"') :]
+    assert preview.index("Baker, Bo") < preview.index("Cole, Cy") < preview.index("Able, Ann")
+    assert "Renumber 3 players by rating" in page
+    assert numbers(a)[0] == (1, "Able, Ann")  # looking changes nothing
+    done = td.post(page_url(a, "players_renumber"), **HTMX)
+    assert done.status_code == 200
+    assert "Renumbered by seed rating: 3 players moved." in done.content.decode()
+    assert 'id="renumber-preview"' not in done.content.decode()  # already in rating order
+    assert numbers(a) == [(1, "Baker, Bo"), (2, "Cole, Cy"), (3, "Able, Ann")]
+    assert AuditEvent.objects.filter(action="renumber").count() == 1
