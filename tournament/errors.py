@@ -80,6 +80,14 @@ CODES: dict[str, str] = {
     "empty_name": "{what} must not be empty",
     "entry_needs_player": "division {division}: a new entry needs a player or a name",
     "already_registered": "division {division}: {name} is already registered",
+    "reg_in_other_division": "{name} is already entered in division {other} (#{number}), not "
+    "entered again in {division}: move them to {division} instead (possible before round 1)",
+    "reg_after_last_round": "division {division}: its last round ({rounds}) is paired; no "
+    "player is entered after the last round",
+    "reg_numbers_fixed": "division {division}: round {round} is paired, so player numbers are "
+    "on the cards and sheets; cannot {what}",
+    "reg_move_where": "{name}: choose another division of this tournament to move them to "
+    "(they are in {division})",
     "withdraw_after_result": "withdraw {name} from round {from_round}: round {round} already "
     "has a result for this player; correct or remove it first",
     "unknown_realm": "realm {realm!r}: unknown; choose one of {choices}",

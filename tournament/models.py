@@ -516,6 +516,39 @@ class Game(models.Model):
     def has_result(self) -> bool:
         return self.score1 is not None
 
+    # Display order. Every page, printed sheet and the ``b12 412 389`` line list the player who
+    # starts first, so what a scorekeeper reads on a table's sheet is what they type; the stored
+    # order (player1/player2, the API's keys, the .t files) stays as it is. When who starts is
+    # not settled (to draw, unknown) the stored order stands and ``first_settled`` says so.
+
+    @property
+    def starts_reversed(self) -> bool:
+        """Whether the stored player2 starts, so the display swaps the two players."""
+        return self.player2_id is not None and self.first == First.PLAYER2
+
+    @property
+    def first_settled(self) -> bool:
+        """Whether who starts is known (a bye or forfeit has nobody to start against)."""
+        return self.player2_id is None or self.first in (First.PLAYER1, First.PLAYER2)
+
+    @property
+    def first_entry(self) -> Entry:
+        """The player listed first: the one who starts, else player1."""
+        return self.player2 if self.starts_reversed else self.player1
+
+    @property
+    def second_entry(self) -> Entry | None:
+        """The player listed second (None for a bye or forfeit)."""
+        return self.player1 if self.starts_reversed else self.player2
+
+    @property
+    def score_first(self) -> int | None:
+        return self.score2 if self.starts_reversed else self.score1
+
+    @property
+    def score_second(self) -> int | None:
+        return self.score1 if self.starts_reversed else self.score2
+
     def division_mismatch(self) -> str:
         """Why a player of this game is not an entry of its round's division ("" if all are).
 

@@ -14,7 +14,8 @@ The forms, from the shortest to the most checked:
     paired with each other this round, which catches a mistyped player number.
 ``b12 412 389``
     board 12: the first score belongs to the player printed first for that board on the
-    pairings sheet (the game's player1), the second to the other.
+    pairings sheet (the player who starts; the game's player1 when that is not settled),
+    the second to the other.
 ``3 f``
     player 3 forfeits the game: the opponent wins by the tournament's forfeit spread.
 

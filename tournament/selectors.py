@@ -261,6 +261,32 @@ def round_in_play(division: Division) -> int | None:
     )
 
 
+@dataclass(frozen=True)
+class LaterPairing:
+    """A round paired after a corrected game's round: it was paired from the old result."""
+
+    round: int
+    unscored: int  # its games (byes excluded) still without a result: the part a re-pair may change
+
+
+def pairings_after(game: Game) -> list[LaterPairing]:
+    """The rounds of the game's division paired after its round, oldest first.
+
+    A correction to round 2 after round 4 was paired changes the standings round 4 was paired
+    from; the director is told which rounds and how many of their games could still be
+    re-paired (scored games stay as they are).
+    """
+    rows: dict[int, int] = {}
+    later = Game.objects.filter(
+        round__division_id=game.round.division_id, round__number__gt=game.round.number
+    ).values_list("round__number", "player2_id", "score1")
+    for number, player2, score1 in later:
+        rows.setdefault(number, 0)
+        if player2 is not None and score1 is None:
+            rows[number] += 1
+    return [LaterPairing(number, rows[number]) for number in sorted(rows)]
+
+
 def missing_games(division: Division, number: int) -> list[Game]:
     """The played games of a round still without scores, by board."""
     return list(

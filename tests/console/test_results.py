@@ -63,6 +63,19 @@ def td(client, event):
     return client
 
 
+@pytest.fixture
+def keeper(event):
+    """A second person at the desk: a scorekeeper signed in on their own client."""
+    from django.test import Client
+
+    t, _ = event
+    user = get_user_model().objects.create_user("second-keeper", password="pw-long-enough-1")
+    t.scorekeepers.add(user)
+    other = Client()
+    other.force_login(user)
+    return other
+
+
 def url(t, d, rnd=1, tail=""):
     return f"/t/{t.slug}/console/{d.slug}/round/{rnd}/results/{tail}"
 
@@ -308,6 +321,41 @@ def test_correction_with_a_reason_is_recorded_and_audited(td, event):
     assert event_.reason == "slip misread" and event_.actor == "results-td"
 
 
+def test_correcting_an_earlier_round_warns_that_later_pairings_used_the_old_result(td, event):
+    t, d = event
+    for line in ("1 400 300", "3 410 390", "5 380 420"):
+        td.post(url(t, d), {"line": line})
+    g = game(d, 1)
+    alone = td.post(
+        url(t, d, tail="correct/"),
+        {"game": g.pk, "score1": 400, "score2": 310, "reason": "slip misread"},
+    ).content.decode()
+    assert "paired from the old result" not in alone  # nothing is paired after round 1
+    save_round_pairings(
+        d, 2, [PlannedGame(1, 3, board=1), PlannedGame(2, 5, board=2), PlannedGame(4, 6, board=3)]
+    )
+    save_round_pairings(
+        d, 3, [PlannedGame(1, 5, board=1), PlannedGame(3, 6, board=2), PlannedGame(2, 4, board=3)]
+    )
+    td.post(url(t, d, rnd=2), {"line": "1 400 350"})
+    before = AuditEvent.objects.count()
+    page = td.post(
+        url(t, d, tail="correct/"),
+        {"game": g.pk, "score1": 300, "score2": 400, "reason": "winner reversed"},
+    )
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert "Rounds 2, 3 were paired from the old result of round 1." in body
+    assert "Round 2: 2 unscored games" in body and "Round 3: 3 unscored games" in body
+    assert f'href="/t/{t.slug}/console/{d.slug}/round/2/pair/"' in body
+    assert f'href="/t/{t.slug}/console/{d.slug}/round/3/pair/"' in body
+    assert (
+        AuditEvent.objects.count() == before + 1
+    )  # only the correction: the warning writes nothing
+    g.refresh_from_db()
+    assert (g.score1, g.score2) == (300, 400)
+
+
 @pytest.mark.parametrize(
     ("data", "field"),
     [
@@ -401,15 +449,15 @@ def test_director_toggles_double_entry_audited(td, event):
     assert AuditEvent.objects.filter(action="set_double_entry").count() == 2
 
 
-def test_two_agreeing_cards_record_the_game(td, event):
+def test_two_agreeing_cards_record_the_game(td, keeper, event):
     t, d = event
     set_double_entry(d, True, actor="td")
     first = td.post(url(t, d), {"line": "3 412 389"}).content.decode()
     assert "waiting for the second card" in first
     assert game(d, 3).score1 is None
     assert PendingResult.objects.get().status == "pending"
-    # the other player's card, typed from their side
-    second = td.post(url(t, d), {"line": "4 389 412"}).content.decode()
+    # the other player's card, typed from their side by a second person
+    second = keeper.post(url(t, d), {"line": "4 389 412"}).content.decode()
     assert "Recorded" in second and "#3 Cole, Cy wins by 23" in second
     g = game(d, 3)
     assert (g.score1, g.score2) == (412, 389)
@@ -417,11 +465,11 @@ def test_two_agreeing_cards_record_the_game(td, event):
     assert all(p.source == "console" for p in PendingResult.objects.all())
 
 
-def test_disagreeing_cards_are_flagged_not_recorded_and_a_director_settles(td, event):
+def test_disagreeing_cards_are_flagged_not_recorded_and_a_director_settles(td, keeper, event):
     t, d = event
     set_double_entry(d, True, actor="td")
     td.post(url(t, d), {"line": "b2 412 389"})
-    body = td.post(url(t, d), {"line": "b2 412 398"}).content.decode()
+    body = keeper.post(url(t, d), {"line": "b2 412 398"}).content.decode()
     assert "disagree: not recorded" in body
     assert game(d, 3).score1 is None
     assert set(PendingResult.objects.values_list("status", flat=True)) == {"disputed"}
@@ -436,6 +484,48 @@ def test_disagreeing_cards_are_flagged_not_recorded_and_a_director_settles(td, e
     statuses = dict(PendingResult.objects.values_list("score2", "status"))
     assert statuses == {398: "confirmed", 389: "superseded"}
     assert AuditEvent.objects.filter(action="resolve_dispute").count() == 1
+
+
+def test_the_same_person_typing_a_card_twice_is_held_not_confirmed(td, keeper, event):
+    """One person copying one scorecard twice checks nothing: the card waits for another."""
+    t, d = event
+    set_double_entry(d, True, actor="td")
+    td.post(url(t, d), {"line": "3 412 389"})
+    again = td.post(url(t, d), {"line": "3 412 389"})
+    body = again.content.decode()
+    assert again.status_code == 200
+    assert "Card held" in body and "nothing is recorded" in body
+    assert game(d, 3).score1 is None
+    assert set(PendingResult.objects.values_list("status", flat=True)) == {"pending"}
+    held = AuditEvent.objects.filter(action="report_card").order_by("pk").last()
+    assert held.after["held"] is True and "same person" in held.summary
+    # a second person's agreeing card records it
+    keeper.post(url(t, d), {"line": "4 389 412"})
+    assert (game(d, 3).score1, game(d, 3).score2) == (412, 389)
+    assert set(PendingResult.objects.values_list("status", flat=True)) == {"confirmed"}
+
+
+def test_a_director_overrides_a_held_card_explicitly(td, event):
+    t, d = event
+    set_double_entry(d, True, actor="td")
+    td.post(url(t, d), {"line": "b1 400 300"})
+    body = td.post(url(t, d), {"line": "1 400 300"}).content.decode()
+    assert "Record 400-300 without a second person" in body
+    g = game(d, 1)
+    assert g.score1 is None
+    done = td.post(url(t, d, tail="resolve/"), {"game": g.pk, "score1": 400, "score2": 300})
+    assert done.status_code == 200
+    g.refresh_from_db()
+    assert (g.score1, g.score2) == (400, 300)
+    assert AuditEvent.objects.filter(action="resolve_dispute").count() == 1
+
+
+def test_report_card_holds_a_second_card_of_the_same_name():
+    t, d = build_event("Held Open")
+    assert report_card(d, 1, "3 412 389", actor="a").status == "pending"
+    assert report_card(d, 1, "4 389 412", actor="a").status == "held"
+    assert Game.objects.get(round__number=1, player1__number=3).score1 is None
+    assert report_card(d, 1, "3 412 389", actor="b").status == "confirmed"
 
 
 def test_double_entry_refusals_write_no_card(td, event):

@@ -120,6 +120,22 @@ class GameSerializer(serializers.ModelSerializer):
         return int(game.first)
 
 
+class LaterPairingSerializer(serializers.Serializer):
+    """A round paired after a corrected game's round, from the old result."""
+
+    round = serializers.IntegerField()
+    unscored = serializers.IntegerField(help_text="its games still without a result")
+
+
+class CorrectedGameSerializer(GameSerializer):
+    """A corrected game, with the later rounds that were paired from its old result."""
+
+    later_pairings = LaterPairingSerializer(many=True, read_only=True)
+
+    class Meta(GameSerializer.Meta):
+        fields = [*GameSerializer.Meta.fields, "later_pairings"]
+
+
 class RoundSerializer(serializers.ModelSerializer):
     games = GameSerializer(many=True, read_only=True)
 

@@ -29,7 +29,7 @@ from tournament.errors import ServiceError
 
 from .. import selectors, services
 from ..models import Division, Entry, Game, Player, Round, Tournament
-from ..selectors import near_duplicates
+from ..selectors import near_duplicates, pairings_after
 from ..services import results
 from ..web.caching import serve_cached, site_version, tournament_version
 from . import serializers as s
@@ -394,7 +394,9 @@ class RecordResult(_ResultWrite):
         return Response(s.GameSerializer(_games().get(pk=game.pk)).data, status=201)
 
 
-@extend_schema(request=s.CorrectionSerializer, responses={200: s.GameSerializer, **WRITE_ERRORS})
+@extend_schema(
+    request=s.CorrectionSerializer, responses={200: s.CorrectedGameSerializer, **WRITE_ERRORS}
+)
 class CorrectResult(_ResultWrite):
     """Correct a recorded result (this player's score first), with the reason for the change."""
 
@@ -420,7 +422,10 @@ class CorrectResult(_ResultWrite):
                 reason=v["reason"],
                 actor=request.user,
             )
-        return Response(s.GameSerializer(_games().get(pk=game.pk)).data)
+        corrected = _games().get(pk=game.pk)
+        # The rounds paired after this one used the old result: the caller may re-pair them.
+        corrected.later_pairings = pairings_after(game)
+        return Response(s.CorrectedGameSerializer(corrected).data)
 
 
 # --------------------------------------------------------------------------- director writes

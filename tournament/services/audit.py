@@ -47,6 +47,8 @@ class Action(StrEnum):
     REGISTER = "register"
     UPDATE_ENTRY = "update_entry"
     REMOVE_ENTRY = "remove_entry"
+    MOVE_ENTRY = "move_entry"
+    RENUMBER = "renumber"
     WITHDRAW = "withdraw"
     REINSTATE = "reinstate"
     # pairings

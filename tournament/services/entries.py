@@ -67,6 +67,30 @@ def register_player(
         raise ServiceError(
             "already_registered", field="name", division=division.name, name=player.name
         )
+    # One person, one division: an Enter on the wrong division's page must not enter them
+    # twice (all.tsh would list them twice). A move is its own service (move_entry).
+    elsewhere = (
+        Entry.objects.filter(division__tournament_id=division.tournament_id, player=player)
+        .exclude(division=division)
+        .select_related("division")
+        .first()
+    )
+    if elsewhere is not None:
+        raise ServiceError(
+            "reg_in_other_division",
+            field="name",
+            name=player.name,
+            division=division.name,
+            other=elsewhere.division.name,
+            number=elsewhere.number,
+        )
+    if (
+        division.rounds
+        and division.round_set.filter(number__gte=division.rounds, games__isnull=False).exists()
+    ):
+        raise ServiceError(
+            "reg_after_last_round", field="name", division=division.name, rounds=division.rounds
+        )
     rating = as_int(rating, f"{player.name}: rating", field="rating")
     if rating < 0:
         raise ServiceError(
@@ -499,3 +523,104 @@ def remove_entry(entry: Entry, actor: Actor | str | None = None) -> list[tuple[i
         after={"renumbered": [list(m) for m in moved]},
     )
     return moved
+
+
+def _unpaired(division: Division, what: str, entry: Entry | None = None) -> None:
+    """Refuse once a round of the division is paired: numbers are then on cards and sheets."""
+    paired = paired_rounds(division)
+    if paired:
+        raise ServiceError(
+            "reg_numbers_fixed", field="entry", division=division.name, round=paired[0], what=what
+        )
+
+
+@transaction.atomic
+def move_entry(entry: Entry, to: Division, actor: Actor | str | None = None) -> Entry:
+    """Move a player entered in the wrong division to another division of the tournament.
+
+    Only before either division's round 1 is paired (after, the player's games and number are
+    on sheets; refused with the reason). The player keeps their seed rating, class and link;
+    they become the last number of ``to`` and the numbers behind them close up.
+    """
+    source = entry.division
+    who = f"#{entry.number} {entry.name}"
+    if to.tournament_id != source.tournament_id or to.pk == source.pk:
+        raise ServiceError(
+            "reg_move_where", field="division", name=entry.name, division=source.name
+        )
+    _unpaired(source, f"move {who} out of it", entry)
+    _unpaired(to, f"move {entry.name} into it", entry)
+    if to.entries.filter(player_id=entry.player_id).exists():
+        raise ServiceError("already_registered", field="name", division=to.name, name=entry.name)
+    later = list(
+        Entry.objects.select_for_update()
+        .filter(division=source, number__gt=entry.number)
+        .order_by("number")
+    )
+    old_number = entry.number
+    entry.division = to
+    entry.number = to.entries.count() + 1
+    entry.save(update_fields=["division", "number"])
+    for e in later:
+        e.number -= 1
+        e.save(update_fields=["number"])
+    audit(
+        source.tournament,
+        actor,
+        "move_entry",
+        entry,
+        f"{entry.name} moved from {source.name} #{old_number} to {to.name} #{entry.number}",
+        before={"division": source.name, "number": old_number},
+        after={"division": to.name, "number": entry.number},
+    )
+    return entry
+
+
+@dataclass(frozen=True)
+class Renumbering:
+    """One player's number before and after renumbering by seed rating."""
+
+    old: int
+    new: int
+    name: str
+    rating: int
+
+
+def renumber_preview(division: Division) -> list[Renumbering]:
+    """What renumbering by seed rating would do: highest rating #1, ties keep their order.
+
+    TSH numbers players by rating; Gibson numbers them as they register, so a director looks
+    at this list before round 1 and then applies it (``renumber_by_rating``).
+    """
+    entries = list(division.entries.select_related("player").order_by("number"))
+    ranked = sorted(entries, key=lambda e: (-e.seed_rating, e.number))
+    return [Renumbering(e.number, k, e.name, e.seed_rating) for k, e in enumerate(ranked, 1)]
+
+
+@transaction.atomic
+def renumber_by_rating(division: Division, actor: Actor | str | None = None) -> list[Renumbering]:
+    """Renumber the division's players by seed rating before round 1 (one audit event).
+
+    Refused once a round is paired. Numbers move in two steps (out of the way, then to their
+    place) so the unique (division, number) pair never clashes. Returns the preview applied.
+    """
+    _unpaired(division, "renumber its players")
+    list(Entry.objects.select_for_update().filter(division=division))
+    plan = renumber_preview(division)
+    moves = [p for p in plan if p.old != p.new]
+    if moves:
+        offset = len(plan) + 1
+        for p in moves:
+            Entry.objects.filter(division=division, number=p.old).update(number=p.old + offset)
+        for p in moves:
+            Entry.objects.filter(division=division, number=p.old + offset).update(number=p.new)
+    audit(
+        division.tournament,
+        actor,
+        "renumber",
+        division,
+        f"{division.name}: players renumbered by seed rating ({len(moves)} moved)",
+        before={"numbers": [[p.name, p.old] for p in plan]},
+        after={"numbers": [[p.name, p.new] for p in plan]},
+    )
+    return plan

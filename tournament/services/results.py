@@ -321,6 +321,10 @@ def resolve_line(division: Division, round_number: int, line: str | ScoreLine) -
                 board=line.board,
                 boards=_boards(numbers),
             )
+        # The first score is the listed-first player's: the one who starts (as printed on
+        # the pairings sheet and scorecards), else player1 when who starts is not settled.
+        if game.starts_reversed:
+            return LineTarget(game, line, line.opp_score, line.score, None)
         return LineTarget(game, line, line.score, line.opp_score, None)
     entry = _line_entry(division, line.player, where)
     game = games.filter(plays(entry)).first()
@@ -422,7 +426,8 @@ def record_forfeit(
 
 @dataclass(frozen=True)
 class CardOutcome:
-    """One double-entry card: ``status`` is the card's (pending, confirmed or disputed)."""
+    """One double-entry card: ``status`` is the card's (pending, confirmed or disputed), or
+    ``held`` for a card kept pending because the same person typed the game's other card."""
 
     status: str
     game: Game
@@ -450,6 +455,11 @@ def report_card(
     cards are confirmed; when it disagrees both are disputed, nothing is recorded, and a
     director settles it with ``resolve_dispute``. Any further card of a disputed game joins
     the dispute. A forfeit is not a card (refused): a director records it directly.
+
+    Two cards check each other only when two different people typed them: a card from the
+    person who typed the game's waiting card is held (kept pending, nothing recorded, nothing
+    compared), since one person copying one scorecard twice repeats their own misreading. A
+    director overrides by recording the game from the held cards (``resolve_dispute``).
     """
     round_number = as_int(round_number, "round")
     target = resolve_line(division, round_number, _card_line(line_or_scores))
@@ -477,7 +487,8 @@ def report_card(
         user=who.user if getattr(who.user, "pk", None) else None,
         actor=who.name[:100],
     )
-    if not open_cards:
+    held = bool(open_cards) and any(_same_person(c, card) for c in open_cards)
+    if not open_cards or held:
         card.status = Status.PENDING
     elif all(c.status == Status.PENDING for c in open_cards) and all(
         (c.score1, c.score2) == scores for c in open_cards
@@ -498,10 +509,23 @@ def report_card(
         "report_card",
         card,
         f"division {division.name} round {round_number}: card {scores[0]}-{scores[1]} for "
-        f"{game} ({card.status})",
-        after={"game": game.pk, "score1": scores[0], "score2": scores[1], "status": card.status},
+        f"{game} ({'held: the same person typed it twice' if held else card.status})",
+        after={
+            "game": game.pk,
+            "score1": scores[0],
+            "score2": scores[1],
+            "status": card.status,
+            "held": held,
+        },
     )
-    return CardOutcome(card.status, game, card, open_cards)
+    return CardOutcome("held" if held else card.status, game, card, open_cards)
+
+
+def _same_person(one: PendingResult, other: PendingResult) -> bool:
+    """Whether two cards were typed by one person: the same account, else the same name."""
+    if one.user_id is not None or other.user_id is not None:
+        return one.user_id == other.user_id
+    return bool(one.actor) and one.actor == other.actor
 
 
 @transaction.atomic

@@ -11,7 +11,7 @@ from typing import Any
 
 from tournament.standings import format_record
 
-from ..models import Division, Game
+from ..models import Division, Game, PendingResult
 from ..scoreline import LOW_SCORE, low_scores
 from ..selectors import division_standings
 from ..services.results import Entered
@@ -92,6 +92,9 @@ def line_echo(division: Division, entered: Entered) -> dict[str, Any]:
                 "scorecard (ArrowUp reopens this line)"
             )
     else:
+        if entered.kind == "held":
+            waiting = game.pending_results.filter(status=PendingResult.Status.PENDING)
+            echo["cards"] = sorted({(c.score1, c.score2) for c in waiting})
         echo["players"] = [
             {"number": game.player1.number, "name": game.player1.name},
             {"number": game.player2.number, "name": game.player2.name},

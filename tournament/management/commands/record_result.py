@@ -1,5 +1,5 @@
 from tournament.errors import ServiceError
-from tournament.selectors import division_by_name, tournament_by_slug
+from tournament.selectors import division_by_name, pairings_after, tournament_by_slug
 from tournament.services import change_result, correct_player_result, record_result
 
 from ..base import GibsonCommand
@@ -98,6 +98,12 @@ class Command(GibsonCommand):
             }
             for game in games
         ]
+        # A correction or clear of an earlier round: later rounds were paired from the old result.
+        changed = opts["correct"] is not None or opts["clear"] is not None
+        later = pairings_after(games[0]) if changed else []
+        if changed:
+            for row in data:
+                row["later_pairings"] = [{"round": x.round, "unscored": x.unscored} for x in later]
         if opts["json"]:
             self.emit_json(data[0] if len(data) == 1 else data)
             return
@@ -114,5 +120,15 @@ class Command(GibsonCommand):
                 f"{verb} round {row['round']}: #{row['player1']} "
                 f"{row['score1'] if row['score1'] is not None else ''} - {second}".replace(
                     "  ", " "
+                )
+            )
+        for x in later:
+            self.stderr.write(
+                f"warning: round {x.round} was paired from the old result; "
+                + (
+                    f"{x.unscored} unscored game(s) may be re-paired "
+                    f"(pair {opts['slug']} --round {x.round} --keep-scored)"
+                    if x.unscored
+                    else "every game of it is scored"
                 )
             )

@@ -40,6 +40,7 @@ from ...selectors import (
     player_choices,
     search_players,
 )
+from ...services.entries import move_entry, renumber_by_rating, renumber_preview
 from ...services.selfentry import issue_token, revoke_token
 from ..forms.registration import AddPlayerForm, EntryForm, PasteForm, RoundForm
 from ..permissions import DivisionMoved, director_required, division_by_slug, moved
@@ -133,8 +134,16 @@ def _context(
                 "reinstate",
                 "remove",
                 "link",
+                "renumber",
+                "move",
             )
         },
+        # Before round 1: the renumbering by seed rating the button would apply (shown first),
+        # and the divisions a wrongly entered player may be moved to.
+        "renumber": [] if paired else [r for r in renumber_preview(division) if r.old != r.new],
+        "other_divisions": []
+        if paired
+        else list(tournament.divisions.exclude(pk=division.pk).order_by("name")),
         "home_url": reverse("console:division", args=(tournament.slug, division.slug)),
         **extra,
     }
@@ -439,6 +448,47 @@ def players_link(request: HttpRequest, tournament: Tournament, division: str) ->
     return _render(request, _context(request, tournament, div, notice=notice))
 
 
+@director_required
+@require_POST
+def players_renumber(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
+    """Renumber by seed rating (the preview on the page) before round 1 is paired."""
+    div = _division(request, tournament, division)
+    try:
+        plan = renumber_by_rating(div, actor=request.user)
+    except ServiceError as exc:
+        return _render(request, _context(request, tournament, div, panel_error=exc.message), 400)
+    moved_count = sum(p.old != p.new for p in plan)
+    notice = (
+        f"Renumbered by seed rating: {moved_count} player{'s' if moved_count != 1 else ''} moved."
+    )
+    return _render(request, _context(request, tournament, div, notice=notice))
+
+
+@director_required
+@require_POST
+def players_move(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
+    """Move a player entered in the wrong division to another one, before round 1."""
+    div = _division(request, tournament, division)
+    entry = _posted_entry(request, div)
+    if entry is None:
+        return _no_entry(request, tournament, div)
+    raw = request.POST.get("to", "").strip()
+    to = (
+        tournament.divisions.filter(pk=int(raw)).first()
+        if raw.isascii() and raw.isdigit()
+        else None
+    )
+    number, name = entry.number, entry.name
+    try:
+        if to is None:
+            raise ServiceError("reg_move_where", field="division", name=name, division=div.name)
+        moved_entry = move_entry(entry, to, actor=request.user)
+    except ServiceError as exc:
+        return _row_refused(request, tournament, div, entry, "move", RoundForm(), exc.message)
+    notice = f"Moved #{number} {name} to division {to.name} as #{moved_entry.number}."
+    return _render(request, _context(request, tournament, div, notice=notice))
+
+
 urlpatterns: list[URLPattern] = [
     path("<str:division>/players/", players, name="players"),
     path("<str:division>/players/search/", players_search, name="players_search"),
@@ -449,4 +499,6 @@ urlpatterns: list[URLPattern] = [
     path("<str:division>/players/reinstate/", players_reinstate, name="players_reinstate"),
     path("<str:division>/players/remove/", players_remove, name="players_remove"),
     path("<str:division>/players/link/", players_link, name="players_link"),
+    path("<str:division>/players/renumber/", players_renumber, name="players_renumber"),
+    path("<str:division>/players/move/", players_move, name="players_move"),
 ]

@@ -34,7 +34,7 @@ from tournament.errors import ServiceError
 from tournament.services import correct_result
 
 from ...models import Division, Game, PendingResult, Tournament
-from ...selectors import division_standings
+from ...selectors import division_standings, pairings_after
 from ...services.results import (
     double_entry,
     enter_line,
@@ -215,6 +215,22 @@ def _correction_for(
     return form
 
 
+def _later_pairings(tournament: Tournament, division: Division, game: Game) -> list[dict]:
+    """Rounds paired after a corrected game's round, each with its pairing page's link.
+
+    Those rounds were paired from the old result; the director decides whether to re-pair
+    their unscored games (the pairing page), so the console only warns and links.
+    """
+    return [
+        {
+            "round": later.round,
+            "unscored": later.unscored,
+            "url": reverse("console:pair", args=[tournament.slug, division.slug, later.round]),
+        }
+        for later in pairings_after(game)
+    ]
+
+
 # --------------------------------------------------------------------------- views
 
 
@@ -294,6 +310,7 @@ def correct(
                 "before": f"{before[0]}-{before[1]}",
                 "reason": data["reason"],
                 **game_echo(game, rows),
+                "later": _later_pairings(tournament, div, game),
             }
             return _answer(request, tournament, div, round, echo=echo)
     return _answer(
