@@ -24,8 +24,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from pairings.services.store import save_round_pairings
-
 REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
@@ -49,7 +47,7 @@ def setup_django(data_dir: str) -> None:
 def build_division(name: str, players: int, rounds: int, seed: int = 5):
     """A division of ``players`` with ``rounds`` paired rounds, all scored but half the last
     (a round in play, as the console sees it at a venue)."""
-    from pairings.services.store import PlannedGame
+    from pairings.services.store import PlannedGame, save_round_pairings
     from tournament import services
 
     rng = random.Random(seed)

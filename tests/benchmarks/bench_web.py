@@ -36,8 +36,6 @@ import textwrap
 import time
 from pathlib import Path
 
-from pairings.services.store import save_round_pairings
-
 REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
@@ -69,7 +67,7 @@ def build_division(players: int, rounds: int, seed: int = 7) -> tuple[str, str]:
     but the last, which is half scored (the writer records the rest, one a second)."""
     from django.db import transaction
 
-    from pairings.services.store import PlannedGame
+    from pairings.services.store import PlannedGame, save_round_pairings
     from tournament import services
 
     rng = random.Random(seed)
