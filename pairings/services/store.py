@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from tournament.checks import as_int, check_active, entry_by_number, forfeit_opponent, plays
 from tournament.errors import ServiceError
-from tournament.models import Division, First, Game, Round
+from tournament.models import Division, Entry, First, Game, Round
 from tournament.services.audit import Actor, audit
 from tournament.services.games import game_snapshot, round_row
 
@@ -23,6 +23,32 @@ class PlannedGame:
     board: int | None = None
     explanation: str = ""
     first_known: bool = True
+
+
+def _checked_pair(
+    planned: PlannedGame,
+    entries: dict[int, Entry],
+    seen: set[int],
+    round_number: int,
+    where: str,
+) -> tuple[Entry, Entry | None]:
+    """The two entries of a planned game (second None for a bye), refused when a number is
+    not the division's, a player is paired twice in the round (``seen`` collects them), is
+    withdrawn, or meets themself."""
+    for n in (planned.first, planned.second):
+        if n == 0:
+            continue
+        if n not in entries:
+            raise ServiceError("unknown_player", where=where, number=n, count=len(entries))
+        if n in seen:
+            raise ServiceError("player_paired_twice", where=where, number=n)
+        seen.add(n)
+        check_active(entries[n], round_number, where)
+    a = entries[planned.first]
+    b = entries.get(planned.second) if planned.second else None
+    if b is not None and a.pk == b.pk:
+        raise ServiceError("self_pairing", where=where, number=a.number)
+    return a, b
 
 
 def lock_division(division: Division) -> None:
@@ -150,19 +176,7 @@ def save_round_pairings(
     seen: set[int] = set()
     tournament = division.tournament
     for planned in games:
-        for n in (planned.first, planned.second):
-            if n == 0:
-                continue
-            if n not in entries:
-                raise ServiceError("unknown_player", where=where, number=n, count=len(entries))
-            if n in seen:
-                raise ServiceError("player_paired_twice", where=where, number=n)
-            seen.add(n)
-            check_active(entries[n], round_number, where)
-        a = entries[planned.first]
-        b = entries.get(planned.second) if planned.second else None
-        if b is not None and a.pk == b.pk:
-            raise ServiceError("self_pairing", where=where, number=a.number)
+        a, b = _checked_pair(planned, entries, seen, round_number, where)
         first = (First.PLAYER1 if planned.first_known else First.UNKNOWN) if b else First.NONE
         Game(
             round=rnd,
@@ -331,19 +345,7 @@ def replace_unscored_pairings(
     tournament = division.tournament
     seen: set[int] = {n for g in unchanged for n in (g.player1.number, g.player2.number)}
     for planned in games:
-        for n in (planned.first, planned.second):
-            if n == 0:
-                continue
-            if n not in entries:
-                raise ServiceError("unknown_player", where=where, number=n, count=len(entries))
-            if n in seen:
-                raise ServiceError("player_paired_twice", where=where, number=n)
-            seen.add(n)
-            check_active(entries[n], round_number, where)
-        a = entries[planned.first]
-        b = entries.get(planned.second) if planned.second else None
-        if b is not None and a.pk == b.pk:
-            raise ServiceError("self_pairing", where=where, number=a.number)
+        a, b = _checked_pair(planned, entries, seen, round_number, where)
         board = None
         if b is not None:
             if free:
