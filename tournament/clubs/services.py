@@ -598,7 +598,13 @@ def add_night_player(
     p = _player(player, "the player's name", "name")
     if guest and not Membership.objects.filter(club=night.club, player=p).exists():
         Membership.objects.create(club=night.club, player=p, guest=True)
-    return register_player(_division(night), player=p, rating=club_rating(night.club, p), actor=who)
+    return register_player(
+        _division(night),
+        player=p,
+        rating=club_rating(night.club, p),
+        actor=who,
+        after_last_round=True,  # a latecomer's game is logged without a draw
+    )
 
 
 def current_round(division: Division) -> int:

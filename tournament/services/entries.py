@@ -57,8 +57,13 @@ def register_player(
     player_class: str = "",
     naspa_id: str = "",
     actor: Actor | str | None = None,
+    after_last_round: bool = False,
 ) -> Entry:
-    """Add a player to a division, giving late entries the configured record for missed rounds."""
+    """Add a player to a division, giving late entries the configured record for missed rounds.
+
+    Once the division's last round is paired no one joins (they could play nothing), unless
+    ``after_last_round``: a club night's latecomer plays a game logged without a draw.
+    """
     if player is None:
         if not name:
             raise ServiceError("entry_needs_player", field="name", division=division.name)
@@ -85,7 +90,8 @@ def register_player(
             number=elsewhere.number,
         )
     if (
-        division.rounds
+        not after_last_round
+        and division.rounds
         and division.round_set.filter(number__gte=division.rounds, games__isnull=False).exists()
     ):
         raise ServiceError(

@@ -50,27 +50,18 @@ def line_echo(division: Division, entered: Entered) -> dict[str, Any]:
     rows = {row.number: row for row in division_standings(division)}
     line = entered.line
     echo: dict[str, Any] = {"kind": entered.kind, "line": line.text, "game_ids": []}
-    if entered.kind == "forfeit":
-        lost, won = entered.games
-        echo["players"] = [
-            side_echo(lost.player1, lost.score1, rows),
-            side_echo(won.player1, won.score1, rows),
-        ]
-        echo["outcome"] = (
-            f"#{lost.player1.number} {lost.player1.name} forfeits; #{won.player1.number} "
-            f"{won.player1.name} wins by {won.score1}"
-        )
-        echo["game_ids"] = [lost.pk, won.pk]
-        return echo
-    if entered.kind == "double_forfeit":
+    if entered.kind in ("forfeit", "double_forfeit"):
+        # stored as two single games, the player's own first
         one, two = entered.games
         echo["players"] = [
             side_echo(one.player1, one.score1, rows),
             side_echo(two.player1, two.score1, rows),
         ]
+        a, b = one.player1, two.player1
         echo["outcome"] = (
-            f"#{one.player1.number} {one.player1.name} and #{two.player1.number} "
-            f"{two.player1.name} both forfeit ({one.score1})"
+            f"#{a.number} {a.name} forfeits; #{b.number} {b.name} wins by {two.score1}"
+            if entered.kind == "forfeit"
+            else f"#{a.number} {a.name} and #{b.number} {b.name} both forfeit ({one.score1})"
         )
         echo["game_ids"] = [one.pk, two.pk]
         return echo
