@@ -46,7 +46,8 @@ def hostile(event):
     divisions = []
     for name in NAMES:
         division = create_division(event, name=name, rounds=3, actor="test")
-        for player, rating in (("Eve, Ed", 1500), ("Fay, Fo", 1400)):
+        # one person, one division: each division's own two players
+        for player, rating in ((f"Eve, Ed {name}", 1500), (f"Fay, Fo {name}", 1400)):
             register_player(division, name=player, rating=rating, actor="test")
         pair_round(division, 1, system="koth", actor="test")
         record_result(division, 1, 1, 420, 380, actor="test")
