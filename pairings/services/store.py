@@ -293,7 +293,7 @@ def replace_unscored_pairings(
     lock_division(division)
     rnd = round_row(division, round_number)
     existing = (
-        list(rnd.games.select_for_update().select_related("player1", "player2"))
+        list(rnd.games.select_for_update(of=("self",)).select_related("player1", "player2"))
         if rnd is not None
         else []
     )

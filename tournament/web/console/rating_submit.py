@@ -31,7 +31,8 @@ def submit_ratings(request: HttpRequest, tournament: Tournament, division: str) 
     except DivisionMoved as to:
         return moved(request, division, to.division)
     back = reverse("console:division", args=[tournament.slug, div.slug])
-    slug = (request.POST.get("rating_list") or "")[:100]
+    # a slug has no NUL (PostgreSQL refuses one in any query: a 500, not "no such list")
+    slug = (request.POST.get("rating_list") or "").replace("\x00", "")[:100]
     lst = RatingList.objects.filter(slug=slug).first() if slug else div.rating_list
     try:
         if lst is None:
