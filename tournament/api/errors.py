@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db import DatabaseError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -76,8 +76,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
-    if isinstance(exc, DatabaseError):
+    if isinstance(exc, (OperationalError, InterfaceError)):
         # a busy SQLite, a PostgreSQL restarting: nothing was written; the client may retry
+        # (other database errors are bugs: the 500 below, logged)
         code = "database_busy" if is_database_busy(exc) else "database_unavailable"
         log.warning("API: %s (%s)", code, exc)
         return Response(body(error(code)), status=503, headers={"Retry-After": "5"})
