@@ -4,22 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
 from rest_framework.exceptions import NotFound, PermissionDenied
 
+from ..access import can_direct, can_keep_score, can_view, visible_tournaments  # noqa: F401 (re-exported)
 from ..models import Tournament
-from ..web.permissions import can_direct, can_keep_score, can_view
-
-
-def visible_tournaments(user: Any) -> QuerySet[Tournament]:
-    """Published tournaments, and the drafts this user directs or keeps score for."""
-    qs = Tournament.objects.all()
-    if user is not None and user.is_authenticated and user.is_active and user.is_superuser:
-        return qs
-    if user is None or not user.is_authenticated or not user.is_active:
-        return qs.filter(published=True)
-    staff = Q(directors=user) | Q(scorekeepers=user)
-    return qs.filter(pk__in=Tournament.objects.filter(Q(published=True) | staff).values("pk"))
 
 
 def visible_tournament(user: Any, slug: str) -> Tournament:

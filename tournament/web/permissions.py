@@ -20,25 +20,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponseBase, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404
 
+from ..access import can_direct, can_keep_score, can_view
 from ..models import Division, Tournament
 
 DIRECTOR = "director"
 SCOREKEEPER = "scorekeeper"
 
-
-def can_direct(user: Any, tournament: Tournament) -> bool:
-    """A director of this tournament (or a site superuser), signed in and active."""
-    return tournament.is_director(user)
-
-
-def can_keep_score(user: Any, tournament: Tournament) -> bool:
-    """May enter and correct results: the directors and the tournament's scorekeepers."""
-    return tournament.is_scorekeeper(user)
-
-
-def can_view(user: Any, tournament: Tournament) -> bool:
-    """Published tournaments are public; a draft only for its staff."""
-    return tournament.published or can_keep_score(user, tournament)
+__all__ = ["can_direct", "can_keep_score", "can_view"]
 
 
 def has_role(user: Any, tournament: Tournament, role: str) -> bool:

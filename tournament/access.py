@@ -1,0 +1,50 @@
+"""Who may do what: the one home of the role checks every interface and service uses.
+
+It sits in the base layer (beside checks and errors), so selectors, services and every face
+(pages, API, admin, commands, tasks) ask the same questions the same way instead of each
+re-implementing them. The rules:
+
+- a tournament is changed only by its directors (and site superusers); a club night is
+  directed by its club's organisers;
+- scorekeepers only enter and correct results;
+- a draft tournament is seen only by its staff; a published one by everyone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from .models import Tournament
+
+
+def is_signed_in(user: Any) -> bool:
+    """An active, authenticated account (anonymous visitors and disabled accounts are not)."""
+    return user is not None and user.is_authenticated and user.is_active
+
+
+def can_direct(user: Any, tournament: Tournament) -> bool:
+    """A director of this tournament (or a site superuser), signed in and active."""
+    return tournament.is_director(user)
+
+
+def can_keep_score(user: Any, tournament: Tournament) -> bool:
+    """May enter and correct results: the directors and the tournament's scorekeepers."""
+    return tournament.is_scorekeeper(user)
+
+
+def can_view(user: Any, tournament: Tournament) -> bool:
+    """Published tournaments are public; a draft only for its staff."""
+    return tournament.published or can_keep_score(user, tournament)
+
+
+def visible_tournaments(user: Any) -> QuerySet[Tournament]:
+    """Published tournaments, and the drafts this user directs or keeps score for."""
+    qs = Tournament.objects.all()
+    if is_signed_in(user) and user.is_superuser:
+        return qs
+    if not is_signed_in(user):
+        return qs.filter(published=True)
+    staff = Q(directors=user) | Q(scorekeepers=user)
+    return qs.filter(pk__in=Tournament.objects.filter(Q(published=True) | staff).values("pk"))
