@@ -219,3 +219,18 @@ def test_team_standings_of_a_division_without_teams_is_a_clear_error():
     school = import_tsh(SCHOOL, rounds=4)
     with pytest.raises(CommandError, match="has no teams: no player's line names one"):
         call_command("standings", school.slug, "--teams")
+
+
+@pytest.mark.django_db
+def test_the_feed_carries_the_teams_and_imports_them(tmp_path):
+    """tourney.js holds the field as TSH does (``etc.team``, its words), so a division read
+    from a feed gets the same team standings."""
+    t, _division = interclub()
+    feed = export_tourney_js(t)
+    assert feed["divisions"][0]["players"][5]["etc"]["team"] == ["St", "Mary's"]
+    js = tmp_path / "tourney.js"
+    js.write_text("newt=" + json.dumps(feed) + ";", encoding="utf-8")
+    again = Division.objects.get(tournament=import_tsh(js))
+    assert [(r.rank, r.team, r.ranks) for r in division_team_standings(again)] == [
+        (rank, team, ranks) for rank, team, ranks, *_ in INTERCLUB_TEAMS
+    ]
