@@ -30,6 +30,7 @@ from .models import (
     Tournament,
 )
 from .standings import PlayerRound, StandingsPlayer, StandingsRow, compute_standings
+from .team_standings import TeamStandingsRow, compute_team_standings, team_name
 
 
 def division_by_name(tournament: Tournament, name: str | None) -> Division:
@@ -114,6 +115,41 @@ def division_standings(division: Division, after_round: int | None = None) -> li
             )
     players, rounds = player_rounds(division)
     return _standings(division.tournament, players, rounds, after_round)
+
+
+def division_teams(division: Division) -> dict[int, str]:
+    """Player number -> team, for the players whose ``.t`` line names one (TSH's ``team``
+    field, kept in Entry.extra as imported); {} when nobody has a team, and the division then
+    has no team standings. One query over the entries, no games."""
+    teams: dict[int, str] = {}
+    for number, extra in division.entries.values_list("number", "extra"):
+        for key, values in extra or []:
+            if key == "team" and (name := team_name(values)):
+                teams[number] = name
+    return teams
+
+
+def division_team_standings(
+    division: Division,
+    after_round: int | None = None,
+    *,
+    teams: dict[int, str] | None = None,
+    snapshot: DivisionSnapshot | None = None,
+) -> list[TeamStandingsRow]:
+    """TSH's team standings of the division after a round ([] when it has no teams).
+
+    ``teams`` and ``snapshot`` are what a page already read (``division_teams``, the
+    division's one load of its games), so that nothing is read twice.
+    """
+    teams = division_teams(division) if teams is None else teams
+    if not teams:
+        return []
+    if snapshot is not None:
+        players, rounds = snapshot.player_rounds()
+    else:
+        players, rounds = player_rounds(division)
+    rows = _standings(division.tournament, players, rounds, after_round)
+    return compute_team_standings(rows, teams, rounds, after_round=after_round)
 
 
 def _standings(

@@ -18,12 +18,15 @@ from django.urls import reverse
 from tests.core.browser import BROWSER_MARKS
 from tournament.clubs.models import Club, Night, Season
 from tournament.demo import DEMO_SLUG, load_demo
+from tournament.interchange.imports import import_tsh
 from tournament.models import Division, Entry, Game
+from tournament.services import publish_tournament
 from tournament.services.results import record_result
 
 pytestmark = BROWSER_MARKS
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+REPO = Path(__file__).resolve().parents[2]
 # WCAG 2.0-2.2 A and AA, plus axe's best practices (landmarks, headings, skip links).
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 FAILING = {"serious", "critical"}
@@ -47,11 +50,15 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     for game in Game.objects.filter(round__division=b, round__number=5, score1__isnull=True):
         if game.player2_id:
             record_result(b, 5, game.player1.number, 400, 350, actor="a11y test")
+    # a division of teams of players (TSH's 'team' field): the standings carry team standings
+    teams = import_tsh(REPO / "fixtures" / "teams" / "interclub.t", rounds=3)
+    publish_tournament(teams, True, actor="a11y test")
     t, d = DEMO_SLUG, "a"
     public = [
         ("home", "/"),
         ("tournament", f"/t/{t}/"),
         ("standings", f"/t/{t}/{d}/standings/"),
+        ("team standings", f"/t/{teams.slug}/{teams.divisions.get().slug}/standings/"),
         ("round", f"/t/{t}/{d}/round/4/"),
         ("cross table", f"/t/{t}/{d}/crosstable/"),
         ("player", f"/t/{t}/{d}/player/1/"),

@@ -3,12 +3,15 @@
 Run on demand (not collected by pytest):
 
     python tests/benchmarks/bench_ratings.py [--games 1000000] [--json] [--section engine]
+    python tests/benchmarks/bench_ratings.py --section estimates [--players 500] [--rounds 23]
 
-Sections are functions in SECTIONS returning rows: "engine" (pure Python) and "db" (the same
+Sections are functions in SECTIONS returning rows: "engine" (pure Python), "db" (the same
 history loaded into a fresh SQLite database in a temporary directory and re-rated there with
-every history row and player rating written).
+every history row and player rating written) and "estimates" (the live feed's rating estimates
+of a synthetic 500-player, 23-round division, issue 18's acceptance figure).
 Speeds are reported as absolute numbers and as ratios to baselines measured in the same run
-(a naive per-game Elo loop over the same games), so the machine's noise mostly cancels.
+(a naive per-game Elo loop over the same games; for the estimates, the generic algorithm that
+re-rates every prefix of rounds and one final rating), so the machine's noise mostly cancels.
 """
 
 from __future__ import annotations
@@ -251,6 +254,109 @@ def engine_section(args) -> list[dict]:
     return rows
 
 
+def synthetic_division(
+    n_players: int, n_rounds: int, seed: int
+) -> tuple[list[RatedPlayer], list[RatedGame]]:
+    """A big open division as the live feed rates it: ratings 300-2300 around 1500, one player
+    in ten a newcomer, career games 0-1,000, every round paired Swiss-like (by wins, then at
+    random) and won by hidden strength, 200-600 point scores, no byes (an even field)."""
+    rng = random.Random(seed)
+    n_players -= n_players % 2
+    strength = [rng.gauss(1500, 300) for _ in range(n_players)]
+    players = [
+        RatedPlayer(
+            i + 1,
+            None if rng.random() < 0.1 else min(2300, max(300, round(strength[i]))),
+            rng.randint(0, 1000),
+        )
+        for i in range(n_players)
+    ]
+    wins = [0.0] * n_players
+    games: list[RatedGame] = []
+    for rnd in range(1, n_rounds + 1):
+        order = sorted(range(n_players), key=lambda i: (-wins[i], rng.random()))
+        for a, b in zip(order[::2], order[1::2], strict=True):
+            p = 1 / (1 + math.exp(-0.0031879 * (strength[a] - strength[b])))
+            lo, hi = rng.randint(200, 420), rng.randint(421, 600)
+            a_wins = rng.random() < p
+            games.append(RatedGame(rnd, a + 1, b + 1, *((hi, lo) if a_wins else (lo, hi))))
+            wins[a if a_wins else b] += 1
+    return players, games
+
+
+def estimates_section(args) -> list[dict]:
+    """The in-event estimates of every player after every round (TSH's ``newr``: what the live
+    feed, tourney.js and an exported .t carry, via ratings.division.division_estimates ->
+    estimates_by_round), on a synthetic division of --players and --rounds.
+
+    Baselines in the same run: the generic algorithm every rating system inherits
+    (RatingSystem.estimates: re-rate rounds 1..r for each r, the definition), and one lean
+    rating of the whole event (what a page's single estimate costs). The two estimates must
+    agree to the point; the row says so.
+    """
+    from ratings.engine import get_system
+    from ratings.engine.base import RatingSystem
+    from ratings.engine.model import prepare_event
+
+    players, games = synthetic_division(args.players, args.rounds, args.seed)
+    rows = [
+        row(
+            "synthetic division",
+            len(players),
+            "players",
+            f"{args.rounds} rounds, {len(games):,} games, "
+            f"{sum(1 for p in players if not p.rating)} newcomers",
+        )
+    ]
+    repeat = max(1, args.repeat // 4)
+    for name in args.estimate_systems:
+        system = get_system(name)
+        ev = prepare_event(players, games, args.rounds)
+        t_est, est = timed(lambda: system.estimates(ev, args.rounds), repeat=repeat)  # noqa: B023
+        t_generic, generic = timed(
+            lambda: RatingSystem.estimates(system, ev, args.rounds),  # noqa: B023
+            repeat=repeat,
+        )
+        t_final, _ = timed(
+            lambda: rate_event(name, players, games, args.rounds, explain=False),  # noqa: B023
+            repeat=repeat,
+        )
+        t_feed, _ = timed(
+            lambda: estimates_by_round(name, players, games, args.rounds),  # noqa: B023
+            repeat=repeat,
+        )
+        same = est == generic
+        rows.append(
+            row(
+                f"{name}: estimates_by_round, all rounds (median)",
+                t_feed * 1000,
+                "ms",
+                f"the feed's path; {t_feed / t_final:.1f}x one final rating",
+            )
+        )
+        rows.append(
+            row(
+                f"{name}: system.estimates (median)",
+                t_est * 1000,
+                "ms",
+                "without preparing the event",
+            )
+        )
+        rows.append(
+            row(
+                f"{name}: baseline, re-rate every prefix (median)",
+                t_generic * 1000,
+                "ms",
+                f"{t_generic / t_est:.1f}x the estimates; "
+                f"results {'identical' if same else 'DIFFERENT'}",
+            )
+        )
+        rows.append(
+            row(f"{name}: baseline, one final rating (median)", t_final * 1000, "ms", "lean")
+        )
+    return rows
+
+
 DB_LIMIT_SECONDS = 90.0  # end-to-end re-rate with database writes, 1,000,000 games, SQLite
 
 
@@ -380,6 +486,7 @@ def row(name: str, value: float, unit: str, note: str) -> dict:
 SECTIONS: list[tuple[str, Callable[[argparse.Namespace], list[dict]]]] = [
     ("engine", engine_section),
     ("db", db_section),
+    ("estimates", estimates_section),
 ]
 
 
@@ -398,6 +505,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--repeat", type=int, default=21, help="runs for the small medians")
+    ap.add_argument("--players", type=int, default=500, help="estimates: division size")
+    ap.add_argument("--rounds", type=int, default=23, help="estimates: rounds played")
+    ap.add_argument(
+        "--estimate-systems",
+        type=lambda text: text.split(","),
+        default=["nsa2008", "naspa2024", "glicko2", "absp"],
+        help="estimates: comma-separated rating systems",
+    )
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--section", action="append", choices=[n for n, _ in SECTIONS])
     args = ap.parse_args(argv)

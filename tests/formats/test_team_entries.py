@@ -4,23 +4,31 @@ fixtures/teams/school.t is a small team division we made from the form (see its 
 real school events with ``0+0+0`` ratings were refused at import. A team imports, is seeded and
 paired by its members' mean rating, ranks like any entry, and is exported with the rating text
 it came with, so the file round-trips byte for byte.
+
+Teams of players (TSH's ``team`` field, fixtures/teams/interclub.t): they import, keep their
+field byte for byte on export, and get TSH's team standings on the public standings page, the
+console's and ``manage.py standings --teams``; a division without the field shows none.
 """
 
 from __future__ import annotations
 
 import json
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from pairings.services.rounds import pair_round
 from tournament.formats import FormatError, parse_t
 from tournament.interchange.exports import export_files, export_tourney_js
 from tournament.interchange.imports import import_tsh
 from tournament.models import Division, Game
-from tournament.selectors import division_standings
+from tournament.selectors import division_standings, division_team_standings, division_teams
+from tournament.services import publish_tournament
 
 SCHOOL = Path(__file__).resolve().parents[2] / "fixtures" / "teams" / "school.t"
+INTERCLUB = SCHOOL.with_name("interclub.t")
 NAMES = ["Hillside School A", "Riverside  High", "St Mary's B", "Oakwood Academy"]
 
 
@@ -102,3 +110,127 @@ def test_a_feed_rating_that_is_neither_is_refused():
     data = {"divisions": [{"name": "A", "players": [None, {"name": "X", "rating": "12ab"}]}]}
     with pytest.raises(FormatError, match="neither a rating nor"):
         tourney_js_divisions(data)
+
+
+# fixtures/teams/README.md: (rank, team, members' ranks, W, L, spread, % vs others) after 3
+INTERCLUB_TEAMS = [
+    (1, "Good", [2, 5], 3.5, 2.5, -30, 58.33),
+    (2, "Evil", [3, 4], 3.0, 3.0, 100, 50.0),
+    (3, "St Mary's", [1, 6], 2.5, 3.5, -70, 37.5),
+]
+
+
+def interclub():
+    t = import_tsh(INTERCLUB, rounds=3)
+    publish_tournament(t, True, actor="test")
+    return t, Division.objects.get(tournament=t)
+
+
+@pytest.mark.django_db
+def test_teams_of_players_import_rank_as_tsh_and_round_trip_byte_for_byte():
+    t, division = interclub()
+    assert division_teams(division) == {
+        1: "Good",
+        2: "Good",
+        3: "Evil",
+        4: "Evil",
+        5: "St Mary's",
+        6: "St Mary's",
+    }
+    rows = division_team_standings(division)
+    got = [
+        (r.rank, r.team, r.ranks, r.wins, r.losses, r.spread, round(r.percent_vs_others, 2))
+        for r in rows
+    ]
+    assert got == INTERCLUB_TEAMS
+    assert [(r.rank, r.team) for r in division_team_standings(division, 1)] == [
+        (1, "Good"),
+        (2, "St Mary's"),
+        (3, "Evil"),
+    ]
+    [text] = [v for k, v in export_files(t).items() if k.endswith(".t")]
+    assert text == INTERCLUB.read_text("utf-8")  # 'team St Mary's' as it came
+
+
+@pytest.mark.django_db
+def test_a_division_of_team_entries_has_no_team_standings():
+    """'a+b+c' entries are each one entry: TSH ranks them in the ordinary standings only."""
+    division = Division.objects.get(tournament=import_tsh(SCHOOL, rounds=4))
+    assert division_teams(division) == {}
+    assert division_team_standings(division) == []
+
+
+@pytest.mark.django_db
+def test_the_standings_pages_show_team_standings_only_where_there_are_teams(client):
+    t, division = interclub()
+    body = client.get(f"/t/{t.slug}/{division.slug}/standings/").content.decode()
+    section = body[body.index('id="team-standings"') :]
+    for rank, team, ranks, *_rest, percent in INTERCLUB_TEAMS:
+        cells = f'<td class="num">{rank}</td><td>{team.replace(chr(39), "&#x27;")}</td>'
+        assert cells in section, team
+        assert f'<td class="wide">{" ".join(map(str, ranks))}</td>' in section
+        assert f"{percent:.2f}" in section
+    assert section.index(">Good<") < section.index(">Evil<") < section.index(">St Mary")
+    after_one = client.get(f"/t/{t.slug}/{division.slug}/standings/", {"after": 1})
+    section = after_one.content.decode().split('id="team-standings"')[1]
+    assert section.index(">Good<") < section.index(">St Mary") < section.index(">Evil<")
+
+    school = import_tsh(SCHOOL, rounds=4)
+    publish_tournament(school, True, actor="test")
+    plain = client.get(f"/t/{school.slug}/{school.divisions.get().slug}/standings/")
+    assert plain.status_code == 200 and b"team-standings" not in plain.content
+
+
+@pytest.mark.django_db
+def test_the_console_standings_show_the_team_standings(client):
+    from tests.core.conftest import make_director
+
+    t, division = interclub()
+    make_director(t, "td")
+    client.login(username="td", password="pw-long-enough-1")
+    body = client.get(f"/t/{t.slug}/console/{division.slug}/standings/").content.decode()
+    section = body[body.index('id="team-standings"') :]
+    assert section.index(">Good<") < section.index(">Evil<") < section.index(">St Mary")
+
+
+@pytest.mark.django_db
+def test_the_standings_command_prints_team_standings():
+    t, _division = interclub()
+    out = StringIO()
+    call_command("standings", t.slug, "--teams", "--json", stdout=out)
+    rows = json.loads(out.getvalue())
+    assert [
+        (r["rank"], r["team"], r["ranks"], r["wins"], r["losses"], r["spread"]) for r in rows
+    ] == [row[:6] for row in INTERCLUB_TEAMS]
+    assert [r["percent_vs_others"] for r in rows] == [58.33, 50.0, 37.5]
+    out = StringIO()
+    call_command("standings", t.slug, "--teams", "--after-round", "1", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert "team standings after round 1" in lines[0]
+    assert [line.split()[5:7] for line in lines[2:]] == [
+        ["75.00", "Good"],
+        ["0.00", "St"],
+        ["25.00", "Evil"],
+    ]
+
+
+@pytest.mark.django_db
+def test_team_standings_of_a_division_without_teams_is_a_clear_error():
+    school = import_tsh(SCHOOL, rounds=4)
+    with pytest.raises(CommandError, match="has no teams: no player's line names one"):
+        call_command("standings", school.slug, "--teams")
+
+
+@pytest.mark.django_db
+def test_the_feed_carries_the_teams_and_imports_them(tmp_path):
+    """tourney.js holds the field as TSH does (``etc.team``, its words), so a division read
+    from a feed gets the same team standings."""
+    t, _division = interclub()
+    feed = export_tourney_js(t)
+    assert feed["divisions"][0]["players"][5]["etc"]["team"] == ["St", "Mary's"]
+    js = tmp_path / "tourney.js"
+    js.write_text("newt=" + json.dumps(feed) + ";", encoding="utf-8")
+    again = Division.objects.get(tournament=import_tsh(js))
+    assert [(r.rank, r.team, r.ranks) for r in division_team_standings(again)] == [
+        (rank, team, ranks) for rank, team, ranks, *_ in INTERCLUB_TEAMS
+    ]

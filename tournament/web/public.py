@@ -23,12 +23,15 @@ from ..selectors import (
     DivisionSnapshot,
     EntryView,
     cross_table,
+    division_team_standings,
+    division_teams,
     games_seen_by,
     player_game_rows,
     records_by_round,
     round_boards,
 )
 from ..standings import StandingsRow
+from ..team_standings import TeamStandingsRow
 from .caching import Version, cached, data_key, viewer_role
 from .caching import public_page as cached_page
 from .permissions import (
@@ -170,6 +173,20 @@ class _Page:
 
         return cached(self.key("facts"), compute)
 
+    def team_rows(self, after_round: int) -> list[TeamStandingsRow]:
+        """TSH's team standings after the round, [] when no player has a team (one query on
+        the entries then, cached like the rest)."""
+
+        def compute() -> list[TeamStandingsRow]:
+            teams = division_teams(self.div)
+            if not teams:
+                return []
+            return division_team_standings(
+                self.div, after_round, teams=teams, snapshot=self.snapshot()
+            )
+
+        return cached(self.key("teams", after_round), compute)
+
     def rows_after(self, after_round: int) -> list[StandingsRow]:
         return cached(
             self.key("standings", after_round),
@@ -228,6 +245,7 @@ def standings(
             "tournament": page.div.tournament,
             "division": page.div,
             "rows_html": mark_safe(cached(page.key("rows-html", after_round), table)),
+            "team_rows": page.team_rows(after_round),
             "after_round": after_round,
             # the latest standings count every game recorded so far: say which are in
             "progress": facts.progress.describe()

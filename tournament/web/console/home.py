@@ -21,6 +21,7 @@ from ratings.selectors import list_summaries
 from tournament.selectors import (
     division_actions,
     division_standings,
+    division_team_standings,
     last_round_number,
     last_scored_round,
     missing_games,
@@ -192,6 +193,7 @@ def standings(request: HttpRequest, tournament: Tournament, division: str) -> Ht
             "tournament": tournament,
             "division": div,
             "rows": rows,
+            "team_rows": division_team_standings(div, after),
             "after_round": after,
             "rounds": range(0, last + 1),
             "directs": can_direct(request.user, tournament),
