@@ -20,8 +20,10 @@ from .conftest import clean_env, free_port
 
 
 def fetch(url: str) -> tuple[int, bytes, str]:
+    # a fresh worker's first answer loads Django and the static manifest: on a loaded CI
+    # machine that took over 5 s once, so the wait is generous (a hang still fails)
     try:
-        with urllib.request.urlopen(url, timeout=5) as response:
+        with urllib.request.urlopen(url, timeout=60) as response:
             return response.status, response.read(), response.headers.get("Content-Type", "")
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read(), exc.headers.get("Content-Type", "")
