@@ -105,6 +105,7 @@ def pair_round(
     With ``keep_scored`` the round may be in play: only the players without a scored game
     (played, forfeit, bye) are re-paired, from the engine's proposal for them alone, checked
     by the checker; every scored game stays exactly as stored (``replace_unscored_pairings``).
+    Without a schedule for the round it re-pairs with the system the round was paired with.
 
     The system (and lag and options) come from the division's schedule; ``system`` overrides
     the system only. Refused with a ServiceError naming the round: an earlier round without
@@ -119,6 +120,15 @@ def pair_round(
     _check_within_rounds(division, round_number)
     where = round_place(division, round_number)
     scheduled = schedule_entry(division, round_number)
+    if system is None and scheduled is None and keep_scored:
+        # a round in play re-pairs with the system it was paired with (the console's choice
+        # when no schedule names one), not a refusal for want of a schedule
+        stored = (
+            Round.objects.filter(division=division, number=round_number)
+            .values_list("system", flat=True)
+            .first()
+        )
+        system = stored if stored in system_names() else None
     if system is None:
         if scheduled is None:
             raise ServiceError(

@@ -118,3 +118,31 @@ def test_two_players_alone_are_paired_not_swapped_and_a_swap_keeps_a_missed_roun
     r = td.post(base + "change/", {"action": "swap", "a": "4", "b": "6"})
     assert r.status_code == 302
     assert stored(d) == [(1, 2, 400), (3, 6, None), (5, 4, None), (7, 0, 50), (8, 0, -50)]
+
+
+def test_repair_without_a_schedule_uses_the_system_the_round_was_paired_with(client, settings):
+    """A round paired on the console with a system chosen there (no schedule range) is
+    re-paired with that system, not refused for want of a schedule; an unscored game's
+    result column is blank."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    t = services.create_tournament(name="No Schedule", actor="test")
+    d = services.create_division(t, name="A", rounds=3, actor="test")
+    for k in range(6):
+        services.register_player(d, name=f"Player, Q{k + 1}", rating=1700 - 10 * k, actor="t")
+    save_round_pairings(
+        d,
+        1,
+        [PlannedGame(1, 2, board=1), PlannedGame(3, 4, board=2), PlannedGame(5, 6, board=3)],
+        system="swiss",
+        actor="t",
+    )
+    services.record_result(d, 1, 1, 400, 350, actor="t")
+    client.force_login(make_director(t, "nosched-td"))
+    base = f"/t/{t.slug}/console/{d.slug}/round/1/"
+    page = client.get(base + "pair/").content.decode()
+    assert "None-None" not in page and "400-350" in page
+    events = AuditEvent.objects.count()
+    r = client.post(base + "change/", {"action": "repair"})
+    assert r.status_code == 302, r.content.decode()
+    assert AuditEvent.objects.count() == events + 1
+    assert (1, 2, 400) in stored(d) and {n for g in stored(d) for n in g[:2]} == set(range(1, 7))

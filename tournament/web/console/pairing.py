@@ -168,7 +168,9 @@ def _in_play(tournament: Tournament, division: Division, round_number: int) -> d
                 "board": g.board,
                 "first": f"#{g.player1.number} {g.player1.name}",
                 "second": f"#{g.player2.number} {g.player2.name}" if not bye else "",
-                "result": f"{g.score1}-{g.score2}" if not bye else g.explanation or "bye",
+                "result": (g.explanation or "bye")
+                if bye
+                else (f"{g.score1}-{g.score2}" if g.score1 is not None else ""),
                 # a late arrival's missed round is a pairing while its round is in play
                 "locked": (not bye and g.score1 is not None)
                 or forfeit_opponent(g) is not None
