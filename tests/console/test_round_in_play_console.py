@@ -146,3 +146,16 @@ def test_repair_without_a_schedule_uses_the_system_the_round_was_paired_with(cli
     assert r.status_code == 302, r.content.decode()
     assert AuditEvent.objects.count() == events + 1
     assert (1, 2, 400) in stored(d) and {n for g in stored(d) for n in g[:2]} == set(range(1, 7))
+
+
+def test_registering_a_late_arrival_in_play_says_how_to_give_them_a_game(td, event):
+    t, d = event
+    r = td.post(
+        f"/t/{t.slug}/console/{d.slug}/players/add/",
+        {"name": "Late, Lou", "rating": "1500", "new": "on", "confirm": "on"},
+        HTTP_HX_REQUEST="true",
+    )
+    body = r.content.decode()
+    assert r.status_code == 200 and "Registered #8 Late, Lou" in body
+    assert "Missed rounds 1: each a forfeit loss (-50)" in body
+    assert "Round 1 is in play: to give them a game in it, use Pair them" in body
