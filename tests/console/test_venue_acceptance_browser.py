@@ -308,6 +308,7 @@ def test_a_venue_day_of_mistakes_each_fixed_the_documented_way(live_server, brow
     page.fill("#id_name", "Cole, Cy")
     page.press("#id_name", "Enter")  # "add a new player": the server shows the near names
     page.wait_for_selector("#near button.pick")
+    assert "entered in division A as #3" in page.inner_text("#near")
     page.click("#near button.pick")  # the same person, picked
     page.wait_for_selector("#id_name_error")
     refusal = page.inner_text("#id_name_error")
@@ -372,6 +373,9 @@ def test_a_venue_day_of_mistakes_each_fixed_the_documented_way(live_server, brow
     page.click("#add-new")
     page.wait_for_selector("#entry-6")
     trail.after("register the late arrival", 1, "register")
+    assert "Round 2 is in play: to give them a game in it, use Pair them" in page.inner_text(
+        "#notice"
+    )
     late = 6
     page.goto(f"{base}/t/{t.slug}/console/{b.slug}/round/2/pair/")
     page.wait_for_selector("section.in-play")
