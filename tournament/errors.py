@@ -219,6 +219,8 @@ CODES: dict[str, str] = {
     "pairing_same_game": "#{a} and #{b} already play each other; swap players of two "
     "different games",
     "pairing_pin_exists": "#{a} and #{b} already play each other",
+    "pairing_both_alone": "#{a} and #{b} both play nobody this round (a bye, a missed round); "
+    "swapping them changes nothing but their records: pair them with each other instead",
     # admin and registry
     "actor_required": "{what}: say who is acting (a signed-in user or a command)",
     "registry_permission": "changing {what} of an existing player is the registry's job: "

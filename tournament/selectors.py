@@ -699,6 +699,16 @@ def player_choices(division: Division, players: list[Player]) -> list[dict[str, 
     registered = dict(
         division.entries.filter(player__in=players).values_list("player_id", "number")
     )
+    # one person, one division: a player entered in another division of this tournament is
+    # named as such, so the director moves them rather than adds a second person by that name
+    elsewhere = {
+        pid: f"division {name} as #{number}"
+        for pid, name, number in Entry.objects.filter(
+            division__tournament_id=division.tournament_id, player__in=players
+        )
+        .exclude(division=division)
+        .values_list("player_id", "division__name", "number")
+    }
     rows = []
     for p in players:
         base = {
@@ -707,6 +717,7 @@ def player_choices(division: Division, players: list[Player]) -> list[dict[str, 
             "ids": federation_ids(p),
             "country": p.country,
             "number": registered.get(p.pk),
+            "elsewhere": elsewhere.get(p.pk, ""),
         }
         listed = by_player.get(p.pk, [])
         for r in listed:

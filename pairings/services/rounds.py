@@ -105,6 +105,7 @@ def pair_round(
     With ``keep_scored`` the round may be in play: only the players without a scored game
     (played, forfeit, bye) are re-paired, from the engine's proposal for them alone, checked
     by the checker; every scored game stays exactly as stored (``replace_unscored_pairings``).
+    Without a schedule for the round it re-pairs with the system the round was paired with.
 
     The system (and lag and options) come from the division's schedule; ``system`` overrides
     the system only. Refused with a ServiceError naming the round: an earlier round without
@@ -119,6 +120,15 @@ def pair_round(
     _check_within_rounds(division, round_number)
     where = round_place(division, round_number)
     scheduled = schedule_entry(division, round_number)
+    if system is None and scheduled is None and keep_scored:
+        # a round in play re-pairs with the system it was paired with (the console's choice
+        # when no schedule names one), not a refusal for want of a schedule
+        stored = (
+            Round.objects.filter(division=division, number=round_number)
+            .values_list("system", flat=True)
+            .first()
+        )
+        system = stored if stored in system_names() else None
     if system is None:
         if scheduled is None:
             raise ServiceError(
@@ -685,30 +695,23 @@ def _replace_pairs(
 
 
 def _round_pairs(games: list[Game]) -> list[tuple[int, int]]:
-    """A stored round's games that may still change (unscored games, byes) as (first, second)."""
+    """A stored round's games that may still change as (first, second): unscored games, byes
+    and a late arrival's missed-round record (a pairing, not a result, while its round is in
+    play); a withdrawn player's record and forfeits stay."""
     open_games = [
         g
         for g in sorted(games, key=lambda g: (g.board is None, g.board or 0, g.pk))
         if not is_scored(g)
-        or (
-            g.player2_id is None
-            and forfeit_opponent(g) is None
-            and g.explanation not in ("withdrawn", "late entry")
-        )
+        or (g.player2_id is None and forfeit_opponent(g) is None and g.explanation != "withdrawn")
     ]
     return [(g.player1.number, g.player2.number if g.player2_id else 0) for g in open_games]
 
 
-@transaction.atomic
-def swap_in_round(
-    division: Division, round_number: int, a: int, b: int, *, actor: Actor | str | None = None
-) -> Round:
-    """Exchange two players of a round in play, as TSH's ``pair`` does at any time.
-
-    Between two unscored games (a wrong table), or a player and the bye's player (a late
-    arrival takes the bye player's game). A player with a played or forfeited game is
-    refused (``pairing_changes_scored_game``): correct or clear that result first.
-    """
+def _open_pairs(
+    division: Division, round_number: int, a: int, b: int
+) -> tuple[int, list[tuple[int, int]]]:
+    """The round (checked, division locked) and its pairs that may change, after refusing a
+    player ``a`` or ``b`` whose game this round is played or forfeited."""
     round_number = _check_round_number(round_number)
     lock_division(division)
     games = list(
@@ -732,9 +735,59 @@ def swap_in_round(
                     player1=x,
                     player2=y,
                 )
-    swapped = swap_players(pairs, a, b)
+    return round_number, pairs
+
+
+def _store_changed(
+    division: Division,
+    round_number: int,
+    before: list[tuple[int, int]],
+    after: list[tuple[int, int]],
+    actor: Actor | str | None,
+) -> Round:
+    """Store a changed round in play: every game between two players, and only the players
+    alone who were not alone before (a player left alone keeps their bye or missed-round
+    record exactly as it was: re-storing it would turn a late arrival's forfeit into a bye)."""
+    alone = {p for p in before if not p[1]}
     planned = [
         PlannedGame(x, y, explanation="changed by the director" if y else "bye: the director's")
-        for x, y in swapped
+        for x, y in after
+        if x and (y or (x, y) not in alone)
     ]
     return replace_unscored_pairings(division, round_number, planned, actor=actor)
+
+
+@transaction.atomic
+def swap_in_round(
+    division: Division, round_number: int, a: int, b: int, *, actor: Actor | str | None = None
+) -> Round:
+    """Exchange two players of a round in play, as TSH's ``pair`` does at any time.
+
+    Between two unscored games (a wrong table), or a player and the bye's player. A player
+    with a played or forfeited game is refused (``pairing_changes_scored_game``): correct or
+    clear that result first. Two players who both play nobody (a bye, a late arrival's missed
+    round) are refused: swapping them changes nothing but the record; pair them instead
+    (``pin_in_round``).
+    """
+    round_number, pairs = _open_pairs(division, round_number, a, b)
+    alone = {x for x, y in pairs if not y}
+    if a in alone and b in alone:
+        raise ServiceError("pairing_both_alone", field="b", a=a, b=b)
+    return _store_changed(division, round_number, pairs, swap_players(pairs, a, b), actor)
+
+
+@transaction.atomic
+def pin_in_round(
+    division: Division, round_number: int, a: int, b: int, *, actor: Actor | str | None = None
+) -> Round:
+    """Make ``a`` play ``b`` in a round in play; their old opponents play each other (one
+    left alone has the bye).
+
+    The late arrival's case: a player registered while the round is in play has only a
+    missed-round record for it; paired with the player who has the bye, the two play each
+    other and both the bye and the missed-round record go. Played or forfeited games are
+    refused as in ``swap_in_round``. One audit event (``repair_unscored``).
+    """
+    round_number, pairs = _open_pairs(division, round_number, a, b)
+    pinned = [p for p in pin_pair(pairs, a, b) if p[0] or p[1]]
+    return _store_changed(division, round_number, pairs, pinned, actor)

@@ -154,3 +154,27 @@ def test_console_shows_the_renumbering_before_the_button_applies_it(td, event):
     assert 'id="renumber-preview"' not in done.content.decode()  # already in rating order
     assert numbers(a) == [(1, "Baker, Bo"), (2, "Cole, Cy"), (3, "Able, Ann")]
     assert AuditEvent.objects.filter(action="renumber").count() == 1
+
+
+def test_console_names_a_player_entered_in_another_division_before_the_pick(td, event):
+    """Typed on the wrong division's page, a player of division A is shown as entered there
+    (suggestions and the near-name warning), so the director moves them instead of adding a
+    second person by that name; picking them anyway is refused, nothing changes."""
+    t, a, b = event
+    found = td.get(page_url(b, "players_search"), {"name": "Able"}).content.decode()
+    assert "entered in division A as #1" in found
+    near = td.post(page_url(b, "players_add"), {"name": "Able, Ann", "new": "on"}, **HTMX)
+    body = near.content.decode()
+    assert 'id="near"' in body and "entered in division A as #1" in body
+    assert (
+        "entered in division"
+        not in td.get(page_url(a, "players_search"), {"name": "Bak"}).content.decode()
+    )
+    ann = Entry.objects.get(division=a, number=1)
+    before = (Entry.objects.count(), AuditEvent.objects.count())
+    refused = td.post(
+        page_url(b, "players_add"), {"name": "Able, Ann", "pick": str(ann.player_id)}, **HTMX
+    )
+    assert refused.status_code == 400
+    assert "already entered in division A (#1)" in refused.content.decode()
+    assert (Entry.objects.count(), AuditEvent.objects.count()) == before

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tests.core.conftest import make_director
 from tournament.models import AuditEvent, Game
 from tournament.selectors import division_standings
@@ -68,6 +69,33 @@ def test_double_forfeit_then_corrections_through_every_state(td, event):
     assert page.status_code == 200 and "Cleared" in page.content.decode()
     assert records(d, 3, 4) == [(0.0, 0.0, 0), (0.0, 0.0, 0)]
     assert AuditEvent.objects.latest("pk").action == "clear_result"
+
+
+def test_a_typed_correction_of_an_earlier_round_warns_of_the_later_pairings(td, event):
+    """`LINE: REASON` in round 1's box after round 2 is paired: the same warning and links as
+    the correction form; a line without a reason (a first result) warns of nothing."""
+    t, d = event
+    for line in ("1 400 300", "3 410 390", "5 380 420"):
+        assert post(td, t, d, line).status_code == 200
+    save_round_pairings(
+        d, 2, [PlannedGame(1, 3, board=1), PlannedGame(2, 5, board=2), PlannedGame(4, 6, board=3)]
+    )
+    for line, kind in (
+        ("1 300 400: winner reversed", "corrected"),
+        ("3 f: #3 never came", "forfeit"),
+        ("5 ff: neither came", "double_forfeit"),
+        ("1 clear: result on the wrong game", "cleared"),
+    ):
+        before = AuditEvent.objects.count()
+        page = post(td, t, d, line)
+        body = page.content.decode()
+        assert page.status_code == 200 and f'data-kind="{kind}"' in body, line
+        assert "Round 2 was paired from the old result of round 1." in body, line
+        assert "Round 2: 3 unscored games" in body, line
+        assert f'href="/t/{t.slug}/console/{d.slug}/round/2/pair/"' in body, line
+        assert AuditEvent.objects.count() == before + 1  # the warning writes nothing
+    body = post(td, t, d, "1 350 340").content.decode()  # unplayed again: a first result
+    assert "Recorded" in body and "paired from the old result" not in body
 
 
 @pytest.mark.parametrize(

@@ -66,3 +66,96 @@ def test_page_lists_locked_games_and_swaps_a_late_arrival_in(td, event):
     r = td.post(base + "change/", {"action": "repair"})
     assert r.status_code == 302, r.content
     assert (1, 2, 400) in stored(d) and len(stored(d)) == 4
+
+
+def test_a_late_arrival_is_paired_with_the_bye_player(td, event):
+    """Registered while round 1 is in play, #8 has only a missed-round record for it; Pair
+    them makes #8 play #7 (the bye): the bye and the missed round go, in one audit event."""
+    t, d = event
+    late = services.register_player(d, name="Late, Lou", rating=1500, actor="t")
+    assert (8, 0, -50) in stored(d)  # the late entry's missed round, a forfeit loss
+    base = f"/t/{t.slug}/console/{d.slug}/round/1/"
+    page = td.get(base + "pair/").content.decode()
+    assert 'class="change-pin"' in page and "late entry" in page
+    assert page.count("<strong>locked</strong>") == 1  # the missed round is not locked
+    events = AuditEvent.objects.count()
+    r = td.post(base + "change/", {"action": "pin", "a": str(late.number), "b": "7"})
+    assert r.status_code == 302, r.content
+    assert stored(d) == [(1, 2, 400), (3, 4, None), (5, 6, None), (8, 7, None)]
+    assert AuditEvent.objects.count() == events + 1
+    assert AuditEvent.objects.latest("pk").action == "repair_unscored"
+    page = td.get(base + "pair/").content.decode()
+    assert "#8 Late, Lou" in page and "Round 1 of division A: #8 plays #7." in page
+
+
+def test_pair_them_in_a_round_in_play_refuses_a_scored_player_and_bad_numbers(td, event):
+    t, d = event
+    base = f"/t/{t.slug}/console/{d.slug}/round/1/"
+    before = (stored(d), AuditEvent.objects.count())
+    for a, b, words in (
+        ("7", "1", "is scored"),
+        ("3", "4", "already play each other"),
+        ("3", "x", "give two player numbers"),
+        ("3", "9", "#9 is not a player of this round"),
+    ):
+        r = td.post(base + "change/", {"action": "pin", "a": a, "b": b})
+        assert r.status_code == 400, (a, b)
+        assert words in r.content.decode().replace("&#x27;", "'"), (a, b)
+    assert (stored(d), AuditEvent.objects.count()) == before
+
+
+def test_two_players_alone_are_paired_not_swapped_and_a_swap_keeps_a_missed_round(td, event):
+    """Swapping the bye's player with a late arrival would only trade their records: refused.
+    A swap elsewhere in the round keeps the late arrival's missed round exactly."""
+    t, d = event
+    services.register_player(d, name="Late, Lou", rating=1500, actor="t")
+    base = f"/t/{t.slug}/console/{d.slug}/round/1/"
+    before = (stored(d), AuditEvent.objects.count())
+    r = td.post(base + "change/", {"action": "swap", "a": "8", "b": "7"})
+    assert r.status_code == 400
+    assert "pair them with each other instead" in r.content.decode()
+    assert (stored(d), AuditEvent.objects.count()) == before
+    r = td.post(base + "change/", {"action": "swap", "a": "4", "b": "6"})
+    assert r.status_code == 302
+    assert stored(d) == [(1, 2, 400), (3, 6, None), (5, 4, None), (7, 0, 50), (8, 0, -50)]
+
+
+def test_repair_without_a_schedule_uses_the_system_the_round_was_paired_with(client, settings):
+    """A round paired on the console with a system chosen there (no schedule range) is
+    re-paired with that system, not refused for want of a schedule; an unscored game's
+    result column is blank."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    t = services.create_tournament(name="No Schedule", actor="test")
+    d = services.create_division(t, name="A", rounds=3, actor="test")
+    for k in range(6):
+        services.register_player(d, name=f"Player, Q{k + 1}", rating=1700 - 10 * k, actor="t")
+    save_round_pairings(
+        d,
+        1,
+        [PlannedGame(1, 2, board=1), PlannedGame(3, 4, board=2), PlannedGame(5, 6, board=3)],
+        system="swiss",
+        actor="t",
+    )
+    services.record_result(d, 1, 1, 400, 350, actor="t")
+    client.force_login(make_director(t, "nosched-td"))
+    base = f"/t/{t.slug}/console/{d.slug}/round/1/"
+    page = client.get(base + "pair/").content.decode()
+    assert "None-None" not in page and "400-350" in page
+    events = AuditEvent.objects.count()
+    r = client.post(base + "change/", {"action": "repair"})
+    assert r.status_code == 302, r.content.decode()
+    assert AuditEvent.objects.count() == events + 1
+    assert (1, 2, 400) in stored(d) and {n for g in stored(d) for n in g[:2]} == set(range(1, 7))
+
+
+def test_registering_a_late_arrival_in_play_says_how_to_give_them_a_game(td, event):
+    t, d = event
+    r = td.post(
+        f"/t/{t.slug}/console/{d.slug}/players/add/",
+        {"name": "Late, Lou", "rating": "1500", "new": "on", "confirm": "on"},
+        HTTP_HX_REQUEST="true",
+    )
+    body = r.content.decode()
+    assert r.status_code == 200 and "Registered #8 Late, Lou" in body
+    assert "Missed rounds 1: each a forfeit loss (-50)" in body
+    assert "Round 1 is in play: to give them a game in it, use Pair them" in body

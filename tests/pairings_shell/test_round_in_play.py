@@ -147,3 +147,23 @@ def test_api_replaces_a_paired_round_keeping_its_scored_games(division):
     r = client.post(path, body, format="json")
     assert r.json()["errors"][0]["params"]["player1"] == 7
     assert rows(d) == before
+
+
+def test_pin_in_round_makes_two_meet_and_their_old_opponents_play(division):
+    from pairings.services.rounds import pin_in_round
+
+    d = division
+    services.record_result(d, 1, 1, 400, 350, actor="t")
+    events = AuditEvent.objects.count()
+    pin_in_round(d, 1, 3, 6, actor="t")  # #3 v #4 and #5 v #6: #3 meets #6, #4 meets #5
+    assert {(r[1], r[2]) for r in rows(d)} == {(1, 2), (3, 6), (5, 4), (7, 0)}
+    assert (1, 1, 2, 400, 350) in rows(d)
+    pin_in_round(d, 1, 7, 3, actor="t")  # the bye's player meets #3; #6 is left with the bye
+    assert {(r[1], r[2]) for r in rows(d)} == {(1, 2), (7, 3), (5, 4), (6, 0)}
+    assert (None, 6, 0, 50, None) in rows(d)
+    assert AuditEvent.objects.count() == events + 2
+    before = rows(d)
+    with pytest.raises(ServiceError) as exc:
+        pin_in_round(d, 1, 2, 6, actor="t")
+    assert exc.value.code == "pairing_changes_scored_game"
+    assert rows(d) == before

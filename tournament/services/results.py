@@ -602,11 +602,15 @@ def set_double_entry(division: Division, on: bool, actor: Actor | str | None = N
 
 @dataclass(frozen=True)
 class Entered:
-    """What one typed line did: ``kind`` is recorded, forfeit, pending, confirmed or disputed."""
+    """What one typed line did: ``kind`` is recorded, forfeit, pending, confirmed or disputed.
+
+    ``correction``: the line carried a reason (``LINE: REASON``), so it changed a game's result
+    whatever it held; the console then names the rounds paired from the old result."""
 
     line: ScoreLine
     kind: str
     games: tuple[Game, ...]
+    correction: bool = False
 
 
 def enter_line(
@@ -877,7 +881,7 @@ def _state_line(
     kind = {SCORES: "recorded", CLEAR: "cleared"}.get(state, state)
     if colon and state != CLEAR and reason.strip():
         kind = "corrected" if kind == "recorded" else kind
-    return Entered(line, kind, tuple(rows))
+    return Entered(line, kind, tuple(rows), correction=bool(colon and reason.strip()))
 
 
 def _read_number(token: str) -> int:

@@ -28,6 +28,7 @@ from pairings.services.rounds import (
     Proposal,
     edit_proposal,
     pair_round,
+    pin_in_round,
     propose_round,
     publish_proposal,
     swap_in_round,
@@ -167,10 +168,13 @@ def _in_play(tournament: Tournament, division: Division, round_number: int) -> d
                 "board": g.board,
                 "first": f"#{g.player1.number} {g.player1.name}",
                 "second": f"#{g.player2.number} {g.player2.name}" if not bye else "",
-                "result": f"{g.score1}-{g.score2}" if not bye else g.explanation or "bye",
+                "result": (g.explanation or "bye")
+                if bye
+                else (f"{g.score1}-{g.score2}" if g.score1 is not None else ""),
+                # a late arrival's missed round is a pairing while its round is in play
                 "locked": (not bye and g.score1 is not None)
                 or forfeit_opponent(g) is not None
-                or g.explanation in ("withdrawn", "late entry"),
+                or g.explanation == "withdrawn",
             }
         )
     url = reverse("console:change_round", args=(tournament.slug, division.slug, round_number))
@@ -296,7 +300,8 @@ def unpair(
 def change_round(
     request: HttpRequest, tournament: Tournament, division: str, round: int
 ) -> HttpResponseBase:
-    """A round in play: swap two players (action=swap, a, b) or re-pair its unscored games
+    """A round in play: swap two players (action=swap, a, b), make two players meet
+    (action=pin, a, b: a late arrival and the bye's player) or re-pair its unscored games
     with the engine (action=repair); scored games stay exactly as recorded."""
     try:
         div = _division(tournament, division)
@@ -311,12 +316,14 @@ def change_round(
             else:
                 numbers = [request.POST.get(k, "").strip() for k in ("a", "b")]
                 if not all(n.isascii() and n.isdigit() for n in numbers):
-                    raise ServiceError(
-                        "pairing_malformed", detail="give two player numbers to swap"
-                    )
+                    raise ServiceError("pairing_malformed", detail="give two player numbers")
                 a, b = (int(n) for n in numbers)
-                swap_in_round(div, round, a, b, actor=request.user)
-                done = f"#{a} and #{b} swapped"
+                if action == "pin":
+                    pin_in_round(div, round, a, b, actor=request.user)
+                    done = f"#{a} plays #{b}"
+                else:
+                    swap_in_round(div, round, a, b, actor=request.user)
+                    done = f"#{a} and #{b} swapped"
     except ServiceError as exc:
         context = _context(tournament, div, round, None, error=exc)
         context.update(_in_play(tournament, div, round))

@@ -35,6 +35,7 @@ from tournament.services import (
 from ...models import Division, Entry, Game, Player, Tournament
 from ...selectors import (
     federation_ids,
+    missing_games,
     near_duplicates,
     paired_rounds,
     player_choices,
@@ -172,13 +173,22 @@ def _late_note(entry: Entry, tournament: Tournament, paired_before: list[int]) -
         return ""
     rounds = _spans(paired_before)
     if tournament.late_entry == "none":
-        return f"Rounds {rounds} were already paired: no record for them (late-entry rule)."
-    if tournament.late_entry == "bye":
-        return f"Missed rounds {rounds}: each a bye scored 0 (neither a win nor a loss)."
-    return (
-        f"Missed rounds {rounds}: each a forfeit loss ({tournament.forfeit_spread:+d}), "
-        "as this tournament's late-entry rule says."
-    )
+        note = f"Rounds {rounds} were already paired: no record for them (late-entry rule)."
+    elif tournament.late_entry == "bye":
+        note = f"Missed rounds {rounds}: each a bye scored 0 (neither a win nor a loss)."
+    else:
+        note = (
+            f"Missed rounds {rounds}: each a forfeit loss ({tournament.forfeit_spread:+d}), "
+            "as this tournament's late-entry rule says."
+        )
+    last = paired_before[-1]
+    if missing_games(entry.division, last):
+        # the round is still being played: the late arrival may yet play in it
+        note += (
+            f" Round {last} is in play: to give them a game in it, use Pair them on its "
+            "pairing page (with the bye's player, or a player whose game is unscored)."
+        )
+    return note
 
 
 def _registered(entry: Entry, tournament: Tournament, paired_before: list[int]) -> str:

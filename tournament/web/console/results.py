@@ -259,7 +259,11 @@ def results(
             extra["correction"] = _correction_for(div, round, line, exc)
             extra["focus_correction"] = form.cleaned_data.get("reopened", False)
         return _answer(request, tournament, div, round, status=400, **extra)
-    return _answer(request, tournament, div, round, echo=line_echo(div, entered))
+    echo = line_echo(div, entered)
+    if entered.correction and entered.games:
+        # the same warning as the correction form's: later rounds used the old result
+        echo["later"] = _later_pairings(tournament, div, entered.games[0])
+    return _answer(request, tournament, div, round, echo=echo)
 
 
 @scorekeeper_required
