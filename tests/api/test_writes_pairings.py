@@ -9,6 +9,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from pairings.services.store import PlannedGame, delete_round_pairings, save_round_pairings
+from tests.core.conftest import make_director
 from tournament import services
 from tournament.models import AuditEvent, First, Game, Round
 
@@ -391,3 +392,39 @@ def test_unknown_division_is_404(unpaired, director):
         "/api/v1/tournaments/api-open/divisions/zz/rounds/2/pairings/", EXPLICIT, format="json"
     )
     refused(r, 404, "not_found")
+
+
+def test_the_bye_moves_to_an_unscored_player_by_replacing_the_round(db):
+    """Issue 17's "add a bye" in the API is the replace endpoint with a bye entry: in an odd
+    round in play #3 takes the bye and its opponent #4 the bye player #5's game; the scored
+    game stays exactly and the round still pairs every player once."""
+    t = services.create_tournament(name="Bye Open", slug="bye-open")
+    d = services.create_division(t, name="A", rounds=3)
+    for k in range(5):
+        services.register_player(d, name=f"Player, P{k + 1}", rating=1800 - 10 * k)
+    save_round_pairings(d, 1, [PlannedGame(1, 2), PlannedGame(3, 4), PlannedGame(5, 0)])
+    services.record_result(d, 1, 1, 420, 380)
+    client = token_client(make_director(t, "byedirector"))
+    url = "/api/v1/tournaments/bye-open/divisions/a/rounds/1/pairings/"
+    body = {
+        "games": [{"first": 1, "second": 2}, {"first": 4, "second": 5}, {"first": 3, "second": 0}]
+    }
+    r = client.post(url, body, format="json")
+    assert r.status_code == 201, r.content
+    got = sorted(
+        (g.player1.number, g.player2.number if g.player2 else 0, g.score1)
+        for g in Game.objects.filter(round__division=d, round__number=1)
+    )
+    assert got == [(1, 2, 420), (3, 0, t.bye_spread), (4, 5, None)]
+    # Two byes in this odd round do not pair the field: refused, nothing changed.
+    before = counts()
+    body = {
+        "games": [
+            {"first": 1, "second": 2},
+            {"first": 4, "second": 0},
+            {"first": 5, "second": 0},
+            {"first": 3, "second": 0},
+        ]
+    }
+    refused(client.post(url, body, format="json"), 400, "pairing_byes")
+    assert counts() == before
