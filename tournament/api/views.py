@@ -599,6 +599,53 @@ class EntryDetail(TournamentScoped, generics.RetrieveAPIView):
         return Response({"removed": number, "renumbered": [list(m) for m in moved]})
 
 
+@extend_schema(
+    request=s.MoveEntrySerializer, responses={200: s.MovedEntrySerializer, **WRITE_ERRORS}
+)
+class MoveEntry(_DirectorWrite):
+    """Move a player entered in the wrong division to another one of the tournament, before
+    round 1 of either is paired; they take the last number there (the console's move)."""
+
+    def post(self, request: Request, slug: str, division: str, number: int) -> Response:
+        source = _directed_division(request, slug, division)
+        entry = _entry(source, number)
+        v = _valid(s.MoveEntrySerializer, request)
+        target = source.tournament.divisions.filter(slug=v["division"]).first()
+        if target is None:
+            names = ", ".join(source.tournament.divisions.values_list("slug", flat=True))
+            raise ServiceError(
+                "unknown_division",
+                field="division",
+                tournament=source.tournament.slug,
+                name=v["division"],
+                names=names,
+            )
+        services.move_entry(entry, target, actor=request.user)
+        return Response(
+            {
+                "division": target.slug,
+                "number": entry.number,
+                "name": entry.name,
+                "from_division": source.slug,
+                "from_number": number,
+            }
+        )
+
+
+@extend_schema(request=None, responses={200: s.RenumberedSerializer, **WRITE_ERRORS})
+class Renumber(_DirectorWrite):
+    """Renumber the division's players by seed rating (highest #1, ties keep their order)
+    before round 1 is paired, as TSH numbers them (the console's renumber button)."""
+
+    def post(self, request: Request, slug: str, division: str) -> Response:
+        target = _directed_division(request, slug, division)
+        plan = services.renumber_by_rating(target, actor=request.user)
+        numbers = [
+            {"old": p.old, "new": p.new, "name": p.name, "seed_rating": p.rating} for p in plan
+        ]
+        return Response({"moved": sum(p.old != p.new for p in plan), "numbers": numbers})
+
+
 @extend_schema(request=s.EntryRoundSerializer, responses={200: s.EntrySerializer, **WRITE_ERRORS})
 class WithdrawEntry(_DirectorWrite):
     """Withdraw a player from a round on: paired games there become forfeits, opponents win."""
