@@ -428,3 +428,68 @@ def test_the_bye_moves_to_an_unscored_player_by_replacing_the_round(db):
     }
     refused(client.post(url, body, format="json"), 400, "pairing_byes")
     assert counts() == before
+
+
+@pytest.fixture
+def even_in_play(db):
+    """Six players, round 1 in play: 1-2 scored, 3-4 and 5-6 unscored, no bye."""
+    t = services.create_tournament(name="Bye Even", slug="bye-even")
+    d = services.create_division(t, name="A", rounds=3)
+    for k in range(6):
+        services.register_player(d, name=f"Player, P{k + 1}", rating=1800 - 10 * k)
+    save_round_pairings(d, 1, [PlannedGame(1, 2), PlannedGame(3, 4), PlannedGame(5, 6)])
+    services.record_result(d, 1, 1, 420, 380)
+    return t, d
+
+
+BYES = "/api/v1/tournaments/bye-even/divisions/a/rounds/1/byes/"
+
+
+def _round_1(d) -> list[tuple[int, int, int | None]]:
+    return sorted(
+        (g.player1.number, g.player2.number if g.player2 else 0, g.score1)
+        for g in Game.objects.filter(round__division=d, round__number=1)
+    )
+
+
+def test_byes_endpoint_adds_and_removes_a_bye_in_an_even_round(even_in_play):
+    """The case the replace endpoint cannot say: a bye in an even round gives the opponent a
+    bye too (two byes), and removing one pairs the two bye players again."""
+    t, d = even_in_play
+    client = token_client(make_director(t, "byes-td"))
+    r = client.post(BYES, {"player": 3}, format="json")
+    assert r.status_code == 200, r.content
+    assert _round_1(d) == [(1, 2, 420), (3, 0, t.bye_spread), (4, 0, t.bye_spread), (5, 6, None)]
+    assert AuditEvent.objects.latest("pk").action == "repair_unscored"
+    assert len(r.json()["games"]) == 4
+    r = client.post(BYES, {"player": 4, "remove": True}, format="json")
+    assert r.status_code == 200, r.content
+    assert _round_1(d) == [(1, 2, 420), (4, 3, None), (5, 6, None)]
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"player": 1}, "pairing_changes_scored_game", "player"),
+        ({"player": 3, "remove": True}, "pairing_no_bye", "player"),
+        ({"player": 3, "opponent": 4}, "pairing_malformed", "opponent"),
+        ({"player": 9}, "pairing_not_in_round", "player"),
+        ({"player": 3, "bye": 1}, "unknown_field", "bye"),
+        ({}, "field_required", "player"),
+    ],
+)
+def test_byes_endpoint_refusals_change_nothing(even_in_play, body, code, field):
+    t, d = even_in_play
+    client = token_client(make_director(t, "byes-td"))
+    before = counts()
+    refused(client.post(BYES, body, format="json"), 400, code, field)
+    assert counts() == before
+
+
+def test_byes_endpoint_is_for_the_tournaments_directors(even_in_play, django_user_model):
+    t, d = even_in_play
+    body = {"player": 3}
+    refused_without_change(APIClient(), "post", BYES, body, 401, "not_authenticated", counts)
+    refused_without_change(stranger(), "post", BYES, body, 403, "permission_denied", counts)
+    keeper = scorekeeper(t, django_user_model)
+    refused_without_change(keeper, "post", BYES, body, 403, "permission_denied", counts)

@@ -329,6 +329,15 @@ class PairingsSerializer(StrictSerializer):
     games = PairingGameSerializer(many=True, allow_empty=False, max_length=10000)
 
 
+class ByeSerializer(StrictSerializer):
+    """Add a bye: ``player`` sits out (their opponent takes the bye player's game, or a bye).
+    Remove one: ``remove`` true, and ``opponent`` when more than one player could be it."""
+
+    player = StrictIntegerField(min_value=1, max_value=INT_MAX)
+    remove = serializers.BooleanField(required=False, default=False)
+    opponent = StrictIntegerField(min_value=1, max_value=INT_MAX, required=False)
+
+
 class UnpairedSerializer(serializers.Serializer):
     round = serializers.IntegerField()
     games_removed = serializers.IntegerField()

@@ -21,6 +21,7 @@ v1 = [
     path(D + "rounds/", views.RoundList.as_view(), name="rounds"),
     path(D + "rounds/<int:round>/pair/", views.PairRound.as_view(), name="pair_round"),
     path(D + "rounds/<int:round>/pairings/", views.RoundPairings.as_view(), name="pairings"),
+    path(D + "rounds/<int:round>/byes/", views.RoundByes.as_view(), name="round_byes"),
     path(D + "games/", views.GameList.as_view(), name="games"),
     path(D + "standings/", views.Standings.as_view(), name="standings"),
     path(D + "results/", views.RecordResult.as_view(), name="record_result"),

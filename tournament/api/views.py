@@ -21,7 +21,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pairings.services.rounds import propose_round, publish_pairs, publish_proposal, unpair_round
+from pairings.services.rounds import (
+    add_bye,
+    propose_round,
+    publish_pairs,
+    publish_proposal,
+    remove_bye,
+    unpair_round,
+)
 from ratings.division import rating_estimates
 from ratings.models import PlayerRating, RatingHistory, RatingList
 from ratings.selectors import public_player_q
@@ -505,6 +512,27 @@ class RoundPairings(_DirectorWrite):
         target = _directed_division(request, slug, division)
         count = unpair_round(target, round, actor=request.user)
         return Response({"round": round, "games_removed": count})
+
+
+@extend_schema(request=s.ByeSerializer, responses={200: s.RoundSerializer, **WRITE_ERRORS})
+class RoundByes(_DirectorWrite):
+    """A round in play: add a bye or remove one (the console's bye controls), scored games
+    kept exactly; every active player stays in exactly one game or bye."""
+
+    def post(self, request: Request, slug: str, division: str, round: int) -> Response:
+        target = _directed_division(request, slug, division)
+        v = _valid(s.ByeSerializer, request)
+        if v["remove"]:
+            remove_bye(target, round, v["player"], v.get("opponent"), actor=request.user)
+        else:
+            if "opponent" in v:
+                raise ServiceError(
+                    "pairing_malformed",
+                    field="opponent",
+                    detail="an opponent goes with removing a bye only",
+                )
+            add_bye(target, round, v["player"], actor=request.user)
+        return Response(_round_data(target, round))
 
 
 def _entry(division: Division, number: int) -> Entry:
