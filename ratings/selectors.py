@@ -255,7 +255,8 @@ def search_players(q: str, limit: int = 100) -> list:
 
 
 def player_ratings(player_id: int) -> list[PlayerRating]:
-    """The player's row on each list with ``rank`` (None when unrated), one query."""
+    """The player's row on each list with ``rank`` (None when unrated) and ``club_list`` (a
+    club's own list: its ratings are club ratings), two queries."""
     higher = (
         PlayerRating.objects.filter(
             rating_list_id=OuterRef("rating_list_id"), rating__gt=OuterRef("rating")
@@ -271,8 +272,15 @@ def player_ratings(player_id: int) -> list[PlayerRating]:
         .annotate(higher=Subquery(higher, output_field=IntegerField()))
         .order_by("rating_list__name")
     )
+    # a club's own list is labelled as a club rating wherever the player's ratings are shown
+    clubs = set(
+        RatingList.objects.filter(
+            pk__in=[r.rating_list_id for r in rows], club__isnull=False
+        ).values_list("pk", flat=True)
+    )
     for r in rows:
         r.rank = (r.higher or 0) + 1 if r.rating > 0 else None
+        r.club_list = r.rating_list_id in clubs
     return rows
 
 

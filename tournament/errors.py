@@ -221,6 +221,13 @@ CODES: dict[str, str] = {
     "pairing_pin_exists": "#{a} and #{b} already play each other",
     "pairing_both_alone": "#{a} and #{b} both play nobody this round (a bye, a missed round); "
     "swapping them changes nothing but their records: pair them with each other instead",
+    "pairing_has_bye": "{where}: #{number} already has the bye",
+    "pairing_no_bye": "{where}: #{number} has no bye to remove",
+    "pairing_bye_no_opponent": "{where}: nobody else is without a game, so #{number} keeps "
+    "the bye (an odd field needs one)",
+    "pairing_bye_choose": "{where}: say who #{number} plays instead of the bye: {numbers}",
+    "pairing_opponent_not_free": "{where}: #{number} already has a game this round; choose a "
+    "player with a bye or without a game",
     # admin and registry
     "actor_required": "{what}: say who is acting (a signed-in user or a command)",
     "registry_permission": "changing {what} of an existing player is the registry's job: "

@@ -14,7 +14,7 @@ from typing import Any
 from django.db.models import CharField, Q
 from django.db.models.functions import Cast
 
-from ratings.models import PlayerRating
+from ratings.models import PlayerRating, RatingList
 from tournament.checks import as_int, entry_by_number, plays
 from tournament.errors import ServiceError
 
@@ -689,13 +689,30 @@ def federation_ids(player: Player) -> list[tuple[str, str]]:
 def player_choices(division: Division, players: list[Player]) -> list[dict[str, Any]]:
     """One pickable row per player and rating: the division's list if it has one, else every
     list the player is on (an unrated row when on none). Only names, ids and ratings go in:
-    the template never sees a Player, so contact details cannot leak into the page."""
-    ratings = PlayerRating.objects.filter(player__in=players).select_related("rating_list")
-    if division.rating_list_id:
-        ratings = ratings.filter(rating_list_id=division.rating_list_id)
+    the template never sees a Player, so contact details cannot leak into the page.
+
+    Each row's ``label`` says which list its rating is on ("2087 on NASPA-CSW"), a club's own
+    list as a club rating, and off the division's list what the director has instead ("no
+    rating on NASPA-CSW; club rating 1004"): a seed's source must never be a guess.
+    """
+    ratings = list(
+        PlayerRating.objects.filter(player__in=players)
+        .select_related("rating_list")
+        .order_by("rating_list__name")
+    )
+    club_lists = set(
+        RatingList.objects.filter(
+            pk__in={r.rating_list_id for r in ratings} | {division.rating_list_id or 0},
+            club__isnull=False,
+        ).values_list("pk", flat=True)
+    )
     by_player: dict[int, list[Any]] = {}
-    for r in ratings.order_by("rating_list__name"):
-        by_player.setdefault(r.player_id, []).append(r)
+    clubs: dict[int, list[Any]] = {}
+    for r in ratings:
+        if r.rating_list_id in club_lists and r.rating_list_id != division.rating_list_id:
+            clubs.setdefault(r.player_id, []).append(r)
+        if not division.rating_list_id or r.rating_list_id == division.rating_list_id:
+            by_player.setdefault(r.player_id, []).append(r)
     registered = dict(
         division.entries.filter(player__in=players).values_list("player_id", "number")
     )
@@ -727,12 +744,29 @@ def player_choices(division: Division, players: list[Player]) -> list[dict[str, 
                     "pick": f"{p.pk}:{r.rating_list_id}",
                     "rating": r.rating,
                     "list": r.rating_list.name,
+                    "label": rating_label(
+                        r.rating, r.rating_list.name, r.rating_list_id in club_lists
+                    ),
                 }
             )
         if not listed:
             off_list = division.rating_list.name if division.rating_list_id else ""
-            rows.append({**base, "pick": str(p.pk), "rating": None, "list": off_list})
+            label = f"no rating on {off_list}" if off_list else "unrated"
+            label += "".join(f"; club rating {r.rating}" for r in clubs.get(p.pk, []) if r.rating)
+            rows.append(
+                {**base, "pick": str(p.pk), "rating": None, "list": off_list, "label": label}
+            )
     return rows
+
+
+def rating_label(rating: int, list_name: str, club: bool) -> str:
+    """A rating with its list, as registration shows it: "2087 on NASPA-CSW", a club's list as
+    "club rating 1004 (Riverside club ratings)", a 0 as "no rating on LIST"."""
+    if not rating:
+        return f"no rating on {list_name}"
+    if club:
+        return f"club rating {rating} ({list_name})"
+    return f"{rating} on {list_name}"
 
 
 def search_players(division: Division, query: str) -> list[dict[str, Any]]:

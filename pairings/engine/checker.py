@@ -148,6 +148,7 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
     since = options.repeats_since_round
     known = PAIRING_SYSTEMS.get(pairing.system)
     tables = known is not None and known.table
+    table_byes = known is not None and known.table_byes
     active = {p.number for p in field_.players if p.active}
 
     # Each active player exactly once, nobody else.
@@ -168,9 +169,9 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
     for x in sorted(active - set(seen)):
         err(f"active player {x} is not paired")
     byes = [g.first for g in pairing.games if g.second == 0]
-    if not tables and len(byes) != len(active) % 2:
+    if not table_byes and len(byes) != len(active) % 2:
         err(f"{len(byes)} byes for {len(active)} active players")
-    if tables and len(byes) > len(active) % 2:
+    if table_byes and len(byes) > len(active) % 2:
         warn(f"{len(byes)} byes from the {pairing.system} table (withdrawn players' slots)")
     games = [
         g for g in pairing.games if g.second and g.first in by_number and g.second in by_number
@@ -204,7 +205,7 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
     uses_gibson = known is not None and known.uses_gibson
     if not uses_gibson:
         gib = set()
-    if byes and not tables and pairing.system != "manual" and not rep.errors:
+    if byes and not table_byes and pairing.system != "manual" and not rep.errors:
         bye = byes[0]
         best = None
         if gib and bye not in gib:

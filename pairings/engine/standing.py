@@ -12,6 +12,12 @@ from collections import defaultdict
 from .model import Field, FieldPlayer, PairingOptions
 
 BYE_METHODS = ("bottom_up", "top_down", "always_bottom")
+# What a director reads on the bye's board, one text per method, the same in every system.
+BYE_REASONS = {
+    "bottom_up": "bye: lowest with fewest byes",
+    "top_down": "bye: highest with fewest byes",
+    "always_bottom": "bye: lowest ranked",
+}
 
 
 def tally_key(p: FieldPlayer) -> tuple:

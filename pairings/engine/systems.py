@@ -26,7 +26,10 @@ class PairingSystem:
 
     ``schedulable``: offered in schedules, the command and the console (``manual`` is not: it
     only checks pairs a director made). ``table``: pairs from a fixed table (round robin,
-    Fontes), so byes come from the table's slots, not the bye rule. ``uses_gibson``: the
+    Fontes); ``table_byes``: its byes come from the table's slots (the phantom, a withdrawn
+    player's slot), not the bye rule: true of the round robin only, Fontes byes go by the bye
+    rule (Initial Fontes' phantom sat in one group and gave its byes to whoever shared it).
+    ``uses_gibson``: the
     Gibson rule applies to its rounds. ``tsh_commands``: TSH ``autopair`` command names that
     mean this system; ``repeats_first``: their first argument is TSH's repeat allowance.
     """
@@ -36,6 +39,7 @@ class PairingSystem:
     description: str = ""
     schedulable: bool = True
     table: bool = False
+    table_byes: bool = False
     uses_gibson: bool = False
     tsh_commands: tuple[str, ...] = ()
     repeats_first: bool = False
@@ -84,6 +88,7 @@ for _system in (
         pair_round_robin,
         "round robin from the standard table",
         table=True,
+        table_byes=True,
         tsh_commands=("rr", "roundrobin"),
     ),
     PairingSystem(

@@ -3,14 +3,23 @@
 These are decided before play starts, so they are computed from the whole entry list (withdrawn
 players keep their slot, their opponent gets a bye) and never from results: withdrawing a player
 mid-way must not reshuffle everybody else's schedule.
+
+Round robin byes come from its table (the phantom slot, a withdrawn player's slot), as the spec
+says. Initial Fontes byes do not: its phantom sits in one group only, so its byes fell on
+whoever shared that group (the 5th and 6th seeds, a 2-0 player). In Fontes the bye goes by the
+bye rule, like every other system, and the few players the table then leaves without an
+opponent (the bye player's table opponent, the phantom's or a withdrawn player's) are re-paired
+by a small matching that keeps every other table game.
 """
 
 from __future__ import annotations
 
 import random
 
+from . import matching
 from .firsts import previous_first
 from .model import Field, PairingError, PairingOptions, RoundPairing
+from .standing import BYE_REASONS, bye_order, meetings, ordered_active
 from .weighted import build_pairing, ordinal
 
 
@@ -36,8 +45,12 @@ def _table_pairing(
     options: PairingOptions,
     groups: list[list[int | None]],
     labels: list[str],
+    rule_byes: bool = False,
 ) -> RoundPairing:
-    """Pair each group (slots: player numbers, None = phantom) by its circle table."""
+    """Pair each group (slots: player numbers, None = phantom) by its circle table.
+
+    ``rule_byes``: the bye goes by the bye rule and table byes are re-paired (Fontes).
+    """
     index = field.round - options.system_start_round
     if index < 0:
         raise PairingError(
@@ -52,7 +65,9 @@ def _table_pairing(
     by_number = {p.number: p for p in field.players}
     why: dict[int, str] = {}
     notes: list[str] = []
+    group_of: dict[int, str] = {}
     for slots, label in zip(groups, labels, strict=True):
+        group_of.update((x, label) for x in slots if x is not None)
         if len(slots) % 2:
             slots = [*slots, None]
         n = len(slots)
@@ -86,6 +101,8 @@ def _table_pairing(
             f"players {', '.join(map(str, missing))} have no slot in the {system} table",
             rule="schedule",
         )
+    if rule_byes:
+        pairs = _bye_by_rule(field, options, pairs, why, group_of, assigned)
     order = {p.number: i for i, p in enumerate(sorted(field.players, key=lambda p: p.number))}
 
     def explain(a: int, b: int) -> str:
@@ -103,6 +120,143 @@ def _table_pairing(
         colours,
         assigned,
     )
+
+
+BYE_CANDIDATES = 24  # players from the top of the bye order a Fontes round may give the bye
+
+
+def _bye_by_rule(
+    field: Field,
+    options: PairingOptions,
+    pairs: list[tuple[int, int]],
+    why: dict[int, str],
+    group_of: dict[int, str],
+    assigned: dict[tuple[int, int], int],
+) -> list[tuple[int, int]]:
+    """The table's games with the bye given by the bye rule and the loose players re-paired.
+
+    One small minimum-cost matching, its costs banded as in the weighted systems: meetings over
+    the repeat limit first, then the bye player's place in the bye order (so a later player takes
+    the bye only when the first would force a repeat, as Swiss does), then table games broken,
+    then seed distance. Only "flexible" players get edges beyond their table game: those the
+    table leaves alone (the phantom's or a withdrawn player's opponent), the bye candidates and
+    their table opponents, and both players of a table game over the repeat limit (an earlier
+    re-pairing can make one). A small field is all flexible, a big one stays a few edges more
+    than its table.
+    """
+    by_number = {p.number: p for p in field.players}
+    games = [(a, b) for a, b in pairs if b]
+    loose = [a for a, b in pairs if not b]
+    active = ordered_active(field)
+    since = options.repeats_since_round
+
+    def over(a: int, b: int) -> int:
+        return max(0, meetings(by_number[a], b, since) + 1 - options.max_meetings)
+
+    odd = len(active) % 2 == 1
+    candidates = (
+        [p.number for p in bye_order(active, options.bye_method, [])[:BYE_CANDIDATES]]
+        if odd
+        else []
+    )
+    if not loose and not odd and all(not over(a, b) for a, b in games):
+        return pairs
+    partner = {a: b for a, b in games} | {b: a for a, b in games}
+    quick = _quick_repair(field, options, games, loose, candidates, partner, over)
+    if quick is not None:
+        bye, repaired = quick
+        moved = {x for ab in repaired for x in ab}
+        for a, b in repaired:
+            why[a] = why[b] = f"{group_of[a]}; re-paired around the bye rule"
+            before = previous_first(by_number[a], b)
+            if before is not None:  # a repeat swaps the earlier meeting's starts
+                assigned[(min(a, b), max(a, b))] = b if before == a else a
+        out = [g for g in games if g[0] not in moved and g[1] not in moved] + repaired
+        if bye is not None:
+            why[bye] = BYE_REASONS[options.bye_method]
+            out.append((bye, 0))
+        return out
+    flexible = set(loose) | set(candidates) | {partner[c] for c in candidates if c in partner}
+    flexible |= {x for a, b in games if over(a, b) for x in (a, b)}
+    players = [p.number for p in active]
+    index = {x: k for k, x in enumerate(players)}
+    seed = {
+        p.number: k
+        for k, p in enumerate(sorted(field.players, key=lambda p: (-p.rating, p.number)))
+    }
+    table = {frozenset(g) for g in games}
+    edges: list[matching.Edge] = [(index[a], index[b], (over(a, b), 0, 0, 0)) for a, b in games]
+    done: set[frozenset[int]] = set()
+    for a in sorted(flexible, key=index.__getitem__):
+        for b in players:
+            key = frozenset((a, b))
+            if b == a or key in table or key in done or key in field.forbidden:
+                continue
+            done.add(key)
+            edges.append((index[a], index[b], (over(a, b), 0, 1, abs(seed[a] - seed[b]))))
+    bye_node = len(players)
+    edges += [(index[c], bye_node, (0, rank, 0, 0)) for rank, c in enumerate(candidates)]
+    result = matching.solve(len(players) + odd, edges)
+    if result is None:
+        stuck = sorted(flexible)
+        raise PairingError(
+            f"players {', '.join(map(str, stuck))} cannot be re-paired around the Fontes bye "
+            "(forbidden pairs); remove a forbidden pair",
+            rule="forbidden",
+            players=tuple(stuck),
+        )
+    out = []
+    for u, v in result:
+        a = players[u]
+        if v == bye_node:
+            why[a] = BYE_REASONS[options.bye_method]
+            if candidates[0] != a:
+                why[a] += " (players before in the bye order would force a repeat)"
+            out.append((a, 0))
+            continue
+        b = players[v]
+        out.append((a, b))
+        if frozenset((a, b)) not in table:
+            why[a] = why[b] = f"{group_of[a]}; re-paired around the bye rule"
+            before = previous_first(by_number[a], b)
+            if before is not None:  # a repeat swaps the earlier meeting's starts
+                assigned[(min(a, b), max(a, b))] = b if before == a else a
+    return out
+
+
+def _quick_repair(
+    field: Field,
+    options: PairingOptions,
+    games: list[tuple[int, int]],
+    loose: list[int],
+    candidates: list[int],
+    partner: dict[int, int],
+    over,
+) -> tuple[int | None, list[tuple[int, int]]] | None:
+    """The usual case without a matching: the first in the bye order takes the bye and the loose
+    players, paired by seed neighbours, meet for the first time (and no table game repeats).
+
+    That is exactly the matching's optimum then (no repeat, the first bye candidate, fewest table
+    games broken, and neighbours on a line give the least seed distance), in linear time, which
+    keeps a 1,000-player Fontes round as quick as its table. None when it does not apply.
+    """
+    if any(over(a, b) for a, b in games):
+        return None
+    rest = list(loose)
+    bye = candidates[0] if candidates else None
+    if bye is not None:
+        if bye in rest:
+            rest.remove(bye)
+        else:
+            rest.append(partner[bye])
+    if len(rest) % 2:
+        return None
+    rating = {p.number: (-p.rating, p.number) for p in field.players}
+    rest.sort(key=rating.__getitem__)
+    repaired = list(zip(rest[::2], rest[1::2], strict=True))
+    if any(over(a, b) or frozenset((a, b)) in field.forbidden for a, b in repaired):
+        return None
+    return bye, repaired
 
 
 def pair_round_robin(field: Field, options: PairingOptions) -> RoundPairing:
@@ -153,4 +307,4 @@ def fontes_groups(field: Field, options: PairingOptions) -> list[list[int | None
 def pair_fontes(field: Field, options: PairingOptions) -> RoundPairing:
     groups = fontes_groups(field, options)
     labels = [f"Fontes group {g + 1}" for g in range(len(groups))]
-    return _table_pairing(field, "fontes", options, groups, labels)
+    return _table_pairing(field, "fontes", options, groups, labels, rule_byes=True)

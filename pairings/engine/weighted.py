@@ -31,6 +31,7 @@ from . import matching
 from .firsts import assign_firsts, round_rng
 from .model import Field, FieldPlayer, PairedGame, PairingError, PairingOptions, RoundPairing
 from .standing import (
+    BYE_REASONS,
     best_finishes,
     bye_order,
     can_catch,
@@ -551,11 +552,7 @@ class _Round:
         if i in self.gib_idx:
             text = "bye: Gibsonized"
         else:
-            text = {
-                "bottom_up": "bye: lowest with fewest byes",
-                "top_down": "bye: highest with fewest byes",
-                "always_bottom": "bye: lowest ranked",
-            }[self.options.bye_method]
+            text = BYE_REASONS[self.options.bye_method]
         if self.bye_list and self.bye_list[0] != i:
             text += " (players before in the bye order would force a repeat)"
         return text

@@ -668,12 +668,22 @@ def _replace_pairs(
     actor: Actor | str | None,
 ) -> Round:
     """A paired round replaced by the director's whole round: its scored games must all be in
-    ``games`` with the same two players (a bye: the same player alone), the rest is stored in
-    place of the unscored games. The first scored game missing is named in the refusal."""
+    ``games`` with the same two players, the rest is stored in place of the unscored games
+    and byes (a bye kept as it is keeps its score). The first scored game missing is named in
+    the refusal."""
     where = round_place(division, round_number)
     given = {frozenset((a, b)) for a, b, _ in games}
     units = scored_units(stored)
+    # A bye (or a late arrival's missed round) is a pairing, not a result: the new round may
+    # give it up, as the console's bye controls do (replace_unscored_pairings releases it).
+    movable = {
+        g.player1.number
+        for g in stored
+        if g.player2_id is None and forfeit_opponent(g) is None and g.explanation != "withdrawn"
+    }
     for board, a, b in units:
+        if b == 0 and a in movable:
+            continue
         if frozenset((a, b)) not in given:
             raise ServiceError(
                 "pairing_changes_scored_game",
@@ -685,7 +695,7 @@ def _replace_pairs(
             )
     field = build_field(division, round_number)
     pairs = _validate_pairs(division, round_number, field, [(a, b) for a, b, _ in games])
-    keep = {frozenset((a, b)) for _, a, b in units}
+    keep = {frozenset((a, b)) for _, a, b in units if frozenset((a, b)) in given}
     planned = [
         PlannedGame(a, b, explanation="paired by the director" if b else "bye: the director's")
         for a, b in pairs
@@ -714,6 +724,14 @@ def _open_pairs(
     player ``a`` or ``b`` whose game this round is played or forfeited."""
     round_number = _check_round_number(round_number)
     lock_division(division)
+    games = _round_in_play(division, round_number)
+    pairs = _round_pairs(games)
+    for n, name in ((a, "a"), (b, "b")):
+        _check_not_locked(division, round_number, games, pairs, n, name)
+    return round_number, pairs
+
+
+def _round_in_play(division: Division, round_number: int) -> list[Game]:
     games = list(
         Game.objects.filter(round__division=division, round__number=round_number).select_related(
             "player1", "player2"
@@ -721,21 +739,36 @@ def _open_pairs(
     )
     if not games:
         raise ServiceError("no_pairings", field="round", where=round_place(division, round_number))
-    pairs = _round_pairs(games)
+    return games
+
+
+def _check_not_locked(
+    division: Division,
+    round_number: int,
+    games: list[Game],
+    pairs: list[tuple[int, int]],
+    number: int,
+    field: str,
+) -> None:
+    """Refuse a player whose game this round is scored (played or forfeited): the result
+    must be corrected or cleared before the player can move."""
     free = {n for pair in pairs for n in pair if n}
-    for n, name in ((a, "a"), (b, "b")):
-        for _, x, y in scored_units(games):
-            if n in (x, y) and n not in free:
-                board = next((g.board for g in games if g.player1.number in (x, y)), None)
-                raise ServiceError(
-                    "pairing_changes_scored_game",
-                    field=name,
-                    where=round_place(division, round_number),
-                    board=board or "-",
-                    player1=x,
-                    player2=y,
-                )
-    return round_number, pairs
+    for _, x, y in scored_units(games):
+        if number in (x, y) and number not in free:
+            board = next((g.board for g in games if g.player1.number in (x, y)), None)
+            raise ServiceError(
+                "pairing_changes_scored_game",
+                field=field,
+                where=round_place(division, round_number),
+                board=board or "-",
+                player1=x,
+                player2=y,
+            )
+
+
+def _late_entries(games: list[Game]) -> set[int]:
+    """Players whose record this round is a late arrival's missed round (alone, not a bye)."""
+    return {g.player1.number for g in games if not g.player2_id and g.explanation == "late entry"}
 
 
 def _store_changed(
@@ -791,3 +824,100 @@ def pin_in_round(
     round_number, pairs = _open_pairs(division, round_number, a, b)
     pinned = [p for p in pin_pair(pairs, a, b) if p[0] or p[1]]
     return _store_changed(division, round_number, pairs, pinned, actor)
+
+
+@transaction.atomic
+def add_bye(
+    division: Division, round_number: int, number: int, *, actor: Actor | str | None = None
+) -> Round:
+    """Give ``number`` a bye in a round in play, taking them out of their unscored game.
+
+    Their opponent is left without a game, so the round stays whole (every active player in
+    exactly one game or bye): the opponent takes over the game of the round's bye player if
+    there is one (that bye is given up), else gets a bye too. A played or forfeited game is
+    refused (``pairing_changes_scored_game``), as is a player who already has the bye.
+    """
+    round_number = _check_round_number(round_number)
+    lock_division(division)
+    games = _round_in_play(division, round_number)
+    pairs = _round_pairs(games)
+    _check_not_locked(division, round_number, games, pairs, number, "player")
+    late = _late_entries(games)
+    try:
+        k, side = _slot(pairs, number)
+    except ServiceError as exc:
+        raise ServiceError(exc.code, field="player", **exc.params) from exc
+    where = round_place(division, round_number)
+    if pairs[k][1] == 0 or number in late:
+        raise ServiceError("pairing_has_bye", field="player", where=where, number=number)
+    opponent = pairs[k][1 - side]
+    rest = [p for i, p in enumerate(pairs) if i != k]
+    byes = [a for a, b in rest if b == 0 and a not in late]
+    if byes:
+        rest.remove((byes[0], 0))
+        rest.append((opponent, byes[0]))
+    else:
+        rest.append((opponent, 0))
+    return _store_changed(division, round_number, pairs, [*rest, (number, 0)], actor)
+
+
+def _unpaired(division: Division, round_number: int, games: list[Game]) -> list[int]:
+    """Active players with no game, bye or forfeit at all in this round (entered after it was
+    paired, or left out of a director's round)."""
+    named = {g.player1.number for g in games} | {g.player2.number for g in games if g.player2_id}
+    named |= {n for g in games if (n := forfeit_opponent(g))}
+    field = build_field(division, round_number)
+    return sorted(p.number for p in field.players if p.active and p.number not in named)
+
+
+@transaction.atomic
+def remove_bye(
+    division: Division,
+    round_number: int,
+    number: int,
+    opponent: int | None = None,
+    *,
+    actor: Actor | str | None = None,
+) -> Round:
+    """Take ``number``'s bye away by pairing them in a round in play.
+
+    The opponent is another player with a bye this round (both byes become one game), a late
+    arrival whose missed round is this one (they take the bye player's game) or an active
+    player without any game this round; ``opponent`` names them, and may be left out
+    when only one player could be it. A round whose only bye is this one keeps it: an odd
+    field needs one (``pairing_bye_no_opponent``).
+    """
+    round_number = _check_round_number(round_number)
+    lock_division(division)
+    games = _round_in_play(division, round_number)
+    pairs = _round_pairs(games)
+    where = round_place(division, round_number)
+    late = _late_entries(games)
+    if (number, 0) not in pairs or number in late:
+        raise ServiceError("pairing_no_bye", field="player", where=where, number=number)
+    byes = [a for a, b in pairs if b == 0 and a != number and a not in late]
+    free = byes + sorted(late) + _unpaired(division, round_number, games)
+    if opponent is None:
+        if not free:
+            raise ServiceError(
+                "pairing_bye_no_opponent", field="player", where=where, number=number
+            )
+        if len(free) > 1:
+            raise ServiceError(
+                "pairing_bye_choose",
+                field="opponent",
+                where=where,
+                number=number,
+                numbers=", ".join(f"#{n}" for n in sorted(free)),
+            )
+        opponent = free[0]
+    if opponent == number:
+        raise ServiceError("pairing_same_player", field="opponent")
+    if opponent not in free:
+        _check_not_locked(division, round_number, games, pairs, opponent, "opponent")
+        raise ServiceError(
+            "pairing_opponent_not_free", field="opponent", where=where, number=opponent
+        )
+    rest = [p for p in pairs if p not in ((number, 0), (opponent, 0))]
+    # a late arrival's missed round is released by naming them (replace_unscored_pairings)
+    return _store_changed(division, round_number, pairs, [(number, opponent), *rest], actor)

@@ -9,6 +9,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from pairings.services.store import PlannedGame, delete_round_pairings, save_round_pairings
+from tests.core.conftest import make_director
 from tournament import services
 from tournament.models import AuditEvent, First, Game, Round
 
@@ -391,3 +392,104 @@ def test_unknown_division_is_404(unpaired, director):
         "/api/v1/tournaments/api-open/divisions/zz/rounds/2/pairings/", EXPLICIT, format="json"
     )
     refused(r, 404, "not_found")
+
+
+def test_the_bye_moves_to_an_unscored_player_by_replacing_the_round(db):
+    """Issue 17's "add a bye" in the API is the replace endpoint with a bye entry: in an odd
+    round in play #3 takes the bye and its opponent #4 the bye player #5's game; the scored
+    game stays exactly and the round still pairs every player once."""
+    t = services.create_tournament(name="Bye Open", slug="bye-open")
+    d = services.create_division(t, name="A", rounds=3)
+    for k in range(5):
+        services.register_player(d, name=f"Player, P{k + 1}", rating=1800 - 10 * k)
+    save_round_pairings(d, 1, [PlannedGame(1, 2), PlannedGame(3, 4), PlannedGame(5, 0)])
+    services.record_result(d, 1, 1, 420, 380)
+    client = token_client(make_director(t, "byedirector"))
+    url = "/api/v1/tournaments/bye-open/divisions/a/rounds/1/pairings/"
+    body = {
+        "games": [{"first": 1, "second": 2}, {"first": 4, "second": 5}, {"first": 3, "second": 0}]
+    }
+    r = client.post(url, body, format="json")
+    assert r.status_code == 201, r.content
+    got = sorted(
+        (g.player1.number, g.player2.number if g.player2 else 0, g.score1)
+        for g in Game.objects.filter(round__division=d, round__number=1)
+    )
+    assert got == [(1, 2, 420), (3, 0, t.bye_spread), (4, 5, None)]
+    # Two byes in this odd round do not pair the field: refused, nothing changed.
+    before = counts()
+    body = {
+        "games": [
+            {"first": 1, "second": 2},
+            {"first": 4, "second": 0},
+            {"first": 5, "second": 0},
+            {"first": 3, "second": 0},
+        ]
+    }
+    refused(client.post(url, body, format="json"), 400, "pairing_byes")
+    assert counts() == before
+
+
+@pytest.fixture
+def even_in_play(db):
+    """Six players, round 1 in play: 1-2 scored, 3-4 and 5-6 unscored, no bye."""
+    t = services.create_tournament(name="Bye Even", slug="bye-even")
+    d = services.create_division(t, name="A", rounds=3)
+    for k in range(6):
+        services.register_player(d, name=f"Player, P{k + 1}", rating=1800 - 10 * k)
+    save_round_pairings(d, 1, [PlannedGame(1, 2), PlannedGame(3, 4), PlannedGame(5, 6)])
+    services.record_result(d, 1, 1, 420, 380)
+    return t, d
+
+
+BYES = "/api/v1/tournaments/bye-even/divisions/a/rounds/1/byes/"
+
+
+def _round_1(d) -> list[tuple[int, int, int | None]]:
+    return sorted(
+        (g.player1.number, g.player2.number if g.player2 else 0, g.score1)
+        for g in Game.objects.filter(round__division=d, round__number=1)
+    )
+
+
+def test_byes_endpoint_adds_and_removes_a_bye_in_an_even_round(even_in_play):
+    """The case the replace endpoint cannot say: a bye in an even round gives the opponent a
+    bye too (two byes), and removing one pairs the two bye players again."""
+    t, d = even_in_play
+    client = token_client(make_director(t, "byes-td"))
+    r = client.post(BYES, {"player": 3}, format="json")
+    assert r.status_code == 200, r.content
+    assert _round_1(d) == [(1, 2, 420), (3, 0, t.bye_spread), (4, 0, t.bye_spread), (5, 6, None)]
+    assert AuditEvent.objects.latest("pk").action == "repair_unscored"
+    assert len(r.json()["games"]) == 4
+    r = client.post(BYES, {"player": 4, "remove": True}, format="json")
+    assert r.status_code == 200, r.content
+    assert _round_1(d) == [(1, 2, 420), (4, 3, None), (5, 6, None)]
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"player": 1}, "pairing_changes_scored_game", "player"),
+        ({"player": 3, "remove": True}, "pairing_no_bye", "player"),
+        ({"player": 3, "opponent": 4}, "pairing_malformed", "opponent"),
+        ({"player": 9}, "pairing_not_in_round", "player"),
+        ({"player": 3, "bye": 1}, "unknown_field", "bye"),
+        ({}, "field_required", "player"),
+    ],
+)
+def test_byes_endpoint_refusals_change_nothing(even_in_play, body, code, field):
+    t, d = even_in_play
+    client = token_client(make_director(t, "byes-td"))
+    before = counts()
+    refused(client.post(BYES, body, format="json"), 400, code, field)
+    assert counts() == before
+
+
+def test_byes_endpoint_is_for_the_tournaments_directors(even_in_play, django_user_model):
+    t, d = even_in_play
+    body = {"player": 3}
+    refused_without_change(APIClient(), "post", BYES, body, 401, "not_authenticated", counts)
+    refused_without_change(stranger(), "post", BYES, body, 403, "permission_denied", counts)
+    keeper = scorekeeper(t, django_user_model)
+    refused_without_change(keeper, "post", BYES, body, 403, "permission_denied", counts)

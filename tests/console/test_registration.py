@@ -132,7 +132,7 @@ def test_add_by_pick_seeds_with_the_lists_rating(director_client, division, regi
     entry = division.entries.get(player=smith)
     assert (entry.number, entry.seed_rating) == (4, 1734)
     assert Player.objects.count() == before
-    assert "Registered #4 Smith, John (seed 1734)" in response.content.decode()
+    assert "Registered #4 Smith, John (seed 1734 on NASPA NWL)" in response.content.decode()
     assert AuditEvent.objects.filter(action="register", object_id=str(entry.pk)).exists()
 
 

@@ -159,3 +159,76 @@ def test_registering_a_late_arrival_in_play_says_how_to_give_them_a_game(td, eve
     assert r.status_code == 200 and "Registered #8 Late, Lou" in body
     assert "Missed rounds 1: each a forfeit loss (-50)" in body
     assert "Round 1 is in play: to give them a game in it, use Pair them" in body
+
+
+# Bye controls (issue 17: "give a late arrival the bye player's game, add/remove a bye").
+
+
+def test_add_bye_gives_the_opponent_the_bye_players_game(td, event):
+    t, d = event
+    base = f"/t/{t.slug}/console/{d.slug}/round/1/"
+    body = td.get(base + "pair/").content.decode()
+    assert 'for="id_add_bye"' in body and 'for="id_remove_bye"' in body
+    r = td.post(base + "change/", {"action": "add_bye", "player": "3"})
+    assert r.status_code == 302, r.content
+    assert stored(d) == [(1, 2, 400), (3, 0, 50), (4, 7, None), (5, 6, None)]
+    event_ = AuditEvent.objects.latest("pk")
+    assert event_.action == "repair_unscored"
+
+
+def test_add_bye_without_a_bye_in_the_round_gives_both_players_one(td, event):
+    t, d = event
+    services.register_player(d, name="Late, Lou", rating=1500, actor="t")  # #8, missed round 1
+    base = f"/t/{t.slug}/console/{d.slug}/round/1/"
+    # The late arrival takes the bye player's game: 7's bye and 8's missed round become a game.
+    r = td.post(base + "change/", {"action": "remove_bye", "player": "7"})
+    assert r.status_code == 302, r.content
+    assert stored(d) == [(1, 2, 400), (3, 4, None), (5, 6, None), (7, 8, None)]
+    r = td.post(base + "change/", {"action": "add_bye", "player": "5"})
+    assert r.status_code == 302, r.content
+    assert stored(d) == [(1, 2, 400), (3, 4, None), (5, 0, 50), (6, 0, 50), (7, 8, None)]
+    # A second latecomer: 5 could now play 6 (the other bye) or 9; the director must say.
+    services.register_player(d, name="Later, Liv", rating=1400, actor="t")  # #9
+    before = stored(d)
+    r = td.post(base + "change/", {"action": "remove_bye", "player": "5"})
+    assert r.status_code == 400
+    assert "say who #5 plays instead of the bye: #6, #9" in r.content.decode()
+    assert stored(d) == before
+    r = td.post(base + "change/", {"action": "remove_bye", "player": "5", "opponent": "9"})
+    assert r.status_code == 302
+    assert stored(d) == [(1, 2, 400), (3, 4, None), (5, 9, None), (6, 0, 50), (7, 8, None)]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"action": "add_bye", "player": "1"}, "is scored"),
+        ({"action": "add_bye", "player": "7"}, "#7 already has the bye"),
+        ({"action": "add_bye", "player": "x7"}, "give the player to give the bye by number"),
+        ({"action": "add_bye", "player": "99"}, "#99 is not a player of this round"),
+        ({"action": "remove_bye", "player": "3"}, "#3 has no bye to remove"),
+        ({"action": "remove_bye", "player": "7"}, "so #7 keeps the bye"),
+        ({"action": "remove_bye", "player": "7", "opponent": "3"}, "#3 already has a game"),
+        ({"action": "remove_bye", "player": "7", "opponent": "1"}, "is scored"),
+        ({"action": "remove_bye", "player": "7", "opponent": "7"}, "two different players"),
+        ({"action": "remove_bye", "player": "", "opponent": "3"}, "by number"),
+    ],
+)
+def test_bye_controls_refuse_with_a_message_and_change_nothing(td, event, data, message):
+    t, d = event
+    before = stored(d)
+    audits = AuditEvent.objects.count()
+    r = td.post(f"/t/{t.slug}/console/{d.slug}/round/1/change/", data)
+    assert r.status_code == 400
+    assert message in r.content.decode()
+    assert stored(d) == before and AuditEvent.objects.count() == audits
+
+
+def test_bye_controls_are_for_directors_only(client, event):
+    t, d = event
+    before = stored(d)
+    r = client.post(
+        f"/t/{t.slug}/console/{d.slug}/round/1/change/", {"action": "add_bye", "player": "3"}
+    )
+    assert r.status_code in (302, 403, 404)
+    assert stored(d) == before

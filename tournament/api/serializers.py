@@ -329,6 +329,15 @@ class PairingsSerializer(StrictSerializer):
     games = PairingGameSerializer(many=True, allow_empty=False, max_length=10000)
 
 
+class ByeSerializer(StrictSerializer):
+    """Add a bye: ``player`` sits out (their opponent takes the bye player's game, or a bye).
+    Remove one: ``remove`` true, and ``opponent`` when more than one player could be it."""
+
+    player = StrictIntegerField(min_value=1, max_value=INT_MAX)
+    remove = serializers.BooleanField(required=False, default=False)
+    opponent = StrictIntegerField(min_value=1, max_value=INT_MAX, required=False)
+
+
 class UnpairedSerializer(serializers.Serializer):
     round = serializers.IntegerField()
     games_removed = serializers.IntegerField()
@@ -372,6 +381,32 @@ class EntryRoundSerializer(StrictSerializer):
     """Withdraw from this round on, or reinstate from this round (the next to pair)."""
 
     round = StrictIntegerField(min_value=1, max_value=INT_MAX)
+
+
+class MoveEntrySerializer(StrictSerializer):
+    """The division (its slug, as in the URLs) to move the player to, before round 1."""
+
+    division = serializers.CharField(max_length=100)
+
+
+class MovedEntrySerializer(serializers.Serializer):
+    division = serializers.CharField(help_text="the slug of the division the player is now in")
+    number = serializers.IntegerField(help_text="the player's number there (the last one)")
+    name = serializers.CharField()
+    from_division = serializers.CharField(help_text="the slug of the division they left")
+    from_number = serializers.IntegerField(help_text="their number there; later numbers close up")
+
+
+class RenumberingSerializer(serializers.Serializer):
+    old = serializers.IntegerField()
+    new = serializers.IntegerField()
+    name = serializers.CharField()
+    seed_rating = serializers.IntegerField()
+
+
+class RenumberedSerializer(serializers.Serializer):
+    moved = serializers.IntegerField(help_text="how many players changed number")
+    numbers = RenumberingSerializer(many=True, help_text="every player, old and new number")
 
 
 class RemovedEntrySerializer(serializers.Serializer):

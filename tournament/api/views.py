@@ -21,7 +21,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pairings.services.rounds import propose_round, publish_pairs, publish_proposal, unpair_round
+from pairings.services.rounds import (
+    add_bye,
+    propose_round,
+    publish_pairs,
+    publish_proposal,
+    remove_bye,
+    unpair_round,
+)
 from ratings.division import rating_estimates
 from ratings.models import PlayerRating, RatingHistory, RatingList
 from ratings.selectors import public_player_q
@@ -507,6 +514,27 @@ class RoundPairings(_DirectorWrite):
         return Response({"round": round, "games_removed": count})
 
 
+@extend_schema(request=s.ByeSerializer, responses={200: s.RoundSerializer, **WRITE_ERRORS})
+class RoundByes(_DirectorWrite):
+    """A round in play: add a bye or remove one (the console's bye controls), scored games
+    kept exactly; every active player stays in exactly one game or bye."""
+
+    def post(self, request: Request, slug: str, division: str, round: int) -> Response:
+        target = _directed_division(request, slug, division)
+        v = _valid(s.ByeSerializer, request)
+        if v["remove"]:
+            remove_bye(target, round, v["player"], v.get("opponent"), actor=request.user)
+        else:
+            if "opponent" in v:
+                raise ServiceError(
+                    "pairing_malformed",
+                    field="opponent",
+                    detail="an opponent goes with removing a bye only",
+                )
+            add_bye(target, round, v["player"], actor=request.user)
+        return Response(_round_data(target, round))
+
+
 def _entry(division: Division, number: int) -> Entry:
     entry = division.entries.select_related("player").filter(number=number).first()
     if entry is None:
@@ -597,6 +625,53 @@ class EntryDetail(TournamentScoped, generics.RetrieveAPIView):
         entry = _entry(_directed_division(request, slug, division), number)
         moved = services.remove_entry(entry, actor=request.user)
         return Response({"removed": number, "renumbered": [list(m) for m in moved]})
+
+
+@extend_schema(
+    request=s.MoveEntrySerializer, responses={200: s.MovedEntrySerializer, **WRITE_ERRORS}
+)
+class MoveEntry(_DirectorWrite):
+    """Move a player entered in the wrong division to another one of the tournament, before
+    round 1 of either is paired; they take the last number there (the console's move)."""
+
+    def post(self, request: Request, slug: str, division: str, number: int) -> Response:
+        source = _directed_division(request, slug, division)
+        entry = _entry(source, number)
+        v = _valid(s.MoveEntrySerializer, request)
+        target = source.tournament.divisions.filter(slug=v["division"]).first()
+        if target is None:
+            names = ", ".join(source.tournament.divisions.values_list("slug", flat=True))
+            raise ServiceError(
+                "unknown_division",
+                field="division",
+                tournament=source.tournament.slug,
+                name=v["division"],
+                names=names,
+            )
+        services.move_entry(entry, target, actor=request.user)
+        return Response(
+            {
+                "division": target.slug,
+                "number": entry.number,
+                "name": entry.name,
+                "from_division": source.slug,
+                "from_number": number,
+            }
+        )
+
+
+@extend_schema(request=None, responses={200: s.RenumberedSerializer, **WRITE_ERRORS})
+class Renumber(_DirectorWrite):
+    """Renumber the division's players by seed rating (highest #1, ties keep their order)
+    before round 1 is paired, as TSH numbers them (the console's renumber button)."""
+
+    def post(self, request: Request, slug: str, division: str) -> Response:
+        target = _directed_division(request, slug, division)
+        plan = services.renumber_by_rating(target, actor=request.user)
+        numbers = [
+            {"old": p.old, "new": p.new, "name": p.name, "seed_rating": p.rating} for p in plan
+        ]
+        return Response({"moved": sum(p.old != p.new for p in plan), "numbers": numbers})
 
 
 @extend_schema(request=s.EntryRoundSerializer, responses={200: s.EntrySerializer, **WRITE_ERRORS})

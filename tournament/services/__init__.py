@@ -15,11 +15,13 @@ from .entries import (
     MAX_SEED_RATING,
     NewEntry,
     find_or_create_player,
+    move_entry,
     register_new_player,
     register_player,
     register_players,
     reinstate_player,
     remove_entry,
+    renumber_by_rating,
     update_entry,
     withdraw_player,
 )
@@ -52,6 +54,7 @@ __all__ = [
     "create_player",
     "may_manage_registry",
     "merge_players",
+    "move_entry",
     "update_player",
     # registration
     "MAX_SEED_RATING",
@@ -62,6 +65,7 @@ __all__ = [
     "register_players",
     "reinstate_player",
     "remove_entry",
+    "renumber_by_rating",
     "update_entry",
     "withdraw_player",
     # results

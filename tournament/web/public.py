@@ -292,10 +292,14 @@ def _list_rating(div: Division, player_id: int) -> dict | None:
 
     row = (
         PlayerRating.objects.filter(rating_list_id=div.rating_list_id, player_id=player_id)
-        .values("rating", "rating_list__name")
+        .values("rating", "rating_list__name", "rating_list__club")
         .first()
     )
-    return row and {"rating": row["rating"], "list": row["rating_list__name"]}
+    return row and {
+        "rating": row["rating"],
+        "list": row["rating_list__name"],
+        "club": row["rating_list__club"] is not None,
+    }
 
 
 @csrf_exempt

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
@@ -26,11 +27,13 @@ from django_htmx.http import HttpResponseClientRedirect
 from pairings.engine import system_names
 from pairings.services.rounds import (
     Proposal,
+    add_bye,
     edit_proposal,
     pair_round,
     pin_in_round,
     propose_round,
     publish_proposal,
+    remove_bye,
     swap_in_round,
     unpair_round,
 )
@@ -301,8 +304,10 @@ def change_round(
     request: HttpRequest, tournament: Tournament, division: str, round: int
 ) -> HttpResponseBase:
     """A round in play: swap two players (action=swap, a, b), make two players meet
-    (action=pin, a, b: a late arrival and the bye's player) or re-pair its unscored games
-    with the engine (action=repair); scored games stay exactly as recorded."""
+    (action=pin, a, b: a late arrival and the bye's player), give a player a bye
+    (action=add_bye, player), pair a bye's player (action=remove_bye, player, optional
+    opponent) or re-pair its unscored games with the engine (action=repair); scored games stay
+    exactly as recorded."""
     try:
         div = _division(tournament, division)
     except DivisionMoved as to:
@@ -313,6 +318,19 @@ def change_round(
             if action == "repair":
                 pair_round(div, round, keep_scored=True, actor=request.user)
                 done = "its unscored games re-paired"
+            elif action == "add_bye":
+                number = _number(request, "player", "the player to give the bye")
+                add_bye(div, round, number, actor=request.user)
+                done = f"#{number} has the bye"
+            elif action == "remove_bye":
+                number = _number(request, "player", "the player whose bye to remove")
+                opponent = (
+                    _number(request, "opponent", "the opponent")
+                    if request.POST.get("opponent", "").strip()
+                    else None
+                )
+                rnd = remove_bye(div, round, number, opponent, actor=request.user)
+                done = f"#{number} now plays #{_opponent_in(rnd, number)}"
             else:
                 numbers = [request.POST.get(k, "").strip() for k in ("a", "b")]
                 if not all(n.isascii() and n.isdigit() for n in numbers):
@@ -330,6 +348,21 @@ def change_round(
         return render(request, PAGE, context, status=400)
     messages.success(request, f"Round {round} of division {div.name}: {done}.")
     return redirect(reverse("console:pair", args=(tournament.slug, div.slug, round)))
+
+
+def _number(request: HttpRequest, key: str, what: str) -> int:
+    """A player number from the form, refused with a message naming the field."""
+    value = request.POST.get(key, "").strip()
+    if not (value.isascii() and value.isdigit()) or len(value) > 6:
+        raise ServiceError("pairing_malformed", field=key, detail=f"give {what} by number")
+    return int(value)
+
+
+def _opponent_in(rnd: Any, number: int) -> int:
+    game = rnd.games.select_related("player1", "player2").get(
+        Q(player1__number=number) | Q(player2__number=number)
+    )
+    return game.player2.number if game.player1.number == number else game.player1.number
 
 
 urlpatterns: list[URLPattern] = [

@@ -191,8 +191,15 @@ def _late_note(entry: Entry, tournament: Tournament, paired_before: list[int]) -
     return note
 
 
-def _registered(entry: Entry, tournament: Tournament, paired_before: list[int]) -> str:
-    seed = f"seed {entry.seed_rating}" if entry.seed_rating else "unrated"
+def _registered(
+    entry: Entry, tournament: Tournament, paired_before: list[int], seed_from: str = ""
+) -> str:
+    """The notice after adding a player: their number, and the seed with the list it came
+    from ("seed 2087 on NASPA-CSW"; "unrated: no rating on NASPA-CSW; club rating 1004")."""
+    if entry.seed_rating:
+        seed = f"seed {seed_from}" if seed_from else f"seed {entry.seed_rating}"
+    else:
+        seed = f"unrated: {seed_from}" if seed_from not in ("", "unrated") else "unrated"
     cls = f", class {entry.player_class}" if entry.player_class else ""
     text = f"Registered #{entry.number} {entry.name} ({seed}{cls})."
     note = _late_note(entry, tournament, paired_before)
@@ -257,6 +264,7 @@ def players_add(request: HttpRequest, tournament: Tournament, division: str) -> 
         return _render(request, _context(request, tournament, div, add=form), 400)
     data = form.cleaned_data
     paired_before = paired_rounds(div)
+    seed_from = ""  # where the seed rating came from, for the notice
     try:
         if data.get("player_id") is not None:
             picked = _pick(div, data)
@@ -264,6 +272,10 @@ def players_add(request: HttpRequest, tournament: Tournament, division: str) -> 
                 form.add_error("name", picked)
                 return _render(request, _context(request, tournament, div, add=form), 400)
             player, rating, career = picked
+            pick = f"{player.pk}:{data['list_id']}" if data.get("list_id") else str(player.pk)
+            seed_from = next(
+                (c["label"] for c in player_choices(div, [player]) if c["pick"] == pick), ""
+            )
             entry = register_player(
                 div,
                 player=player,
@@ -288,7 +300,7 @@ def players_add(request: HttpRequest, tournament: Tournament, division: str) -> 
     except ServiceError as exc:
         form.add_error(_field(exc, form, "name"), exc.message)
         return _render(request, _context(request, tournament, div, add=form), 400)
-    notice = _registered(entry, tournament, paired_before)
+    notice = _registered(entry, tournament, paired_before, seed_from)
     return _render(request, _context(request, tournament, div, notice=notice))
 
 
