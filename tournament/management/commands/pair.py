@@ -1,5 +1,14 @@
+from django.core.management.base import CommandError
+
 from pairings.engine import system_names
-from pairings.services.rounds import pair_round
+from pairings.services.rounds import (
+    add_bye,
+    pair_round,
+    pin_in_round,
+    remove_bye,
+    swap_in_round,
+)
+from tournament.models import Game
 from tournament.selectors import division_by_name, tournament_by_slug
 
 from ..base import GibsonCommand
@@ -28,10 +37,46 @@ class Command(GibsonCommand):
             help="re-pair only the unscored games of a round in play (played games, forfeits "
             "and byes kept exactly); needs no --force",
         )
+        change = parser.add_argument_group(
+            "changing a round in play (scored games stay exactly as recorded; one audit event)"
+        )
+        change.add_argument(
+            "--swap",
+            nargs=2,
+            type=int,
+            metavar=("A", "B"),
+            help="exchange two players (wrong table)",
+        )
+        change.add_argument(
+            "--pin",
+            nargs=2,
+            type=int,
+            metavar=("A", "B"),
+            help="A plays B, their old opponents play each other (a late arrival and the bye's "
+            "player)",
+        )
+        change.add_argument(
+            "--add-bye",
+            type=int,
+            metavar="P",
+            help="P sits out; their opponent takes the bye's game",
+        )
+        change.add_argument(
+            "--remove-bye",
+            type=int,
+            metavar="P",
+            help="P's bye goes: P plays the other bye player or a late arrival (--opponent)",
+        )
+        change.add_argument("--opponent", type=int, help="with --remove-bye: who P plays")
 
     def handle(self, *args, **opts):
         tournament = tournament_by_slug(opts["slug"])
         division = division_by_name(tournament, opts["division"])
+        changes = [k for k in ("swap", "pin", "add_bye", "remove_bye") if opts[k] is not None]
+        if changes:
+            return self._change(tournament, division, changes, opts)
+        if opts["opponent"] is not None:
+            raise CommandError("--opponent goes with --remove-bye")
         result = pair_round(
             division,
             opts["round"],
@@ -69,3 +114,61 @@ class Command(GibsonCommand):
             self.stdout.write(f"{board:>5}  {first:<30} {second:<30} {g.explanation}")
         for note in result.notes:
             self.stdout.write(f"note: {note}")
+
+    def _change(self, tournament, division, changes: list[str], opts) -> None:
+        """One change to a round in play through the pairing service, then the round as stored."""
+        if len(changes) > 1:
+            named = " and ".join("--" + c.replace("_", "-") for c in changes)
+            raise CommandError(f"give one change at a time, not {named}")
+        clash = [f for f in ("system", "seed") if opts[f] is not None]
+        clash += [f for f in ("dry_run", "force", "keep_scored") if opts[f]]
+        if clash:
+            named = ", ".join("--" + c.replace("_", "-") for c in clash)
+            raise CommandError(
+                f"{named} re-pair a round; --{changes[0].replace('_', '-')} changes it"
+            )
+        if opts["opponent"] is not None and changes != ["remove_bye"]:
+            raise CommandError("--opponent goes with --remove-bye")
+        r = opts["round"]
+        kind = changes[0]
+        if kind == "swap":
+            swap_in_round(division, r, *opts["swap"], actor="pair")
+        elif kind == "pin":
+            pin_in_round(division, r, *opts["pin"], actor="pair")
+        elif kind == "add_bye":
+            add_bye(division, r, opts["add_bye"], actor="pair")
+        else:
+            remove_bye(division, r, opts["remove_bye"], opts["opponent"], actor="pair")
+        games = list(
+            Game.objects.filter(round__division=division, round__number=r)
+            .select_related("player1", "player2")
+            .order_by("board", "pk")
+        )
+        rows = [
+            {
+                "board": g.board,
+                "player1": g.player1.number,
+                "player2": g.player2.number if g.player2_id else 0,
+                "score1": g.score1,
+                "score2": g.score2,
+                "explanation": g.explanation,
+            }
+            for g in games
+        ]
+        if opts["json"]:
+            self.emit_json({"round": r, "change": kind, "games": rows})
+            return
+        what = kind.replace("_", " ")
+        self.stdout.write(
+            f"{tournament.name} - division {division.name}, round {r} changed ({what})"
+        )
+        for g in games:
+            second = f"#{g.player2.number} {g.player2.name}" if g.player2_id else "-"
+            score = (
+                "" if g.score1 is None else f"{g.score1}-{g.score2 if g.score2 is not None else ''}"
+            )
+            board = str(g.board) if g.board else "-"
+            self.stdout.write(
+                f"{board:>5}  #{g.player1.number} {g.player1.name:<27} {second:<30} {score:<9} "
+                f"{g.explanation}"
+            )
