@@ -129,6 +129,14 @@ CODES: dict[str, str] = {
     "event_date_needed": "{tournament}: a .TOU file needs the event date; the tournament has "
     "no start date",
     "division_too_small": "{tournament}: NASPA refuses divisions under {minimum} players: {names}",
+    "name_semicolon": "{what} {name!r} contains ';', which starts the next part of a TSH .t "
+    "line, so the name could not be written to the event's files: leave it out",
+    "class_one_word": "{what} {value!r}: a class is one word (TSH files write it as one), "
+    "without spaces or ';'",
+    "export_name_semicolon": "{tournament}: #{number} {name} in division {division} has ';' in "
+    "the name, which a TSH .t file cannot carry; correct the name (the registry's edit) and "
+    "export again",
+    "export_unwritable": "{tournament}, division {division}: {detail}",
     # concurrency
     "database_busy": "the database is busy with another change (an import or a re-rate); "
     "nothing was saved: try again in a moment",
