@@ -30,6 +30,9 @@ CODES: dict[str, str] = {
     "card_needs_scores": "a double-entry card needs both scores; a forfeit is recorded by a "
     "director with double entry off",
     "no_dispute": "the game #{player1} v #{player2} has no disputed cards",
+    "result_changed_meanwhile": "{where}: the game #{number} {name} v #{opponent} {opponent_name} "
+    "changed since you looked: it now holds {stored} (you saw {seen}); nothing was changed: "
+    "check the game and correct it again",
     "pairing_changed": "round {round}: the pairing of #{player1} changed while the result "
     "was being entered; look at the round again",
     # core: numbers, scores and lookups every write shares

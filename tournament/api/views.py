@@ -410,7 +410,13 @@ class CorrectResult(_ResultWrite):
         if v["state"] != "scores":
             # forfeit, double forfeit or clear: the player's own row is answered
             game = results.change_result(
-                target, v["round"], v["player"], v["state"], reason=v["reason"], actor=request.user
+                target,
+                v["round"],
+                v["player"],
+                v["state"],
+                reason=v["reason"],
+                actor=request.user,
+                seen=v.get("seen"),
             )[0]
         else:
             game = results.correct_player_result(
@@ -421,6 +427,7 @@ class CorrectResult(_ResultWrite):
                 v.get("opp_score"),
                 reason=v["reason"],
                 actor=request.user,
+                seen=v.get("seen"),
             )
         corrected = _games().get(pk=game.pk)
         # The rounds paired after this one used the old result: the caller may re-pair them.
