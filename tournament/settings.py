@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -45,6 +46,15 @@ DEVELOPMENT = env_bool("GIBSON_DEVELOPMENT", not os.environ.get("DATABASE_URL"))
 # secret key, tasks run inline, a page cache folder of its own. Servers and workers the tests
 # start are not the test process and read their settings as a real site would.
 TESTING = env_bool("GIBSON_TESTING", False)
+# Requests that cost a worker seconds (PDFs, exports, pairing proposals): how many one client
+# address may ask for (tournament/web/ratelimit.py); past it a 429 names the limit.
+# The test process sweeps hundreds of pages in one test; tests of the limit set their own.
+HEAVY_RATE = os.environ.get("GIBSON_HEAVY_RATE", "100000/hour" if TESTING else "60/minute")
+HEAVY_RATE = HEAVY_RATE.strip()
+if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour)", HEAVY_RATE):
+    raise ImproperlyConfigured(
+        f"GIBSON_HEAVY_RATE={HEAVY_RATE!r}: expected N/second, N/minute or N/hour, e.g. 60/minute"
+    )
 
 
 def _secret_key() -> str:

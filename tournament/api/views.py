@@ -14,7 +14,7 @@ from django.http import HttpResponse, HttpResponseBase
 from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, Throttled
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -32,6 +32,7 @@ from ..models import Division, Entry, Game, Player, Round, Tournament
 from ..selectors import near_duplicates, pairings_after
 from ..services import results
 from ..web.caching import serve_cached, site_version, tournament_version
+from ..web.ratelimit import heavy_wait
 from . import serializers as s
 from .permissions import (
     require_director,
@@ -488,6 +489,8 @@ class PairRound(_DirectorWrite):
 
     def post(self, request: Request, slug: str, division: str, round: int) -> Response:
         target = _directed_division(request, slug, division)
+        if wait := heavy_wait(request):  # the engine's proposal costs a worker seconds
+            raise Throttled(wait=wait)
         v = _valid(s.PairRoundSerializer, request)
         proposal = propose_round(target, round, v.get("system"))
         publish_proposal(target, round, proposal.pairs, system=proposal.system, actor=request.user)
