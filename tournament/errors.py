@@ -193,7 +193,16 @@ CODES: dict[str, str] = {
     "setup_no_player": "division {division} has no player number {number}",
     "setup_pair_same": "a player cannot be kept apart from themself",
     "setup_pair_exists": "#{a} and #{b} are already kept apart",
-    "setup_upload_too_large": "{file} is {size} bytes; uploads are limited to {limit} bytes",
+    "upload_too_large": "the upload is {size} bytes; uploads are limited to {limit_mb} MB in "
+    "all (GIBSON_MAX_UPLOAD_MB): nothing was read",
+    "import_too_many_divisions": "{file}: {count} divisions; an import takes at most {limit} "
+    "(GIBSON_MAX_IMPORT_DIVISIONS)",
+    "import_too_many_players": "{file}: {count} players; an import takes at most {limit} "
+    "(GIBSON_MAX_IMPORT_PLAYERS)",
+    "import_too_many_rounds": "{file} line {line}: {count} rounds; a division has at most "
+    "{limit} rounds (the console's cap)",
+    "import_too_many_player_rounds": "{file}: {count} player-rounds (each player's rounds, "
+    "added up); an import takes at most {limit} (GIBSON_MAX_IMPORT_PLAYER_ROUNDS)",
     "setup_upload_refused": "{detail}",
     # staff
     "staff_role": "role {role!r} is unknown; choose director or scorekeeper",
