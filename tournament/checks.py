@@ -87,6 +87,21 @@ def refuse_bidi_controls(text: str, what: str, *, field: str = "") -> str:
     return text
 
 
+def refuse_tsh_separator(name: str, what: str, *, field: str = "name") -> str:
+    """``name`` unless it holds ';': in a TSH ``.t`` line ';' ends the name and pairings, so a
+    name carrying one cannot be written to the event's files (all.tsh, .t) and read back."""
+    if ";" in name:
+        raise ServiceError("name_semicolon", field=field, what=what, name=name)
+    return name
+
+
+def check_class_word(value: str, what: str, *, field: str = "player_class") -> str:
+    """A typed class is one word: TSH writes ``; class X`` and a space or ';' would split it."""
+    if ";" in value or len(value.split()) > 1:
+        raise ServiceError("class_one_word", field=field, what=what, value=value)
+    return value
+
+
 def check_text(value: Any, what: str, model: Any, column: str, *, field: str = "") -> str:
     """``value`` as text that ``model.column`` stores the same way on every database.
 

@@ -30,6 +30,9 @@ CODES: dict[str, str] = {
     "card_needs_scores": "a double-entry card needs both scores; a forfeit is recorded by a "
     "director with double entry off",
     "no_dispute": "the game #{player1} v #{player2} has no disputed cards",
+    "result_changed_meanwhile": "{where}: the game #{number} {name} v #{opponent} {opponent_name} "
+    "changed since you looked: it now holds {stored} (you saw {seen}); nothing was changed: "
+    "check the game and correct it again",
     "pairing_changed": "round {round}: the pairing of #{player1} changed while the result "
     "was being entered; look at the round again",
     # core: numbers, scores and lookups every write shares
@@ -129,6 +132,14 @@ CODES: dict[str, str] = {
     "event_date_needed": "{tournament}: a .TOU file needs the event date; the tournament has "
     "no start date",
     "division_too_small": "{tournament}: NASPA refuses divisions under {minimum} players: {names}",
+    "name_semicolon": "{what} {name!r} contains ';', which starts the next part of a TSH .t "
+    "line, so the name could not be written to the event's files: leave it out",
+    "class_one_word": "{what} {value!r}: a class is one word (TSH files write it as one), "
+    "without spaces or ';'",
+    "export_name_semicolon": "{tournament}: #{number} {name} in division {division} has ';' in "
+    "the name, which a TSH .t file cannot carry; correct the name (the registry's edit) and "
+    "export again",
+    "export_unwritable": "{tournament}, division {division}: {detail}",
     # concurrency
     "database_busy": "the database is busy with another change (an import or a re-rate); "
     "nothing was saved: try again in a moment",
@@ -182,7 +193,16 @@ CODES: dict[str, str] = {
     "setup_no_player": "division {division} has no player number {number}",
     "setup_pair_same": "a player cannot be kept apart from themself",
     "setup_pair_exists": "#{a} and #{b} are already kept apart",
-    "setup_upload_too_large": "{file} is {size} bytes; uploads are limited to {limit} bytes",
+    "upload_too_large": "the upload is {size} bytes; uploads are limited to {limit_mb} MB in "
+    "all (GIBSON_MAX_UPLOAD_MB): nothing was read",
+    "import_too_many_divisions": "{file}: {count} divisions; an import takes at most {limit} "
+    "(GIBSON_MAX_IMPORT_DIVISIONS)",
+    "import_too_many_players": "{file}: {count} players; an import takes at most {limit} "
+    "(GIBSON_MAX_IMPORT_PLAYERS)",
+    "import_too_many_rounds": "{file} line {line}: {count} rounds; a division has at most "
+    "{limit} rounds (the console's cap)",
+    "import_too_many_player_rounds": "{file}: {count} player-rounds (each player's rounds, "
+    "added up); an import takes at most {limit} (GIBSON_MAX_IMPORT_PLAYER_ROUNDS)",
     "setup_upload_refused": "{detail}",
     # staff
     "staff_role": "role {role!r} is unknown; choose director or scorekeeper",

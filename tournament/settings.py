@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -45,6 +46,37 @@ DEVELOPMENT = env_bool("GIBSON_DEVELOPMENT", not os.environ.get("DATABASE_URL"))
 # secret key, tasks run inline, a page cache folder of its own. Servers and workers the tests
 # start are not the test process and read their settings as a real site would.
 TESTING = env_bool("GIBSON_TESTING", False)
+# Requests that cost a worker seconds (PDFs, exports, pairing proposals): how many one client
+# address may ask for (tournament/web/ratelimit.py); past it a 429 names the limit.
+# The test process sweeps hundreds of pages in one test; tests of the limit set their own.
+HEAVY_RATE = os.environ.get("GIBSON_HEAVY_RATE", "100000/hour" if TESTING else "60/minute")
+HEAVY_RATE = HEAVY_RATE.strip()
+if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour)", HEAVY_RATE):
+    raise ImproperlyConfigured(
+        f"GIBSON_HEAVY_RATE={HEAVY_RATE!r}: expected N/second, N/minute or N/hour, e.g. 60/minute"
+    )
+
+
+# Uploads and imports (tournament/interchange/imports.py), checked before anything is parsed:
+# the bytes of one upload (all its files; a request beyond them is refused before it is read),
+# and an import's divisions, players and player-rounds (each player's rounds added up). The
+# largest real events are far inside: the NSC has some 500 players in a dozen divisions and
+# 31 rounds (15,500 player-rounds). An import is written in one transaction, about 0.7 ms a
+# player-round on a busy 2-core machine, so 40,000 keeps it inside a server's 30 seconds.
+# Rounds are capped at 200, the console's own cap.
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) < 1:
+        raise ImproperlyConfigured(f"{name}={raw!r}: expected a whole number from 1 up")
+    return int(raw)
+
+
+MAX_UPLOAD_MB = _env_int("GIBSON_MAX_UPLOAD_MB", 5)
+MAX_IMPORT_DIVISIONS = _env_int("GIBSON_MAX_IMPORT_DIVISIONS", 50)
+MAX_IMPORT_PLAYERS = _env_int("GIBSON_MAX_IMPORT_PLAYERS", 2000)
+MAX_IMPORT_PLAYER_ROUNDS = _env_int("GIBSON_MAX_IMPORT_PLAYER_ROUNDS", 40_000)
 
 
 def _secret_key() -> str:
@@ -107,6 +139,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # a body beyond GIBSON_MAX_UPLOAD_MB is refused (413) before anything reads it
+    "tournament.web.sizes.RequestSizeMiddleware",
     # The Content-Security-Policy header on every page (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
     # Pages and static files compressed for clients that ask (a 500-player standings page is

@@ -171,6 +171,8 @@ def test_a_near_namesake_is_refused_until_the_director_says_it_is_another_person
         ({"name": "Eads, Ed", "rating": 10**40}, "wrong_type", "rating"),
         ({"name": 42}, "wrong_type", "name"),
         ({"name": "Eads, Ed", "player_class": "x" * 11}, "reg_class_too_long", "player_class"),
+        ({"name": "Eads; Ed"}, "name_semicolon", "name"),
+        ({"name": "Eads, Ed", "player_class": "Lite A"}, "class_one_word", "player_class"),
         ({"name": "Eads, Ed", "ratng": 1400}, "unknown_field", "ratng"),
         ({"name": "Eads, Ed", "new_player": "perhaps"}, "wrong_type", "new_player"),
         ({"name": "Eads, Ed\x00"}, "wrong_type", "name"),

@@ -164,3 +164,35 @@ def test_reopening_the_last_line_corrects_it_with_a_reason(live_server, browser)
         for g in Game.objects.filter(round__division=d, player2__isnull=False)
     }
     assert recorded == {3: (412, 388), 1: (400, 300), 6: (401, 377)}
+
+
+def test_a_correction_typed_over_a_stale_page_is_refused(live_server, browser):  # noqa: F811
+    """The result box sends the round as the page showed it: a game corrected at another desk
+    meanwhile is refused with the scores now stored, and the refreshed page then corrects."""
+    t, d = _event()
+    services.record_result(d, 1, 1, 400, 300)
+    make_director(t, "stale-td")
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    results = f"{live_server.url}/t/{t.slug}/console/{d.slug}/round/1/results/"
+    page.goto(results)
+    page.fill("#id_username", "stale-td")
+    page.fill("#id_password", "pw-long-enough-1")
+    page.click("main button[type=submit]")
+    page.wait_for_url(results)
+    game = Game.objects.get(round__division=d, round__number=1, player1__number=1)
+    services.correct_result(game, 400, 310, reason="other desk", actor="other-td")
+    page.keyboard.type("1 410 300: card")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#id_line_error")
+    assert "it now holds 400 310 (you saw 400 300)" in page.inner_text("#id_line_error")
+    game.refresh_from_db()
+    assert (game.score1, game.score2) == (400, 310)
+    page.fill("#id_line", "1 410 300: card")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => { const e = document.querySelector('#answer .echo');"
+        " return e && e.dataset.kind === 'corrected'; }",
+        timeout=10_000,
+    )
+    game.refresh_from_db()
+    assert (game.score1, game.score2) == (410, 300)

@@ -20,7 +20,7 @@ from tests.core.conftest import make_director
 from tournament import services
 from tournament.formats.tourney_js import write_tourney_js
 from tournament.interchange.exports import export_archive, export_files, export_tourney_js
-from tournament.interchange.imports import MAX_UPLOAD_BYTES, import_tsh
+from tournament.interchange.imports import import_tsh, max_upload_bytes
 from tournament.models import AuditEvent, Division, Entry, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -321,8 +321,9 @@ def test_config_without_its_division_file_is_refused(staff_client, source):
 
 def test_too_large_and_empty_uploads_are_refused(staff_client):
     before = counts()
-    response = _upload(staff_client, "big.t", b"x" * (MAX_UPLOAD_BYTES + 1))
-    assert response.status_code == 400 and "limited to 5 MB" in error_at(response, "upload-file")
+    response = _upload(staff_client, "big.t", b"x" * (max_upload_bytes() + 1))
+    assert response.status_code == 400
+    assert "limited to 5 MB in all (GIBSON_MAX_UPLOAD_MB)" in error_at(response, "upload-file")
     response = _upload(staff_client, "empty.t", b"")
     assert response.status_code == 400 and error_at(response, "upload-file")
     response = staff_client.post(UPLOAD, {})

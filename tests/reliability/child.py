@@ -56,6 +56,7 @@ def _run(step: dict[str, Any], index: int) -> dict[str, Any]:
                 step["score2"],
                 reason=f"writer {index}",
                 actor=f"writer-{index}",
+                seen=step.get("seen"),
             )
             return {"ok": True}
         if action == "pair":

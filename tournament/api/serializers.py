@@ -292,6 +292,14 @@ class CorrectionSerializer(ResultSerializer):
         max_length=300,
         help_text="why the result changes (required; kept in the audit trail)",
     )
+    seen = StrictCharField(
+        required=False,
+        max_length=40,
+        help_text="the result you last read, this player's score first: '412 389', '-50 50' "
+        "for a forfeit (the two rows' scores), or 'unplayed'. When given and the game holds "
+        "something else now (someone corrected it meanwhile), the correction is refused with "
+        "result_changed_meanwhile and the scores now stored",
+    )
 
 
 # --------------------------------------------------------------------------- pairing writes

@@ -14,7 +14,7 @@ from django.http import HttpResponse, HttpResponseBase
 from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, Throttled
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -39,6 +39,7 @@ from ..models import Division, Entry, Game, Player, Round, Tournament
 from ..selectors import near_duplicates, pairings_after
 from ..services import results
 from ..web.caching import serve_cached, site_version, tournament_version
+from ..web.ratelimit import heavy_wait
 from . import serializers as s
 from .permissions import (
     require_director,
@@ -417,7 +418,13 @@ class CorrectResult(_ResultWrite):
         if v["state"] != "scores":
             # forfeit, double forfeit or clear: the player's own row is answered
             game = results.change_result(
-                target, v["round"], v["player"], v["state"], reason=v["reason"], actor=request.user
+                target,
+                v["round"],
+                v["player"],
+                v["state"],
+                reason=v["reason"],
+                actor=request.user,
+                seen=v.get("seen"),
             )[0]
         else:
             game = results.correct_player_result(
@@ -428,6 +435,7 @@ class CorrectResult(_ResultWrite):
                 v.get("opp_score"),
                 reason=v["reason"],
                 actor=request.user,
+                seen=v.get("seen"),
             )
         corrected = _games().get(pk=game.pk)
         # The rounds paired after this one used the old result: the caller may re-pair them.
@@ -488,6 +496,8 @@ class PairRound(_DirectorWrite):
 
     def post(self, request: Request, slug: str, division: str, round: int) -> Response:
         target = _directed_division(request, slug, division)
+        if wait := heavy_wait(request):  # the engine's proposal costs a worker seconds
+            raise Throttled(wait=wait)
         v = _valid(s.PairRoundSerializer, request)
         proposal = propose_round(target, round, v.get("system"))
         publish_proposal(target, round, proposal.pairs, system=proposal.system, actor=request.user)

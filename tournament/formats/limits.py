@@ -71,3 +71,59 @@ def check_length(
             source=source,
             line=line,
         )
+
+
+class Counts:
+    """How big a TSH text is, counted line by line before any reader parses it.
+
+    A file of 100,000 player lines or 2,000 divisions took the readers (and then the import)
+    past a server's 30-second limit; counting costs a pass over the lines and lets the import
+    refuse it at once, naming the limit. ``divisions`` is the most of ``division`` config
+    lines and ``#begin_file`` blocks; ``rounds`` the most pairings or scores on one line.
+    """
+
+    def __init__(self) -> None:
+        self.divisions = 0
+        self.players = 0
+        self.rounds = 0
+        self.player_rounds = 0
+        self.widest_line = 0  # the player line with the most rounds (1-based, file order)
+
+    def add(self, other: Counts) -> None:
+        self.divisions += other.divisions
+        self.players += other.players
+        self.player_rounds += other.player_rounds
+        if other.rounds > self.rounds:
+            self.rounds, self.widest_line = other.rounds, other.widest_line
+
+
+_DIVISION_LINE = re.compile(r"(?i)division\s+\S+\s+\S+")
+
+
+def count_tsh(text: str) -> Counts:
+    """Count a ``.t``, ``config.tsh`` or ``all.tsh`` text's divisions, player lines and rounds."""
+    counts = Counts()
+    blocks = config_divisions = 0
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            blocks += line.startswith("#begin_file")
+            continue
+        head, semicolon, rest = line.partition(";")
+        if not semicolon:
+            config_divisions += _DIVISION_LINE.match(line) is not None
+            continue
+        counts.players += 1
+        tokens = head.split()
+        numbers = 0
+        while numbers < len(tokens) and ASCII_INT.match(tokens[-1 - numbers]):
+            numbers += 1
+        scores = len(rest.split(";", 1)[0].split())
+        rounds = max(numbers - 1, scores)
+        counts.player_rounds += rounds
+        if rounds > counts.rounds:
+            counts.rounds, counts.widest_line = rounds, lineno
+    counts.divisions = max(blocks, config_divisions)
+    return counts

@@ -730,6 +730,9 @@ def tourney_js_divisions(data: dict) -> list[tuple[str, list[TshPlayer]]]:
             check_length(
                 player_name.strip(), MAX_PLAYER_NAME, f"{where}: the name", source=None, line=None
             )
+            if ";" in player_name:
+                # a .t line ends the name at ';': such a player could never be written back
+                raise FormatError(f"{where}: the name {player_name.strip()!r} contains ';'")
             check_length(
                 member_id.strip(), MAX_MEMBER_ID, f"{where}: the member id", source=None, line=None
             )

@@ -32,6 +32,7 @@ from tournament.errors import ServiceError
 from tournament.formats.archive import write_archive
 from tournament.formats.config import TshConfig, write_config
 from tournament.formats.csvcell import csv_cell
+from tournament.formats.errors import FormatError
 from tournament.formats.limits import default_file_name, is_file_name
 from tournament.formats.tou import scored_rounds, write_tou
 from tournament.formats.tourney_js import (
@@ -296,7 +297,9 @@ def division_players(division: Division) -> list[TshPlayer]:
             "p12": [str(v) for v in _trim(p12, First.UNKNOWN)] or None,
             "board": [str(v) for v in _trim(boards, 0)] or None,
             "lifeg": [str(e.career_games)] if e.career_games is not None else None,
-            "class": [e.player_class] if e.player_class else None,
+            # TSH's '; class X': a class stored with a space (read from a '; class A B' line)
+            # goes back as its words, which every .t reader joins into the same class again
+            "class": e.player_class.split() or None,
             "off": [str(e.withdrawal_score)] if e.withdrawn_round is not None else None,
         }
         fields: dict[str, list[str]] = {}
@@ -409,8 +412,25 @@ def export_files(tournament: Tournament) -> dict[str, str]:
     names = division_file_names(divisions)
     for division in divisions:
         players = division_players(division)
+        for p in players:
+            if ";" in p.name:  # stored before names were checked: refuse, naming the player
+                raise ServiceError(
+                    "export_name_semicolon",
+                    tournament=tournament.name,
+                    division=division.name,
+                    number=p.number,
+                    name=p.name,
+                )
         _add_results(tournament, division, players)
-        files[names[division.pk]] = write_t(players)
+        try:
+            files[names[division.pk]] = write_t(players)
+        except FormatError as exc:  # any other value a .t cannot carry: named, never a 500
+            raise ServiceError(
+                "export_unwritable",
+                tournament=tournament.name,
+                division=division.name,
+                detail=exc.message,
+            ) from exc
     return files
 
 

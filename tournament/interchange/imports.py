@@ -15,14 +15,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings as site
 from django.db import transaction
 
-from tournament.checks import validate_bye_score, validate_played_scores
+from tournament.checks import MAX_DIVISION_ROUNDS, validate_bye_score, validate_played_scores
 from tournament.errors import ServiceError
 from tournament.formats import FormatError
 from tournament.formats.archive import parse_archive
 from tournament.formats.config import TshConfig, parse_config
-from tournament.formats.limits import MAX_SCORE, default_file_name, is_file_name
+from tournament.formats.limits import (
+    MAX_SCORE,
+    Counts,
+    count_tsh,
+    default_file_name,
+    is_file_name,
+)
 from tournament.formats.tou import parse_tou
 from tournament.formats.tourney_js import (
     parse_tourney_js,
@@ -95,8 +102,85 @@ def _check_named_file(source: str, division: str, file_name: str) -> None:
         )
 
 
+def check_counts(counts: Counts, source: str) -> None:
+    """Refuse an import beyond the site's limits, from the pre-scan's counts (nothing parsed
+    yet): divisions, players, rounds (the console's 200) and player-rounds, each named with its
+    setting, so a hostile or mistaken file costs a pass over its lines, not the server's time."""
+    rounds_cap = MAX_DIVISION_ROUNDS
+    if counts.rounds > rounds_cap:
+        raise ServiceError(
+            "import_too_many_rounds",
+            field="file",
+            file=source,
+            line=counts.widest_line,
+            count=counts.rounds,
+            limit=rounds_cap,
+        )
+    if counts.divisions > (limit := site.MAX_IMPORT_DIVISIONS):
+        raise ServiceError(
+            "import_too_many_divisions",
+            field="file",
+            file=source,
+            count=counts.divisions,
+            limit=limit,
+        )
+    if counts.players > (limit := site.MAX_IMPORT_PLAYERS):
+        raise ServiceError(
+            "import_too_many_players",
+            field="file",
+            file=source,
+            count=counts.players,
+            limit=limit,
+        )
+    if counts.player_rounds > (limit := site.MAX_IMPORT_PLAYER_ROUNDS):
+        raise ServiceError(
+            "import_too_many_player_rounds",
+            field="file",
+            file=source,
+            count=counts.player_rounds,
+            limit=limit,
+        )
+
+
+def _tourney_js_counts(data: Any) -> Counts:
+    """The pre-scan's counts of a parsed tourney.js (before its players are read)."""
+    counts = Counts()
+    divisions = data.get("divisions") if isinstance(data, dict) else None
+    for division in divisions if isinstance(divisions, list) else []:
+        counts.divisions += 1
+        players = division.get("players") if isinstance(division, dict) else None
+        for number, player in enumerate(players if isinstance(players, list) else [], start=0):
+            if not isinstance(player, dict):
+                continue
+            counts.players += 1
+            rounds = max(
+                len(player.get("pairings") or [])
+                if isinstance(player.get("pairings"), list)
+                else 0,
+                len(player.get("scores") or []) if isinstance(player.get("scores"), list) else 0,
+            )
+            counts.player_rounds += rounds
+            if rounds > counts.rounds:
+                counts.rounds, counts.widest_line = rounds, number
+    return counts
+
+
 def _config_divisions(config: TshConfig, base: Path, source: str) -> list[ParsedDivision]:
     out = []
+    total = Counts()
+    total.divisions = len(config.divisions)
+    check_counts(total, source)
+    texts = {}
+    for name, file_name in config.divisions:
+        _check_named_file(source, name, file_name)
+        path = base / file_name
+        if path.exists() and file_name not in texts:
+            texts[file_name] = read_text(path)
+            counts = count_tsh(texts[file_name])
+            counts.divisions = 0
+            check_counts(counts, file_name)  # its rounds, named with its own line
+            total.add(counts)
+            check_counts(total, source)  # the files together
     for name, file_name in config.divisions:
         _check_named_file(source, name, file_name)
         path = base / file_name
@@ -108,9 +192,8 @@ def _config_divisions(config: TshConfig, base: Path, source: str) -> list[Parsed
                 division=name,
                 file=file_name,
             )
-        out.append(
-            ParsedDivision(name, file_name, parse_t(read_text(path), source=file_name), file_name)
-        )
+        text = texts[file_name]
+        out.append(ParsedDivision(name, file_name, parse_t(text, source=file_name), file_name))
     return out
 
 
@@ -200,6 +283,7 @@ def _read_tourney_js(
     path: Path, text: str, config: TshConfig | None, _cp: Path | None
 ) -> ImportRead:
     data = parse_tourney_js(text, source=path.name)
+    check_counts(_tourney_js_counts(data), path.name)
     divisions = [
         ParsedDivision(dname, default_file_name(dname), players, path.name)
         for dname, players in tourney_js_divisions(data)
@@ -249,6 +333,8 @@ def plan_import(
         if not text.strip():
             raise ServiceError("empty_file", field="file", path=str(path))
         fmt = detect_import_format(path.name, text)
+        if fmt.name in (ARCHIVE, CONFIG, DIVISION):  # tourney.js is counted once parsed
+            check_counts(count_tsh(text), path.name)
         if config_path is not None and not fmt.with_config:
             raise ServiceError("not_a_division_file", field="config", file=path.name, kind=fmt.name)
         read = fmt.read(path, text, config, Path(config_path) if config_path else None)
@@ -780,8 +866,19 @@ register_import_format(
 
 # --------------------------------------------------------------------------- upload (console)
 
-# A big all.tsh (twenty divisions of thirty rounds) is well under 1 MB; 5 MB leaves room.
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+
+def max_upload_bytes() -> int:
+    """One upload's bytes, all its files together (GIBSON_MAX_UPLOAD_MB, 5 by default: a big
+    all.tsh of twenty divisions of thirty rounds is well under 1 MB)."""
+    return site.MAX_UPLOAD_MB * 1024 * 1024
+
+
+def check_upload_size(size: int) -> None:
+    """Refuse an upload whose files add up to more than the limit, naming it."""
+    if size > max_upload_bytes():
+        raise ServiceError("upload_too_large", field="file", size=size, limit_mb=site.MAX_UPLOAD_MB)
+
+
 UPLOAD_FOLDER = "Uploaded tournament"  # names the tournament when a config has no event_name
 
 
@@ -814,15 +911,7 @@ def import_upload(
     files = {_upload_name(file_name): data}
     for other_name, other_data in (others or {}).items():
         files.setdefault(_upload_name(other_name), other_data)
-    for fname, content in files.items():
-        if len(content) > MAX_UPLOAD_BYTES:
-            raise ServiceError(
-                "setup_upload_too_large",
-                field="file",
-                file=fname,
-                size=len(content),
-                limit=MAX_UPLOAD_BYTES,
-            )
+    check_upload_size(sum(len(content) for content in files.values()))
     main = _upload_name(file_name)
     with tempfile.TemporaryDirectory(prefix="gibson-upload-") as tmp:
         folder = Path(tmp) / UPLOAD_FOLDER

@@ -7,7 +7,14 @@ from typing import Any
 
 from django.db import transaction
 
-from tournament.checks import as_int, check_text, plays, validate_bye_score
+from tournament.checks import (
+    as_int,
+    check_class_word,
+    check_text,
+    plays,
+    refuse_tsh_separator,
+    validate_bye_score,
+)
 from tournament.errors import ServiceError
 
 from ..models import (
@@ -34,6 +41,7 @@ def find_or_create_player(name: str, *, naspa_id: str = "", **fields: Any) -> Pl
         raise ServiceError("empty_name", field="name", what="player name")
     # limits: refused the same way on every database (SQLite would store either)
     check_text(name, "a player's name", Player, "name", field="name")
+    refuse_tsh_separator(name, "the player's name")
     check_text(naspa_id, f"{name[:50]}: NASPA id", Player, "naspa_id", field="naspa_id")
     if naspa_id:
         player = Player.objects.filter(naspa_id=naspa_id).first()
@@ -112,6 +120,7 @@ def register_player(
             maximum=MAX_SEED_RATING,
         )
     check_text(player_class, f"{player.name}: class", Entry, "player_class", field="player_class")
+    check_class_word(player_class, f"{player.name}: class")
     # Numbers run 1..N (pairings, tourney.js and .t exports index players by them): the new
     # player is N+1, and a division whose numbers have a gap is refused, not extended.
     count = division.entries.count()
@@ -271,7 +280,7 @@ def check_player_class(value: Any, who: str, *, field: str = "player_class") -> 
     limit = Entry._meta.get_field("player_class").max_length
     if len(text) > limit:
         raise ServiceError("reg_class_too_long", field=field, player=who, value=text, max=limit)
-    return text
+    return check_class_word(text, f"{who}: class", field=field)
 
 
 def check_player_name(value: Any, *, field: str = "name") -> str:
@@ -284,7 +293,7 @@ def check_player_name(value: Any, *, field: str = "name") -> str:
     limit = Player._meta.get_field("name").max_length
     if len(name) > limit:
         raise ServiceError("reg_name_too_long", field=field, max=limit, length=len(name))
-    return name
+    return refuse_tsh_separator(name, "the player's name", field=field)
 
 
 @transaction.atomic

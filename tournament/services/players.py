@@ -17,7 +17,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 
 from ratings.models import PlayerRating, RatedEvent, RatingHistory, RatingList
-from tournament.checks import refuse_bidi_controls
+from tournament.checks import refuse_bidi_controls, refuse_tsh_separator
 from tournament.errors import ServiceError
 
 from ..models import Entry, Membership, Player, Tournament
@@ -74,6 +74,8 @@ def _clean_fields(fields: dict[str, Any], player: Player | None) -> dict[str, st
         limit = Player._meta.get_field(key).max_length
         if key == "name" and not text:
             raise ServiceError("registry_name_required", field="name")
+        if key == "name":
+            refuse_tsh_separator(text, "the player's name")
         if limit and len(text) > limit:
             raise ServiceError(
                 "registry_too_long", field=key, what=key, maximum=limit, length=len(text)

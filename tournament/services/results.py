@@ -92,17 +92,31 @@ def record_result(
 
 @transaction.atomic
 def correct_result(
-    game: Game, score1: Any, score2: Any = None, *, reason: str, actor: Actor | str | None = None
+    game: Game,
+    score1: Any,
+    score2: Any = None,
+    *,
+    reason: str,
+    actor: Actor | str | None = None,
+    seen: str | None = None,
+    seen_by: Entry | None = None,
 ) -> Game:
     """Change a recorded result; a reason is required so the audit trail explains itself.
 
     The game's row is locked and read again first: two corrections of one game at once are
-    applied one after the other, each audited with the scores it really replaced.
+    applied one after the other, each audited with the scores it really replaced. ``seen`` is
+    the result the corrector was looking at, in the game's order (``"412 389"``, see
+    ``seen_result``): when the game holds something else now, someone changed it meanwhile and
+    the correction is refused (``result_changed_meanwhile``) instead of silently undoing theirs.
     """
     where = f"division {game.round.division.name} round {game.round.number}"
     if not reason or not reason.strip():
         raise ServiceError("reason_needed", field="reason", where=where)
     _lock_scores(game)
+    if seen is not None:
+        me = seen_by or game.player1
+        other = game.player2 if me.pk == game.player1_id else game.player1
+        _check_seen([game], me, other, seen, where)
     before = game_snapshot(game)
     if game.player2_id is None:
         game.score1 = validate_bye_score(score1, where)
@@ -131,8 +145,11 @@ def correct_player_result(
     *,
     reason: str,
     actor: Actor | str | None = None,
+    seen: str | None = None,
 ) -> Game:
     """Correct a recorded result named the way a scorecard reads: this player's score first.
+
+    ``seen`` is the result the caller last read, this player's score first (``seen_result``).
 
     Directors at a venue fix a mistyped score from the same command they entered it with;
     the game is found and the scores turned to its own order, then ``correct_result`` checks
@@ -154,15 +171,20 @@ def correct_player_result(
             opp_score,
             reason=reason,
             actor=actor,
+            seen=seen,
         )
         return games[0]
     if not game.has_result:
         raise ServiceError("no_result_to_correct", where=where, number=entry.number)
     if game.player2_id is None or game.player1_id == entry.pk:
-        return correct_result(game, score, opp_score, reason=reason, actor=actor)
+        return correct_result(
+            game, score, opp_score, reason=reason, actor=actor, seen=seen, seen_by=entry
+        )
     if opp_score is None:
         raise ServiceError("both_scores_needed", field="opp_score", where=where)
-    return correct_result(game, opp_score, score, reason=reason, actor=actor)
+    return correct_result(
+        game, opp_score, score, reason=reason, actor=actor, seen=seen, seen_by=entry
+    )
 
 
 # --------------------------------------------------------------------------- console entry
@@ -191,6 +213,70 @@ def _lock_scores(game: Game) -> None:
             player1=game.player1.number,
         )
     game.score1, game.score2 = locked.score1, locked.score2
+
+
+UNPLAYED = "unplayed"
+
+
+def seen_result(rows: list[Game], player: Entry | int) -> str:
+    """What a game between two players holds, from ``player``'s side: ``"412 389"`` (their
+    score first), ``"-50 50"`` for a forfeit (both rows' scores), or ``"unplayed"``.
+
+    It is what a corrector saw: the console keeps it for each game of the round on the page
+    and the API's clients send it back, so a correction made from a stale view is refused.
+    """
+    number = player if isinstance(player, int) else player.number
+    if len(rows) == 1 and rows[0].player2_id is not None:
+        game = rows[0]
+        if not game.has_result:
+            return UNPLAYED
+        mine, theirs = game.score1, game.score2
+        if game.player2.number == number:
+            mine, theirs = theirs, mine
+        return f"{mine} {theirs}"
+    own = [g for g in rows if g.player1.number == number]
+    other = [g for g in rows if g.player1.number != number]
+    if not own:
+        return UNPLAYED
+    if not other:  # a bye (or a lone row): its one score
+        return UNPLAYED if own[0].score1 is None else str(own[0].score1)
+    return f"{own[0].score1} {other[0].score1}"
+
+
+def round_seen(games: list[Game]) -> dict[int, str]:
+    """Every player's ``seen_result`` for a round's games (the forfeit rows paired up)."""
+    by_number = {g.player1.number: g for g in games if g.player2_id is None}
+    seen: dict[int, str] = {}
+    for g in games:
+        if g.player2_id is not None:
+            seen[g.player1.number] = seen_result([g], g.player1.number)
+            seen[g.player2.number] = seen_result([g], g.player2.number)
+            continue
+        opponent = forfeit_opponent(g)
+        other = by_number.get(opponent) if opponent is not None else None
+        if other is not None:
+            seen[g.player1.number] = seen_result([g, other], g.player1.number)
+    return seen
+
+
+def _check_seen(
+    rows: list[Game], player: Entry, opponent: Entry | None, seen: str, where: str
+) -> None:
+    """Refuse a correction whose view of the game is stale (read after the rows are locked)."""
+    stored = seen_result(rows, player)
+    if " ".join(seen.lower().split()) == stored:
+        return
+    raise ServiceError(
+        "result_changed_meanwhile",
+        field="line",
+        where=where,
+        number=player.number,
+        name=player.name,
+        opponent=opponent.number if opponent is not None else 0,
+        opponent_name=opponent.name if opponent is not None else "(bye)",
+        stored=stored,
+        seen=seen,
+    )
 
 
 def _supersede_self_reports(game: Game) -> None:
@@ -619,8 +705,12 @@ def enter_line(
     text: str | ScoreLine,
     *,
     actor: Actor | str | None = None,
+    seen: dict[int, str] | None = None,
 ) -> Entered:
     """The console's Enter: read the line, find its game and record it (or keep it as a card).
+
+    ``seen`` is the round as the page showed it (``round_seen``): a correction line is
+    refused when its game holds something else now.
 
     Everything is checked before anything is written (resolve_line), so a refused line leaves
     no trace. A played game is recorded through ``record_result`` (which locks the game and
@@ -628,7 +718,7 @@ def enter_line(
     with double entry on (a forfeit is a director's call, not a score to compare); with double
     entry on, a played game's line becomes a card (``report_card``).
     """
-    stated = _state_line(division, round_number, text, actor)
+    stated = _state_line(division, round_number, text, actor, seen)
     if stated is not None:
         return stated
     target = resolve_line(division, round_number, text)
@@ -715,6 +805,7 @@ def change_result(
     reason: str = "",
     opponent: int | None = None,
     actor: Actor | str | None = None,
+    seen: str | None = None,
 ) -> list[Game]:
     """Put a game between two players into any result state, from any state, audited once.
 
@@ -722,7 +813,8 @@ def change_result(
     ``double_forfeit`` (both lose by the forfeit spread) or ``clear`` (back to unplayed).
     A game that already has a result changes only with a reason (a correction); the two
     players stay the same whatever is stored. Returns the game's rows afterwards: one
-    two-player game, or the two single games of a forfeit.
+    two-player game, or the two single games of a forfeit. ``seen`` (``seen_result``, this
+    player's side) is what the caller looked at: a game changed since is refused, unchanged.
     """
     round_number = as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
@@ -743,6 +835,8 @@ def change_result(
         )
     for row in between.rows:
         _lock_scores(row)
+    if seen is not None:
+        _check_seen(between.rows, between.player, between.opponent, seen, where)
     was_unplayed = between.state == "unplayed"
     reason = (reason or "").strip()
     if was_unplayed and state == CLEAR:
@@ -832,7 +926,11 @@ _STATE_WORDS = {"f": FORFEIT_STATE, "forfeit": FORFEIT_STATE, "ff": DOUBLE_FORFE
 
 
 def _state_line(
-    division: Division, round_number: int, text: str | ScoreLine, actor: Actor | str | None
+    division: Division,
+    round_number: int,
+    text: str | ScoreLine,
+    actor: Actor | str | None,
+    seen: dict[int, str] | None = None,
 ) -> Entered | None:
     """The console's lines that set a game's state or correct it, else None (an ordinary line).
 
@@ -877,6 +975,7 @@ def _state_line(
         reason=reason,
         opponent=opponent,
         actor=actor,
+        seen=seen.get(player) if seen else None,
     )
     kind = {SCORES: "recorded", CLEAR: "cleared"}.get(state, state)
     if colon and state != CLEAR and reason.strip():

@@ -47,6 +47,7 @@ from ..reports.tasks import division_scorecards
 from ..siteurl import unreachable_warning
 from .health import is_queue_error, redis_answers
 from .permissions import DIRECTOR, DivisionMoved, NeedsSignIn, division_by_slug, staff_tournament
+from .ratelimit import heavy_wait, too_many
 
 PER_PAGE = (1, 2, 4)
 EXPORT_TYPES = {
@@ -180,6 +181,8 @@ def report_pdf(request: HttpRequest, slug: str, division: str) -> HttpResponseBa
     tournament = _directed(request, slug)
     if not isinstance(tournament, Tournament):
         return tournament
+    if wait := heavy_wait(request):  # a PDF or an export costs a worker seconds
+        return too_many(request, wait)
     div = _division(tournament, division)
     try:
         p = _report_params(request, tournament)
@@ -205,6 +208,8 @@ def export_file(request: HttpRequest, slug: str, fmt: str) -> HttpResponseBase:
     tournament = _directed(request, slug)
     if not isinstance(tournament, Tournament):
         return tournament
+    if wait := heavy_wait(request):  # a PDF or an export costs a worker seconds
+        return too_many(request, wait)
     if fmt not in EXPORT_TYPES:
         return _refuse(request, f"export {fmt!r}: choose one of {', '.join(EXPORT_TYPES)}", 404)
     try:
@@ -273,6 +278,8 @@ def start_scorecards(request: HttpRequest, slug: str, division: str) -> HttpResp
     tournament = _directed(request, slug)
     if not isinstance(tournament, Tournament):
         return tournament
+    if wait := heavy_wait(request):  # a PDF or an export costs a worker seconds
+        return too_many(request, wait)
     div = _division(tournament, division)
     try:
         per_page = _int_param(request, "per_page", choices=PER_PAGE) or 2

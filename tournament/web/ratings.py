@@ -31,6 +31,7 @@ from ratings.models import RatingList
 
 from ..formats.csvcell import csv_cell
 from .caching import site_page
+from .ratelimit import heavy
 
 LIST_PAGE = 100
 EVENTS_PAGE = 20
@@ -174,6 +175,7 @@ class _Echo:
 
 @csrf_exempt
 @require_safe
+@heavy
 def rating_list_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """The whole filtered list as CSV, streamed in chunks (a 30,000-player list stays small
     in memory)."""

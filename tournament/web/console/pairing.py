@@ -46,6 +46,7 @@ from ...selectors import last_round_number, round_has_results
 from ..errors import busy_refusal
 from ..forms.pairing import ACTIONS, PairingEditForm, encode_pairs
 from ..permissions import DivisionMoved, director_required, division_by_slug, moved
+from ..ratelimit import heavy_wait, too_many
 
 FRAGMENT = "console/pairing_proposal.html"
 CLOSED = {"pairing_has_results", "pairing_already_paired", "pairing_later_paired"}
@@ -204,6 +205,8 @@ def pair(
         div = _division(tournament, division)
     except DivisionMoved as to:
         return moved(request, division, to.division)
+    if request.POST.get("action") != "publish" and (wait := heavy_wait(request)):
+        return too_many(request, wait)  # each proposal runs the engine: a worker's seconds
     if request.method != "POST":
         system = (request.GET.get("system") or "")[:20] or None
         try:

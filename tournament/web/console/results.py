@@ -40,11 +40,19 @@ from ...services.results import (
     enter_line,
     resolve_dispute,
     resolve_line,
+    round_seen,
+    seen_result,
     set_double_entry,
 )
 from ..echo import game_echo, line_echo
 from ..errors import busy_refusal
-from ..forms.results import CorrectionForm, DisputeForm, DoubleEntryForm, ResultLineForm
+from ..forms.results import (
+    CorrectionForm,
+    DisputeForm,
+    DoubleEntryForm,
+    ResultLineForm,
+    encode_seen,
+)
 from ..permissions import DivisionMoved, can_direct, division_by_slug, moved, scorekeeper_required
 
 HELP = (
@@ -106,6 +114,11 @@ def _round_rows(division: Division, number: int, just: list[int]) -> list[dict[s
     return rows
 
 
+def _seen(rows: list[dict[str, Any]]) -> str:
+    """What the page shows of each game, for the result box's hidden ``seen``."""
+    return encode_seen(round_seen([r["game"] for r in rows]))
+
+
 def _disputes(division: Division, number: int) -> list[dict[str, Any]]:
     disputed = (
         PendingResult.objects.filter(
@@ -150,6 +163,7 @@ def _context(
         "round": number,
         "rounds": paired,
         "rows": rows,
+        "seen": _seen(rows),
         "entered": entered,
         "played": len(played),
         "disputes": _disputes(division, number),
@@ -209,7 +223,14 @@ def _correction_for(
             score1, score2 = target.score1, target.score2
     except ServiceError:
         pass
-    form = CorrectionForm(initial={"game": game.pk, "score1": score1, "score2": score2})
+    form = CorrectionForm(
+        initial={
+            "game": game.pk,
+            "seen": seen_result([game], game.player1),
+            "score1": score1,
+            "score2": score2,
+        }
+    )
     form.label_for(game)
     form.stored = game
     return form
@@ -251,7 +272,7 @@ def results(
     line = form.cleaned_data["line"]
     try:
         with busy_refusal("line"):
-            entered = enter_line(div, round, line, actor=request.user)
+            entered = enter_line(div, round, line, actor=request.user, seen=form.seen_map())
     except ServiceError as exc:
         form.add_error("line", exc.message)
         extra: dict[str, Any] = {"form": form, "refused": True, "refused_line": line}
@@ -303,9 +324,20 @@ def correct(
                     data["score2"],
                     reason=data["reason"],
                     actor=request.user,
+                    seen=data.get("seen") or None,
                 )
         except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            if exc.code == "result_changed_meanwhile":
+                # shown again with what the game holds now: sent again, it is meant
+                changed = request.POST.copy()
+                changed["seen"] = exc.params["stored"]
+                form = CorrectionForm(changed)
+                form.label_for(game)
+                form.stored = game
+                form.is_valid()
+                form.add_error(None, exc.message)
+            else:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
             rows = {row.number: row for row in division_standings(div)}
             echo = {

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
@@ -31,7 +32,7 @@ from pairings.services.schedule import (
     update_schedule_range,
 )
 from tournament.errors import ServiceError
-from tournament.interchange.imports import MAX_UPLOAD_BYTES, import_upload
+from tournament.interchange.imports import check_upload_size, import_upload
 
 from ... import services
 from ...models import Division, Tournament
@@ -84,7 +85,7 @@ def _new_page(request: HttpRequest, form: Any, divisions: Any, upload: Any, stat
             "form": form,
             "divisions": divisions,
             "upload": upload,
-            "max_upload_mb": MAX_UPLOAD_BYTES // (1024 * 1024),
+            "max_upload_mb": settings.MAX_UPLOAD_MB,
         },
         status=status,
     )
@@ -158,14 +159,11 @@ def upload_tournament(request: HttpRequest) -> HttpResponse:
         return _new_page(request, form, divisions, upload, status=400)
     main = upload.cleaned_data["file"]
     others = upload.cleaned_data["division_files"]
-    for f in [main, *others]:
-        if f.size > MAX_UPLOAD_BYTES:
-            upload.add_error(
-                "file" if f is main else "division_files",
-                f"{f.name} is {f.size} bytes; uploads are limited to "
-                f"{MAX_UPLOAD_BYTES // (1024 * 1024)} MB",
-            )
-            return _new_page(request, form, divisions, upload, status=400)
+    try:  # the sizes the upload declared, before a byte of it is read into memory
+        check_upload_size(sum(f.size for f in [main, *others]))
+    except ServiceError as exc:
+        show_error(upload, exc)
+        return _new_page(request, form, divisions, upload, status=400)
     try:
         tournament = import_upload(
             main.name,

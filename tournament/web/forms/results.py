@@ -35,6 +35,27 @@ class ResultLineForm(forms.Form):
     # Set by the page's script when the box was refilled with the last line (ArrowUp): the
     # scorekeeper means to change that game, so a refusal opens its correction ready to type.
     reopened = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    # The round as the page showed it ("3=412 389|17=389 412|..."), refreshed with the table
+    # after every line: a correction line is refused if its game changed since (another desk).
+    seen = forms.CharField(required=False, max_length=20000, widget=forms.HiddenInput)
+
+    def seen_map(self) -> dict[int, str] | None:
+        """The ``seen`` field as {player number: what their game showed}; None when absent
+        (a client without the page, e.g. a script posting lines), so nothing is compared."""
+        raw = self.cleaned_data.get("seen") or ""
+        if not raw:
+            return None
+        seen: dict[int, str] = {}
+        for item in raw.split("|"):
+            number, _, shown = item.partition("=")
+            if number.isascii() and number.isdigit() and shown:
+                seen[int(number)] = shown
+        return seen
+
+
+def encode_seen(seen: dict[int, str]) -> str:
+    """The round's ``round_seen`` as the result box's hidden ``seen`` value."""
+    return "|".join(f"{number}={shown}" for number, shown in sorted(seen.items()))
 
 
 def _score_field(label: str) -> forms.IntegerField:
@@ -56,6 +77,8 @@ class CorrectionForm(forms.Form):
     """New scores for a recorded game, in the game's order, and the reason (required)."""
 
     game = forms.IntegerField(widget=forms.HiddenInput)
+    # The stored scores the form was shown with (game order): a stale one is refused.
+    seen = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
     score1 = _score_field("First player's score")
     score2 = _score_field("Second player's score")
     reason = forms.CharField(
