@@ -48,3 +48,56 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
         return qs.filter(published=True)
     staff = Q(directors=user) | Q(scorekeepers=user)
     return qs.filter(pk__in=Tournament.objects.filter(Q(published=True) | staff).values("pk"))
+
+
+# --- site-wide rights (issue 19): granted by a site administrator, never by a local role ------
+
+CREATE_TOURNAMENT_PERMISSION = "tournament.create_tournament"
+REGISTRY_PERMISSION = "tournament.manage_registry"
+
+
+def can_create_tournament(user: Any) -> bool:
+    """May start a tournament (typed in or uploaded): a superuser, or an account a site
+    administrator granted ``tournament.create_tournament``. Directing, scorekeeping and
+    organising a club bring no such right (a club's organisers start its nights without it)."""
+    return bool(is_signed_in(user) and user.has_perm(CREATE_TOURNAMENT_PERMISSION))
+
+
+def is_registry_officer(user: Any) -> bool:
+    """Keeps the player registry: holds ``tournament.manage_registry`` (superusers do)."""
+    return bool(is_signed_in(user) and user.has_perm(REGISTRY_PERMISSION))
+
+
+def is_named_rating_officer(user: Any) -> bool:
+    """An officer of a rating list that is not a club's own list (a club's organisers are its
+    list's officers by founding it: that names no one site-wide)."""
+    from ratings.models import RatingList
+
+    if not is_signed_in(user):
+        return False
+    return RatingList.objects.filter(officers=user, club__isnull=True).exists()
+
+
+def can_use_admin(user: Any) -> bool:
+    """The admin is for repairs by superusers and the named registry and rating officers, all
+    marked staff by a site administrator; directing a tournament never opens it."""
+    if not (is_signed_in(user) and user.is_staff):
+        return False
+    return bool(user.is_superuser or is_registry_officer(user) or is_named_rating_officer(user))
+
+
+def is_confirmed(user: Any) -> bool:
+    """An account whose e-mail address is confirmed, or one made before sign-up existed or by
+    a director or administrator (only sign-up leaves an address to confirm: an unconfirmed
+    account is inactive, so it cannot sign in at all)."""
+    return is_signed_in(user)
+
+
+def can_found_club(user: Any) -> bool:
+    """Any confirmed account founds a club; with GIBSON_CLUB_APPROVAL set, a superuser founds
+    it on the organiser's behalf (and hands it over by adding them as an organiser)."""
+    from django.conf import settings
+
+    if not is_confirmed(user):
+        return False
+    return bool(user.is_superuser or not getattr(settings, "CLUB_APPROVAL", False))

@@ -191,6 +191,9 @@ CODES: dict[str, str] = {
     "staff_password": "{detail}",
     "staff_password_mismatch": "the two passwords differ",
     "staff_email": "{value!r} is not an email address",
+    "account_email_taken": "the email address {value!r} already belongs to an account",
+    "staff_night_director": "a club night is directed by its club's organisers: add a "
+    "scorekeeper here, or an organiser on the club's page",
     "staff_invite_gone": "that sign-up link is already used, turned off or not this tournament's",
     "staff_invite_invalid": "this link is not valid",
     "staff_not_member": "{user} is not a {role} of this tournament",

@@ -202,6 +202,12 @@ AXES_FAILURE_LIMIT = 10
 # (a venue's players share an address, so the number is generous).
 SIGN_IN_FAILURES_PER_ADDRESS = int(os.environ.get("GIBSON_SIGN_IN_FAILURES_PER_ADDRESS", "30"))
 SIGN_IN_WINDOW_SECONDS = 300
+# Sign-up (/accounts/signup/): SIGN_UPS_PER_ADDRESS new accounts or confirmation mails per
+# address in a window of SIGN_IN_WINDOW_SECONDS; a confirmation link works for
+# SIGN_UP_CONFIRM_DAYS. CLUB_APPROVAL=1: only a superuser founds a club (approval by hand).
+SIGN_UPS_PER_ADDRESS = int(os.environ.get("GIBSON_SIGN_UPS_PER_ADDRESS", "5"))
+SIGN_UP_CONFIRM_DAYS = int(os.environ.get("GIBSON_SIGN_UP_CONFIRM_DAYS", "3"))
+CLUB_APPROVAL = env_bool("GIBSON_CLUB_APPROVAL", False)
 AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
