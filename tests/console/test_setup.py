@@ -45,7 +45,9 @@ def counts() -> tuple[int, ...]:
 @pytest.fixture
 def staff_client(client):
     """An account a site administrator let create tournaments (no staff flag: no admin)."""
-    user = get_user_model().objects.create_user("founder", "founder@example.org", "pw-long-enough-1")
+    user = get_user_model().objects.create_user(
+        "founder", "founder@example.org", "pw-long-enough-1"
+    )
     user.user_permissions.add(Permission.objects.get(codename="create_tournament"))
     client.force_login(user)
     client.user = user

@@ -14,6 +14,7 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -23,16 +24,16 @@ from django.utils import timezone
 from tournament.errors import ServiceError
 
 from ..models import Club, StaffInvite, Tournament
+from .audit import Actor, audit
+
+INVITE_DAYS = 7
+ROLES = (StaffInvite.Role.DIRECTOR, StaffInvite.Role.SCOREKEEPER)
 
 
 def is_club_night(tournament: Tournament) -> bool:
     """A club night's tournament (its Night row points at it as ``club_night``; the event core
     asks through the relation, never importing the clubs app)."""
     return Club.objects.filter(nights__tournament=tournament).exists()
-from .audit import Actor, audit
-
-INVITE_DAYS = 7
-ROLES = (StaffInvite.Role.DIRECTOR, StaffInvite.Role.SCOREKEEPER)
 
 
 def token_hash(token: str) -> str:
@@ -265,9 +266,9 @@ def revoke_invite(tournament: Tournament, invite_id: Any, *, actor: Actor | str 
 
 
 def _create_permission() -> Any:
-    from django.contrib.auth.models import Permission
-
-    return Permission.objects.get(content_type__app_label="tournament", codename="create_tournament")
+    return Permission.objects.get(
+        content_type__app_label="tournament", codename="create_tournament"
+    )
 
 
 @transaction.atomic
