@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 
 from .models import Tournament
@@ -53,7 +54,6 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
 # --- site-wide rights (issue 19): granted by a site administrator, never by a local role ------
 
 CREATE_TOURNAMENT_PERMISSION = "tournament.create_tournament"
-REGISTRY_PERMISSION = "tournament.manage_registry"
 
 
 def can_create_tournament(user: Any) -> bool:
@@ -63,41 +63,11 @@ def can_create_tournament(user: Any) -> bool:
     return bool(is_signed_in(user) and user.has_perm(CREATE_TOURNAMENT_PERMISSION))
 
 
-def is_registry_officer(user: Any) -> bool:
-    """Keeps the player registry: holds ``tournament.manage_registry`` (superusers do)."""
-    return bool(is_signed_in(user) and user.has_perm(REGISTRY_PERMISSION))
-
-
-def is_named_rating_officer(user: Any) -> bool:
-    """An officer of a rating list that is not a club's own list (a club's organisers are its
-    list's officers by founding it: that names no one site-wide)."""
-    from ratings.models import RatingList
-
+def can_found_club(user: Any) -> bool:
+    """Any confirmed account founds a club (sign-up leaves an account inactive until its
+    e-mail address is confirmed, so a signed-in account is a confirmed one). With
+    GIBSON_CLUB_APPROVAL set, a superuser founds it on the organiser's behalf and hands it
+    over by adding them as an organiser."""
     if not is_signed_in(user):
         return False
-    return RatingList.objects.filter(officers=user, club__isnull=True).exists()
-
-
-def can_use_admin(user: Any) -> bool:
-    """The admin is for repairs by superusers and the named registry and rating officers, all
-    marked staff by a site administrator; directing a tournament never opens it."""
-    if not (is_signed_in(user) and user.is_staff):
-        return False
-    return bool(user.is_superuser or is_registry_officer(user) or is_named_rating_officer(user))
-
-
-def is_confirmed(user: Any) -> bool:
-    """An account whose e-mail address is confirmed, or one made before sign-up existed or by
-    a director or administrator (only sign-up leaves an address to confirm: an unconfirmed
-    account is inactive, so it cannot sign in at all)."""
-    return is_signed_in(user)
-
-
-def can_found_club(user: Any) -> bool:
-    """Any confirmed account founds a club; with GIBSON_CLUB_APPROVAL set, a superuser founds
-    it on the organiser's behalf (and hands it over by adding them as an organiser)."""
-    from django.conf import settings
-
-    if not is_confirmed(user):
-        return False
-    return bool(user.is_superuser or not getattr(settings, "CLUB_APPROVAL", False))
+    return bool(user.is_superuser or not settings.CLUB_APPROVAL)

@@ -26,9 +26,11 @@ from django.utils.html import format_html
 from pairings.models import ForbiddenPair, ScheduleRange
 from ratings.division import is_rating_officer, request_submission, submit_divisions
 from ratings.engine import RatingError
+from tournament.access import can_create_tournament
 from tournament.checks import check_file_name
 from tournament.errors import ServiceError
 from tournament.services import correct_result
+from tournament.services.audit import audit
 
 from . import models
 from .admin_base import (
@@ -244,9 +246,49 @@ class TournamentAdmin(DirectorScopedAdmin):
     search_fields = ["name", "slug", "venue"]
     list_filter = ["realm", "start_date"]
     prepopulated_fields = {"slug": ["name"]}
-    filter_horizontal = ["directors"]
+    filter_horizontal = ["directors", "scorekeepers"]
     inlines = [DivisionInline]
     readonly_fields = ["desk"]
+    STAFF_FIELDS = ("directors", "scorekeepers")
+
+    def has_add_permission(self, request, obj=None):
+        """Only with the creation grant, as in the console (directing one is not enough)."""
+        return super().has_add_permission(request, obj) and can_create_tournament(request.user)
+
+    def get_readonly_fields(self, request, obj=None):
+        """Staff are changed here by superusers only (others use the console's Staff page): the
+        pickers list every account on the site, superusers included."""
+        fields = list(super().get_readonly_fields(request, obj))
+        if not request.user.is_superuser:
+            fields += [f for f in self.STAFF_FIELDS if f not in fields]
+        return fields
+
+    def save_related(self, request, form, formsets, change):
+        """Each director or scorekeeper added or removed here writes the same audit event as
+        the console's Staff page (add_staff/remove_staff), in the admin's transaction."""
+        obj = form.instance
+        before = {f: set(getattr(obj, f).all()) if change else set() for f in self.STAFF_FIELDS}
+        super().save_related(request, form, formsets, change)
+        for name, role in (("directors", "director"), ("scorekeepers", "scorekeeper")):
+            now = set(getattr(obj, name).all())
+            for user in sorted(now - before[name], key=lambda u: u.pk):
+                audit(
+                    obj,
+                    request.user,
+                    "add_staff",
+                    obj,
+                    f"{user.get_username()} is now a {role} (admin)",
+                    after={"user": user.get_username(), "role": role, "new_account": False},
+                )
+            for user in sorted(before[name] - now, key=lambda u: u.pk):
+                audit(
+                    obj,
+                    request.user,
+                    "remove_staff",
+                    obj,
+                    f"{user.get_username()} is no longer a {role} (admin)",
+                    before={"user": user.get_username(), "role": role},
+                )
 
     @admin.display(description="Print & export")
     def desk(self, obj: models.Tournament) -> str:

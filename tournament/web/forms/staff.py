@@ -46,3 +46,11 @@ class AcceptInviteForm(_PasswordPair):
     field_order = ["username", "email", "password", "password_again"]
     username = forms.CharField(max_length=150)
     email = forms.EmailField(required=False)
+
+
+class SignUpForm(_PasswordPair):
+    """Anyone's own account: a username, the e-mail address to confirm, a password."""
+
+    field_order = ["username", "email", "password", "password_again"]
+    username = forms.CharField(max_length=150)
+    email = forms.EmailField(help_text="a link to confirm it is sent there")
