@@ -18,6 +18,8 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.urls import reverse
@@ -523,3 +525,62 @@ class AuditEventAdmin(FilterOnlyLookups, admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+# --- accounts: who may do what site-wide ------------------------------------------------------
+
+
+def account_rights(user: Any) -> dict[str, Any]:
+    """What an account may do site-wide: its flags, its own permissions and its groups."""
+    return {
+        "is_active": user.is_active,
+        "is_staff": user.is_staff,
+        "is_superuser": user.is_superuser,
+        "permissions": sorted(
+            f"{p.content_type.app_label}.{p.codename}"
+            for p in user.user_permissions.select_related("content_type")
+        ),
+        "groups": sorted(g.name for g in user.groups.all()),
+    }
+
+
+class AuditedUserAdmin(UserAdmin):
+    """Django's account pages, with every change of an account's rights (staff flag,
+    superuser, permissions such as ``tournament.create_tournament``, groups) written to the
+    audit trail in the admin's transaction, like every other staff change."""
+
+    def save_model(self, request, obj, form, change):
+        old = get_user_model().objects.filter(pk=obj.pk).first() if change else None
+        request._rights_before = account_rights(old) if old is not None else None
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        user = form.instance
+        before, after = getattr(request, "_rights_before", None), account_rights(user)
+        if before == after:
+            return
+        audit(
+            None,
+            request.user,
+            "admin_change" if change else "admin_add",
+            user,
+            f"rights of {user.get_username()} " + ("changed" if change else "set"),
+            before=before,
+            after=after,
+        )
+
+    def delete_model(self, request, obj):
+        before, name = account_rights(obj), obj.get_username()
+        super().delete_model(request, obj)
+        audit(None, request.user, "admin_delete", obj, f"account {name} deleted", before=before)
+
+    def delete_queryset(self, request, queryset):
+        """The list's "delete selected" action: one audit event per account, as above."""
+        for user in list(queryset):
+            self.delete_model(request, user)
+
+
+if admin.site.is_registered(get_user_model()):
+    admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), AuditedUserAdmin)

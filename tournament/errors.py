@@ -331,6 +331,7 @@ CODES: dict[str, str] = {
     "season_archived": "the season {name} is archived; it can no longer change",
     # clubs commands (club_night, season_standings, club_night_close, club_season)
     "unknown_club": "there is no club {club!r}",
+    "unknown_user": "there is no account {user!r}",
     "unknown_season": "{club} has no season {season!r} (seasons: {seasons})",
     "no_season": "{club} has no season yet; create one first",
     "not_a_club_night": "{slug!r} is not a club night",

@@ -320,3 +320,63 @@ def test_demo_director_directs_the_demo_and_is_no_superuser(db):
     assert Tournament.objects.get(slug=DEMO_SLUG).is_director(user)
     assert AuditEvent.objects.filter(action="grant_create_tournaments", user=None).exists()
     call_command("check")
+
+
+def test_rights_changed_in_the_admins_account_pages_are_audited(client):
+    boss = User.objects.create_superuser("boss", "boss@example.org", PASSWORD)
+    ann = User.objects.create_user("ann", "ann@example.org", PASSWORD)
+    client.force_login(boss)
+    url = reverse("admin:auth_user_change", args=[ann.pk])
+    data = admin_form(client.get(url))
+    joined = data.pop("date_joined").split(" ")  # a split date and time widget
+    data.update({"date_joined_0": joined[0], "date_joined_1": joined[1][:8]})
+    data.pop("last_login")
+    create = Permission.objects.get(codename="create_tournament")
+    data["user_permissions"] = [str(create.pk)]
+    data["is_staff"] = "on"
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    [event] = AuditEvent.objects.filter(action="admin_change", object_type="User")
+    assert event.user == boss and event.object_id == str(ann.pk)
+    assert event.before["permissions"] == [] and not event.before["is_staff"]
+    assert event.after["permissions"] == ["tournament.create_tournament"]
+    assert event.after["is_staff"]
+    # saving again unchanged writes nothing
+    assert client.post(url, data).status_code == 302
+    assert AuditEvent.objects.filter(object_type="User").count() == 1
+    delete = reverse("admin:auth_user_delete", args=[ann.pk])
+    assert client.post(delete, {"post": "yes"}).status_code == 302
+    [gone] = AuditEvent.objects.filter(action="admin_delete", object_type="User")
+    assert gone.before["permissions"] == ["tournament.create_tournament"]
+
+
+def test_manage_user_command_grants_and_revokes(capsys):
+    import json
+    from io import StringIO
+
+    from django.core.management.base import CommandError
+
+    ann = User.objects.create_user("ann", "ann@example.org", PASSWORD)
+
+    def run(*args: str) -> str:
+        out = StringIO()
+        call_command("manage_user", *args, stdout=out, stderr=StringIO())
+        return out.getvalue()
+
+    assert run("ann") == "ann may not create tournaments\n"
+    assert run("ANN", "--may-create-tournaments") == "ann may create tournaments\n"
+    assert run("ann", "--may-create-tournaments") == "ann may create tournaments (unchanged)\n"
+    assert json.loads(run("ann", "--may-create-tournaments", "--json"))["changed"] is False
+    assert User.objects.get(pk=ann.pk).has_perm("tournament.create_tournament")
+    [granted] = AuditEvent.objects.filter(action="grant_create_tournaments")
+    assert granted.actor == "manage_user"
+    data = json.loads(run("ann", "--no-create-tournaments", "--json"))
+    assert data["may_create_tournaments"] is False and data["changed"] is True
+    assert AuditEvent.objects.filter(action="revoke_create_tournaments").count() == 1
+    before = rows()
+    with pytest.raises(CommandError) as refused:
+        run("nobody", "--may-create-tournaments")
+    assert "there is no account 'nobody'" in str(refused.value)
+    with pytest.raises(CommandError):
+        run("ann", "--may-create-tournaments", "--no-create-tournaments")
+    assert rows() == before
