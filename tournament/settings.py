@@ -226,11 +226,17 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "console_site:tournaments"
 LOGOUT_REDIRECT_URL = "public:home"
-# Password-reset mail: printed to the server's console unless a real backend is configured.
+# Password-reset and sign-up mail: printed to the server's console unless a real backend is
+# configured (the SMTP backend reads the server and its login from these variables).
 EMAIL_BACKEND = os.environ.get(
     "GIBSON_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
 )
 DEFAULT_FROM_EMAIL = os.environ.get("GIBSON_FROM_EMAIL", "gibson@localhost")
+EMAIL_HOST = os.environ.get("GIBSON_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("GIBSON_EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("GIBSON_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("GIBSON_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("GIBSON_EMAIL_TLS", False)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("GIBSON_TIME_ZONE", "UTC")
