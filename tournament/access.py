@@ -63,6 +63,20 @@ def can_create_tournament(user: Any) -> bool:
     return bool(is_signed_in(user) and user.has_perm(CREATE_TOURNAMENT_PERMISSION))
 
 
+def can_use_admin(user: Any) -> bool:
+    """The admin is for repairs by superusers and by the officers a site administrator named
+    and marked staff: keepers of the player registry (``tournament.manage_registry``) and
+    officers of a rating list that is not a club's own (a club's organisers are its list's
+    officers by founding it, which names no one). Directing a tournament never opens it."""
+    from ratings.models import RatingList
+
+    if not (is_signed_in(user) and user.is_staff):
+        return False
+    if user.is_superuser or user.has_perm("tournament.manage_registry"):
+        return True
+    return RatingList.objects.filter(officers=user, club__isnull=True).exists()
+
+
 def can_found_club(user: Any) -> bool:
     """Any confirmed account founds a club (sign-up leaves an account inactive until its
     e-mail address is confirmed, so a signed-in account is a confirmed one). With

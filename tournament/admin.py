@@ -1,4 +1,7 @@
-"""The Django admin: the director's fallback console, never a second door around the services.
+"""The Django admin: repairs by superusers and named officers, never a second door around the
+services. Who enters at all is ``access.can_use_admin`` (tournament.admin_site): superusers
+and the registry and rating officers a site administrator marked staff; directing a
+tournament never opens it, and an officer who also directs sees only their own tournaments.
 
 Games, entries and rounds are read-only here: results are corrected through
 ``services.correct_result`` (with a required reason, as everywhere), and games, entries and

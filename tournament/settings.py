@@ -82,7 +82,7 @@ CSRF_TRUSTED_ORIGINS = [
 ]
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "tournament.admin_site.GibsonAdminConfig",  # django.contrib.admin, its site gated
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

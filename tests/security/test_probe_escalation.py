@@ -22,6 +22,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.admin.conftest import admin_form
+from tests.core.conftest import name_admin_officer
 from tournament import services
 from tournament.clubs.models import Night
 from tournament.errors import ServiceError
@@ -115,7 +116,8 @@ def test_the_probe_replayed(client, event, scorer):
     no_site_wide_power(client, scorer)  # ... and that is all they direct
     client.force_login(scorer)
     staff = reverse("console:staff", args=[night.slug])
-    assert client.get(staff).status_code == 200
+    page = client.get(staff).content.decode()
+    assert 'value="scorekeeper"' in page and 'value="director"' not in page.split("Make an")[1]
 
     # the night's Staff page makes no director account, nor a director's invite
     before = rows()
@@ -258,17 +260,27 @@ def test_admin_staff_changes_are_superusers_and_audited(client, event):
     assert not td.is_staff  # made a director in the admin: still no admin for them
 
 
-def test_a_staff_flagged_director_cannot_change_staff_or_add_tournaments_in_the_admin(
-    client, event
-):
-    """An account a site administrator marked staff but gave no creation grant: the admin
-    shows its tournament's staff read-only (no list of every account) and adds no tournament."""
+def test_the_admin_is_for_superusers_and_named_officers_only(client, event):
+    """The staff flag alone (what directors used to get) opens no admin page, nor does a
+    club's organiser's officership of the club's own list; a named officer who also directs
+    sees the tournament's staff read-only (no list of every account) and adds no tournament."""
     td = User.objects.create_user("td", "td@example.org", PASSWORD, is_staff=True)
     td.user_permissions.add(*Permission.objects.filter(codename__startswith="view_"))
     event.directors.add(td)
     client.force_login(td)
-    boss = User.objects.create_superuser("boss", "boss@example.org", PASSWORD)
     url = reverse("admin:tournament_tournament_change", args=[event.pk])
+    for page in ("/admin/", url, "/admin/tournament/game/"):
+        response = client.get(page)
+        assert response.status_code == 302 and "/admin/login/" in response["Location"], page
+    organiser = User.objects.create_user("org", "org@example.org", PASSWORD, is_staff=True)
+    club_client = Client()
+    club_client.force_login(organiser)
+    found_club_and_start_night(club_client, "Staff Club")
+    assert club_client.get("/admin/").status_code == 302
+
+    name_admin_officer(td)
+    client.force_login(User.objects.get(pk=td.pk))
+    boss = User.objects.create_superuser("boss", "boss@example.org", PASSWORD)
     page = client.get(url)
     assert page.status_code == 200
     assert 'name="directors"' not in page.content.decode()
