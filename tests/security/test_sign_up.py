@@ -171,6 +171,8 @@ def test_an_expired_link_is_refused_and_frees_the_names(client, settings, monkey
     again = Client().post(SIGNUP, form())
     assert again.status_code == 302
     assert User.objects.get(username="newplayer").pk != user.pk
+    [expired] = AuditEvent.objects.filter(action="expire_sign_up")
+    assert expired.before == {"user": "newplayer", "email": "new@example.org"}
 
 
 def test_a_pending_sign_up_keeps_its_names(client):

@@ -68,7 +68,17 @@ def _stale_sign_ups(username: str, email: str) -> None:
         organised_clubs__isnull=True,
     )
     signed_up = AuditEvent.objects.filter(action="sign_up").values("user")
-    User.objects.filter(pk__in=stale.filter(pk__in=signed_up).values("pk")).delete()
+    for user in User.objects.filter(pk__in=stale.filter(pk__in=signed_up).values("pk")):
+        name = user.get_username()
+        audit(
+            None,
+            "sign_up",
+            "expire_sign_up",
+            user,
+            f"{name}'s unconfirmed sign-up expired; its username and address are free again",
+            before={"user": name, "email": user.email},
+        )
+        user.delete()
 
 
 @transaction.atomic

@@ -45,6 +45,7 @@ class Action(StrEnum):
     REVOKE_CREATE_TOURNAMENTS = "revoke_create_tournaments"
     SIGN_UP = "sign_up"
     CONFIRM_SIGN_UP = "confirm_sign_up"
+    EXPIRE_SIGN_UP = "expire_sign_up"
     # players and entries
     CREATE_PLAYER = "create_player"
     UPDATE_PLAYER = "update_player"
