@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 
 from .models import Tournament
@@ -48,3 +49,39 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
         return qs.filter(published=True)
     staff = Q(directors=user) | Q(scorekeepers=user)
     return qs.filter(pk__in=Tournament.objects.filter(Q(published=True) | staff).values("pk"))
+
+
+# --- site-wide rights (issue 19): granted by a site administrator, never by a local role ------
+
+CREATE_TOURNAMENT_PERMISSION = "tournament.create_tournament"
+
+
+def can_create_tournament(user: Any) -> bool:
+    """May start a tournament (typed in or uploaded): a superuser, or an account a site
+    administrator granted ``tournament.create_tournament``. Directing, scorekeeping and
+    organising a club bring no such right (a club's organisers start its nights without it)."""
+    return bool(is_signed_in(user) and user.has_perm(CREATE_TOURNAMENT_PERMISSION))
+
+
+def can_use_admin(user: Any) -> bool:
+    """The admin is for repairs by superusers and by the officers a site administrator named
+    and marked staff: keepers of the player registry (``tournament.manage_registry``) and
+    officers of a rating list that is not a club's own (a club's organisers are its list's
+    officers by founding it, which names no one). Directing a tournament never opens it."""
+    from ratings.models import RatingList
+
+    if not (is_signed_in(user) and user.is_staff):
+        return False
+    if user.is_superuser or user.has_perm("tournament.manage_registry"):
+        return True
+    return RatingList.objects.filter(officers=user, club__isnull=True).exists()
+
+
+def can_found_club(user: Any) -> bool:
+    """Any confirmed account founds a club (sign-up leaves an account inactive until its
+    e-mail address is confirmed, so a signed-in account is a confirmed one). With
+    GIBSON_CLUB_APPROVAL set, a superuser founds it on the organiser's behalf and hands it
+    over by adding them as an organiser."""
+    if not is_signed_in(user):
+        return False
+    return bool(user.is_superuser or not settings.CLUB_APPROVAL)

@@ -1,4 +1,7 @@
-"""The Django admin: the director's fallback console, never a second door around the services.
+"""The Django admin: repairs by superusers and named officers, never a second door around the
+services. Who enters at all is ``access.can_use_admin`` (tournament.admin_site): superusers
+and the registry and rating officers a site administrator marked staff; directing a
+tournament never opens it, and an officer who also directs sees only their own tournaments.
 
 Games, entries and rounds are read-only here: results are corrected through
 ``services.correct_result`` (with a required reason, as everywhere), and games, entries and
@@ -18,6 +21,8 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.urls import reverse
@@ -26,9 +31,11 @@ from django.utils.html import format_html
 from pairings.models import ForbiddenPair, ScheduleRange
 from ratings.division import is_rating_officer, request_submission, submit_divisions
 from ratings.engine import RatingError
+from tournament.access import can_create_tournament
 from tournament.checks import check_file_name
 from tournament.errors import ServiceError
 from tournament.services import correct_result
+from tournament.services.audit import audit
 
 from . import models
 from .admin_base import (
@@ -244,9 +251,49 @@ class TournamentAdmin(DirectorScopedAdmin):
     search_fields = ["name", "slug", "venue"]
     list_filter = ["realm", "start_date"]
     prepopulated_fields = {"slug": ["name"]}
-    filter_horizontal = ["directors"]
+    filter_horizontal = ["directors", "scorekeepers"]
     inlines = [DivisionInline]
     readonly_fields = ["desk"]
+    STAFF_FIELDS = ("directors", "scorekeepers")
+
+    def has_add_permission(self, request, obj=None):
+        """Only with the creation grant, as in the console (directing one is not enough)."""
+        return super().has_add_permission(request, obj) and can_create_tournament(request.user)
+
+    def get_readonly_fields(self, request, obj=None):
+        """Staff are changed here by superusers only (others use the console's Staff page): the
+        pickers list every account on the site, superusers included."""
+        fields = list(super().get_readonly_fields(request, obj))
+        if not request.user.is_superuser:
+            fields += [f for f in self.STAFF_FIELDS if f not in fields]
+        return fields
+
+    def save_related(self, request, form, formsets, change):
+        """Each director or scorekeeper added or removed here writes the same audit event as
+        the console's Staff page (add_staff/remove_staff), in the admin's transaction."""
+        obj = form.instance
+        before = {f: set(getattr(obj, f).all()) if change else set() for f in self.STAFF_FIELDS}
+        super().save_related(request, form, formsets, change)
+        for name, role in (("directors", "director"), ("scorekeepers", "scorekeeper")):
+            now = set(getattr(obj, name).all())
+            for user in sorted(now - before[name], key=lambda u: u.pk):
+                audit(
+                    obj,
+                    request.user,
+                    "add_staff",
+                    obj,
+                    f"{user.get_username()} is now a {role} (admin)",
+                    after={"user": user.get_username(), "role": role, "new_account": False},
+                )
+            for user in sorted(before[name] - now, key=lambda u: u.pk):
+                audit(
+                    obj,
+                    request.user,
+                    "remove_staff",
+                    obj,
+                    f"{user.get_username()} is no longer a {role} (admin)",
+                    before={"user": user.get_username(), "role": role},
+                )
 
     @admin.display(description="Print & export")
     def desk(self, obj: models.Tournament) -> str:
@@ -481,3 +528,62 @@ class AuditEventAdmin(FilterOnlyLookups, admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+# --- accounts: who may do what site-wide ------------------------------------------------------
+
+
+def account_rights(user: Any) -> dict[str, Any]:
+    """What an account may do site-wide: its flags, its own permissions and its groups."""
+    return {
+        "is_active": user.is_active,
+        "is_staff": user.is_staff,
+        "is_superuser": user.is_superuser,
+        "permissions": sorted(
+            f"{p.content_type.app_label}.{p.codename}"
+            for p in user.user_permissions.select_related("content_type")
+        ),
+        "groups": sorted(g.name for g in user.groups.all()),
+    }
+
+
+class AuditedUserAdmin(UserAdmin):
+    """Django's account pages, with every change of an account's rights (staff flag,
+    superuser, permissions such as ``tournament.create_tournament``, groups) written to the
+    audit trail in the admin's transaction, like every other staff change."""
+
+    def save_model(self, request, obj, form, change):
+        old = get_user_model().objects.filter(pk=obj.pk).first() if change else None
+        request._rights_before = account_rights(old) if old is not None else None
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        user = form.instance
+        before, after = getattr(request, "_rights_before", None), account_rights(user)
+        if before == after:
+            return
+        audit(
+            None,
+            request.user,
+            "admin_change" if change else "admin_add",
+            user,
+            f"rights of {user.get_username()} " + ("changed" if change else "set"),
+            before=before,
+            after=after,
+        )
+
+    def delete_model(self, request, obj):
+        before, name = account_rights(obj), obj.get_username()
+        super().delete_model(request, obj)
+        audit(None, request.user, "admin_delete", obj, f"account {name} deleted", before=before)
+
+    def delete_queryset(self, request, queryset):
+        """The list's "delete selected" action: one audit event per account, as above."""
+        for user in list(queryset):
+            self.delete_model(request, user)
+
+
+if admin.site.is_registered(get_user_model()):
+    admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), AuditedUserAdmin)

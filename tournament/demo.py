@@ -14,6 +14,7 @@ from django.db import transaction
 from tournament.interchange.imports import import_tsh
 
 from .models import Club, Player, Tournament
+from .services.staff import add_staff, grant_create_tournaments
 
 DEMO_DIR = Path(settings.BASE_DIR) / "fixtures" / "demo"
 DEMO_SLUG = "gibson-demo-open"
@@ -103,15 +104,21 @@ def load_demo_clubs() -> None:
 def ensure_director(
     username: str = "director", password: str | None = None, *, new_password: bool = False
 ) -> tuple[str, str | None]:
-    """A superuser to sign in to the admin with, and the password to print (None: unchanged).
+    """The demo's director, and the password to print (None: unchanged).
+
+    It directs the demo, organises the demo clubs and may create tournaments (the
+    ``tournament.create_tournament`` grant), and is nothing more: not a superuser, not staff,
+    so the demo shows what a real director's account can do (a superuser for the admin is
+    made with ``createsuperuser``). An account of that name made superuser by an older
+    version is brought down to the same rights.
 
     A restart keeps an existing director's password: setting it again (even to the same
     words) changes the stored hash and signs the director out of every browser mid-event. A
     password is set when the director is new, when one is given that differs from the stored
     one, or when ``new_password`` asks for a fresh random one."""
     User = get_user_model()
-    user, created = User.objects.get_or_create(username=username, defaults={"is_staff": True})
-    user.is_staff = user.is_superuser = True
+    user, created = User.objects.get_or_create(username=username)
+    user.is_staff = user.is_superuser = False
     shown: str | None = None
     if created or new_password or not user.has_usable_password():
         shown = password or secrets.token_urlsafe(9)
@@ -122,8 +129,10 @@ def ensure_director(
     elif password:
         shown = password  # given and already the stored one: print it, change nothing
     user.save()
-    for t in Tournament.objects.filter(slug=DEMO_SLUG):
-        t.directors.add(user)
+
+    grant_create_tournaments(user, actor="load_demo")
+    for t in Tournament.objects.filter(slug=DEMO_SLUG).exclude(directors=user):
+        add_staff(t, role="director", user=user, actor="load_demo")
     from .clubs.services import add_organiser
 
     for club in Club.objects.filter(slug__in=["riverside", "harbour"]).exclude(organisers=user):

@@ -211,6 +211,14 @@ CODES: dict[str, str] = {
     "staff_password": "{detail}",
     "staff_password_mismatch": "the two passwords differ",
     "staff_email": "{value!r} is not an email address",
+    "account_email_taken": "the email address {value!r} already belongs to an account",
+    "sign_up_link_bad": "this confirmation link is not valid: copy the whole link from the e-mail",
+    "sign_up_link_expired": "this confirmation link has expired: sign up again",
+    "sign_up_link_used": "this confirmation link is already used: sign in with your username",
+    "club_founding_closed": "on this site a new club is founded by a site administrator: "
+    "ask one to found it and add you as its organiser",
+    "staff_night_director": "a club night is directed by its club's organisers: add a "
+    "scorekeeper here, or an organiser on the club's page",
     "staff_invite_gone": "that sign-up link is already used, turned off or not this tournament's",
     "staff_invite_invalid": "this link is not valid",
     "staff_not_member": "{user} is not a {role} of this tournament",
@@ -352,6 +360,7 @@ CODES: dict[str, str] = {
     "season_archived": "the season {name} is archived; it can no longer change",
     # clubs commands (club_night, season_standings, club_night_close, club_season)
     "unknown_club": "there is no club {club!r}",
+    "unknown_user": "there is no account {user!r}",
     "unknown_season": "{club} has no season {season!r} (seasons: {seasons})",
     "no_season": "{club} has no season yet; create one first",
     "not_a_club_night": "{slug!r} is not a club night",

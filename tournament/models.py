@@ -235,6 +235,9 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-start_date", "name"]
+        # Given by a site administrator (admin or ``manage_user --may-create-tournaments``):
+        # directing a tournament, organising a club or keeping score never brings it.
+        permissions = [("create_tournament", "Can create tournaments (typed in or uploaded)")]
         constraints = [
             models.CheckConstraint(
                 condition=Q(end_date__isnull=True)

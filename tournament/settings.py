@@ -114,7 +114,7 @@ CSRF_TRUSTED_ORIGINS = [
 ]
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "tournament.admin_site.GibsonAdminConfig",  # django.contrib.admin, its site gated
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -236,6 +236,12 @@ AXES_FAILURE_LIMIT = 10
 # (a venue's players share an address, so the number is generous).
 SIGN_IN_FAILURES_PER_ADDRESS = int(os.environ.get("GIBSON_SIGN_IN_FAILURES_PER_ADDRESS", "30"))
 SIGN_IN_WINDOW_SECONDS = 300
+# Sign-up (/accounts/signup/): SIGN_UPS_PER_ADDRESS new accounts or confirmation mails per
+# address in a window of SIGN_IN_WINDOW_SECONDS; a confirmation link works for
+# SIGN_UP_CONFIRM_DAYS. CLUB_APPROVAL=1: only a superuser founds a club (approval by hand).
+SIGN_UPS_PER_ADDRESS = int(os.environ.get("GIBSON_SIGN_UPS_PER_ADDRESS", "5"))
+SIGN_UP_CONFIRM_DAYS = int(os.environ.get("GIBSON_SIGN_UP_CONFIRM_DAYS", "3"))
+CLUB_APPROVAL = env_bool("GIBSON_CLUB_APPROVAL", False)
 AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
@@ -254,11 +260,17 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "console_site:tournaments"
 LOGOUT_REDIRECT_URL = "public:home"
-# Password-reset mail: printed to the server's console unless a real backend is configured.
+# Password-reset and sign-up mail: printed to the server's console unless a real backend is
+# configured (the SMTP backend reads the server and its login from these variables).
 EMAIL_BACKEND = os.environ.get(
     "GIBSON_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
 )
 DEFAULT_FROM_EMAIL = os.environ.get("GIBSON_FROM_EMAIL", "gibson@localhost")
+EMAIL_HOST = os.environ.get("GIBSON_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("GIBSON_EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("GIBSON_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("GIBSON_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("GIBSON_EMAIL_TLS", False)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("GIBSON_TIME_ZONE", "UTC")

@@ -15,7 +15,7 @@ from tournament import services
 from tournament.demo import load_demo
 from tournament.models import AuditEvent, Entry, Game, Player, Tournament
 
-from ..core.conftest import make_director
+from ..core.conftest import make_director, name_admin_officer
 
 
 @pytest.fixture
@@ -44,8 +44,9 @@ def other(db) -> Tournament:
 
 @pytest.fixture
 def td(demo):
-    """The demo's director, a staff user with the model permissions the admin pages use."""
-    user = make_director(demo, "td")
+    """The demo's director, named an officer (so the admin lets them in) with the model
+    permissions the admin pages use."""
+    user = name_admin_officer(make_director(demo, "td"))
     user.user_permissions.add(*Permission.objects.filter(codename__startswith="view_"))
     return user
 
@@ -58,8 +59,8 @@ def td_client(client, td):
 
 @pytest.fixture
 def stranger(other):
-    """The other event's director."""
-    return make_director(other, "stranger")
+    """The other event's director, named an officer too."""
+    return name_admin_officer(make_director(other, "stranger"))
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
@@ -43,9 +44,11 @@ def counts() -> tuple[int, ...]:
 
 @pytest.fixture
 def staff_client(client):
+    """An account a site administrator let create tournaments (no staff flag: no admin)."""
     user = get_user_model().objects.create_user(
-        "founder", "founder@example.org", "pw-long-enough-1", is_staff=True
+        "founder", "founder@example.org", "pw-long-enough-1"
     )
+    user.user_permissions.add(Permission.objects.get(codename="create_tournament"))
     client.force_login(user)
     client.user = user
     return client
@@ -213,7 +216,7 @@ def test_bad_new_tournament_is_refused_at_its_field(staff_client, over, field, w
     assert counts() == before
 
 
-def test_new_page_needs_a_staff_account(client):
+def test_new_page_needs_the_creation_grant(client):
     assert client.get(NEW).status_code == 302
     assert client.get(NEW)["Location"].startswith("/accounts/login/")
     user = get_user_model().objects.create_user("player", "p@example.org", "pw-long-enough-1")
@@ -222,6 +225,12 @@ def test_new_page_needs_a_staff_account(client):
     assert client.get(NEW).status_code == 403
     assert client.post(NEW, new_form()).status_code == 403
     assert client.post(UPLOAD, {}).status_code == 403
+    # the staff flag alone (what directors used to get) no longer opens it
+    user.is_staff = True
+    user.save()
+    assert client.get(NEW).status_code == 403
+    assert client.post(UPLOAD, {}).status_code == 403
+    assert "new-tournament" not in client.get(reverse("console_site:tournaments")).content.decode()
     assert counts() == before
 
 

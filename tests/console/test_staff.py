@@ -75,10 +75,11 @@ def test_add_a_scorekeeper_by_account(td, event):
     assert authenticate(username="keeper1", password="a-long-passphrase-9") == user
     [ev] = AuditEvent.objects.filter(action="add_staff")
     assert ev.after == {"user": "keeper1", "role": "scorekeeper", "new_account": True}
-    # a co-director gets a staff account (the admin, new tournaments)
+    # a co-director directs this tournament only: no staff flag (the admin), no creation right
     td.post(reverse("console:staff", args=[event.slug]), account(role="director", username="co-td"))
     co = User.objects.get(username="co-td")
-    assert event.is_director(co) and co.is_staff
+    assert event.is_director(co) and not co.is_staff
+    assert not co.has_perm("tournament.create_tournament")
 
 
 @pytest.mark.parametrize(
@@ -140,7 +141,7 @@ def test_invite_link_works_once(td, event):
     assert response.status_code == 302
     assert response["Location"] == reverse("console:home", args=[event.slug])
     user = User.objects.get(username="newbie")
-    assert event.is_director(user) and user.is_staff
+    assert event.is_director(user) and not user.is_staff
     invite.refresh_from_db()
     assert invite.used_by == user and invite.used_at is not None
     assert AuditEvent.objects.filter(action="accept_invite", user=user).count() == 1

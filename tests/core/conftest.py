@@ -34,3 +34,17 @@ def make_director(tournament, username: str):
     )
     tournament.directors.add(user)
     return user
+
+
+def name_admin_officer(user):
+    """What a site administrator does to let an account into the admin (issue 19): mark it
+    staff and name it an officer of a federation rating list (not a club's own). Directing a
+    tournament alone never opens the admin; the admin's tests of a director's scope use
+    such a named officer who also directs."""
+    from ratings.models import RatingList
+
+    desk, _ = RatingList.objects.get_or_create(slug="officers-desk", defaults={"name": "Desk"})
+    desk.officers.add(user)
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    return user

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from pypdf import PdfReader
 
+from tests.core.conftest import name_admin_officer
 from tournament import services
 from tournament.demo import DEMO_SLUG, load_demo
 from tournament.formats.archive import parse_archive
@@ -44,7 +45,7 @@ def _user(name: str, *, staff: bool = True):
 
 @pytest.fixture
 def director(client, demo):
-    user = _user("desk-td")
+    user = name_admin_officer(_user("desk-td"))  # the admin page test needs a named officer
     demo.directors.add(user)
     client.force_login(user)
     return client

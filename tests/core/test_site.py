@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from pairings.services.store import set_pairing
+from tests.core.conftest import name_admin_officer
 from tournament.demo import DEMO_SLUG, load_demo
 from tournament.models import AuditEvent, Game, Round
 
@@ -120,7 +121,8 @@ def test_demo_director_is_a_director_of_the_demo():
 
 def test_directors_see_and_change_only_their_own_tournaments(client, demo):
     other = load_other_tournament()
-    td = get_user_model().objects.create_user("td2", password="pw-long-enough-3", is_staff=True)
+    td = get_user_model().objects.create_user("td2", password="pw-long-enough-3")
+    name_admin_officer(td)  # the admin is for named officers; directing alone opens nothing
     demo.directors.add(td)
     client.force_login(td)
     mine = Game.objects.filter(round__division__tournament=demo).first()
@@ -147,6 +149,11 @@ def test_staff_who_direct_nothing_get_no_admin(client, demo):
     )
     client.force_login(staff)
     for name in ("tournament_game", "tournament_tournament", "tournament_player"):
+        # the staff flag alone is no longer enough to enter the admin at all
+        response = client.get(reverse(f"admin:{name}_changelist"))
+        assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    name_admin_officer(staff)  # an officer who directs nothing sees no tournament's rows
+    for name in ("tournament_game", "tournament_tournament", "tournament_player"):
         assert client.get(reverse(f"admin:{name}_changelist")).status_code == 403
 
 
@@ -162,7 +169,8 @@ def load_other_tournament():
 
 
 def test_a_director_edits_schedule_and_entries_inline(client, demo):
-    td = get_user_model().objects.create_user("td3", password="pw-long-enough-5", is_staff=True)
+    td = get_user_model().objects.create_user("td3", password="pw-long-enough-5")
+    name_admin_officer(td)
     demo.directors.add(td)
     client.force_login(td)
     division = demo.divisions.get(name="A")

@@ -156,9 +156,10 @@ def _admin_submit(client, divisions):
 def td(client, seeded):
     from django.contrib.auth import get_user_model
 
+    from tests.core.conftest import name_admin_officer
+
     user = get_user_model().objects.create_user("rating-td", password="pw-long-enough-1")
-    user.is_staff = True
-    user.save()
+    name_admin_officer(user)  # the admin is for named officers (issue 19)
     seeded.directors.add(user)
     client.force_login(user)
     return client

@@ -28,6 +28,7 @@ from pairings.services.schedule import add_schedule_range
 from pairings.services.store import lock_division, set_pairing
 from ratings.models import PlayerRating, RatingList
 from ratings.services import create_rating_list, known_systems
+from tournament.access import can_found_club
 from tournament.checks import as_int, check_text
 from tournament.errors import ServiceError
 from tournament.services.tournaments import create_division, create_tournament
@@ -125,10 +126,15 @@ def create_club(
     rating_system: str = "club-third",
     **fields: Any,
 ) -> Club:
-    """Found a club with its own rating list; a signed-in founder becomes its organiser."""
+    """Found a club with its own rating list; a signed-in founder becomes its organiser.
+
+    A signed-in founder must be allowed to (``access.can_found_club``: any confirmed account,
+    or only superusers when the site requires approval); a command's named actor is trusted."""
     if actor is None:
         raise ServiceError("actor_required", what="a new club")
     who = Actor.of(actor)
+    if who.user is not None and not can_found_club(who.user):
+        raise ServiceError("club_founding_closed", field="name")
     name = check_text((name or "").strip(), "the club name", Club, "name", field="name")
     if not name:
         raise ServiceError("empty_name", field="name", what="the club name")

@@ -40,6 +40,12 @@ class Action(StrEnum):
     CREATE_INVITE = "create_invite"
     ACCEPT_INVITE = "accept_invite"
     REVOKE_INVITE = "revoke_invite"
+    # site-wide rights and accounts (a site administrator's grants; sign-up)
+    GRANT_CREATE_TOURNAMENTS = "grant_create_tournaments"
+    REVOKE_CREATE_TOURNAMENTS = "revoke_create_tournaments"
+    SIGN_UP = "sign_up"
+    CONFIRM_SIGN_UP = "confirm_sign_up"
+    EXPIRE_SIGN_UP = "expire_sign_up"
     # players and entries
     CREATE_PLAYER = "create_player"
     UPDATE_PLAYER = "update_player"

@@ -14,6 +14,7 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -22,11 +23,17 @@ from django.utils import timezone
 
 from tournament.errors import ServiceError
 
-from ..models import StaffInvite, Tournament
+from ..models import Club, StaffInvite, Tournament
 from .audit import Actor, audit
 
 INVITE_DAYS = 7
 ROLES = (StaffInvite.Role.DIRECTOR, StaffInvite.Role.SCOREKEEPER)
+
+
+def is_club_night(tournament: Tournament) -> bool:
+    """A club night's tournament (its Night row points at it as ``club_night``; the event core
+    asks through the relation, never importing the clubs app)."""
+    return Club.objects.filter(nights__tournament=tournament).exists()
 
 
 def token_hash(token: str) -> str:
@@ -43,8 +50,15 @@ def _members(tournament: Tournament, role: str) -> Any:
     return tournament.directors if role == StaffInvite.Role.DIRECTOR else tournament.scorekeepers
 
 
-def _new_user(username: Any, email: Any, password: Any, *, is_staff: bool) -> Any:
-    """A new account, checked like Django's own sign-up: username rules, email, passwords."""
+def new_account(
+    username: Any, email: Any, password: Any, *, active: bool = True, unique_email: bool = False
+) -> Any:
+    """A new account, checked like Django's own sign-up: username rules, email, passwords.
+
+    Never a staff account: directing a tournament or a club night grants nothing site-wide
+    (the admin and the right to create tournaments are a site administrator's to give).
+    Sign-up asks ``unique_email``: an address it confirms belongs to one account only (two
+    would share a password reset)."""
     User = get_user_model()
     username = str(username or "").strip()
     if not username:
@@ -66,8 +80,10 @@ def _new_user(username: Any, email: Any, password: Any, *, is_staff: bool) -> An
             validate_email(email)
         except ValidationError:
             raise ServiceError("staff_email", field="email", value=email) from None
+        if unique_email and User.objects.filter(email__iexact=email).exists():
+            raise ServiceError("account_email_taken", field="email", value=email)
     password = str(password or "")
-    user = User(**{User.USERNAME_FIELD: username}, email=email, is_staff=is_staff)
+    user = User(**{User.USERNAME_FIELD: username}, email=email, is_active=active)
     try:
         validate_password(password, user)
     except ValidationError as exc:
@@ -80,13 +96,18 @@ def _new_user(username: Any, email: Any, password: Any, *, is_staff: bool) -> An
 
 
 def _grant(tournament: Tournament, user: Any, role: str) -> None:
+    """The role on this tournament only; being a director covers keeping score."""
     _members(tournament, role).add(user)
     if role == StaffInvite.Role.DIRECTOR:
-        # A director also uses the admin for repairs; being a director covers keeping score.
         tournament.scorekeepers.remove(user)
-        if not user.is_staff:
-            user.is_staff = True
-            user.save(update_fields=["is_staff"])
+
+
+def _night_refuses(tournament: Tournament, role: str, *, created: bool) -> None:
+    """A club night is directed by its club's organisers (``Tournament.is_director``); its
+    Staff page gives scorekeepers only: a director made there would be a second door around
+    the club's organiser list, and a new account made there never gets more than scoring."""
+    if role == StaffInvite.Role.DIRECTOR and is_club_night(tournament):
+        raise ServiceError("staff_night_director", field="role", new_account=created)
 
 
 @transaction.atomic
@@ -104,8 +125,9 @@ def add_staff(
     scorekeeper of the tournament; returns the user."""
     role = _role(role)
     created = user is None
+    _night_refuses(tournament, role, created=created)
     if created:
-        user = _new_user(username, email, password, is_staff=role == StaffInvite.Role.DIRECTOR)
+        user = new_account(username, email, password)
     _grant(tournament, user, role)
     audit(
         tournament,
@@ -124,6 +146,7 @@ def create_invite(
 ) -> tuple[StaffInvite, str]:
     """A one-time sign-up link's invite and its token (shown once; only its hash is kept)."""
     role = _role(role)
+    _night_refuses(tournament, role, created=True)
     email = str(email or "").strip()
     if email:
         try:
@@ -173,9 +196,8 @@ def accept_invite(
     if invite is None:
         raise ServiceError("staff_invite_invalid", field="token")
     tournament = invite.tournament
-    user = _new_user(
-        username, email or invite.email, password, is_staff=invite.role == StaffInvite.Role.DIRECTOR
-    )
+    _night_refuses(tournament, invite.role, created=True)
+    user = new_account(username, email or invite.email, password)
     _grant(tournament, user, invite.role)
     invite.used_by = user
     invite.used_at = timezone.now()
@@ -241,3 +263,47 @@ def revoke_invite(tournament: Tournament, invite_id: Any, *, actor: Actor | str 
         before={"role": invite.role, "email": invite.email, "expires": invite.expires.isoformat()},
     )
     invite.delete()
+
+
+def _create_permission() -> Any:
+    return Permission.objects.get(
+        content_type__app_label="tournament", codename="create_tournament"
+    )
+
+
+@transaction.atomic
+def grant_create_tournaments(user: Any, *, actor: Actor | str | None) -> bool:
+    """Let ``user`` create tournaments (``tournament.create_tournament``): a site
+    administrator's grant, audited; False when the account holds it already (no event)."""
+    perm = _create_permission()
+    if user.user_permissions.filter(pk=perm.pk).exists():
+        return False
+    user.user_permissions.add(perm)
+    audit(
+        None,
+        actor,
+        "grant_create_tournaments",
+        user,
+        f"{user.get_username()} may create tournaments",
+        after={"user": user.get_username(), "create_tournament": True},
+    )
+    return True
+
+
+@transaction.atomic
+def revoke_create_tournaments(user: Any, *, actor: Actor | str | None) -> bool:
+    """Take the right to create tournaments back (the tournaments made stay theirs);
+    audited; False when the account did not hold it."""
+    perm = _create_permission()
+    if not user.user_permissions.filter(pk=perm.pk).exists():
+        return False
+    user.user_permissions.remove(perm)
+    audit(
+        None,
+        actor,
+        "revoke_create_tournaments",
+        user,
+        f"{user.get_username()} may no longer create tournaments",
+        before={"user": user.get_username(), "create_tournament": True},
+    )
+    return True

@@ -1,4 +1,9 @@
-"""Accounts: sign in and out, change and reset a password, on the site's own pages.
+"""Accounts: sign up, sign in and out, change and reset a password, on the site's own pages.
+
+Anyone signs up at /accounts/signup/ (username, e-mail address, password twice): the account
+stays inactive until the link mailed to the address is opened and confirmed (a button, so a
+mail scanner that fetches links confirms nothing). Sign-ups are limited per address like
+sign-in failures (SIGN_UPS_PER_ADDRESS per window), each one being a mail the site sends.
 
 Directors, co-directors and scorekeepers sign in here (not in the admin, which is for repairs
 by a superuser). Django's own auth views do the work; these are only their URLs and templates.
@@ -12,15 +17,24 @@ import time
 from axes.backends import AxesStandaloneBackend
 from axes.exceptions import AxesBackendPermissionDenied
 from django.conf import settings
+from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.core.cache import cache
+from django.core.mail import send_mail
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.urls import path, reverse_lazy
+from django.shortcuts import redirect, render
+from django.urls import path, reverse, reverse_lazy
 from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+from django.views.generic import TemplateView
+
+from tournament.errors import ServiceError
+from tournament.services.accounts import confirm_days, confirm_sign_up, confirmation_token, sign_up
 
 from .addresses import client_address
+from .console.setup import show_error
 from .console.staff import accept_invite
+from .forms.staff import SignUpForm
 
 
 class ThrottledBackend(AxesStandaloneBackend):
@@ -108,6 +122,91 @@ def lockout(
     return response
 
 
+def _sign_up_key(request: HttpRequest) -> str:
+    address = client_address(request) or "unknown"
+    window = int(time.time() // settings.SIGN_IN_WINDOW_SECONDS)
+    return f"signup:{address}:{window}"
+
+
+def sign_ups_from(request: HttpRequest) -> int:
+    """Sign-ups from this request's address in the current window (0 if the cache fails)."""
+    try:
+        return int(cache.get(_sign_up_key(request), 0))
+    except Exception:  # noqa: BLE001 - any cache backend's failure
+        return 0
+
+
+def _count_sign_up(request: HttpRequest) -> None:
+    key = _sign_up_key(request)
+    try:
+        cache.add(key, 0, timeout=settings.SIGN_IN_WINDOW_SECONDS * 2)
+        cache.incr(key)
+    except Exception:  # noqa: BLE001 - expired between add and incr, or the cache failed
+        pass
+
+
+def _sign_up_page(request: HttpRequest, form: SignUpForm, status: int = 200) -> HttpResponse:
+    return render(
+        request,
+        "accounts/signup.html",
+        {"form": form, "days": confirm_days()},
+        status=status,
+    )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """/accounts/signup/: a new inactive account and its confirmation mail; 429 once the
+    address has signed up SIGN_UPS_PER_ADDRESS times in the window (nothing made or sent)."""
+    if request.method != "POST":
+        return _sign_up_page(request, SignUpForm())
+    form = SignUpForm(request.POST)
+    if sign_ups_from(request) >= settings.SIGN_UPS_PER_ADDRESS:
+        form.is_valid()
+        form.add_error(None, "too many sign-ups from this address: try again in a few minutes")
+        response = _sign_up_page(request, form, 429)
+        response["Retry-After"] = str(settings.SIGN_IN_WINDOW_SECONDS)
+        return response
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            user = sign_up(
+                username=data["username"], email=data["email"], password=data["password"]
+            )
+        except ServiceError as exc:
+            show_error(form, exc)
+        else:
+            _count_sign_up(request)
+            link = request.build_absolute_uri(
+                reverse("accounts:signup_confirm", args=[confirmation_token(user)])
+            )
+            send_mail(
+                "Confirm your Gibson account",
+                f"Someone (we hope you) signed up to Gibson as {user.get_username()}.\n"
+                f"Confirm this address here within {confirm_days()} days:\n\n{link}\n\n"
+                "If it was not you, ignore this message: the account stays unusable.",
+                None,
+                [user.email],
+            )
+            return redirect("accounts:signup_sent")
+    return _sign_up_page(request, form, 400)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The mailed link: a button confirms (a GET changes nothing); confirming signs in."""
+    context = {"heading": "Confirm your e-mail address", "token": token}
+    if request.method != "POST":
+        return render(request, "accounts/signup_confirm.html", context)
+    try:
+        user = confirm_sign_up(token)
+    except ServiceError as exc:
+        context["error"] = exc.message
+        return render(request, "accounts/signup_confirm.html", context, status=400)
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    return redirect("accounts:signup_done")
+
+
 urlpatterns = [
     path(
         "login/",
@@ -171,6 +270,28 @@ urlpatterns = [
             extra_context={"heading": "Password set", "text": "You can sign in with it now."},
         ),
         name="reset_done",
+    ),
+    path("signup/", signup, name="signup"),
+    path(
+        "signup/sent/",
+        TemplateView.as_view(
+            template_name="accounts/done.html",
+            extra_context={
+                "heading": "Check your email",
+                "text": "A link to confirm your address is on its way. Open it to start "
+                "using your account.",
+            },
+        ),
+        name="signup_sent",
+    ),
+    path("signup/confirm/<str:token>/", signup_confirm, name="signup_confirm"),
+    path(
+        "signup/done/",
+        TemplateView.as_view(
+            template_name="accounts/signed_up.html",
+            extra_context={"heading": "Your account is ready"},
+        ),
+        name="signup_done",
     ),
     # A one-time sign-up link for a co-director or scorekeeper (console staff page).
     path("invite/<str:token>/", accept_invite, name="invite"),

@@ -22,6 +22,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
@@ -30,6 +31,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect
 
 from ratings.models import PlayerRating
+from tournament.access import can_found_club
 from tournament.errors import ServiceError
 
 from ...models import Club, Entry, Membership, Player
@@ -97,7 +99,10 @@ def club_links(club: Club) -> dict[str, str]:
 @login_required
 @GET_POST
 def club_new(request: HttpRequest) -> HttpResponseBase:
-    """Found a club: its founder becomes its organiser and lands on its management page."""
+    """Found a club: its founder becomes its organiser and lands on its management page
+    (403 with the reason when the site has a site administrator found clubs)."""
+    if not can_found_club(request.user):
+        raise PermissionDenied(ServiceError("club_founding_closed").message)
     if request.method != "POST":
         return _page(request, "new", {"form": ClubForm(new=True)})
     form = ClubForm(request.POST, new=True)
@@ -135,7 +140,11 @@ def clubs_mine(request: HttpRequest) -> HttpResponse:
         .order_by("name")
     )
     rows = [{"club": c, "links": club_links(c)} for c in clubs]
-    return render(request, "clubs/manage_mine.html", {"rows": rows})
+    return render(
+        request,
+        "clubs/manage_mine.html",
+        {"rows": rows, "may_found": can_found_club(request.user)},
+    )
 
 
 # ----------------------------------------------------------------------- one club

@@ -1,8 +1,9 @@
 """Console: setting up a tournament: the list of one's tournaments, a new tournament (typed in
 or uploaded as TSH files) and the settings page of one tournament.
 
-Who may create a tournament: a signed-in, active staff user (``is_staff``, as every director
-account is) or a superuser; the creator becomes its director. A new tournament is a draft,
+Who may create a tournament: a superuser or an account a site administrator granted
+``tournament.create_tournament`` (``access.can_create_tournament``; directing a tournament or
+organising a club does not bring it); the creator becomes its director. A new tournament is a draft,
 hidden from public pages and feeds until a director publishes it on the settings page.
 
 Every write goes through a service; a refusal is shown at its field with status 400 (an htmx
@@ -35,6 +36,7 @@ from tournament.errors import ServiceError
 from tournament.interchange.imports import check_upload_size, import_upload
 
 from ... import services
+from ...access import can_create_tournament
 from ...models import Division, Tournament
 from ..forms.setup import (
     DivisionForm,
@@ -60,12 +62,11 @@ def tournaments(request: HttpRequest) -> HttpResponse:
         {"tournament": t, "directs": t.is_director(user)}
         for t in qs.prefetch_related("divisions").order_by("-start_date", "name")
     ]
-    return render(request, "console/tournaments.html", {"rows": rows})
-
-
-def can_create_tournament(user: Any) -> bool:
-    """Staff accounts (every director has one) and superusers may start a tournament."""
-    return bool(user.is_authenticated and user.is_active and (user.is_staff or user.is_superuser))
+    return render(
+        request,
+        "console/tournaments.html",
+        {"rows": rows, "may_create": can_create_tournament(user)},
+    )
 
 
 def show_error(form: Any, exc: ServiceError) -> None:
@@ -107,7 +108,7 @@ def _division_rows(formset: Any) -> list[tuple[int, dict[str, Any]]]:
 def new_tournament(request: HttpRequest) -> HttpResponse:
     """Type in a new tournament: its settings and its divisions, created as one draft."""
     if not can_create_tournament(request.user):
-        raise PermissionDenied("only staff accounts may start a tournament")
+        raise PermissionDenied("a site administrator grants the right to create tournaments")
     upload = UploadForm(prefix="upload")
     if request.method != "POST":
         form = TournamentForm(
@@ -151,7 +152,7 @@ def upload_tournament(request: HttpRequest) -> HttpResponse:
     """A new draft tournament from an uploaded .t, config.tsh (with its .t files), all.tsh or
     tourney.js; a malformed file is refused with its file and line and nothing is created."""
     if not can_create_tournament(request.user):
-        raise PermissionDenied("only staff accounts may start a tournament")
+        raise PermissionDenied("a site administrator grants the right to create tournaments")
     upload = UploadForm(request.POST, request.FILES, prefix="upload")
     form = TournamentForm(new=True)
     divisions = DivisionFormSet(prefix="divisions")

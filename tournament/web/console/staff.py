@@ -19,7 +19,7 @@ from tournament.errors import ServiceError
 
 from ... import services
 from ...models import StaffInvite, Tournament
-from ...services.staff import INVITE_DAYS, open_invite, revoke_invite
+from ...services.staff import INVITE_DAYS, is_club_night, open_invite, revoke_invite
 from ..forms.staff import AcceptInviteForm, InviteForm, StaffAccountForm
 from ..permissions import director_required
 from .setup import show_error
@@ -35,12 +35,14 @@ def _staff_page(
     error: str = "",
     status: int = 200,
 ) -> HttpResponse:
+    night = is_club_night(tournament)
     context = {
         "tournament": tournament,
+        "night": night,
         "directors": tournament.directors.order_by("username"),
         "scorekeepers": tournament.scorekeepers.order_by("username"),
-        "account": account or StaffAccountForm(prefix="account"),
-        "invite": invite or InviteForm(prefix="invite"),
+        "account": account or StaffAccountForm(prefix="account", night=night),
+        "invite": invite or InviteForm(prefix="invite", night=night),
         "link": link,
         "invite_days": INVITE_DAYS,
         "error": error,
@@ -55,7 +57,7 @@ def staff(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The staff list; a POST makes a new account for a co-director or scorekeeper."""
     if request.method != "POST":
         return _staff_page(request, tournament)
-    form = StaffAccountForm(request.POST, prefix="account")
+    form = StaffAccountForm(request.POST, prefix="account", night=is_club_night(tournament))
     if form.is_valid():
         data = form.cleaned_data
         try:
@@ -77,7 +79,7 @@ def staff(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_POST
 def staff_invite(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Make a sign-up link and show it this once (it cannot be shown again)."""
-    form = InviteForm(request.POST, prefix="invite")
+    form = InviteForm(request.POST, prefix="invite", night=is_club_night(tournament))
     if form.is_valid():
         try:
             _, token = services.create_invite(

@@ -6,6 +6,8 @@ from typing import Any
 
 from django import forms
 
+from tournament.errors import ServiceError
+
 from ...models import StaffInvite
 
 
@@ -24,6 +26,14 @@ class _PasswordPair(forms.Form):
         return data
 
 
+def _scorekeepers_only(form: forms.Form) -> None:
+    """A club night's Staff page offers the scorekeeper's role alone (its club's organisers
+    direct it; the service refuses a director there too)."""
+    role = form.fields["role"]
+    role.choices = [(StaffInvite.Role.SCOREKEEPER, StaffInvite.Role.SCOREKEEPER.label)]
+    role.error_messages["invalid_choice"] = ServiceError("staff_night_director").message
+
+
 class StaffAccountForm(_PasswordPair):
     """A new account for a co-director or scorekeeper, made by the director."""
 
@@ -32,12 +42,22 @@ class StaffAccountForm(_PasswordPair):
     username = forms.CharField(max_length=150)
     email = forms.EmailField(required=False)
 
+    def __init__(self, *args: Any, night: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if night:
+            _scorekeepers_only(self)
+
 
 class InviteForm(forms.Form):
     """A one-time sign-up link for a co-director or scorekeeper."""
 
     role = forms.ChoiceField(choices=StaffInvite.Role.choices)
     email = forms.EmailField(required=False, help_text="for your records; nothing is sent")
+
+    def __init__(self, *args: Any, night: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if night:
+            _scorekeepers_only(self)
 
 
 class AcceptInviteForm(_PasswordPair):
@@ -46,3 +66,11 @@ class AcceptInviteForm(_PasswordPair):
     field_order = ["username", "email", "password", "password_again"]
     username = forms.CharField(max_length=150)
     email = forms.EmailField(required=False)
+
+
+class SignUpForm(_PasswordPair):
+    """Anyone's own account: a username, the e-mail address to confirm, a password."""
+
+    field_order = ["username", "email", "password", "password_again"]
+    username = forms.CharField(max_length=150)
+    email = forms.EmailField(help_text="a link to confirm it is sent there")
