@@ -32,9 +32,13 @@ QUICK = 5.0  # seconds: a refusal costs a pass over the lines, not a parse
 
 @pytest.fixture
 def staff(client):
+    from django.contrib.auth.models import Permission
+
     user = get_user_model().objects.create_user(
-        "founder", "founder@example.org", "pw-long-enough-1", is_staff=True
+        "founder", "founder@example.org", "pw-long-enough-1"
     )
+    # tournament creation is a granted permission (issue 19), not the staff flag
+    user.user_permissions.add(Permission.objects.get(codename="create_tournament"))
     client.force_login(user)
     return client
 
