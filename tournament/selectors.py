@@ -15,6 +15,7 @@ from django.db.models import CharField, Q
 from django.db.models.functions import Cast
 
 from ratings.models import PlayerRating
+from tournament.access import can_see_contact
 from tournament.checks import as_int, entry_by_number, plays
 from tournament.errors import ServiceError
 
@@ -302,19 +303,8 @@ def missing_games(division: Division, number: int) -> list[Game]:
 
 
 def visible_contact(user: Any, player: Any) -> bool:
-    """Whether ``user`` may see ``player``'s email and phone.
-
-    Contact details are personal data: a director needs them for the players of their own
-    tournaments (a late start, a lost scorecard), not for the whole registry. Superusers and
-    the registry's keepers (``tournament.manage_registry``) see every player's.
-    """
-    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
-        return False
-    if user.is_superuser or user.has_perm("tournament.manage_registry"):
-        return True
-    if player is None or player.pk is None:
-        return False
-    return Entry.objects.filter(player=player, division__tournament__directors=user).exists()
+    """Whether ``user`` may see ``player``'s email and phone (tournament.access decides)."""
+    return can_see_contact(user, player)
 
 
 # --------------------------------------------------------------------------- one load of a division

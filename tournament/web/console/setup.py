@@ -34,6 +34,7 @@ from tournament.errors import ServiceError
 from tournament.interchange.imports import MAX_UPLOAD_BYTES, import_upload
 
 from ... import services
+from ...access import can_direct
 from ...models import Division, Tournament
 from ..forms.setup import (
     DivisionForm,
@@ -56,7 +57,7 @@ def tournaments(request: HttpRequest) -> HttpResponse:
     if not user.is_superuser:
         qs = qs.filter(Q(directors=user) | Q(scorekeepers=user)).distinct()
     rows = [
-        {"tournament": t, "directs": t.is_director(user)}
+        {"tournament": t, "directs": can_direct(user, t)}
         for t in qs.prefetch_related("divisions").order_by("-start_date", "name")
     ]
     return render(request, "console/tournaments.html", {"rows": rows})
