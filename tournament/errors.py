@@ -243,6 +243,7 @@ CODES: dict[str, str] = {
     "not_a_director": "{user} does not direct {tournament}",
     # who may do what (tournament.access.require): a signed-in user without the role
     "not_allowed": "{user} may not {what} in {where}: only {who} may",
+    "unknown_account": "there is no active account {username!r}",
     "submission_already_requested": "division {division} already awaits an officer of {list}",
     "submission_not_pending": "this request is already {status}",
     "submission_no_list": "division {division} has no rating list: choose one first",

@@ -545,3 +545,39 @@ def test_a_command_as_an_unknown_account_is_refused_by_name(world):
             stdout=StringIO(),
         )
     assert _record_fp(world) == (None, None)
+
+
+def test_a_service_refuses_a_user_without_the_role_by_name(world):
+    """The faces check first; the service checks again, naming who, what and where."""
+    from tournament.errors import ServiceError
+
+    division = _division(world, "A")
+    with pytest.raises(ServiceError) as refused:
+        services.record_result(division, 2, 1, 400, 300, actor=world.user("another director"))
+    assert refused.value.code == "not_allowed"
+    assert refused.value.message == (
+        "stranger may not record results in Role Open: only its directors and scorekeepers may"
+    )
+    assert _record_fp(world) == (None, None)
+    services.record_result(division, 2, 1, 400, 300, actor=world.user("scorekeeper"))
+    assert _record_fp(world) == (400, 300)
+
+
+def test_a_command_as_an_account_without_the_role_is_refused_by_name(world):
+    out = StringIO()
+    with pytest.raises(CommandError) as refused:
+        call_command(
+            "pair",
+            SLUG,
+            "--division",
+            "B",
+            "--round",
+            "1",
+            "--system",
+            "koth",
+            as_user="keeper",
+            stdout=out,
+        )
+    assert refused.value.code == "not_allowed"
+    assert "keeper may not pair rounds in Role Open" in str(refused.value)
+    assert _pair_fp(world) == 0

@@ -49,6 +49,7 @@ CLI_WORDING: dict[str, str] = {
     "no_system_scheduled": "{where}: no pairing system scheduled for this round; give one with "
     "--system ({systems}) or add a schedule range",
     "database_not_set_up": "{message}; run: manage.py migrate",
+    "unknown_account": "--as {username}: there is no active account {username!r}",
 }
 
 
@@ -187,12 +188,7 @@ class GibsonCommand(BaseCommand):
 
         user = get_user_model().objects.filter(username=username).first()
         if user is None or not user.is_active:
-            raise CommandFailure(
-                f"--as {username}: there is no active account {username!r}",
-                code="unknown_account",
-                field="as",
-                params={"username": username},
-            )
+            raise ServiceError("unknown_account", field="as", username=username)
         return user
 
     def progress_bar(self, options: dict[str, Any], unit: str) -> Callable[[int, int], None]:
