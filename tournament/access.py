@@ -63,6 +63,16 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     return qs.filter(pk__in=Tournament.objects.filter(Q(published=True) | staff).values("pk"))
 
 
+def staffed_tournaments(user: Any) -> QuerySet[Tournament]:
+    """The tournaments this user directs or keeps score for (every one, for a superuser):
+    the console's list of one's tournaments."""
+    if not is_signed_in(user):
+        return Tournament.objects.none()
+    if user.is_superuser:
+        return Tournament.objects.all()
+    return Tournament.objects.filter(Q(directors=user) | Q(scorekeepers=user)).distinct()
+
+
 # --- the other roles: clubs, the registry, rating lists, contact details ----------------------
 
 

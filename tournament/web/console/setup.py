@@ -16,7 +16,6 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
@@ -34,7 +33,7 @@ from tournament.errors import ServiceError
 from tournament.interchange.imports import MAX_UPLOAD_BYTES, import_upload
 
 from ... import services
-from ...access import can_direct
+from ...access import can_direct, staffed_tournaments
 from ...models import Division, Tournament
 from ..forms.setup import (
     DivisionForm,
@@ -53,9 +52,7 @@ from ..permissions import DivisionMoved, director_required, division_by_slug
 def tournaments(request: HttpRequest) -> HttpResponse:
     """Every tournament the signed-in user directs or keeps score for (all, for a superuser)."""
     user = request.user
-    qs = Tournament.objects.all()
-    if not user.is_superuser:
-        qs = qs.filter(Q(directors=user) | Q(scorekeepers=user)).distinct()
+    qs = staffed_tournaments(user)
     rows = [
         {"tournament": t, "directs": can_direct(user, t)}
         for t in qs.prefetch_related("divisions").order_by("-start_date", "name")
