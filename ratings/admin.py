@@ -15,7 +15,8 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 
-from ratings.division import approve_submission, is_rating_officer, reject_submission, rerate
+from ratings.division import approve_submission, reject_submission, rerate
+from tournament.access import can_rate
 from tournament.admin_base import AuditedAdmin, directs_any
 from tournament.errors import ServiceError
 
@@ -71,7 +72,7 @@ class RatingScopedAdmin(AuditedAdmin):
         if obj is None:
             return keeps_any_list(request.user)
         lst = self._list_of(obj)
-        return bool(request.user.is_staff and lst and is_rating_officer(request.user, lst))
+        return bool(request.user.is_staff and lst and can_rate(request.user, lst))
 
     def has_add_permission(self, request):
         return False
@@ -117,7 +118,7 @@ class RatingListAdmin(RatingScopedAdmin):
     @admin.action(description="Re-rate the selected lists (their officers)")
     def rerate_lists(self, request, queryset):
         lists = list(queryset)
-        if not all(is_rating_officer(request.user, lst) for lst in lists):
+        if not all(can_rate(request.user, lst) for lst in lists):
             raise PermissionDenied
         for lst in lists:
             try:

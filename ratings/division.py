@@ -17,6 +17,7 @@ from ratings.engine import RatedGame, RatedPlayer, RatingError, estimates_by_rou
 from ratings.engine.systems import rate_event
 from ratings.models import RatedEvent, RatingList, SubmissionRequest
 from ratings.services import rerate_list, submit_event
+from tournament.access import allowed, can_rate
 from tournament.errors import ServiceError
 from tournament.models import Division, Game
 from tournament.services.audit import Actor, audit
@@ -240,10 +241,8 @@ def submit_divisions(
 
 
 def is_rating_officer(user: Any, rating_list: RatingList) -> bool:
-    """Superusers and the list's officers submit to it and re-rate it."""
-    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
-        return False
-    return bool(user.is_superuser or rating_list.officers.filter(pk=user.pk).exists())
+    """Superusers and the list's officers submit to it and re-rate it (tournament.access)."""
+    return can_rate(user, rating_list)
 
 
 def check_officer(rating_list: RatingList, actor: Any) -> Actor:
@@ -257,7 +256,7 @@ def check_officer(rating_list: RatingList, actor: Any) -> Actor:
     if actor is None:
         raise ServiceError("actor_required", what=f"rating list {rating_list.name}")
     who = Actor.of(actor)
-    if who.user is not None and not is_rating_officer(who.user, rating_list):
+    if not allowed(who, "rate", rating_list):
         raise ServiceError("rating_officer_required", user=who.name, list=rating_list.name)
     return who
 
@@ -287,7 +286,7 @@ def request_submission(
         raise ServiceError("actor_required", what=f"division {division.name}")
     who = Actor.of(actor)
     tournament = division.tournament
-    if who.user is not None and not tournament.is_director(who.user):
+    if not allowed(who, "direct", tournament):
         raise ServiceError("not_a_director", user=who.name, tournament=tournament.name)
     if rating_list is None:
         raise ServiceError("submission_no_list", field="rating_list", division=division.name)

@@ -19,6 +19,8 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
+from tournament.access import require
+
 from .engine import (
     SYSTEMS,
     RatedGame,
@@ -328,12 +330,14 @@ def _write_current(lst: RatingList, state: dict[Hashable, RatedPlayer]) -> int:
 
 
 def import_ratings(
-    rating_list: RatingList, text: str, *, source: str = "<string>"
+    rating_list: RatingList, text: str, *, source: str = "<string>", actor: Any = None
 ) -> dict[str, Any]:
     """Load starting ratings (TSH tab-separated list or CSV) into a list; re-rates if needed.
 
     Players are matched by name (case does not matter); a name no one has creates a player.
+    Starting ratings change every later rating on the list, so only its officers load them.
     """
+    require(actor, "rate", rating_list, what="import ratings")
     rows = parse_ratings(text, source=source)
     player_model = _player_model()
     wanted = {r.name.lower() for r in rows}
@@ -376,7 +380,11 @@ def import_ratings(
     return {"list": rating_list.slug, "rows": updated, "players_created": created}
 
 
-def import_ratings_file(rating_list: RatingList, path: str | Path) -> dict[str, Any]:
+def import_ratings_file(
+    rating_list: RatingList, path: str | Path, *, actor: Any = None
+) -> dict[str, Any]:
+    """A ratings file (UTF-8 or Latin-1) into the list: import_ratings, by its officers."""
+    require(actor, "rate", rating_list, what="import ratings")
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -386,7 +394,7 @@ def import_ratings_file(rating_list: RatingList, path: str | Path) -> dict[str, 
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = data.decode("latin-1")
-    return import_ratings(rating_list, text, source=p.name)
+    return import_ratings(rating_list, text, source=p.name, actor=actor)
 
 
 def rating_report(rating_list: RatingList, systems: list[str] | None = None) -> dict[str, dict]:

@@ -7,17 +7,30 @@ re-implementing them. The rules:
 - a tournament is changed only by its directors (and site superusers); a club night is
   directed by its club's organisers;
 - scorekeepers only enter and correct results;
-- a draft tournament is seen only by its staff; a published one by everyone.
+- a draft tournament is seen only by its staff; a published one by everyone;
+- a club is run by its organisers; the player registry by its keepers (a permission); a
+  rating list by its officers.
+
+Services check the acting user with :func:`require` (a refusal is ``ServiceError``
+``not_allowed``); the faces ask the ``can_*`` questions first to word their own answer (a 403
+page, the API's PermissionDenied, the admin's ``has_*_permission``). The README's "Who may do
+what" table is the same rules as a grid, walked through every face by
+tests/security/test_role_table.py.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db.models import Q, QuerySet
 
-from .models import Tournament
+from .errors import ServiceError
+from .models import Club, Entry, Player, Tournament
+
+if TYPE_CHECKING:
+    from ratings.models import RatingList
 
 
 def is_signed_in(user: Any) -> bool:
@@ -49,6 +62,123 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
         return qs.filter(published=True)
     staff = Q(directors=user) | Q(scorekeepers=user)
     return qs.filter(pk__in=Tournament.objects.filter(Q(published=True) | staff).values("pk"))
+
+
+def staffed_tournaments(user: Any) -> QuerySet[Tournament]:
+    """The tournaments this user directs or keeps score for (every one, for a superuser):
+    the console's list of one's tournaments."""
+    if not is_signed_in(user):
+        return Tournament.objects.none()
+    if user.is_superuser:
+        return Tournament.objects.all()
+    return Tournament.objects.filter(Q(directors=user) | Q(scorekeepers=user)).distinct()
+
+
+# --- the other roles: clubs, the registry, rating lists, contact details ----------------------
+
+
+def can_organise_club(user: Any, club: Club) -> bool:
+    """One of the club's organisers (or a site superuser): runs its members, nights, seasons."""
+    return club.is_organiser(user)
+
+
+REGISTRY_PERMISSION = "tournament.manage_registry"
+
+
+def can_keep_registry(user: Any) -> bool:
+    """A keeper of the player registry (the ``manage_registry`` permission; superusers hold
+    every permission): changes who a player is, merges duplicates, sees every contact."""
+    return is_signed_in(user) and bool(user.has_perm(REGISTRY_PERMISSION))
+
+
+def can_add_players(user: Any) -> bool:
+    """Directors add the players their events need; the registry's keepers may too."""
+    if can_keep_registry(user):
+        return True
+    return is_signed_in(user) and Tournament.objects.filter(directors=user).exists()
+
+
+def can_rate(user: Any, rating_list: RatingList) -> bool:
+    """An officer of the rating list (or a site superuser): submits events to it, imports
+    starting ratings and re-rates it. A submission re-rates every later event on the list, so
+    it is the list's officers' call, not any director's."""
+    if not is_signed_in(user):
+        return False
+    return bool(user.is_superuser or rating_list.officers.filter(pk=user.pk).exists())
+
+
+def can_see_contact(user: Any, player: Player | None) -> bool:
+    """Whether ``user`` may see ``player``'s email and phone.
+
+    Contact details are personal data: a director needs them for the players of their own
+    tournaments (a late start, a lost scorecard), not for the whole registry. Superusers and
+    the registry's keepers see every player's.
+    """
+    if not is_signed_in(user):
+        return False
+    if user.is_superuser or can_keep_registry(user):
+        return True
+    if player is None or player.pk is None:
+        return False
+    return Entry.objects.filter(player=player, division__tournament__directors=user).exists()
+
+
+# --- one check for every service: require(actor, action, obj) ---------------------------------
+
+# action -> (the check, who holds it: the refusal's words). The vocabulary is small on purpose:
+# each service names the one action its write needs, and the README's role table lists them.
+ACTIONS: dict[str, tuple[Callable[[Any, Any], bool], str]] = {
+    "view": (can_view, "its directors and scorekeepers (it is a draft)"),
+    "direct": (can_direct, "its directors"),
+    "keep_score": (can_keep_score, "its directors and scorekeepers"),
+    "organise_club": (can_organise_club, "its organisers"),
+    "keep_registry": (lambda user, _obj: can_keep_registry(user), "the registry's keepers"),
+    "add_players": (lambda user, _obj: can_add_players(user), "directors and registry keepers"),
+    "rate": (can_rate, "the list's officers"),
+}
+
+
+def acting_user(actor: Any) -> Any | None:
+    """The account behind ``actor``, or None for a trusted operator door.
+
+    ``actor`` is what services take: a signed-in user (a page, the API, the admin, a command
+    run ``--as`` someone), an ``Actor`` (tournament.services.audit) carrying one, or a plain
+    name. A name, or an Actor without a user, is a door that checked its caller itself or
+    needs no check: a management command run by whoever holds the server's shell (and so the
+    database), a Celery task acting for a request already checked, a player's self-entry link
+    (its token is checked by the self-entry service), the system's own jobs. None is the same
+    (the audit trail records it as "system").
+    """
+    if actor is None or isinstance(actor, str):
+        return None
+    if hasattr(actor, "is_authenticated"):
+        return actor  # a user, signed in or anonymous
+    return getattr(actor, "user", None)  # an Actor
+
+
+def allowed(actor: Any, action: str, obj: Any = None) -> bool:
+    """Whether ``actor`` may take ``action`` on ``obj`` (a trusted door always may)."""
+    check, _who = ACTIONS[action]
+    user = acting_user(actor)
+    return user is None or check(user, obj)
+
+
+def require(actor: Any, action: str, obj: Any = None, *, what: str) -> None:
+    """Refuse ``actor`` unless it may take ``action`` on ``obj``: ServiceError ``not_allowed``
+    naming who, what and where, raised before anything is written.
+
+    ``what`` says the write in a few words ("record results", "pair rounds"); ``obj`` is the
+    tournament, club or rating list the action is checked against.
+    """
+    if allowed(actor, action, obj):
+        return
+    user = acting_user(actor)
+    name = user.get_username() if is_signed_in(user) else "an anonymous visitor"
+    _check, who = ACTIONS[action]
+    where = str(obj) if obj is not None else "Gibson"
+    raise ServiceError(
+        "not_allowed", user=name or "an anonymous visitor", what=what, where=where, who=who
+    )
 
 
 # --- site-wide rights (issue 19): granted by a site administrator, never by a local role ------

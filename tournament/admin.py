@@ -9,7 +9,7 @@ rounds are made by pairing and registration in the console and the commands, whi
 rules (scores, divisions, player numbers, withdrawal forfeits). Existing players are changed
 and merged only by the registry's keepers (``tournament.manage_registry``) through
 ``services.update_player``/``merge_players``; a director sees the email and phone only of the
-players of their own tournaments (``selectors.visible_contact``). What the admin still saves
+players of their own tournaments (``access.can_see_contact``). What the admin still saves
 itself (tournament and division settings, schedule ranges, forbidden pairs, clubs) writes an
 AuditEvent with the state before and after, inline rows included.
 """
@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from pairings.models import ForbiddenPair, ScheduleRange
-from ratings.division import is_rating_officer, request_submission, submit_divisions
+from ratings.division import request_submission, submit_divisions
 from ratings.engine import RatingError
 from tournament.access import can_create_tournament
 from tournament.checks import check_file_name
@@ -38,6 +38,7 @@ from tournament.services import correct_result
 from tournament.services.audit import audit
 
 from . import models
+from .access import can_rate, can_see_contact
 from .admin_base import (
     DirectorInlineMixin,
     DirectorScopedAdmin,
@@ -52,7 +53,6 @@ from .admin_base import (
     keeps_registry,
     refusal,
 )
-from .selectors import visible_contact
 from .services.players import (
     PLAYER_FIELDS,
     create_player,
@@ -161,7 +161,7 @@ class PlayerAdmin(RegistryAdmin):
 
     def get_fields(self, request, obj=None):
         fields = list(PLAYER_FIELDS)
-        if obj is not None and not visible_contact(request.user, obj):
+        if obj is not None and not can_see_contact(request.user, obj):
             fields = [f for f in fields if f not in CONTACT_FIELDS]
         return fields
 
@@ -367,7 +367,7 @@ class DivisionAdmin(DirectorScopedAdmin):
                     by_list.setdefault(d.rating_list_id, []).append(d)
                 for group in by_list.values():
                     lst = group[0].rating_list
-                    if is_rating_officer(request.user, lst):
+                    if can_rate(request.user, lst):
                         submit_divisions(group, lst, actor=request.user)
                         submitted += group
                     else:

@@ -19,9 +19,7 @@ from tournament.errors import ServiceError
 from tournament.services import audit
 
 from . import models
-from .services.players import (
-    may_manage_registry,
-)
+from .access import can_direct, can_keep_registry
 
 CONTACT_FIELDS = ("email", "phone")
 
@@ -166,7 +164,7 @@ def directs_any(user: Any) -> bool:
 
 def keeps_registry(user: Any) -> bool:
     """Staff with ``tournament.manage_registry`` (superusers have it)."""
-    return bool(user.is_active and user.is_staff and may_manage_registry(user))
+    return bool(user.is_active and user.is_staff and can_keep_registry(user))
 
 
 def directed_tournaments(user: Any) -> Any:
@@ -215,7 +213,7 @@ class DirectorScopedAdmin(AuditedAdmin):
         if obj is None or request.user.is_superuser:
             return True
         tournament = _tournament_of(obj)
-        return tournament is None or tournament.is_director(request.user)
+        return tournament is None or can_direct(request.user, tournament)
 
     def has_module_permission(self, request):
         return directs_any(request.user)
@@ -257,7 +255,7 @@ class DirectorInlineMixin:
         if not directs_any(request.user):
             return False
         tournament = _tournament_of(obj) if obj is not None else None
-        return tournament is None or tournament.is_director(request.user)
+        return tournament is None or can_direct(request.user, tournament)
 
     def has_view_permission(self, request, obj=None):
         return self._may(request, obj)

@@ -278,6 +278,9 @@ CODES: dict[str, str] = {
     "rating_officer_required": "{user} is not an officer of the rating list {list}: request "
     "the submission and an officer of the list decides",
     "not_a_director": "{user} does not direct {tournament}",
+    # who may do what (tournament.access.require): a signed-in user without the role
+    "not_allowed": "{user} may not {what} in {where}: only {who} may",
+    "unknown_account": "there is no active account {username!r}",
     "submission_already_requested": "division {division} already awaits an officer of {list}",
     "submission_not_pending": "this request is already {status}",
     "submission_no_list": "division {division} has no rating list: choose one first",

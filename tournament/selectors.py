@@ -15,6 +15,7 @@ from django.db.models import CharField, Q
 from django.db.models.functions import Cast
 
 from ratings.models import PlayerRating, RatingList
+from tournament.access import can_see_contact
 from tournament.checks import as_int, entry_by_number, plays
 from tournament.errors import ServiceError
 
@@ -338,19 +339,8 @@ def missing_games(division: Division, number: int) -> list[Game]:
 
 
 def visible_contact(user: Any, player: Any) -> bool:
-    """Whether ``user`` may see ``player``'s email and phone.
-
-    Contact details are personal data: a director needs them for the players of their own
-    tournaments (a late start, a lost scorecard), not for the whole registry. Superusers and
-    the registry's keepers (``tournament.manage_registry``) see every player's.
-    """
-    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
-        return False
-    if user.is_superuser or user.has_perm("tournament.manage_registry"):
-        return True
-    if player is None or player.pk is None:
-        return False
-    return Entry.objects.filter(player=player, division__tournament__directors=user).exists()
+    """Whether ``user`` may see ``player``'s email and phone (tournament.access decides)."""
+    return can_see_contact(user, player)
 
 
 # --------------------------------------------------------------------------- one load of a division
@@ -718,14 +708,18 @@ def player_choices(division: Division, players: list[Player]) -> list[dict[str, 
     )
     # one person, one division: a player entered in another division of this tournament is
     # named as such, so the director moves them rather than adds a second person by that name
-    elsewhere = {
-        pid: f"division {name} as #{number}"
-        for pid, name, number in Entry.objects.filter(
-            division__tournament_id=division.tournament_id, player__in=players
-        )
-        .exclude(division=division)
-        .values_list("player_id", "division__name", "number")
-    }
+    elsewhere = (
+        {
+            pid: f"division {name} as #{number}"
+            for pid, name, number in Entry.objects.filter(
+                division__tournament_id=division.tournament_id, player__in=players
+            )
+            .exclude(division=division)
+            .values_list("player_id", "division__name", "number")
+        }
+        if division.tournament_id  # a club's member search asks with no division
+        else {}
+    )
     rows = []
     for p in players:
         base = {

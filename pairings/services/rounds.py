@@ -39,6 +39,7 @@ from pairings.services.store import (
     save_round_pairings,
     scored_units,
 )
+from tournament.access import require
 from tournament.checks import forfeit_opponent
 from tournament.errors import ServiceError
 from tournament.models import Division, Game, Round
@@ -112,6 +113,7 @@ def pair_round(
     results (unless lagged), a round that already has results, an unknown system, or an
     impossible set of constraints (the engine's message says which rule and what to relax).
     """
+    require(actor, "direct", division.tournament, what="pair rounds")
     what = f"division {division.name}: round"
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise ServiceError("not_a_number", field="round", what=what, value=round_number)
@@ -566,6 +568,7 @@ def publish_proposal(
     The division is locked before anything is read, so of two directors publishing one round
     at once the second waits and then is refused (already paired), never half-stored.
     """
+    require(actor, "direct", division.tournament, what="pair rounds")
     lock_division(division)
     proposal = edit_proposal(division, round_number, games, pins=pins, system=system)
     return save_round_pairings(
@@ -581,6 +584,7 @@ def unpair_round(division: Division, round_number: int, *, actor: Actor | str | 
     round could be paired across. The division is locked first, so a later round paired at
     the same moment is seen.
     """
+    require(actor, "direct", division.tournament, what="unpair rounds")
     round_number = _check_round_number(round_number)
     lock_division(division)
     later = (
@@ -618,6 +622,7 @@ def publish_pairs(
     once, with a bye only for an odd field; boards, where given, are not used twice (a bye's
     board is not stored). Earlier rounds may still lack results, as with a lagged schedule.
     """
+    require(actor, "direct", division.tournament, what="pair rounds")
     lock_division(division)
     round_number = _check_round_number(round_number)
     stored = list(
@@ -837,6 +842,7 @@ def add_bye(
     there is one (that bye is given up), else gets a bye too. A played or forfeited game is
     refused (``pairing_changes_scored_game``), as is a player who already has the bye.
     """
+    require(actor, "direct", division.tournament, what="change pairings")
     round_number = _check_round_number(round_number)
     lock_division(division)
     games = _round_in_play(division, round_number)

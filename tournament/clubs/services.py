@@ -28,7 +28,7 @@ from pairings.services.schedule import add_schedule_range
 from pairings.services.store import lock_division, set_pairing
 from ratings.models import PlayerRating, RatingList
 from ratings.services import create_rating_list, known_systems
-from tournament.access import can_found_club
+from tournament.access import allowed, can_found_club
 from tournament.checks import as_int, check_text
 from tournament.errors import ServiceError
 from tournament.services.tournaments import create_division, create_tournament
@@ -58,7 +58,7 @@ def check_organiser(club: Club, actor: Actor | str | Any) -> Actor:
     if actor is None:
         raise ServiceError("actor_required", what=f"club {club.name}")
     who = Actor.of(actor)
-    if who.user is not None and not club.is_organiser(who.user):
+    if not allowed(who, "organise_club", club):
         raise ServiceError("organiser_required", user=who.name, club=club.name)
     return who
 
@@ -538,6 +538,11 @@ def create_night(
         late_entry="none",
         gibson=False,
     )
+    # the night first: its club's organisers direct the tournament through it, so the
+    # division and schedule services below accept them
+    night = Night.objects.create(
+        club=club, tournament=tournament, date=day, games=games, draw=",".join(draws)
+    )
     division = create_division(
         tournament,
         name=NIGHT_DIVISION,
@@ -548,9 +553,6 @@ def create_night(
     if club.rating_list_id:
         division.rating_list = club.rating_list
         division.save(update_fields=["rating_list"])
-    night = Night.objects.create(
-        club=club, tournament=tournament, date=day, games=games, draw=",".join(draws)
-    )
     rated = sorted(present, key=lambda pg: (-club_rating(club, pg[0]), pg[0].name))
     for p, _guest in rated:
         register_player(division, player=p, rating=club_rating(club, p), actor=who)

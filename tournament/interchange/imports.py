@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -602,18 +602,24 @@ def prepare_import(
 
 @transaction.atomic
 def write_import(
-    prepared: PreparedImport, *, actor: Actor | str | None = "import_tsh"
+    prepared: PreparedImport,
+    *,
+    actor: Actor | str | None = "import_tsh",
+    directors: Iterable[Any] = (),
 ) -> Tournament:
     """Write a prepared import in one short transaction: all of it, or (on a refusal) nothing.
 
     Entries, rounds, games and their seats go in with one bulk insert each; the tournament and
-    divisions through their services (each audited) and one ``import`` event at the end.
+    divisions through their services (each audited) and one ``import`` event at the end. The
+    ``directors`` direct it from the start, so an uploader acting as ``actor`` may add its
+    divisions (the division service checks that the actor directs the tournament).
     """
     plan = prepared.plan
     tournament = create_tournament(
         name=plan.name,
         realm=prepared.realm,
         actor=actor,
+        directors=directors,
         config=prepared.config,
         **prepared.fields,
     )
@@ -946,11 +952,10 @@ def import_upload(
             # makes its uploader a director, so no half of it is ever seen.
             prepared = prepare_import(folder / main, rounds=rounds, name=name or None)
             with transaction.atomic():
-                tournament = write_import(prepared, actor=actor)
+                uploader = [director] if getattr(director, "pk", None) else []
+                tournament = write_import(prepared, actor=actor, directors=uploader)
                 tournament.published = False
                 tournament.save(update_fields=["published"])
-                if getattr(director, "pk", None):
-                    tournament.directors.add(director)
         except ServiceError as exc:
             # The import's own code and params stay (a client acts on them); only the name of
             # the temporary folder is taken out of the words.

@@ -49,6 +49,7 @@ CLI_WORDING: dict[str, str] = {
     "no_system_scheduled": "{where}: no pairing system scheduled for this round; give one with "
     "--system ({systems}) or add a schedule range",
     "database_not_set_up": "{message}; run: manage.py migrate",
+    "unknown_account": "--as {username}: there is no active account {username!r}",
 }
 
 
@@ -103,6 +104,11 @@ def error_payload(exc: CommandError) -> dict[str, Any]:
 
 class GibsonCommand(BaseCommand):
     json_flag = True
+    # A command that writes offers --as USERNAME: it then acts as that account and the
+    # services check the account's roles (tournament.access), as they do for a page or the
+    # API. Without it the command is the operator's door: whoever holds the server's shell
+    # holds the database too, so the command is trusted and named in the audit trail.
+    acts_as = False
     _json_errors = False  # set from the command line: report errors as JSON on stdout
 
     def run_from_argv(self, argv: list[str]) -> None:
@@ -119,6 +125,14 @@ class GibsonCommand(BaseCommand):
         parser = super().create_parser(prog_name, subcommand, **kwargs)
         if self.json_flag:
             parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+        if self.acts_as:
+            parser.add_argument(
+                "--as",
+                dest="as_user",
+                metavar="USERNAME",
+                help="act as this account: its roles are checked as on the web, and the "
+                "audit trail names it (default: the command itself, trusted)",
+            )
         if self._json_errors and parser.called_from_command_line:
 
             def json_error(message: str) -> NoReturn:
@@ -163,6 +177,19 @@ class GibsonCommand(BaseCommand):
                 error = ServiceError("database_not_set_up", detail=str(exc))
                 raise CommandFailure.from_service(error) from exc
             raise
+
+    def actor(self, options: dict[str, Any], name: str) -> Any:
+        """Who the command acts as: the ``--as`` account (checked by the services) or its own
+        ``name`` (the operator's trusted door). An unknown or disabled account is refused."""
+        username = options.get("as_user")
+        if username is None:
+            return name
+        from django.contrib.auth import get_user_model
+
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None or not user.is_active:
+            raise ServiceError("unknown_account", field="as", username=username)
+        return user
 
     def progress_bar(self, options: dict[str, Any], unit: str) -> Callable[[int, int], None]:
         """A ``progress(current, total)`` drawing a bar on stderr; silent with ``--json``.

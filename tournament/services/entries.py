@@ -17,6 +17,7 @@ from tournament.checks import (
 )
 from tournament.errors import ServiceError
 
+from ..access import require
 from ..models import (
     Division,
     Entry,
@@ -72,6 +73,7 @@ def register_player(
     Once the division's last round is paired no one joins (they could play nothing), unless
     ``after_last_round``: a club night's latecomer plays a game logged without a draw.
     """
+    require(actor, "direct", division.tournament, what="register players")
     if player is None:
         if not name:
             raise ServiceError("entry_needs_player", field="name", division=division.name)
@@ -173,6 +175,7 @@ def withdraw_player(
     Directors asked for this (Woogles' "auto-forfeit when a player is removed mid-round"): the
     opponent of an unplayed pairing is not left stranded but scores a forfeit win.
     """
+    require(actor, "direct", entry.division.tournament, what="withdraw players")
     division = entry.division
     tournament = division.tournament
     what = f"withdraw {entry.name}: round"
@@ -312,6 +315,7 @@ def register_new_player(
     the director first (near-duplicate warning) and calls this only for a person who is
     really new, such as a second John Smith.
     """
+    require(actor, "direct", division.tournament, what="register players")
     name = check_player_name(name)
     rating = check_seed_rating(rating, name, field="rating")
     player_class = check_player_class(player_class, name)
@@ -336,6 +340,7 @@ def register_players(
     rows name players as ``register_player`` does (an exact unique name reuses the registry's
     player), and the same name twice in one list is refused rather than guessed.
     """
+    require(actor, "direct", division.tournament, what="register players")
     if not rows:
         raise ServiceError("reg_list_empty", field="lines")
     seen: dict[str, int] = {}
@@ -391,6 +396,7 @@ def update_entry(
     Seeds order the first pairings and break ties in the standings, so a change is audited
     with the old and new values; 0..3000 and the class column's length are enforced here.
     """
+    require(actor, "direct", entry.division.tournament, what="change entries")
     who = f"#{entry.number} {entry.name}"
     if seed_rating is None and player_class is None:
         raise ServiceError("reg_nothing_to_change", field="seed_rating", player=who)
@@ -439,6 +445,7 @@ def reinstate_player(entry: Entry, from_round: Any, actor: Actor | str | None = 
 
     The withdrawal round and score are cleared; the audit event keeps them.
     """
+    require(actor, "direct", entry.division.tournament, what="reinstate players")
     division = entry.division
     who = f"#{entry.number} {entry.name}"
     if entry.withdrawn_round is None:
@@ -497,6 +504,7 @@ def remove_entry(entry: Entry, actor: Actor | str | None = None) -> list[tuple[i
     registry. Later entries move down by one, in increasing order, so the unique
     (division, number) pair never clashes. Returns the (old, new) numbers that moved.
     """
+    require(actor, "direct", entry.division.tournament, what="remove entries")
     division = entry.division
     paired = paired_rounds(division)
     if paired:
@@ -557,6 +565,8 @@ def move_entry(entry: Entry, to: Division, actor: Actor | str | None = None) -> 
     on sheets; refused with the reason). The player keeps their seed rating, class and link;
     they become the last number of ``to`` and the numbers behind them close up.
     """
+    require(actor, "direct", entry.division.tournament, what="move players")
+    require(actor, "direct", to.tournament, what="move players")
     source = entry.division
     who = f"#{entry.number} {entry.name}"
     if to.tournament_id != source.tournament_id or to.pk == source.pk:
@@ -619,6 +629,7 @@ def renumber_by_rating(division: Division, actor: Actor | str | None = None) -> 
     Refused once a round is paired. Numbers move in two steps (out of the way, then to their
     place) so the unique (division, number) pair never clashes. Returns the preview applied.
     """
+    require(actor, "direct", division.tournament, what="renumber players")
     _unpaired(division, "renumber its players")
     list(Entry.objects.select_for_update().filter(division=division))
     plan = renumber_preview(division)

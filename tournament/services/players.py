@@ -20,13 +20,13 @@ from ratings.models import PlayerRating, RatedEvent, RatingHistory, RatingList
 from tournament.checks import refuse_bidi_controls, refuse_tsh_separator
 from tournament.errors import ServiceError
 
-from ..models import Entry, Membership, Player, Tournament
+from ..access import REGISTRY_PERMISSION, allowed  # noqa: F401 (REGISTRY_PERMISSION re-exported)
+from ..models import Entry, Membership, Player
 from .audit import Actor, audit
 
 # What update_player may change; the registry's fields, not entries or ratings.
 PLAYER_FIELDS = ("name", "naspa_id", "wespa_id", "absp_id", "country", "email", "phone")
 ID_FIELDS = {"naspa_id": "NASPA id", "wespa_id": "WESPA id", "absp_id": "ABSP id"}
-REGISTRY_PERMISSION = "tournament.manage_registry"
 
 
 def _actor(actor: Actor | str | Any, what: str) -> Actor:
@@ -36,24 +36,13 @@ def _actor(actor: Actor | str | Any, what: str) -> Actor:
 
 
 def may_manage_registry(actor: Actor | str | Any) -> bool:
-    """A user with the registry permission (superusers have every permission) or a command."""
-    if actor is None:
-        return False
-    who = Actor.of(actor)
-    if who.user is None:
-        return True  # a command run from the shell
-    user = who.user
-    return bool(user.is_active and user.has_perm(REGISTRY_PERMISSION))
+    """A keeper of the registry (tournament.access.can_keep_registry) or a command."""
+    return actor is not None and allowed(actor, "keep_registry")
 
 
 def may_add_players(actor: Actor | str | Any) -> bool:
     """Directors add the players their events need; the registry's keepers may too."""
-    if may_manage_registry(actor):
-        return True
-    user = Actor.of(actor).user if actor is not None else None
-    return bool(
-        user is not None and user.is_active and Tournament.objects.filter(directors=user).exists()
-    )
+    return actor is not None and allowed(actor, "add_players")
 
 
 def _clean_fields(fields: dict[str, Any], player: Player | None) -> dict[str, str]:

@@ -18,6 +18,7 @@ from tournament.checks import (
 from tournament.errors import ServiceError
 from tournament.services.games import game_snapshot
 
+from ..access import require
 from ..models import (
     Division,
     Entry,
@@ -54,6 +55,7 @@ def record_result(
     actor: Actor | str | None = None,
 ) -> Game:
     """Record a game's result from one player's side (their score first)."""
+    require(actor, "keep_score", division.tournament, what="record results")
     round_number = as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     entry = entry_by_number(division, player_number, f"{where}: ")
@@ -109,6 +111,7 @@ def correct_result(
     ``seen_result``): when the game holds something else now, someone changed it meanwhile and
     the correction is refused (``result_changed_meanwhile``) instead of silently undoing theirs.
     """
+    require(actor, "keep_score", game.round.division.tournament, what="correct results")
     where = f"division {game.round.division.name} round {game.round.number}"
     if not reason or not reason.strip():
         raise ServiceError("reason_needed", field="reason", where=where)
@@ -155,6 +158,7 @@ def correct_player_result(
     the game is found and the scores turned to its own order, then ``correct_result`` checks
     and audits the change with its reason.
     """
+    require(actor, "keep_score", division.tournament, what="correct results")
     round_number = as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     entry = entry_by_number(division, player_number, f"{where}: ")
@@ -467,6 +471,7 @@ def record_forfeit(
     played, which storing it as a played game with scores 0 and 50 would make them do.
     Returns (the forfeit, the opponent's win).
     """
+    require(actor, "keep_score", division.tournament, what="record forfeits")
     round_number = as_int(round_number, "round")
     where = f"division {division.name} round {round_number}"
     target = resolve_line(
@@ -547,6 +552,7 @@ def report_card(
     compared), since one person copying one scorecard twice repeats their own misreading. A
     director overrides by recording the game from the held cards (``resolve_dispute``).
     """
+    require(actor, "keep_score", division.tournament, what="enter scorecards")
     round_number = as_int(round_number, "round")
     target = resolve_line(division, round_number, _card_line(line_or_scores))
     if target.line.kind == FORFEIT:
@@ -623,6 +629,7 @@ def resolve_dispute(
     The game is recorded through ``record_result``; the cards that agree with it become
     confirmed, the others superseded, so the dispute list empties and the trail keeps both.
     """
+    require(actor, "direct", game.round.division.tournament, what="settle disputed cards")
     division = game.round.division
     _lock_scores(game)
     if game.has_result:
@@ -669,6 +676,7 @@ def set_double_entry(division: Division, on: bool, actor: Actor | str | None = N
     With it on, each result typed in the console is a card and a game is recorded only when
     two cards agree. Cards already typed stay as they are when it is turned off.
     """
+    require(actor, "direct", division.tournament, what="change double entry")
     before = double_entry(division)
     config = dict(division.config or {})
     config["double_entry"] = bool(on)
@@ -718,6 +726,7 @@ def enter_line(
     with double entry on (a forfeit is a director's call, not a score to compare); with double
     entry on, a played game's line becomes a card (``report_card``).
     """
+    require(actor, "keep_score", division.tournament, what="record results")
     stated = _state_line(division, round_number, text, actor, seen)
     if stated is not None:
         return stated
@@ -816,6 +825,7 @@ def change_result(
     two-player game, or the two single games of a forfeit. ``seen`` (``seen_result``, this
     player's side) is what the caller looked at: a game changed since is refused, unchanged.
     """
+    require(actor, "keep_score", division.tournament, what="change results")
     round_number = as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     if state not in RESULT_STATES:

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from tournament.errors import ServiceError
 
+from ..access import require
 from ..models import Club, StaffInvite, Tournament
 from .audit import Actor, audit
 
@@ -123,6 +124,7 @@ def add_staff(
 ) -> Any:
     """Make ``user`` (or a new account from username, email and password) a director or
     scorekeeper of the tournament; returns the user."""
+    require(actor, "direct", tournament, what="change its staff")
     role = _role(role)
     created = user is None
     _night_refuses(tournament, role, created=created)
@@ -145,6 +147,7 @@ def create_invite(
     tournament: Tournament, *, role: str, actor: Actor | str | None, email: str = ""
 ) -> tuple[StaffInvite, str]:
     """A one-time sign-up link's invite and its token (shown once; only its hash is kept)."""
+    require(actor, "direct", tournament, what="change its staff")
     role = _role(role)
     _night_refuses(tournament, role, created=True)
     email = str(email or "").strip()
@@ -218,6 +221,7 @@ def remove_staff(
     tournament: Tournament, *, user: Any, role: str, actor: Actor | str | None
 ) -> None:
     """Take a director's or scorekeeper's role away; the last director always stays."""
+    require(actor, "direct", tournament, what="change its staff")
     role = _role(role)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     members = _members(tournament, role)
@@ -242,6 +246,7 @@ def revoke_invite(tournament: Tournament, invite_id: Any, *, actor: Actor | str 
     """Turn off an unused sign-up link of this tournament before it is used (a link sent to
     the wrong person, or no longer wanted); audited. A used, expired or another tournament's
     invite is refused."""
+    require(actor, "direct", tournament, what="change its staff")
     raw = str(invite_id)
     pk = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else None
     invite = (

@@ -26,6 +26,8 @@ from tournament.models import REALM_DEFAULTS, Division, Realm, Tournament, slug_
 from tournament.services.audit import Actor, audit
 from tournament.standings import spread_cap_fields
 
+from ..access import require
+
 
 def division_slug(name: str, taken: set[str]) -> str:
     """A URL slug for a division name ("A" -> "a", "Open / Lite" -> "open-lite"), unique in
@@ -122,6 +124,7 @@ def create_division(
     prize_places: int = 0,
 ) -> Division:
     """Add a division; its slug (for URLs) comes from the name unless one is given."""
+    require(actor, "direct", tournament, what="add divisions")
     if not name or not name.strip():
         raise ServiceError("empty_name", field="name", what=f"{tournament.slug}: division name")
     check_text(name.strip(), "the division name", Division, "name", field="name")
@@ -481,6 +484,7 @@ def update_tournament(
     tournament: Tournament, *, actor: Actor | str | None, **fields: Any
 ) -> Tournament:
     """Change a tournament's settings; one audit event with the changed values before/after."""
+    require(actor, "direct", tournament, what="change settings")
     checked = check_tournament_settings(fields, current=tournament)
     before = {k: _plain_value(getattr(tournament, k)) for k in checked}
     changed = {k: v for k, v in checked.items() if getattr(tournament, k) != v}
@@ -504,6 +508,7 @@ def update_tournament(
 @transaction.atomic
 def update_division(division: Division, *, actor: Actor | str | None, **fields: Any) -> Division:
     """Change a division's settings (name, slug, rounds, rating system and list, prizes)."""
+    require(actor, "direct", division.tournament, what="change settings")
     division = Division.objects.select_for_update().get(pk=division.pk)
     checked = check_division_settings(division.tournament, fields, division)
     changed = {k: v for k, v in checked.items() if getattr(division, k) != v}
@@ -528,6 +533,7 @@ def update_division(division: Division, *, actor: Actor | str | None, **fields: 
 @transaction.atomic
 def add_division(tournament: Tournament, *, actor: Actor | str | None, **fields: Any) -> Division:
     """Add a division from the console, every setting checked first (see create_division)."""
+    require(actor, "direct", tournament, what="add divisions")
     values = {"slug": "", **fields}
     if values.get("rating_system") in (None, ""):
         values["rating_system"] = str(REALM_DEFAULTS[tournament.realm]["rating_system"])
@@ -552,6 +558,7 @@ def publish_tournament(
     tournament: Tournament, published: bool, actor: Actor | str | None
 ) -> Tournament:
     """Show a draft on the public pages and feeds, or hide it again; audited either way."""
+    require(actor, "direct", tournament, what="publish or unpublish")
     published = bool(published)
     if tournament.published == published:
         return tournament

@@ -280,6 +280,7 @@ class _EveryList:
 
     rating_list_id = None
     rating_list = None
+    tournament_id = None  # no tournament: nobody is "entered in another division"
 
     def __init__(self) -> None:
         self.entries = Entry.objects.none()

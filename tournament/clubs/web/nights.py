@@ -38,7 +38,7 @@ from ...web.echo import game_echo, line_echo, record_echo
 from ...web.errors import busy_refusal
 from .. import services as club_services
 from ..models import Draw, Night
-from .permissions import organiser_required
+from .permissions import can_organise, organiser_required
 
 # The federation rates club events of this many players or more; a smaller night is not
 # offered the all.tsh export (desk.export_file would still write it, but it would be refused).
@@ -651,7 +651,7 @@ def night_list(request: HttpRequest, slug: str) -> HttpResponseBase:
         {
             "club": club,
             "rows": rows,
-            "organiser": club.is_organiser(request.user),
+            "organiser": can_organise(request.user, club),
         },
     )
 

@@ -18,12 +18,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404
 
+from ...access import can_organise_club
 from ...models import Club
 
 
 def can_organise(user: Any, club: Club) -> bool:
     """One of the club's organisers (or a site superuser), signed in and active."""
-    return club.is_organiser(user)
+    return can_organise_club(user, club)
 
 
 def organiser_required(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:

@@ -33,6 +33,7 @@ def night_data(night: Night) -> dict:
 
 
 class Command(GibsonCommand):
+    acts_as = True
     help = (
         "Create a club night: the players present get numbers by club rating. Then draw each "
         "game with `pair NIGHT-SLUG --round R` (the night's draw is scheduled), record results "
@@ -68,7 +69,7 @@ class Command(GibsonCommand):
             guests=split_names(opts["guests"]),
             games=opts["games"],
             draw=opts["draw"],
-            actor="club_night",
+            actor=self.actor(opts, "club_night"),
         )
         data = night_data(night)
         if opts["json"]:

@@ -5,6 +5,7 @@ from ._clubs import night_arg
 
 
 class Command(GibsonCommand):
+    acts_as = True
     help = (
         "Close a club night once every game has its result: it then counts for the club's "
         "season and is rated on the club's rating list."
@@ -14,7 +15,7 @@ class Command(GibsonCommand):
         parser.add_argument("night", help="the night's slug, as club_night printed it")
 
     def handle(self, *args, **opts):
-        night = close_night(night_arg(opts["night"]), actor="club_night_close")
+        night = close_night(night_arg(opts["night"]), actor=self.actor(opts, "club_night_close"))
         data = {
             "slug": night.tournament.slug,
             "club": night.club.slug,

@@ -6,6 +6,7 @@ from ._clubs import club_arg
 
 
 class Command(GibsonCommand):
+    acts_as = True
     help = (
         "Create a club season: a date range and a scoring preset (its dates may not overlap "
         "another season of the club)."
@@ -30,7 +31,7 @@ class Command(GibsonCommand):
             start_date=opts["start"],
             end_date=opts["end"],
             preset=opts["preset"],
-            actor="club_season",
+            actor=self.actor(opts, "club_season"),
         )
         data = {
             "club": club.slug,

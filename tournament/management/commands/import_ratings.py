@@ -1,9 +1,12 @@
+from django.db import transaction
+
 from ratings.services import create_rating_list, import_ratings_file, rating_list_by_slug
 
 from ..base import GibsonCommand
 
 
 class Command(GibsonCommand):
+    acts_as = True
     help = "Load starting ratings into a rating list (TSH tab-separated list or name,rating,games)."
 
     def add_arguments(self, parser):
@@ -13,11 +16,13 @@ class Command(GibsonCommand):
         parser.add_argument("--system", default="nsa2008", help="system of a new list")
 
     def handle(self, *args, **opts):
-        if opts["create"]:
-            lst = create_rating_list(opts["create"], slug=opts["list"], system=opts["system"])
-        else:
-            lst = rating_list_by_slug(opts["list"])
-        summary = import_ratings_file(lst, opts["path"])
+        actor = self.actor(opts, "import_ratings")
+        with transaction.atomic():  # a refused --as account leaves no new list behind
+            if opts["create"]:
+                lst = create_rating_list(opts["create"], slug=opts["list"], system=opts["system"])
+            else:
+                lst = rating_list_by_slug(opts["list"])
+            summary = import_ratings_file(lst, opts["path"], actor=actor)
         if opts["json"]:
             self.emit_json(summary)
             return

@@ -15,6 +15,7 @@ from ..base import GibsonCommand
 
 
 class Command(GibsonCommand):
+    acts_as = True
     help = (
         "Pair a round with the pairing engine from the results of the rounds before it "
         "(system from the division's schedule unless --system is given)."
@@ -85,7 +86,7 @@ class Command(GibsonCommand):
             force=opts["force"],
             seed=opts["seed"],
             keep_scored=opts["keep_scored"],
-            actor="pair",
+            actor=self.actor(opts, "pair"),
         )
         if opts["json"]:
             self.emit_json(

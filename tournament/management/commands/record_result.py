@@ -6,6 +6,7 @@ from ..base import GibsonCommand
 
 
 class Command(GibsonCommand):
+    acts_as = True
     help = (
         "Record a game's result: the player's score first, then the opponent's; "
         "'P f' when P forfeits, 'P ff' for a double forfeit, 'P --clear REASON' back to unplayed."
@@ -49,7 +50,7 @@ class Command(GibsonCommand):
                 opts["player_number"],
                 "clear",
                 reason=opts["clear"],
-                actor="record_result",
+                actor=self.actor(opts, "record_result"),
             )
         elif state is not None:
             games = change_result(
@@ -58,7 +59,7 @@ class Command(GibsonCommand):
                 opts["player_number"],
                 state,
                 reason=opts["correct"] or "",
-                actor="record_result",
+                actor=self.actor(opts, "record_result"),
             )
         elif score is None:
             raise ServiceError("both_scores_needed", field="score", where=f"round {opts['round']}")
@@ -71,7 +72,7 @@ class Command(GibsonCommand):
                     score,
                     opts["opp_score"],
                     reason=opts["correct"],
-                    actor="record_result",
+                    actor=self.actor(opts, "record_result"),
                 )
             ]
         else:
@@ -82,7 +83,7 @@ class Command(GibsonCommand):
                     opts["player_number"],
                     score,
                     opts["opp_score"],
-                    actor="record_result",
+                    actor=self.actor(opts, "record_result"),
                 )
             ]
         data = [

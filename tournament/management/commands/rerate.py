@@ -14,6 +14,7 @@ from ..base import GibsonCommand
 
 
 class Command(GibsonCommand):
+    acts_as = True
     help = "Re-rate a rating list from a date (default: from the first event awaiting rating)."
 
     def add_arguments(self, parser):
@@ -31,7 +32,9 @@ class Command(GibsonCommand):
                 raise ValueError(f"--from {opts['from_date']!r}: expected YYYY-MM-DD") from None
         progress = self.progress_bar(opts, "events")
 
-        summary = rerate(lst, frm, system=opts["system"], actor="rerate", progress=progress)
+        summary = rerate(
+            lst, frm, system=opts["system"], actor=self.actor(opts, "rerate"), progress=progress
+        )
         if opts["json"]:
             self.emit_json(summary)
             return

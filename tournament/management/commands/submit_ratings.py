@@ -20,6 +20,7 @@ from ..base import GibsonCommand
 
 
 class Command(GibsonCommand):
+    acts_as = True
     help = "Submit a tournament's divisions to a rating list and re-rate the list from their date."
 
     def add_arguments(self, parser):
@@ -63,7 +64,13 @@ class Command(GibsonCommand):
             before = dict(
                 PlayerRating.objects.filter(rating_list=lst).values_list("player_id", "rating")
             )
-            submit_divisions(divisions, lst, date=date, actor="submit_ratings", progress=progress)
+            submit_divisions(
+                divisions,
+                lst,
+                date=date,
+                actor=self.actor(opts, "submit_ratings"),
+                progress=progress,
+            )
             events = [(d, *division_rating_input(d)[::2]) for d in divisions]
             lst.refresh_from_db()
         summary = {"list": lst.slug, "events": [], "rerated": 0}

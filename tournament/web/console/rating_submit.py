@@ -13,9 +13,10 @@ from django.shortcuts import redirect
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_POST
 
-from ratings.division import is_rating_officer, request_submission, submit_divisions
+from ratings.division import request_submission, submit_divisions
 from ratings.engine import RatingError
 from ratings.models import RatingList
+from tournament.access import can_rate
 from tournament.errors import ServiceError
 
 from ...models import Tournament
@@ -37,7 +38,7 @@ def submit_ratings(request: HttpRequest, tournament: Tournament, division: str) 
     try:
         if lst is None:
             raise ServiceError("submission_no_list", field="rating_list", division=div.name)
-        if is_rating_officer(request.user, lst):
+        if can_rate(request.user, lst):
             submit_divisions([div], lst, actor=request.user)
             messages.success(request, f"Division {div.name} is rated on {lst.name}.")
         else:

@@ -18,7 +18,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
@@ -36,7 +35,7 @@ from tournament.errors import ServiceError
 from tournament.interchange.imports import check_upload_size, import_upload
 
 from ... import services
-from ...access import can_create_tournament
+from ...access import can_create_tournament, can_direct, staffed_tournaments
 from ...models import Division, Tournament
 from ..forms.setup import (
     DivisionForm,
@@ -55,11 +54,9 @@ from ..permissions import DivisionMoved, director_required, division_by_slug
 def tournaments(request: HttpRequest) -> HttpResponse:
     """Every tournament the signed-in user directs or keeps score for (all, for a superuser)."""
     user = request.user
-    qs = Tournament.objects.all()
-    if not user.is_superuser:
-        qs = qs.filter(Q(directors=user) | Q(scorekeepers=user)).distinct()
+    qs = staffed_tournaments(user)
     rows = [
-        {"tournament": t, "directs": t.is_director(user)}
+        {"tournament": t, "directs": can_direct(user, t)}
         for t in qs.prefetch_related("divisions").order_by("-start_date", "name")
     ]
     return render(

@@ -21,7 +21,7 @@ from ... import services
 from ...models import StaffInvite, Tournament
 from ...services.staff import INVITE_DAYS, is_club_night, open_invite, revoke_invite
 from ..forms.staff import AcceptInviteForm, InviteForm, StaffAccountForm
-from ..permissions import director_required
+from ..permissions import can_direct, director_required
 from .setup import show_error
 
 
@@ -110,7 +110,7 @@ def staff_remove(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         services.remove_staff(tournament, user=user, role=role, actor=request.user)
     except ServiceError as exc:
         return _staff_page(request, tournament, error=exc.message, status=400)
-    if not tournament.is_director(request.user):
+    if not can_direct(request.user, tournament):
         return redirect("console_site:tournaments")  # a director who stepped down
     return redirect("console:staff", slug=tournament.slug)
 
