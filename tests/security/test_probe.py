@@ -431,6 +431,9 @@ def test_a_self_entry_link_spammed_with_reports(client, monkeypatch):
     statuses = [a.status_code for a in answers]
     assert statuses == [302] * 6 + [429] * 105
     assert all(b"a minute" in a.content for a in answers[6:])
+    # a short page pointing back to the card, not the card with its standings built again
+    assert b"Your games" not in answers[6].content and answers[6]["Retry-After"] == "60"
+    assert f'href="/e/{token(division, 1)}/"'.encode() in answers[6].content
     assert AuditEvent.objects.count() - audits == 6
     assert version() == before
     assert PendingResult.objects.get().score1 == 305  # the last report the budget allowed
