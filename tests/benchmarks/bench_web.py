@@ -17,6 +17,12 @@ are requested for random players (every player looks at their own card); tourney
 as overlays poll it, sending back the last ETag it got. Query counts per page come from
 Django's test client: cold (empty cache), warm, and a conditional GET. Only 127.0.0.1 is ever
 contacted, and every run is bounded in time. Exit status 1 when a target is missed.
+
+``--abuse`` (issue 19, "Authority in one place"): standings on gunicorn measured quiet, then
+beside one abusing client at a time, each in a process of its own with four connections:
+self-report spam on one player's link, anonymous API reads claiming a new X-Forwarded-For
+each, a sign-in flood with made-up names, and ``games/?limit=1000`` at 95% of the anonymous
+rate. Each abuse is paired with a quiet run just before it; the target is >= 80%.
 """
 
 from __future__ import annotations
