@@ -48,3 +48,28 @@ def test_a_refused_round_is_not_kept(event):
     assert bad.json()["errors"][0]["code"] == "number_too_large"
     assert APIClient().get(URL + "?after_round=9").status_code == 400
     assert APIClient().get(URL + "?after_round=1").status_code == 200
+
+
+GAMES = "/api/v1/tournaments/api-open/divisions/a/games/?limit=1000"
+
+
+def test_a_page_of_games_is_kept_per_version_too(event, settings):
+    """The biggest page the API gives, read again, costs one query; a result changes it."""
+    t, d = event
+    first = APIClient().get(GAMES)
+    assert first.status_code == 200 and first.json()["count"] == 4
+    with CaptureQueriesContext(connection) as ctx:
+        again = APIClient().get(GAMES)
+    assert len(ctx.captured_queries) == 1  # the tournament's version
+    assert again.json() == first.json() and again["ETag"] == first["ETag"]
+    services.record_result(d, 2, 1, 500, 300)
+    after = APIClient().get(GAMES, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200 and after["ETag"] != first["ETag"]
+    scored = [g for g in after.json()["results"] if g["round"] == 2 and g["score1"] is not None]
+    assert len(scored) == 1
+    # another host gets links to itself, not the first reader's
+    settings.ALLOWED_HOSTS = ["testserver", "scores.example.org"]
+    APIClient().get(GAMES + "&offset=1")
+    other = APIClient().get(GAMES + "&offset=1", HTTP_HOST="scores.example.org")
+    assert other.status_code == 200
+    assert other.json()["previous"].startswith("http://scores.example.org/")

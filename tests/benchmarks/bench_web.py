@@ -17,6 +17,12 @@ are requested for random players (every player looks at their own card); tourney
 as overlays poll it, sending back the last ETag it got. Query counts per page come from
 Django's test client: cold (empty cache), warm, and a conditional GET. Only 127.0.0.1 is ever
 contacted, and every run is bounded in time. Exit status 1 when a target is missed.
+
+``--abuse`` (issue 19, "Authority in one place"): standings on gunicorn measured quiet, then
+beside one abusing client at a time, each in a process of its own with four connections:
+self-report spam on one player's link, anonymous API reads claiming a new X-Forwarded-For
+each, a sign-in flood with made-up names, and ``games/?limit=1000`` at 95% of the anonymous
+rate. Each abuse is paired with a quiet run just before it; the target is >= 80%.
 """
 
 from __future__ import annotations
@@ -196,9 +202,10 @@ WRITER = textwrap.dedent(
     from tournament.models import Division
     from tournament.selectors import missing_games
     d = Division.objects.get(tournament__slug=sys.argv[2], slug=sys.argv[3])
-    rounds, limit = int(sys.argv[4]), float(sys.argv[5])
+    rounds, limit, spare = int(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
     rng, done, start = random.Random(3), 0, time.monotonic()
-    for g in missing_games(d, rounds):
+    games = list(missing_games(d, rounds))
+    for g in games[: len(games) - spare]:  # the spare last games are left to self-reports
         if time.monotonic() - start > limit:
             break
         t0 = time.monotonic()
@@ -347,6 +354,279 @@ def run_python_client(url: str, seconds: float, players: int, conditional: bool)
     }
 
 
+# --- abuse beside the crowd (--abuse) -----------------------------------------------------------
+
+# Issue 19 ("Authority in one place"): public standings keep >= 80% of their quiet rate while
+# one client abuses the site beside the crowd.
+ABUSE_RATIO = 0.80
+ABUSE_THREADS = 4
+
+ABUSER = textwrap.dedent(
+    r"""
+    import http.cookiejar, json, random, re, sys, threading, time, urllib.error
+    import urllib.parse, urllib.request
+    kind, base, path, seconds = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+    threads, per_minute = int(sys.argv[5]), float(sys.argv[6])
+    deadline = time.monotonic() + seconds
+    counts, lock = {}, threading.Lock()
+    CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+    class Keep302(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None  # a report's 302 is counted as the answer, not followed
+
+
+    def browser():
+        jar = urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        return urllib.request.build_opener(jar, Keep302)
+
+
+    def send(opener, url, data=None, headers=None):
+        request = urllib.request.Request(url, data=data, headers=headers or {})
+        try:
+            with opener.open(request, timeout=30) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read()
+        except OSError:
+            return 0, b""
+
+
+    def note(status):
+        with lock:
+            counts[status] = counts.get(status, 0) + 1
+
+
+    def form(opener, url):
+        status, body = send(opener, url)
+        return CSRF.search(body).group(1).decode(), body
+
+
+    def spam(k):
+        # one player's link: a new score each time, as fast as the site answers
+        opener = browser()
+        token, page = form(opener, base + path)
+        rnd = re.search(rb'name="round" value="(\d+)"', page).group(1).decode()
+        n = 0
+        while time.monotonic() < deadline:
+            n += 1
+            data = {"csrfmiddlewaretoken": token, "score": 300 + (n * 7 + k) % 200,
+                    "opp_score": 350, "round": rnd}
+            note(send(opener, base + path + "report/", urllib.parse.urlencode(data).encode())[0])
+
+
+    def flood(k):
+        # sign-ins with made-up names from one address
+        opener = browser()
+        token, _ = form(opener, base + path)
+        n = 0
+        while time.monotonic() < deadline:
+            n += 1
+            data = {"csrfmiddlewaretoken": token, "username": f"made-up-{k}-{n}",
+                    "password": "guess"}
+            note(send(opener, base + path, urllib.parse.urlencode(data).encode())[0])
+
+
+    def forwarded(k):
+        # anonymous API reads, each claiming another client in X-Forwarded-For
+        opener, rng = browser(), random.Random(k)
+        while time.monotonic() < deadline:
+            claimed = f"198.51.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
+            note(send(opener, base + path, headers={"X-Forwarded-For": claimed})[0])
+
+
+    slots, slot_lock = [time.monotonic()], threading.Lock()
+
+
+    def paced(k):
+        # the biggest page the API gives, just under the anonymous rate
+        opener = browser()
+        while True:
+            with slot_lock:
+                at = slots[0]
+                slots[0] = at + 60.0 / per_minute
+            if at >= deadline:
+                return
+            time.sleep(max(0.0, at - time.monotonic()))
+            note(send(opener, base + path)[0])
+
+
+    work = {"spam": spam, "flood": flood, "forwarded": forwarded, "paced": paced}[kind]
+    started = time.monotonic()
+    pool = [threading.Thread(target=work, args=(k,)) for k in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    print(json.dumps({"seconds": time.monotonic() - started,
+                      "counts": {str(k): v for k, v in sorted(counts.items())}}))
+    """
+)
+
+
+def abuse_link(slug: str, div: str) -> str:
+    """The self-entry link of a player whose game in the last round the writer leaves
+    unscored (the writer's spare game), so the spammer's reports stay reports."""
+    from tournament.models import Division
+    from tournament.selectors import missing_games
+    from tournament.services.selfentry import ensure_tokens
+
+    d = Division.objects.get(tournament__slug=slug, slug=div)
+    ensure_tokens(d, "bench")
+    game = list(missing_games(d, d.rounds))[-1]
+    game.player1.refresh_from_db()
+    return f"/e/{game.player1.entry_token}/"
+
+
+def measure(url: str, seconds: float, use_wrk: bool, lua: Path) -> dict:
+    r = (
+        run_wrk(url, seconds, 0, False, lua)
+        if use_wrk
+        else run_python_client(url, seconds, 0, False)
+    )
+    r["rps"] = r["requests"] / r["seconds"]
+    return r
+
+
+def abuse_main(args: argparse.Namespace) -> int:
+    """Standings quiet, then beside each abuse, on gunicorn: each abuse is measured right
+    after a quiet run of its own, so the ratio is not skewed by whatever else the machine
+    does meanwhile."""
+    from django.conf import settings
+
+    data_dir = tempfile.mkdtemp(prefix="gibson-bench-abuse-")
+    procs: list[subprocess.Popen] = []
+    rows: list[dict] = []
+    try:
+        setup_django(data_dir)
+        slug, div = build_division(args.players, args.rounds)
+        link = abuse_link(slug, div)
+        from django.db import connection
+
+        connection.close()
+        rate = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["anon"]
+        count, per = rate.split("/")
+        per_minute = int(count) * {"s": 60, "m": 1, "h": 1 / 60, "d": 1 / 1440}[per[0]]
+        max_limit = __import__("tournament.api.pagination", fromlist=["x"]).Pagination.max_limit
+        env = dict(os.environ, GIBSON_DATA_DIR=data_dir, GIBSON_DEBUG="0", GIBSON_LOG_LEVEL="ERROR")
+        env.pop("DATABASE_URL", None)
+        env.pop("GIBSON_BEHIND_PROXY", None)
+        use_wrk = shutil.which("wrk") is not None
+        lua = Path(data_dir) / "bench.lua"
+        lua.write_text(WRK_LUA, encoding="utf-8")
+        abuses = {
+            # name -> (kind, path, threads, per minute); the forwarded-address reads spend
+            # 127.0.0.1's anonymous API budget for a minute, so they come after the games
+            "self-report spam, one link": ("spam", link, ABUSE_THREADS, 0),
+            "sign-in flood, made-up names": ("flood", "/accounts/login/", ABUSE_THREADS, 0),
+            f"games/?limit={max_limit}, {0.95 * per_minute:.0f}/min": (
+                "paced",
+                f"/api/v1/tournaments/{slug}/divisions/{div}/games/?limit={max_limit}",
+                ABUSE_THREADS,
+                0.95 * per_minute,
+            ),
+            "API reads, new X-Forwarded-For": (
+                "forwarded",
+                f"/api/v1/tournaments/{slug}/divisions/{div}/standings/",
+                ABUSE_THREADS,
+                0,
+            ),
+        }
+        budget = (args.seconds + 5) * 2 * len(abuses) + 120
+        writer = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                WRITER,
+                str(REPO),
+                slug,
+                div,
+                str(args.rounds),
+                str(budget),
+                "1",
+            ],
+            env=env,
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        procs.append(writer)
+        port = free_port()
+        procs.append(start_server("gunicorn", port, env))
+        base = f"http://127.0.0.1:{port}"
+        standings = f"{base}/t/{slug}/{div}/standings/"
+        measure(standings, 2, use_wrk, lua)  # warm the cache and the workers
+        for name, (kind, path, threads, per_minute_) in abuses.items():
+            quiet = measure(standings, args.seconds, use_wrk, lua)
+            abuser = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-c",
+                    ABUSER,
+                    kind,
+                    base,
+                    path,
+                    str(args.seconds + 2),
+                    str(threads),
+                    str(per_minute_),
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                start_new_session=True,
+            )
+            procs.append(abuser)
+            time.sleep(1)  # the abuse is under way before the crowd is measured
+            loud = measure(standings, args.seconds, use_wrk, lua)
+            out, err = abuser.communicate(timeout=args.seconds + 120)
+            if abuser.returncode != 0:
+                raise SystemExit(f"the {kind} abuser failed: {err[-800:]}")
+            done = json.loads(out.strip().splitlines()[-1])
+            ratio = loud["rps"] / quiet["rps"] if quiet["rps"] else 0.0
+            rows.append(
+                {
+                    "abuse": name,
+                    "quiet_rps": quiet["rps"],
+                    "abuse_rps": loud["rps"],
+                    "ratio": ratio,
+                    "pass": ratio >= ABUSE_RATIO and not (loud["other"] or loud["errors"]),
+                    "quiet_p95_ms": quiet["p95_ms"],
+                    "abuse_p95_ms": loud["p95_ms"],
+                    "abuser_answers": done["counts"],
+                    "abuser_rps": sum(done["counts"].values()) / done["seconds"],
+                }
+            )
+    finally:
+        for p in procs:
+            stop(p)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+    failed = [r for r in rows if not r["pass"]]
+    if args.json:
+        print(json.dumps({"abuse": rows, "ratio": ABUSE_RATIO}, indent=2))
+        return 1 if failed else 0
+    print(
+        f"standings of {args.players} players, {args.rounds} rounds on gunicorn ({WORKERS} "
+        f"workers), {CLIENTS} clients, {args.seconds:.0f} s each; load from "
+        f"{'wrk' if use_wrk else 'the asyncio client'}; one result a second meanwhile"
+    )
+    print(
+        f"{'abuse':<34}{'quiet r/s':>10}{'abuse r/s':>10}{'ratio':>7}{'pass':>6}"
+        f"{'p95 ms':>8}   abuser's answers (status: count, req/s)"
+    )
+    for r in rows:
+        answers = ", ".join(f"{k}: {v}" for k, v in r["abuser_answers"].items())
+        print(
+            f"{r['abuse']:<34}{r['quiet_rps']:>10.0f}{r['abuse_rps']:>10.0f}{r['ratio']:>7.2f}"
+            f"{'yes' if r['pass'] else 'NO':>6}{r['abuse_p95_ms']:>8.0f}   {answers} "
+            f"({r['abuser_rps']:.0f}/s)"
+        )
+    print(f"\ntarget: standings beside each abuse >= {ABUSE_RATIO:.0%} of the quiet figure")
+    return 1 if failed else 0
+
+
 # --- the run ------------------------------------------------------------------------------------
 
 
@@ -356,7 +636,15 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=12.0, help="load per page and server")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--abuse",
+        action="store_true",
+        help="standings quiet and beside each abuse of issue 19 (self-report spam, forwarded "
+        "addresses, a sign-in flood, the biggest API page at the rate limit)",
+    )
     args = parser.parse_args()
+    if args.abuse:
+        return abuse_main(args)
 
     data_dir = tempfile.mkdtemp(prefix="gibson-bench-web-")
     procs: list[subprocess.Popen] = []
@@ -376,7 +664,17 @@ def main() -> int:
         lua.write_text(WRK_LUA, encoding="utf-8")
         budget = (args.seconds + 2) * 4 * 2 + 60
         writer = subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(REPO), slug, div, str(args.rounds), str(budget)],
+            [
+                sys.executable,
+                "-c",
+                WRITER,
+                str(REPO),
+                slug,
+                div,
+                str(args.rounds),
+                str(budget),
+                "0",
+            ],
             env=env,
             cwd=REPO,
             stdout=subprocess.PIPE,

@@ -203,6 +203,14 @@ def _page(
 
 
 def _refused(request: HttpRequest, entry: Entry, form: Any, exc: ServiceError) -> HttpResponseBase:
+    if exc.code == "selfentry_too_many":
+        # A short page, not the card: a script past the budget must not get the card's
+        # standings computed for every refused report (bench_web.py --abuse: a quarter of a
+        # second each, which took public standings to a tenth of their quiet rate).
+        context = {"message": exc.message, "card": entry.entry_token}
+        response = render(request, "selfentry/throttled.html", context, status=429)
+        response["Retry-After"] = "60"
+        return _private(response)
     visible = {f.name for f in form.visible_fields()}
     form.add_error(exc.field if exc.field in visible else None, exc.message)
     return _page(
