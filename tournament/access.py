@@ -7,7 +7,9 @@ re-implementing them. The rules:
 - a tournament is changed only by its directors (and site superusers); a club night is
   directed by its club's organisers;
 - scorekeepers only enter and correct results;
-- a draft tournament is seen only by its staff; a published one by everyone.
+- a draft tournament is seen only by its staff; a published one by everyone;
+- account names are seen by superusers, and by a director only for the staff of the
+  tournaments they direct (never the site's whole list, never a superuser's name otherwise).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 
 from .models import Tournament
@@ -49,6 +52,33 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
         return qs.filter(published=True)
     staff = Q(directors=user) | Q(scorekeepers=user)
     return qs.filter(pk__in=Tournament.objects.filter(Q(published=True) | staff).values("pk"))
+
+
+def visible_accounts(user: Any) -> QuerySet[Any]:
+    """The accounts whose names ``user`` may see or look up: every one for a superuser; for
+    anyone else themself and the directors and scorekeepers of the tournaments they direct
+    (club nights through their club). A director adds staff by making an account or by an
+    invite link, so nothing they do needs the site's list of accounts, and a face that looks
+    an account up by id or name in this set cannot be used to learn who else exists."""
+    users = get_user_model().objects.all()
+    if not is_signed_in(user):
+        return users.none()
+    if user.is_superuser:
+        return users
+    directed = Tournament.objects.filter(
+        Q(directors=user) | Q(club_night__club__organisers=user)
+    ).values("pk")
+    return users.filter(
+        Q(pk=user.pk) | Q(directed_tournaments__in=directed) | Q(scorekept_tournaments__in=directed)
+    ).distinct()
+
+
+def tournament_staff(user: Any, tournament: Tournament) -> QuerySet[Any]:
+    """This tournament's directors and scorekeepers as ``user`` may look them up (see
+    ``visible_accounts``): the accounts a staff page names and acts on, nobody else."""
+    return visible_accounts(user).filter(
+        Q(directed_tournaments=tournament) | Q(scorekept_tournaments=tournament)
+    )
 
 
 # --- site-wide rights (issue 19): granted by a site administrator, never by a local role ------
