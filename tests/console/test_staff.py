@@ -366,3 +366,21 @@ def test_visible_accounts_are_the_staff_of_ones_own_tournaments(event):
     assert names(tournament_staff(td, event)) == {"own-td", "own-keeper"}
     assert names(tournament_staff(td, other)) == set()
     assert names(tournament_staff(boss, other)) == {stranger.username}
+
+
+def test_a_club_organiser_sees_the_staff_of_the_clubs_nights(client):
+    """A club night is directed through its club: its organisers see its scorekeepers, and
+    a scorekeeper of another night stays unnamed."""
+    from tests.security.test_probe_escalation import found_club_and_start_night
+    from tournament.access import tournament_staff, visible_accounts
+
+    organiser = User.objects.create_user("club-org", "org@example.org", "pw-long-enough-1")
+    client.force_login(organiser)
+    _club, night = found_club_and_start_night(client, "Staff Club")
+    keeper = User.objects.create_user("night-keeper", "", "pw-long-enough-1")
+    night.scorekeepers.add(keeper)
+    elsewhere = services.create_tournament(name="Elsewhere", published=False)
+    elsewhere.scorekeepers.add(User.objects.create_user("far-keeper", "", "pw-long-enough-1"))
+    names = set(visible_accounts(organiser).values_list("username", flat=True))
+    assert names == {"club-org", "night-keeper"}
+    assert list(tournament_staff(organiser, night)) == [keeper]
