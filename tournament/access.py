@@ -10,6 +10,8 @@ re-implementing them. The rules:
 - a draft tournament is seen only by its staff; a published one by everyone;
 - a club is run by its organisers; the player registry by its keepers (a permission); a
   rating list by its officers.
+- account names are seen by superusers, and by a director only for the staff of the
+  tournaments they direct (never the site's whole list, never a superuser's name otherwise).
 
 Services check the acting user with :func:`require` (a refusal is ``ServiceError``
 ``not_allowed``); the faces ask the ``can_*`` questions first to word their own answer (a 403
@@ -24,6 +26,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 
 from .errors import ServiceError
@@ -178,6 +181,33 @@ def require(actor: Any, action: str, obj: Any = None, *, what: str) -> None:
     where = str(obj) if obj is not None else "Gibson"
     raise ServiceError(
         "not_allowed", user=name or "an anonymous visitor", what=what, where=where, who=who
+    )
+
+
+def visible_accounts(user: Any) -> QuerySet[Any]:
+    """The accounts whose names ``user`` may see or look up: every one for a superuser; for
+    anyone else themself and the directors and scorekeepers of the tournaments they direct
+    (club nights through their club). A director adds staff by making an account or by an
+    invite link, so nothing they do needs the site's list of accounts, and a face that looks
+    an account up by id or name in this set cannot be used to learn who else exists."""
+    users = get_user_model().objects.all()
+    if not is_signed_in(user):
+        return users.none()
+    if user.is_superuser:
+        return users
+    directed = Tournament.objects.filter(
+        Q(directors=user) | Q(club_night__club__organisers=user)
+    ).values("pk")
+    return users.filter(
+        Q(pk=user.pk) | Q(directed_tournaments__in=directed) | Q(scorekept_tournaments__in=directed)
+    ).distinct()
+
+
+def tournament_staff(user: Any, tournament: Tournament) -> QuerySet[Any]:
+    """This tournament's directors and scorekeepers as ``user`` may look them up (see
+    ``visible_accounts``): the accounts a staff page names and acts on, nobody else."""
+    return visible_accounts(user).filter(
+        Q(directed_tournaments=tournament) | Q(scorekept_tournaments=tournament)
     )
 
 

@@ -195,6 +195,8 @@ CODES: dict[str, str] = {
     "setup_pair_exists": "#{a} and #{b} are already kept apart",
     "upload_too_large": "the upload is {size} bytes; uploads are limited to {limit_mb} MB in "
     "all (GIBSON_MAX_UPLOAD_MB): nothing was read",
+    "import_too_large": "{file}: the files of this import are {size} bytes; an import is "
+    "limited to {limit_mb} MB in all (GIBSON_MAX_UPLOAD_MB): nothing was read",
     "import_too_many_divisions": "{file}: {count} divisions; an import takes at most {limit} "
     "(GIBSON_MAX_IMPORT_DIVISIONS)",
     "import_too_many_players": "{file}: {count} players; an import takes at most {limit} "

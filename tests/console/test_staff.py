@@ -319,3 +319,68 @@ def test_an_unused_invite_link_can_be_turned_off(td, event):
     again = td.post(revoke, {"invite": invite.pk})
     assert again.status_code == 400
     assert "already used, turned off" in again.content.decode()
+
+
+def test_removing_by_id_names_no_account_beyond_the_staff(td, event):
+    """Issue 19: the remove form took any account id and answered "<name> is not a director",
+    so a director could read every account name (superusers included) one id at a time. Any id
+    that is not this tournament's staff now gets the same answer, naming nobody."""
+    boss = User.objects.create_superuser("boss-admin", "boss@example.org", "pw-long-enough-1")
+    other = services.create_tournament(name="Other Open", published=False)
+    stranger = make_director(other, "other-td")
+    url = reverse("console:staff_remove", args=[event.slug])
+    before = counts()
+    answers = set()
+    for user in (boss, stranger, User(pk=10_000)):
+        response = td.post(url, {"user": user.pk, "role": "director"})
+        text = re.sub(r"<[^>]+>", " ", response.content.decode())
+        assert response.status_code == 400
+        assert "boss-admin" not in text and "other-td" not in text
+        answers.add(re.search(r"no such staff member", text) is not None)
+    assert answers == {True} and counts() == before
+    assert event.is_director(User.objects.get(username="staff-td"))
+
+
+def test_visible_accounts_are_the_staff_of_ones_own_tournaments(event):
+    """The one rule behind every face that names accounts (tournament.access)."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from tournament.access import tournament_staff, visible_accounts
+
+    td = make_director(event, "own-td")
+    keeper = User.objects.create_user("own-keeper", "", "pw-long-enough-1")
+    event.scorekeepers.add(keeper)
+    boss = User.objects.create_superuser("boss-admin", "boss@example.org", "pw-long-enough-1")
+    other = services.create_tournament(name="Other Open", published=False)
+    stranger = make_director(other, "other-td")
+    loner = User.objects.create_user("loner", "", "pw-long-enough-1")
+
+    def names(qs) -> set[str]:
+        return set(qs.values_list("username", flat=True))
+
+    assert names(visible_accounts(td)) == {"own-td", "own-keeper"}
+    assert names(visible_accounts(keeper)) == {"own-keeper"}  # keeping score shows nobody
+    assert names(visible_accounts(loner)) == {"loner"}
+    assert names(visible_accounts(AnonymousUser())) == set()
+    assert names(visible_accounts(boss)) >= {"own-td", "own-keeper", "other-td", "loner"}
+    assert names(tournament_staff(td, event)) == {"own-td", "own-keeper"}
+    assert names(tournament_staff(td, other)) == set()
+    assert names(tournament_staff(boss, other)) == {stranger.username}
+
+
+def test_a_club_organiser_sees_the_staff_of_the_clubs_nights(client):
+    """A club night is directed through its club: its organisers see its scorekeepers, and
+    a scorekeeper of another night stays unnamed."""
+    from tests.security.test_probe_escalation import found_club_and_start_night
+    from tournament.access import tournament_staff, visible_accounts
+
+    organiser = User.objects.create_user("club-org", "org@example.org", "pw-long-enough-1")
+    client.force_login(organiser)
+    _club, night = found_club_and_start_night(client, "Staff Club")
+    keeper = User.objects.create_user("night-keeper", "", "pw-long-enough-1")
+    night.scorekeepers.add(keeper)
+    elsewhere = services.create_tournament(name="Elsewhere", published=False)
+    elsewhere.scorekeepers.add(User.objects.create_user("far-keeper", "", "pw-long-enough-1"))
+    names = set(visible_accounts(organiser).values_list("username", flat=True))
+    assert names == {"club-org", "night-keeper"}
+    assert list(tournament_staff(organiser, night)) == [keeper]

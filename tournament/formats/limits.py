@@ -127,3 +127,32 @@ def count_tsh(text: str) -> Counts:
             counts.rounds, counts.widest_line = rounds, lineno
     counts.divisions = max(blocks, config_divisions)
     return counts
+
+
+_TOU_LETTER = re.compile("[A-Za-z]")
+
+
+def count_tou(text: str) -> Counts:
+    """Count a ``.TOU`` text's sections (divisions), player lines and rounds, as ``count_tsh``
+    does for TSH files: a player line is one holding a letter that does not open with ``*``;
+    its rounds are the tokens after its name, two to a round (score, opponent)."""
+    counts = Counts()
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("***"):
+            continue
+        if line.startswith("*M"):
+            counts.divisions += 1
+            continue
+        if line.startswith("*") or not _TOU_LETTER.search(line):
+            continue  # a division's name line, or the high-word line
+        counts.players += 1
+        tokens = line.split()
+        name = 0
+        while name < len(tokens) and _TOU_LETTER.search(tokens[name]):
+            name += 1
+        rounds = (len(tokens) - name + 1) // 2
+        counts.player_rounds += rounds
+        if rounds > counts.rounds:
+            counts.rounds, counts.widest_line = rounds, lineno
+    return counts

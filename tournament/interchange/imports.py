@@ -26,6 +26,7 @@ from tournament.formats.config import TshConfig, parse_config
 from tournament.formats.limits import (
     MAX_SCORE,
     Counts,
+    count_tou,
     count_tsh,
     default_file_name,
     is_file_name,
@@ -165,11 +166,32 @@ def _tourney_js_counts(data: Any) -> Counts:
     return counts
 
 
+def check_import_size(paths: list[Path], source: str) -> None:
+    """Refuse an import whose files add up to more than the upload limit (GIBSON_MAX_UPLOAD_MB)
+    before any of them is read: ``import_tsh`` and the console share one byte limit, so a
+    multi-gigabyte file given to the command costs a ``stat``, not the computer's memory."""
+    size = 0
+    for path in dict.fromkeys(paths):
+        try:
+            size += path.stat().st_size
+        except OSError:
+            continue  # a missing file is refused, by name, where it is read
+    if size > max_upload_bytes():
+        raise ServiceError(
+            "import_too_large", field="file", file=source, size=size, limit_mb=site.MAX_UPLOAD_MB
+        )
+
+
 def _config_divisions(config: TshConfig, base: Path, source: str) -> list[ParsedDivision]:
     out = []
     total = Counts()
     total.divisions = len(config.divisions)
     check_counts(total, source)
+    for name, file_name in config.divisions:
+        _check_named_file(source, name, file_name)
+    check_import_size(
+        [base / source] + [base / file_name for _name, file_name in config.divisions], source
+    )
     texts = {}
     for name, file_name in config.divisions:
         _check_named_file(source, name, file_name)
@@ -257,6 +279,10 @@ class ImportFormat:
     read: ImportReader
     with_config: bool = False
     names_its_event: bool = True  # a generic file name (config.tsh) is named by its folder
+    # The pre-scan: counts a text's divisions, players and rounds before ``read`` parses it,
+    # so ``check_counts`` refuses a file beyond the site's limits at the cost of one pass over
+    # its lines. None for a format counted once parsed (tourney.js, a JSON document).
+    count: Callable[[str], Counts] | None = None
 
 
 IMPORT_FORMATS: dict[str, ImportFormat] = {}
@@ -325,6 +351,7 @@ def plan_import(
     """Read and check the files; raise with file and line on the first problem."""
     path = Path(path)
     config: TshConfig | None = None
+    check_import_size([path] + ([Path(config_path)] if config_path is not None else []), path.name)
     try:
         if config_path is not None:
             cpath = Path(config_path)
@@ -333,8 +360,8 @@ def plan_import(
         if not text.strip():
             raise ServiceError("empty_file", field="file", path=str(path))
         fmt = detect_import_format(path.name, text)
-        if fmt.name in (ARCHIVE, CONFIG, DIVISION):  # tourney.js is counted once parsed
-            check_counts(count_tsh(text), path.name)
+        if fmt.count is not None:  # tourney.js is counted once parsed
+            check_counts(fmt.count(text), path.name)
         if config_path is not None and not fmt.with_config:
             raise ServiceError("not_a_division_file", field="config", file=path.name, kind=fmt.name)
         read = fmt.read(path, text, config, Path(config_path) if config_path else None)
@@ -823,10 +850,14 @@ register_import_format(
     )
 )
 register_import_format(
-    ImportFormat(ARCHIVE, lambda name, text: file_kind(text) == ARCHIVE, _read_archive)
+    ImportFormat(
+        ARCHIVE, lambda name, text: file_kind(text) == ARCHIVE, _read_archive, count=count_tsh
+    )
 )
 register_import_format(
-    ImportFormat(CONFIG, lambda name, text: file_kind(text) == CONFIG, _read_config)
+    ImportFormat(
+        CONFIG, lambda name, text: file_kind(text) == CONFIG, _read_config, count=count_tsh
+    )
 )
 # A .TOU file opens with '*M' and the date (DD.MM.YYYY); no TSH file does (a .t line opens with a
 # name, a config line with a command), so the content tells it apart whatever the file's name.
@@ -861,11 +892,18 @@ def _read_tou(path: Path, text: str, config: TshConfig | None, _cp: Path | None)
 
 
 register_import_format(
-    ImportFormat("tou", lambda name, text: bool(_TOU_HEADER.match(text)), _read_tou)
+    ImportFormat(
+        "tou", lambda name, text: bool(_TOU_HEADER.match(text)), _read_tou, count=count_tou
+    )
 )
 register_import_format(
     ImportFormat(
-        DIVISION, lambda name, text: True, _read_division, with_config=True, names_its_event=False
+        DIVISION,
+        lambda name, text: True,
+        _read_division,
+        with_config=True,
+        names_its_event=False,
+        count=count_tsh,
     )
 )
 

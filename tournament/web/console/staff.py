@@ -9,7 +9,7 @@ says nothing about which of the three it was.
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournament.errors import ServiceError
 
 from ... import services
+from ...access import tournament_staff
 from ...models import StaffInvite, Tournament
 from ...services.staff import INVITE_DAYS, is_club_night, open_invite, revoke_invite
 from ..forms.staff import AcceptInviteForm, InviteForm, StaffAccountForm
@@ -99,11 +100,15 @@ def staff_invite(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @director_required
 @require_POST
 def staff_remove(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Take a role away; refused (400, with the reason) for the last director."""
+    """Take a role away; refused (400, with the reason) for the last director.
+
+    The account is looked up among this tournament's staff only: any other id (another
+    event's staff, a superuser, an id that is no account) is the same "no such staff member",
+    so the form cannot be used to read the site's account names one id at a time."""
     role = request.POST.get("role", "")
     raw = str(request.POST.get("user", ""))
     ok = raw.isascii() and raw.isdigit() and len(raw) < 12
-    user = get_user_model().objects.filter(pk=int(raw)).first() if ok else None
+    user = tournament_staff(request.user, tournament).filter(pk=int(raw)).first() if ok else None
     if user is None:
         return _staff_page(request, tournament, error="no such staff member", status=400)
     try:
