@@ -49,7 +49,7 @@ def test_type_pick_with_keyboard_and_paste_a_list(live_server, browser):  # noqa
     page.keyboard.press("Enter")
     notice = page.locator("#notice")
     notice.wait_for(timeout=10_000)
-    assert "Registered #4 Smith, John (seed 1734)" in notice.inner_text()
+    assert "Registered #4 Smith, John (seed 1734 on NASPA NWL)" in notice.inner_text()
     assert Entry.objects.get(division=d, number=4).seed_rating == 1734
 
     # paste a list of three

@@ -229,7 +229,11 @@ def enter_rest(page, trail: Trail, d: Division, rnd: int) -> None:
 
 
 def test_a_venue_day_of_mistakes_each_fixed_the_documented_way(live_server, browser):  # noqa: F811
-    get_user_model().objects.create_user("td", "td@example.org", "pw-long-enough-1", is_staff=True)
+    from django.contrib.auth.models import Permission
+
+    td = get_user_model().objects.create_user("td", "td@example.org", "pw-long-enough-1")
+    # a site administrator granted this director the right to create tournaments (issue 19)
+    td.user_permissions.add(Permission.objects.get(codename="create_tournament"))
     trail = Trail()
     page = browser.new_page(viewport={"width": 1024, "height": 900})
     base = live_server.url

@@ -38,7 +38,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from tests.core.conftest import make_director
+from tests.core.conftest import make_director, name_admin_officer
 from tests.production.conftest import clean_env, free_port
 from tests.production.test_serve import stop
 
@@ -345,6 +345,9 @@ def hidden_player(db):
     services.publish_tournament(elsewhere, True, None)
     director = make_director(elsewhere, "elsewhere-td")
     director.user_permissions.add(*Permission.objects.filter(codename__startswith="view_"))
+    # Directing alone no longer opens the admin (issue 19); the strongest attacker left is a
+    # named officer who also directs another tournament, so that is who replays the attack.
+    name_admin_officer(director)
     return player, director
 
 
@@ -383,9 +386,17 @@ def test_the_player_lists_are_no_oracle_for_another_tournaments_director(client,
     the admin's lists. The attack is run twice, with two different emails on the player: what
     the attacker sees is the same both times (so it says nothing about the email), and the
     lookups on hidden columns are refused outright."""
-    from tournament.models import Player
+    from django.test import Client
+
+    from tournament.models import Player, Tournament
 
     player, director = hidden_player
+    plain = make_director(Tournament.objects.get(name="Elsewhere Open"), "plain-td")
+    as_plain = Client()
+    as_plain.force_login(plain)
+    lookup = ORACLES["the issue's lookup"].format(guess="s", pk=player.pk)
+    answer = as_plain.get(lookup)  # a director who is no officer never reaches the admin
+    assert answer.status_code == 302 and "/login/" in answer["Location"]
     client.force_login(director)
     runs = []
     for email in ("sally.quill@example.org", "zq-1987@mail.example.net"):

@@ -46,9 +46,10 @@ ROWS_PER_REQUEST = 100
 
 
 def request_cost(request: Request, view: Any) -> int:
-    """How many requests of the budget a read costs: one per started hundred rows a list asks
-    for (``?limit=1000`` is ten). A thousand games serialized cost a fifth of a second, so 600
-    of them a minute from one address took both cores of a venue laptop."""
+    """How many requests of the budget a read costs: one per started hundred rows a list
+    serves (pages hold at most 200 rows, so ``?limit=1000`` is two). A thousand games
+    serialized cost a fifth of a second, so 600 of them a minute from one address took both
+    cores of a venue laptop; the page cap and this cost together bound the rows per minute."""
     if not isinstance(view, ListModelMixin):
         return 1  # one row, or a body of its own (standings)
     paginator = getattr(view, "paginator", None)
