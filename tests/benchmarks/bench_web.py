@@ -163,6 +163,24 @@ def wait_ready(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None
     raise SystemExit(f"server on port {port} did not answer within {timeout:.0f} s")
 
 
+def start_writer(
+    env: dict[str, str], slug: str, div: str, rounds: int, budget: float, *, abuse: bool
+) -> subprocess.Popen:
+    """The director's process entering results beside the crowd (WRITER), for ``budget``
+    seconds. In the plain run its timings are read from stdout; beside the abuses it leaves
+    the last game unscored for the self-report spam and its output is dropped."""
+    return subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(REPO), slug, div, str(rounds), str(budget)]
+        + ["1" if abuse else "0"],  # WRITER's "spare": games left to self-reports
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL if abuse else subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+
+
 def start_server(kind: str, port: int, env: dict[str, str]) -> subprocess.Popen:
     manage = [sys.executable, str(REPO / "manage.py")]
     if kind == "gunicorn":
@@ -534,24 +552,7 @@ def abuse_main(args: argparse.Namespace) -> int:
             ),
         }
         budget = (args.seconds + 5) * 2 * len(abuses) + 120
-        writer = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                WRITER,
-                str(REPO),
-                slug,
-                div,
-                str(args.rounds),
-                str(budget),
-                "1",
-            ],
-            env=env,
-            cwd=REPO,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        writer = start_writer(env, slug, div, args.rounds, budget, abuse=True)
         procs.append(writer)
         port = free_port()
         procs.append(start_server("gunicorn", port, env))
@@ -663,25 +664,7 @@ def main() -> int:
         lua = Path(data_dir) / "bench.lua"
         lua.write_text(WRK_LUA, encoding="utf-8")
         budget = (args.seconds + 2) * 4 * 2 + 60
-        writer = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                WRITER,
-                str(REPO),
-                slug,
-                div,
-                str(args.rounds),
-                str(budget),
-                "0",
-            ],
-            env=env,
-            cwd=REPO,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            start_new_session=True,
-        )
+        writer = start_writer(env, slug, div, args.rounds, budget, abuse=False)
         procs.append(writer)
         pages = {
             # name -> (path, random player numbers?, conditional?)
