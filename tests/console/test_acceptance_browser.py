@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.management import call_command
 
+from tests.console.trail import Trail
 from tests.core.browser import BROWSER_MARKS
 from tests.core.conftest import browser  # noqa: F401 (a fixture)
 from tournament.models import AuditEvent, Game, Tournament
@@ -39,20 +40,6 @@ Hart, Hal 1433"""
 @pytest.fixture(autouse=True)
 def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-class Trail:
-    """Counts audit events around each action: every action must leave exactly its events."""
-
-    def __init__(self) -> None:
-        self.seen = AuditEvent.objects.count()
-        self.expected = 0
-
-    def after(self, what: str, events: int) -> None:
-        now = AuditEvent.objects.count()
-        assert now - self.seen == events, (what, now - self.seen, events)
-        self.seen = now
-        self.expected += events
 
 
 def _type_line(page, line: str) -> int:

@@ -30,6 +30,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from tests.console.trail import Trail
 from tests.core.browser import BROWSER_MARKS
 from tests.core.conftest import browser  # noqa: F401 (a fixture)
 from tournament.formats import parse_tourney_js
@@ -55,22 +56,6 @@ Moss, Mo 1010"""
 @pytest.fixture(autouse=True)
 def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-class Trail:
-    """Counts audit events around each action: every action leaves exactly its events."""
-
-    def __init__(self) -> None:
-        self.seen = AuditEvent.objects.count()
-        self.expected = 0
-
-    def after(self, what: str, events: int, action: str | None = None) -> None:
-        now = AuditEvent.objects.count()
-        assert now - self.seen == events, (what, now - self.seen, events)
-        if action is not None:
-            assert AuditEvent.objects.latest("pk").action == action, what
-        self.seen = now
-        self.expected += events
 
 
 # --------------------------------------------------------------------------- the games' truth
