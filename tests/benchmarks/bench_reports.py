@@ -292,7 +292,7 @@ def main() -> int:
                 f"{'yes' if r['within_budget'] else 'OVER'}"
             )
         print(
-            "budgets (Reports issue, 500 players): 500 scorecards at 2 a page <= 5 s, standings "
+            "targets (Reports issue, 500 players): 500 scorecards at 2 a page <= 5 s, standings "
             "<= 1 s" + (f"; scaled x{scale:g} for {PLAYERS} players" if scale != 1 else "")
         )
         if failed and args.short:
