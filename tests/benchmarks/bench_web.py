@@ -1,6 +1,7 @@
 """Public pages under load: a 500-player, 20-round division served by gunicorn, results coming in.
 
 Run: python tests/benchmarks/bench_web.py [--players 500] [--rounds 20] [--seconds 12] [--json]
+     python tests/benchmarks/bench_web.py --short [--abuse]  # 20 players, 1 s a page, 2 workers
 
 What the Production issue asks of the public pages ("Fast public pages"), measured here:
 standings >= 300 req/s with p95 <= 100 ms, a 304 of tourney.js >= 1,000 req/s, a player page
@@ -15,8 +16,9 @@ the site is started with ``manage.py serve --workers 4`` (gunicorn) and, in the 
 this file (slower: on a small machine it competes with the server for the CPU). Player pages
 are requested for random players (every player looks at their own card); tourney.js is polled
 as overlays poll it, sending back the last ETag it got. Query counts per page come from
-Django's test client: cold (empty cache), warm, and a conditional GET. Only 127.0.0.1 is ever
-contacted, and every run is bounded in time. Exit status 1 when a target is missed.
+Django's test client: cold (empty cache), warm, and a conditional GET, each with its median
+server time. Only 127.0.0.1 is ever contacted, and every run is bounded in time. Exit status 1
+when a target is missed (not with ``--short``: see benchkit.py) or a page answers an error.
 
 ``--abuse`` (issue 19, "Authority in one place"): standings on gunicorn measured quiet, then
 beside one abusing client at a time, each in a process of its own with four connections:
