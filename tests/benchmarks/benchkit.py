@@ -34,7 +34,10 @@ _installed = False
 
 
 def add_short(parser: argparse.ArgumentParser) -> None:
+    """``--short`` on the benchmark's parser; from here on SIGTERM ends it through its finally
+    blocks (temporary folders removed) rather than on the spot."""
     parser.add_argument("--short", action="store_true", help=SHORT_HELP)
+    _install()
 
 
 def free_port() -> int:
