@@ -1,6 +1,6 @@
 """Benchmark: one Swiss round for 100-5,000 players after 10 simulated rounds.
 
-Run: python tests/benchmarks/bench_pairing.py [--json] [--sizes 100,1000]
+Run: python tests/benchmarks/bench_pairing.py [--json] [--sizes 100,1000] [--short]
 
 For each field size, medians of several runs:
 
@@ -20,7 +20,10 @@ networkx is skipped above 1,000 players (minutes per solve). Peak memory: Python
 (tracemalloc) during one pairing, and the process's peak resident size (includes the Rust side).
 
 Targets (the pairing engine issue): 1,000 players <= 0.3 s end to end and >= 30x faster
-than the same model on networkx; 5,000 players <= 5 s; peak memory <= 1 GB.
+than the same model on networkx; 5,000 players <= 5 s; peak memory <= 1 GB. Each is printed
+beside its figure, or as not measured when the sizes run leave it out. ``--short``: 100
+players only, in seconds. Exit status 0 unless it crashes (an optimum that differs from
+networkx's is an assertion error).
 """
 
 from __future__ import annotations
@@ -166,6 +169,8 @@ def main() -> None:
     sizes = SIZES
     if "--sizes" in sys.argv:
         sizes = [int(x) for x in sys.argv[sys.argv.index("--sizes") + 1].split(",")]
+    elif "--short" in sys.argv:
+        sizes = [100]
     opts = PairingOptions(seed=1)
     rows = [bench(n, opts) for n in sizes]
     if "--json" in sys.argv:
@@ -196,16 +201,20 @@ def main() -> None:
         "ours = pair_round end to end; nx e2e = the same pair_round with networkx as the "
         "solver; rx/nx = the solver call alone (graph build + matching), same packed graph"
     )
-    for r in rows:
-        checks = []
-        if r["players"] == 1000:
-            checks.append(f"1,000 players {r['end_to_end_s']:.3f} s (target <= 0.3 s)")
-            if r["speedup_end_to_end"]:
-                checks.append(f"{r['speedup_end_to_end']:.1f}x networkx end to end (>= 30x)")
-        if r["players"] == 5000:
-            checks.append(f"5,000 players {r['end_to_end_s']:.3f} s (target <= 5 s)")
-        if checks:
-            print("target: " + "; ".join(checks))
+    by_size = {r["players"]: r for r in rows}
+    r1k, r5k = by_size.get(1000), by_size.get(5000)
+    checks = [
+        f"1,000 players {r1k['end_to_end_s']:.3f} s (target <= 0.3 s)"
+        if r1k
+        else "1,000 players not run (target <= 0.3 s)",
+        f"{r1k['speedup_end_to_end']:.1f}x networkx end to end (target >= 30x)"
+        if r1k and r1k["speedup_end_to_end"]
+        else "networkx ratio at 1,000 players not run (target >= 30x)",
+        f"5,000 players {r5k['end_to_end_s']:.3f} s (target <= 5 s)"
+        if r5k
+        else "5,000 players not run (target <= 5 s)",
+    ]
+    print("target: " + "; ".join(checks))
     peak = max(r["process_peak_rss_mb"] for r in rows)
     print(f"target: peak resident memory {peak:.0f} MB (<= 1,024 MB)")
 

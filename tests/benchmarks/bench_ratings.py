@@ -4,6 +4,7 @@ Run on demand (not collected by pytest):
 
     python tests/benchmarks/bench_ratings.py [--games 1000000] [--json] [--section engine]
     python tests/benchmarks/bench_ratings.py --section estimates [--players 500] [--rounds 23]
+    python tests/benchmarks/bench_ratings.py --short  # 3,000 games, 50 x 5 estimates: seconds
 
 Sections are functions in SECTIONS returning rows: "engine" (pure Python), "db" (the same
 history loaded into a fresh SQLite database in a temporary directory and re-rated there with
@@ -369,6 +370,7 @@ def db_section(args) -> list[dict]:
     tmp = tempfile.mkdtemp(prefix="gibson-bench-ratings-")
     os.environ["GIBSON_DATA_DIR"] = tmp
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    os.environ.pop("DATABASE_URL", None)  # "a fresh SQLite database": never the site's own
     try:
         import django
 
@@ -515,13 +517,28 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--section", action="append", choices=[n for n, _ in SECTIONS])
+    ap.add_argument(
+        "--short",
+        action="store_true",
+        help="3,000 games, 3 repetitions, estimates of 50 players x 5 rounds: seconds",
+    )
     args = ap.parse_args(argv)
+    if args.short:
+        args.games, args.repeat = min(args.games, 3000), min(args.repeat, 3)
+        args.players, args.rounds = min(args.players, 50), min(args.rounds, 5)
     chosen = args.section or [n for n, _ in SECTIONS]
     results = {name: fn(args) for name, fn in SECTIONS if name in chosen}
     if args.json:
         print(json.dumps({"games": args.games, "seed": args.seed, "sections": results}, indent=2))
     else:
         print_table(results)
+        scale = args.games / 1_000_000
+        print(
+            f"\ntargets (1,000,000 games, scaled to {args.games:,}): engine replay <= "
+            f"{ENGINE_LIMIT_SECONDS:g} s ({ENGINE_LIMIT_SECONDS * scale:.2f} s here), re-rate with "
+            f"database writes <= {DB_LIMIT_SECONDS:g} s ({DB_LIMIT_SECONDS * scale:.2f} s here); "
+            "estimates: the ratios to the every-prefix baseline (no fixed target)"
+        )
     return 0
 
 

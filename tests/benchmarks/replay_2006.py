@@ -1,12 +1,17 @@
 """Replay naspa-2006-b.t (109 players): pair each round 2..14 with our ``swiss`` from the real
 results of the rounds before it, and compare quality with the pairings actually used.
 
-Run: python tests/benchmarks/replay_2006.py [--json]
+Run: python tests/benchmarks/replay_2006.py [--json] [--short]
 
 Per round: repeats, total win difference between opponents, players floated and the largest
 start/reply imbalance after the round, ours next to the real ones. Our firsts follow the NASPA
 rule on the real history; the real 2006 firsts did not (the rule came later), so the imbalance
 columns mostly show what the rule buys.
+
+Targets (the pairing engine issue, held by tests/pairings_engine/test_real_data.py): no more
+repeats than the real pairings in any round, a win difference no worse than theirs in at least
+three rounds of four, every round paired in under a second. ``--short`` skips the lagged
+replay printed for reference. Exit status 0 unless it crashes: the test judges.
 """
 
 from __future__ import annotations
@@ -160,8 +165,15 @@ def main() -> None:
     print(
         f"win difference no worse than real in {better} of {len(rows)} rounds; "
         f"repeats ours {sum(r['ours']['repeats'] for r in rows)} vs real "
-        f"{sum(r['real']['repeats'] for r in rows)}"
+        f"{sum(r['real']['repeats'] for r in rows)}; slowest round "
+        f"{1000 * max(r['seconds'] for r in rows):.1f} ms"
     )
+    print(
+        "targets: repeats never above the real ones in a round, win difference no worse in "
+        ">= 75% of the rounds, each round paired in < 1 s"
+    )
+    if "--short" in sys.argv:
+        return
     lagged = replay(lag=1)
     print(
         "for reference, ours paired lagged by one round (from the results two rounds back; "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -13,6 +14,16 @@ from tests.conftest import REPO
 from .conftest import clean_env, free_port
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fresh_worker_answers():
+    """Each test asks about workers afresh: no answer kept from another test's broker."""
+    from tournament.web import health
+
+    health.forget_worker_answers()
+    yield
+    health.forget_worker_answers()
 
 
 @pytest.fixture(autouse=True)
@@ -124,6 +135,7 @@ def test_ok_with_redis_and_a_worker(client, settings, own_redis, point_celery, t
             seen.append(response.content)
             if response.content == b"ok":
                 break
+            time.sleep(0.2)  # the answer is kept a few seconds: no use asking in a loop
         assert seen[-1] == b"ok", (seen[-3:], worker.poll())
         assert set(seen) <= {b"ok", b"degraded: no celery worker"}
     finally:
@@ -133,6 +145,76 @@ def test_ok_with_redis_and_a_worker(client, settings, own_redis, point_celery, t
         except subprocess.TimeoutExpired:
             worker.kill()
             worker.wait(timeout=10)
+
+
+def test_no_worker_is_asked_once_not_on_every_request(client, settings, own_redis, point_celery):
+    """Without a worker a ping waits its whole timeout; a monitor polling every few seconds
+    must not pay it each time (the benchmarks' servers never came up waiting on it)."""
+    from tournament.web import health
+
+    settings.REDIS_URL = own_redis.url
+    point_celery(own_redis.url)
+    pings = []
+    real = health.worker_replies
+
+    def counted(timeout: float = health.WORKER_TIMEOUT) -> bool:
+        pings.append(timeout)
+        return real(timeout)
+
+    health.worker_replies = counted  # restored below; monkeypatch would not reach the thread
+    try:
+        first, took = get_health(client)
+        assert first.content == b"degraded: no celery worker"
+        assert took < 3  # the one ping, bounded by WORKER_TIMEOUT
+        times = []
+        for _ in range(5):
+            response, took = get_health(client)
+            assert response.content == b"degraded: no celery worker"
+            times.append(took)
+    finally:
+        health.worker_replies = real
+    assert pings == [health.WORKER_TIMEOUT]
+    assert max(times) < 0.5, times  # a ping alone takes WORKER_TIMEOUT (0.5 s)
+
+
+def test_a_stale_answer_is_given_while_asked_again_then_asked_in_the_request(monkeypatch):
+    from django.core.cache import cache
+
+    from tournament.celery import app
+    from tournament.web import health
+
+    broker = str(app.conf.broker_url)
+    cache.delete(health._cache_key(broker))
+    answers = iter([False, True, True])
+    asked = []
+
+    def fake(timeout: float = health.WORKER_TIMEOUT) -> bool:
+        asked.append(threading.current_thread().name)
+        return next(answers)
+
+    monkeypatch.setattr(health, "worker_replies", fake)
+    try:
+        assert health.worker_available() is False  # never asked: asked in the request
+        assert health.worker_available() is False  # fresh: kept
+        assert asked == ["MainThread"]
+
+        def age(seconds: float) -> None:
+            at, answer = health._answers[broker]
+            health._answers[broker] = (at - seconds, answer)
+            cache.set(health._cache_key(broker), health._answers[broker])
+
+        age(health.WORKER_FRESH + 1)
+        assert health.worker_available() is False  # stale: given, and asked again aside
+        for thread in threading.enumerate():
+            if thread.name == "healthz-worker-ping":
+                thread.join(timeout=10)
+        assert asked == ["MainThread", "healthz-worker-ping"]
+        assert health.worker_available() is True  # the background answer
+        age(health.WORKER_STALE + 1)
+        assert health.worker_available() is True
+        assert asked[-1] == "MainThread"  # too old to give: asked in the request again
+    finally:
+        cache.delete(health._cache_key(broker))
 
 
 HEALTH_IN_A_CHILD = (
