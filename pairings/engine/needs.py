@@ -468,30 +468,98 @@ def _exact(ctx: _Ctx, n: int) -> PlayerNeeds:
         rec_p = (-(me.wins + dw), me.losses + dl)
         spans = _spans(ctx, me, lo, hi, has_game)
         conds = {}
+        thresholds = {}
         for s in spans:
             for q in s.contingent:
                 if q not in conds:
                     conds[q] = _not_ahead(ctx, me, q, rec_p, has_game)
-        per_class.append((lo, hi, spans, conds))
+                    thresholds[q] = _threshold(me, ctx.by_number[q], rec_p, ctx.game_of[q][1])
+        most = [_most_ahead(ctx, s, thresholds) for s in spans]
+        per_class.append((lo, hi, spans, conds, most))
     for k in range(1, ctx.places + 1):
-        out.needs.append(_need(n, k, has_game, per_class, bound))
+        out.needs.append(_need(ctx, n, k, has_game, per_class, bound))
     for need in out.needs:
         object.__setattr__(need, "text", describe(need))
     out.summary = summarize(out, ctx.places)
     return out
 
 
-def _need(n: int, k: int, has_game: bool, per_class: list, bound: int) -> Need:
+def _most_ahead(ctx: _Ctx, span: _Span, thresholds: dict[int, tuple[int, int, int]]) -> int:
+    """How many of the span's contingent players can be ahead at once: two who play each
+    other both only when their thresholds leave room (one's win can be the other's loss only
+    when both are level on a class that allows it)."""
+    count = 0
+    seen: set[int] = set()
+    for q in sorted(span.contingent):
+        if q in seen:
+            continue
+        seen.add(q)
+        opp = ctx.game_of[q][0]
+        if opp in span.contingent:
+            seen.add(opp)
+
+            def a(p: int) -> int:
+                d, lo, hi1 = thresholds[p]
+                return max(lo, min(hi1, span.start + d))
+
+            count += 2 if a(q) + a(opp) <= 0 else 1
+        else:
+            count += 1
+    return count
+
+
+def _feasible(ctx: _Ctx, conds: frozenset[Condition], x: int) -> bool:
+    """Whether the conditions on the others can all hold together when P's margin is x (two
+    conditions on one game may exclude each other)."""
+    ranges: dict[int, list[int]] = {}
+    for c in conds:
+        opp, bound = ctx.game_of[c.player]
+        key, sign = (c.player, 1) if c.player < opp else (opp, -1)
+        span = ranges.setdefault(key, [-bound, bound])
+        lo, hi = (c.lo, c.hi) if isinstance(c, Margin) else (-bound, c.limit(x) - 1)
+        if sign == 1:
+            span[0], span[1] = max(span[0], lo), min(span[1], hi)
+        else:
+            span[0], span[1] = max(span[0], -hi), min(span[1], -lo)
+        if span[0] > span[1]:
+            return False
+    return True
+
+
+def _trimmed(ctx: _Ctx, merged: list) -> list:
+    """Each alternative without the margins of P at which its conditions cannot hold together
+    (holding is easier the more P wins by), and without the ones that never hold."""
+    out = []
+    for r, cset in merged:
+        if r is None:
+            if _feasible(ctx, cset, 0):
+                out.append((r, cset))
+            continue
+        start, end = r
+        if not _feasible(ctx, cset, end):
+            continue
+        lo, hi = start, end
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if _feasible(ctx, cset, mid):
+                hi = mid
+            else:
+                lo = mid + 1
+        out.append(((lo, end), cset))
+    return out
+
+
+def _need(ctx: _Ctx, n: int, k: int, has_game: bool, per_class: list, bound: int) -> Need:
     alts: list[tuple[tuple[int, int] | None, frozenset[Condition]]] = []
     exact = True
     everywhere = True
-    for _lo, _hi, spans, conds in per_class:
+    for _lo, _hi, spans, conds, most in per_class:
         for i, s in enumerate(spans):
             budget = k - 1 - s.surely
             if budget < 0:
                 everywhere = False
                 continue
-            if len(s.contingent) <= budget:
+            if len(s.contingent) <= budget or most[i] <= budget:
                 chosen = [frozenset()]
             else:
                 everywhere = False
@@ -511,7 +579,7 @@ def _need(n: int, k: int, has_game: bool, per_class: list, bound: int) -> Need:
                     alts.append(((start, end) if has_game else None, cset))
     if everywhere:
         return Need(n, k, "clinched", True, ((),))
-    merged = _merge(alts)
+    merged = _merge(_trimmed(ctx, _merge(alts)))
     if not merged:
         return Need(n, k, "out", exact)
     if len(merged) > MAX_ALTERNATIVES:
