@@ -299,13 +299,14 @@ def test_exact_statements_on_real_last_rounds_every_margin_of_two_games(name, lo
 
 
 @pytest.mark.parametrize(("name", "load"), REAL, ids=[r[0] for r in REAL])
-def test_exact_statements_on_real_last_rounds_grid_of_four_games(name, load):
-    """Four real games still to play, on a grid of margins holding every threshold of the
-    statements and of the spreads between players, +-1."""
+def test_exact_statements_on_real_last_rounds_grid_of_three_games(name, load):
+    """Three real games still to play, on a grid of margins holding every threshold of the
+    statements and every spread difference between the players in them or near the top, each
+    +-1 (and the ends, -1, 0, 1)."""
     players_t = load()
-    players, rows, last = _real_state(players_t, 8)
+    players, rows, last = _real_state(players_t, 6)
     data = needs_input_from(players, rows, rounds_total=last, prize_places=3)
-    data = NeedsInput(data.players, data.pending[:4], places=3)
+    data = NeedsInput(data.players, data.pending[:3], places=3)
     bound = data.pending[0].margin
     points = {-bound, -1, 0, 1, bound}
     for pn in compute_needs(data).values():
@@ -315,21 +316,19 @@ def test_exact_statements_on_real_last_rounds_grid_of_four_games(name, load):
                     if isinstance(c, Margin):
                         points |= {c.lo, c.hi}
                     else:
-                        points |= {c.offset, -c.offset, c.lo, c.hi1}
-    spreads = sorted({s.spread for s in data.players})
-    for a in spreads:
-        for b in spreads:
-            if abs(a - b) <= bound:
-                points |= {a - b, b - a}
+                        points |= {c.offset, -c.offset}
+    playing = {p for g in data.pending for p in (g.player1, g.player2)}
+    ordered = sorted(data.players, key=lambda s: (-s.wins, s.losses, -s.spread))
+    near = [s.spread for s in ordered[:4] if s.ranked] + [
+        s.spread for s in data.players if s.number in playing
+    ]
+    points |= {a - b for a in near for b in near}
     grid = sorted({p + e for p in points for e in (-1, 0, 1) if -bound <= p + e <= bound})
-    # thin the grid to keep four games' product small; keep the statements' thresholds
-    if len(grid) > 24:
-        keep = set(grid[:: max(1, len(grid) // 20)]) | {-bound, -1, 0, 1, bound}
-        grid = sorted(keep)
     axes = [np.array(grid)] * len(data.pending)
     mesh = np.meshgrid(*axes, indexing="ij")
     margins = np.stack([m.ravel() for m in mesh], axis=1).astype(np.int64)
-    for chunk in np.array_split(margins, 40):
+    assert len(grid) >= 10
+    for chunk in np.array_split(margins, max(1, len(margins) // 50_000)):
         _check_exact(data, chunk, whole=False)
 
 
