@@ -13,6 +13,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
+from pairings.needs import DivisionNeeds, division_needs
 from ratings.division import estimates_from, snapshot_rating_input
 from tournament.errors import ServiceError
 from tournament.selectors import RoundProgress, last_round_number, last_scored_round
@@ -342,6 +343,7 @@ def player(
     last = facts.last_round
     standing = next(r for r in facts.rows if r.number == entry.number)
     running = records_by_round(div.tournament, entry, games, facts.entries)
+    needs = _needs(page, facts, entry) if standing.rank is not None else None
     by_round = {g.round: g for g in games}
     meetings: dict[int, int] = {}
     rows = []
@@ -380,9 +382,23 @@ def player(
             # does (each poll a conditional GET: 304 until a result changes the division)
             "live": facts.scored_round < div.rounds,
             "list_rating": _list_rating(div, entry.player_id),
+            "needs": needs.players[0] if needs is not None and needs.players else None,
+            "needs_notes": needs.assumptions if needs is not None else [],
             # one reverse for the opponents' links: {% url %} per row was a third of the page
             "player_base": reverse("public:player", args=(div.tournament.slug, div.slug, 1))[:-2],
         },
+    )
+
+
+def _needs(page: _Page, facts: DivisionFacts, entry: EntryView) -> DivisionNeeds | None:
+    """What the player needs for each prize place, while a paired round is being played (the
+    games still to play are known): exact once it is the last round, safe bounds before.
+    None between rounds and after the last one. Cached per division version and player."""
+    if facts.progress is None:
+        return None
+    return cached(
+        page.key("needs", entry.number),
+        lambda: division_needs(page.div, entry.number, page.snapshot()),
     )
 
 
