@@ -91,6 +91,26 @@ def needs_input_from(
     counted results, the paired games still without a result, one margin bound per round not
     yet paired (up to ``rounds_total``), the prize places (``prize_places`` or the default).
     The exactness tests build their cases through this too."""
+    return _input_and_ranks(
+        players,
+        rounds,
+        spread_cap=spread_cap,
+        sum_before_spread=sum_before_spread,
+        rounds_total=rounds_total,
+        prize_places=prize_places,
+    )[0]
+
+
+def _input_and_ranks(
+    players: list[StandingsPlayer],
+    rounds: list[PlayerRound],
+    *,
+    spread_cap: Any,
+    sum_before_spread: bool,
+    rounds_total: int,
+    prize_places: int,
+) -> tuple[NeedsInput, dict[int, int | None]]:
+    """needs_input_from, with the standings' ranks by number."""
     # the spread as ranked (capped when a cap is set), whatever the standings show
     rows = compute_standings(
         players,
@@ -122,9 +142,12 @@ def needs_input_from(
     future = [_bound(spread_cap, n) for n in range(last + 1, rounds_total + 1)]
     ranked = sum(1 for s in standing if s.ranked)
     places = max(1, min(prize_places or DEFAULT_PLACES, ranked or 1))
-    return NeedsInput(
+    data = NeedsInput(
         standing, pending, future, places=places, spread_decides=not sum_before_spread
     )
+    # the ranks the standings show: showing the real spread (standings_spread_cap) changes
+    # only the spread printed, never the order
+    return data, {r.number: r.rank for r in rows}
 
 
 def needs_input(
@@ -135,7 +158,7 @@ def needs_input(
     t = division.tournament
     snapshot = snapshot or DivisionSnapshot.load(division)
     players, rounds = snapshot.player_rounds()
-    data = needs_input_from(
+    data, ranks = _input_and_ranks(
         players,
         rounds,
         spread_cap=t.spread_cap_rule,
@@ -143,15 +166,7 @@ def needs_input(
         rounds_total=division.rounds,
         prize_places=division.prize_places,
     )
-    rows = compute_standings(
-        players,
-        rounds,
-        spread_cap=t.spread_cap_rule,
-        standings_spread_cap=t.standings_spread_cap,
-        sum_before_spread=t.sum_before_spread,
-    )
     names = {p.number: p.name for p in players}
-    ranks = {r.number: r.rank for r in rows}
     return data, names, ranks, not division.prize_places
 
 
@@ -190,10 +205,15 @@ def _assumptions(mode: str, data: NeedsInput, default: bool, bound: int) -> list
 
 
 def division_needs(
-    division: Division, player: int | None = None, snapshot: DivisionSnapshot | None = None
+    division: Division,
+    player: int | None = None,
+    snapshot: DivisionSnapshot | None = None,
+    prepared: tuple | None = None,
 ) -> DivisionNeeds:
-    """Every ranked player's needs (or only ``player``'s), refusing an unknown number."""
-    data, names, ranks, default = needs_input(division, snapshot)
+    """Every ranked player's needs (or only ``player``'s), refusing an unknown number.
+    ``prepared`` is ``needs_input``'s answer already at hand (a page caches it per version:
+    500 players' pages then each cost only their own few milliseconds)."""
+    data, names, ranks, default = prepared or needs_input(division, snapshot)
     if player is not None and player not in names:
         raise ServiceError(
             "unknown_player",

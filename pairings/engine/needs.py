@@ -31,6 +31,7 @@ and the exact statements, against enumeration of outcomes.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -60,6 +61,7 @@ MARGIN_BOUND = 500
 # to a sufficient few and the statement is marked as an example.
 MAX_ALTERNATIVES = 6
 _MAX_SUBSETS = 64
+_MAX_RAW = 60  # exact alternatives before merging beyond which the statement is cut
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,42 @@ class _Ctx:
     by_number: dict[int, Standing]
     game_of: dict[int, tuple[int, int]]  # player -> (opponent, margin bound)
     places: int
+    # ranked players' keys at their best (last game won by the bound) and worst (lost by
+    # it), sorted: who is ahead of P whatever happens, and who can never be, by bisection
+    best: list[tuple] = field(default_factory=list)
+    worst: list[tuple] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for s in self.by_number.values():
+            if s.ranked:
+                b, w = self.extremes(s)
+                self.best.append((b, s.number))
+                self.worst.append((w, s.number))
+        self.best.sort()
+        self.worst.sort()
+
+    def extremes(self, s: Standing) -> tuple[tuple, tuple]:
+        if s.number not in self.game_of:
+            key = _key(s, s.wins, s.losses, s.spread)
+            return key, key
+        m = self.game_of[s.number][1]
+        return (
+            _key(s, s.wins + 1, s.losses, s.spread + m),
+            _key(s, s.wins, s.losses + 1, s.spread - m),
+        )
+
+    def band(self, me: Standing) -> tuple[int, list[Standing]]:
+        """How many players are ahead of P in every outcome, and the players that are
+        ahead in some outcomes only (the only ones worth a look)."""
+        mine_best, mine_worst = self.extremes(me)
+        always = bisect_left(self.worst, (mine_best,))
+        reach = bisect_right(self.best, (mine_worst, float("inf")))
+        middle = [
+            self.by_number[q]
+            for key, q in self.best[:reach]
+            if q != me.number and self.extremes(self.by_number[q])[1] >= mine_best
+        ]
+        return always, middle
 
 
 def _check(data: NeedsInput) -> None:
@@ -349,19 +387,20 @@ def _threshold(me: Standing, q: Standing, rec_p: tuple, q_margin: int) -> tuple[
     return 0, q_margin + 1, q_margin + 1  # never ahead
 
 
-def _spans(ctx: _Ctx, me: Standing, lo: int, hi: int, has_game: bool) -> list[_Span]:
+def _spans(
+    ctx: _Ctx, me: Standing, lo: int, hi: int, has_game: bool, band: tuple[int, list[Standing]]
+) -> list[_Span]:
     """Sweep P's margin over [lo, hi] (one result class) and cut it where a player turns
     from surely ahead to contingent to never ahead."""
     n = me.number
     dw, dl = _result(lo) if has_game else (0.0, 0.0)
     rec_p = (-(me.wins + dw), me.losses + dl)
     events: dict[int, list[tuple[int, int, Any]]] = {}  # x -> changes (delta surely, ...)
-    surely0 = 0
+    always, middle = band
+    surely0 = always
     contingent0: set[int] = set()
     opponent = ctx.game_of[n][0] if has_game else None
-    for q in ctx.by_number.values():
-        if q.number == n or not q.ranked:
-            continue
+    for q in middle:
         if q.number == opponent or q.number not in ctx.game_of:
             # Q's result is P's (mirrored) or already known: ahead while x <= cut
             cut = _cut_x(me, q, rec_p, opponent == q.number, has_game, lo)
@@ -462,11 +501,18 @@ def _exact(ctx: _Ctx, n: int) -> PlayerNeeds:
     has_game = n in ctx.game_of
     bound = ctx.game_of[n][1] if has_game else 0
     classes = _classes(bound) if has_game else [(0, 0)]
+    band = ctx.band(me)
+    if band[0] >= ctx.places:  # enough players ahead of P whatever happens: out of every place
+        out.needs = [Need(n, k, "out", True) for k in range(1, ctx.places + 1)]
+        for need in out.needs:
+            object.__setattr__(need, "text", describe(need))
+        out.summary = summarize(out, ctx.places)
+        return out
     per_class = []
     for lo, hi in classes:
         dw, dl = _result(lo) if has_game else (0.0, 0.0)
         rec_p = (-(me.wins + dw), me.losses + dl)
-        spans = _spans(ctx, me, lo, hi, has_game)
+        spans = _spans(ctx, me, lo, hi, has_game, band)
         conds = {}
         thresholds = {}
         for s in spans:
@@ -474,7 +520,10 @@ def _exact(ctx: _Ctx, n: int) -> PlayerNeeds:
                 if q not in conds:
                     conds[q] = _not_ahead(ctx, me, q, rec_p, has_game)
                     thresholds[q] = _threshold(me, ctx.by_number[q], rec_p, ctx.game_of[q][1])
-        most = [_most_ahead(ctx, s, thresholds) for s in spans]
+        most = [
+            _most_ahead(ctx, s, thresholds) if len(s.contingent) > 1 else len(s.contingent)
+            for s in spans
+        ]
         per_class.append((lo, hi, spans, conds, most))
     for k in range(1, ctx.places + 1):
         out.needs.append(_need(ctx, n, k, has_game, per_class, bound))
@@ -536,6 +585,9 @@ def _trimmed(ctx: _Ctx, merged: list) -> list:
                 out.append((r, cset))
             continue
         start, end = r
+        if not cset or _feasible(ctx, cset, start):
+            out.append((r, cset))
+            continue
         if not _feasible(ctx, cset, end):
             continue
         lo, hi = start, end
@@ -550,8 +602,19 @@ def _trimmed(ctx: _Ctx, merged: list) -> list:
 
 
 def _need(ctx: _Ctx, n: int, k: int, has_game: bool, per_class: list, bound: int) -> Need:
+    need = _need_ways(ctx, n, k, has_game, per_class, bound, exact=True)
+    if need is None:  # too many ways to read: a sufficient few, marked as examples
+        need = _need_ways(ctx, n, k, has_game, per_class, bound, exact=False)
+    assert need is not None
+    return need
+
+
+def _need_ways(
+    ctx: _Ctx, n: int, k: int, has_game: bool, per_class: list, bound: int, *, exact: bool
+) -> Need | None:
+    """The need for place k; with ``exact``, None when the exact alternatives would be far
+    more than a player reads (then each span's one sufficient way is taken instead)."""
     alts: list[tuple[tuple[int, int] | None, frozenset[Condition]]] = []
-    exact = True
     everywhere = True
     for _lo, _hi, spans, conds, most in per_class:
         for i, s in enumerate(spans):
@@ -565,9 +628,10 @@ def _need(ctx: _Ctx, n: int, k: int, has_game: bool, per_class: list, bound: int
                 everywhere = False
                 ordered = sorted(s.contingent)
                 count = _comb(len(ordered), budget)
-                if count > _MAX_SUBSETS:
-                    exact = False
+                if not exact:
                     chosen = [frozenset(ordered)]
+                elif count > _MAX_SUBSETS or len(alts) + count > _MAX_RAW:
+                    return None
                 else:
                     chosen = [
                         frozenset(ordered) - frozenset(f) for f in combinations(ordered, budget)
@@ -661,14 +725,16 @@ def _merge(alts: list) -> list:
                 joined.append([a, b])
         merged.extend(((a, b), cset) for a, b in joined)
     kept = []
-    for r, cset in merged:
-        implied = any(
-            (r2, c2) != (r, cset)
-            and c2 <= cset
-            and (r2 is None or (r is not None and r2[0] <= r[0] and r[1] <= r2[1]))
-            and not (c2 == cset and r2 == r)
-            for r2, c2 in merged
-        )
+    for i, (r, cset) in enumerate(merged):
+        implied = False
+        for j, (r2, c2) in enumerate(merged):
+            if i == j or len(c2) > len(cset):
+                continue
+            if r2 is not None and (r is None or r2[0] > r[0] or r[1] > r2[1]):
+                continue
+            if c2 <= cset and (c2 != cset or r2 != r):
+                implied = True
+                break
         if not implied:
             kept.append((r, cset))
     kept.sort(key=lambda a: (-(a[0][0]) if a[0] else 0, len(a[1])))

@@ -13,7 +13,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
-from pairings.needs import DivisionNeeds, division_needs
+from pairings.needs import DivisionNeeds, division_needs, needs_input
 from ratings.division import estimates_from, snapshot_rating_input
 from tournament.errors import ServiceError
 from tournament.selectors import RoundProgress, last_round_number, last_scored_round
@@ -396,10 +396,12 @@ def _needs(page: _Page, facts: DivisionFacts, entry: EntryView) -> DivisionNeeds
     None between rounds and after the last one. Cached per division version and player."""
     if facts.progress is None:
         return None
-    return cached(
-        page.key("needs", entry.number),
-        lambda: division_needs(page.div, entry.number, page.snapshot()),
-    )
+
+    def compute() -> DivisionNeeds:
+        prepared = cached(page.key("needs-input"), lambda: needs_input(page.div, page.snapshot()))
+        return division_needs(page.div, entry.number, prepared=prepared)
+
+    return cached(page.key("needs", entry.number), compute)
 
 
 # --- a round's pairings and the cross table (players' phones during play) ---------------------
