@@ -849,7 +849,10 @@ def summarize(pn: PlayerNeeds, places: int, names: Mapping[int, str] | None = No
         lines.append(f"Finishes {ordinal(best_clinched)}: clinched, and cannot finish higher.")
         return lines
     if best_clinched is not None:
-        lines.append(describe(pn.needs[best_clinched - 1], names))
+        if best_clinched == places > 1:
+            lines.append(f"Clinched a prize ({ordinal(places)} or better).")
+        else:
+            lines.append(describe(pn.needs[best_clinched - 1], names))
     if not reachable:
         lines.append(f"Can no longer finish in the prizes (top {places}).")
     elif min(reachable) > 1:
