@@ -226,7 +226,8 @@ def division_needs(
     labels = {n: f"#{n} {name}" for n, name in names.items()}
     views = []
     mode = "final"
-    for number in sorted(result):
+    # in standings order, as the command and the API list players elsewhere
+    for number in sorted(result, key=lambda n: (ranks.get(n) is None, ranks.get(n) or 0, n)):
         pn = result[number]
         mode = pn.mode
         views.append(

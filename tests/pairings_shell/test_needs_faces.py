@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from pairings.needs import DEFAULT_PLACES, division_needs
 from pairings.services.store import PlannedGame, save_round_pairings
 from tournament import services
+from tournament.interchange.imports import import_tsh
 from tournament.models import AuditEvent, Division
 
 pytestmark = pytest.mark.django_db
@@ -158,3 +159,38 @@ def test_player_page_has_no_section_between_rounds(last_round):
     services.record_result(last_round, 2, 2, 400, 390)
     html = Client().get("/t/need-open/a/player/1/").content.decode()
     assert "What you need" not in html
+
+
+def test_a_real_division_before_its_last_results(real_data):
+    """naspa-2023-a.t with its last round's games unplayed again: every ranked player gets
+    an exact answer, the leader's page shows it, and the shell's input is the pure builder's
+    on the same games."""
+    from pairings.needs import needs_input, needs_input_from
+    from tournament.models import Game
+    from tournament.selectors import player_rounds
+
+    tournament = import_tsh(real_data / "naspa-2023-a.t", rounds=23)
+    services.publish_tournament(tournament, True, None)
+    division = tournament.divisions.get()
+    Game.objects.filter(round__division=division, round__number=23, player2__isnull=False).update(
+        score1=None, score2=None
+    )
+    result = division_needs(division)
+    assert result.mode == "exact"
+    assert all(v.lines for v in result.players)
+    players, rounds = player_rounds(division)
+    pure = needs_input_from(
+        players,
+        rounds,
+        spread_cap=tournament.spread_cap_rule,
+        rounds_total=division.rounds,
+        prize_places=division.prize_places,
+    )
+    shell = needs_input(division)[0]
+    assert shell.players == pure.players and shell.places == pure.places
+    assert sorted(shell.pending, key=repr) == sorted(pure.pending, key=repr)
+    assert len(shell.pending) >= 10 and not shell.future_margins
+    leader = next(v for v in result.players if v.rank == 1)
+    html = Client().get(f"/t/{tournament.slug}/{division.slug}/player/{leader.number}/")
+    assert "What you need" in html.content.decode()
+    assert leader.lines[0].split(" ")[0] in html.content.decode()
