@@ -11,6 +11,7 @@ says so (``places_default``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -32,6 +33,7 @@ from tournament.selectors import DivisionSnapshot
 from tournament.standings import (
     PlayerRound,
     StandingsPlayer,
+    StandingsRow,
     compute_standings,
     name_tiebreak,
 )
@@ -167,6 +169,45 @@ def needs_input(
         prize_places=division.prize_places,
     )
     names = {p.number: p.name for p in players}
+    return data, names, ranks, not division.prize_places
+
+
+def prepared_from_standings(
+    division: Division,
+    rows: list[StandingsRow],
+    pending: Sequence[tuple[int, int, int]],
+    last_round: int,
+) -> tuple[NeedsInput, dict[int, str], dict[int, int | None], bool] | None:
+    """``needs_input``'s answer from standings a page already has (after the last paired
+    round) and the unplayed games as (player1, player2, round) numbers: no second read of the
+    games. None when the rows' spread is not the ranked one (``standings_spread_cap``: the
+    real spread is shown, the capped one ranks); the caller then reads the games."""
+    t = division.tournament
+    if t.standings_spread_cap:
+        return None
+    rule = t.spread_cap_rule
+    standing = [
+        Standing(
+            number=r.number,
+            wins=r.wins,
+            losses=r.losses,
+            spread=r.spread,
+            tiebreak=(-r.rating, name_tiebreak(r.name)),
+            ranked=r.rank is not None,
+        )
+        for r in rows
+    ]
+    ranked = sum(1 for s in standing if s.ranked)
+    places = max(1, min(division.prize_places or DEFAULT_PLACES, ranked or 1))
+    data = NeedsInput(
+        standing,
+        [Pending(a, b, _bound(rule, rnd)) for a, b, rnd in pending],
+        [_bound(rule, n) for n in range(last_round + 1, division.rounds + 1)],
+        places=places,
+        spread_decides=not t.sum_before_spread,
+    )
+    names = {r.number: r.name for r in rows}
+    ranks = {r.number: r.rank for r in rows}
     return data, names, ranks, not division.prize_places
 
 

@@ -165,9 +165,9 @@ def test_a_real_division_before_its_last_results(real_data):
     """naspa-2023-a.t with its last round's games unplayed again: every ranked player gets
     an exact answer, the leader's page shows it, and the shell's input is the pure builder's
     on the same games."""
-    from pairings.needs import needs_input, needs_input_from
+    from pairings.needs import needs_input, needs_input_from, prepared_from_standings
     from tournament.models import Game
-    from tournament.selectors import player_rounds
+    from tournament.selectors import DivisionSnapshot, player_rounds
 
     tournament = import_tsh(real_data / "naspa-2023-a.t", rounds=23)
     services.publish_tournament(tournament, True, None)
@@ -190,6 +190,18 @@ def test_a_real_division_before_its_last_results(real_data):
     assert shell.players == pure.players and shell.places == pure.places
     assert sorted(shell.pending, key=repr) == sorted(pure.pending, key=repr)
     assert len(shell.pending) >= 10 and not shell.future_margins
+    # the page's path (standings it has, unplayed games) gives the same input
+    snapshot = DivisionSnapshot.load(division)
+    last = snapshot.last_round()
+    pending = [
+        (r.player, r.opponent, r.round)
+        for r in rounds
+        if r.opponent is not None and r.player < r.opponent and r.score is None
+    ]
+    ready = prepared_from_standings(division, snapshot.standings(tournament, last), pending, last)
+    assert ready is not None
+    assert ready[0].players == shell.players and ready[0].places == shell.places
+    assert sorted(ready[0].pending, key=repr) == sorted(shell.pending, key=repr)
     leader = next(v for v in result.players if v.rank == 1)
     html = Client().get(f"/t/{tournament.slug}/{division.slug}/player/{leader.number}/")
     assert "What you need" in html.content.decode()

@@ -13,7 +13,12 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
-from pairings.needs import DivisionNeeds, division_needs, needs_input
+from pairings.needs import (
+    DivisionNeeds,
+    division_needs,
+    needs_input,
+    prepared_from_standings,
+)
 from ratings.division import estimates_from, snapshot_rating_input
 from tournament.errors import ServiceError
 from tournament.selectors import RoundProgress, last_round_number, last_scored_round
@@ -129,6 +134,18 @@ class DivisionFacts:
     # the round in play and its games in (None: every paired round complete); a class default
     # so that facts cached before the field existed still read
     progress: RoundProgress | None = None
+    # the paired games without a result, as (player1, player2, round) numbers: what "What
+    # you need" plays out (None in facts cached before the field: the games are read then)
+    pending: list[tuple[int, int, int]] | None = None
+
+
+def _pending(snap: DivisionSnapshot) -> list[tuple[int, int, int]]:
+    number = {pk: e.number for pk, e in snap.entries.items()}
+    return [
+        (number[g[2]], number[g[3]], g[0])
+        for g in snap.games
+        if g[3] is not None and (g[4] is None or g[5] is None)
+    ]
 
 
 def _rows_with_estimates(
@@ -170,6 +187,7 @@ class _Page:
                 snap.entries,
                 _rows_with_estimates(self.div, snap, last),
                 snap.round_progress(),
+                _pending(snap),
             )
 
         return cached(self.key("facts"), compute)
@@ -397,8 +415,15 @@ def _needs(page: _Page, facts: DivisionFacts, entry: EntryView) -> DivisionNeeds
     if facts.progress is None:
         return None
 
+    def prepare() -> tuple:
+        if facts.pending is not None:
+            ready = prepared_from_standings(page.div, facts.rows, facts.pending, facts.last_round)
+            if ready is not None:
+                return ready
+        return needs_input(page.div, page.snapshot())
+
     def compute() -> DivisionNeeds:
-        prepared = cached(page.key("needs-input"), lambda: needs_input(page.div, page.snapshot()))
+        prepared = cached(page.key("needs-input"), prepare)
         return division_needs(page.div, entry.number, prepared=prepared)
 
     return cached(page.key("needs", entry.number), compute)
