@@ -75,6 +75,13 @@ def _cap(rule: Any, rnd: int) -> int | None:
     return int(rule)
 
 
+def _zero_cap(rule: Any, rounds: Sequence[int]) -> bool:
+    """Whether a round still to play has a spread cap of 0 (its spread counts nothing): the
+    statements' margins would then not be the ranked spread, so only bounds on wins are
+    given."""
+    return any(_cap(rule, r) == 0 for r in rounds)
+
+
 def _bound(rule: Any, rnd: int) -> int:
     cap = _cap(rule, rnd)
     return cap if cap is not None and cap >= 1 else MARGIN_BOUND
@@ -142,10 +149,15 @@ def _input_and_ranks(
     ]
     last = max((r.round for r in rounds), default=0)
     future = [_bound(spread_cap, n) for n in range(last + 1, rounds_total + 1)]
+    to_play = [r.round for r in rounds if r.score is None] + list(range(last + 1, rounds_total + 1))
     ranked = sum(1 for s in standing if s.ranked)
     places = max(1, min(prize_places or DEFAULT_PLACES, ranked or 1))
     data = NeedsInput(
-        standing, pending, future, places=places, spread_decides=not sum_before_spread
+        standing,
+        pending,
+        future,
+        places=places,
+        spread_decides=not sum_before_spread and not _zero_cap(spread_cap, to_play),
     )
     # the ranks the standings show: showing the real spread (standings_spread_cap) changes
     # only the spread printed, never the order
@@ -204,7 +216,11 @@ def prepared_from_standings(
         [Pending(a, b, _bound(rule, rnd)) for a, b, rnd in pending],
         [_bound(rule, n) for n in range(last_round + 1, division.rounds + 1)],
         places=places,
-        spread_decides=not t.sum_before_spread,
+        spread_decides=not t.sum_before_spread
+        and not _zero_cap(
+            rule,
+            [rnd for _a, _b, rnd in pending] + list(range(last_round + 1, division.rounds + 1)),
+        ),
     )
     names = {r.number: r.name for r in rows}
     ranks = {r.number: r.rank for r in rows}

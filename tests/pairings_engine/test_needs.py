@@ -452,3 +452,16 @@ def test_itertools_product_agrees_with_the_grid():
     got = _all_margins([1, 2])
     assert len(got) == 15
     assert {tuple(r) for r in got} == set(itertools.product(range(-1, 2), range(-2, 3)))
+
+
+def test_a_round_capped_at_zero_gives_bounds_on_wins_only():
+    """A cap of 0 clips the round's spread to nothing (tournament/standings.py): margins are
+    then not the ranked spread, so the answer is bounds, never a margin statement."""
+    rng = random.Random(3)
+    players, rows = _random_division(rng, 6, 2, 3, 3)
+    data = needs_input_from(players, rows, spread_cap=[100, 0], rounds_total=2)
+    assert not data.spread_decides
+    assert {pn.mode for pn in compute_needs(data).values()} == {"bounds"}
+    capped = needs_input_from(players, rows, spread_cap=[100, 50], rounds_total=2)
+    assert {pn.mode for pn in compute_needs(capped).values()} == {"exact"}
+    assert {g.margin for g in capped.pending} == {50}
