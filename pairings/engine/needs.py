@@ -33,8 +33,9 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
+from math import comb
 from typing import Any
 
 __all__ = [
@@ -60,7 +61,7 @@ MARGIN_BOUND = 500
 # More alternatives than this are not a statement a player reads at the board: they are cut
 # to a sufficient few and the statement is marked as an example.
 MAX_ALTERNATIVES = 6
-_MAX_SUBSETS = 64
+_MAX_SUBSETS = 64  # ways of choosing which contingent players may be ahead, per span
 _MAX_RAW = 60  # exact alternatives before merging beyond which the statement is cut
 
 
@@ -262,15 +263,21 @@ def compute_needs(data: NeedsInput, only: int | None = None) -> dict[int, Player
         raise ValueError(f"there is no player {only}")
     targets = [only] if only is not None else [s.number for s in data.players if s.ranked]
     if not data.pending and not data.future_margins:
-        return {n: _final(data, by_number, n) for n in targets}
+        return {n: _worded(_final(data, by_number, n)) for n in targets}
     if _exact_possible(data):
         game_of: dict[int, tuple[int, int]] = {}
         for g in data.pending:
             game_of[g.player1] = (g.player2, g.margin)
             game_of[g.player2] = (g.player1, g.margin)
         ctx = _Ctx(by_number, game_of, data.places)
-        return {n: _exact(ctx, n) for n in targets}
-    return {n: _bounds(data, by_number, n) for n in targets}
+        return {n: _worded(_exact(ctx, n)) for n in targets}
+    return {n: _worded(_bounds(data, by_number, n)) for n in targets}
+
+
+def _worded(pn: PlayerNeeds) -> PlayerNeeds:
+    """Each need with its words (player numbers as "#5"; the shell words them with names)."""
+    pn.needs = [replace(n, text=describe(n)) for n in pn.needs]
+    return pn
 
 
 def player_needs(data: NeedsInput, number: int) -> PlayerNeeds:
@@ -504,8 +511,6 @@ def _exact(ctx: _Ctx, n: int) -> PlayerNeeds:
     band = ctx.band(me)
     if band[0] >= ctx.places:  # enough players ahead of P whatever happens: out of every place
         out.needs = [Need(n, k, "out", True) for k in range(1, ctx.places + 1)]
-        for need in out.needs:
-            object.__setattr__(need, "text", describe(need))
         out.summary = summarize(out, ctx.places)
         return out
     per_class = []
@@ -527,8 +532,6 @@ def _exact(ctx: _Ctx, n: int) -> PlayerNeeds:
         per_class.append((lo, hi, spans, conds, most))
     for k in range(1, ctx.places + 1):
         out.needs.append(_need(ctx, n, k, has_game, per_class, bound))
-    for need in out.needs:
-        object.__setattr__(need, "text", describe(need))
     out.summary = summarize(out, ctx.places)
     return out
 
@@ -627,7 +630,7 @@ def _need_ways(
             else:
                 everywhere = False
                 ordered = sorted(s.contingent)
-                count = _comb(len(ordered), budget)
+                count = comb(len(ordered), budget)
                 if not exact:
                     chosen = [frozenset(ordered)]
                 elif count > _MAX_SUBSETS or len(alts) + count > _MAX_RAW:
@@ -681,12 +684,6 @@ def _simplified(conds: list[Condition], start: int, end: int) -> frozenset[Condi
                 return None
         out.append(c)
     return frozenset(out)
-
-
-def _comb(n: int, r: int) -> int:
-    from math import comb
-
-    return comb(n, r)
 
 
 def _widen(spans: list[_Span], i: int, k: int, need_set: frozenset[int]) -> tuple[int, int]:
