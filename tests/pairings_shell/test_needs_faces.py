@@ -206,3 +206,17 @@ def test_a_real_division_before_its_last_results(real_data):
     html = Client().get(f"/t/{tournament.slug}/{division.slug}/player/{leader.number}/")
     assert "What you need" in html.content.decode()
     assert leader.lines[0].split(" ")[0] in html.content.decode()
+
+
+def test_a_withdrawn_player_is_told_so_and_leaves_the_others_exact(last_round):
+    """Cole withdraws from round 2: his game becomes a forfeit (Baker's bye), he is not
+    ranked, and Able v Dunn is the only game left to play."""
+    entry = last_round.entries.get(number=3)
+    services.withdraw_player(entry, from_round=2)
+    result = division_needs(last_round, 3)
+    assert result.players[0].lines == ["Withdrawn: not ranked, no prize place."]
+    everyone = division_needs(last_round)
+    assert everyone.mode == "exact"
+    assert 3 not in {v.number for v in everyone.players}
+    data = json.loads(run("needs", "need-open", "--player", "3", "--json"))
+    assert data["players"][0]["needs"] == []
