@@ -220,3 +220,8 @@ def test_a_withdrawn_player_is_told_so_and_leaves_the_others_exact(last_round):
     assert 3 not in {v.number for v in everyone.players}
     data = json.loads(run("needs", "need-open", "--player", "3", "--json"))
     assert data["players"][0]["needs"] == []
+
+
+def test_a_draft_is_not_read_by_the_public(last_round):
+    services.publish_tournament(last_round.tournament, False, None)
+    assert APIClient().get(URL).status_code == 404
