@@ -175,6 +175,51 @@ class StandingsSerializer(serializers.Serializer):
     rows = StandingsRowSerializer(many=True)
 
 
+class NeedConditionSerializer(serializers.Serializer):
+    """One condition of an alternative. ``margin``: ``player``'s margin in their game still
+    to play is from ``lo`` to ``hi``. ``behind``: ``player``'s margin stays below
+    ``clamp(margin of player "of" + offset, lo, hi1)`` (they do not finish ahead of "of").
+    ``bound``: the largest margin the game counts (the spread cap, or 500)."""
+
+    kind = serializers.ChoiceField(choices=["margin", "behind"])
+    player = serializers.IntegerField()
+    lo = serializers.IntegerField()
+    hi = serializers.IntegerField(required=False)
+    of = serializers.IntegerField(required=False)
+    offset = serializers.IntegerField(required=False)
+    hi1 = serializers.IntegerField(required=False)
+    bound = serializers.IntegerField()
+
+
+class NeedSerializer(serializers.Serializer):
+    """A prize place: ``clinched``, ``out`` or ``open``; when ``exact`` the player finishes
+    there exactly when one alternative (all its conditions) holds, else each is enough."""
+
+    place = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["clinched", "out", "open"])
+    exact = serializers.BooleanField()
+    text = serializers.CharField()
+    alternatives = serializers.ListField(child=NeedConditionSerializer(many=True))
+
+
+class PlayerNeedsSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    rank = serializers.IntegerField(allow_null=True)
+    lines = serializers.ListField(child=serializers.CharField())
+    needs = NeedSerializer(many=True)
+
+
+class NeedsSerializer(serializers.Serializer):
+    division = serializers.CharField()
+    mode = serializers.ChoiceField(choices=["exact", "bounds", "final"])
+    places = serializers.IntegerField()
+    places_default = serializers.BooleanField()
+    margin_bound = serializers.IntegerField()
+    assumptions = serializers.ListField(child=serializers.CharField())
+    players = PlayerNeedsSerializer(many=True)
+
+
 class RatingListSerializer(serializers.ModelSerializer):
     class Meta:
         model = RatingList

@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from pairings.needs import division_needs, needs_as_dict
 from pairings.services.rounds import (
     add_bye,
     propose_round,
@@ -384,6 +385,33 @@ class Standings(TournamentScoped, _Built):
             ],
         }
         return Response(data)
+
+
+@extend_schema(
+    parameters=[OpenApiParameter("player", int, description="only this player number")],
+    responses={200: s.NeedsSerializer, **READ_ERRORS},
+)
+class Needs(Standings):
+    """What each player needs for each prize place, as ``manage.py needs --json``: exact
+    statements (structured alternatives and their words) once the last round is paired,
+    safe bounds before. Public read, built once per version as the standings are."""
+
+    def compute(self) -> Response:
+        d = self.division()
+        raw = self.request.query_params.get("player")
+        player = None
+        if raw is not None:
+            try:
+                player = int(raw)
+            except ValueError:
+                raise ServiceError(
+                    "not_a_number", field="player", what="player", value=raw
+                ) from None
+            if player < 1:
+                raise ServiceError(
+                    "below_minimum", field="player", what="player", minimum=1, value=player
+                )
+        return Response(needs_as_dict(division_needs(d, player)))
 
 
 # --------------------------------------------------------------------------- writes

@@ -13,6 +13,12 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
+from pairings.needs import (
+    DivisionNeeds,
+    division_needs,
+    needs_input,
+    prepared_from_standings,
+)
 from ratings.division import estimates_from, snapshot_rating_input
 from tournament.errors import ServiceError
 from tournament.selectors import RoundProgress, last_round_number, last_scored_round
@@ -128,6 +134,18 @@ class DivisionFacts:
     # the round in play and its games in (None: every paired round complete); a class default
     # so that facts cached before the field existed still read
     progress: RoundProgress | None = None
+    # the paired games without a result, as (player1, player2, round) numbers: what "What
+    # you need" plays out (None in facts cached before the field: the games are read then)
+    pending: list[tuple[int, int, int]] | None = None
+
+
+def _pending(snap: DivisionSnapshot) -> list[tuple[int, int, int]]:
+    number = {pk: e.number for pk, e in snap.entries.items()}
+    return [
+        (number[g[2]], number[g[3]], g[0])
+        for g in snap.games
+        if g[3] is not None and (g[4] is None or g[5] is None)
+    ]
 
 
 def _rows_with_estimates(
@@ -169,6 +187,7 @@ class _Page:
                 snap.entries,
                 _rows_with_estimates(self.div, snap, last),
                 snap.round_progress(),
+                _pending(snap),
             )
 
         return cached(self.key("facts"), compute)
@@ -342,6 +361,7 @@ def player(
     last = facts.last_round
     standing = next(r for r in facts.rows if r.number == entry.number)
     running = records_by_round(div.tournament, entry, games, facts.entries)
+    needs = _needs(page, facts, entry) if standing.rank is not None else None
     by_round = {g.round: g for g in games}
     meetings: dict[int, int] = {}
     rows = []
@@ -380,10 +400,33 @@ def player(
             # does (each poll a conditional GET: 304 until a result changes the division)
             "live": facts.scored_round < div.rounds,
             "list_rating": _list_rating(div, entry.player_id),
+            "needs": needs.players[0] if needs is not None and needs.players else None,
+            "needs_notes": needs.assumptions if needs is not None else [],
             # one reverse for the opponents' links: {% url %} per row was a third of the page
             "player_base": reverse("public:player", args=(div.tournament.slug, div.slug, 1))[:-2],
         },
     )
+
+
+def _needs(page: _Page, facts: DivisionFacts, entry: EntryView) -> DivisionNeeds | None:
+    """What the player needs for each prize place, while a paired round is being played (the
+    games still to play are known): exact once it is the last round, safe bounds before.
+    None between rounds and after the last one. Cached per division version and player."""
+    if facts.progress is None:
+        return None
+
+    def prepare() -> tuple:
+        if facts.pending is not None:
+            ready = prepared_from_standings(page.div, facts.rows, facts.pending, facts.last_round)
+            if ready is not None:
+                return ready
+        return needs_input(page.div, page.snapshot())
+
+    def compute() -> DivisionNeeds:
+        prepared = cached(page.key("needs-input"), prepare)
+        return division_needs(page.div, entry.number, prepared=prepared)
+
+    return cached(page.key("needs", entry.number), compute)
 
 
 # --- a round's pairings and the cross table (players' phones during play) ---------------------
