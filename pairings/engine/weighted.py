@@ -601,6 +601,12 @@ class _Round:
         eu, ev = u[edge_index], v[edge_index]
         lu, lv = level_of[eu], level_of[ev]
         solved: dict[tuple[int, int], list[tuple[int, int]] | None] = {}
+        keys = u * (n + 1) + v
+        key_order = np.argsort(keys)
+        gpos = np.array(self.group_pos, dtype=np.int64)
+        by_rank = players[np.lexsort((gpos[players], level_of[players]))]
+        by_level = np.split(by_rank, np.cumsum(counts)[:-1])
+        forced = (odd, by_level, keys[key_order], key_order, costs)
         while cuts:
             bounds = [-1, *sorted(cuts), len(levels) - 1]
             spans = [(bounds[k] + 1, bounds[k + 1]) for k in range(len(bounds) - 1)]
@@ -608,7 +614,7 @@ class _Round:
             pairs: list[tuple[int, int]] = []
             for first, last in spans:
                 if (first, last) not in solved:
-                    solved[first, last] = self._window(
+                    solved[first, last] = self._forced_window(first, last, *forced) or self._window(
                         first, last, level_of, edge_index, eu, ev, lu, lv, weighted, costs
                     )
                 found = solved[first, last]
@@ -626,6 +632,65 @@ class _Round:
                     return sorted(pairs)
             cuts -= drop
         return None
+
+    def _forced_window(
+        self, first, last, odd, by_level, sorted_keys, key_order, costs
+    ) -> list[tuple[int, int]] | None:
+        """OPT(W) without a matching, when it is the window's *natural* pairing; else None.
+
+        The natural pairing: across each odd cut inside the window, the last of the group above
+        plays the first of the group below (float distance 0); the rest of each group of size g
+        folds, its k-th remaining player against its (k + half)-th. It is taken when every game
+        of it is a day's edge costing nothing in the bands above ``win_diff`` and in
+        ``repeats``, and each game inside a group costs the least distance any game in that
+        group can: 0 for even g, 1 for odd g (|2·gap - g| is odd).
+
+        Proof that it is then the window's unique optimum: a perfect matching M' of the window
+        is never cheaper in the bands above ``win_diff`` or in ``repeats`` (they are 0 here),
+        nor in ``win_diff`` (the window's own parity bound, see ``solve_windows``, which the
+        natural floats meet). If M' ties all of those, it floats exactly one player across each
+        odd cut, to the next group, and plays everyone else inside their group; the number of
+        games inside each group is then fixed, so its distance is at least the natural
+        pairing's (floats >= 0, games >= 0 or >= 1 per game as above). Equality needs every
+        float at distance 0, i.e. the natural floats, and every game inside a group at the
+        least distance: for even g those games are the antipodal pairs (gap g/2), for odd g
+        the gaps (g-1)/2 and (g+1)/2, which join each player to its two neighbours on a circle
+        (position q at 2q mod g): on the players left (the circle less at least the floats)
+        both graphs have at most one perfect matching, the natural one. So M' = the natural
+        pairing, or M' is dearer in some band above the lower ones.
+        """
+        groups = {k: list(by_level[k]) for k in range(first, last + 1)}
+        games: list[tuple[int, int]] = []
+        floats = 0
+        for k in range(first, last):
+            if odd[k]:
+                if not groups[k] or not groups[k + 1]:
+                    return None
+                games.append((groups[k].pop(), groups[k + 1].pop(0)))
+                floats += 1
+        least: list[int] = [0] * floats
+        for k in range(first, last + 1):
+            left = groups[k]
+            if len(left) % 2:
+                return None
+            half = len(left) // 2
+            games.extend(zip(left[:half], left[half:], strict=True))
+            if left:
+                least.extend([self.group_size[left[0]] % 2] * half)
+        if not games:
+            return None
+        nodes = self.n + 1
+        want = np.array([min(a, b) * nodes + max(a, b) for a, b in games], dtype=np.int64)
+        at = np.minimum(np.searchsorted(sorted_keys, want), len(sorted_keys) - 1)
+        if not np.array_equal(sorted_keys[at], want):
+            return None  # a game of the natural pairing is not an edge of the day
+        rows = key_order[at]
+        top, repeats = BANDS.index("win_diff"), BANDS.index("repeats")
+        if costs[rows, :top].any() or costs[rows, repeats].any():
+            return None
+        if not np.array_equal(costs[rows, BANDS.index("distance")], np.array(least)):
+            return None
+        return [(int(min(a, b)), int(max(a, b))) for a, b in games]
 
     def _window(self, first, last, level_of, edge_index, eu, ev, lu, lv, weighted, costs):
         """OPT(W) for the window of score levels first..last, as global (u, v) pairs; None if

@@ -146,6 +146,41 @@ def test_merging_windows_is_exercised_and_exact(monkeypatch):
     assert merged >= 1
 
 
+def test_natural_windows_are_taken_without_a_matching_and_exact(monkeypatch):
+    """Windows whose natural pairing (adjacent floats, each group folded) passes the checks
+    of ``_forced_window`` skip the matching: they occur on these fields, and stay exact."""
+    taken = []
+    original = _Round._forced_window
+
+    def spy(self, *args):
+        taken.append(original(self, *args) is not None)
+        return taken[-1] and original(self, *args)
+
+    monkeypatch.setattr(_Round, "_forced_window", spy)
+    for seed in SEEDS[:80]:
+        kind, ours, full = windows_and_full(*generated_field(seed))
+        assert ours == full, seed
+    assert taken.count(True) >= 20 and taken.count(False) >= 20
+
+
+def test_round_two_of_a_big_field_is_natural_in_every_window(monkeypatch):
+    """Round 2 of 2,000 fresh players: winners and losers fold, no window needs a matching."""
+    t = simulate(2000, 1, lambda f: fast_history_pairing(f, 5), seed=5, rounds_total=8)
+    f = t.field()
+    rnd = _Round(f, "swiss", PairingOptions())
+    calls = []
+    original = _Round._window
+    monkeypatch.setattr(_Round, "_window", lambda self, *a: calls.append(a) or original(self, *a))
+    found = rnd.solve_windows(True)
+    assert found is not None and calls == []
+    u, v, costs, weighted = rnd._packed(True)
+    nodes = rnd.n + rnd.n % 2
+    edges = list(zip(u.tolist(), v.tolist(), map(tuple, costs.tolist()), strict=True))
+    full = matching.solve_packed(nodes, weighted)
+    assert matching.matching_cost(nodes, edges, found) == matching.matching_cost(nodes, edges, full)
+    assert found == full  # the natural pairing is the unique optimum here
+
+
 def test_gibsonized_fields_and_other_systems_use_the_whole_graph():
     f, opts = generated_field(3)
     assert _Round(f, "koth", opts).solve_windows(False) is None
