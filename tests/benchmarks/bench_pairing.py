@@ -36,6 +36,9 @@ Then the scaling table (issue 24, "pairing that scales"), on the same kind of fi
   quality: its repeats and win difference are printed beside ours);
 * ``growth``: ours(n) / ours(n/2) as a factor per doubling, from this run's own figures.
 
+The scaling table's times are CPU seconds of this process (wall clock beside them): the
+pairing runs on one thread, and on a shared machine the wall clock mostly measures the load.
+
 Targets: growth 5,000 -> 10,000 players <= x2.5; 10,000 players <= 1 s; 20,000 <= 3 s; the
 same optimum cost as the whole graph. ``--only-scale`` skips the first table.
 """
@@ -94,6 +97,18 @@ def median_time(fn, runs: int) -> tuple[float, object]:
         out = fn()
         times.append(time.perf_counter() - t0)
     return statistics.median(times), out
+
+
+def median_wall_cpu(fn, runs: int) -> tuple[float, float, object]:
+    """Median wall and CPU seconds of ``fn`` (the pairing is single-threaded, so on a shared,
+    loaded machine its CPU time is the steadier measure of the work)."""
+    walls, cpus, out = [], [], None
+    for _ in range(runs):
+        w0, c0 = time.perf_counter(), time.process_time()
+        out = fn()
+        cpus.append(time.process_time() - c0)
+        walls.append(time.perf_counter() - w0)
+    return statistics.median(walls), statistics.median(cpus), out
 
 
 def networkx_solve_packed(
@@ -192,16 +207,18 @@ def whole_graph_pair_round(field, opts: PairingOptions):
 def scale_row(n: int, opts: PairingOptions) -> dict:
     field = mid_event_field(n)
     runs = 3 if n <= 5000 else 1
-    total, ours = median_time(lambda: pair_round(field, "swiss", opts), runs)
-    full_total, full = median_time(lambda: whole_graph_pair_round(field, opts), runs)
-    greedy_total, greedy = median_time(lambda: fast_history_pairing(field, 1), runs)
+    total, cpu, ours = median_wall_cpu(lambda: pair_round(field, "swiss", opts), runs)
+    full_total, full_cpu, full = median_wall_cpu(lambda: whole_graph_pair_round(field, opts), runs)
+    greedy_total, greedy_cpu, greedy = median_wall_cpu(lambda: fast_history_pairing(field, 1), runs)
 
     rnd = _Round(field, "swiss", opts)
     sparse = rnd.n > opts.sparse_above
     u, v, costs, weighted = rnd._packed(sparse)
     nodes = rnd.n + rnd.n % 2
-    solve, window_pairs = median_time(lambda: rnd.solve_windows(sparse), runs)
-    full_solve, full_pairs = median_time(lambda: matching.solve_packed(nodes, weighted), runs)
+    _, solve, window_pairs = median_wall_cpu(lambda: rnd.solve_windows(sparse), runs)
+    _, full_solve, full_pairs = median_wall_cpu(
+        lambda: matching.solve_packed(nodes, weighted), runs
+    )
     assert window_pairs is not None, f"{n} players: the windows were not proven"
     edges = list(zip(u.tolist(), v.tolist(), map(tuple, costs.tolist()), strict=True))
     ours_cost = matching.matching_cost(nodes, edges, window_pairs)
@@ -211,10 +228,13 @@ def scale_row(n: int, opts: PairingOptions) -> dict:
         "players": n,
         "edges": len(edges),
         "end_to_end_s": total,
+        "end_to_end_cpu_s": cpu,
         "full_graph_end_to_end_s": full_total,
-        "solve_windows_s": solve,
-        "solve_full_graph_s": full_solve,
+        "full_graph_end_to_end_cpu_s": full_cpu,
+        "solve_windows_cpu_s": solve,
+        "solve_full_graph_cpu_s": full_solve,
         "greedy_s": greedy_total,
+        "greedy_cpu_s": greedy_cpu,
         "same_optimum": True,
         "repeats": quality["ours"]["repeats"],
         "win_diff": quality["ours"]["win_diff"],
@@ -234,44 +254,47 @@ def per_doubling(rows: list[dict], key: str) -> dict[int, float]:
 
 
 def print_scale(rows: list[dict]) -> None:
-    growth = per_doubling(rows, "end_to_end_s")
-    full_growth = per_doubling(rows, "full_graph_end_to_end_s")
+    growth = per_doubling(rows, "end_to_end_cpu_s")
+    full_growth = per_doubling(rows, "full_graph_end_to_end_cpu_s")
     print()
     print(
         f"Swiss round {HISTORY_ROUNDS + 1}, score-group windows vs the whole graph vs greedy "
-        "(same field per size; medians)"
+        "(same field per size; medians; CPU seconds, wall clock in brackets)"
     )
     print(
-        f"{'players':>7} {'edges':>7} {'ours s':>7} {'full s':>7} {'full/ours':>9} "
+        f"{'players':>7} {'edges':>7} {'ours s':>15} {'full s':>17} {'full/ours':>9} "
         f"{'solve s':>7} {'full solve s':>12} {'greedy s':>8} {'ours/greedy':>11} "
         f"{'growth':>6} {'full growth':>11} {'repeats':>7} {'win diff':>8} "
         f"{'greedy rep/wd':>13}"
     )
     for r in rows:
         n = r["players"]
+        ours = f"{r['end_to_end_cpu_s']:.3f} ({r['end_to_end_s']:.2f})"
+        full = f"{r['full_graph_end_to_end_cpu_s']:.3f} ({r['full_graph_end_to_end_s']:.2f})"
         print(
-            f"{n:>7} {r['edges']:>7} {r['end_to_end_s']:7.3f} "
-            f"{r['full_graph_end_to_end_s']:7.3f} "
-            f"{r['full_graph_end_to_end_s'] / r['end_to_end_s']:8.1f}x "
-            f"{r['solve_windows_s']:7.3f} {r['solve_full_graph_s']:12.3f} "
-            f"{r['greedy_s']:8.3f} {r['end_to_end_s'] / r['greedy_s']:10.1f}x "
+            f"{n:>7} {r['edges']:>7} {ours:>15} {full:>17} "
+            f"{r['full_graph_end_to_end_cpu_s'] / r['end_to_end_cpu_s']:8.1f}x "
+            f"{r['solve_windows_cpu_s']:7.3f} {r['solve_full_graph_cpu_s']:12.3f} "
+            f"{r['greedy_cpu_s']:8.3f} {r['end_to_end_cpu_s'] / r['greedy_cpu_s']:10.1f}x "
             f"{_cell(growth.get(n), 6, '.2f')} {_cell(full_growth.get(n), 11, '.2f')} "
             f"{r['repeats']:>7} {r['win_diff']:>8g} "
             f"{str(r['greedy_repeats']) + '/' + format(r['greedy_win_diff'], 'g'):>13}"
         )
     print(
         "ours = pair_round (windows); full = pair_round with one whole-graph matching (before "
-        "the windows); growth = factor per doubling of players, from this run; the windows' "
-        "optimum cost equals the whole graph's on every row (asserted)"
+        "the windows); growth = factor per doubling of players (CPU), from this run; the "
+        "windows' optimum cost equals the whole graph's on every row (asserted)"
     )
     by_n = {r["players"]: r for r in rows}
     checks = []
     if 10000 in growth and 5000 in by_n:
         checks.append(f"growth 5,000 -> 10,000 players x{growth[10000]:.2f} (target <= x2.5)")
+    if 20000 in growth and 10000 in by_n:
+        checks.append(f"growth 10,000 -> 20,000 players x{growth[20000]:.2f}")
     if 10000 in by_n:
-        checks.append(f"10,000 players {by_n[10000]['end_to_end_s']:.3f} s (target <= 1 s)")
+        checks.append(f"10,000 players {by_n[10000]['end_to_end_cpu_s']:.3f} s CPU (target <= 1 s)")
     if 20000 in by_n:
-        checks.append(f"20,000 players {by_n[20000]['end_to_end_s']:.3f} s (target <= 3 s)")
+        checks.append(f"20,000 players {by_n[20000]['end_to_end_cpu_s']:.3f} s CPU (target <= 3 s)")
     checks.append("same optimum cost as the whole graph: yes (every size)")
     for c in checks:
         print("target: " + c)
