@@ -59,6 +59,7 @@ SPARSE_FRESH = 10  # fresh (non-repeat) candidates searched around each player's
 SPARSE_NEIGHBOURS = 3  # rank neighbours on each side, for floats between score groups
 SPARSE_BYE = 24  # bye candidates kept from the top of the bye order
 WINDOWS_ABOVE = 300  # Swiss fields beyond this are solved in score-group windows when proven
+WINDOW_SHARE = 0.75  # a window merged beyond this share of the field: solve the whole graph
 
 
 def contender_cap(k: int) -> int:
@@ -573,7 +574,9 @@ class _Round:
         ``cost(M') >= cost(M)``: no cheaper ``M'`` exists, and ``M`` is an optimum. Where the
         optimum is unique, ``M`` is it.
         When a check fails the windows concerned are merged (their cuts dropped) and solved
-        again; with no cut left this gives None and the whole graph is solved, as before.
+        again; with no cut left, or a window holding most of the field (``WINDOW_SHARE``, so
+        the merging never costs much more than one whole matching), this gives None and the
+        whole graph is solved, as before.
         """
         if self.system != "swiss" or self.gib:
             return None
@@ -607,9 +610,12 @@ class _Round:
         by_rank = players[np.lexsort((gpos[players], level_of[players]))]
         by_level = np.split(by_rank, np.cumsum(counts)[:-1])
         forced = (odd, by_level, keys[key_order], key_order, costs)
+        level_start = np.concatenate(([0], np.cumsum(counts)))
         while cuts:
             bounds = [-1, *sorted(cuts), len(levels) - 1]
             spans = [(bounds[k] + 1, bounds[k + 1]) for k in range(len(bounds) - 1)]
+            if any(level_start[b + 1] - level_start[a] > WINDOW_SHARE * n for a, b in spans):
+                return None  # merged into most of the field: one whole matching is cheaper
             drop: set[int] = set()
             pairs: list[tuple[int, int]] = []
             for first, last in spans:
