@@ -58,6 +58,8 @@ WEIGHTED_SYSTEMS = ("swiss", "koth", "factor", "contention", "random")
 SPARSE_FRESH = 10  # fresh (non-repeat) candidates searched around each player's ideal opponent
 SPARSE_NEIGHBOURS = 3  # rank neighbours on each side, for floats between score groups
 SPARSE_BYE = 24  # bye candidates kept from the top of the bye order
+WINDOWS_ABOVE = 300  # Swiss fields beyond this are solved in score-group windows when proven
+WINDOW_SHARE = 0.75  # a window merged beyond this share of the field: solve the whole graph
 
 
 def contender_cap(k: int) -> int:
@@ -503,20 +505,237 @@ class _Round:
 
     # -- solving and explaining -------------------------------------------------------------
     def solve(self) -> list[tuple[int, int]]:
+        """The round's optimum: in score-group windows when they are proven to give it (Swiss
+        fields above ``WINDOWS_ABOVE``), else one matching of the whole graph."""
         nodes = self.n + (self.n % 2)
         sparse = self.n > self.options.sparse_above
-        result = self._solve_edges(nodes, sparse)
+        result = self.solve_windows(sparse) if self.n > WINDOWS_ABOVE else None
+        if result is None:
+            result = self._solve_edges(nodes, sparse)
         if result is None and sparse:
             result = self._solve_edges(nodes, False)
         if result is None:
             raise infeasible(self, nodes)
         return result
 
+    def solve_full(self) -> list[tuple[int, int]] | None:
+        """The whole graph of the day in one matching (the pre-window path): what
+        ``solve_windows`` must equal, and the benchmark's anchor."""
+        nodes = self.n + (self.n % 2)
+        sparse = self.n > self.options.sparse_above
+        result = self._solve_edges(nodes, sparse)
+        if result is None and sparse:
+            result = self._solve_edges(nodes, False)
+        return result
+
     def _solve_edges(self, nodes: int, sparse: bool) -> list[tuple[int, int]] | None:
         """``matching.solve`` on ``edges``, without going through a tuple per edge."""
-        return matching.solve_packed(
-            nodes, matching.packed_weight_arrays(nodes, *self.edge_arrays(sparse))
-        )
+        return matching.solve_packed(nodes, self._packed(sparse)[3])
+
+    def _packed(self, sparse: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
+        """The graph of the day once per round: u, v, band costs and the packed weights (the
+        windows and the whole-graph fall-back share them, so both solve the same numbers)."""
+        cache = self.__dict__.setdefault("_packed_cache", {})
+        if sparse not in cache:
+            u, v, costs = self.edge_arrays(sparse)
+            nodes = self.n + (self.n % 2)
+            cache[sparse] = (u, v, costs, matching.packed_weight_arrays(nodes, u, v, costs))
+        return cache[sparse]
+
+    def solve_windows(self, sparse: bool) -> list[tuple[int, int]] | None:
+        """The optimum of the graph of the day, solved as independent score-group windows; None
+        when the windows cannot be proven to give it (the caller then solves the whole graph).
+
+        The one big matching costs about n² (rustworkx's blossom algorithm does n/2 stages of
+        O(n) work); windows of a few score groups each cost their own size squared.
+
+        Windows. The bye (odd field) is pinned to the first of the bye order, ``b0``. The other
+        players fall into score groups by half-wins, best first; a cut between two neighbouring
+        groups is *even* when the players above it are an even number. Windows are the runs of
+        groups between some even cuts (the *separating* cuts). Each window is solved alone, on
+        the day's edges inside it and with the day's packed weights: ``OPT(W)``. The answer
+        ``M`` is the union, plus ``b0``'s bye.
+
+        Proof that ``M`` is an optimum of the whole graph, given the checks made here:
+        (1) ``M`` costs nothing in the bands above ``win_diff`` (repeat_over, bye, gibson,
+        contention), and no player is Gibsonized (so every edge is a plain Swiss one, whose
+        ``win_diff`` is the squared half-win difference). A matching ``M'`` cheaper than ``M``
+        must then cost nothing there either (the packed weight orders matchings band by band),
+        so ``M'`` gives the bye to ``b0`` (bye cost 0 is the first of the bye order only) and
+        pairs the same players as ``M``.
+        (2) For a game crossing cuts with half-win gaps d1..dk, (d1+..+dk)² >= d1²+..+dk². So
+        ``win_diff(M') >= sum over cuts c of dc² x crossings(c)``; the crossings of a cut have
+        the parity of the players above it. Hence ``win_diff(M') >= LB + sum over even cuts of
+        dc² x crossings(c)``, LB = the sum of dc² over the odd cuts.
+        (3) ``M'`` cheaper than ``M`` has ``win_diff(M') <= win_diff(M) = LB + E``. A separating
+        cut is even, so crossed 0 or >= 2 times; if 2dc² > E for every separating cut, ``M'``
+        crosses none of them: every game of ``M'`` lies inside one window, so ``M'`` restricted
+        to window W is a perfect matching of W, costing >= OPT(W). Summing,
+        ``cost(M') >= cost(M)``: no cheaper ``M'`` exists, and ``M`` is an optimum. Where the
+        optimum is unique, ``M`` is it.
+        When a check fails the windows concerned are merged (their cuts dropped) and solved
+        again; with no cut left, or a window holding most of the field (``WINDOW_SHARE``, so
+        the merging never costs much more than one whole matching), this gives None and the
+        whole graph is solved, as before.
+        """
+        if self.system != "swiss" or self.gib:
+            return None
+        n = self.n
+        u, v, costs, weighted = self._packed(sparse)
+        b0 = self.bye_list[0] if n % 2 else -1
+        players = np.array([i for i in range(n) if i != b0], dtype=np.int64)
+        hw = np.array(self.hw, dtype=np.int64)
+        levels, counts = np.unique(hw[players], return_counts=True)
+        levels, counts = levels[::-1], counts[::-1]  # best score group first
+        if len(levels) < 2:
+            return None
+        gap = levels[:-1] - levels[1:]  # cut k lies between levels k and k + 1
+        odd = np.cumsum(counts)[:-1] % 2 == 1
+        lower_bound = int((gap[odd] ** 2).sum())
+        level_of = np.full(n + 1, -1, dtype=np.int64)
+        level_of[players] = len(levels) - 1 - np.searchsorted(levels[::-1], hw[players])
+        cuts = set(np.flatnonzero(~odd).tolist())
+        # The day's edges that could lie inside a window: players' games (b0 and the bye node
+        # sit out; b0's bye is added at the end).
+        inside = (v < n) & (u != b0) & (v != b0)
+        if n % 2 and not np.any((u == b0) & (v == n)):
+            return None
+        edge_index = np.flatnonzero(inside)
+        eu, ev = u[edge_index], v[edge_index]
+        lu, lv = level_of[eu], level_of[ev]
+        solved: dict[tuple[int, int], list[tuple[int, int]] | None] = {}
+        keys = u * (n + 1) + v
+        key_order = np.argsort(keys)
+        gpos = np.array(self.group_pos, dtype=np.int64)
+        by_rank = players[np.lexsort((gpos[players], level_of[players]))]
+        by_level = np.split(by_rank, np.cumsum(counts)[:-1])
+        forced = (odd, by_level, keys[key_order], key_order, costs)
+        level_start = np.concatenate(([0], np.cumsum(counts)))
+        while cuts:
+            bounds = [-1, *sorted(cuts), len(levels) - 1]
+            spans = [(bounds[k] + 1, bounds[k + 1]) for k in range(len(bounds) - 1)]
+            if any(level_start[b + 1] - level_start[a] > WINDOW_SHARE * n for a, b in spans):
+                return None  # merged into most of the field: one whole matching is cheaper
+            drop: set[int] = set()
+            pairs: list[tuple[int, int]] = []
+            for first, last in spans:
+                if (first, last) not in solved:
+                    solved[first, last] = self._forced_window(first, last, *forced) or self._window(
+                        first, last, level_of, edge_index, eu, ev, lu, lv, weighted, costs
+                    )
+                found = solved[first, last]
+                if found is None:  # no perfect matching, or one with a top-band cost
+                    drop |= {first - 1, last} & cuts
+                else:
+                    pairs.extend(found)
+            if not drop:
+                chosen = self._edge_rows(u, v, pairs)
+                excess = int(costs[chosen, BANDS.index("win_diff")].sum()) - lower_bound
+                drop = {c for c in cuts if 2 * int(gap[c]) ** 2 <= excess}
+                if not drop:
+                    if b0 >= 0:
+                        pairs.append((b0, n))
+                    return sorted(pairs)
+            cuts -= drop
+        return None
+
+    def _forced_window(
+        self, first, last, odd, by_level, sorted_keys, key_order, costs
+    ) -> list[tuple[int, int]] | None:
+        """OPT(W) without a matching, when it is the window's *natural* pairing; else None.
+
+        The natural pairing: across each odd cut inside the window, the last of the group above
+        plays the first of the group below (float distance 0); the rest of each group of size g
+        folds, its k-th remaining player against its (k + half)-th. It is taken when every game
+        of it is a day's edge costing nothing in the bands above ``win_diff`` and in
+        ``repeats``, and each game inside a group costs the least distance any game in that
+        group can: 0 for even g, 1 for odd g (|2·gap - g| is odd).
+
+        Proof that it is then the window's unique optimum: a perfect matching M' of the window
+        is never cheaper in the bands above ``win_diff`` or in ``repeats`` (they are 0 here),
+        nor in ``win_diff`` (the window's own parity bound, see ``solve_windows``, which the
+        natural floats meet). If M' ties all of those, it floats exactly one player across each
+        odd cut, to the next group, and plays everyone else inside their group; the number of
+        games inside each group is then fixed, so its distance is at least the natural
+        pairing's (floats >= 0, games >= 0 or >= 1 per game as above). Equality needs every
+        float at distance 0, i.e. the natural floats, and every game inside a group at the
+        least distance: for even g those games are the antipodal pairs (gap g/2), for odd g
+        the gaps (g-1)/2 and (g+1)/2, which join each player to its two neighbours on a circle
+        (position q at 2q mod g): on the players left (the circle less at least the floats)
+        both graphs have at most one perfect matching, the natural one. So M' = the natural
+        pairing, or M' is dearer in some band above the lower ones.
+        """
+        groups = {k: list(by_level[k]) for k in range(first, last + 1)}
+        games: list[tuple[int, int]] = []
+        floats = 0
+        for k in range(first, last):
+            if odd[k]:
+                if not groups[k] or not groups[k + 1]:
+                    return None
+                games.append((groups[k].pop(), groups[k + 1].pop(0)))
+                floats += 1
+        least: list[int] = [0] * floats
+        for k in range(first, last + 1):
+            left = groups[k]
+            if len(left) % 2:
+                return None
+            half = len(left) // 2
+            games.extend(zip(left[:half], left[half:], strict=True))
+            if left:
+                least.extend([self.group_size[left[0]] % 2] * half)
+        if not games:
+            return None
+        nodes = self.n + 1
+        want = np.array([min(a, b) * nodes + max(a, b) for a, b in games], dtype=np.int64)
+        at = np.minimum(np.searchsorted(sorted_keys, want), len(sorted_keys) - 1)
+        if not np.array_equal(sorted_keys[at], want):
+            return None  # a game of the natural pairing is not an edge of the day
+        rows = key_order[at]
+        top, repeats = BANDS.index("win_diff"), BANDS.index("repeats")
+        if costs[rows, :top].any() or costs[rows, repeats].any():
+            return None
+        if not np.array_equal(costs[rows, BANDS.index("distance")], np.array(least)):
+            return None
+        return [(int(min(a, b)), int(max(a, b))) for a, b in games]
+
+    def _window(self, first, last, level_of, edge_index, eu, ev, lu, lv, weighted, costs):
+        """OPT(W) for the window of score levels first..last, as global (u, v) pairs; None if
+        the window has no perfect matching or its optimum costs anything above ``win_diff``."""
+        members = np.flatnonzero((level_of >= first) & (level_of <= last))
+        local = np.full(len(level_of), -1, dtype=np.int64)
+        local[members] = np.arange(len(members), dtype=np.int64)
+        keep = (lu >= first) & (lu <= last) & (lv >= first) & (lv <= last)
+        rows = edge_index[keep]
+        a, b = local[eu[keep]], local[ev[keep]]
+        graph = [
+            (x, y, weighted[r][2])
+            for x, y, r in zip(a.tolist(), b.tolist(), rows.tolist(), strict=True)
+        ]
+        found = matching.solve_packed(len(members), graph)
+        if found is None:
+            return None
+        pairs = [(int(members[x]), int(members[y])) for x, y in found]
+        top = BANDS.index("win_diff")
+        if len(members) and costs[self._edge_rows_of(rows, eu, ev, keep, pairs), :top].any():
+            return None
+        return pairs
+
+    def _edge_rows_of(self, rows, eu, ev, keep, pairs) -> np.ndarray:
+        """Rows (into the day's edge arrays) of ``pairs``, among the window's ``rows``."""
+        nodes = self.n + 1
+        keys = eu[keep] * nodes + ev[keep]
+        order = np.argsort(keys)
+        want = np.array([min(x, y) * nodes + max(x, y) for x, y in pairs], dtype=np.int64)
+        at = order[np.searchsorted(keys[order], want)]
+        return rows[at]
+
+    def _edge_rows(self, u: np.ndarray, v: np.ndarray, pairs) -> np.ndarray:
+        """Rows of the day's edge arrays holding the games ``pairs`` (each a day's edge)."""
+        nodes = self.n + 1
+        keys = u * nodes + v
+        order = np.argsort(keys)
+        want = np.array([min(x, y) * nodes + max(x, y) for x, y in pairs], dtype=np.int64)
+        return order[np.searchsorted(keys[order], want)]
 
     def explain(self, i: int, j: int) -> str:
         pj = self.ordered[j]

@@ -12,8 +12,9 @@ For each field size, medians of several runs:
   same integer weights), each including building its own graph object: rustworkx
   (``matching.solve_packed``) and networkx.max_weight_matching; the optimum cost is asserted
   equal band by band;
-* ``nx e2e s``: the same ``pair_round`` with ``matching.solve_packed`` swapped for networkx,
-  i.e. the same model end to end on networkx (its matching's cost is asserted equal to ours);
+* ``nx e2e s``: the same ``pair_round`` with ``matching.solve_packed`` swapped for networkx
+  (and one whole-graph matching, as before the score-group windows), i.e. the same model end
+  to end on networkx (its matching's cost is asserted equal to ours);
 * ``e2e nx/ours``: ``nx e2e s`` / ``ours s``, the issue's end-to-end ratio, measured directly.
 
 networkx is skipped above 1,000 players (minutes per solve). Peak memory: Python allocations
@@ -21,15 +22,36 @@ networkx is skipped above 1,000 players (minutes per solve). Peak memory: Python
 
 Targets (the pairing engine issue): 1,000 players <= 0.3 s end to end and >= 30x faster
 than the same model on networkx; 5,000 players <= 5 s; peak memory <= 1 GB. Each is printed
-beside its figure, or as not measured when the sizes run leave it out. ``--short``: 100
-players only, in seconds. Exit status 0 unless it crashes (an optimum that differs from
-networkx's is an assertion error).
+beside its figure, or as not measured when the sizes run leave it out.
+
+Then the scaling table (issue 24, "pairing that scales"), on the same kind of field at
+5,000 / 10,000 / 20,000 players (``--scale-sizes``), all in one run:
+
+* ``ours s``: ``pair_round`` end to end, Swiss solved in score-group windows
+  (``_Round.solve_windows``, proven equal to the whole graph's optimum);
+* ``full s``: the same ``pair_round`` with the windows off: one matching of the whole graph
+  of the day, the engine before the windows (the anchor);
+* ``solve s`` / ``full solve s``: the matching alone (windows vs whole graph) on the same
+  packed graph; their optimum costs are asserted equal band by band;
+* ``greedy s``: ``generator.fast_history_pairing``, a greedy Swiss with no matching (worse
+  quality: its repeats and win difference are printed beside ours);
+* ``growth``: ours(n) / ours(n/2) as a factor per doubling, from this run's own figures.
+
+The scaling table's times are CPU seconds of this process (wall clock beside them): the
+pairing runs on one thread, and on a shared machine the wall clock mostly measures the load.
+
+Targets: growth 5,000 -> 10,000 players <= x2.5; 10,000 players <= 1 s; 20,000 <= 3 s; the
+same optimum cost as the whole graph. ``--only-scale`` skips the first table. ``--short``: 100
+players in the first table and 400 / 800 in the scaling table, in seconds. Exit status 0
+unless it crashes (an optimum that differs from networkx's or the whole graph's is an
+assertion error).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import resource
 import statistics
 import sys
@@ -49,11 +71,14 @@ from pairings.engine import (  # noqa: E402
     check_round,
     matching,  # noqa: E402
     pair_round,
+    round_quality,
 )
+from pairings.engine import weighted as weighted_module  # noqa: E402
 from pairings.engine.generator import fast_history_pairing, simulate  # noqa: E402
 from pairings.engine.weighted import _Round  # noqa: E402
 
 SIZES = [100, 500, 1000, 2000, 5000]
+SCALE_SIZES = [5000, 10000, 20000]
 NETWORKX_MAX = 1000
 HISTORY_ROUNDS = 10
 
@@ -76,6 +101,18 @@ def median_time(fn, runs: int) -> tuple[float, object]:
         out = fn()
         times.append(time.perf_counter() - t0)
     return statistics.median(times), out
+
+
+def median_wall_cpu(fn, runs: int) -> tuple[float, float, object]:
+    """Median wall and CPU seconds of ``fn`` (the pairing is single-threaded, so on a shared,
+    loaded machine its CPU time is the steadier measure of the work)."""
+    walls, cpus, out = [], [], None
+    for _ in range(runs):
+        w0, c0 = time.perf_counter(), time.process_time()
+        out = fn()
+        cpus.append(time.process_time() - c0)
+        walls.append(time.perf_counter() - w0)
+    return statistics.median(walls), statistics.median(cpus), out
 
 
 def networkx_solve_packed(
@@ -147,7 +184,7 @@ def bench(n: int, opts: PairingOptions) -> dict:
             return nx_matchings[-1]
 
         with mock.patch.object(matching, "solve_packed", networkx_recorded):
-            total_nx, _ = median_time(lambda: pair_round(field, "swiss", opts), nx_runs)
+            total_nx, _ = median_time(lambda: whole_graph_pair_round(field, opts), nx_runs)
         assert all(matching.matching_cost(nodes, edges, m) == ours_cost for m in nx_matchings)
 
         row["solve_networkx_s"] = solve_nx
@@ -165,17 +202,130 @@ def _cell(x: float | None, width: int, fmt: str, unit: str = "") -> str:
     return f"{'-' if x is None else format(x, fmt) + unit:>{width}}"
 
 
+def whole_graph_pair_round(field, opts: PairingOptions):
+    """``pair_round`` as it was before the windows: one matching of the whole graph."""
+    with mock.patch.object(weighted_module, "WINDOWS_ABOVE", 10**12):
+        return pair_round(field, "swiss", opts)
+
+
+def scale_row(n: int, opts: PairingOptions) -> dict:
+    field = mid_event_field(n)
+    runs = 3 if n <= 5000 else 1
+    total, cpu, ours = median_wall_cpu(lambda: pair_round(field, "swiss", opts), runs)
+    full_total, full_cpu, full = median_wall_cpu(lambda: whole_graph_pair_round(field, opts), runs)
+    greedy_total, greedy_cpu, greedy = median_wall_cpu(lambda: fast_history_pairing(field, 1), runs)
+
+    rnd = _Round(field, "swiss", opts)
+    sparse = rnd.n > opts.sparse_above
+    u, v, costs, weighted = rnd._packed(sparse)
+    nodes = rnd.n + rnd.n % 2
+    _, solve, window_pairs = median_wall_cpu(lambda: rnd.solve_windows(sparse), runs)
+    _, full_solve, full_pairs = median_wall_cpu(
+        lambda: matching.solve_packed(nodes, weighted), runs
+    )
+    assert window_pairs is not None, f"{n} players: the windows were not proven"
+    edges = list(zip(u.tolist(), v.tolist(), map(tuple, costs.tolist()), strict=True))
+    ours_cost = matching.matching_cost(nodes, edges, window_pairs)
+    assert ours_cost == matching.matching_cost(nodes, edges, full_pairs), n
+    quality = {k: round_quality(field, p, opts) for k, p in (("ours", ours), ("greedy", greedy))}
+    return {
+        "players": n,
+        "edges": len(edges),
+        "end_to_end_s": total,
+        "end_to_end_cpu_s": cpu,
+        "full_graph_end_to_end_s": full_total,
+        "full_graph_end_to_end_cpu_s": full_cpu,
+        "solve_windows_cpu_s": solve,
+        "solve_full_graph_cpu_s": full_solve,
+        "greedy_s": greedy_total,
+        "greedy_cpu_s": greedy_cpu,
+        "same_optimum": True,
+        "repeats": quality["ours"]["repeats"],
+        "win_diff": quality["ours"]["win_diff"],
+        "greedy_repeats": quality["greedy"]["repeats"],
+        "greedy_win_diff": quality["greedy"]["win_diff"],
+    }
+
+
+def per_doubling(rows: list[dict], key: str) -> dict[int, float]:
+    """Growth of ``key`` from the previous size to each size, as a factor per doubling."""
+    out = {}
+    for a, b in zip(rows, rows[1:], strict=False):
+        steps = math.log2(b["players"] / a["players"])
+        if steps > 0 and a[key] > 0:
+            out[b["players"]] = (b[key] / a[key]) ** (1 / steps)
+    return out
+
+
+def print_scale(rows: list[dict]) -> None:
+    growth = per_doubling(rows, "end_to_end_cpu_s")
+    full_growth = per_doubling(rows, "full_graph_end_to_end_cpu_s")
+    print()
+    print(
+        f"Swiss round {HISTORY_ROUNDS + 1}, score-group windows vs the whole graph vs greedy "
+        "(same field per size; medians; CPU seconds, wall clock in brackets)"
+    )
+    print(
+        f"{'players':>7} {'edges':>7} {'ours s':>15} {'full s':>17} {'full/ours':>9} "
+        f"{'solve s':>7} {'full solve s':>12} {'greedy s':>8} {'ours/greedy':>11} "
+        f"{'growth':>6} {'full growth':>11} {'repeats':>7} {'win diff':>8} "
+        f"{'greedy rep/wd':>13}"
+    )
+    for r in rows:
+        n = r["players"]
+        ours = f"{r['end_to_end_cpu_s']:.3f} ({r['end_to_end_s']:.2f})"
+        full = f"{r['full_graph_end_to_end_cpu_s']:.3f} ({r['full_graph_end_to_end_s']:.2f})"
+        print(
+            f"{n:>7} {r['edges']:>7} {ours:>15} {full:>17} "
+            f"{r['full_graph_end_to_end_cpu_s'] / r['end_to_end_cpu_s']:8.1f}x "
+            f"{r['solve_windows_cpu_s']:7.3f} {r['solve_full_graph_cpu_s']:12.3f} "
+            f"{r['greedy_cpu_s']:8.3f} {r['end_to_end_cpu_s'] / r['greedy_cpu_s']:10.1f}x "
+            f"{_cell(growth.get(n), 6, '.2f')} {_cell(full_growth.get(n), 11, '.2f')} "
+            f"{r['repeats']:>7} {r['win_diff']:>8g} "
+            f"{str(r['greedy_repeats']) + '/' + format(r['greedy_win_diff'], 'g'):>13}"
+        )
+    print(
+        "ours = pair_round (windows); full = pair_round with one whole-graph matching (before "
+        "the windows); growth = factor per doubling of players (CPU), from this run; the "
+        "windows' optimum cost equals the whole graph's on every row (asserted)"
+    )
+    by_n = {r["players"]: r for r in rows}
+    checks = []
+    if 10000 in growth and 5000 in by_n:
+        checks.append(f"growth 5,000 -> 10,000 players x{growth[10000]:.2f} (target <= x2.5)")
+    if 20000 in growth and 10000 in by_n:
+        checks.append(f"growth 10,000 -> 20,000 players x{growth[20000]:.2f}")
+    if 10000 in by_n:
+        checks.append(f"10,000 players {by_n[10000]['end_to_end_cpu_s']:.3f} s CPU (target <= 1 s)")
+    if 20000 in by_n:
+        checks.append(f"20,000 players {by_n[20000]['end_to_end_cpu_s']:.3f} s CPU (target <= 3 s)")
+    checks.append("same optimum cost as the whole graph: yes (every size)")
+    for c in checks:
+        print("target: " + c)
+
+
 def main() -> None:
     sizes = SIZES
     if "--sizes" in sys.argv:
         sizes = [int(x) for x in sys.argv[sys.argv.index("--sizes") + 1].split(",")]
     elif "--short" in sys.argv:
         sizes = [100]
+    scale_sizes = [400, 800] if "--short" in sys.argv else SCALE_SIZES
+    if "--scale-sizes" in sys.argv:
+        at = sys.argv.index("--scale-sizes") + 1
+        scale_sizes = [int(x) for x in sys.argv[at].split(",")]
     opts = PairingOptions(seed=1)
-    rows = [bench(n, opts) for n in sizes]
+    rows = [] if "--only-scale" in sys.argv else [bench(n, opts) for n in sizes]
+    scale = [scale_row(n, opts) for n in scale_sizes]
     if "--json" in sys.argv:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps({"sizes": rows, "scaling": scale}, indent=2))
         return
+    if rows:
+        print_table(rows)
+    print_scale(scale)
+
+
+def print_table(rows: list[dict]) -> None:
     print(
         f"Swiss round {HISTORY_ROUNDS + 1} after {HISTORY_ROUNDS} simulated rounds "
         f"(medians; networkx on the same graph up to {NETWORKX_MAX} players)"
