@@ -696,8 +696,6 @@ def write_import(
     total = import_units(prepared)
     done = 0
     tournament: Tournament | None = None
-    first_new_player = Player.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-    players: set[int] = set()
 
     def tick(units: int, phrase: str) -> None:
         nonlocal done
@@ -739,7 +737,7 @@ def write_import(
                     **({"tourney_js": js_divisions[index]} if index < len(js_divisions) else {}),
                 },
             )
-            _write_division(division, prepared_division, batch=batch, tick=tick, players=players)
+            _write_division(division, prepared_division, batch=batch, tick=tick)
             with transaction.atomic():
                 plan.warnings.extend(schedule_from_autopair(division, prepared.config["autopair"]))
             played = prepared_division.played
@@ -761,24 +759,29 @@ def write_import(
             tick(1, "done")
     except BaseException:
         if tournament is not None:
-            discard_import(tournament.pk, players={p for p in players if p > first_new_player})
+            discard_import(tournament.pk)
         raise
     tournament.import_warnings = plan.warnings  # for the command's report, not stored
     return tournament
 
 
-def discard_import(
-    tournament_id: int, *, players: Iterable[int] = (), batch: int = 5 * BATCH_ROWS
-) -> bool:
+def discard_import(tournament_id: int, *, batch: int = 5 * BATCH_ROWS) -> bool:
     """Delete a partial import (a tournament still marked ``importing``) in short transactions,
-    then the players it created that play nowhere else; False if there was none to delete.
+    and the players it created that now play nowhere; False if there was none to delete.
 
-    A live tournament is never touched: the flag is what says the import did not finish.
+    A live tournament is never touched: the flag is what says the import did not finish. The
+    players are those of its entries (each batch wrote its players and their entries together)
+    created since the tournament was; one another event entered meanwhile is kept.
     """
-    if not Tournament.objects.filter(pk=tournament_id, importing=True).exists():
+    tournament = Tournament.objects.filter(pk=tournament_id, importing=True).first()
+    if tournament is None:
         return False
-    divisions = list(Division.objects.filter(tournament_id=tournament_id).values_list("pk"))
-    division_ids = [pk for (pk,) in divisions]
+    division_ids = list(
+        Division.objects.filter(tournament_id=tournament_id).values_list("pk", flat=True)
+    )
+    players = sorted(
+        set(Entry.objects.filter(division__in=division_ids).values_list("player_id", flat=True))
+    )
     for model, where in (
         (Seat, "round__division__in"),
         (Game, "round__division__in"),
@@ -797,11 +800,12 @@ def discard_import(
                 model.objects.filter(pk__in=ids).delete()
     with transaction.atomic():
         Tournament.objects.filter(pk=tournament_id, importing=True).delete()
-    candidates = sorted(set(players))
-    for start in range(0, len(candidates), batch):
+    for start in range(0, len(players), batch):
         with transaction.atomic():
             Player.objects.filter(
-                pk__in=candidates[start : start + batch], entries__isnull=True
+                pk__in=players[start : start + batch],
+                created__gte=tournament.created,
+                entries__isnull=True,
             ).delete()
     return True
 
@@ -874,10 +878,9 @@ def _write_division(
     *,
     batch: int,
     tick: Callable[[int, str], None],
-    players: set[int],
 ) -> None:
     """Insert a new division's entries, rounds, games and seat index, ``batch`` rows to a
-    transaction (bulk inserts); ``players`` collects the players the entries use."""
+    transaction (bulk inserts); a batch's new players go in with their entries."""
     parsed = prepared.parsed
     src = parsed.source
     by_number: dict[int, Entry] = {}
@@ -889,7 +892,6 @@ def _write_division(
             entries: list[Entry] = []
             for p in chunk:
                 player = find_or_create_player(p.name, naspa_id=p.member_id)
-                players.add(player.pk)
                 if player.pk in seen:
                     raise ServiceError(
                         "duplicate_player",
