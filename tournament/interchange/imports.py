@@ -10,13 +10,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 import tempfile
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings as site
-from django.db import transaction
+from django.db import connection, transaction
 
 from tournament.checks import MAX_DIVISION_ROUNDS, validate_bye_score, validate_played_scores
 from tournament.errors import ServiceError
@@ -661,6 +662,50 @@ def prepare_import(
 # every result entered meanwhile on the site waited and failed; in batches of this size each
 # transaction holds it for a few tens of milliseconds and other writes go in between.
 BATCH_ROWS = 200
+# SQLite lets a waiting writer retry only every 100 ms (its busy handler's longest sleep) and
+# queues nobody: an import committing batch after batch with no gap would take the lock back
+# each time before a waiter's next try. So after each BREATHER_AFTER seconds of holding the
+# lock, the import pauses a little longer than one such retry, and every waiting result
+# entry is sure to get in; a database with row locks (PostgreSQL) needs no pause.
+BREATHER_AFTER = 0.25
+BREATHER = 0.11
+
+
+class BatchWriter:
+    """The import's short write transactions: each timed (the longest is reported), with a
+    breather between them on SQLite (see BREATHER)."""
+
+    def __init__(self) -> None:
+        self.batches = 0
+        self.longest = 0.0  # seconds, the longest single write transaction
+        self._held = 0.0
+        self._pause = connection.vendor == "sqlite"
+
+    def batch(self) -> _Batch:
+        return _Batch(self)
+
+
+class _Batch:
+    def __init__(self, writer: BatchWriter) -> None:
+        self.writer = writer
+        self.atomic = transaction.atomic()
+
+    def __enter__(self) -> None:
+        self.started = time.perf_counter()
+        self.atomic.__enter__()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.atomic.__exit__(*exc)
+        writer = self.writer
+        took = time.perf_counter() - self.started
+        writer.batches += 1
+        writer.longest = max(writer.longest, took)
+        writer._held += took
+        # (inside an outer transaction, a test's, the lock is held anyway: no pause)
+        if writer._pause and writer._held >= BREATHER_AFTER and not connection.in_atomic_block:
+            writer._held = 0.0
+            time.sleep(BREATHER)
+
 
 # (done, total, phrase, tournament), called inside each batch's transaction so the progress a
 # job shows is never ahead of what is written.
@@ -680,6 +725,7 @@ def write_import(
     published: bool = True,
     progress: ImportProgress | None = None,
     batch: int = BATCH_ROWS,
+    writer: BatchWriter | None = None,
 ) -> Tournament:
     """Write a prepared import in short transactions; on any failure, delete what was written.
 
@@ -696,6 +742,7 @@ def write_import(
     total = import_units(prepared)
     done = 0
     tournament: Tournament | None = None
+    writer = writer or BatchWriter()
 
     def tick(units: int, phrase: str) -> None:
         nonlocal done
@@ -704,7 +751,7 @@ def write_import(
             progress(min(done, total), total, phrase, tournament)
 
     try:
-        with transaction.atomic():
+        with writer.batch():
             tournament = create_tournament(
                 name=plan.name,
                 realm=prepared.realm,
@@ -724,27 +771,30 @@ def write_import(
         js_divisions = plan.tourney_js["divisions"] if plan.tourney_js else []
         for index, prepared_division in enumerate(prepared.divisions):
             parsed = prepared_division.parsed
-            division = create_division(
-                tournament,
-                name=parsed.name,
-                rounds=prepared_division.rounds,
-                actor=actor,
-                rating_system=str(s.get("rating_system") or "") or None,
-                file_name=parsed.file_name,
-                config={
-                    # the rounds TSH scored: a .t export leaves them as the file had them
-                    "file_rounds": max((len(p.scores) for p in parsed.players), default=0),
-                    **({"tourney_js": js_divisions[index]} if index < len(js_divisions) else {}),
-                },
-            )
-            _write_division(division, prepared_division, batch=batch, tick=tick)
-            with transaction.atomic():
+            with writer.batch():
+                division = create_division(
+                    tournament,
+                    name=parsed.name,
+                    rounds=prepared_division.rounds,
+                    actor=actor,
+                    rating_system=str(s.get("rating_system") or "") or None,
+                    file_name=parsed.file_name,
+                    config={
+                        # the rounds TSH scored: a .t export leaves them as the file had them
+                        "file_rounds": max((len(p.scores) for p in parsed.players), default=0),
+                        **(
+                            {"tourney_js": js_divisions[index]} if index < len(js_divisions) else {}
+                        ),
+                    },
+                )
+            _write_division(division, prepared_division, batch=batch, tick=tick, writer=writer)
+            with writer.batch():
                 plan.warnings.extend(schedule_from_autopair(division, prepared.config["autopair"]))
             played = prepared_division.played
             summary.append(
                 {"name": division.name, "players": len(parsed.players), "rounds": played}
             )
-        with transaction.atomic():
+        with writer.batch():
             tournament.importing = False
             tournament.published = published
             tournament.save(update_fields=["importing", "published"])
@@ -762,6 +812,10 @@ def write_import(
             discard_import(tournament.pk)
         raise
     tournament.import_warnings = plan.warnings  # for the command's report, not stored
+    tournament.import_writes = {
+        "transactions": writer.batches,
+        "longest_write_ms": round(writer.longest * 1000, 1),
+    }
     return tournament
 
 
@@ -776,6 +830,7 @@ def discard_import(tournament_id: int, *, batch: int = 5 * BATCH_ROWS) -> bool:
     tournament = Tournament.objects.filter(pk=tournament_id, importing=True).first()
     if tournament is None:
         return False
+    writer = BatchWriter()
     division_ids = list(
         Division.objects.filter(tournament_id=tournament_id).values_list("pk", flat=True)
     )
@@ -789,7 +844,7 @@ def discard_import(tournament_id: int, *, batch: int = 5 * BATCH_ROWS) -> bool:
         (Round, "division__in"),
     ):
         while True:
-            with transaction.atomic():
+            with writer.batch():
                 ids = list(
                     model.objects.filter(**{where: division_ids}).values_list("pk", flat=True)[
                         :batch
@@ -798,10 +853,10 @@ def discard_import(tournament_id: int, *, batch: int = 5 * BATCH_ROWS) -> bool:
                 if not ids:
                     break
                 model.objects.filter(pk__in=ids).delete()
-    with transaction.atomic():
+    with writer.batch():
         Tournament.objects.filter(pk=tournament_id, importing=True).delete()
     for start in range(0, len(players), batch):
-        with transaction.atomic():
+        with writer.batch():
             Player.objects.filter(
                 pk__in=players[start : start + batch],
                 created__gte=tournament.created,
@@ -878,9 +933,11 @@ def _write_division(
     *,
     batch: int,
     tick: Callable[[int, str], None],
+    writer: BatchWriter,
 ) -> None:
     """Insert a new division's entries, rounds, games and seat index, ``batch`` rows to a
-    transaction (bulk inserts); a batch's new players go in with their entries."""
+    transaction (bulk inserts); a batch's new players go in with their entries. What can be
+    built without the database is built before each transaction opens."""
     parsed = prepared.parsed
     src = parsed.source
     by_number: dict[int, Entry] = {}
@@ -888,7 +945,7 @@ def _write_division(
     count = len(parsed.players)
     for start in range(0, count, batch):
         chunk = parsed.players[start : start + batch]
-        with transaction.atomic():
+        with writer.batch():
             entries: list[Entry] = []
             for p in chunk:
                 player = find_or_create_player(p.name, naspa_id=p.member_id)
@@ -924,7 +981,7 @@ def _write_division(
             by_number.update((e.number, e) for e in Entry.objects.bulk_create(entries))
             tick(len(chunk), f"division {division.name}: {start + len(chunk)} of {count} players")
     numbers = sorted({g.round for g in prepared.games})
-    with transaction.atomic():
+    with writer.batch():
         rounds = {
             r.number: r
             for r in Round.objects.bulk_create(Round(division=division, number=n) for n in numbers)
@@ -934,19 +991,20 @@ def _write_division(
     count = len(prepared.games)
     for start in range(0, count, per):
         chunk = prepared.games[start : start + per]
-        with transaction.atomic():
-            games = Game.objects.bulk_create(
-                Game(
-                    round=rounds[g.round],
-                    board=g.board,
-                    player1=by_number[g.first],
-                    player2=by_number[g.second] if g.second else None,
-                    score1=g.score1,
-                    score2=g.score2,
-                    first=g.first_player,
-                )
-                for g in chunk
+        built = [
+            Game(
+                round=rounds[g.round],
+                board=g.board,
+                player1=by_number[g.first],
+                player2=by_number[g.second] if g.second else None,
+                score1=g.score1,
+                score2=g.score2,
+                first=g.first_player,
             )
+            for g in chunk
+        ]
+        with writer.batch():
+            games = Game.objects.bulk_create(built)
             # bulk_create skips Game.save, which keeps the seat index: written here
             seats = []
             for game in games:
@@ -957,11 +1015,15 @@ def _write_division(
                         )
             Seat.objects.bulk_create(seats)
             tick(len(chunk), f"division {division.name}: {start + len(chunk)} of {count} games")
-    _keep_underivable_fields(division, parsed, by_number, batch)
+    _keep_underivable_fields(division, parsed, by_number, batch, writer)
 
 
 def _keep_underivable_fields(
-    division: Division, parsed: ParsedDivision, entries: dict[int, Entry], batch: int
+    division: Division,
+    parsed: ParsedDivision,
+    entries: dict[int, Entry],
+    batch: int,
+    writer: BatchWriter,
 ) -> None:
     """Keep a player's p12/board verbatim where the games cannot reproduce them.
 
@@ -987,7 +1049,7 @@ def _keep_underivable_fields(
             entry.extra = extra
             changed.append(entry)
     for start in range(0, len(changed), batch):
-        with transaction.atomic():
+        with writer.batch():
             Entry.objects.bulk_update(changed[start : start + batch], ["extra"])
 
 

@@ -45,7 +45,12 @@ class Command(GibsonCommand):
                     "tournament": tournament.slug,
                     "divisions": divisions,
                     "warnings": warnings,
-                    "progress": {"job": str(job.pk), "steps": job.total, "seconds": seconds},
+                    "progress": {
+                        "job": str(job.pk),
+                        "steps": job.total,
+                        "seconds": seconds,
+                        **getattr(tournament, "import_writes", {}),
+                    },
                 }
             )
             return
