@@ -22,8 +22,8 @@ from django.urls import reverse
 
 from tests.security.test_probe_uploads import players_t
 from tournament import services
-from tournament.errors import ServiceError
 from tournament.access import staffed_tournaments, visible_tournaments
+from tournament.errors import ServiceError
 from tournament.interchange import jobs
 from tournament.interchange.imports import BATCH_ROWS, import_tsh
 from tournament.models import Entry, Game, ImportJob, Player, Tournament

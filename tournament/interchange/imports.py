@@ -8,6 +8,7 @@ as it was. Export writes back every field the import kept, so a round trip is lo
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import re
 import tempfile
 import time
@@ -691,11 +692,19 @@ class _Batch:
         self.atomic = transaction.atomic()
 
     def __enter__(self) -> None:
+        # A full garbage collection over a big import's parsed files takes half a second;
+        # it waits until the lock is let go rather than fall inside a transaction.
+        self.collecting = gc.isenabled()
+        gc.disable()
         self.started = time.perf_counter()
         self.atomic.__enter__()
 
     def __exit__(self, *exc: Any) -> None:
-        self.atomic.__exit__(*exc)
+        try:
+            self.atomic.__exit__(*exc)
+        finally:
+            if self.collecting:
+                gc.enable()
         writer = self.writer
         took = time.perf_counter() - self.started
         writer.batches += 1
@@ -943,8 +952,11 @@ def _write_division(
     by_number: dict[int, Entry] = {}
     seen: set[int] = set()
     count = len(parsed.players)
-    for start in range(0, count, batch):
-        chunk = parsed.players[start : start + batch]
+    # a player costs a look-up in the registry and a row if new (about 3 ms through the ORM)
+    # besides its entry: a batch of players is an eighth of ``batch``
+    per = max(1, batch // 8)
+    for start in range(0, count, per):
+        chunk = parsed.players[start : start + per]
         with writer.batch():
             entries: list[Entry] = []
             for p in chunk:

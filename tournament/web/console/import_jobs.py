@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -53,7 +54,9 @@ def launch_import(job: ImportJob) -> str:
         except Exception as exc:
             if not is_queue_error(exc):
                 raise
-    jobs.start_thread(job)
+    # once the job's row is committed (at once, outside a transaction), or the thread would
+    # look for a job it cannot see yet
+    transaction.on_commit(lambda: jobs.start_thread(job))
     return "thread"
 
 
