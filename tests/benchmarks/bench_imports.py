@@ -128,6 +128,7 @@ def run(data_dir: str, prepared, division_id: int, whole: bool) -> dict:
     return {
         "longest_write_ms": round(longest * 1000, 1),
         "transactions": 1 if whole else writer.batches,
+        "paused_s": round(writer.paused, 1),
         "total_s": round(total, 2),
         "results_entered": len(waits),
         "results_failed": len(entries["failures"]),
@@ -189,6 +190,8 @@ def main() -> int:
             f"{row['total_s']:>6.1f} s {row['results_entered']:>8} {row['results_failed']:>7} "
             f"{row['result_median_ms'] or 0:>6.1f} ms {row['result_worst_ms'] or 0:>6.1f} ms"
         )
+        if row["paused_s"]:
+            print(f"{'':26} of which breathers between transactions: {row['paused_s']:.1f} s")
         if row["failure"]:
             print(f"{'':26} first failure: {row['failure']}")
     print(

@@ -119,6 +119,11 @@ def test_only_the_uploader_follows_the_job():
     # anonymous: sent to sign in, nothing shown
     anonymous = Client().get(url)
     assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]
+    # a site superuser follows any job (and hears when there is none)
+    root = get_user_model().objects.create_superuser("root", "root@example.org", "pw-long-1x")
+    assert signed_in(root).get(url).status_code == 200
+    missing = reverse("console_site:import_job", args=[uuid.uuid4()])
+    assert signed_in(root).get(missing).status_code == 404
     # the service's own check: require(), not only the page
     with pytest.raises(ServiceError) as refused:
         jobs.follow_job(other, ImportJob.objects.get().pk)

@@ -679,6 +679,7 @@ class BatchWriter:
     def __init__(self) -> None:
         self.batches = 0
         self.longest = 0.0  # seconds, the longest single write transaction
+        self.paused = 0.0  # seconds spent in breathers
         self._held = 0.0
         self._pause = connection.vendor == "sqlite"
 
@@ -714,6 +715,7 @@ class _Batch:
         if writer._pause and writer._held >= BREATHER_AFTER and not connection.in_atomic_block:
             writer._held = 0.0
             time.sleep(BREATHER)
+            writer.paused += BREATHER
 
 
 # (done, total, phrase, tournament), called inside each batch's transaction so the progress a

@@ -349,14 +349,17 @@ def sweep_lost_jobs() -> int:
     return count
 
 
-def follow_job(user: Any, job_id: Any) -> ImportJob:
+def follow_job(user: Any, job_id: Any) -> ImportJob | None:
     """The job ``user`` uploaded, as it stands now (a lost one marked failed first).
 
     Raises ``not_allowed`` alike for someone else's job and for no job at all, so a job's
-    address tells another account nothing, not even that it exists.
+    address tells another account nothing, not even that it exists; None (no such job) only
+    for a site superuser, who may follow any.
     """
     job = ImportJob.objects.select_related("tournament").filter(pk=job_id).first()
     if job is None:
-        job = ImportJob(source="", created_by=None)  # refused below, like someone else's
+        # refused like someone else's job; a superuser passes and hears there is none
+        require(user, "follow_import", ImportJob(created_by=None), what="follow this import")
+        return None
     require(user, "follow_import", job, what="follow this import")
     return refresh(job)

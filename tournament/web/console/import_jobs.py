@@ -13,7 +13,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -69,6 +69,8 @@ def import_job(request: HttpRequest, job: str) -> HttpResponse:
         found = jobs.follow_job(request.user, job)
     except ServiceError:  # the same words whether the job is someone else's or none at all
         raise PermissionDenied(DENIED) from None
+    if found is None:
+        raise Http404("no such import job")
     link = (
         reverse("console:setup", args=[found.tournament.slug])
         if found.state == ImportJob.State.DONE and found.tournament is not None
