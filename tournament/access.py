@@ -30,7 +30,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 
 from .errors import ServiceError
-from .models import Club, Entry, Player, Tournament
+from .models import Club, Entry, ImportJob, Player, Tournament
 
 if TYPE_CHECKING:
     from ratings.models import RatingList
@@ -52,13 +52,16 @@ def can_keep_score(user: Any, tournament: Tournament) -> bool:
 
 
 def can_view(user: Any, tournament: Tournament) -> bool:
-    """Published tournaments are public; a draft only for its staff."""
+    """Published tournaments are public; a draft only for its staff; one still being imported
+    by nobody (its rows go in batch by batch: its uploader follows the job instead)."""
+    if tournament.importing:
+        return False
     return tournament.published or can_keep_score(user, tournament)
 
 
 def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     """Published tournaments, and the drafts this user directs or keeps score for."""
-    qs = Tournament.objects.all()
+    qs = Tournament.objects.filter(importing=False)
     if is_signed_in(user) and user.is_superuser:
         return qs
     if not is_signed_in(user):
@@ -72,9 +75,20 @@ def staffed_tournaments(user: Any) -> QuerySet[Tournament]:
     the console's list of one's tournaments."""
     if not is_signed_in(user):
         return Tournament.objects.none()
+    live = Tournament.objects.filter(importing=False)  # an import in progress is its job's
     if user.is_superuser:
-        return Tournament.objects.all()
-    return Tournament.objects.filter(Q(directors=user) | Q(scorekeepers=user)).distinct()
+        return live
+    return live.filter(Q(directors=user) | Q(scorekeepers=user)).distinct()
+
+
+def can_follow_import(user: Any, job: ImportJob) -> bool:
+    """An import job (its progress, its error, its files' names) is its uploader's own (and a
+    site superuser's): another director, even of the same events, has no business in it."""
+    if not is_signed_in(user):
+        return False
+    return bool(
+        user.is_superuser or (job.created_by_id is not None and job.created_by_id == user.pk)
+    )
 
 
 # --- the other roles: clubs, the registry, rating lists, contact details ----------------------
@@ -138,6 +152,7 @@ ACTIONS: dict[str, tuple[Callable[[Any, Any], bool], str]] = {
     "keep_registry": (lambda user, _obj: can_keep_registry(user), "the registry's keepers"),
     "add_players": (lambda user, _obj: can_add_players(user), "directors and registry keepers"),
     "rate": (can_rate, "the list's officers"),
+    "follow_import": (can_follow_import, "the director who uploaded it"),
 }
 
 

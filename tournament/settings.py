@@ -77,6 +77,11 @@ MAX_UPLOAD_MB = _env_int("GIBSON_MAX_UPLOAD_MB", 5)
 MAX_IMPORT_DIVISIONS = _env_int("GIBSON_MAX_IMPORT_DIVISIONS", 50)
 MAX_IMPORT_PLAYERS = _env_int("GIBSON_MAX_IMPORT_PLAYERS", 2000)
 MAX_IMPORT_PLAYER_ROUNDS = _env_int("GIBSON_MAX_IMPORT_PLAYER_ROUNDS", 40_000)
+# Where an upload's import job runs (tournament.interchange.jobs): "auto" on a Celery worker
+# when one answers, else in a background thread of the web process; "thread" always there.
+# The test suite runs jobs inline, inside the upload's request, so a test sees the result
+# at once (tests/console/test_import_jobs.py runs the thread for real).
+IMPORT_JOB_RUNNER = "inline" if TESTING else "auto"
 
 
 def _secret_key() -> str:

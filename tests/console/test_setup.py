@@ -258,10 +258,19 @@ def _upload(client, file_name: str, data: bytes, others=(), **fields):
     return client.post(UPLOAD, payload)
 
 
-def _check_uploaded(response, client, source: Tournament) -> Tournament:
+def _job_page(response, client) -> str:
+    """The upload answers with its import job's page (the suite runs the job inline)."""
     assert response.status_code == 302, response.content.decode()[:3000]
+    assert response["Location"].startswith("/console/imports/"), response["Location"]
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    return page.content.decode()
+
+
+def _check_uploaded(response, client, source: Tournament) -> Tournament:
+    page = _job_page(response, client)
     t = Tournament.objects.exclude(pk=source.pk).get()
-    assert response["Location"] == reverse("console:setup", args=[t.slug])
+    assert f'href="{reverse("console:setup", args=[t.slug])}"' in page, page[-3000:]
     assert not t.published and client.user in t.directors.all()
     [d] = t.divisions.all()
     [src] = source.divisions.all()
@@ -308,9 +317,10 @@ def test_malformed_upload_is_refused_with_file_and_line(staff_client):
     lines[2] = lines[2].replace(" 24 18 12", " 24 x 12", 1)
     before = counts()
     response = _upload(staff_client, "spring.t", "\n".join(lines).encode())
-    assert response.status_code == 400
-    message = error_at(response, "upload-file")
-    assert "spring.t line 3" in message and "gibson-upload" not in message
+    # the parse is the job's: its page says what failed where
+    page = _job_page(response, staff_client)
+    assert "The import failed; nothing was created." in page
+    assert "spring.t line 3" in page and "gibson-upload" not in page
     assert counts() == before
 
 

@@ -8,15 +8,17 @@ as it was. Export writes back every field the import kept, so a round trip is lo
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import re
 import tempfile
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings as site
-from django.db import transaction
+from django.db import connection, transaction
 
 from tournament.checks import MAX_DIVISION_ROUNDS, validate_bye_score, validate_played_scores
 from tournament.errors import ServiceError
@@ -39,7 +41,7 @@ from tournament.formats.tourney_js import (
 )
 from tournament.formats.tsh import TshPlayer, decode_bytes, parse_t, withdrawn_round
 from tournament.interchange.exports import TEAM_RATING_KEY, division_players
-from tournament.models import Division, Entry, First, Game, Round, Seat, Tournament
+from tournament.models import Division, Entry, First, Game, Player, Round, Seat, Tournament
 from tournament.services import (
     Actor,
     audit,
@@ -182,8 +184,8 @@ def check_import_size(paths: list[Path], source: str) -> None:
         )
 
 
-def _config_divisions(config: TshConfig, base: Path, source: str) -> list[ParsedDivision]:
-    out = []
+def _config_texts(config: TshConfig, base: Path, source: str) -> dict[str, str]:
+    """The division files a config names, read and pre-scanned (each, then all together)."""
     total = Counts()
     total.divisions = len(config.divisions)
     check_counts(total, source)
@@ -203,6 +205,12 @@ def _config_divisions(config: TshConfig, base: Path, source: str) -> list[Parsed
             check_counts(counts, file_name)  # its rounds, named with its own line
             total.add(counts)
             check_counts(total, source)  # the files together
+    return texts
+
+
+def _config_divisions(config: TshConfig, base: Path, source: str) -> list[ParsedDivision]:
+    out = []
+    texts = _config_texts(config, base, source)
     for name, file_name in config.divisions:
         _check_named_file(source, name, file_name)
         path = base / file_name
@@ -343,6 +351,29 @@ def _read_division(
     path: Path, text: str, config: TshConfig | None, config_path: Path | None
 ) -> ImportRead:
     return ImportRead([_single_division(text, path, config, config_path)], config)
+
+
+def prescan_import(path: str | Path) -> None:
+    """Every limit an import checks before it parses (bytes, divisions, players, rounds and
+    player-rounds), at the cost of a pass over the lines: what a request may afford before it
+    hands the file to a background job, so a refusal of size still comes back at once."""
+    path = Path(path)
+    check_import_size([path], path.name)
+    try:
+        text = read_text(path)
+        if not text.strip():
+            raise ServiceError("empty_file", field="file", path=str(path))
+        fmt = detect_import_format(path.name, text)
+        if fmt.count is not None:
+            check_counts(fmt.count(text), path.name)
+        if fmt.name == CONFIG:
+            _config_texts(parse_config(text, source=path.name), path.parent, path.name)
+        elif fmt.count is None:  # tourney.js: counted once its JSON is read (no players yet)
+            check_counts(_tourney_js_counts(parse_tourney_js(text, source=path.name)), path.name)
+    except FormatError as exc:
+        raise ServiceError(
+            "invalid_file", field="file", detail=str(exc), source=exc.source, line=exc.line
+        ) from exc
 
 
 def plan_import(
@@ -627,63 +658,222 @@ def prepare_import(
     return PreparedImport(plan, Path(path).name, realm, fields, config_keep, divisions)
 
 
-@transaction.atomic
+# Rows written per transaction. A big import (4 divisions of 500 players, 50 rounds: 100,000
+# games and seats) written in one transaction held SQLite's one write lock for over 30 s, so
+# every result entered meanwhile on the site waited and failed; in batches of this size each
+# transaction holds it for a few tens of milliseconds and other writes go in between.
+BATCH_ROWS = 200
+# SQLite lets a waiting writer retry only every 100 ms (its busy handler's longest sleep) and
+# queues nobody: an import committing batch after batch with no gap would take the lock back
+# each time before a waiter's next try. So after each BREATHER_AFTER seconds of holding the
+# lock, the import pauses a little longer than one such retry, and every waiting result
+# entry is sure to get in; a database with row locks (PostgreSQL) needs no pause.
+BREATHER_AFTER = 0.25
+BREATHER = 0.11
+
+
+class BatchWriter:
+    """The import's short write transactions: each timed (the longest is reported), with a
+    breather between them on SQLite (see BREATHER)."""
+
+    def __init__(self) -> None:
+        self.batches = 0
+        self.longest = 0.0  # seconds, the longest single write transaction
+        self.paused = 0.0  # seconds spent in breathers
+        self._held = 0.0
+        self._pause = connection.vendor == "sqlite"
+
+    def batch(self) -> _Batch:
+        return _Batch(self)
+
+
+class _Batch:
+    def __init__(self, writer: BatchWriter) -> None:
+        self.writer = writer
+        self.atomic = transaction.atomic()
+
+    def __enter__(self) -> None:
+        # A full garbage collection over a big import's parsed files takes half a second;
+        # it waits until the lock is let go rather than fall inside a transaction.
+        self.collecting = gc.isenabled()
+        gc.disable()
+        self.started = time.perf_counter()
+        self.atomic.__enter__()
+
+    def __exit__(self, *exc: Any) -> None:
+        try:
+            self.atomic.__exit__(*exc)
+        finally:
+            if self.collecting:
+                gc.enable()
+        writer = self.writer
+        took = time.perf_counter() - self.started
+        writer.batches += 1
+        writer.longest = max(writer.longest, took)
+        writer._held += took
+        # (inside an outer transaction, a test's, the lock is held anyway: no pause)
+        if writer._pause and writer._held >= BREATHER_AFTER and not connection.in_atomic_block:
+            writer._held = 0.0
+            time.sleep(BREATHER)
+            writer.paused += BREATHER
+
+
+# (done, total, phrase, tournament), called inside each batch's transaction so the progress a
+# job shows is never ahead of what is written.
+ImportProgress = Callable[[int, int, str, Tournament], None]
+
+
+def import_units(prepared: PreparedImport) -> int:
+    """The steps an import's progress counts: each player and each game once."""
+    return sum(len(d.parsed.players) + len(d.games) for d in prepared.divisions) + 1
+
+
 def write_import(
     prepared: PreparedImport,
     *,
     actor: Actor | str | None = "import_tsh",
     directors: Iterable[Any] = (),
+    published: bool = True,
+    progress: ImportProgress | None = None,
+    batch: int = BATCH_ROWS,
+    writer: BatchWriter | None = None,
 ) -> Tournament:
-    """Write a prepared import in one short transaction: all of it, or (on a refusal) nothing.
+    """Write a prepared import in short transactions; on any failure, delete what was written.
 
-    Entries, rounds, games and their seats go in with one bulk insert each; the tournament and
-    divisions through their services (each audited) and one ``import`` event at the end. The
-    ``directors`` direct it from the start, so an uploader acting as ``actor`` may add its
-    divisions (the division service checks that the actor directs the tournament).
+    The tournament is created hidden (a draft marked ``importing``: no public page, no console
+    list or page shows it), its divisions through their services (each audited), then players,
+    entries, rounds and games in batches of ``batch`` rows, each batch its own transaction so
+    the database's write lock is never held for long; one last transaction makes it live
+    (``published`` as asked), clears ``importing`` and writes the ``import`` event. A refusal
+    met while writing (a player twice in a division) deletes the partial import, again in short
+    transactions, and is raised as it was. The ``directors`` direct it from the start, so an
+    uploader acting as ``actor`` may add its divisions (the division service checks that).
     """
     plan = prepared.plan
-    tournament = create_tournament(
-        name=plan.name,
-        realm=prepared.realm,
-        actor=actor,
-        directors=directors,
-        config=prepared.config,
-        **prepared.fields,
-    )
-    from pairings.services.schedule import schedule_from_autopair
+    total = import_units(prepared)
+    done = 0
+    tournament: Tournament | None = None
+    writer = writer or BatchWriter()
 
-    summary = []
-    s = plan.settings
-    js_divisions = plan.tourney_js["divisions"] if plan.tourney_js else []
-    for index, prepared_division in enumerate(prepared.divisions):
-        parsed = prepared_division.parsed
-        division = create_division(
-            tournament,
-            name=parsed.name,
-            rounds=prepared_division.rounds,
-            actor=actor,
-            rating_system=str(s.get("rating_system") or "") or None,
-            file_name=parsed.file_name,
-            config={
-                # the rounds TSH scored: a .t export leaves them as the file had them
-                "file_rounds": max((len(p.scores) for p in parsed.players), default=0),
-                **({"tourney_js": js_divisions[index]} if index < len(js_divisions) else {}),
-            },
-        )
-        _write_division(division, prepared_division)
-        plan.warnings.extend(schedule_from_autopair(division, prepared.config["autopair"]))
-        played = prepared_division.played
-        summary.append({"name": division.name, "players": len(parsed.players), "rounds": played})
-    audit(
-        tournament,
-        actor,
-        "import",
-        tournament,
-        f"imported {prepared.source}",
-        after={"divisions": summary, "warnings": plan.warnings},
-    )
+    def tick(units: int, phrase: str) -> None:
+        nonlocal done
+        done += units
+        if progress is not None and tournament is not None:
+            progress(min(done, total), total, phrase, tournament)
+
+    try:
+        with writer.batch():
+            tournament = create_tournament(
+                name=plan.name,
+                realm=prepared.realm,
+                actor=actor,
+                directors=directors,
+                config=prepared.config,
+                published=False,
+                **prepared.fields,
+            )
+            Tournament.objects.filter(pk=tournament.pk).update(importing=True)
+            tournament.importing = True
+            tick(0, "creating the tournament")
+        from pairings.services.schedule import schedule_from_autopair
+
+        summary = []
+        s = plan.settings
+        js_divisions = plan.tourney_js["divisions"] if plan.tourney_js else []
+        for index, prepared_division in enumerate(prepared.divisions):
+            parsed = prepared_division.parsed
+            with writer.batch():
+                division = create_division(
+                    tournament,
+                    name=parsed.name,
+                    rounds=prepared_division.rounds,
+                    actor=actor,
+                    rating_system=str(s.get("rating_system") or "") or None,
+                    file_name=parsed.file_name,
+                    config={
+                        # the rounds TSH scored: a .t export leaves them as the file had them
+                        "file_rounds": max((len(p.scores) for p in parsed.players), default=0),
+                        **(
+                            {"tourney_js": js_divisions[index]} if index < len(js_divisions) else {}
+                        ),
+                    },
+                )
+            _write_division(division, prepared_division, batch=batch, tick=tick, writer=writer)
+            with writer.batch():
+                plan.warnings.extend(schedule_from_autopair(division, prepared.config["autopair"]))
+            played = prepared_division.played
+            summary.append(
+                {"name": division.name, "players": len(parsed.players), "rounds": played}
+            )
+        with writer.batch():
+            tournament.importing = False
+            tournament.published = published
+            tournament.save(update_fields=["importing", "published"])
+            audit(
+                tournament,
+                actor,
+                "import",
+                tournament,
+                f"imported {prepared.source}",
+                after={"divisions": summary, "warnings": plan.warnings},
+            )
+            tick(1, "done")
+    except BaseException:
+        if tournament is not None:
+            discard_import(tournament.pk)
+        raise
     tournament.import_warnings = plan.warnings  # for the command's report, not stored
+    tournament.import_writes = {
+        "transactions": writer.batches,
+        "longest_write_ms": round(writer.longest * 1000, 1),
+    }
     return tournament
+
+
+def discard_import(tournament_id: int, *, batch: int = 5 * BATCH_ROWS) -> bool:
+    """Delete a partial import (a tournament still marked ``importing``) in short transactions,
+    and the players it created that now play nowhere; False if there was none to delete.
+
+    A live tournament is never touched: the flag is what says the import did not finish. The
+    players are those of its entries (each batch wrote its players and their entries together)
+    created since the tournament was; one another event entered meanwhile is kept.
+    """
+    tournament = Tournament.objects.filter(pk=tournament_id, importing=True).first()
+    if tournament is None:
+        return False
+    writer = BatchWriter()
+    division_ids = list(
+        Division.objects.filter(tournament_id=tournament_id).values_list("pk", flat=True)
+    )
+    players = sorted(
+        set(Entry.objects.filter(division__in=division_ids).values_list("player_id", flat=True))
+    )
+    for model, where in (
+        (Seat, "round__division__in"),
+        (Game, "round__division__in"),
+        (Entry, "division__in"),
+        (Round, "division__in"),
+    ):
+        while True:
+            with writer.batch():
+                ids = list(
+                    model.objects.filter(**{where: division_ids}).values_list("pk", flat=True)[
+                        :batch
+                    ]
+                )
+                if not ids:
+                    break
+                model.objects.filter(pk__in=ids).delete()
+    with writer.batch():
+        Tournament.objects.filter(pk=tournament_id, importing=True).delete()
+    for start in range(0, len(players), batch):
+        with writer.batch():
+            Player.objects.filter(
+                pk__in=players[start : start + batch],
+                created__gte=tournament.created,
+                entries__isnull=True,
+            ).delete()
+    return True
 
 
 def import_tsh(
@@ -693,15 +883,16 @@ def import_tsh(
     rounds: int | None = None,
     name: str | None = None,
     actor: Actor | str | None = "import_tsh",
+    progress: ImportProgress | None = None,
 ) -> Tournament:
     """Create a tournament (always a new one) from a .t, config.tsh, all.tsh, tourney.js or .TOU.
 
     The files are read and checked first with no transaction open (``prepare_import``), then
-    written in one short one (``write_import``), so the database's write lock is held only
-    while rows go in.
+    written in short transactions of a few hundred rows (``write_import``), so the database's
+    write lock is never held for long and results entered meanwhile go in between.
     """
     prepared = prepare_import(path, config_path=config_path, rounds=rounds, name=name)
-    return write_import(prepared, actor=actor)
+    return write_import(prepared, actor=actor, progress=progress)
 
 
 def _parse_date(text: str) -> dt.date | None:
@@ -747,89 +938,133 @@ def _division_games(parsed: ParsedDivision) -> list[PreparedGame]:
     return games
 
 
-def _write_division(division: Division, prepared: PreparedDivision) -> None:
-    """Insert a new division's entries, rounds, games and seat index (bulk inserts)."""
+def _write_division(
+    division: Division,
+    prepared: PreparedDivision,
+    *,
+    batch: int,
+    tick: Callable[[int, str], None],
+    writer: BatchWriter,
+) -> None:
+    """Insert a new division's entries, rounds, games and seat index, ``batch`` rows to a
+    transaction (bulk inserts); a batch's new players go in with their entries. What can be
+    built without the database is built before each transaction opens."""
     parsed = prepared.parsed
     src = parsed.source
-    entries: list[Entry] = []
+    by_number: dict[int, Entry] = {}
     seen: set[int] = set()
-    for p in parsed.players:
-        player = find_or_create_player(p.name, naspa_id=p.member_id)
-        if player.pk in seen:
-            raise ServiceError(
-                "duplicate_player",
-                field="file",
-                source=src,
-                line=p.line,
-                name=p.name,
-                division=division.name,
-            )
-        seen.add(player.pk)
-        withdrawn_round, off = _withdrawal(p)
-        extra = [[k, None if k in MODELLED_FIELDS else list(v)] for k, v in p.fields.items()]
-        if p.rating_text:  # a team's 'a+b+c', kept for export (the key is no TSH field name)
-            extra.append([TEAM_RATING_KEY, [p.rating_text]])
-        entries.append(
-            Entry(
-                division=division,
-                player=player,
-                number=p.number,
-                seed_rating=p.rating,
-                career_games=p.lifeg,
-                player_class=p.player_class or "",
-                withdrawn_round=withdrawn_round,
-                withdrawal_score=off,
-                extra=extra,
-            )
-        )
-    by_number = {e.number: e for e in Entry.objects.bulk_create(entries)}
+    count = len(parsed.players)
+    # a player costs a look-up in the registry and a row if new (about 3 ms through the ORM)
+    # besides its entry: a batch of players is an eighth of ``batch``
+    per = max(1, batch // 8)
+    for start in range(0, count, per):
+        chunk = parsed.players[start : start + per]
+        with writer.batch():
+            entries: list[Entry] = []
+            for p in chunk:
+                player = find_or_create_player(p.name, naspa_id=p.member_id)
+                if player.pk in seen:
+                    raise ServiceError(
+                        "duplicate_player",
+                        field="file",
+                        source=src,
+                        line=p.line,
+                        name=p.name,
+                        division=division.name,
+                    )
+                seen.add(player.pk)
+                withdrawn_round, off = _withdrawal(p)
+                extra = [
+                    [k, None if k in MODELLED_FIELDS else list(v)] for k, v in p.fields.items()
+                ]
+                if p.rating_text:  # a team's 'a+b+c', kept for export (no TSH field name)
+                    extra.append([TEAM_RATING_KEY, [p.rating_text]])
+                entries.append(
+                    Entry(
+                        division=division,
+                        player=player,
+                        number=p.number,
+                        seed_rating=p.rating,
+                        career_games=p.lifeg,
+                        player_class=p.player_class or "",
+                        withdrawn_round=withdrawn_round,
+                        withdrawal_score=off,
+                        extra=extra,
+                    )
+                )
+            by_number.update((e.number, e) for e in Entry.objects.bulk_create(entries))
+            tick(len(chunk), f"division {division.name}: {start + len(chunk)} of {count} players")
     numbers = sorted({g.round for g in prepared.games})
-    rounds = {
-        r.number: r
-        for r in Round.objects.bulk_create(Round(division=division, number=n) for n in numbers)
-    }
-    games = Game.objects.bulk_create(
-        Game(
-            round=rounds[g.round],
-            board=g.board,
-            player1=by_number[g.first],
-            player2=by_number[g.second] if g.second else None,
-            score1=g.score1,
-            score2=g.score2,
-            first=g.first_player,
-        )
-        for g in prepared.games
-    )
-    # bulk_create skips Game.save, which keeps the seat index: write it here, one row a side
-    seats = []
-    for game in games:
-        for side, entry_id in ((1, game.player1_id), (2, game.player2_id)):
-            if entry_id is not None:
-                seats.append(Seat(game=game, round_id=game.round_id, entry_id=entry_id, side=side))
-    Seat.objects.bulk_create(seats)
-    _keep_underivable_fields(division, parsed)
+    with writer.batch():
+        rounds = {
+            r.number: r
+            for r in Round.objects.bulk_create(Round(division=division, number=n) for n in numbers)
+        }
+    # a game and its two seats are three rows: a batch of games is a third of ``batch``
+    per = max(1, batch // 3)
+    count = len(prepared.games)
+    for start in range(0, count, per):
+        chunk = prepared.games[start : start + per]
+        built = [
+            Game(
+                round=rounds[g.round],
+                board=g.board,
+                player1=by_number[g.first],
+                player2=by_number[g.second] if g.second else None,
+                score1=g.score1,
+                score2=g.score2,
+                first=g.first_player,
+            )
+            for g in chunk
+        ]
+        with writer.batch():
+            games = Game.objects.bulk_create(built)
+            # bulk_create skips Game.save, which keeps the seat index: written here
+            seats = []
+            for game in games:
+                for side, entry_id in ((1, game.player1_id), (2, game.player2_id)):
+                    if entry_id is not None:
+                        seats.append(
+                            Seat(game=game, round_id=game.round_id, entry_id=entry_id, side=side)
+                        )
+            Seat.objects.bulk_create(seats)
+            tick(len(chunk), f"division {division.name}: {start + len(chunk)} of {count} games")
+    _keep_underivable_fields(division, parsed, by_number, batch, writer)
 
 
-def _keep_underivable_fields(division: Division, parsed: ParsedDivision) -> None:
+def _keep_underivable_fields(
+    division: Division,
+    parsed: ParsedDivision,
+    entries: dict[int, Entry],
+    batch: int,
+    writer: BatchWriter,
+) -> None:
     """Keep a player's p12/board verbatim where the games cannot reproduce them.
 
     Games hold one board and one first-player value, but old files sometimes disagree between
     the two sides of a game (a board moved for one player, p12 recorded on forfeits). Running the
-    exporter once shows which lists the games cannot give back; those are kept as written, for
-    the rounds they cover (later rounds are still derived from the games).
+    exporter once (a read, no transaction) shows which lists the games cannot give back; those
+    are kept as written, for the rounds they cover (later rounds are still derived from the
+    games), in batches like the rest.
     """
     exported = {p.number: p for p in division_players(division)}
+    changed: list[Entry] = []
     for p in parsed.players:
         derived = exported[p.number].fields
-        changed = False
-        extra = [list(item) for item in division.entries.get(number=p.number).extra]
+        entry = entries[p.number]
+        extra = [list(item) for item in entry.extra]
+        keep = False
         for item in extra:
             key, values = item
             if values is None and key in ("p12", "board") and derived.get(key) != p.fields[key]:
                 item[1] = list(p.fields[key])
-                changed = True
-        if changed:
-            Entry.objects.filter(division=division, number=p.number).update(extra=extra)
+                keep = True
+        if keep:
+            entry.extra = extra
+            changed.append(entry)
+    for start in range(0, len(changed), batch):
+        with writer.batch():
+            Entry.objects.bulk_update(changed[start : start + batch], ["extra"])
 
 
 # A live feed: by its name (.js, or .json for a plain-JSON feed), or by its content, which
@@ -933,6 +1168,97 @@ def _upload_name(file_name: str) -> str:
     return base[:100] or "upload.t"
 
 
+def upload_files(
+    file_name: str, data: bytes, others: dict[str, bytes] | None = None
+) -> tuple[str, dict[str, bytes]]:
+    """The upload's files under plain names, the main one first: (main name, {name: bytes})."""
+    files = {_upload_name(file_name): data}
+    for other_name, other_data in (others or {}).items():
+        files.setdefault(_upload_name(other_name), other_data)
+    return _upload_name(file_name), files
+
+
+class _UploadFolder:
+    """The upload's files written in a temporary folder, removed afterwards: the import reads
+    only these; refusals name the uploaded files, never the folder."""
+
+    def __init__(self, files: dict[str, bytes]) -> None:
+        self.files = files
+
+    def __enter__(self) -> _UploadFolder:
+        self._tmp = tempfile.TemporaryDirectory(prefix="gibson-upload-")
+        self.folder = Path(self._tmp.name) / UPLOAD_FOLDER
+        self.folder.mkdir()
+        for fname, content in self.files.items():
+            (self.folder / fname).write_bytes(content)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._tmp.cleanup()
+
+    def clean(self, text: str) -> str:
+        return text.replace(str(self.folder) + "/", "").replace(str(self.folder), UPLOAD_FOLDER)
+
+    def reword(self, exc: ServiceError) -> ServiceError:
+        # The import's own code and params stay (a client acts on them); only the name of the
+        # temporary folder is taken out of the words.
+        params = {k: self.clean(v) if isinstance(v, str) else v for k, v in exc.params.items()}
+        return ServiceError(exc.code, self.clean(exc.message), field=exc.field or "file", **params)
+
+
+def check_upload(main: str, files: dict[str, bytes]) -> None:
+    """What a request checks of an upload before it keeps it for a background import: its size,
+    that a config's division files are among the uploaded ones (so an upload never reads
+    anything else on the server), and the pre-scan's limits. A refusal changes nothing."""
+    check_upload_size(sum(len(content) for content in files.values()))
+    with _UploadFolder(files) as upload:
+        if not main.lower().endswith(".js"):
+            text = decode_bytes(files[main])
+            if file_kind(text) == CONFIG:
+                try:
+                    config = parse_config(text, source=main)
+                except FormatError as exc:
+                    raise ServiceError(
+                        "setup_upload_refused", field="file", detail=upload.clean(str(exc))
+                    ) from exc
+                for dname, named in config.divisions:
+                    if named not in files or _upload_name(named) != named:
+                        raise ServiceError(
+                            "setup_upload_refused",
+                            field="file",
+                            detail=f"{main}: division {dname} names {named}, which is not "
+                            "among the uploaded files (upload it with the config)",
+                        )
+        try:
+            prescan_import(upload.folder / main)
+        except ServiceError as exc:
+            raise upload.reword(exc) from exc
+
+
+def import_files(
+    main: str,
+    files: dict[str, bytes],
+    *,
+    actor: Actor | str | None,
+    director: Any = None,
+    name: str | None = None,
+    rounds: int | None = None,
+    progress: ImportProgress | None = None,
+) -> Tournament:
+    """Import checked upload files (``check_upload``) as a new draft tournament, its uploader
+    as director: parsed with no transaction open, written in short ones (``write_import``).
+    What a background import job runs; refusals name the uploaded file and line."""
+    with _UploadFolder(files) as upload:
+        try:
+            prepared = prepare_import(upload.folder / main, rounds=rounds, name=name or None)
+            uploader = [director] if getattr(director, "pk", None) else []
+            return write_import(
+                prepared, actor=actor, directors=uploader, published=False, progress=progress
+            )
+        except ServiceError as exc:
+            raise upload.reword(exc) from exc
+
+
 def import_upload(
     file_name: str,
     data: bytes,
@@ -944,61 +1270,10 @@ def import_upload(
     others: dict[str, bytes] | None = None,
 ) -> Tournament:
     """Create a draft tournament from uploaded bytes (a .t, config.tsh, all.tsh or tourney.js;
-    a config.tsh comes with its .t files in ``others``), its uploader as director.
-
-    The bytes are written only inside a temporary folder, removed afterwards, and go through
-    the same import as a file on disk; a division file a config names must be one of the
-    uploaded files, so an upload never reads anything else on the server. Refusals name the
-    uploaded file and line, never the temporary folder, and leave nothing behind.
+    a config.tsh comes with its .t files in ``others``), its uploader as director, here and
+    now: ``check_upload`` then ``import_files``. The console does the same in two steps, the
+    second in a background job (tournament.interchange.jobs), never inside its request.
     """
-
-    files = {_upload_name(file_name): data}
-    for other_name, other_data in (others or {}).items():
-        files.setdefault(_upload_name(other_name), other_data)
-    check_upload_size(sum(len(content) for content in files.values()))
-    main = _upload_name(file_name)
-    with tempfile.TemporaryDirectory(prefix="gibson-upload-") as tmp:
-        folder = Path(tmp) / UPLOAD_FOLDER
-        folder.mkdir()
-
-        def clean(text: str) -> str:
-            return text.replace(str(folder) + "/", "").replace(str(folder), UPLOAD_FOLDER)
-
-        def refuse(message: str) -> ServiceError:
-            return ServiceError("setup_upload_refused", field="file", detail=clean(message))
-
-        for fname, content in files.items():
-            (folder / fname).write_bytes(content)
-        if not main.lower().endswith(".js"):
-            text = decode_bytes(data)
-            if file_kind(text) == CONFIG:
-                try:
-                    config = parse_config(text, source=main)
-                except FormatError as exc:
-                    raise refuse(str(exc)) from exc
-                for dname, named in config.divisions:
-                    if named not in files or _upload_name(named) != named:
-                        raise ServiceError(
-                            "setup_upload_refused",
-                            field="file",
-                            detail=f"{main}: division {dname} names {named}, which is not "
-                            "among the uploaded files (upload it with the config)",
-                        )
-        try:
-            # Checked with no transaction open; then one short transaction writes the event,
-            # marks it a draft (like those made on the console's new-tournament page) and
-            # makes its uploader a director, so no half of it is ever seen.
-            prepared = prepare_import(folder / main, rounds=rounds, name=name or None)
-            with transaction.atomic():
-                uploader = [director] if getattr(director, "pk", None) else []
-                tournament = write_import(prepared, actor=actor, directors=uploader)
-                tournament.published = False
-                tournament.save(update_fields=["published"])
-        except ServiceError as exc:
-            # The import's own code and params stay (a client acts on them); only the name of
-            # the temporary folder is taken out of the words.
-            params = {k: clean(v) if isinstance(v, str) else v for k, v in exc.params.items()}
-            raise ServiceError(
-                exc.code, clean(exc.message), field=exc.field or "file", **params
-            ) from exc
-    return tournament
+    main, files = upload_files(file_name, data, others)
+    check_upload(main, files)
+    return import_files(main, files, actor=actor, director=director, name=name, rounds=rounds)

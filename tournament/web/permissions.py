@@ -43,7 +43,8 @@ def staff_tournament(request: HttpRequest, slug: str, role: str = DIRECTOR) -> T
     Raises NeedsSignIn for anonymous visitors (the decorators turn it into a redirect),
     PermissionDenied (403) for anyone else, Http404 for an unknown slug.
     """
-    tournament = get_object_or_404(Tournament, slug=slug)
+    # an import still writing it is followed on its job's page, not opened half-written
+    tournament = get_object_or_404(Tournament, slug=slug, importing=False)
     if not request.user.is_authenticated:
         raise NeedsSignIn
     if not has_role(request.user, tournament, role):

@@ -1,6 +1,7 @@
+import time
 from pathlib import Path
 
-from tournament.interchange.imports import import_tsh
+from tournament.interchange.jobs import run_command_import
 from tournament.selectors import last_round_number
 
 from ..base import GibsonCommand
@@ -21,13 +22,18 @@ class Command(GibsonCommand):
         path = Path(opts["path"])
         if not path.exists():
             raise ValueError(f"{path}: no such file")
-        tournament = import_tsh(
+        # Recorded as an import job (kind "command"): written in batches of a few hundred rows,
+        # so the site's result entry goes on meanwhile, and a run killed halfway is found and
+        # its hidden, half-written tournament deleted by the next import.
+        started = time.monotonic()
+        tournament, job = run_command_import(
             path,
             config_path=opts["config"],
             rounds=opts["rounds"],
             name=opts["name"],
             actor="import_tsh",
         )
+        seconds = round(time.monotonic() - started, 2)
         divisions = [
             {"name": d.name, "players": d.entries.count(), "rounds": last_round_number(d)}
             for d in tournament.divisions.order_by("position")
@@ -35,7 +41,17 @@ class Command(GibsonCommand):
         warnings = getattr(tournament, "import_warnings", [])
         if opts["json"]:
             self.emit_json(
-                {"tournament": tournament.slug, "divisions": divisions, "warnings": warnings}
+                {
+                    "tournament": tournament.slug,
+                    "divisions": divisions,
+                    "warnings": warnings,
+                    "progress": {
+                        "job": str(job.pk),
+                        "steps": job.total,
+                        "seconds": seconds,
+                        **getattr(tournament, "import_writes", {}),
+                    },
+                }
             )
             return
         for w in warnings:

@@ -32,7 +32,8 @@ from pairings.services.schedule import (
     update_schedule_range,
 )
 from tournament.errors import ServiceError
-from tournament.interchange.imports import check_upload_size, import_upload
+from tournament.interchange import jobs
+from tournament.interchange.imports import check_upload_size
 
 from ... import services
 from ...access import can_create_tournament, can_direct, staffed_tournaments
@@ -47,6 +48,7 @@ from ..forms.setup import (
     UploadForm,
 )
 from ..permissions import DivisionMoved, director_required, division_by_slug
+from .import_jobs import import_job, launch_import
 
 
 @login_required
@@ -147,7 +149,9 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
 @require_POST
 def upload_tournament(request: HttpRequest) -> HttpResponse:
     """A new draft tournament from an uploaded .t, config.tsh (with its .t files), all.tsh or
-    tourney.js; a malformed file is refused with its file and line and nothing is created."""
+    tourney.js, imported by a background job: this request checks the size and the pre-scan's
+    limits (refused here, at once, naming the limit), stores the files and answers with the
+    job's page; a malformed file fails the job with its file and line and nothing is created."""
     if not can_create_tournament(request.user):
         raise PermissionDenied("a site administrator grants the right to create tournaments")
     upload = UploadForm(request.POST, request.FILES, prefix="upload")
@@ -162,20 +166,20 @@ def upload_tournament(request: HttpRequest) -> HttpResponse:
     except ServiceError as exc:
         show_error(upload, exc)
         return _new_page(request, form, divisions, upload, status=400)
-    try:
-        tournament = import_upload(
+    try:  # the pre-scan's limits, now; the parse and the writes in the background job
+        job = jobs.create_upload_job(
+            request.user,
             main.name,
             main.read(),
             others={f.name: f.read() for f in others},
             name=upload.cleaned_data["name"] or None,
             rounds=upload.cleaned_data["rounds"],
-            actor=request.user,
-            director=request.user,
         )
     except ServiceError as exc:
         show_error(upload, exc)
         return _new_page(request, form, divisions, upload, status=400)
-    return redirect("console:setup", slug=tournament.slug)
+    launch_import(job)
+    return redirect("console_site:import_job", job=job.pk)
 
 
 # --------------------------------------------------------------------------- settings page
@@ -418,4 +422,5 @@ site_patterns: list[URLPattern] = [
     path("", tournaments, name="tournaments"),
     path("new/", new_tournament, name="new"),
     path("new/upload/", upload_tournament, name="upload"),
+    path("imports/<uuid:job>/", import_job, name="import_job"),
 ]
