@@ -145,8 +145,7 @@ CODES: dict[str, str] = {
     "start it again",
     "clock_not_started": "{where}: the clock has not been started",
     "clock_not_running": "{where}: the clock is not running ({state}), so it cannot be paused",
-    "clock_not_paused": "{where}: the clock is not paused ({state}), so there is nothing to "
-    "resume",
+    "clock_not_paused": "{where}: the clock is not paused ({state}), so there is nothing to resume",
     "clock_over": "{where}: time is up, so there is nothing to pause; extend the clock to give "
     "more time",
     "clock_unknown_action": "{action!r} is not a clock action; use one of {actions}",

@@ -874,11 +874,9 @@ def division_clocks(tournament: Tournament, now: Any) -> list[DivisionClock]:
 
     from .clock import state_of
 
-    divisions = list(
-        tournament.divisions.annotate(
-            paired=Max("round_set__number", filter=Q(round_set__games__isnull=False))
-        )
-    )
+    # a Round row exists only while the round is paired (unpairing deletes it), so the games
+    # are not read: the public pages count their game queries, and the strip needs none
+    divisions = list(tournament.divisions.annotate(paired=Max("round_set__number")))
     rows = {
         (c.division_id, c.round_number): c
         for c in RoundClock.objects.filter(division__tournament=tournament)

@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
+from ..clock import NOT_STARTED
 from ..models import Division, Tournament
 from ..selectors import (
     BoardRow,
@@ -169,7 +170,9 @@ def strip_context(
     clocks = [
         c
         for c in division_clocks(tournament, now)
-        if c.clock is not None and (not division or c.division.slug == division)
+        if c.clock is not None
+        and c.clock.state != NOT_STARTED
+        and (not division or c.division.slug == division)
     ]
     url = reverse("public:screen_live", args=(tournament.slug,))
     if division:
