@@ -69,7 +69,7 @@ def announcement_panel(tournament: Tournament) -> dict[str, Any]:
 @director_required
 @require_POST
 def clock(
-    request: HttpRequest, tournament: Tournament, division: str, number: int
+    request: HttpRequest, tournament: Tournament, division: str, round: int
 ) -> HttpResponseBase:
     """One press of the clock's panel: ``action`` start (``minutes``), pause, resume, reset, or
     ``extend`` = 1 or 5 (with ``reason``)."""
@@ -85,7 +85,7 @@ def clock(
     try:
         state = clock_services.clock_action(
             div,
-            number,
+            round,
             action,
             minutes=minutes,
             reason=request.POST.get("reason", ""),
@@ -94,7 +94,7 @@ def clock(
     except ServiceError as exc:
         messages.error(request, f"Round clock: {exc.message}")
     else:
-        messages.success(request, f"Round {number} clock: {_said(action, state)}.")
+        messages.success(request, f"Round {round} clock: {_said(action, state)}.")
     return redirect(reverse("console:division", args=(tournament.slug, div.slug)) + "#round-clock")
 
 
@@ -152,5 +152,5 @@ urlpatterns: list[URLPattern] = [
     path("setup/round-length/", round_length, name="round_length"),
 ]
 division_patterns: list[URLPattern] = [
-    path("<str:division>/round/<int:number>/clock/", clock, name="clock"),
+    path("<str:division>/round/<int:round>/clock/", clock, name="clock"),
 ]
