@@ -20,8 +20,10 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
@@ -75,6 +77,13 @@ def _panel(division: Division, tournament: Tournament) -> Panel:
     phase = FINAL if last >= division.rounds else BETWEEN
     shown = rows[:SCREEN_STANDINGS_ROWS]
     return Panel(phase, last, standings=shown, more=len(rows) - len(shown))
+
+
+def _built_panel(division: Division, tournament: Tournament) -> tuple[Panel, str]:
+    """The panel and its rendered rows (500 players' boards took most of a request to render;
+    they change only with the version, the clock beside them with every request)."""
+    panel = _panel(division, tournament)
+    return panel, render_to_string("venue/_panel.html", {"p": panel})
 
 
 def _visible(request: HttpRequest, slug: str) -> tuple[Version, Tournament] | None:
@@ -132,8 +141,10 @@ def screen(request: HttpRequest, slug: str) -> HttpResponse:
     divisions = []
     for row in _clock_rows(clocks):
         d = row["division"]
-        panel = cached(data_key(version, role, "screen", d.pk), lambda d=d: _panel(d, tournament))
-        divisions.append({**row, "panel": panel})
+        panel, html = cached(
+            data_key(version, role, "screen", d.pk), lambda d=d: _built_panel(d, tournament)
+        )
+        divisions.append({**row, "panel": panel, "panel_html": mark_safe(html)})
     context = {
         "tournament": tournament,
         "announcement": live_announcement(tournament, now),
