@@ -5,43 +5,87 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0008_h19_staff_create_permission'),
+        ("tournament", "0008_h19_staff_create_permission"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='round_minutes',
-            field=models.PositiveSmallIntegerField(default=25, help_text='minutes on the round clock unless the start says otherwise'),
+            model_name="tournament",
+            name="round_minutes",
+            field=models.PositiveSmallIntegerField(
+                default=25, help_text="minutes on the round clock unless the start says otherwise"
+            ),
         ),
         migrations.CreateModel(
-            name='Announcement',
+            name="Announcement",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('text', models.CharField(max_length=280)),
-                ('until', models.DateTimeField(blank=True, help_text='hidden after this time', null=True)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('tournament', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='announcement', to='tournament.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("text", models.CharField(max_length=280)),
+                (
+                    "until",
+                    models.DateTimeField(blank=True, help_text="hidden after this time", null=True),
+                ),
+                ("updated", models.DateTimeField(auto_now=True)),
+                (
+                    "tournament",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="announcement",
+                        to="tournament.tournament",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='RoundClock',
+            name="RoundClock",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round_number', models.PositiveIntegerField()),
-                ('minutes', models.PositiveSmallIntegerField(help_text="the round's length as started")),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('paused_at', models.DateTimeField(blank=True, null=True)),
-                ('paused_seconds', models.PositiveIntegerField(default=0, help_text='seconds spent paused by pauses already resumed')),
-                ('extensions', models.JSONField(blank=True, default=list)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('division', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='clocks', to='tournament.division')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("round_number", models.PositiveIntegerField()),
+                (
+                    "minutes",
+                    models.PositiveSmallIntegerField(help_text="the round's length as started"),
+                ),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("paused_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "paused_seconds",
+                    models.PositiveIntegerField(
+                        default=0, help_text="seconds spent paused by pauses already resumed"
+                    ),
+                ),
+                ("extensions", models.JSONField(blank=True, default=list)),
+                ("updated", models.DateTimeField(auto_now=True)),
+                (
+                    "division",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="clocks",
+                        to="tournament.division",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['division', 'round_number'],
-                'constraints': [models.UniqueConstraint(fields=('division', 'round_number'), name='one_clock_per_division_round'), models.CheckConstraint(condition=models.Q(('round_number__gte', 1)), name='clock_round_number_positive')],
+                "ordering": ["division", "round_number"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("division", "round_number"), name="one_clock_per_division_round"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("round_number__gte", 1)),
+                        name="clock_round_number_positive",
+                    ),
+                ],
             },
         ),
     ]
