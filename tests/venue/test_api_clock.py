@@ -72,3 +72,9 @@ def test_refusals_in_the_api_shape(event, now):
         assert _api(who).post(URL, {"action": "start"}, format="json").status_code == 403
     assert not RoundClock.objects.exists()
     assert APIClient().get(URL.replace("/1/", "/4/")).status_code == 404
+
+
+def test_the_division_read_links_its_current_rounds_clock(event, now):
+    body = APIClient().get("/api/v1/tournaments/clock-open/divisions/a/").json()
+    assert body["clock"] == {"round": 1, "url": URL}
+    assert APIClient().get("/api/v1/tournaments/clock-open/divisions/b/").json()["clock"] is None
