@@ -3,7 +3,8 @@
 A director starts, pauses, resumes, extends and resets a division round's clock; each is one
 transaction with one audit event, the clock's server times before and after in it (the
 extensions with their minutes and reasons), so the trail replays the round's time. Only the
-server's clock is read: ``now`` is the database write's time, never a browser's.
+server's clock is read: ``now`` is the application server's time when the write runs, never a
+browser's.
 
 The announcement is one short text per tournament, shown on its public pages, the venue
 screen and players' pages until cleared or until its ``until`` passes.
@@ -89,8 +90,8 @@ def start_clock(
     actor: Actor | str | None = None,
 ) -> ClockState:
     """Start the round's clock at the server's time, ``minutes`` long (the tournament's round
-    length when not given). The round must be paired; a clock already started is reset first,
-    so a second press never restarts a running round by mistake."""
+    length when not given). The round must be paired. A clock already started is refused
+    (reset it first), so a second press never restarts a running round by mistake."""
     require(actor, "direct", division.tournament, what="run the round clock")
     number = _round_number(division, round_number)
     where = _where(division, number)
