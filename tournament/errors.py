@@ -140,6 +140,19 @@ CODES: dict[str, str] = {
     "the name, which a TSH .t file cannot carry; correct the name (the registry's edit) and "
     "export again",
     "export_unwritable": "{tournament}, division {division}: {detail}",
+    # the round clock and the announcement (services.clock)
+    "clock_already_started": "{where}: the clock is already started ({state}); reset it to "
+    "start it again",
+    "clock_not_started": "{where}: the clock has not been started",
+    "clock_not_running": "{where}: the clock is not running ({state}), so it cannot be paused",
+    "clock_not_paused": "{where}: the clock is not paused ({state}), so there is nothing to resume",
+    "clock_over": "{where}: time is up, so there is nothing to pause; extend the clock to give "
+    "more time",
+    "clock_unknown_action": "{action!r} is not a clock action; use one of {actions}",
+    "announcement_empty": "give the announcement's text (to take it down, clear it)",
+    "announcement_until_bad": "{value!r} is not a time: give HH:MM (today) or YYYY-MM-DD HH:MM",
+    "announcement_until_past": "the announcement's end, {until}, has already passed",
+    "no_announcement": "{tournament} has no announcement to clear",
     # concurrency
     "database_busy": "the database is busy with another change (an import or a re-rate); "
     "nothing was saved: try again in a moment",

@@ -39,7 +39,7 @@ from ratings.services import create_rating_list
 from tournament import services
 from tournament.clubs.models import Night
 from tournament.clubs.services import add_member, create_club
-from tournament.models import Game, Player, StaffInvite, Tournament
+from tournament.models import Announcement, Game, Player, RoundClock, StaffInvite, Tournament
 from tournament.services.selfentry import issue_token
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -66,6 +66,8 @@ TABLE: dict[str, str] = {
     "change settings": "no no no yes no no no no yes",
     "publish": "no no no yes no no no no yes",
     "change the staff": "no no no yes no no no no yes",
+    "run the round clock": "no no no yes no no no no yes",
+    "post an announcement": "no no no yes no no no no yes",
     "start a club night": "no no no no no yes no no yes",
     "edit the registry": "no no no no no no yes no yes",
     "submit or import ratings": "no no no no no no no yes yes",
@@ -245,6 +247,14 @@ def _publish_fp(world: World) -> Any:
 
 def _staff_fp(world: World) -> Any:
     return StaffInvite.objects.count()
+
+
+def _clock_fp(world: World) -> Any:
+    return RoundClock.objects.filter(started_at__isnull=False).count()
+
+
+def _announcement_fp(world: World) -> Any:
+    return Announcement.objects.count()
 
 
 def _night_fp(world: World) -> Any:
@@ -459,6 +469,18 @@ ACTIONS: dict[str, Action] = {
                 {"invite-role": "scorekeeper", "invite-email": "new@example.org"},
             )
         },
+    ),
+    "run the round clock": Action(
+        _clock_fp,
+        {
+            "web": _web_post(CONSOLE + "a/round/2/clock/", {"action": "start"}),
+            "api": _api_post(API + "divisions/a/rounds/2/clock/", {"action": "start"}),
+            "command": _command("clock", SLUG, "start", "--division", "A", "--round", "2"),
+        },
+    ),
+    "post an announcement": Action(
+        _announcement_fp,
+        {"web": _web_post(CONSOLE + "setup/announcement/", {"text": "Round 3 at 15:00"})},
     ),
     "start a club night": Action(
         _night_fp,

@@ -59,6 +59,14 @@ class TournamentSerializer(serializers.ModelSerializer):
         ]
 
 
+class ClockLinkSerializer(serializers.Serializer):
+    """Where the current round's clock is read: the seconds left change every second, so they
+    are not in the division's cached read but at ``url`` (never cached, with the server's time)."""
+
+    round = serializers.IntegerField(help_text="the division's last paired round")
+    url = serializers.CharField(help_text="GET: the round clock (state, ends_at, server_now)")
+
+
 class DivisionSerializer(serializers.ModelSerializer):
     # null for a division without a rating list; declared so, for clients typed from the schema
     rating_list = serializers.SlugRelatedField(read_only=True, slug_field="slug", allow_null=True)
@@ -67,6 +75,7 @@ class DivisionSerializer(serializers.ModelSerializer):
         source="tournament.spread_cap", read_only=True, allow_null=True
     )
     spread_caps = SpreadCapsField(source="tournament")
+    clock = serializers.SerializerMethodField()
 
     class Meta:
         model = Division
@@ -79,7 +88,23 @@ class DivisionSerializer(serializers.ModelSerializer):
             "rating_list",
             "spread_cap",
             "spread_caps",
+            "clock",
         ]
+
+    @extend_schema_field(ClockLinkSerializer(allow_null=True))
+    def get_clock(self, division: Division) -> dict[str, Any] | None:
+        """The current round's clock (issue 22), null before round 1 is paired."""
+        from django.db.models import Max
+        from django.urls import reverse
+
+        number = division.round_set.aggregate(last=Max("number"))["last"]
+        if not number:
+            return None
+        url = reverse(
+            "api:round_clock",
+            kwargs={"slug": division.tournament.slug, "division": division.slug, "round": number},
+        )
+        return {"round": number, "url": url}
 
 
 class EntrySerializer(serializers.ModelSerializer):

@@ -3,7 +3,7 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import clubs, views
+from . import clock, clubs, views
 
 D = "tournaments/<slug:slug>/divisions/<str:division>/"
 
@@ -22,6 +22,7 @@ v1 = [
     path(D + "rounds/<int:round>/pair/", views.PairRound.as_view(), name="pair_round"),
     path(D + "rounds/<int:round>/pairings/", views.RoundPairings.as_view(), name="pairings"),
     path(D + "rounds/<int:round>/byes/", views.RoundByes.as_view(), name="round_byes"),
+    path(D + "rounds/<int:round>/clock/", clock.RoundClockView.as_view(), name="round_clock"),
     path(D + "games/", views.GameList.as_view(), name="games"),
     path(D + "standings/", views.Standings.as_view(), name="standings"),
     path(D + "needs/", views.Needs.as_view(), name="needs"),

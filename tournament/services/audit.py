@@ -34,6 +34,14 @@ class Action(StrEnum):
     ADD_FORBIDDEN_PAIR = "add_forbidden_pair"
     DELETE_FORBIDDEN_PAIR = "delete_forbidden_pair"
     IMPORT = "import"
+    # the round clock and the director's announcement (services.clock)
+    START_CLOCK = "start_clock"
+    PAUSE_CLOCK = "pause_clock"
+    RESUME_CLOCK = "resume_clock"
+    EXTEND_CLOCK = "extend_clock"
+    RESET_CLOCK = "reset_clock"
+    POST_ANNOUNCEMENT = "post_announcement"
+    CLEAR_ANNOUNCEMENT = "clear_announcement"
     # staff
     ADD_STAFF = "add_staff"
     REMOVE_STAFF = "remove_staff"

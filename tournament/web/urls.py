@@ -7,7 +7,7 @@ redirect (see permissions.division_by_slug).
 
 from django.urls import include, path
 
-from . import accounts, desk, feeds, health, public, selfentry
+from . import accounts, desk, feeds, health, public, selfentry, venue
 from . import ratings as ratings_pages
 from .console import api_token as console_api_token
 from .console import setup as console_setup
@@ -17,6 +17,9 @@ public_patterns = (
         path("", public.home, name="home"),
         path("t/<slug:slug>/", public.tournament_detail, name="tournament"),
         path("t/<slug:slug>/tourney.js", feeds.tourney_js, name="tourney_js"),
+        # the venue's TV and the strip (announcement, round clock) the public pages fetch
+        path("t/<slug:slug>/screen/", venue.screen, name="screen"),
+        path("t/<slug:slug>/screen/live/", venue.live_strip, name="screen_live"),
         path("t/<slug:slug>/<str:division>/standings/", public.standings, name="standings"),
         path(
             "t/<slug:slug>/<str:division>/round/<str:number>/",

@@ -32,6 +32,7 @@ from tournament.selectors import (
 from ...models import AuditEvent, Division, Tournament
 from ...services.selfentry import open_self_reports
 from ..permissions import DivisionMoved, can_direct, division_by_slug, moved, scorekeeper_required
+from .clock import announcement_panel, clock_panel
 
 RECENT_ACTIONS = 12
 
@@ -86,6 +87,7 @@ def console_home(request: HttpRequest, tournament: Tournament) -> HttpResponseBa
             "directs": directs,
             "links": _tournament_links(tournament, directs),
             "actions": _recent_actions(tournament),
+            **announcement_panel(tournament),
         },
     )
 
@@ -155,6 +157,7 @@ def division_home(request: HttpRequest, tournament: Tournament, division: str) -
         "report_url": directs and reverse("desk:report", args=(slug, div.slug)),
         "scored": summary["scored"],
         "rounds": range(1, paired + 1),
+        **clock_panel(request, tournament, div),  # the round clock (issue 22)
     }
     return render(request, "console/division.html", context)
 

@@ -7,7 +7,7 @@ to no tournament yet (the list of one's tournaments, creating a new one).
 
 from django.urls import path
 
-from . import home, pairing, rating_submit, registration, results, setup, staff
+from . import clock, home, pairing, rating_submit, registration, results, setup, staff
 
 app_name = "console"
 
@@ -16,10 +16,12 @@ urlpatterns = [
     # Fixed one-word pages before the division catch-all, or "setup/" would name a division.
     *setup.urlpatterns,
     *staff.urlpatterns,
+    *clock.urlpatterns,
     path("<str:division>/", home.division_home, name="division"),
     path("<str:division>/standings/", home.standings, name="standings"),
     *results.urlpatterns,
     *pairing.urlpatterns,
     *registration.urlpatterns,
     *rating_submit.urlpatterns,
+    *clock.division_patterns,
 ]
