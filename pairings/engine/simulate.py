@@ -255,220 +255,343 @@ def _gibson_perm(m: int, cut: int) -> np.ndarray:
     return np.array([0, cut, *range(1, cut), *range(cut + 1, m)], dtype=np.intp)
 
 
-def simulate_chunks(
-    setup: SimSetup, model: GameModel, sims: int, seed: int, chunk: int = CHUNK
-) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """Play the remaining rounds ``sims`` times, a chunk at a time.
+# --- the records as one int64 value per player --------------------------------------------
+#
+# A player's record is one linear code R = wins2 << W + (LOSS_ROOM - losses2) << L
+# [+ points << P] + spread + ZERO (wins and losses doubled so a tie stays whole), whose order is
+# the standings' order. Each simulation holds, per player, V = (BASE - R) << ID_BITS | slot,
+# where slot is the player's place in the standings' fixed tiebreak order (rating, name value,
+# number). Sorting V ascending (numpy's SIMD sort, ten times faster than an argsort) is then
+# ranking by wins, losses[, points], spread and the tiebreak, and the slot rides along in the
+# low bits: no argsort, no gather. A game subtracts one number from each player's V.
 
-    Yields ``(wins2, losses2, spread, points)`` per chunk, each (chunk_sims, players): the final
-    record (wins and losses doubled, so ties stay whole numbers). The building block of
-    ``simulate`` and of anything else that needs whole final records (COP, calibration).
-    """
-    rng = np.random.default_rng(seed)
-    n = len(setup.players)
-    index = setup.index_of()
-    table = _table()
-    model_sigma = np.float32(model.sigma)
-    band = np.float32(model.tie_band)
-    wp = np.asarray(setup.win_prob, dtype=np.float64)
-    if wp.shape != (n, n):
-        raise ValueError(f"win_prob must be {n} x {n}, got {wp.shape}")
-    mu = (_ndtri(wp) * model.sigma).astype(np.float32).ravel()
-    w0 = np.array([round(2 * p.wins) for p in setup.players], dtype=np.int16)
-    l0 = np.array([round(2 * p.losses) for p in setup.players], dtype=np.int16)
-    s0 = np.array([p.spread for p in setup.players], dtype=np.int32)
-    p0 = np.array([p.points for p in setup.players], dtype=np.int32)
-    # equal keys are ordered by the standings' later tiebreaks (rating, name value, number)
-    tiebreak = setup.tiebreak or sorted(range(n), key=lambda i: (-setup.players[i].rating, i))
-    tie_rank = np.empty(n, dtype=np.int32)
-    tie_rank[np.asarray(tiebreak, dtype=np.intp)] = np.arange(n, dtype=np.int32)
-    tie_shift = min(15, int(n).bit_length())
-    rounds = sorted(setup.rounds, key=lambda r: r.number)
-    plans = []
-    for r in rounds:
-        active = np.array(
-            [
-                i
+ID_BITS = 11
+MAX_PLAYERS = (1 << ID_BITS) - 1
+_ID_MASK = (1 << ID_BITS) - 1
+_LOSS_ROOM = 255
+
+
+@dataclass(frozen=True)
+class _Layout:
+    w: int
+    l: int  # noqa: E741  (the losses' shift)
+    p: int | None
+    zero: int
+    top: int  # bits of R
+
+    @property
+    def low_bits(self) -> int:
+        return self.p if self.p is not None else self.l
+
+    @property
+    def base(self) -> int:
+        return (1 << self.top) - 2
+
+    @property
+    def stopped(self) -> int:
+        """V of a player no longer playing (withdrawn): after every real record."""
+        return ((1 << self.top) - 1) << ID_BITS
+
+
+_PLAIN = _Layout(w=39, l=31, p=None, zero=1 << 30, top=52)
+_POINTS = _Layout(w=44, l=36, p=20, zero=1 << 19, top=52)
+
+
+def _pack(lay: _Layout, wins2, losses2, spread, points) -> np.ndarray:
+    code = (np.asarray(wins2, dtype=np.int64) << lay.w) + (
+        (_LOSS_ROOM - np.asarray(losses2, dtype=np.int64)) << lay.l
+    )
+    if lay.p is not None:
+        code = code + (np.asarray(points, dtype=np.int64) << lay.p)
+    return code + np.asarray(spread, dtype=np.int64) + lay.zero
+
+
+def _unpack(lay: _Layout, code: np.ndarray) -> tuple[np.ndarray, ...]:
+    wins2 = code >> lay.w
+    losses2 = _LOSS_ROOM - ((code >> lay.l) & 255)
+    spread = (code & ((1 << lay.low_bits) - 1)) - lay.zero
+    if lay.p is not None:
+        points = (code >> lay.p) & ((1 << (lay.l - lay.p)) - 1)
+    else:
+        points = np.zeros_like(code)
+    return wins2, losses2, spread, points
+
+
+@dataclass
+class _Plan:
+    rnd: SimRound
+    active: int  # players paired this round
+    stopping: np.ndarray  # slots of the players who no longer play from this round on
+    known: list[tuple[int, int, int | None]] | None  # (slot, slot or -1, margin)
+    left: int  # rounds left including this one (Gibson)
+    catch: int  # spread a chaser can still gain (Gibson)
+
+
+class _Prepared:
+    """A setup in slot terms (slot = place in the tiebreak order), ready to simulate."""
+
+    def __init__(self, setup: SimSetup, model: GameModel):
+        n = len(setup.players)
+        if n > MAX_PLAYERS:
+            raise ValueError(f"at most {MAX_PLAYERS} players can be simulated, not {n}")
+        wp = np.asarray(setup.win_prob, dtype=np.float64)
+        if wp.shape != (n, n):
+            raise ValueError(f"win_prob must be {n} x {n}, got {wp.shape}")
+        self.setup, self.model, self.n = setup, model, n
+        self.lay = _POINTS if setup.sum_before_spread else _PLAIN
+        order = setup.tiebreak or sorted(range(n), key=lambda i: (-setup.players[i].rating, i))
+        self.player_of = np.asarray(order, dtype=np.intp)  # slot -> player index
+        slot_of = np.empty(n, dtype=np.intp)
+        slot_of[self.player_of] = np.arange(n)
+        self.slot_of = slot_of
+        ps = [setup.players[i] for i in self.player_of]
+        code = _pack(
+            self.lay,
+            [round(2 * p.wins) for p in ps],
+            [round(2 * p.losses) for p in ps],
+            [p.spread for p in ps],
+            [p.points for p in ps],
+        )
+        self.v0 = ((self.lay.base - code) << ID_BITS) | np.arange(n, dtype=np.int64)
+        self.mu = (
+            (_ndtri(wp[np.ix_(self.player_of, self.player_of)]) * model.sigma)
+            .astype(np.float32)
+            .ravel()
+        )
+        self.sigma = np.float32(model.sigma)
+        self.band = float(model.tie_band)
+        self.table = _table()
+        self.unranked = np.array(
+            sorted(int(slot_of[i]) for i, p in enumerate(setup.players) if not p.ranked),
+            dtype=np.int64,
+        )
+        self.ranked_count = n - self.unranked.size
+        self.plans = self._plans()
+
+    def _plans(self) -> list[_Plan]:
+        setup = self.setup
+        index = setup.index_of()
+        rounds = sorted(setup.rounds, key=lambda r: r.number)
+        out = []
+        playing = set(range(self.n))
+        for r in rounds:
+            now = {
+                int(self.slot_of[i])
                 for i, p in enumerate(setup.players)
                 if p.plays_until is None or p.plays_until >= r.number
-            ],
-            dtype=np.intp,
-        )
-        known = None
-        if r.pairs is not None:
-            known = [
-                (index[g.first], index[g.second] if g.second else -1, g.margin) for g in r.pairs
-            ]
-        later = [x for x in rounds if x.number >= r.number]
-        catch = sum(x.gibson_spread for x in later)
-        plans.append((r, active, known, len(later), catch))
+            }
+            stopping = np.array(sorted(playing - now), dtype=np.int64)
+            playing &= now
+            known = None
+            if r.pairs is not None:
+                known = [
+                    (
+                        int(self.slot_of[index[g.first]]),
+                        int(self.slot_of[index[g.second]]) if g.second else -1,
+                        g.margin,
+                    )
+                    for g in r.pairs
+                ]
+            later = [x for x in rounds if x.number >= r.number]
+            catch = sum(x.gibson_spread for x in later)
+            out.append(_Plan(r, len(playing), stopping, known, len(later), catch))
+        return out
 
-    done = 0
-    while done < sims:
-        size = min(chunk, sims - done)
-        done += size
-        wins2 = np.broadcast_to(w0, (size, n)).copy()
-        losses2 = np.broadcast_to(l0, (size, n)).copy()
-        spread = np.broadcast_to(s0, (size, n)).copy()
-        points = np.broadcast_to(p0, (size, n)).copy() if setup.sum_before_spread else None
-        rows = np.arange(size)[:, None]
-        for r, active, known, left, catch in plans:
-            if known is not None:
-                _play_known(r, known, setup, model, rng, wins2, losses2, spread, points, mu, n)
+    # -- games --------------------------------------------------------------------------------
+    def normals(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+        count = int(np.prod(shape))
+        raw = rng.bit_generator.random_raw((count + 3) // 4).view(np.uint16)[:count]
+        return self.table[raw].reshape(shape)
+
+    def deltas(
+        self, rng: np.random.Generator, sa: np.ndarray, sb: np.ndarray, cap: int | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """What the games sa v sb (slots) subtract from each player's V."""
+        lay = self.lay
+        margin = self.mu[sa * self.n + sb] + self.sigma * self.normals(rng, sa.shape)
+        mf = np.rint(margin)
+        # a tie is a margin within the tie band of 0; any other margin rounding to 0 is a win
+        # by 1 (few games: fixed on their indices only)
+        near = np.flatnonzero(np.abs(mf) <= max(0, math.ceil(self.band - 0.5)))
+        if near.size:
+            raw = margin.ravel()[near]
+            mf.ravel()[near] = np.where(np.abs(raw) < self.band, 0, np.sign(raw))
+        m = mf.astype(np.int64)
+        s = np.sign(m) + 1  # 2 win, 1 tie, 0 loss (doubled wins of a)
+        clipped = m if cap is None else np.clip(m, -cap, cap)
+        da = s * ((1 << lay.w) + (1 << lay.l)) + clipped - (1 << (lay.l + 1))
+        db = ((1 << (lay.w + 1)) - (1 << (lay.l + 1))) - da
+        if lay.p is not None:
+            model = self.model
+            combined = model.combined_mean + model.combined_sd * self.normals(rng, sa.shape)
+            score_a = np.maximum(0, np.rint((combined + m) / 2)).astype(np.int64)
+            score_b = np.maximum(0, score_a - m)
+            da += score_a << lay.p
+            db += score_b << lay.p
+        return da << ID_BITS, db << ID_BITS
+
+    # -- rounds -------------------------------------------------------------------------------
+    def chunks(self, sims: int, seed: int, chunk: int) -> Iterator[np.ndarray]:
+        """Final V of every simulation, a chunk at a time (sorted, or by slot after a known
+        round that was the last)."""
+        rng = np.random.default_rng(seed)
+        done = 0
+        while done < sims:
+            size = min(chunk, sims - done)
+            done += size
+            v = np.broadcast_to(self.v0, (size, self.n)).copy()
+            for plan in self.plans:
+                if plan.stopping.size:
+                    hit = np.isin(v & _ID_MASK, plan.stopping)
+                    v[hit] = self.lay.stopped | (v[hit] & _ID_MASK)
+                if plan.known is not None:
+                    v = _by_slot(v)
+                    self._play_known(rng, plan, v)
+                else:
+                    self._play_round(rng, plan, v)
+            yield v
+
+    def _play_round(self, rng: np.random.Generator, plan: _Plan, v: np.ndarray) -> None:
+        """One approximately paired round, in place: sort, pair, play (see the module doc)."""
+        r, m, lay = plan.rnd, plan.active, self.lay
+        if m < 2:
+            return
+        v.sort(axis=1)
+        if r.system == "random":
+            perm = np.argsort(rng.random((v.shape[0], m)), axis=1)
+            v[:, :m] = np.take_along_axis(v[:, :m], perm, axis=1)
+        elif r.gibson and m > 2:
+            ra = lay.base - (v[:, 0] >> ID_BITS)
+            rb = lay.base - (v[:, 1] >> ID_BITS)
+            gap = (ra >> lay.w) - (rb >> lay.w)
+            low = (1 << lay.low_bits) - 1
+            sgap = (ra & low) - (rb & low)
+            clinched = (gap > 2 * plan.left) | ((gap == 2 * plan.left) & (sgap > plan.catch))
+            if clinched.any():
+                perm = np.concatenate(
+                    [_gibson_perm(m, self.setup.prize_places), np.arange(m, v.shape[1])]
+                )
+                v[clinched] = v[clinched][:, perm]
+        pairs = m - (m % 2)
+        if m % 2:  # the lowest player takes the bye
+            bye = (2 << lay.w) + _clip(self.setup.bye_spread, r.cap)
+            v[:, m - 1] -= bye << ID_BITS
+        if r.system == "factor" and r.factor > 1:
+            a_cols, b_cols = _factor_columns(pairs, r.factor)
+            da, db = self.deltas(rng, v[:, a_cols] & _ID_MASK, v[:, b_cols] & _ID_MASK, r.cap)
+            v[:, a_cols] -= da
+            v[:, b_cols] -= db
+            return
+        a, b = v[:, 0:pairs:2], v[:, 1:pairs:2]
+        da, db = self.deltas(rng, a & _ID_MASK, b & _ID_MASK, r.cap)
+        a -= da
+        b -= db
+
+    def _play_known(self, rng: np.random.Generator, plan: _Plan, v: np.ndarray) -> None:
+        """A round with real pairings (v by slot): results in count as recorded, the games
+        still to finish are played."""
+        lay, cap = self.lay, plan.rnd.cap
+        open_a, open_b = [], []
+        for a, b, margin in plan.known or []:
+            if b < 0:
+                value = self.setup.bye_spread if margin is None else margin
+                if value == 0:
+                    continue  # neither a win nor a loss
+                w = 2 if value > 0 else 0
+                v[:, a] -= ((w << lay.w) - ((2 - w) << lay.l) + _clip(value, cap)) << ID_BITS
                 continue
-            m = len(active)
-            if m < 2:
+            if margin is None:
+                open_a.append(a)
+                open_b.append(b)
                 continue
-            # order by wins then spread (then the standings' fixed tiebreak), best first
-            key = (wins2[:, active].astype(np.int64) << 40) + (
-                (spread[:, active].astype(np.int64) + (1 << 24)) << tie_shift
-            )
-            key -= tie_rank[active]
-            order = active[np.argsort(-key, axis=1)]
-            if r.gibson and m > 2 and r.system != "random":
-                lead, nxt = order[:, 0], order[:, 1]
-                gap = wins2[rows[:, 0], lead].astype(np.int32) - wins2[rows[:, 0], nxt]
-                sgap = spread[rows[:, 0], lead] - spread[rows[:, 0], nxt]
-                clinched = (gap > 2 * left) | ((gap == 2 * left) & (sgap > catch))
-                if clinched.any():
-                    perm = _gibson_perm(m, setup.prize_places)
-                    order[clinched] = order[clinched][:, perm]
-            a, b, bye = approximate_pairs(order, r.system, factor=r.factor, rng=rng)
-            if bye is not None:
-                wins2[rows[:, 0], bye] += 2
-                spread[rows[:, 0], bye] += _clip(setup.bye_spread, r.cap)
-            _play(a, b, rows, rng, table, mu, n, model_sigma, band, r.cap, model, setup,
-                  wins2, losses2, spread, points)  # fmt: skip
-        yield wins2, losses2, spread, points if points is not None else np.zeros_like(spread)
+            wa = 2 if margin > 0 else 1 if margin == 0 else 0
+            c = _clip(margin, cap)
+            da = (wa << lay.w) - ((2 - wa) << lay.l) + c
+            db = ((2 - wa) << lay.w) - (wa << lay.l) - c
+            if lay.p is not None:
+                da += round((self.model.combined_mean + margin) / 2) << lay.p
+                db += round((self.model.combined_mean - margin) / 2) << lay.p
+            v[:, a] -= da << ID_BITS
+            v[:, b] -= db << ID_BITS
+        if open_a:
+            size = v.shape[0]
+            sa = np.broadcast_to(np.array(open_a, dtype=np.int64), (size, len(open_a)))
+            sb = np.broadcast_to(np.array(open_b, dtype=np.int64), (size, len(open_b)))
+            da, db = self.deltas(rng, sa, sb, cap)
+            v[:, open_a] -= da
+            v[:, open_b] -= db
+
+    def records(self, v: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``(wins2, losses2, spread, points)`` per simulation and player index."""
+        by_slot = _by_slot(v)
+        code = self.lay.base - (by_slot >> ID_BITS)
+        out = []
+        for part in _unpack(self.lay, code):
+            by_player = np.empty_like(part)
+            by_player[:, self.player_of] = part
+            out.append(by_player)
+        return tuple(out)
+
+    def final_places(self, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(order, start, end)`` per simulation: ``order[s, k]`` the player index in place
+        k+1 among the ranked players; ``start``/``end`` the first and last place index of the
+        group tied with that place (equal wins, losses[, points] and spread), so ``start + 1``
+        is the competition rank."""
+        if self.unranked.size:
+            hit = np.isin(v & _ID_MASK, self.unranked)
+            v[hit] = self.lay.stopped | (v[hit] & _ID_MASK)
+        v.sort(axis=1)
+        v = v[:, : self.ranked_count]
+        rec = v >> ID_BITS
+        order = self.player_of[v & _ID_MASK]
+        size, k = rec.shape
+        idx = np.arange(k)
+        start = np.broadcast_to(idx, (size, k)).copy()
+        end = start.copy()
+        same = rec[:, 1:] == rec[:, :-1]
+        tied = np.flatnonzero(same.any(axis=1))
+        if tied.size:  # only the simulations with a tie need their groups worked out
+            new = np.ones((tied.size, k), dtype=bool)
+            new[:, 1:] = ~same[tied]
+            start[tied] = np.maximum.accumulate(np.where(new, idx, 0), axis=1)
+            last = np.ones((tied.size, k), dtype=bool)
+            last[:, :-1] = new[:, 1:]
+            end[tied] = np.minimum.accumulate(np.where(last, idx, k - 1)[:, ::-1], axis=1)[:, ::-1]
+        return order, start, end
+
+
+def _by_slot(v: np.ndarray) -> np.ndarray:
+    """V with column s holding slot s (the known pairings' and the records' columns)."""
+    out = np.empty_like(v)
+    out[np.arange(v.shape[0])[:, None], v & _ID_MASK] = v
+    return out
+
+
+def _factor_columns(m: int, factor: int) -> tuple[np.ndarray, np.ndarray]:
+    """Factor pairing's columns: 1 v 1+F within blocks of 2F (the last block may be short)."""
+    pos = np.arange(m)
+    block = 2 * factor
+    within = pos % block
+    start = pos - within
+    half = np.minimum(block, m - start) // 2
+    firsts = pos[within < half]
+    return firsts, firsts + half[firsts]
 
 
 def _clip(value: int, cap: int | None) -> int:
     return value if cap is None else max(-cap, min(cap, value))
 
 
-def _play(
-    a: np.ndarray,
-    b: np.ndarray,
-    rows: np.ndarray,
-    rng: np.random.Generator,
-    table: np.ndarray,
-    mu: np.ndarray,
-    n: int,
-    sigma: np.float32,
-    band: np.float32,
-    cap: int | None,
-    model: GameModel,
-    setup: SimSetup,
-    wins2: np.ndarray,
-    losses2: np.ndarray,
-    spread: np.ndarray,
-    points: np.ndarray | None,
-) -> None:
-    """Play the games a v b of every simulation and add them to the records."""
-    count = a.size
-    raw = rng.bit_generator.random_raw((count + 3) // 4).view(np.uint16)[:count]
-    margin = mu[a * n + b] + sigma * table[raw].reshape(a.shape)
-    tie = np.abs(margin) < band
-    win_a = (margin > 0) & ~tie
-    win_b = (margin < 0) & ~tie
-    m = np.rint(margin).astype(np.int32)
-    m = np.where(win_a, np.maximum(m, 1), np.where(win_b, np.minimum(m, -1), 0))
-    if cap is not None:
-        m = np.clip(m, -cap, cap)
-    wa = (2 * win_a + tie).astype(np.int16)
-    wb = (2 * win_b + tie).astype(np.int16)
-    wins2[rows, a] += wa
-    wins2[rows, b] += wb
-    losses2[rows, a] += wb
-    losses2[rows, b] += wa
-    spread[rows, a] += m
-    spread[rows, b] -= m
-    if points is not None:
-        raw = rng.bit_generator.random_raw((count + 3) // 4).view(np.uint16)[:count]
-        combined = model.combined_mean + model.combined_sd * table[raw].reshape(a.shape)
-        unclipped = np.rint(margin).astype(np.int32)
-        sa = np.rint((combined + unclipped) / 2).astype(np.int32)
-        points[rows, a] += sa
-        points[rows, b] += sa - unclipped
-
-
-def _play_known(
-    r: SimRound,
-    known: list[tuple[int, int, int | None]],
-    setup: SimSetup,
-    model: GameModel,
-    rng: np.random.Generator,
-    wins2: np.ndarray,
-    losses2: np.ndarray,
-    spread: np.ndarray,
-    points: np.ndarray | None,
-    mu: np.ndarray,
-    n: int,
-) -> None:
-    """A round with real pairings: results already in count as recorded, the rest are played."""
-    size = wins2.shape[0]
-    open_a, open_b = [], []
-    for a, b, margin in known:
-        if b < 0:
-            value = setup.bye_spread if margin is None else margin
-            if value > 0:
-                wins2[:, a] += 2
-            elif value < 0:
-                losses2[:, a] += 2
-            spread[:, a] += _clip(value, r.cap)
-            continue
-        if margin is None:
-            open_a.append(a)
-            open_b.append(b)
-            continue
-        wa = 2 if margin > 0 else 1 if margin == 0 else 0
-        wins2[:, a] += wa
-        wins2[:, b] += 2 - wa
-        losses2[:, a] += 2 - wa
-        losses2[:, b] += wa
-        clipped = _clip(margin, r.cap)
-        spread[:, a] += clipped
-        spread[:, b] -= clipped
-        if points is not None:
-            points[:, a] += round((model.combined_mean + margin) / 2)
-            points[:, b] += round((model.combined_mean - margin) / 2)
-    if open_a:
-        a = np.broadcast_to(np.array(open_a, dtype=np.intp), (size, len(open_a)))
-        b = np.broadcast_to(np.array(open_b, dtype=np.intp), (size, len(open_b)))
-        rows = np.arange(size)[:, None]
-        _play(a, b, rows, rng, _table(), mu, n, np.float32(model.sigma),
-              np.float32(model.tie_band), r.cap, model, setup,
-              wins2, losses2, spread, points)  # fmt: skip
-
-
-def final_places(
-    setup: SimSetup, wins2: np.ndarray, losses2: np.ndarray, spread: np.ndarray, points: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The final standings of each simulation.
-
-    Returns ``(order, start, end, ranked)``: ``order[s, k]`` is the player index in place k+1
-    among the ranked players; ``start``/``end`` (sims, ranked players) the first and last
-    place index of the group tied with that place (equal wins, losses[, points] and spread),
-    so ``start + 1`` is the competition rank; ``ranked`` the player indices ranked.
-    """
-    ranked = np.array([i for i, p in enumerate(setup.players) if p.ranked], dtype=np.intp)
-    w = wins2[:, ranked].astype(np.int64)
-    lo = losses2[:, ranked].astype(np.int64)
-    sp = spread[:, ranked].astype(np.int64) + (1 << 24)
-    key = (w << 54) - (lo << 46) + (sp & ((1 << 25) - 1))
-    if setup.sum_before_spread:
-        key += (points[:, ranked].astype(np.int64) & ((1 << 20) - 1)) << 25
-    pos = np.argsort(-key, axis=1)
-    sk = np.take_along_axis(key, pos, axis=1)
-    k = sk.shape[1]
-    idx = np.arange(k)
-    new = np.ones_like(sk, dtype=bool)
-    new[:, 1:] = sk[:, 1:] != sk[:, :-1]
-    start = np.maximum.accumulate(np.where(new, idx, 0), axis=1)
-    last = np.ones_like(sk, dtype=bool)
-    last[:, :-1] = new[:, 1:]
-    end = np.minimum.accumulate(np.where(last, idx, k - 1)[:, ::-1], axis=1)[:, ::-1]
-    return ranked[pos], start, end, ranked
+def simulate_chunks(
+    setup: SimSetup, model: GameModel, sims: int, seed: int, chunk: int = CHUNK
+) -> Iterator[tuple[np.ndarray, ...]]:
+    """Play the remaining rounds ``sims`` times; yields per chunk the final records by player
+    index, ``(wins2, losses2, spread, points)``, each (chunk_sims, players), wins and losses
+    doubled. For callers needing whole final records (COP, calibration). A player who stopped
+    playing (withdrawn) has no meaningful record there."""
+    prep = _Prepared(setup, model)
+    for v in prep.chunks(sims, seed, chunk):
+        yield prep.records(v)
 
 
 def simulate(
@@ -490,34 +613,35 @@ def simulate(
     """
     if sims < 1:
         raise ValueError(f"sims must be at least 1, got {sims}")
-    n = len(setup.players)
-    share = np.zeros((n, n), dtype=np.float64)
+    prep = _Prepared(setup, model)
+    n = prep.n
+    share = np.zeros(n * n, dtype=np.float64)
     best = np.full(n, n + 1, dtype=np.int64)
     worst = np.zeros(n, dtype=np.int64)
     class_share = np.zeros(n, dtype=np.float64) if classes else None
     kept: list[np.ndarray] = []
-    ranked = np.array([], dtype=np.intp)
-    for wins2, losses2, spread, points in simulate_chunks(setup, model, sims, seed, chunk):
-        order, start, end, ranked = final_places(setup, wins2, losses2, spread, points)
-        size, k = order.shape
+    ranked = np.array([i for i, p in enumerate(setup.players) if p.ranked], dtype=np.intp)
+    for v in prep.chunks(sims, seed, chunk):
+        order, start, end = prep.final_places(v)
+        size = order.shape[0]
         flat_player = order.ravel()
         size_g = (end - start + 1).ravel()
         st = start.ravel()
         single = size_g == 1
-        share += np.bincount(flat_player[single] * n + st[single], minlength=n * n).reshape(n, n)
-        if not single.all():
+        if single.all():
+            share += np.bincount(flat_player * n + st, minlength=n * n)
+        else:
+            share += np.bincount(flat_player[single] * n + st[single], minlength=n * n)
             tp, ts, tg = flat_player[~single], st[~single], size_g[~single]
             for j in range(int(tg.max())):
                 ok = j < tg
-                share += np.bincount(
-                    tp[ok] * n + ts[ok] + j, weights=1.0 / tg[ok], minlength=n * n
-                ).reshape(n, n)
-        comp = np.empty((size, n), dtype=np.int32)
-        comp.fill(0)
+                share += np.bincount(tp[ok] * n + ts[ok] + j, weights=1.0 / tg[ok], minlength=n * n)
+        comp = np.zeros((size, n), dtype=np.int32)
         np.put_along_axis(comp, order, (start + 1).astype(np.int32), axis=1)
-        sub = comp[:, ranked]
-        best[ranked] = np.minimum(best[ranked], sub.min(axis=0))
-        worst[ranked] = np.maximum(worst[ranked], sub.max(axis=0))
+        if ranked.size:
+            sub = comp[:, ranked]
+            best[ranked] = np.minimum(best[ranked], sub.min(axis=0))
+            worst[ranked] = np.maximum(worst[ranked], sub.max(axis=0))
         if class_share is not None:
             for members in classes:
                 mem = np.asarray(members, dtype=np.intp)
@@ -535,7 +659,7 @@ def simulate(
     best[best > n] = 0
     return SimResult(
         sims=sims,
-        place_share=share,
+        place_share=share.reshape(n, n),
         best=best,
         worst=worst,
         ranked=ranked,
