@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
 from pairings.engine import Field, FieldPlayer, PairingError, pair_round
 from pairings.engine.chances import DEFAULT_PRIZE_PLACES, PlayerChances, chances
 from pairings.engine.simulate import (
@@ -28,8 +26,7 @@ from pairings.engine.simulate import (
 )
 from pairings.engine.systems import PAIRING_SYSTEMS
 from pairings.selectors import division_seed, pairing_options, schedule_entry
-from ratings.engine.model import RatedPlayer, RatingError
-from ratings.engine.systems import get_system
+from ratings.engine.systems import expectancy_matrix
 from tournament.errors import ServiceError
 from tournament.models import Division, Game
 from tournament.selectors import last_round_number, last_scored_round, player_rounds
@@ -96,31 +93,6 @@ def check_after_round(division: Division, after_round: Any) -> int | None:
             maximum=last,
         )
     return after_round
-
-
-def win_matrix(system_name: str, ratings: Sequence[int]) -> np.ndarray:
-    """P(i beats j), ties half, from the rating system's expectancy.
-
-    Unrated players (rating 0) are given the median rating of the rated ones: the expectancy of
-    0 against a rated player says nothing about a newcomer's play.
-    """
-    try:
-        system = get_system(system_name)
-    except RatingError:
-        system = get_system("nsa2008")
-    rated = sorted(r for r in ratings if r)
-    fill = rated[len(rated) // 2] if rated else 1500
-    used = [r or fill for r in ratings]
-    distinct = sorted(set(used))
-    pos = {r: k for k, r in enumerate(distinct)}
-    table = np.empty((len(distinct), len(distinct)))
-    for a, ra in enumerate(distinct):
-        for b, rb in enumerate(distinct):
-            table[a, b] = system.expected_score(RatedPlayer(a, ra), RatedPlayer(b, rb))
-    idx = np.array([pos[r] for r in used], dtype=np.intp)
-    out = table[np.ix_(idx, idx)]
-    np.fill_diagonal(out, 0.5)
-    return out
 
 
 def _table_round(
@@ -232,7 +204,7 @@ def chance_setup(division: Division, after_round: int | None = None) -> SimSetup
     return SimSetup(
         players=sim_players,
         rounds=sim_rounds,
-        win_prob=win_matrix(division.rating_system, [p.rating for p in players]),
+        win_prob=expectancy_matrix(division.rating_system, [p.rating for p in players]),
         bye_spread=t.bye_spread,
         sum_before_spread=t.sum_before_spread,
         prize_places=division.prize_places or DEFAULT_PRIZE_PLACES,

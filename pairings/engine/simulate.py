@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import NormalDist
@@ -327,7 +327,7 @@ class _Plan:
     catch: int  # spread a chaser can still gain (Gibson)
 
 
-class _Prepared:
+class Prepared:
     """A setup in slot terms (slot = place in the tiebreak order), ready to simulate."""
 
     def __init__(self, setup: SimSetup, model: GameModel):
@@ -589,7 +589,7 @@ def simulate_chunks(
     index, ``(wins2, losses2, spread, points)``, each (chunk_sims, players), wins and losses
     doubled. For callers needing whole final records (COP, calibration). A player who stopped
     playing (withdrawn) has no meaningful record there."""
-    prep = _Prepared(setup, model)
+    prep = Prepared(setup, model)
     for v in prep.chunks(sims, seed, chunk):
         yield prep.records(v)
 
@@ -613,7 +613,29 @@ def simulate(
     """
     if sims < 1:
         raise ValueError(f"sims must be at least 1, got {sims}")
-    prep = _Prepared(setup, model)
+    prep = Prepared(setup, model)
+    return tally(
+        prep,
+        prep.chunks(sims, seed, chunk),
+        sims,
+        keep_ranks=keep_ranks,
+        classes=classes,
+        class_exclusive_places=class_exclusive_places,
+    )
+
+
+def tally(
+    prep: Prepared,
+    chunks: Iterable[np.ndarray],
+    sims: int,
+    *,
+    keep_ranks: bool = False,
+    classes: Sequence[Sequence[int]] = (),
+    class_exclusive_places: int = 0,
+) -> SimResult:
+    """Count the final places of simulated events given as V chunks (``Prepared.chunks``,
+    or ``pairings.engine.fullsim``'s playings with the real pairing engine)."""
+    setup = prep.setup
     n = prep.n
     share = np.zeros(n * n, dtype=np.float64)
     best = np.full(n, n + 1, dtype=np.int64)
@@ -621,7 +643,7 @@ def simulate(
     class_share = np.zeros(n, dtype=np.float64) if classes else None
     kept: list[np.ndarray] = []
     ranked = np.array([i for i, p in enumerate(setup.players) if p.ranked], dtype=np.intp)
-    for v in prep.chunks(sims, seed, chunk):
+    for v in chunks:
         order, start, end = prep.final_places(v)
         size = order.shape[0]
         flat_player = order.ravel()
