@@ -408,27 +408,45 @@ class Prepared:
     ) -> tuple[np.ndarray, np.ndarray]:
         """What the games sa v sb (slots) subtract from each player's V."""
         lay = self.lay
-        margin = self.mu[sa * self.n + sb] + self.sigma * self.normals(rng, sa.shape)
+        # in place wherever possible: these arrays are the bulk of the simulation's work
+        idx = sa * self.n
+        idx += sb
+        margin = self.mu[idx]
+        z = self.normals(rng, sa.shape)
+        z *= self.sigma
+        margin += z
         mf = np.rint(margin)
         # a tie is a margin within the tie band of 0; any other margin rounding to 0 is a win
         # by 1 (few games: fixed on their indices only)
-        near = np.flatnonzero(np.abs(mf) <= max(0, math.ceil(self.band - 0.5)))
+        reach = max(0, math.ceil(self.band - 0.5))
+        near = np.flatnonzero(mf == 0 if reach == 0 else np.abs(mf) <= reach)
         if near.size:
             raw = margin.ravel()[near]
             mf.ravel()[near] = np.where(np.abs(raw) < self.band, 0, np.sign(raw))
         m = mf.astype(np.int64)
-        s = np.sign(m) + 1  # 2 win, 1 tie, 0 loss (doubled wins of a)
-        clipped = m if cap is None else np.clip(m, -cap, cap)
-        da = s * ((1 << lay.w) + (1 << lay.l)) + clipped - (1 << (lay.l + 1))
-        db = ((1 << (lay.w + 1)) - (1 << (lay.l + 1))) - da
+        s = np.sign(m)
+        s += 1  # 2 win, 1 tie, 0 loss (doubled wins of a)
         if lay.p is not None:
             model = self.model
             combined = model.combined_mean + model.combined_sd * self.normals(rng, sa.shape)
             score_a = np.maximum(0, np.rint((combined + m) / 2)).astype(np.int64)
             score_b = np.maximum(0, score_a - m)
-            da += score_a << lay.p
-            db += score_b << lay.p
-        return da << ID_BITS, db << ID_BITS
+        if cap is not None:
+            np.clip(m, -cap, cap, out=m)
+        base = s
+        base *= (1 << lay.w) + (1 << lay.l)
+        base += m
+        base -= 1 << (lay.l + 1)  # what the game adds to a's record code (wins, losses, spread)
+        other = (1 << (lay.w + 1)) - (1 << (lay.l + 1))  # a's and b's additions sum to this
+        if lay.p is not None:
+            da = base + (score_a << lay.p)
+            db = other - base + (score_b << lay.p)
+        else:
+            da = base
+            db = other - base
+        da <<= ID_BITS
+        db <<= ID_BITS
+        return da, db
 
     # -- rounds -------------------------------------------------------------------------------
     def chunks(self, sims: int, seed: int, chunk: int) -> Iterator[np.ndarray]:

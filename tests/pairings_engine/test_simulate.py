@@ -156,3 +156,24 @@ def test_refuses_no_simulations_and_a_wrong_matrix() -> None:
 def test_the_committed_model_is_fitted_on_real_games() -> None:
     model = load_game_model()
     assert model.games > 1000 and 60 < model.sigma < 200 and 0 < model.tie_rate < 0.05
+
+
+def test_points_before_spread_rank_on_points() -> None:
+    players = [
+        SimPlayer(number=1, rating=1500, wins=3, losses=1, spread=200, points=1500),
+        SimPlayer(number=2, rating=1500, wins=3, losses=1, spread=50, points=1700),
+    ]
+    done = SimSetup(
+        players=players, rounds=[], win_prob=np.full((2, 2), 0.5), sum_before_spread=True
+    )
+    rows = {r.number: r for r in chances(done, MODEL, 10, seed=1, prize_places=1)}
+    assert rows[2].p_first == 1.0
+    setup = _setup(system="swiss", sum_before_spread=True)
+    for p in setup.players:
+        p.points = 400 * int(p.wins + p.losses)
+    result = simulate(setup, MODEL, 2000, seed=4)
+    assert result.place_share[:, 0].sum() == 2000
+    wins2, losses2, _spread, points = next(simulate_chunks(setup, MODEL, 50, seed=4))
+    before = np.array([2 * (p.wins + p.losses) for p in setup.players])
+    assert (wins2 + losses2 == before + 6).all()  # three games each
+    assert (points > 0).all()
