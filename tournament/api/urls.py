@@ -24,6 +24,7 @@ v1 = [
     path(D + "rounds/<int:round>/byes/", views.RoundByes.as_view(), name="round_byes"),
     path(D + "games/", views.GameList.as_view(), name="games"),
     path(D + "standings/", views.Standings.as_view(), name="standings"),
+    path(D + "chances/", views.Chances.as_view(), name="chances"),
     path(D + "results/", views.RecordResult.as_view(), name="record_result"),
     path(D + "corrections/", views.CorrectResult.as_view(), name="correct_result"),
     path("rating-lists/", views.RatingListList.as_view(), name="rating_lists"),
