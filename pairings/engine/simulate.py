@@ -8,10 +8,12 @@ by a cheap *approximation* of its scheduled system, over all simulations at once
   in stay as recorded (``SimGame.margin``);
 * table systems (round robin, Initial Fontes) pair from numbers and ratings only, so the caller
   pairs them with the real engine beforehand and passes them as known pairs;
-* every system pairing on the standings (Swiss, King of the Hill, contention, Australian,
-  factor pairing) is approximated as Woogles' COP simulation does: order each simulation by
-  wins then spread and pair 1 v 2, 3 v 4 (factor pairing: 1 v 1+F within blocks of 2F); the
-  lowest player takes the bye. Repeats and the start/reply rule are not considered;
+* every system pairing on the standings is approximated on each simulation's order by wins
+  then spread, as Woogles' COP simulation does: King of the Hill and contention pair 1 v 2,
+  3 v 4; Swiss (and Australian, Fontes past its table) top half v bottom half of each score
+  group, an odd group's last player dropping to the next; factor pairing 1 v 1+F within
+  blocks of 2F; the lowest player takes the bye. Repeats and the start/reply rule are not
+  considered (the main difference from the engine: see the README's figures);
 * Gibson (``SimRound.gibson``): a leader nobody can catch (the engine's rule: the win gap over
   the next player is more than twice the rounds left, or exactly that and the spread gap more
   than the Gibson spread of those rounds) meets the highest player out of the money instead;
@@ -500,6 +502,15 @@ class Prepared:
             v[:, a_cols] -= da
             v[:, b_cols] -= db
             return
+        if r.system in HALVES_SYSTEMS and pairs > 2:
+            a_pos, b_pos = _score_group_halves(v[:, :pairs], lay)
+            va = np.take_along_axis(v, a_pos, axis=1)
+            vb = np.take_along_axis(v, b_pos, axis=1)
+            da, db = self.deltas(rng, va & _ID_MASK, vb & _ID_MASK, r.cap)
+            # every paired column is written back (the next round sorts again anyway)
+            v[:, 0:pairs:2] = va - da
+            v[:, 1:pairs:2] = vb - db
+            return
         a, b = v[:, 0:pairs:2], v[:, 1:pairs:2]
         da, db = self.deltas(rng, a & _ID_MASK, b & _ID_MASK, r.cap)
         a -= da
@@ -583,6 +594,41 @@ def _by_slot(v: np.ndarray) -> np.ndarray:
     out = np.empty_like(v)
     out[np.arange(v.shape[0])[:, None], v & _ID_MASK] = v
     return out
+
+
+#: systems approximated by "top half v bottom half of each score group" (Swiss); the others
+#: pairing on the standings (King of the Hill, contention) pair 1 v 2, 3 v 4
+HALVES_SYSTEMS = frozenset({"swiss", "australian", "fontes"})
+
+
+def _score_group_halves(v: np.ndarray, lay: _Layout) -> tuple[np.ndarray, np.ndarray]:
+    """Swiss's pairing within score groups, for every simulation: ``v`` sorted (best first,
+    an even number of columns); returns the columns of each game's two players.
+
+    A score group is the players on the same wins. An odd group's last player drops into
+    the group below (the boundary moves up one place), so every group is even; within a group
+    of 2h the k-th player meets the (k+h)-th. Pair j then belongs to the group holding
+    position 2j: with that group starting at ``start``, its players are ``j + start / 2`` and
+    that plus h.
+    """
+    size, m = v.shape
+    wins = v >> (ID_BITS + lay.w)  # equal wins <=> equal here (see _Layout)
+    idx = np.arange(m)
+    boundary = np.zeros((size, m), dtype=bool)
+    boundary[:, 0] = True
+    new = wins[:, 1:] != wins[:, :-1]
+    # a boundary at an odd position moves up one (the upper group's last player drops)
+    boundary[:, 1:] |= new & (idx[1:] % 2 == 0)
+    boundary[:, :-1] |= new & (idx[1:] % 2 == 1)
+    start = np.maximum.accumulate(np.where(boundary, idx, 0), axis=1)
+    last = np.zeros((size, m), dtype=bool)
+    last[:, -1] = True
+    last[:, :-1] = boundary[:, 1:]
+    end = np.minimum.accumulate(np.where(last, idx, m - 1)[:, ::-1], axis=1)[:, ::-1]
+    st = start[:, 0::2]
+    half = (end[:, 0::2] - st + 1) // 2
+    a_pos = np.arange(m // 2) + st // 2
+    return a_pos, a_pos + half
 
 
 def _factor_columns(m: int, factor: int) -> tuple[np.ndarray, np.ndarray]:
