@@ -34,8 +34,9 @@ from tournament.standings import compute_standings, is_withdrawn_after, name_tie
 
 DEFAULT_SIMS = 100_000
 MAX_SIMS = 1_000_000
-#: games the page and API simulate at most per computation (sims x players x rounds left / 2)
-GAMES_BUDGET = 100_000_000
+#: games the page and API simulate at most per computation (sims x players x rounds left / 2):
+#: about a second; a 30-player division with 3 rounds left gets its 100,000 simulations
+GAMES_BUDGET = 20_000_000
 #: the system a round with nothing scheduled is simulated with
 DEFAULT_SYSTEM = "swiss"
 
