@@ -28,8 +28,8 @@ from pairings.engine.systems import PAIRING_SYSTEMS
 from pairings.selectors import division_seed, pairing_options, schedule_entry
 from ratings.engine.systems import expectancy_matrix
 from tournament.errors import ServiceError
-from tournament.models import Division, Game
-from tournament.selectors import last_round_number, last_scored_round, player_rounds
+from tournament.models import Division
+from tournament.selectors import DivisionSnapshot, last_round_number
 from tournament.standings import compute_standings, is_withdrawn_after, name_tiebreak
 
 DEFAULT_SIMS = 100_000
@@ -125,14 +125,18 @@ def _table_round(
     return [SimGame(g.first, g.second) for g in result.games]
 
 
-def chance_setup(division: Division, after_round: int | None = None) -> SimSetup:
+def chance_setup(
+    division: Division, after_round: int | None = None, snapshot: DivisionSnapshot | None = None
+) -> SimSetup:
     """The division after ``after_round`` (None: after its last complete round, with the
-    rounds already paired beyond it and their results so far) as the simulation's input."""
+    rounds already paired beyond it and their results so far) as the simulation's input.
+    ``snapshot``: the division's one load of its games, when the caller (a page) has it."""
     t = division.tournament
+    snap = snapshot if snapshot is not None else DivisionSnapshot.load(division)
     live = after_round is None
-    base = last_scored_round(division) if live else after_round
-    players, rounds = player_rounds(division)
-    last_paired = last_round_number(division)
+    base = snap.scored_round() if live else after_round
+    players, rounds = snap.player_rounds()
+    last_paired = snap.last_round()
     total = max(division.rounds, last_paired)
     # ranking spread: each game clipped to its round's cap (standings_spread_cap=False shows
     # exactly the spread the ranking uses)
@@ -168,13 +172,13 @@ def chance_setup(division: Division, after_round: int | None = None) -> SimSetup
     entries = [(p.number, p.name, p.rating) for p in players]
     known: dict[int, list[SimGame]] = {}
     if live:
-        number_of = dict(division.entries.values_list("pk", "number"))
-        for rnd, p1, p2, s1, s2 in Game.objects.filter(
-            round__division=division, round__number__gt=base
-        ).values_list("round__number", "player1_id", "player2_id", "score1", "score2"):
+        number_of = {pk: e.number for pk, e in snap.entries.items()}
+        for rnd, _board, p1, p2, s1, s2, _first, _expl in snap.games:
+            if rnd <= base:
+                continue
             if p2 is None:
-                margin = s1  # a bye's or forfeit's spread; None: not yet entered (a bye)
-                known.setdefault(rnd, []).append(SimGame(number_of[p1], 0, margin))
+                # a bye's or forfeit's spread; None: not yet entered (counted as a bye)
+                known.setdefault(rnd, []).append(SimGame(number_of[p1], 0, s1))
                 continue
             margin = s1 - s2 if s1 is not None and s2 is not None else None
             known.setdefault(rnd, []).append(SimGame(number_of[p1], number_of[p2], margin))

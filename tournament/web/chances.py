@@ -9,12 +9,15 @@ version computed for the division (``chances-latest:``), as ``serve_cached`` doe
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pairings.chances import DEFAULT_SIMS, budget_sims, chance_setup, chances_hidden
 from pairings.engine.chances import PlayerChances, chances
 from pairings.engine.simulate import load_game_model
 from pairings.selectors import division_seed
 
 from ..models import Division
+from ..selectors import DivisionSnapshot
 from .caching import cache_add, cache_delete, cache_get, cache_set, tournament_version
 
 BUILD_LOCK_SECONDS = 120
@@ -22,8 +25,10 @@ BUILD_LOCK_SECONDS = 120
 __all__ = ["cached_chances", "chances_hidden"]
 
 
-def _compute(division: Division, after_round: int | None) -> list[PlayerChances]:
-    setup = chance_setup(division, after_round)
+def _compute(
+    division: Division, after_round: int | None, snapshot: Callable[[], DivisionSnapshot] | None
+) -> list[PlayerChances]:
+    setup = chance_setup(division, after_round, snapshot() if snapshot else None)
     return chances(
         setup,
         load_game_model(),
@@ -33,12 +38,17 @@ def _compute(division: Division, after_round: int | None) -> list[PlayerChances]
     )
 
 
-def cached_chances(division: Division, after_round: int | None = None) -> list[PlayerChances]:
+def cached_chances(
+    division: Division,
+    after_round: int | None = None,
+    snapshot: Callable[[], DivisionSnapshot] | None = None,
+) -> list[PlayerChances]:
     """The division's chances as of its current version (``after_round`` checked by the
-    caller: ``pairings.chances.check_after_round``)."""
+    caller: ``pairings.chances.check_after_round``); ``snapshot`` gives the page's one load
+    of the division's games, read only if the chances must be computed."""
     version = tournament_version(division.tournament.slug)
     if version is None:
-        return _compute(division, after_round)
+        return _compute(division, after_round, snapshot)
     key = f"chances:{version.stamp}:{division.pk}:{after_round}"
     latest = f"chances-latest:{division.pk}:{after_round}"
     rows = cache_get(key)
@@ -52,7 +62,7 @@ def cached_chances(division: Division, after_round: int | None = None) -> list[P
     else:
         building = True
     try:
-        rows = _compute(division, after_round)
+        rows = _compute(division, after_round, snapshot)
     finally:
         if building:
             cache_delete("lock:" + key)

@@ -235,7 +235,7 @@ def standings(
     else:
         after_round = last
 
-    odds = _shown_chances(page.div, facts) if after_round == last else None
+    odds = _shown_chances(page, facts) if after_round == last else None
 
     def table() -> str:
         rows = facts.rows if after_round == last else page.rows_after(after_round)
@@ -268,12 +268,13 @@ def standings(
 _count = format_wins  # wins and losses as the page prints them: 3, 2.5
 
 
-def _shown_chances(div: Division, facts: DivisionFacts) -> dict[int, PlayerChances] | None:
+def _shown_chances(page: _Page, facts: DivisionFacts) -> dict[int, PlayerChances] | None:
     """The division's prize chances by player number, or None when the page shows none: the
     director hid them (always or for the last rounds), or no round is left to play."""
+    div = page.div
     if facts.scored_round >= div.rounds or chances_hidden(div, facts.last_round):
         return None
-    return {c.number: c for c in cached_chances(div)}
+    return {c.number: c for c in cached_chances(div, snapshot=page.snapshot)}
 
 
 def _pct(p: float | None) -> str:
@@ -419,7 +420,7 @@ def player(
             # does (each poll a conditional GET: 304 until a result changes the division)
             "live": facts.scored_round < div.rounds,
             "list_rating": _list_rating(div, entry.player_id),
-            "chances": (_shown_chances(div, facts) or {}).get(entry.number),
+            "chances": (_shown_chances(page, facts) or {}).get(entry.number),
             # one reverse for the opponents' links: {% url %} per row was a third of the page
             "player_base": reverse("public:player", args=(div.tournament.slug, div.slug, 1))[:-2],
         },
