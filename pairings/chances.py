@@ -171,11 +171,12 @@ def chance_setup(
     withdrawn = {p.number: p.withdrawn_round for p in players}
     entries = [(p.number, p.name, p.rating) for p in players]
     known: dict[int, list[SimGame]] = {}
-    if live:
-        number_of = {pk: e.number for pk, e in snap.entries.items()}
-        for rnd, _board, p1, p2, s1, s2, _first, _expl in snap.games:
-            if rnd <= base:
-                continue
+    number_of = {pk: e.number for pk, e in snap.entries.items()}
+    met = []
+    for rnd, _board, p1, p2, s1, s2, _first, _expl in snap.games:
+        if p2 is not None and (rnd <= base or live):
+            met.append((number_of[p1], number_of[p2]))
+        if live and rnd > base:
             if p2 is None:
                 # a bye's or forfeit's spread; None: not yet entered (counted as a bye)
                 known.setdefault(rnd, []).append(SimGame(number_of[p1], 0, s1))
@@ -200,6 +201,7 @@ def chance_setup(
                 gibson_spread=options.spread_for_round(rnd),
                 factor=max(1, options.factor_distance),
                 cap=_cap_for(t.spread_cap_rule, rnd),
+                max_meetings=max(1, options.max_meetings),
             )
         )
     order = sorted(
@@ -214,6 +216,7 @@ def chance_setup(
         sum_before_spread=t.sum_before_spread,
         prize_places=division.prize_places or DEFAULT_PRIZE_PLACES,
         tiebreak=order,
+        met=met,
     )
 
 

@@ -150,6 +150,7 @@ class SimRound:
     gibson_spread: int = 500
     factor: int = 1
     cap: int | None = None
+    max_meetings: int = 1  # a pairing meeting this often already is a repeat to avoid
 
 
 @dataclass
@@ -167,6 +168,9 @@ class SimSetup:
     sum_before_spread: bool = False
     prize_places: int = 1
     tiebreak: list[int] = field(default_factory=list)  # order of equal players (index list)
+    #: games already played, as pairs of player numbers (one entry a meeting): the
+    #: approximation swaps a proposed repeat with the next game's opponent when that avoids it
+    met: list[tuple[int, int]] = field(default_factory=list)
 
     def index_of(self) -> dict[int, int]:
         return {p.number: i for i, p in enumerate(self.players)}
@@ -368,6 +372,13 @@ class Prepared:
             dtype=np.int64,
         )
         self.ranked_count = n - self.unranked.size
+        index = setup.index_of()
+        self.met = np.zeros((n, n), dtype=np.int16)
+        for a, b in setup.met:
+            if a in index and b in index:
+                sa, sb = slot_of[index[a]], slot_of[index[b]]
+                self.met[sa, sb] += 1
+                self.met[sb, sa] += 1
         self.plans = self._plans()
 
     def _plans(self) -> list[_Plan]:
@@ -460,6 +471,8 @@ class Prepared:
             size = min(chunk, sims - done)
             done += size
             v = np.broadcast_to(self.v0, (size, self.n)).copy()
+            # each player's opponent in the previous simulated round (slot; -1: none)
+            last = np.full((size, self.n), -1, dtype=np.int64)
             for plan in self.plans:
                 if plan.stopping.size:
                     hit = np.isin(v & _ID_MASK, plan.stopping)
@@ -467,11 +480,17 @@ class Prepared:
                 if plan.known is not None:
                     v = _by_slot(v)
                     self._play_known(rng, plan, v)
+                    last.fill(-1)
+                    for a, b, _margin in plan.known:
+                        if b >= 0:
+                            last[:, a], last[:, b] = b, a
                 else:
-                    self._play_round(rng, plan, v)
+                    self._play_round(rng, plan, v, last)
             yield v
 
-    def _play_round(self, rng: np.random.Generator, plan: _Plan, v: np.ndarray) -> None:
+    def _play_round(
+        self, rng: np.random.Generator, plan: _Plan, v: np.ndarray, last: np.ndarray
+    ) -> None:
         """One approximately paired round, in place: sort, pair, play (see the module doc)."""
         r, m, lay = plan.rnd, plan.active, self.lay
         if m < 2:
@@ -496,25 +515,81 @@ class Prepared:
         if m % 2:  # the lowest player takes the bye
             bye = (2 << lay.w) + _clip(self.setup.bye_spread, r.cap)
             v[:, m - 1] -= bye << ID_BITS
+        size = v.shape[0]
         if r.system == "factor" and r.factor > 1:
             a_cols, b_cols = _factor_columns(pairs, r.factor)
-            da, db = self.deltas(rng, v[:, a_cols] & _ID_MASK, v[:, b_cols] & _ID_MASK, r.cap)
-            v[:, a_cols] -= da
-            v[:, b_cols] -= db
-            return
-        if r.system in HALVES_SYSTEMS and pairs > 2:
+            a_pos = np.broadcast_to(a_cols, (size, a_cols.size)).copy()
+            b_pos = np.broadcast_to(b_cols, (size, b_cols.size)).copy()
+        elif r.system in HALVES_SYSTEMS and pairs > 2:
             a_pos, b_pos = _score_group_halves(v[:, :pairs], lay)
-            va = np.take_along_axis(v, a_pos, axis=1)
-            vb = np.take_along_axis(v, b_pos, axis=1)
-            da, db = self.deltas(rng, va & _ID_MASK, vb & _ID_MASK, r.cap)
-            # every paired column is written back (the next round sorts again anyway)
-            v[:, 0:pairs:2] = va - da
-            v[:, 1:pairs:2] = vb - db
+        else:
+            a_pos = np.broadcast_to(np.arange(0, pairs, 2), (size, pairs // 2)).copy()
+            b_pos = a_pos + 1
+        va = np.take_along_axis(v, a_pos, axis=1)
+        vb = np.take_along_axis(v, b_pos, axis=1)
+        sa, sb = va & _ID_MASK, vb & _ID_MASK
+        if r.system != "random":
+            self._avoid_repeats(va, vb, sa, sb, last, r.max_meetings)
+        da, db = self.deltas(rng, sa, sb, r.cap)
+        # every paired column is written back (the next round sorts again anyway)
+        v[:, 0:pairs:2] = va - da
+        v[:, 1:pairs:2] = vb - db
+        rows = np.arange(size)[:, None]
+        last[rows, sa] = sb
+        last[rows, sb] = sa
+
+    def _avoid_repeats(
+        self,
+        va: np.ndarray,
+        vb: np.ndarray,
+        sa: np.ndarray,
+        sb: np.ndarray,
+        last: np.ndarray,
+        max_meetings: int,
+    ) -> None:
+        """Swap the second players of two nearby games when one of them is a repeat (met
+        ``max_meetings`` times at the event, or in the previous simulated round) and the swap
+        makes neither a repeat: the engine avoids repeats whenever it can, and without this a
+        chaser would meet the leader round after round. Games d = 1..REPEAT_REACH apart are
+        tried in turn; in each pass the games looked at are disjoint, so no player moves twice.
+        """
+        g = sa.shape[1]
+        if g < 2:
             return
-        a, b = v[:, 0:pairs:2], v[:, 1:pairs:2]
-        da, db = self.deltas(rng, a & _ID_MASK, b & _ID_MASK, r.cap)
-        a -= da
-        b -= db
+        rows = np.arange(sa.shape[0])[:, None]
+
+        def repeat(x: np.ndarray, y: np.ndarray, r: np.ndarray) -> np.ndarray:
+            return (self.met[x, y] >= max_meetings) | (last[r, x] == y)
+
+        rep = repeat(sa, sb, rows)
+        if not rep.any():
+            return
+        games = np.arange(g)
+        for d in range(1, min(REPEAT_REACH, g - 1) + 1):
+            for parity in (0, 1):
+                j = games[((games // d) % 2 == parity) & (games + d < g)]
+                if j.size == 0:
+                    continue
+                bad = rep[:, j] | rep[:, j + d]
+                s_idx, k = np.nonzero(bad)
+                if s_idx.size == 0:
+                    continue
+                jj = j[k]
+                ok = ~(
+                    repeat(sa[s_idx, jj], sb[s_idx, jj + d], s_idx)
+                    | repeat(sa[s_idx, jj + d], sb[s_idx, jj], s_idx)
+                )
+                s_idx, jj = s_idx[ok], jj[ok]
+                if s_idx.size == 0:
+                    continue
+                for arr in (sb, vb):
+                    held = arr[s_idx, jj].copy()
+                    arr[s_idx, jj] = arr[s_idx, jj + d]
+                    arr[s_idx, jj + d] = held
+                rep[s_idx, jj] = False
+                rep[s_idx, jj + d] = False
+            if not rep.any():
+                return
 
     def _play_known(self, rng: np.random.Generator, plan: _Plan, v: np.ndarray) -> None:
         """A round with real pairings (v by slot): results in count as recorded, the games
@@ -599,6 +674,8 @@ def _by_slot(v: np.ndarray) -> np.ndarray:
 #: systems approximated by "top half v bottom half of each score group" (Swiss); the others
 #: pairing on the standings (King of the Hill, contention) pair 1 v 2, 3 v 4
 HALVES_SYSTEMS = frozenset({"swiss", "australian", "fontes"})
+#: how many games down a repeat looks for an opponent to swap with
+REPEAT_REACH = 6
 
 
 def _score_group_halves(v: np.ndarray, lay: _Layout) -> tuple[np.ndarray, np.ndarray]:

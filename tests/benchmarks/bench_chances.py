@@ -202,6 +202,7 @@ def from_t(path: Path, after: int) -> tuple[SimSetup, dict[int, list[int]], int]
         win_prob=expectancy_matrix("nsa2008", [p.rating for p in splayers]),
         prize_places=DEFAULT_PRIZE_PLACES,
         tiebreak=order,
+        met=[(a, b) for a, opps in history.items() for b in opps if b and a < b],
     )
     return setup, history, total
 

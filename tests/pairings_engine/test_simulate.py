@@ -194,3 +194,19 @@ def test_swiss_pairs_top_half_against_bottom_half_of_each_score_group() -> None:
     v = (((_PLAIN.base - code) << ID_BITS) | np.arange(8))[None, :]
     a, b = _score_group_halves(v, _PLAIN)
     assert list(zip(a[0].tolist(), b[0].tolist(), strict=True)) == [(0, 1), (2, 4), (3, 5), (6, 7)]
+
+
+def test_a_proposed_repeat_is_swapped_with_the_next_game() -> None:
+    def both_won(met: list[tuple[int, int]]) -> int:
+        players = [SimPlayer(number=i, rating=1500, wins=5 - i) for i in (1, 2, 3, 4)]
+        setup = SimSetup(
+            players=players,
+            rounds=[SimRound(number=5, system="koth")],
+            win_prob=np.full((4, 4), 0.5),
+            met=met,
+        )
+        wins2, *_ = next(simulate_chunks(setup, MODEL, 400, seed=1))
+        return int(((wins2[:, 0] == 10) & (wins2[:, 1] == 8)).sum())
+
+    assert both_won([]) == 0  # 1 v 2: one of them loses
+    assert both_won([(1, 2)]) > 50  # 1 v 3 and 2 v 4 instead
