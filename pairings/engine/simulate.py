@@ -496,6 +496,7 @@ class Prepared:
         if m < 2:
             return
         v.sort(axis=1)
+        clinched = None
         if r.system == "random":
             perm = np.argsort(rng.random((v.shape[0], m)), axis=1)
             v[:, :m] = np.take_along_axis(v[:, :m], perm, axis=1)
@@ -522,6 +523,11 @@ class Prepared:
             b_pos = np.broadcast_to(b_cols, (size, b_cols.size)).copy()
         elif r.system in HALVES_SYSTEMS and pairs > 2:
             a_pos, b_pos = _score_group_halves(v[:, :pairs], lay)
+            if clinched is not None and clinched.any():
+                # a Gibsonized leader was placed beside their opponent: those simulations
+                # pair adjacent players (the score groups no longer line up there)
+                a_pos[clinched] = np.arange(0, pairs, 2)
+                b_pos[clinched] = np.arange(1, pairs, 2)
         else:
             a_pos = np.broadcast_to(np.arange(0, pairs, 2), (size, pairs // 2)).copy()
             b_pos = a_pos + 1

@@ -210,3 +210,18 @@ def test_a_proposed_repeat_is_swapped_with_the_next_game() -> None:
 
     assert both_won([]) == 0  # 1 v 2: one of them loses
     assert both_won([(1, 2)]) > 50  # 1 v 3 and 2 v 4 instead
+
+
+def test_a_gibsonized_swiss_leader_meets_the_first_out_of_the_money() -> None:
+    players = [SimPlayer(number=1, rating=1500, wins=9)] + [
+        SimPlayer(number=i, rating=1500, wins=8 - i / 2, spread=-i) for i in range(2, 9)
+    ]
+    setup = SimSetup(
+        players=players,
+        rounds=[SimRound(number=10, system="swiss", gibson=True)],
+        win_prob=np.full((8, 8), 0.5),
+        prize_places=3,
+    )
+    wins2, *_ = next(simulate_chunks(setup, MODEL, 300, seed=3))
+    # player 4 (the first out of the money) and the leader: exactly one of them won
+    assert set(((wins2[:, 0] - 18) + (wins2[:, 3] - 2 * 6)).tolist()) == {2}
