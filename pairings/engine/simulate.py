@@ -555,19 +555,22 @@ class Prepared:
     ) -> None:
         """Swap the second players of two nearby games when one of them is a repeat (met
         ``max_meetings`` times at the event, or in the previous simulated round) and the swap
-        makes neither a repeat: the engine avoids repeats whenever it can, and without this a
-        chaser would meet the leader round after round. Games d = 1..REPEAT_REACH apart are
-        tried in turn; in each pass the games looked at are disjoint, so no player moves twice.
+        means fewer repeat meetings: the engine avoids repeats whenever it can, and without
+        this a chaser would meet the leader round after round. Games d = 1..REPEAT_REACH apart
+        are tried in turn; in each pass the games looked at are disjoint, so no player moves
+        twice.
         """
         g = sa.shape[1]
         if g < 2:
             return
         rows = np.arange(sa.shape[0])[:, None]
 
-        def repeat(x: np.ndarray, y: np.ndarray, r: np.ndarray) -> np.ndarray:
-            return (self.met[x, y] >= max_meetings) | (last[r, x] == y)
+        def cost(x: np.ndarray, y: np.ndarray, r: np.ndarray) -> np.ndarray:
+            # meetings beyond the allowance, and a rematch of the round before (worst)
+            extra = np.maximum(self.met[x, y].astype(np.int32) - (max_meetings - 1), 0)
+            return extra + 10 * (last[r, x] == y)
 
-        rep = repeat(sa, sb, rows)
+        rep = cost(sa, sb, rows) > 0
         if not rep.any():
             return
         games = np.arange(g)
@@ -581,10 +584,12 @@ class Prepared:
                 if s_idx.size == 0:
                     continue
                 jj = j[k]
-                ok = ~(
-                    repeat(sa[s_idx, jj], sb[s_idx, jj + d], s_idx)
-                    | repeat(sa[s_idx, jj + d], sb[s_idx, jj], s_idx)
+                before = cost(sa[s_idx, jj], sb[s_idx, jj], s_idx) + cost(
+                    sa[s_idx, jj + d], sb[s_idx, jj + d], s_idx
                 )
+                after_1 = cost(sa[s_idx, jj], sb[s_idx, jj + d], s_idx)
+                after_2 = cost(sa[s_idx, jj + d], sb[s_idx, jj], s_idx)
+                ok = after_1 + after_2 < before
                 s_idx, jj = s_idx[ok], jj[ok]
                 if s_idx.size == 0:
                     continue
@@ -592,8 +597,8 @@ class Prepared:
                     held = arr[s_idx, jj].copy()
                     arr[s_idx, jj] = arr[s_idx, jj + d]
                     arr[s_idx, jj + d] = held
-                rep[s_idx, jj] = False
-                rep[s_idx, jj + d] = False
+                rep[s_idx, jj] = after_1[ok] > 0
+                rep[s_idx, jj + d] = after_2[ok] > 0
             if not rep.any():
                 return
 
@@ -681,7 +686,7 @@ def _by_slot(v: np.ndarray) -> np.ndarray:
 #: pairing on the standings (King of the Hill, contention) pair 1 v 2, 3 v 4
 HALVES_SYSTEMS = frozenset({"swiss", "australian", "fontes"})
 #: how many games down a repeat looks for an opponent to swap with
-REPEAT_REACH = 6
+REPEAT_REACH = 12
 
 
 def _score_group_halves(v: np.ndarray, lay: _Layout) -> tuple[np.ndarray, np.ndarray]:
