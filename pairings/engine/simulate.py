@@ -708,13 +708,14 @@ def _score_group_halves(v: np.ndarray, lay: _Layout) -> tuple[np.ndarray, np.nda
     # a boundary at an odd position moves up one (the upper group's last player drops)
     boundary[:, 1:] |= new & (idx[1:] % 2 == 0)
     boundary[:, :-1] |= new & (idx[1:] % 2 == 1)
-    start = np.maximum.accumulate(np.where(boundary, idx, 0), axis=1)
-    last = np.zeros((size, m), dtype=bool)
-    last[:, -1] = True
-    last[:, :-1] = boundary[:, 1:]
-    end = np.minimum.accumulate(np.where(last, idx, m - 1)[:, ::-1], axis=1)[:, ::-1]
-    st = start[:, 0::2]
-    half = (end[:, 0::2] - st + 1) // 2
+    # group of each position: a running count of boundaries over the flattened rows (one
+    # 1-D cumsum; two 2-D accumulates cost four times as much)
+    flat = boundary.ravel()
+    starts = np.flatnonzero(flat)
+    sizes = np.diff(starts, append=flat.size)
+    gid = (np.cumsum(flat) - 1).reshape(size, m)[:, 0::2]
+    st = starts[gid] - (np.arange(size) * m)[:, None]
+    half = sizes[gid] // 2
     a_pos = np.arange(m // 2) + st // 2
     return a_pos, a_pos + half
 
