@@ -57,7 +57,7 @@ __all__ = [
 
 MODEL_FILE = Path(__file__).with_name("game_model.json")
 #: simulations handled together: big enough for numpy, small enough to stay in cache
-CHUNK = 8192
+CHUNK = 2048
 #: the normal quantile table the margins are drawn from (one uint16 draw per game)
 _TABLE_BITS = 16
 
