@@ -56,8 +56,11 @@ __all__ = [
 ]
 
 MODEL_FILE = Path(__file__).with_name("game_model.json")
-#: simulations handled together: big enough for numpy, small enough to stay in cache
+#: simulations handled together: about CHUNK_CELLS players' records (so a round's arrays stay
+#: in cache), at least CHUNK simulations (so small divisions are not slowed by Python's
+#: per-call cost); ``chunk`` arguments of 0 mean this rule
 CHUNK = 2048
+CHUNK_CELLS = 400_000
 #: the normal quantile table the margins are drawn from (one uint16 draw per game)
 _TABLE_BITS = 16
 
@@ -462,9 +465,10 @@ class Prepared:
         return da, db
 
     # -- rounds -------------------------------------------------------------------------------
-    def chunks(self, sims: int, seed: int, chunk: int) -> Iterator[np.ndarray]:
+    def chunks(self, sims: int, seed: int, chunk: int = 0) -> Iterator[np.ndarray]:
         """Final V of every simulation, a chunk at a time (sorted, or by slot after a known
         round that was the last)."""
+        chunk = chunk or max(CHUNK, CHUNK_CELLS // max(1, self.n))
         rng = np.random.default_rng(seed)
         done = 0
         while done < sims:
@@ -736,7 +740,7 @@ def _clip(value: int, cap: int | None) -> int:
 
 
 def simulate_chunks(
-    setup: SimSetup, model: GameModel, sims: int, seed: int, chunk: int = CHUNK
+    setup: SimSetup, model: GameModel, sims: int, seed: int, chunk: int = 0
 ) -> Iterator[tuple[np.ndarray, ...]]:
     """Play the remaining rounds ``sims`` times; yields per chunk the final records by player
     index, ``(wins2, losses2, spread, points)``, each (chunk_sims, players), wins and losses
@@ -756,7 +760,7 @@ def simulate(
     keep_ranks: bool = False,
     classes: Sequence[Sequence[int]] = (),
     class_exclusive_places: int = 0,
-    chunk: int = CHUNK,
+    chunk: int = 0,
 ) -> SimResult:
     """Play the remaining rounds ``sims`` times and count where everyone finishes.
 
