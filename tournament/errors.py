@@ -101,6 +101,7 @@ CODES: dict[str, str] = {
     "division_slug_taken": "{tournament}: a division already has the slug {slug!r}",
     "division_required": "{tournament} has {count} divisions; name one ({names})",
     "unknown_division": "{tournament}: no division {name!r}; it has {names}",
+    "chances_hidden": "division {division}: the director has hidden prize chances",
     "unknown_tournament": "there is no tournament {slug!r}",
     "division_has_no_players": "division {division} has no players",
     # core: files in and out (import, export)

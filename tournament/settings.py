@@ -82,6 +82,10 @@ MAX_IMPORT_PLAYER_ROUNDS = _env_int("GIBSON_MAX_IMPORT_PLAYER_ROUNDS", 40_000)
 # The test suite runs jobs inline, inside the upload's request, so a test sees the result
 # at once (tests/console/test_import_jobs.py runs the thread for real).
 IMPORT_JOB_RUNNER = "inline" if TESTING else "auto"
+# Public pages serve prize chances computed this many seconds ago rather than simulate again
+# at every result (tournament/web/chances.py); the API and the command are always current.
+# The tests read pages right after a change, so they see the current version.
+GIBSON_CHANCES_PAGE_SECONDS = _env_int("GIBSON_CHANCES_PAGE_SECONDS", 0 if TESTING else 30)
 
 
 def _secret_key() -> str:

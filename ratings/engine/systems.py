@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime
 from collections.abc import Hashable
 
+import numpy as np
+
 from .absp import AbspSystem
 from .base import RatingSystem
 from .elo import build_elo_systems
@@ -73,3 +75,31 @@ def estimates_by_round(
         )
     per_player = sys.estimates(ev, through_round)
     return dict(zip(ev.ids, per_player, strict=True))
+
+
+def expectancy_matrix(system: str | RatingSystem, ratings: list[int]) -> np.ndarray:
+    """P(i beats j), ties half, for every pair of ``ratings`` under ``system``'s expectancy
+    (an unknown system name falls back to nsa2008): the win chances of a prize-chances
+    simulation (``pairings.engine.simulate``), which knows no rating system itself.
+
+    Unrated players (rating 0) are given the median rating of the rated ones: the expectancy
+    of 0 against a rated player says nothing about a newcomer's play. Computed once per
+    distinct pair of ratings.
+    """
+    try:
+        sys = get_system(system)
+    except RatingError:
+        sys = get_system("nsa2008")
+    rated = sorted(r for r in ratings if r)
+    fill = rated[len(rated) // 2] if rated else 1500
+    used = [r or fill for r in ratings]
+    distinct = sorted(set(used))
+    pos = {r: k for k, r in enumerate(distinct)}
+    table = np.empty((len(distinct), len(distinct)))
+    for a, ra in enumerate(distinct):
+        for b, rb in enumerate(distinct):
+            table[a, b] = sys.expected_score(RatedPlayer(a, ra), RatedPlayer(b, rb))
+    idx = np.array([pos[r] for r in used], dtype=np.intp)
+    out = table[np.ix_(idx, idx)]
+    np.fill_diagonal(out, 0.5)
+    return out

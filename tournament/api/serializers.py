@@ -245,6 +245,20 @@ class NeedsSerializer(serializers.Serializer):
     players = PlayerNeedsSerializer(many=True)
 
 
+class ChancesRowSerializer(serializers.Serializer):
+    """One player's prize chances (``manage.py chances --json``'s row)."""
+
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    p_first = serializers.FloatField()
+    p_places = serializers.ListField(child=serializers.FloatField(), help_text="1st, 2nd, ...")
+    p_cash = serializers.FloatField(help_text="chance of a paid place")
+    p_class = serializers.FloatField(allow_null=True, help_text="null: no class prize")
+    expected_rank = serializers.FloatField(allow_null=True, help_text="null: not ranked")
+    best_rank = serializers.IntegerField(allow_null=True, help_text="best seen in simulation")
+    worst_rank = serializers.IntegerField(allow_null=True, help_text="worst seen in simulation")
+
+
 class RatingListSerializer(serializers.ModelSerializer):
     class Meta:
         model = RatingList

@@ -26,6 +26,7 @@ v1 = [
     path(D + "games/", views.GameList.as_view(), name="games"),
     path(D + "standings/", views.Standings.as_view(), name="standings"),
     path(D + "needs/", views.Needs.as_view(), name="needs"),
+    path(D + "chances/", views.Chances.as_view(), name="chances"),
     path(D + "results/", views.RecordResult.as_view(), name="record_result"),
     path(D + "corrections/", views.CorrectResult.as_view(), name="correct_result"),
     path("rating-lists/", views.RatingListList.as_view(), name="rating_lists"),

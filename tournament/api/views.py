@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from pairings.chances import check_after_round
 from pairings.needs import division_needs, needs_as_dict
 from pairings.services.rounds import (
     add_bye,
@@ -40,6 +41,8 @@ from ..models import Division, Entry, Game, Player, Round, Tournament
 from ..selectors import near_duplicates, pairings_after
 from ..services import results
 from ..web.caching import serve_cached, site_version, tournament_version
+from ..web.chances import cached_chances, chances_hidden
+from ..web.permissions import can_keep_score
 from ..web.ratelimit import heavy_wait
 from . import serializers as s
 from .permissions import (
@@ -412,6 +415,38 @@ class Needs(Standings):
                     "below_minimum", field="player", what="player", minimum=1, value=player
                 )
         return Response(needs_as_dict(division_needs(d, player)))
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter(
+            "after_round",
+            int,
+            description="replay: as if only rounds 1..N had been played and paired "
+            "(default: the division as it stands)",
+        )
+    ],
+    responses={200: s.ChancesRowSerializer(many=True), **READ_ERRORS},
+)
+class _BuiltChances(_Built):
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        return self.build()
+
+
+class Chances(Standings, _BuiltChances):
+    """Prize chances (``manage.py chances --json``): each player's P(1st), P(each prize
+    place), P(in the money), P(class prize), expected rank and the best and worst rank seen,
+    from seeded simulations of the remaining rounds. Computed once per version of the data
+    and kept (tournament.web.chances); refused while the director hides them, except to the
+    tournament's staff."""
+
+    def compute(self) -> Response:
+        d = self.division()
+        staff = can_keep_score(self.request.user, d.tournament)
+        if not staff and chances_hidden(d):
+            raise ServiceError("chances_hidden", field="division", division=d.name)
+        after = check_after_round(d, self.request.query_params.get("after_round"))
+        return Response([row.as_dict() for row in cached_chances(d, after)])
 
 
 # --------------------------------------------------------------------------- writes

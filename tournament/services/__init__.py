@@ -41,6 +41,7 @@ from .tournaments import (
     create_division,
     create_tournament,
     publish_tournament,
+    set_chances_visibility,
     setup_tournament,
     update_division,
     update_tournament,
@@ -84,6 +85,7 @@ __all__ = [
     "publish_tournament",
     "remove_staff",
     "setup_tournament",
+    "set_chances_visibility",
     "update_division",
     "update_tournament",
     # self-entry (players' own links)

@@ -28,6 +28,7 @@ class Action(StrEnum):
     UNPUBLISH_TOURNAMENT = "unpublish_tournament"
     CREATE_DIVISION = "create_division"
     UPDATE_DIVISION = "update_division"
+    DIVISION_CHANCES = "division_chances"
     ADD_SCHEDULE_RANGE = "add_schedule_range"
     UPDATE_SCHEDULE_RANGE = "update_schedule_range"
     DELETE_SCHEDULE_RANGE = "delete_schedule_range"

@@ -531,6 +531,51 @@ def update_division(division: Division, *, actor: Actor | str | None, **fields: 
 
 
 @transaction.atomic
+def set_chances_visibility(
+    division: Division,
+    *,
+    actor: Actor | str | None,
+    hide: Any = False,
+    hide_last: Any = 0,
+) -> Division:
+    """Hide a division's prize chances from the public (``hide``), or only for the last
+    ``hide_last`` rounds of the event (the tension of the final rounds kept, or a director
+    who does not want players told their odds before the last pairings). Kept in
+    ``Division.config["chances"]``, read by ``pairings.chances.chances_hidden``; the staff
+    still see them. One audit event with the setting before and after."""
+    require(actor, "direct", division.tournament, what="change settings")
+    division = Division.objects.select_for_update().get(pk=division.pk)
+    last = setting_int(
+        hide_last or 0,
+        "chances_hide_last",
+        f"division {division.name}: hide chances for the last rounds",
+        minimum=0,
+        maximum=MAX_DIVISION_ROUNDS,
+    )
+    after = {"hide": bool(hide), "hide_last": last}
+    config = dict(division.config or {})
+    before = dict(config.get("chances") or {"hide": False, "hide_last": 0})
+    if before == after:
+        return division
+    config["chances"] = after
+    division.config = config
+    division.save(update_fields=["config"])
+    audit(
+        division.tournament,
+        actor,
+        "division_chances",
+        division,
+        f"division {division.name}: prize chances "
+        + (
+            "hidden" if after["hide"] else f"hidden for the last {last} rounds" if last else "shown"
+        ),
+        before=before,
+        after=after,
+    )
+    return division
+
+
+@transaction.atomic
 def add_division(tournament: Tournament, *, actor: Actor | str | None, **fields: Any) -> Division:
     """Add a division from the console, every setting checked first (see create_division)."""
     require(actor, "direct", tournament, what="add divisions")

@@ -13,6 +13,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
+from pairings.engine.chances import PlayerChances
 from pairings.needs import (
     DivisionNeeds,
     division_needs,
@@ -40,6 +41,7 @@ from ..standings import StandingsRow
 from ..team_standings import TeamStandingsRow
 from .caching import Version, cached, data_key, viewer_role
 from .caching import public_page as cached_page
+from .chances import chances_hidden, page_chances
 from .permissions import (
     DivisionMoved,
     can_direct,
@@ -252,10 +254,12 @@ def standings(
     else:
         after_round = last
 
+    odds = _shown_chances(page, facts) if after_round == last else None
+
     def table() -> str:
         rows = facts.rows if after_round == last else page.rows_after(after_round)
         base = reverse("public:player", args=(page.div.tournament.slug, page.div.slug, 1))
-        return standings_rows_html(rows, base[: -len("1/")])
+        return standings_rows_html(rows, base[: -len("1/")], odds)
 
     return render(
         request,
@@ -263,7 +267,10 @@ def standings(
         {
             "tournament": page.div.tournament,
             "division": page.div,
-            "rows_html": mark_safe(cached(page.key("rows-html", after_round), table)),
+            "rows_html": mark_safe(
+                cached(page.key("rows-html", after_round, odds is not None), table)
+            ),
+            "chances": odds is not None,
             "team_rows": page.team_rows(after_round),
             "after_round": after_round,
             # the latest standings count every game recorded so far: say which are in
@@ -280,7 +287,32 @@ def standings(
 _count = format_wins  # wins and losses as the page prints them: 3, 2.5
 
 
-def standings_rows_html(rows: list[StandingsRow], player_base: str) -> str:
+def _shown_chances(page: _Page, facts: DivisionFacts) -> dict[int, PlayerChances] | None:
+    """The division's prize chances by player number, or None when the page shows none: the
+    director hid them (always or for the last rounds), or no round is left to play."""
+    div = page.div
+    if facts.scored_round >= div.rounds or chances_hidden(div, facts.last_round):
+        return None
+    return {c.number: c for c in page_chances(div, snapshot=page.snapshot)}
+
+
+def _pct(p: float | None) -> str:
+    """A chance as the page prints it: "37%", "<1%" for a chance that is not nil, "-" for
+    none (no class prize)."""
+    if p is None:
+        return "-"
+    if 0 < p < 0.005:
+        return "<1%"
+    if 0.995 <= p < 1:
+        return ">99%"
+    return f"{100 * p:.0f}%"
+
+
+def standings_rows_html(
+    rows: list[StandingsRow],
+    player_base: str,
+    odds: dict[int, PlayerChances] | None = None,
+) -> str:
     """The standings table's rows, written in Python: 500 rows through the template language
     (a URL reversed and five filters a row) took 0.4 s, and signed-in viewers and every
     change need them again. Every value is escaped; the markup is the template's."""
@@ -296,9 +328,17 @@ def standings_rows_html(rows: list[StandingsRow], player_base: str) -> str:
             f"{' (withdrawn)' if r.withdrawn else ''}</td>\n"
             f'<td class="num">{_count(r.wins)}</td><td class="num">{_count(r.losses)}</td>\n'
             f'<td class="num">{r.spread:+d}</td><td class="num wide">{r.rating}</td>'
-            f'<td class="num">{"" if estimate is None else estimate}</td></tr>\n'
+            f'<td class="num">{"" if estimate is None else estimate}</td>'
+            + (_odds_cells(odds.get(r.number)) if odds is not None else "")
+            + "</tr>\n"
         )
     return "".join(out)
+
+
+def _odds_cells(c: PlayerChances | None) -> str:
+    if c is None:
+        return '<td class="num"></td><td class="num"></td>'
+    return f'<td class="num">{_pct(c.p_first)}</td><td class="num">{_pct(c.p_cash)}</td>'
 
 
 def _list_rating(div: Division, player_id: int) -> dict | None:
@@ -402,6 +442,7 @@ def player(
             "list_rating": _list_rating(div, entry.player_id),
             "needs": needs.players[0] if needs is not None and needs.players else None,
             "needs_notes": needs.assumptions if needs is not None else [],
+            "chances": (_shown_chances(page, facts) or {}).get(entry.number),
             # one reverse for the opponents' links: {% url %} per row was a third of the page
             "player_base": reverse("public:player", args=(div.tournament.slug, div.slug, 1))[:-2],
         },

@@ -334,8 +334,17 @@ def setup_division(request: HttpRequest, tournament: Tournament, division: str) 
         div,
         form,
         ("division", div.pk),
-        lambda **kw: services.update_division(div, **kw),
+        lambda **kw: _update_division(div, **kw),
     )
+
+
+def _update_division(div: Division, *, actor: Any, **fields: Any) -> None:
+    """The division form's two writes: its settings, then its chances' visibility (each its
+    own service and audit event; the form has checked the number already)."""
+    hide = fields.pop("chances_hidden", False)
+    hide_last = fields.pop("chances_hide_last", 0)
+    services.update_division(div, actor=actor, **fields)
+    services.set_chances_visibility(div, actor=actor, hide=hide, hide_last=hide_last or 0)
 
 
 @director_required

@@ -102,16 +102,41 @@ class DivisionForm(forms.Form):
         queryset=RatingList.objects.all(), required=False, empty_label="(none)"
     )
     prize_places = forms.IntegerField(initial=0, help_text="places that win a prize")
+    # the prize chances' visibility (services.set_chances_visibility), on the edit form only
+    chances_hidden = forms.BooleanField(
+        required=False,
+        label="Hide prize chances",
+        help_text="the public pages and API show no chances for this division",
+    )
+    chances_hide_last = forms.IntegerField(
+        required=False,
+        min_value=0,
+        initial=0,
+        label="Hide chances for the last rounds",
+        help_text="hide them once one of the last N rounds is paired; 0: never",
+    )
+
+    CHANCES_FIELDS = ("chances_hidden", "chances_hide_last")
 
     def __init__(self, *args: Any, new: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if new:
             self.fields["rating_system"].choices = rating_system_choices("the realm's preset")
             self.fields["rating_system"].required = False
+            for name in self.CHANCES_FIELDS:
+                del self.fields[name]
 
     @staticmethod
     def initial_for(division: Any) -> dict[str, Any]:
-        return {name: getattr(division, name) for name in DivisionForm.base_fields}
+        initial = {
+            name: getattr(division, name)
+            for name in DivisionForm.base_fields
+            if name not in DivisionForm.CHANCES_FIELDS
+        }
+        setting = (division.config or {}).get("chances") or {}
+        initial["chances_hidden"] = bool(setting.get("hide"))
+        initial["chances_hide_last"] = int(setting.get("hide_last") or 0)
+        return initial
 
 
 class NewDivisionForm(DivisionForm):

@@ -1,0 +1,847 @@
+"""Monte Carlo of a division's remaining rounds: many seeded playings, vectorised with numpy.
+
+Why vectorised: prize chances want 100,000 playings of the rest of an event, and running the
+real pairing engine (``pair_round``) in each would take minutes. So each future round is paired
+by a cheap *approximation* of its scheduled system, over all simulations at once:
+
+* a round already paired (``SimRound.pairs``) keeps its real pairings, and its results already
+  in stay as recorded (``SimGame.margin``);
+* table systems (round robin, Initial Fontes) pair from numbers and ratings only, so the caller
+  pairs them with the real engine beforehand and passes them as known pairs;
+* every system pairing on the standings is approximated on each simulation's order by wins
+  then spread, as Woogles' COP simulation does: King of the Hill and contention pair 1 v 2,
+  3 v 4; Swiss (and Australian, Fontes past its table) top half v bottom half of each score
+  group, an odd group's last player dropping to the next; factor pairing 1 v 1+F within
+  blocks of 2F; the lowest player takes the bye. Repeats and the start/reply rule are not
+  considered (the main difference from the engine: see the README's figures);
+* Gibson (``SimRound.gibson``): a leader nobody can catch (the engine's rule: the win gap over
+  the next player is more than twice the rounds left, or exactly that and the spread gap more
+  than the Gibson spread of those rounds) meets the highest player out of the money instead;
+* ``random`` draws a random permutation.
+
+``approximation_difference`` in ``tests/benchmarks/bench_chances.py`` measures how far this is
+from the full engine on real fixtures (the figures are in the README's chances section).
+
+The game model (``GameModel``): player a beats b with the rating system's expectancy ``p``
+(the caller passes the matrix, so the engine knows no rating system); the margin is normal,
+``margin = sigma * (z + ndtri(p))`` so that P(margin > 0) = p, with ``sigma`` fitted on real
+games (``fit_game_model``); a tie is a margin within ``tie_band`` of 0, the band set so that
+ties are as frequent as in the real games. Scores (only needed when points rank before spread)
+are ``(combined +- margin) / 2`` with a normal combined score. Randomness is a seeded numpy
+``Generator``: the same seed gives the same result on every machine.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import NormalDist
+
+import numpy as np
+
+__all__ = [
+    "GameModel",
+    "SimGame",
+    "SimPlayer",
+    "SimResult",
+    "SimRound",
+    "SimSetup",
+    "approximate_pairs",
+    "load_game_model",
+    "simulate",
+    "simulate_chunks",
+]
+
+MODEL_FILE = Path(__file__).with_name("game_model.json")
+#: simulations handled together: about CHUNK_CELLS players' records (so a round's arrays stay
+#: in cache), at least CHUNK simulations (so small divisions are not slowed by Python's
+#: per-call cost); ``chunk`` arguments of 0 mean this rule
+CHUNK = 2048
+CHUNK_CELLS = 400_000
+#: the normal quantile table the margins are drawn from (one uint16 draw per game)
+_TABLE_BITS = 16
+
+
+@dataclass(frozen=True)
+class GameModel:
+    """How a game ends, fitted on real games (``manage.py fit_game_model`` writes the file).
+
+    ``sigma``: standard deviation of a game's spread around its rating-predicted mean;
+    ``slope``: mean spread per rating point of difference (kept for reference: the simulation
+    takes its win chance from the rating system, and the margin's mean follows from it);
+    ``tie_rate``: share of real games tied; ``combined_mean``/``combined_sd``: the two scores'
+    sum, for events ranking on points before spread.
+    """
+
+    sigma: float = 95.0
+    slope: float = 0.3
+    tie_rate: float = 0.005
+    combined_mean: float = 800.0
+    combined_sd: float = 70.0
+    games: int = 0
+    source: str = ""
+
+    @property
+    def tie_band(self) -> float:
+        """Half-width of the band of margins counted as a tie: for a normal margin of spread
+        ``sigma`` around 0, P(|margin| < h) ~ 2h / (sigma * sqrt(2 pi)) = tie_rate."""
+        return self.tie_rate * self.sigma * math.sqrt(2 * math.pi) / 2
+
+    def to_json(self) -> dict:
+        return {
+            "sigma": self.sigma,
+            "slope": self.slope,
+            "tie_rate": self.tie_rate,
+            "combined_mean": self.combined_mean,
+            "combined_sd": self.combined_sd,
+            "games": self.games,
+            "source": self.source,
+        }
+
+
+def load_game_model(path: str | Path | None = None) -> GameModel:
+    """The committed fitted model (``pairings/engine/game_model.json``); defaults if absent."""
+    p = Path(path) if path else MODEL_FILE
+    if not p.exists():
+        return GameModel()
+    data = json.loads(p.read_text())
+    return GameModel(**{k: data[k] for k in GameModel.__dataclass_fields__ if k in data})
+
+
+@dataclass
+class SimPlayer:
+    """One entrant at the start of the simulation.
+
+    ``spread`` is the *ranking* spread (each game clipped to the round's cap), ``plays_from``
+    ..``plays_until``: rounds the player is paired in (a withdrawn player stops); ``ranked``:
+    whether the final standings rank them (a withdrawn player is not ranked).
+    """
+
+    number: int
+    rating: int = 0
+    wins: float = 0.0
+    losses: float = 0.0
+    spread: int = 0
+    points: int = 0
+    player_class: str = ""
+    name: str = ""
+    plays_until: int | None = None  # last round played; None = every round
+    ranked: bool = True
+
+
+@dataclass(frozen=True)
+class SimGame:
+    """A known game of a future round: ``second`` 0 is a bye (or forfeit when margin < 0);
+    ``margin`` is the first player's spread when the result is already in."""
+
+    first: int
+    second: int
+    margin: int | None = None
+
+
+@dataclass
+class SimRound:
+    """A round to play: its system, or its real pairings when already known."""
+
+    number: int
+    system: str = "koth"
+    pairs: list[SimGame] | None = None
+    gibson: bool = False
+    gibson_spread: int = 500
+    factor: int = 1
+    cap: int | None = None
+    max_meetings: int = 1  # a pairing meeting this often already is a repeat to avoid
+
+
+@dataclass
+class SimSetup:
+    """A division after its last counted round, and the rounds left to play.
+
+    ``win_prob[i, j]``: chance player index i beats j (ties half), from the rating system;
+    ``prize_places``: paid places (Gibson pairs a clinched leader with the first one out).
+    """
+
+    players: list[SimPlayer]
+    rounds: list[SimRound]
+    win_prob: np.ndarray
+    bye_spread: int = 50
+    sum_before_spread: bool = False
+    prize_places: int = 1
+    tiebreak: list[int] = field(default_factory=list)  # order of equal players (index list)
+    #: games already played, as pairs of player numbers (one entry a meeting): the
+    #: approximation swaps a proposed repeat with the next game's opponent when that avoids it
+    met: list[tuple[int, int]] = field(default_factory=list)
+
+    def index_of(self) -> dict[int, int]:
+        return {p.number: i for i, p in enumerate(self.players)}
+
+
+@dataclass
+class SimResult:
+    """What ``simulate`` counted over all simulations.
+
+    ``place_share[i, k]``: in how many simulations player index i finished in place k+1
+    (players tied on wins, losses[, points] and spread share their places equally, so a
+    two-way tie for 1st counts one half each); ``best``/``worst``: best and worst competition
+    rank seen; ``ranks`` (only with ``keep_ranks``): competition rank per simulation and player
+    (0 for an unranked player), for callers that need joint outcomes (calibration, COP).
+    """
+
+    sims: int
+    place_share: np.ndarray
+    best: np.ndarray
+    worst: np.ndarray
+    ranked: np.ndarray
+    ranks: np.ndarray | None = None
+    class_share: np.ndarray | None = None
+
+
+def _ndtri(p: np.ndarray) -> np.ndarray:
+    """Inverse normal CDF of each probability (no SciPy): NormalDist on the distinct values."""
+    flat = np.clip(np.asarray(p, dtype=np.float64), 1e-9, 1 - 1e-9)
+    values, inverse = np.unique(flat, return_inverse=True)
+    inv = NormalDist().inv_cdf
+    out = np.array([inv(v) for v in values], dtype=np.float64)
+    return out[inverse].reshape(flat.shape)
+
+
+def _quantile_table() -> np.ndarray:
+    """Standard normal quantiles at the midpoints of 65,536 equal slices: a uint16 draw looked
+    up here is a normal draw, at a tenth of the cost of ``standard_normal``."""
+    size = 1 << _TABLE_BITS
+    mids = (np.arange(size, dtype=np.float64) + 0.5) / size
+    return _ndtri(mids).astype(np.float32)
+
+
+_TABLE: np.ndarray | None = None
+
+
+def _table() -> np.ndarray:
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = _quantile_table()
+    return _TABLE
+
+
+def approximate_pairs(
+    order: np.ndarray, system: str, *, factor: int = 1, rng: np.random.Generator | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The cheap pairing of one round in every simulation.
+
+    ``order`` (sims, m): the active players' indices, best first. Returns ``(a, b, bye)``:
+    a[s, g] meets b[s, g]; ``bye`` (sims,) is the player left out of an odd field, or None.
+    ``random`` shuffles first; ``factor`` pairs 1 v 1+F within blocks of 2F; every other
+    system pairs 1 v 2, 3 v 4.
+    """
+    sims, m = order.shape
+    if system == "random" and rng is not None:
+        order = np.take_along_axis(order, np.argsort(rng.random((sims, m)), axis=1), axis=1)
+    bye = None
+    if m % 2:
+        bye = order[:, -1]
+        order = order[:, :-1]
+        m -= 1
+    if system == "factor" and factor > 1:
+        pos = np.arange(m)
+        block = 2 * factor
+        within = pos % block
+        start = pos - within
+        size = np.minimum(block, m - start)  # the last block may be short
+        half = size // 2
+        firsts = pos[within < half]
+        seconds = firsts + half[firsts]
+        return order[:, firsts], order[:, seconds], bye
+    return order[:, 0::2], order[:, 1::2], bye
+
+
+def _gibson_perm(m: int, cut: int) -> np.ndarray:
+    """Positions so that adjacent pairing makes the leader (position 0) meet the player at
+    ``cut`` (the first out of the money) and everyone else keeps their order."""
+    cut = max(1, min(cut, m - 1))
+    return np.array([0, cut, *range(1, cut), *range(cut + 1, m)], dtype=np.intp)
+
+
+# --- the records as one int64 value per player --------------------------------------------
+#
+# A player's record is one linear code R = wins2 << W + (LOSS_ROOM - losses2) << L
+# [+ points << P] + spread + ZERO (wins and losses doubled so a tie stays whole), whose order is
+# the standings' order. Each simulation holds, per player, V = (BASE - R) << ID_BITS | slot,
+# where slot is the player's place in the standings' fixed tiebreak order (rating, name value,
+# number). Sorting V ascending (numpy's SIMD sort, ten times faster than an argsort) is then
+# ranking by wins, losses[, points], spread and the tiebreak, and the slot rides along in the
+# low bits: no argsort, no gather. A game subtracts one number from each player's V.
+
+ID_BITS = 11
+MAX_PLAYERS = (1 << ID_BITS) - 1
+_ID_MASK = (1 << ID_BITS) - 1
+_LOSS_ROOM = 255
+
+
+@dataclass(frozen=True)
+class _Layout:
+    w: int
+    l: int  # noqa: E741  (the losses' shift)
+    p: int | None
+    zero: int
+    top: int  # bits of R
+
+    @property
+    def low_bits(self) -> int:
+        return self.p if self.p is not None else self.l
+
+    @property
+    def base(self) -> int:
+        return (1 << self.top) - 2
+
+    @property
+    def stopped(self) -> int:
+        """V of a player no longer playing (withdrawn): after every real record."""
+        return ((1 << self.top) - 1) << ID_BITS
+
+
+_PLAIN = _Layout(w=39, l=31, p=None, zero=1 << 30, top=52)
+_POINTS = _Layout(w=44, l=36, p=20, zero=1 << 19, top=52)
+
+
+def _pack(lay: _Layout, wins2, losses2, spread, points) -> np.ndarray:
+    code = (np.asarray(wins2, dtype=np.int64) << lay.w) + (
+        (_LOSS_ROOM - np.asarray(losses2, dtype=np.int64)) << lay.l
+    )
+    if lay.p is not None:
+        code = code + (np.asarray(points, dtype=np.int64) << lay.p)
+    return code + np.asarray(spread, dtype=np.int64) + lay.zero
+
+
+def _unpack(lay: _Layout, code: np.ndarray) -> tuple[np.ndarray, ...]:
+    wins2 = code >> lay.w
+    losses2 = _LOSS_ROOM - ((code >> lay.l) & 255)
+    spread = (code & ((1 << lay.low_bits) - 1)) - lay.zero
+    if lay.p is not None:
+        points = (code >> lay.p) & ((1 << (lay.l - lay.p)) - 1)
+    else:
+        points = np.zeros_like(code)
+    return wins2, losses2, spread, points
+
+
+@dataclass
+class _Plan:
+    rnd: SimRound
+    active: int  # players paired this round
+    stopping: np.ndarray  # slots of the players who no longer play from this round on
+    known: list[tuple[int, int, int | None]] | None  # (slot, slot or -1, margin)
+    left: int  # rounds left including this one (Gibson)
+    catch: int  # spread a chaser can still gain (Gibson)
+
+
+class Prepared:
+    """A setup in slot terms (slot = place in the tiebreak order), ready to simulate."""
+
+    def __init__(self, setup: SimSetup, model: GameModel):
+        n = len(setup.players)
+        if n > MAX_PLAYERS:
+            raise ValueError(f"at most {MAX_PLAYERS} players can be simulated, not {n}")
+        wp = np.asarray(setup.win_prob, dtype=np.float64)
+        if wp.shape != (n, n):
+            raise ValueError(f"win_prob must be {n} x {n}, got {wp.shape}")
+        self.setup, self.model, self.n = setup, model, n
+        self.lay = _POINTS if setup.sum_before_spread else _PLAIN
+        order = setup.tiebreak or sorted(range(n), key=lambda i: (-setup.players[i].rating, i))
+        self.player_of = np.asarray(order, dtype=np.intp)  # slot -> player index
+        slot_of = np.empty(n, dtype=np.intp)
+        slot_of[self.player_of] = np.arange(n)
+        self.slot_of = slot_of
+        ps = [setup.players[i] for i in self.player_of]
+        code = _pack(
+            self.lay,
+            [round(2 * p.wins) for p in ps],
+            [round(2 * p.losses) for p in ps],
+            [p.spread for p in ps],
+            [p.points for p in ps],
+        )
+        self.v0 = ((self.lay.base - code) << ID_BITS) | np.arange(n, dtype=np.int64)
+        self.mu = (
+            (_ndtri(wp[np.ix_(self.player_of, self.player_of)]) * model.sigma)
+            .astype(np.float32)
+            .ravel()
+        )
+        self.sigma = np.float32(model.sigma)
+        self.band = float(model.tie_band)
+        self.table = _table()
+        self.unranked = np.array(
+            sorted(int(slot_of[i]) for i, p in enumerate(setup.players) if not p.ranked),
+            dtype=np.int64,
+        )
+        self.ranked_count = n - self.unranked.size
+        index = setup.index_of()
+        self.met = np.zeros((n, n), dtype=np.int16)
+        for a, b in setup.met:
+            if a in index and b in index:
+                sa, sb = slot_of[index[a]], slot_of[index[b]]
+                self.met[sa, sb] += 1
+                self.met[sb, sa] += 1
+        self.plans = self._plans()
+
+    def _plans(self) -> list[_Plan]:
+        setup = self.setup
+        index = setup.index_of()
+        rounds = sorted(setup.rounds, key=lambda r: r.number)
+        out = []
+        playing = set(range(self.n))
+        for r in rounds:
+            now = {
+                int(self.slot_of[i])
+                for i, p in enumerate(setup.players)
+                if p.plays_until is None or p.plays_until >= r.number
+            }
+            stopping = np.array(sorted(playing - now), dtype=np.int64)
+            playing &= now
+            known = None
+            if r.pairs is not None:
+                known = [
+                    (
+                        int(self.slot_of[index[g.first]]),
+                        int(self.slot_of[index[g.second]]) if g.second else -1,
+                        g.margin,
+                    )
+                    for g in r.pairs
+                ]
+            later = [x for x in rounds if x.number >= r.number]
+            catch = sum(x.gibson_spread for x in later)
+            out.append(_Plan(r, len(playing), stopping, known, len(later), catch))
+        return out
+
+    # -- games --------------------------------------------------------------------------------
+    def normals(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+        count = int(np.prod(shape))
+        raw = rng.bit_generator.random_raw((count + 3) // 4).view(np.uint16)[:count]
+        return self.table[raw].reshape(shape)
+
+    def deltas(
+        self, rng: np.random.Generator, sa: np.ndarray, sb: np.ndarray, cap: int | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """What the games sa v sb (slots) subtract from each player's V."""
+        lay = self.lay
+        # in place wherever possible: these arrays are the bulk of the simulation's work
+        idx = sa * self.n
+        idx += sb
+        margin = self.mu[idx]
+        z = self.normals(rng, sa.shape)
+        z *= self.sigma
+        margin += z
+        mf = np.rint(margin)
+        # a tie is a margin within the tie band of 0; any other margin rounding to 0 is a win
+        # by 1 (few games: fixed on their indices only)
+        reach = max(0, math.ceil(self.band - 0.5))
+        near = np.flatnonzero(mf == 0 if reach == 0 else np.abs(mf) <= reach)
+        if near.size:
+            raw = margin.ravel()[near]
+            mf.ravel()[near] = np.where(np.abs(raw) < self.band, 0, np.sign(raw))
+        m = mf.astype(np.int64)
+        s = np.sign(m)
+        s += 1  # 2 win, 1 tie, 0 loss (doubled wins of a)
+        if lay.p is not None:
+            model = self.model
+            combined = model.combined_mean + model.combined_sd * self.normals(rng, sa.shape)
+            score_a = np.maximum(0, np.rint((combined + m) / 2)).astype(np.int64)
+            score_b = np.maximum(0, score_a - m)
+        if cap is not None:
+            np.clip(m, -cap, cap, out=m)
+        base = s
+        base *= (1 << lay.w) + (1 << lay.l)
+        base += m
+        base -= 1 << (lay.l + 1)  # what the game adds to a's record code (wins, losses, spread)
+        other = (1 << (lay.w + 1)) - (1 << (lay.l + 1))  # a's and b's additions sum to this
+        if lay.p is not None:
+            da = base + (score_a << lay.p)
+            db = other - base + (score_b << lay.p)
+        else:
+            da = base
+            db = other - base
+        da <<= ID_BITS
+        db <<= ID_BITS
+        return da, db
+
+    # -- rounds -------------------------------------------------------------------------------
+    def chunks(self, sims: int, seed: int, chunk: int = 0) -> Iterator[np.ndarray]:
+        """Final V of every simulation, a chunk at a time (sorted, or by slot after a known
+        round that was the last)."""
+        chunk = chunk or max(CHUNK, CHUNK_CELLS // max(1, self.n))
+        rng = np.random.default_rng(seed)
+        done = 0
+        while done < sims:
+            size = min(chunk, sims - done)
+            done += size
+            v = np.broadcast_to(self.v0, (size, self.n)).copy()
+            # each player's opponent in the previous simulated round (slot; -1: none)
+            last = np.full((size, self.n), -1, dtype=np.int64)
+            for plan in self.plans:
+                if plan.stopping.size:
+                    hit = np.isin(v & _ID_MASK, plan.stopping)
+                    v[hit] = self.lay.stopped | (v[hit] & _ID_MASK)
+                if plan.known is not None:
+                    v = _by_slot(v)
+                    self._play_known(rng, plan, v)
+                    last.fill(-1)
+                    for a, b, _margin in plan.known:
+                        if b >= 0:
+                            last[:, a], last[:, b] = b, a
+                else:
+                    self._play_round(rng, plan, v, last)
+            yield v
+
+    def _play_round(
+        self, rng: np.random.Generator, plan: _Plan, v: np.ndarray, last: np.ndarray
+    ) -> None:
+        """One approximately paired round, in place: sort, pair, play (see the module doc)."""
+        r, m, lay = plan.rnd, plan.active, self.lay
+        if m < 2:
+            return
+        v.sort(axis=1)
+        clinched = None
+        if r.system == "random":
+            perm = np.argsort(rng.random((v.shape[0], m)), axis=1)
+            v[:, :m] = np.take_along_axis(v[:, :m], perm, axis=1)
+        elif r.gibson and m > 2:
+            ra = lay.base - (v[:, 0] >> ID_BITS)
+            rb = lay.base - (v[:, 1] >> ID_BITS)
+            gap = (ra >> lay.w) - (rb >> lay.w)
+            low = (1 << lay.low_bits) - 1
+            sgap = (ra & low) - (rb & low)
+            clinched = (gap > 2 * plan.left) | ((gap == 2 * plan.left) & (sgap > plan.catch))
+            if clinched.any():
+                perm = np.concatenate(
+                    [_gibson_perm(m, self.setup.prize_places), np.arange(m, v.shape[1])]
+                )
+                v[clinched] = v[clinched][:, perm]
+        pairs = m - (m % 2)
+        if m % 2:  # the lowest player takes the bye
+            bye = (2 << lay.w) + _clip(self.setup.bye_spread, r.cap)
+            v[:, m - 1] -= bye << ID_BITS
+        size = v.shape[0]
+        if r.system == "factor" and r.factor > 1:
+            a_cols, b_cols = _factor_columns(pairs, r.factor)
+            a_pos = np.broadcast_to(a_cols, (size, a_cols.size)).copy()
+            b_pos = np.broadcast_to(b_cols, (size, b_cols.size)).copy()
+        elif r.system in HALVES_SYSTEMS and pairs > 2:
+            a_pos, b_pos = _score_group_halves(v[:, :pairs], lay)
+            if clinched is not None and clinched.any():
+                # a Gibsonized leader was placed beside their opponent: those simulations
+                # pair adjacent players (the score groups no longer line up there)
+                a_pos[clinched] = np.arange(0, pairs, 2)
+                b_pos[clinched] = np.arange(1, pairs, 2)
+        else:
+            a_pos = np.broadcast_to(np.arange(0, pairs, 2), (size, pairs // 2)).copy()
+            b_pos = a_pos + 1
+        va = np.take_along_axis(v, a_pos, axis=1)
+        vb = np.take_along_axis(v, b_pos, axis=1)
+        sa, sb = va & _ID_MASK, vb & _ID_MASK
+        if r.system != "random":
+            self._avoid_repeats(va, vb, sa, sb, last, r.max_meetings)
+        da, db = self.deltas(rng, sa, sb, r.cap)
+        # every paired column is written back (the next round sorts again anyway)
+        v[:, 0:pairs:2] = va - da
+        v[:, 1:pairs:2] = vb - db
+        rows = np.arange(size)[:, None]
+        last[rows, sa] = sb
+        last[rows, sb] = sa
+
+    def _avoid_repeats(
+        self,
+        va: np.ndarray,
+        vb: np.ndarray,
+        sa: np.ndarray,
+        sb: np.ndarray,
+        last: np.ndarray,
+        max_meetings: int,
+    ) -> None:
+        """Swap the second players of two nearby games when one of them is a repeat (met
+        ``max_meetings`` times at the event, or in the previous simulated round) and the swap
+        means fewer repeat meetings: the engine avoids repeats whenever it can, and without
+        this a chaser would meet the leader round after round. Games d = 1..REPEAT_REACH apart
+        are tried in turn; in each pass the games looked at are disjoint, so no player moves
+        twice.
+        """
+        g = sa.shape[1]
+        if g < 2:
+            return
+        rows = np.arange(sa.shape[0])[:, None]
+
+        def cost(x: np.ndarray, y: np.ndarray, r: np.ndarray) -> np.ndarray:
+            # meetings beyond the allowance, and a rematch of the round before (worst)
+            extra = np.maximum(self.met[x, y].astype(np.int32) - (max_meetings - 1), 0)
+            return extra + 10 * (last[r, x] == y)
+
+        rep = cost(sa, sb, rows) > 0
+        if not rep.any():
+            return
+        games = np.arange(g)
+        for d in range(1, min(REPEAT_REACH, g - 1) + 1):
+            for parity in (0, 1):
+                j = games[((games // d) % 2 == parity) & (games + d < g)]
+                if j.size == 0:
+                    continue
+                bad = rep[:, j] | rep[:, j + d]
+                s_idx, k = np.nonzero(bad)
+                if s_idx.size == 0:
+                    continue
+                jj = j[k]
+                before = cost(sa[s_idx, jj], sb[s_idx, jj], s_idx) + cost(
+                    sa[s_idx, jj + d], sb[s_idx, jj + d], s_idx
+                )
+                after_1 = cost(sa[s_idx, jj], sb[s_idx, jj + d], s_idx)
+                after_2 = cost(sa[s_idx, jj + d], sb[s_idx, jj], s_idx)
+                ok = after_1 + after_2 < before
+                s_idx, jj = s_idx[ok], jj[ok]
+                if s_idx.size == 0:
+                    continue
+                for arr in (sb, vb):
+                    held = arr[s_idx, jj].copy()
+                    arr[s_idx, jj] = arr[s_idx, jj + d]
+                    arr[s_idx, jj + d] = held
+                rep[s_idx, jj] = after_1[ok] > 0
+                rep[s_idx, jj + d] = after_2[ok] > 0
+            if not rep.any():
+                return
+
+    def _play_known(self, rng: np.random.Generator, plan: _Plan, v: np.ndarray) -> None:
+        """A round with real pairings (v by slot): results in count as recorded, the games
+        still to finish are played."""
+        lay, cap = self.lay, plan.rnd.cap
+        open_a, open_b = [], []
+        for a, b, margin in plan.known or []:
+            if b < 0:
+                value = self.setup.bye_spread if margin is None else margin
+                if value == 0:
+                    continue  # neither a win nor a loss
+                w = 2 if value > 0 else 0
+                v[:, a] -= ((w << lay.w) - ((2 - w) << lay.l) + _clip(value, cap)) << ID_BITS
+                continue
+            if margin is None:
+                open_a.append(a)
+                open_b.append(b)
+                continue
+            wa = 2 if margin > 0 else 1 if margin == 0 else 0
+            c = _clip(margin, cap)
+            da = (wa << lay.w) - ((2 - wa) << lay.l) + c
+            db = ((2 - wa) << lay.w) - (wa << lay.l) - c
+            if lay.p is not None:
+                da += round((self.model.combined_mean + margin) / 2) << lay.p
+                db += round((self.model.combined_mean - margin) / 2) << lay.p
+            v[:, a] -= da << ID_BITS
+            v[:, b] -= db << ID_BITS
+        if open_a:
+            size = v.shape[0]
+            sa = np.broadcast_to(np.array(open_a, dtype=np.int64), (size, len(open_a)))
+            sb = np.broadcast_to(np.array(open_b, dtype=np.int64), (size, len(open_b)))
+            da, db = self.deltas(rng, sa, sb, cap)
+            v[:, open_a] -= da
+            v[:, open_b] -= db
+
+    def records(self, v: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``(wins2, losses2, spread, points)`` per simulation and player index."""
+        by_slot = _by_slot(v)
+        code = self.lay.base - (by_slot >> ID_BITS)
+        out = []
+        for part in _unpack(self.lay, code):
+            by_player = np.empty_like(part)
+            by_player[:, self.player_of] = part
+            out.append(by_player)
+        return tuple(out)
+
+    def final_places(self, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(order, start, end)`` per simulation: ``order[s, k]`` the player index in place
+        k+1 among the ranked players; ``start``/``end`` the first and last place index of the
+        group tied with that place (equal wins, losses[, points] and spread), so ``start + 1``
+        is the competition rank."""
+        if self.unranked.size:
+            hit = np.isin(v & _ID_MASK, self.unranked)
+            v[hit] = self.lay.stopped | (v[hit] & _ID_MASK)
+        v.sort(axis=1)
+        v = v[:, : self.ranked_count]
+        rec = v >> ID_BITS
+        order = self.player_of[v & _ID_MASK]
+        size, k = rec.shape
+        idx = np.arange(k)
+        start = np.broadcast_to(idx, (size, k)).copy()
+        end = start.copy()
+        same = rec[:, 1:] == rec[:, :-1]
+        tied = np.flatnonzero(same.any(axis=1))
+        if tied.size:  # only the simulations with a tie need their groups worked out
+            new = np.ones((tied.size, k), dtype=bool)
+            new[:, 1:] = ~same[tied]
+            start[tied] = np.maximum.accumulate(np.where(new, idx, 0), axis=1)
+            last = np.ones((tied.size, k), dtype=bool)
+            last[:, :-1] = new[:, 1:]
+            end[tied] = np.minimum.accumulate(np.where(last, idx, k - 1)[:, ::-1], axis=1)[:, ::-1]
+        return order, start, end
+
+
+def _by_slot(v: np.ndarray) -> np.ndarray:
+    """V with column s holding slot s (the known pairings' and the records' columns)."""
+    out = np.empty_like(v)
+    out[np.arange(v.shape[0])[:, None], v & _ID_MASK] = v
+    return out
+
+
+#: systems approximated by "top half v bottom half of each score group" (Swiss); the others
+#: pairing on the standings (King of the Hill, contention) pair 1 v 2, 3 v 4
+HALVES_SYSTEMS = frozenset({"swiss", "australian", "fontes"})
+#: how many games down a repeat looks for an opponent to swap with
+REPEAT_REACH = 12
+
+
+def _score_group_halves(v: np.ndarray, lay: _Layout) -> tuple[np.ndarray, np.ndarray]:
+    """Swiss's pairing within score groups, for every simulation: ``v`` sorted (best first,
+    an even number of columns); returns the columns of each game's two players.
+
+    A score group is the players on the same wins. An odd group's last player drops into
+    the group below (the boundary moves up one place), so every group is even; within a group
+    of 2h the k-th player meets the (k+h)-th. Pair j then belongs to the group holding
+    position 2j: with that group starting at ``start``, its players are ``j + start / 2`` and
+    that plus h.
+    """
+    size, m = v.shape
+    wins = v >> (ID_BITS + lay.w)  # equal wins <=> equal here (see _Layout)
+    idx = np.arange(m)
+    boundary = np.zeros((size, m), dtype=bool)
+    boundary[:, 0] = True
+    new = wins[:, 1:] != wins[:, :-1]
+    # a boundary at an odd position moves up one (the upper group's last player drops)
+    boundary[:, 1:] |= new & (idx[1:] % 2 == 0)
+    boundary[:, :-1] |= new & (idx[1:] % 2 == 1)
+    # group of each position: a running count of boundaries over the flattened rows (one
+    # 1-D cumsum; two 2-D accumulates cost four times as much)
+    flat = boundary.ravel()
+    starts = np.flatnonzero(flat)
+    sizes = np.diff(starts, append=flat.size)
+    gid = (np.cumsum(flat) - 1).reshape(size, m)[:, 0::2]
+    st = starts[gid] - (np.arange(size) * m)[:, None]
+    half = sizes[gid] // 2
+    a_pos = np.arange(m // 2) + st // 2
+    return a_pos, a_pos + half
+
+
+def _factor_columns(m: int, factor: int) -> tuple[np.ndarray, np.ndarray]:
+    """Factor pairing's columns: 1 v 1+F within blocks of 2F (the last block may be short)."""
+    pos = np.arange(m)
+    block = 2 * factor
+    within = pos % block
+    start = pos - within
+    half = np.minimum(block, m - start) // 2
+    firsts = pos[within < half]
+    return firsts, firsts + half[firsts]
+
+
+def _clip(value: int, cap: int | None) -> int:
+    return value if cap is None else max(-cap, min(cap, value))
+
+
+def simulate_chunks(
+    setup: SimSetup, model: GameModel, sims: int, seed: int, chunk: int = 0
+) -> Iterator[tuple[np.ndarray, ...]]:
+    """Play the remaining rounds ``sims`` times; yields per chunk the final records by player
+    index, ``(wins2, losses2, spread, points)``, each (chunk_sims, players), wins and losses
+    doubled. For callers needing whole final records (COP, calibration). A player who stopped
+    playing (withdrawn) has no meaningful record there."""
+    prep = Prepared(setup, model)
+    for v in prep.chunks(sims, seed, chunk):
+        yield prep.records(v)
+
+
+def simulate(
+    setup: SimSetup,
+    model: GameModel,
+    sims: int,
+    seed: int,
+    *,
+    keep_ranks: bool = False,
+    classes: Sequence[Sequence[int]] = (),
+    class_exclusive_places: int = 0,
+    chunk: int = 0,
+) -> SimResult:
+    """Play the remaining rounds ``sims`` times and count where everyone finishes.
+
+    ``classes``: for each class with a prize, the player indices in it; its prize goes to the
+    best-placed member not already in the top ``class_exclusive_places`` (one prize per
+    player), tied members sharing it. See ``SimResult`` for what is counted.
+    """
+    if sims < 1:
+        raise ValueError(f"sims must be at least 1, got {sims}")
+    prep = Prepared(setup, model)
+    return tally(
+        prep,
+        prep.chunks(sims, seed, chunk),
+        sims,
+        keep_ranks=keep_ranks,
+        classes=classes,
+        class_exclusive_places=class_exclusive_places,
+    )
+
+
+def tally(
+    prep: Prepared,
+    chunks: Iterable[np.ndarray],
+    sims: int,
+    *,
+    keep_ranks: bool = False,
+    classes: Sequence[Sequence[int]] = (),
+    class_exclusive_places: int = 0,
+) -> SimResult:
+    """Count the final places of simulated events given as V chunks (``Prepared.chunks``,
+    or ``pairings.engine.fullsim``'s playings with the real pairing engine)."""
+    setup = prep.setup
+    n = prep.n
+    share = np.zeros(n * n, dtype=np.float64)
+    best = np.full(n, n + 1, dtype=np.int64)
+    worst = np.zeros(n, dtype=np.int64)
+    class_share = np.zeros(n, dtype=np.float64) if classes else None
+    kept: list[np.ndarray] = []
+    ranked = np.array([i for i, p in enumerate(setup.players) if p.ranked], dtype=np.intp)
+    for v in chunks:
+        order, start, end = prep.final_places(v)
+        size = order.shape[0]
+        flat_player = order.ravel()
+        size_g = (end - start + 1).ravel()
+        st = start.ravel()
+        single = size_g == 1
+        if single.all():
+            share += np.bincount(flat_player * n + st, minlength=n * n)
+        else:
+            share += np.bincount(flat_player[single] * n + st[single], minlength=n * n)
+            tp, ts, tg = flat_player[~single], st[~single], size_g[~single]
+            for j in range(int(tg.max())):
+                ok = j < tg
+                share += np.bincount(tp[ok] * n + ts[ok] + j, weights=1.0 / tg[ok], minlength=n * n)
+        comp = np.zeros((size, n), dtype=np.int32)
+        np.put_along_axis(comp, order, (start + 1).astype(np.int32), axis=1)
+        if ranked.size:
+            sub = comp[:, ranked]
+            best[ranked] = np.minimum(best[ranked], sub.min(axis=0))
+            worst[ranked] = np.maximum(worst[ranked], sub.max(axis=0))
+        if class_share is not None:
+            for members in classes:
+                mem = np.asarray(members, dtype=np.intp)
+                if mem.size == 0:
+                    continue
+                cr = comp[:, mem]
+                eligible = (cr > class_exclusive_places) & (cr > 0)
+                cand = np.where(eligible, cr, np.iinfo(np.int32).max)
+                top = cand.min(axis=1, keepdims=True)
+                win = eligible & (cand == top)
+                counts = win.sum(axis=1, keepdims=True)
+                class_share[mem] += (win / np.maximum(counts, 1)).sum(axis=0)
+        if keep_ranks:
+            kept.append(comp.astype(np.int16))
+    best[best > n] = 0
+    return SimResult(
+        sims=sims,
+        place_share=share.reshape(n, n),
+        best=best,
+        worst=worst,
+        ranked=ranked,
+        ranks=np.concatenate(kept) if keep_ranks else None,
+        class_share=class_share,
+    )

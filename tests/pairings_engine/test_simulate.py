@@ -1,0 +1,227 @@
+"""The prize-chances simulation (pairings.engine.simulate / chances), without a database."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pairings.engine.chances import chances, prize_classes
+from pairings.engine.simulate import (
+    GameModel,
+    SimGame,
+    SimPlayer,
+    SimRound,
+    SimSetup,
+    _gibson_perm,
+    approximate_pairs,
+    load_game_model,
+    simulate,
+    simulate_chunks,
+)
+
+MODEL = GameModel(sigma=100.0, tie_rate=0.01)
+
+
+def _setup(n: int = 8, rounds: int = 3, system: str = "koth", **kw) -> SimSetup:
+    players = [
+        SimPlayer(
+            number=i + 1, rating=2000 - 50 * i, wins=(n - i) // 2, losses=i // 2, name=f"P{i}"
+        )
+        for i in range(n)
+    ]
+    wp = np.array(
+        [[1 / (1 + np.exp(-0.0032 * (a.rating - b.rating))) for b in players] for a in players]
+    )
+    return SimSetup(
+        players=players,
+        rounds=[SimRound(number=10 + r, system=system) for r in range(rounds)],
+        win_prob=wp,
+        **kw,
+    )
+
+
+def test_first_place_sums_to_one_and_places_are_a_distribution() -> None:
+    setup = _setup()
+    result = simulate(setup, MODEL, 5000, seed=3)
+    share = result.place_share / result.sims
+    assert share[:, 0].sum() == pytest.approx(1.0)
+    assert np.allclose(share.sum(axis=0), 1.0)
+    assert np.allclose(share.sum(axis=1), 1.0)
+
+
+def test_same_seed_same_figures_other_seed_other_figures() -> None:
+    setup = _setup(system="swiss")
+    a = chances(setup, MODEL, 3000, seed=7)
+    b = chances(setup, MODEL, 3000, seed=7)
+    c = chances(setup, MODEL, 3000, seed=8)
+    assert a == b
+    assert a != c
+
+
+def test_no_rounds_left_puts_certainty_on_the_places_with_ties_shared() -> None:
+    players = [
+        SimPlayer(number=1, rating=1500, wins=5, losses=2, spread=100),
+        SimPlayer(number=2, rating=1600, wins=5, losses=2, spread=100),  # tied with 1 for 1st
+        SimPlayer(number=3, rating=1700, wins=4, losses=3, spread=300),
+        SimPlayer(number=4, rating=1800, wins=1, losses=6, spread=-500),
+    ]
+    setup = SimSetup(players=players, rounds=[], win_prob=np.full((4, 4), 0.5))
+    rows = {r.number: r for r in chances(setup, MODEL, 10, seed=1, prize_places=3)}
+    assert rows[1].p_first == rows[2].p_first == 0.5
+    assert rows[1].p_places == [0.5, 0.5, 0.0]
+    assert rows[3].p_places == [0.0, 0.0, 1.0]
+    assert rows[4].p_cash == 0.0
+    assert rows[1].best_rank == rows[1].worst_rank == 1  # competition rank: both 1st
+    assert rows[1].expected_rank == 1.5
+    assert rows[4].expected_rank == 4
+
+
+def test_known_results_count_as_recorded() -> None:
+    players = [SimPlayer(number=i, rating=1500) for i in (1, 2, 3)]
+    rnd = SimRound(number=1, pairs=[SimGame(1, 2, 30), SimGame(3, 0, 50)])
+    setup = SimSetup(players=players, rounds=[rnd], win_prob=np.full((3, 3), 0.5))
+    rows = {r.number: r for r in chances(setup, MODEL, 50, seed=1, prize_places=3)}
+    # 1 and 3 both 1-0; 3's bye +50 beats 1's +30
+    assert rows[3].p_first == 1.0
+    assert rows[1].p_places == [0.0, 1.0, 0.0]
+
+
+def test_spread_cap_limits_what_a_game_adds() -> None:
+    players = [SimPlayer(number=1, rating=2500), SimPlayer(number=2, rating=500)]
+    setup = SimSetup(
+        players=players,
+        rounds=[SimRound(number=1, system="koth", cap=10)],
+        win_prob=np.array([[0.5, 0.999], [0.001, 0.5]]),
+    )
+    for _w, _l, spread, _p in simulate_chunks(setup, MODEL, 500, seed=2):
+        assert np.abs(spread).max() <= 10
+
+
+def test_withdrawn_player_is_neither_paired_nor_ranked() -> None:
+    setup = _setup(n=5)
+    setup.players[4].plays_until = 0
+    setup.players[4].ranked = False
+    rows = {r.number: r for r in chances(setup, MODEL, 500, seed=1)}
+    assert rows[5].p_first == 0 and rows[5].expected_rank is None
+
+
+def test_gibson_pairs_a_clinched_leader_with_the_first_out_of_the_money() -> None:
+    assert _gibson_perm(8, 3).tolist() == [0, 3, 1, 2, 4, 5, 6, 7]
+    order = np.arange(8)[None, :]
+    a, b, bye = approximate_pairs(order[:, _gibson_perm(8, 3)], "koth")
+    assert (a[0, 0], b[0, 0]) == (0, 3) and bye is None
+    # a leader 4 wins clear with one round left has clinched: never plays 2nd place (index 1)
+    players = [SimPlayer(number=1, rating=1500, wins=9)] + [
+        SimPlayer(number=i, rating=1500, wins=5) for i in range(2, 9)
+    ]
+    setup = SimSetup(
+        players=players,
+        rounds=[SimRound(number=10, gibson=True)],
+        win_prob=np.full((8, 8), 0.5),
+        prize_places=3,
+    )
+    result = simulate(setup, MODEL, 200, seed=1)
+    assert result.place_share[0, 0] == 200
+
+
+def test_factor_and_odd_fields() -> None:
+    order = np.arange(9)[None, :]
+    a, b, bye = approximate_pairs(order, "factor", factor=2)
+    assert bye.tolist() == [8]
+    assert list(zip(a[0].tolist(), b[0].tolist(), strict=True)) == [(0, 2), (1, 3), (4, 6), (5, 7)]
+
+
+def test_class_prize_goes_to_the_best_of_the_class_out_of_the_money() -> None:
+    players = [
+        SimPlayer(number=1, rating=1900, wins=6, player_class="A"),
+        SimPlayer(number=2, rating=1400, wins=5, player_class="B"),
+        SimPlayer(number=3, rating=1300, wins=4, player_class="B"),
+        SimPlayer(number=4, rating=1200, wins=3, player_class="B"),
+    ]
+    setup = SimSetup(players=players, rounds=[], win_prob=np.full((4, 4), 0.5))
+    assert list(prize_classes(setup)) == ["B"]  # the top-rated player's class plays for places
+    rows = {r.number: r for r in chances(setup, MODEL, 10, seed=1, prize_places=1)}
+    assert rows[2].p_class == 1.0 and rows[3].p_class == 0.0 and rows[1].p_class is None
+
+
+def test_refuses_no_simulations_and_a_wrong_matrix() -> None:
+    setup = _setup()
+    with pytest.raises(ValueError, match="sims"):
+        simulate(setup, MODEL, 0, seed=1)
+    setup.win_prob = np.zeros((2, 2))
+    with pytest.raises(ValueError, match="win_prob"):
+        simulate(setup, MODEL, 10, seed=1)
+
+
+def test_the_committed_model_is_fitted_on_real_games() -> None:
+    model = load_game_model()
+    assert model.games > 1000 and 60 < model.sigma < 200 and 0 < model.tie_rate < 0.05
+
+
+def test_points_before_spread_rank_on_points() -> None:
+    players = [
+        SimPlayer(number=1, rating=1500, wins=3, losses=1, spread=200, points=1500),
+        SimPlayer(number=2, rating=1500, wins=3, losses=1, spread=50, points=1700),
+    ]
+    done = SimSetup(
+        players=players, rounds=[], win_prob=np.full((2, 2), 0.5), sum_before_spread=True
+    )
+    rows = {r.number: r for r in chances(done, MODEL, 10, seed=1, prize_places=1)}
+    assert rows[2].p_first == 1.0
+    setup = _setup(system="swiss", sum_before_spread=True)
+    for p in setup.players:
+        p.points = 400 * int(p.wins + p.losses)
+    result = simulate(setup, MODEL, 2000, seed=4)
+    assert result.place_share[:, 0].sum() == 2000
+    wins2, losses2, _spread, points = next(simulate_chunks(setup, MODEL, 50, seed=4))
+    before = np.array([2 * (p.wins + p.losses) for p in setup.players])
+    assert (wins2 + losses2 == before + 6).all()  # three games each
+    assert (points > 0).all()
+
+
+def test_swiss_pairs_top_half_against_bottom_half_of_each_score_group() -> None:
+    from pairings.engine.simulate import _PLAIN, ID_BITS, _score_group_halves
+
+    # wins (doubled) of eight players, best first: groups {8,8,8,8}, {6,6,6}, {4}
+    wins2 = np.array([8, 8, 8, 8, 6, 6, 6, 4])
+    code = wins2.astype(np.int64) << _PLAIN.w
+    v = (((_PLAIN.base - code) << ID_BITS) | np.arange(8))[None, :]
+    a, b = _score_group_halves(v, _PLAIN)
+    assert list(zip(a[0].tolist(), b[0].tolist(), strict=True)) == [(0, 2), (1, 3), (4, 5), (6, 7)]
+    # an odd top group: its last player drops into the next group
+    wins2 = np.array([8, 8, 8, 6, 6, 6, 4, 4])
+    code = wins2.astype(np.int64) << _PLAIN.w
+    v = (((_PLAIN.base - code) << ID_BITS) | np.arange(8))[None, :]
+    a, b = _score_group_halves(v, _PLAIN)
+    assert list(zip(a[0].tolist(), b[0].tolist(), strict=True)) == [(0, 1), (2, 4), (3, 5), (6, 7)]
+
+
+def test_a_proposed_repeat_is_swapped_with_the_next_game() -> None:
+    def both_won(met: list[tuple[int, int]]) -> int:
+        players = [SimPlayer(number=i, rating=1500, wins=5 - i) for i in (1, 2, 3, 4)]
+        setup = SimSetup(
+            players=players,
+            rounds=[SimRound(number=5, system="koth")],
+            win_prob=np.full((4, 4), 0.5),
+            met=met,
+        )
+        wins2, *_ = next(simulate_chunks(setup, MODEL, 400, seed=1))
+        return int(((wins2[:, 0] == 10) & (wins2[:, 1] == 8)).sum())
+
+    assert both_won([]) == 0  # 1 v 2: one of them loses
+    assert both_won([(1, 2)]) > 50  # 1 v 3 and 2 v 4 instead
+
+
+def test_a_gibsonized_swiss_leader_meets_the_first_out_of_the_money() -> None:
+    players = [SimPlayer(number=1, rating=1500, wins=9)] + [
+        SimPlayer(number=i, rating=1500, wins=8 - i / 2, spread=-i) for i in range(2, 9)
+    ]
+    setup = SimSetup(
+        players=players,
+        rounds=[SimRound(number=10, system="swiss", gibson=True)],
+        win_prob=np.full((8, 8), 0.5),
+        prize_places=3,
+    )
+    wins2, *_ = next(simulate_chunks(setup, MODEL, 300, seed=3))
+    # player 4 (the first out of the money) and the leader: exactly one of them won
+    assert set(((wins2[:, 0] - 18) + (wins2[:, 3] - 2 * 6)).tolist()) == {2}
