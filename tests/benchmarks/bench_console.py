@@ -124,6 +124,129 @@ def measure(client, url: str) -> tuple[float, int, int]:
     return statistics.median(times), queries, status
 
 
+# --------------------------------------------------------------------------- the result desk
+# Issue 24 ("a light desk"): a line typed in the result box answers with only what changed (the
+# game's row, the echo, the round's counter) as an htmx partial: <= 5 KB and <= 30 ms at 500
+# players, with as many queries as at 50 players. Anchors in the same run: the page's GET and
+# the same line posted without JavaScript (the whole page, as every answer was before).
+DESK_BYTES = 5 * 1024
+DESK_MS = 30.0
+DESK_SAMPLES = 60
+# (kind, how many lines, sent by htmx); the new results take the round's missing games in turn
+DESK_KINDS = (
+    ("record", None, True),
+    ("record (no JS)", 5, False),
+    ("forfeit", 3, True),
+    ("correction", 5, True),
+    ("refused", 5, True),
+)
+
+
+def _seen(d, number: int) -> str:
+    """The round's ``seen`` as the page sends it with every line (built outside the timing)."""
+    from tournament.models import Game
+    from tournament.services.results import round_seen
+    from tournament.web.forms.results import encode_seen
+
+    games = Game.objects.filter(round__division=d, round__number=number)
+    return encode_seen(round_seen(list(games.select_related("player1", "player2"))))
+
+
+def _lines(d, number: int, kind: str, count: int, rng: random.Random) -> list[str]:
+    """``count`` lines of a kind: a new result or forfeit for a missing game of round
+    ``number``, a correction (``LINE: REASON``) or a refused line (a score out of range) on
+    a scored game of it."""
+    from tournament.models import Game
+    from tournament.selectors import missing_games
+
+    if kind in ("record", "record (no JS)", "forfeit"):
+        games = missing_games(d, number)[:count]
+        if kind == "forfeit":
+            return [f"{g.player1.number} f" for g in games]
+        return [
+            f"{g.player1.number} {rng.randint(250, 550)} {rng.randint(250, 550)}" for g in games
+        ]
+    done = Game.objects.filter(
+        round__division=d, round__number=number, player2__isnull=False, score1__isnull=False
+    ).select_related("player1")
+    if kind == "refused":
+        return [f"{g.player1.number} 1600 300" for g in done[:count]]
+    return [f"{g.player1.number} {rng.randint(250, 550)} 300: misread card" for g in done[:count]]
+
+
+def desk(client, t, d, rounds: int, samples: int) -> list[dict]:
+    """The result box's answers by kind of line (bytes, median and p99 ms, queries), after
+    the page's GET; new results go to the last round (in play), corrections and refused lines
+    to the round before it (complete)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    rng = random.Random(7)
+    out = []
+
+    def run(label: str, number: int, lines: list[str | None], htmx: bool) -> None:
+        url = reverse("console:results", args=(t.slug, d.slug, number))
+        times, sizes, queries, statuses = [], [], [], set()
+        for line in lines:
+            data = None if line is None else {"line": line, "seen": _seen(d, number)}
+            extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+            with CaptureQueriesContext(connection) as ctx:
+                start = time.perf_counter()
+                response = client.get(url) if data is None else client.post(url, data, **extra)
+                times.append((time.perf_counter() - start) * 1000)
+            queries.append(len(ctx.captured_queries))
+            sizes.append(len(response.content))
+            statuses.add(response.status_code)
+        p99 = statistics.quantiles(times, n=100)[98] if len(times) > 1 else times[0]
+        out.append(
+            {
+                "answer": label,
+                "n": len(times),
+                "status": ",".join(map(str, sorted(statuses))),
+                "bytes": int(statistics.median(sizes)),
+                "ms": round(statistics.median(times), 1),
+                "p99_ms": round(p99, 1),
+                "queries": max(queries),
+                "queries_min": min(queries),
+            }
+        )
+
+    run("page GET", rounds, [None] * REPEAT, False)
+    for kind, count, htmx in DESK_KINDS:
+        number = rounds if kind in ("record", "record (no JS)", "forfeit") else rounds - 1
+        run(kind, number, _lines(d, number, kind, count or samples, rng), htmx)
+    return out
+
+
+def desk_table(
+    big: list[dict], small: list[dict], players: int, small_players: int, show: bool = True
+) -> bool:
+    """Print the desk's answers at both sizes beside the anchors; True when every target
+    holds (the htmx answers: bytes, median ms, queries equal at both sizes)."""
+    say = print if show else (lambda *_: None)
+    say(
+        f"\nresult desk, {players}-player division (queries also at {small_players}); targets: "
+        f"an htmx answer <= {DESK_BYTES} bytes and <= {DESK_MS:.0f} ms (median), queries equal"
+    )
+    say(
+        f"{'answer':<16}{'n':>4}{'status':>9}{'bytes':>9}{'ms':>8}{'p99 ms':>8}{'queries':>9}"
+        f"{'q@' + str(small_players):>7}  ok"
+    )
+    ok_all = True
+    for b, s in zip(big, small, strict=True):
+        htmx = b["answer"] not in ("page GET", "record (no JS)")
+        same = b["queries"] == s["queries"] and b["queries_min"] == b["queries"]
+        ok = same and (not htmx or (b["bytes"] <= DESK_BYTES and b["ms"] <= DESK_MS))
+        ok_all = ok_all and ok
+        say(
+            f"{b['answer']:<16}{b['n']:>4}{b['status']:>9}{b['bytes']:>9}{b['ms']:>8.1f}"
+            f"{b['p99_ms']:>8.1f}{b['queries']:>9}{s['queries']:>7}  "
+            f"{('yes' if ok else 'NO') if htmx else ('anchor' if same else 'anchor, q differ')}"
+        )
+    return ok_all
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", type=int, default=500)
@@ -161,6 +284,8 @@ def main() -> int:
             }
 
         rows = [row(label, url, small_pages[label]) for label, url in big_pages.items()]
+        desk_big = desk(client, *big, args.rounds, DESK_SAMPLES)
+        desk_small = desk(client, *small, args.rounds, 2)
         # the pairing proposal for the next round, once the last round is complete
         from django.urls import NoReverseMatch, reverse
 
@@ -177,7 +302,9 @@ def main() -> int:
             rows.append(row("pair next round", *urls))
         failed = not all(r["ok"] for r in rows)
     if args.json:
-        print(json.dumps({"baseline_ms": base_ms, "rows": rows}, indent=2))
+        body = {"baseline_ms": base_ms, "rows": rows, "desk": desk_big, "desk_small": desk_small}
+        print(json.dumps(body, indent=2))
+        failed = not desk_table(desk_big, desk_small, args.players, args.small, False) or failed
     else:
         print(
             f"console pages, {args.players}-player division, {args.rounds} rounds "
@@ -193,6 +320,7 @@ def main() -> int:
                 f"{r['page']:<18}{r['status']:>7}{r['ms']:>9.1f}{r['ratio']:>8.1f}"
                 f"{r['queries']:>9}{r[f'queries_{args.small}']:>7}  {'yes' if r['ok'] else 'NO'}"
             )
+        failed = not desk_table(desk_big, desk_small, args.players, args.small) or failed
     return 1 if failed else 0
 
 
