@@ -1,10 +1,11 @@
 """Console: keyboard-first result entry, one line a game, as TSH directors type them.
 
 ``/t/SLUG/console/DIVISION/round/N/results/`` shows the round's games and one box, "Result",
-focused on load. A scorekeeper types ``3 412 389`` and Enter: htmx posts the line, the round
-table and the answer are swapped in place, the box is emptied and keeps the focus, so a game
-costs its digits, two spaces and Enter, and a whole round needs no mouse. Without JavaScript
-the same form is a normal POST that renders the whole page.
+focused on load. A scorekeeper types ``3 412 389`` and Enter: htmx posts the line, the answer
+is swapped in place with, out of band, the game's rows and the round's counter (only what the
+line changed: a kilobyte at any field size, not the whole table), the box is emptied and keeps
+the focus, so a game costs its digits, two spaces and Enter, and a whole round needs no mouse.
+Without JavaScript the same form is a normal POST that renders the whole page.
 
 The answer echoes what TSH's add-score echoes: both names, the game's spread and each player's
 new record and cumulative spread (from the standings core), with a warning for a score under
