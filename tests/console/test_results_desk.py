@@ -21,6 +21,7 @@ from tests.core.conftest import make_director
 from tournament import services
 from tournament.models import AuditEvent, Game
 from tournament.selectors import division_standings, records_of
+from tournament.services.results import record_forfeit
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -102,12 +103,16 @@ def lines(d):
     bye = Game.objects.select_related("player1").get(
         round__division=d, round__number=2, player2__isnull=True
     )
+    since = AuditEvent.objects.order_by("-pk").values_list("pk", flat=True).first()
     return {
-        "record": {"line": f"{g.player1.number} 412 389"},
-        "correction": {"line": f"{first.player1.number} 380 350: misread card"},
-        "already recorded": {"line": f"{first.player1.number} 380 350"},
-        "refused": {"line": f"{g.player1.number} 1600 300"},
-        "bye": {"line": f"{bye.player1.number} 400 300"},
+        kind: {"line": line, "since": since}
+        for kind, line in {
+            "record": f"{g.player1.number} 412 389",
+            "correction": f"{first.player1.number} 380 350: misread card",
+            "already recorded": f"{first.player1.number} 380 350",
+            "refused": f"{g.player1.number} 1600 300",
+            "bye": f"{bye.player1.number} 400 300",
+        }.items()
     }
 
 
@@ -235,3 +240,29 @@ def test_records_of_equal_the_standings_rows(two):
             want.byes,
         )
         assert row.rank is None
+
+
+def test_an_answer_brings_the_rows_another_desk_changed_since_the_page(client, two):
+    """The page keeps the last write it has seen (``since``); a line's answer also brings the
+    rows written elsewhere after it, then the new mark, so the table stays current."""
+    _, (t, d) = two
+    client = login(client, t)
+    page = client.get(url(t, d)).content.decode()
+    since = re.search(r'name="since" value="(\d+)" form="result-form" id="since"', page)[1]
+    other, mine = [
+        Game.objects.select_related("player1").get(round__division=d, round__number=2, board=b)
+        for b in (3, 4)
+    ]
+    services.record_result(d, 2, other.player1.number, 300, 299, actor="other desk")
+    record_forfeit(d, 2, mine.player1.number, actor="desk 3")
+    g = second_game(d)
+    line = {"line": f"{g.player1.number} 412 389", "since": since}
+    body = client.post(url(t, d), line, **HTMX).content.decode()
+    assert sorted(map(int, tbodies(body))) == sorted([g.pk, other.pk, mine.pk])
+    assert body.count("<tr ") == 4  # the line's game, the other desk's, a forfeit's two rows
+    mark = AuditEvent.objects.order_by("-pk").values_list("pk", flat=True).first()
+    assert f'name="since" value="{mark}" form="result-form" id="since" hx-swap-oob="true"' in body
+    # nothing new elsewhere: the next answer is the line's game alone
+    n = Game.objects.get(round__division=d, round__number=2, board=5).player1.number
+    body = client.post(url(t, d), {"line": f"{n} 400 300", "since": mark}, **HTMX)
+    assert len(tbodies(body.content.decode())) == 1

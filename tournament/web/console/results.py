@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
@@ -35,7 +35,7 @@ from tournament.checks import forfeit_opponent
 from tournament.errors import ServiceError
 from tournament.services import correct_result
 
-from ...models import Division, Game, PendingResult, Tournament
+from ...models import AuditEvent, Division, Game, PendingResult, Tournament
 from ...selectors import last_round_number, pairings_after, records_of
 from ...services.results import (
     double_entry,
@@ -215,6 +215,46 @@ def _base(
     return ctx
 
 
+def _mark(tournament: Tournament) -> int:
+    """The tournament's last audit event: what a page has seen of it (its ``since``)."""
+    return AuditEvent.objects.filter(tournament=tournament).aggregate(m=Max("pk"))["m"] or 0
+
+
+def _changed_elsewhere(
+    request: HttpRequest, tournament: Tournament, division: Division, number: int
+) -> tuple[set[int], int | None]:
+    """The players of this round's games written since the page's ``since`` mark (another
+    desk's results, cards, corrections), and the new mark; (nothing, None) without a mark.
+
+    Every write leaves one audit event naming its game (or card), so the rows another desk
+    changed are found from the events after the mark, whatever the size of the field: the
+    answer brings them too, and the table stays as current as when it was sent whole.
+    """
+    raw = request.POST.get("since", "")
+    if not (raw.isascii() and raw.isdigit() and len(raw) < 19):
+        return set(), None
+    mark = int(raw)
+    games: set[int] = set()
+    cards: set[int] = set()
+    for pk, kind, object_id in AuditEvent.objects.filter(
+        tournament=tournament, pk__gt=mark, object_type__in=("Game", "PendingResult")
+    ).values_list("pk", "object_type", "object_id"):
+        mark = max(mark, pk)
+        if object_id.isdigit():
+            (games if kind == "Game" else cards).add(int(object_id))
+    if not games and not cards:
+        return set(), mark
+    changed = Game.objects.filter(round__division=division, round__number=number).filter(
+        Q(pk__in=games) | Q(pending_results__pk__in=cards)
+    )
+    players = set()
+    for game in changed.select_related("player1", "player2"):
+        players |= players_of([game])
+        if (opponent := forfeit_opponent(game)) is not None:
+            players.add(opponent)  # the forfeit's other row, in the same group
+    return players, mark
+
+
 def _just(extra: dict[str, Any]) -> list[int]:
     echo = extra.get("echo") or {}
     return list(echo.get("game_ids", []))
@@ -236,6 +276,7 @@ def _page(
     ctx["rounds"] = paired
     ctx["groups"] = _groups(_games(division, number), _just(extra))
     ctx["disputes"] = _disputes(division, number)
+    ctx["since"] = _mark(tournament)
     # htmx asking for the page (a refresh of the table) gets the round's block alone
     template = "console/results_live.html" if request.htmx else "console/results.html"
     return render(request, template, ctx, status=status)
@@ -256,12 +297,15 @@ def _answer(
     Without JavaScript: the whole page. For htmx, only what the line changed (issue 24, "a
     light desk"): the answer (echo or refusal) swapped in place, and out of band the round's
     counter, the next step, the rows of ``players``' games (the game typed, or the one a
-    refusal names) and, when double entry is on, the disputed games; the rest of the table
-    stays as it is. A few kilobytes and the same queries at any field size.
+    refusal names), the rows written at another desk since the page's mark
+    (``_changed_elsewhere``) and, when double entry is on, the disputed games; the rest of
+    the table stays as it is. A few kilobytes and the same queries at any field size.
     """
     if not request.htmx:
         return _page(request, tournament, division, number, status=status, **extra)
     ctx = _base(request, tournament, division, number, **extra)
+    changed, ctx["since"] = _changed_elsewhere(request, tournament, division, number)
+    players = (players or set()) | changed
     ctx["groups"] = _groups(_games(division, number, players), _just(extra)) if players else []
     echo = extra.get("echo") or {}
     if ctx["double_entry"] or "dispute_error" in extra or echo.get("kind") == "settled":
