@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import CharField, Q
@@ -117,6 +117,37 @@ def division_standings(division: Division, after_round: int | None = None) -> li
             )
     players, rounds = player_rounds(division)
     return _standings(division.tournament, players, rounds, after_round)
+
+
+def records_of(division: Division, numbers: set[int] | list[int]) -> dict[int, StandingsRow]:
+    """The standings rows of a few players (record, spread, points), by number, from their own
+    games only: what the result box echoes after a line, without ranking the whole division.
+
+    The tallies are the standings core's own (the same rules, caps and forfeits), so each row
+    equals that player's row of ``division_standings`` but for ``rank``, which is None here: a
+    rank needs every player. One query, whatever the size of the field.
+    """
+    wanted = set(numbers)
+    if not wanted:
+        return {}
+    rounds: list[PlayerRound] = []
+    everyone: set[int] = set(wanted)
+    games = Game.objects.filter(round__division=division).filter(
+        Q(player1__number__in=wanted) | Q(player2__number__in=wanted)
+    )
+    for r, p1, p2, score1, score2 in games.values_list(
+        "round__number", "player1__number", "player2__number", "score1", "score2"
+    ):
+        everyone.update(n for n in (p1, p2) if n is not None)
+        if p1 in wanted:
+            rounds.append(PlayerRound(r, p1, p2, score1, score2))
+        if p2 in wanted:
+            rounds.append(PlayerRound(r, p2, p1, score2, score1))
+    # opponents stand in as players with no rounds of their own: the core checks every
+    # opponent is a player, and nobody's rank is kept
+    players = [StandingsPlayer(number=n, name="", rating=0) for n in sorted(everyone)]
+    rows = _standings(division.tournament, players, rounds, None)
+    return {row.number: replace(row, rank=None) for row in rows if row.number in wanted}
 
 
 def division_teams(division: Division) -> dict[int, str]:

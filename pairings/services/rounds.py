@@ -113,6 +113,32 @@ def pair_round(
     results (unless lagged), a round that already has results, an unknown system, or an
     impossible set of constraints (the engine's message says which rule and what to relax).
     """
+    system, field, options = _prepare(division, round_number, system, seed, keep_scored, actor)
+    if keep_scored:
+        return _pair_unscored(division, round_number, field, system, options, dry_run, actor)
+    result = _run_engine(division, round_number, field, system, options)
+    if not dry_run:
+        planned = [
+            PlannedGame(g.first, g.second, board=g.board or None, explanation=g.explanation)
+            for g in result.games
+        ]
+        save_round_pairings(
+            division, round_number, planned, system=system, actor=actor or "pair", force=force
+        )
+    return result
+
+
+def _prepare(
+    division: Division,
+    round_number: int,
+    system: str | None,
+    seed: int | None,
+    keep_scored: bool,
+    actor: Actor | str | None,
+) -> tuple[str, Field, PairingOptions]:
+    """The checks before pairing a round, and the system, field and options to pair it with:
+    what ``pair_round`` runs the engine on, and the console's proposal too (its checker needs
+    the same field, read once)."""
     require(actor, "direct", division.tournament, what="pair rounds")
     what = f"division {division.name}: round"
     if isinstance(round_number, bool) or not isinstance(round_number, int):
@@ -154,23 +180,21 @@ def pair_round(
     options = pairing_options(division, scheduled, seed)
     if scheduled is None or scheduled.system != system:
         options = dataclasses.replace(options, system_start_round=1)
-    if keep_scored:
-        return _pair_unscored(division, round_number, field, system, options, dry_run, actor)
+    return system, field, options
+
+
+def _run_engine(
+    division: Division, round_number: int, field: Field, system: str, options: PairingOptions
+) -> RoundPairing:
+    """The engine's pairing of the field; its refusals as ServiceErrors naming the round."""
     try:
-        result = engine_pair_round(field, system, options)
+        return engine_pair_round(field, system, options)
     except PairingError as exc:
+        where = round_place(division, round_number)
         raise ServiceError("pairing_impossible", where=where, detail=str(exc)) from exc
     except ValueError as exc:
+        where = round_place(division, round_number)
         raise ServiceError("pairing_options_invalid", where=where, detail=str(exc)) from exc
-    if not dry_run:
-        planned = [
-            PlannedGame(g.first, g.second, board=g.board or None, explanation=g.explanation)
-            for g in result.games
-        ]
-        save_round_pairings(
-            division, round_number, planned, system=system, actor=actor or "pair", force=force
-        )
-    return result
 
 
 def _pair_unscored(
@@ -317,18 +341,13 @@ def _engine_proposal(
 ) -> tuple[RoundPairing, Field, PairingOptions]:
     """The engine's pairing of the round, with the field and options it was made from.
 
-    ``pair_round(dry_run=True)`` does the readiness checks and the engine run (its refusals
-    name the round); the field and options are rebuilt the same way for the checker.
+    The readiness checks and the engine run are ``pair_round(dry_run=True)``'s (its refusals
+    name the round); the field they read is the one the checker is given (read once: at 500
+    players it is a fifth of the page).
     """
     round_number = _check_unpaired(division, round_number)
-    result = pair_round(division, round_number, system=system, dry_run=True)
-    scheduled = schedule_entry(division, round_number)
-    lag = scheduled.lag if scheduled is not None else 0
-    field = build_field(division, round_number, lag)
-    options = pairing_options(division, scheduled)
-    if scheduled is None or scheduled.system != result.system:
-        options = dataclasses.replace(options, system_start_round=1)
-    return result, field, options
+    system, field, options = _prepare(division, round_number, system, None, False, None)
+    return _run_engine(division, round_number, field, system, options), field, options
 
 
 def _proposal(

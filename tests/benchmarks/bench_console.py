@@ -12,8 +12,15 @@ site serves); each row gives the median of several requests and its ratio to tha
 Console pages are not cached (a director sees the state now), so every request builds the page;
 the first request of each (the template compiled, the database pages read for the first time)
 is shown apart as "1st ms", cold, beside the median, warm. Exit status 1 when a budget is
-exceeded or a page does not answer 200; ``--short`` (30 v 10 players, 2 rounds) reports the
+exceeded or a page does not answer 200; ``--short`` (50 v 44 players, 2 rounds) reports the
 budgets without enforcing them (see benchkit.py).
+
+The result desk (issue 24, "a light desk"): lines typed in the result box of the 500-player
+division's round in play, as the page sends them (htmx, with its seen and since): new results,
+forfeits, corrections (``LINE: REASON``) and refused lines, each answer's bytes, median and p99
+ms and queries (equal to the 50-player division's); targets <= 5 KB and <= 30 ms. Anchors in
+the same run: the page's GET and a line posted without JavaScript (the whole page, which every
+answer was before). Exit status 1 when a budget is exceeded.
 """
 
 from __future__ import annotations
@@ -130,6 +137,143 @@ def measure(client, url: str) -> tuple[float, int, int, float]:
     return statistics.median(times), queries, status, times[0]
 
 
+# --------------------------------------------------------------------------- the result desk
+# Issue 24 ("a light desk"): a line typed in the result box answers with only what changed (the
+# game's row, the echo, the round's counter) as an htmx partial: <= 5 KB and <= 30 ms at 500
+# players, with as many queries as at 50 players. Anchors in the same run: the page's GET and
+# the same line posted without JavaScript (the whole page, as every answer was before).
+DESK_BYTES = 5 * 1024
+DESK_MS = 30.0
+DESK_SAMPLES = 60
+# (kind, how many lines, sent by htmx); the new results take the round's missing games in turn
+DESK_KINDS = (
+    ("record", None, True),
+    ("record (no JS)", 5, False),
+    ("forfeit", 3, True),
+    ("correction", 5, True),
+    ("refused", 5, True),
+)
+
+
+def _seen(d, number: int) -> str:
+    """The round's ``seen`` as the page sends it with every line (built outside the timing)."""
+    from tournament.models import Game
+    from tournament.services.results import round_seen
+    from tournament.web.forms.results import encode_seen
+
+    games = Game.objects.filter(round__division=d, round__number=number)
+    return encode_seen(round_seen(list(games.select_related("player1", "player2"))))
+
+
+def _lines(d, number: int, kind: str, count: int, rng: random.Random) -> list[str]:
+    """``count`` lines of a kind: a new result or forfeit for a missing game of round
+    ``number``, a correction (``LINE: REASON``) or a refused line (a score out of range) on
+    a scored game of it."""
+    from tournament.models import Game
+    from tournament.selectors import missing_games
+
+    if kind in ("record", "record (no JS)", "forfeit"):
+        games = missing_games(d, number)[:count]
+        if kind == "forfeit":
+            return [f"{g.player1.number} f" for g in games]
+        return [
+            f"{g.player1.number} {rng.randint(250, 550)} {rng.randint(250, 550)}" for g in games
+        ]
+    done = Game.objects.filter(
+        round__division=d, round__number=number, player2__isnull=False, score1__isnull=False
+    ).select_related("player1")
+    if kind == "refused":
+        return [f"{g.player1.number} 1600 300" for g in done[:count]]
+    return [f"{g.player1.number} {rng.randint(250, 550)} 300: misread card" for g in done[:count]]
+
+
+def desk(client, t, d, rounds: int, samples: int) -> list[dict]:
+    """The result box's answers by kind of line (bytes, median and p99 ms, queries), after
+    the page's GET; new results go to the last round (in play), corrections and refused lines
+    to the round before it (complete)."""
+    from django.db import connection
+    from django.db.models import Max
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    from tournament.models import AuditEvent
+
+    rng = random.Random(7)
+    out = []
+
+    def run(label: str, number: int, lines: list[str | None], htmx: bool) -> None:
+        url = reverse("console:results", args=(t.slug, d.slug, number))
+        times, sizes, queries, statuses = [], [], [], set()
+        for line in lines:
+            data = None if line is None else {"line": line, "seen": _seen(d, number)}
+            if data is not None:  # the page's mark: its answers bring other desks' rows too
+                data["since"] = AuditEvent.objects.aggregate(m=Max("pk"))["m"]
+            extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+            with CaptureQueriesContext(connection) as ctx:
+                start = time.perf_counter()
+                response = client.get(url) if data is None else client.post(url, data, **extra)
+                times.append((time.perf_counter() - start) * 1000)
+            queries.append(len(ctx.captured_queries))
+            sizes.append(len(response.content))
+            statuses.add(response.status_code)
+        if not times:
+            raise SystemExit(f"the desk's {label!r} lines found no game to use in round {number}")
+        p99 = statistics.quantiles(times, n=100)[98] if len(times) > 1 else times[0]
+        out.append(
+            {
+                "answer": label,
+                "n": len(times),
+                "status": ",".join(map(str, sorted(statuses))),
+                "bytes": int(statistics.median(sizes)),
+                "ms": round(statistics.median(times), 1),
+                "p99_ms": round(p99, 1),
+                "queries": max(queries),
+                "queries_min": min(queries),
+            }
+        )
+
+    run("page GET", rounds, [None] * REPEAT, False)
+    for kind, count, htmx in DESK_KINDS:
+        number = rounds if kind in ("record", "record (no JS)", "forfeit") else rounds - 1
+        run(kind, number, _lines(d, number, kind, count or samples, rng), htmx)
+    return out
+
+
+def desk_table(
+    big: list[dict],
+    small: list[dict],
+    players: int,
+    small_players: int,
+    base_ms: float,
+    show: bool = True,
+) -> bool:
+    """Print the desk's answers at both sizes beside the anchors; True when every target
+    holds (the htmx answers: bytes, median ms, queries equal at both sizes). ``x base`` is
+    the time over the public home page's of the same run, for runs on a busy machine."""
+    say = print if show else (lambda *_: None)
+    say(
+        f"\nresult desk, {players}-player division (queries also at {small_players}); targets: "
+        f"an htmx answer <= {DESK_BYTES} bytes and <= {DESK_MS:.0f} ms (median), queries equal"
+    )
+    say(
+        f"{'answer':<16}{'n':>4}{'status':>9}{'bytes':>9}{'ms':>8}{'p99 ms':>8}{'x base':>8}"
+        f"{'queries':>9}"
+        f"{'q@' + str(small_players):>7}  ok"
+    )
+    ok_all = True
+    for b, s in zip(big, small, strict=True):
+        htmx = b["answer"] not in ("page GET", "record (no JS)")
+        same = b["queries"] == s["queries"] and b["queries_min"] == b["queries"]
+        ok = same and (not htmx or (b["bytes"] <= DESK_BYTES and b["ms"] <= DESK_MS))
+        ok_all = ok_all and ok
+        say(
+            f"{b['answer']:<16}{b['n']:>4}{b['status']:>9}{b['bytes']:>9}{b['ms']:>8.1f}"
+            f"{b['p99_ms']:>8.1f}{b['ms'] / base_ms:>8.1f}{b['queries']:>9}{s['queries']:>7}  "
+            f"{('yes' if ok else 'NO') if htmx else ('anchor' if same else 'anchor, q differ')}"
+        )
+    return ok_all
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", type=int, default=500)
@@ -141,7 +285,8 @@ def main() -> int:
     if args.short:
         global REPEAT
         REPEAT = 3
-        args.players, args.small, args.rounds = min(args.players, 30), min(args.small, 10), 2
+        # the desk's lines need 10 unscored games of the last round (half of it) at each size
+        args.players, args.small, args.rounds = min(args.players, 50), min(args.small, 44), 2
     with tempfile.TemporaryDirectory() as tmp:
         setup_django(tmp)
         from django.contrib.auth import get_user_model
@@ -173,6 +318,8 @@ def main() -> int:
             }
 
         rows = [row(label, url, small_pages[label]) for label, url in big_pages.items()]
+        desk_big = desk(client, *big, args.rounds, 2 if args.short else DESK_SAMPLES)
+        desk_small = desk(client, *small, args.rounds, 2)
         # the pairing proposal for the next round, once the last round is complete
         from django.urls import NoReverseMatch, reverse
 
@@ -197,12 +344,18 @@ def main() -> int:
         if r["queries"] != r[f"queries_{args.small}"]
     ]
     if args.json:
-        print(
-            json.dumps(
-                {"baseline_ms": base_ms, "budget_ms": BUDGET_MS, "rows": rows, "short": args.short},
-                indent=2,
-            )
-        )
+        desk_ok = desk_table(desk_big, desk_small, args.players, args.small, base_ms, False)
+        if not desk_ok:
+            missed.append("result desk: an answer over its bytes, time or query budget")
+        body = {
+            "baseline_ms": base_ms,
+            "budget_ms": BUDGET_MS,
+            "rows": rows,
+            "desk": desk_big,
+            "desk_small": desk_small,
+            "short": args.short,
+        }
+        print(json.dumps(body, indent=2))
         return exit_status(missed, broken, short=args.short)
     else:
         print(
@@ -228,6 +381,8 @@ def main() -> int:
             f"targets (Director's console issue): every page <= {BUDGET_MS:.0f} ms at "
             f"{args.players} players, as many queries as at {args.small}"
         )
+        if not desk_table(desk_big, desk_small, args.players, args.small, base_ms):
+            missed.append("result desk: an answer over its bytes, time or query budget")
     return verdict(missed, broken, short=args.short)
 
 

@@ -104,7 +104,7 @@ def test_page_shows_the_round_and_one_focused_box(td, event):
     assert page.status_code == 200
     assert '<label for="id_line">Result</label>' in body
     assert 'name="line"' in body and "autofocus" in body
-    assert f'hx-post="{url(t, d)}"' in body and 'hx-target="#live"' in body
+    assert f'hx-post="{url(t, d)}"' in body and 'hx-target="#answer"' in body
     assert "ArrowUp in the empty box" in body  # the help line names the recall key
     assert body.count("missing") >= 3 and "#6 Fox, Flo" in body
     assert "0 of 3 games entered" in body
@@ -125,8 +125,12 @@ def test_short_form_records_and_echoes_names_record_and_spread(td, event):
     page = td.post(url(t, d), {"line": "3 412 389"}, HTTP_HX_REQUEST="true")
     body = page.content.decode()
     assert page.status_code == 200
-    assert body.startswith('<div id="live">') or '<div id="live">' in body[:300]
-    assert "<html" not in body  # htmx gets the fragment only
+    assert '<div id="answer"' in body[:400]  # the answer, swapped in place
+    assert "<html" not in body and 'id="live"' not in body  # htmx gets only what changed
+    # out of band: the counter and the game's row (in a template, so the rows parse)
+    assert '<p class="muted" id="progress" hx-swap-oob="true">' in body
+    assert f'<tbody id="game-{game(d, 3).pk}" hx-swap-oob="true">' in body
+    assert body.count("<tr ") == 1 and 'class="done just"' in body
     g = game(d, 3)
     assert (g.score1, g.score2) == (412, 389)
     assert "#3 Cole, Cy wins by 23" in body

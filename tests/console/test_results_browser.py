@@ -97,6 +97,21 @@ def test_a_whole_round_from_the_keyboard(live_server, browser, tmp_path):  # noq
         for g in Game.objects.filter(round__division=d, player2__isnull=False)
     }
     assert scores == {3: (412, 389), 1: (350, 402), 6: (401, 377)}
+    # each answer replaced only its game's row (out of band): every row now shows its scores,
+    # the last one alone highlighted, each with what it now shows for the next line's seen
+    rows = page.eval_on_selector_all(
+        "table.round tr[data-game]",
+        "trs => trs.map(tr => [tr.dataset.state, tr.classList.contains('just'),"
+        " tr.cells[3].innerText.trim()])",
+    )
+    assert rows == [
+        ["done", False, "350-402"],
+        ["done", False, "412-389"],
+        ["done", True, "401-377"],
+        ["bye", False, "+50"],
+    ], rows
+    seen = page.eval_on_selector_all("input[name=seen]", "ins => ins.map(i => i.value)")
+    assert seen == ["1=350 402|2=402 350", "3=412 389|4=389 412", "5=377 401|6=401 377"], seen
 
     # A refusal stays beside the box with the line given back, selected to retype.
     page.keyboard.type("3 400 5 300")

@@ -7,13 +7,14 @@ shared by both faces (neither imports the other's views).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from tournament.standings import format_record
 
 from ..models import Division, Game, PendingResult
 from ..scoreline import LOW_SCORE, low_scores
-from ..selectors import division_standings
+from ..selectors import records_of
 from ..services.results import Entered
 from ..standings import StandingsRow
 
@@ -46,8 +47,20 @@ def game_echo(game: Game, rows: dict[int, StandingsRow]) -> dict[str, Any]:
     return {"players": [one, two], "outcome": outcome, "spread": spread}
 
 
+def players_of(games: Iterable[Game]) -> set[int]:
+    """The player numbers of some games (both sides of each)."""
+    numbers = set()
+    for game in games:
+        numbers.add(game.player1.number)
+        if game.player2_id is not None:
+            numbers.add(game.player2.number)
+    return numbers
+
+
 def line_echo(division: Division, entered: Entered) -> dict[str, Any]:
-    rows = {row.number: row for row in division_standings(division)}
+    """The answer to a typed line. Only the records of the line's players are counted
+    (``records_of``): the echo costs the same at 50 players as at 500."""
+    rows = records_of(division, players_of(entered.games))
     line = entered.line
     echo: dict[str, Any] = {"kind": entered.kind, "line": line.text, "game_ids": []}
     if entered.kind in ("forfeit", "double_forfeit"):

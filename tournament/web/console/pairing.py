@@ -66,7 +66,8 @@ def _player(proposal: Proposal, number: int) -> dict[str, Any] | None:
         return None
     p = proposal.players[number]
     return {
-        "number": number,
+        # text, not an int: the template would localise each of a 500-player page's numbers
+        "number": str(number),
         "name": p.name,
         "record": format_record(p.wins, p.losses),
         "spread": f"{p.spread:+d}",
@@ -147,7 +148,7 @@ def _context(
         pinned = {frozenset(p) for p in proposal.pins}
         context["rows"] = [
             {
-                "board": g.board,
+                "board": str(g.board) if g.board else "",
                 "first": _player(proposal, g.first),
                 "second": _player(proposal, g.second),
                 "explanation": g.explanation,

@@ -1,10 +1,11 @@
 """Console: keyboard-first result entry, one line a game, as TSH directors type them.
 
 ``/t/SLUG/console/DIVISION/round/N/results/`` shows the round's games and one box, "Result",
-focused on load. A scorekeeper types ``3 412 389`` and Enter: htmx posts the line, the round
-table and the answer are swapped in place, the box is emptied and keeps the focus, so a game
-costs its digits, two spaces and Enter, and a whole round needs no mouse. Without JavaScript
-the same form is a normal POST that renders the whole page.
+focused on load. A scorekeeper types ``3 412 389`` and Enter: htmx posts the line, the answer
+is swapped in place with, out of band, the game's rows and the round's counter (only what the
+line changed: a kilobyte at any field size, not the whole table), the box is emptied and keeps
+the focus, so a game costs its digits, two spaces and Enter, and a whole round needs no mouse.
+Without JavaScript the same form is a normal POST that renders the whole page.
 
 The answer echoes what TSH's add-score echoes: both names, the game's spread and each player's
 new record and cumulative spread (from the standings core), with a warning for a score under
@@ -24,17 +25,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import F
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.db.models import Count, F, Max, Q
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from tournament.checks import forfeit_opponent
 from tournament.errors import ServiceError
 from tournament.services import correct_result
 
-from ...models import Division, Game, PendingResult, Tournament
-from ...selectors import division_standings, pairings_after
+from ...models import AuditEvent, Division, Game, PendingResult, Tournament
+from ...selectors import last_round_number, pairings_after, records_of
 from ...services.results import (
     double_entry,
     enter_line,
@@ -44,7 +46,7 @@ from ...services.results import (
     seen_result,
     set_double_entry,
 )
-from ..echo import game_echo, line_echo
+from ..echo import game_echo, line_echo, players_of
 from ..errors import busy_refusal
 from ..forms.results import (
     CorrectionForm,
@@ -87,36 +89,66 @@ def _paired_rounds(division: Division) -> list[int]:
     )
 
 
-def _round_rows(division: Division, number: int, just: list[int]) -> list[dict[str, Any]]:
-    games = list(
-        Game.objects.filter(round__division=division, round__number=number)
-        .select_related("player1__player", "player2__player")
-        .order_by(F("board").asc(nulls_last=True), "id")  # byes (no board) last
+def _games(division: Division, number: int, players: set[int] | None = None) -> list[Game]:
+    """The round's games in the table's order (byes last); only those of ``players`` (their
+    games and forfeit halves) when given, as an answer to one line needs."""
+    games = Game.objects.filter(round__division=division, round__number=number)
+    if players is not None:
+        games = games.filter(Q(player1__number__in=players) | Q(player2__number__in=players))
+    return list(
+        games.select_related("player1__player", "player2__player").order_by(
+            F("board").asc(nulls_last=True), "id"
+        )
     )
+
+
+def _groups(games: list[Game], just: list[int]) -> list[dict[str, Any]]:
+    """The table's row groups: each game between two players, with its rows (one, or the two
+    single games of a forfeit) and what the page shows of it (its ``seen`` part).
+
+    A group is keyed by its lowest game id, which every change of a game's state keeps (a
+    forfeit keeps the game's row for the player who forfeits and adds one, a correction back
+    keeps that first row), so an answer can replace a group by its id (htmx out-of-band).
+    """
     cards: dict[int, list[str]] = {}
     for game_id, status in PendingResult.objects.filter(
         game__in=games, status__in=OPEN
     ).values_list("game_id", "status"):
         cards.setdefault(game_id, []).append(status)
-    rows = []
+    singles = {g.player1.number: g for g in games if g.player2_id is None}
+    placed: set[int] = set()
+    groups = []
     for g in games:
-        if g.player2_id is None:
-            state = "forfeit" if (g.score1 or 0) < 0 else "bye"
-        elif g.has_result:
-            state = "done"
-        elif PendingResult.Status.DISPUTED in cards.get(g.pk, []):
-            state = "disputed"
-        elif g.pk in cards:
-            state = "card"
-        else:
-            state = "missing"
-        rows.append({"game": g, "state": state, "just": g.pk in just})
-    return rows
+        if g.pk in placed:
+            continue
+        members = [g]
+        opponent = forfeit_opponent(g)
+        other = singles.get(opponent) if opponent is not None else None
+        if other is not None and other.pk != g.pk and forfeit_opponent(other) == g.player1.number:
+            members.append(other)
+        placed.update(m.pk for m in members)
+        groups.append(
+            {
+                "key": min(m.pk for m in members),
+                "rows": [_row(m, cards, just) for m in members],
+                "seen": encode_seen(round_seen(members)),
+            }
+        )
+    return groups
 
 
-def _seen(rows: list[dict[str, Any]]) -> str:
-    """What the page shows of each game, for the result box's hidden ``seen``."""
-    return encode_seen(round_seen([r["game"] for r in rows]))
+def _row(g: Game, cards: dict[int, list[str]], just: list[int]) -> dict[str, Any]:
+    if g.player2_id is None:
+        state = "forfeit" if (g.score1 or 0) < 0 else "bye"
+    elif g.has_result:
+        state = "done"
+    elif PendingResult.Status.DISPUTED in cards.get(g.pk, []):
+        state = "disputed"
+    elif g.pk in cards:
+        state = "card"
+    else:
+        state = "missing"
+    return {"game": g, "state": state, "just": g.pk in just}
 
 
 def _disputes(division: Division, number: int) -> list[dict[str, Any]]:
@@ -139,34 +171,34 @@ def _disputes(division: Division, number: int) -> list[dict[str, Any]]:
     return list(out.values())
 
 
-def _context(
-    request: HttpRequest,
-    tournament: Tournament,
-    division: Division,
-    number: int,
-    **extra: Any,
+def _progress(division: Division, number: int) -> tuple[int, int]:
+    """(games entered, games to enter) of the round's games between two players."""
+    counts = Game.objects.filter(
+        round__division=division, round__number=number, player2__isnull=False
+    ).aggregate(played=Count("id"), entered=Count("id", filter=Q(score1__isnull=False)))
+    return counts["entered"], counts["played"]
+
+
+def _base(
+    request: HttpRequest, tournament: Tournament, division: Division, number: int, **extra: Any
 ) -> dict[str, Any]:
-    echo = extra.get("echo") or {}
-    just = list(echo.get("game_ids", []))
-    rows = _round_rows(division, number, just)
-    played = [r for r in rows if r["game"].player2_id is not None]
+    """What the page and an answer share: the counter, the next step, the forms' addresses."""
     base = reverse("console:results", args=[tournament.slug, division.slug, number])
-    entered = sum(r["state"] == "done" for r in played)
-    paired = _paired_rounds(division)
+    entered, played = _progress(division, number)
     directs = can_direct(request.user, tournament)
+    paired = extra.pop("paired", None)
     # every result of the last paired round in: the next step is pairing the next round
-    complete = entered == len(played) and number == max(paired, default=0)
+    complete = entered == played
+    if complete and number < division.rounds and directs:
+        last = max(paired) if paired is not None else last_round_number(division)
+        complete = number == last
     pair_next = directs and complete and number < division.rounds
     ctx = {
         "tournament": tournament,
         "division": division,
         "round": number,
-        "rounds": paired,
-        "rows": rows,
-        "seen": _seen(rows),
         "entered": entered,
-        "played": len(played),
-        "disputes": _disputes(division, number),
+        "played": played,
         "double_entry": double_entry(division),
         "directs": directs,
         "pair_next_url": reverse("console:pair", args=[tournament.slug, division.slug, number + 1])
@@ -183,7 +215,52 @@ def _context(
     return ctx
 
 
-def _answer(
+def _mark(tournament: Tournament) -> int:
+    """The tournament's last audit event: what a page has seen of it (its ``since``)."""
+    return AuditEvent.objects.filter(tournament=tournament).aggregate(m=Max("pk"))["m"] or 0
+
+
+def _changed_elsewhere(
+    request: HttpRequest, tournament: Tournament, division: Division, number: int
+) -> tuple[set[int], int | None]:
+    """The players of this round's games written since the page's ``since`` mark (another
+    desk's results, cards, corrections), and the new mark; (nothing, None) without a mark.
+
+    Every write leaves one audit event naming its game (or card), so the rows another desk
+    changed are found from the events after the mark, whatever the size of the field: the
+    answer brings them too, and the table stays as current as when it was sent whole.
+    """
+    raw = request.POST.get("since", "")
+    if not (raw.isascii() and raw.isdigit() and len(raw) < 19):
+        return set(), None
+    mark = int(raw)
+    games: set[int] = set()
+    cards: set[int] = set()
+    for pk, kind, object_id in AuditEvent.objects.filter(
+        tournament=tournament, pk__gt=mark, object_type__in=("Game", "PendingResult")
+    ).values_list("pk", "object_type", "object_id"):
+        mark = max(mark, pk)
+        if object_id.isdigit():
+            (games if kind == "Game" else cards).add(int(object_id))
+    if not games and not cards:
+        return set(), mark
+    changed = Game.objects.filter(round__division=division, round__number=number).filter(
+        Q(pk__in=games) | Q(pending_results__pk__in=cards)
+    )
+    players = set()
+    for game in changed.select_related("player1", "player2"):
+        players |= players_of([game])
+        if (opponent := forfeit_opponent(game)) is not None:
+            players.add(opponent)  # the forfeit's other row, in the same group
+    return players, mark
+
+
+def _just(extra: dict[str, Any]) -> list[int]:
+    echo = extra.get("echo") or {}
+    return list(echo.get("game_ids", []))
+
+
+def _page(
     request: HttpRequest,
     tournament: Tournament,
     division: Division,
@@ -192,10 +269,49 @@ def _answer(
     status: int = 200,
     **extra: Any,
 ) -> HttpResponse:
-    """The round table and the answer: the fragment for htmx, the whole page otherwise."""
-    ctx = _context(request, tournament, division, number, **extra)
+    """The whole page: the box, the answer, the round's table (a GET, or a line sent without
+    JavaScript)."""
+    paired = _paired_rounds(division)
+    ctx = _base(request, tournament, division, number, paired=paired, **extra)
+    ctx["rounds"] = paired
+    ctx["groups"] = _groups(_games(division, number), _just(extra))
+    ctx["disputes"] = _disputes(division, number)
+    ctx["since"] = _mark(tournament)
+    # htmx asking for the page (a refresh of the table) gets the round's block alone
     template = "console/results_live.html" if request.htmx else "console/results.html"
     return render(request, template, ctx, status=status)
+
+
+def _answer(
+    request: HttpRequest,
+    tournament: Tournament,
+    division: Division,
+    number: int,
+    *,
+    status: int = 200,
+    players: set[int] | None = None,
+    **extra: Any,
+) -> HttpResponse:
+    """The answer to a line, a correction or a settled dispute.
+
+    Without JavaScript: the whole page. For htmx, only what the line changed (issue 24, "a
+    light desk"): the answer (echo or refusal) swapped in place, and out of band the round's
+    counter, the next step, the rows of ``players``' games (the game typed, or the one a
+    refusal names), the rows written at another desk since the page's mark
+    (``_changed_elsewhere``) and, when double entry is on, the disputed games; the rest of
+    the table stays as it is. A few kilobytes and the same queries at any field size.
+    """
+    if not request.htmx:
+        return _page(request, tournament, division, number, status=status, **extra)
+    ctx = _base(request, tournament, division, number, **extra)
+    changed, ctx["since"] = _changed_elsewhere(request, tournament, division, number)
+    players = (players or set()) | changed
+    ctx["groups"] = _groups(_games(division, number, players), _just(extra)) if players else []
+    echo = extra.get("echo") or {}
+    if ctx["double_entry"] or "dispute_error" in extra or echo.get("kind") == "settled":
+        ctx["show_disputes"] = True
+        ctx["disputes"] = _disputes(division, number)
+    return render(request, "console/results_desk.html", ctx, status=status)
 
 
 def _resolve(request: HttpRequest, tournament: Tournament, key: str, number: int):
@@ -265,8 +381,8 @@ def results(
     if isinstance(div, HttpResponseBase):
         return div
     if request.method != "POST":
-        return _answer(request, tournament, div, round)
-    form = ResultLineForm(request.POST)
+        return _page(request, tournament, div, round)
+    form = ResultLineForm(_joined_seen(request))
     if not form.is_valid():
         return _answer(request, tournament, div, round, status=400, form=form, refused=True)
     line = form.cleaned_data["line"]
@@ -279,12 +395,36 @@ def results(
         if exc.code == "already_recorded":
             extra["correction"] = _correction_for(div, round, line, exc)
             extra["focus_correction"] = form.cleaned_data.get("reopened", False)
-        return _answer(request, tournament, div, round, status=400, **extra)
+        players = _named(exc)
+        return _answer(request, tournament, div, round, status=400, players=players, **extra)
     echo = line_echo(div, entered)
     if entered.correction and entered.games:
         # the same warning as the correction form's: later rounds used the old result
         echo["later"] = _later_pairings(tournament, div, entered.games[0])
-    return _answer(request, tournament, div, round, echo=echo)
+    players = players_of(entered.games)
+    return _answer(request, tournament, div, round, echo=echo, players=players)
+
+
+def _joined_seen(request: HttpRequest) -> QueryDict:
+    """The posted line with its ``seen`` in one piece: the page sends one ``seen`` per game
+    (each row keeps its own, so an answer that replaces a row replaces its part); a client
+    of the older page sends the round's in one."""
+    data = request.POST.copy()
+    data["seen"] = "|".join(v for v in request.POST.getlist("seen") if v)
+    return data
+
+
+def _named(exc: ServiceError) -> set[int] | None:
+    """The players whose game a refusal is about, when it read their game as stored: their
+    rows are sent again, so the table shows what the refusal speaks of (another desk may have
+    entered it meanwhile). Nothing for a refusal that found no game."""
+    if exc.code == "already_recorded":
+        keys = ("player1", "player2")
+    elif exc.code == "result_changed_meanwhile":
+        keys = ("number", "opponent")
+    else:
+        return None
+    return {n for k in keys if isinstance(n := exc.params.get(k), int) and n > 0}
 
 
 @scorekeeper_required
@@ -339,7 +479,8 @@ def correct(
             else:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
-            rows = {row.number: row for row in division_standings(div)}
+            players = players_of([game])
+            rows = records_of(div, players)
             echo = {
                 "kind": "corrected",
                 "game_ids": [game.pk],
@@ -348,9 +489,16 @@ def correct(
                 **game_echo(game, rows),
                 "later": _later_pairings(tournament, div, game),
             }
-            return _answer(request, tournament, div, round, echo=echo)
+            return _answer(request, tournament, div, round, echo=echo, players=players)
     return _answer(
-        request, tournament, div, round, status=400, correction=form, focus_correction=True
+        request,
+        tournament,
+        div,
+        round,
+        status=400,
+        correction=form,
+        focus_correction=True,
+        players=players_of([game]),
     )
 
 
@@ -390,9 +538,10 @@ def resolve(
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
-            rows = {row.number: row for row in division_standings(div)}
+            players = players_of([game])
+            rows = records_of(div, players)
             echo = {"kind": "settled", "game_ids": [game.pk], **game_echo(game, rows)}
-            return _answer(request, tournament, div, round, echo=echo)
+            return _answer(request, tournament, div, round, echo=echo, players=players)
     return _answer(request, tournament, div, round, status=400, dispute_error=form)
 
 
