@@ -275,3 +275,15 @@ def test_the_file_cache_lists_its_folder_at_most_every_few_seconds(tmp_path, mon
     cache.set("one-more", 1)  # the next look culls as Django's would (a third by default)
     assert len(listed) == 2
     assert len(list(tmp_path.glob("*.djcache"))) == 50 - 50 // 3 + 1
+
+
+def test_the_gates_refusals_are_not_logged_one_by_one(two_a_minute, caplog):
+    """The refusal that shut the gate is logged; a flood's later ones are not (a line each)."""
+    client = APIClient()
+    with caplog.at_level("WARNING", logger="django.request"):
+        for _ in range(3):
+            client.get(RATINGS, REMOTE_ADDR="203.0.113.14")
+        logged = len(caplog.records)
+        for _ in range(20):
+            assert client.get(RATINGS, REMOTE_ADDR="203.0.113.14").status_code == 429
+    assert logged == 1 and len(caplog.records) == 1

@@ -124,6 +124,14 @@ def _tiny_html(heading: str, message: str, wait: int, link: str = "") -> HttpRes
     response = HttpResponse(page, status=429, content_type="text/html; charset=utf-8")
     response["Retry-After"] = str(wait)
     response["Cache-Control"] = "private, no-store"
+    return _unlogged(response)
+
+
+def _unlogged(response: HttpResponse) -> HttpResponse:
+    """Django logs every 4xx as a warning; a flood's refusals would be a line each (hundreds
+    a second, written by the workers the gate is sparing). The refusal that shut the gate was
+    logged where it was made; the ones that follow are not."""
+    response._has_been_logged = True  # type: ignore[attr-defined]
     return response
 
 
@@ -139,7 +147,7 @@ def _api_refusal(wait: int) -> HttpResponse:
         json.dumps({"errors": [entry]}), status=429, content_type="application/json"
     )
     response["Retry-After"] = str(wait)
-    return response
+    return _unlogged(response)
 
 
 def _anonymous(request: HttpRequest) -> bool:
