@@ -253,6 +253,34 @@ def test_nine_typos_then_the_right_password_still_sign_in(settings, hashes):
     assert right.status_code == 302
 
 
+def test_a_try_is_counted_before_its_password_is_checked_and_given_back_if_it_signs_in(
+    hashes, monkeypatch
+):
+    """Counted first, so tries at once cannot all pass the check and all hash a password."""
+    from django.contrib.auth.hashers import MD5PasswordHasher
+    from django.test import RequestFactory
+
+    from tournament.web.accounts import failed_sign_ins
+
+    get_user_model().objects.create_user("director", password="pw-long-enough-1")
+    probe = RequestFactory().get("/", REMOTE_ADDR="10.3.3.3")
+    seen: list[int] = []
+    original = MD5PasswordHasher.encode
+
+    def looking(self, password, salt):
+        seen.append(failed_sign_ins(probe))
+        return original(self, password, salt)
+
+    monkeypatch.setattr(MD5PasswordHasher, "encode", looking)
+    client = Client()
+    for k in range(3):
+        client.post(LOGIN, {"username": f"nobody-{k}", "password": "x"}, REMOTE_ADDR="10.3.3.3")
+    assert seen == [1, 2, 3]  # each try already counted while its password was hashed
+    right = {"username": "director", "password": "pw-long-enough-1"}
+    assert client.post(LOGIN, right, REMOTE_ADDR="10.3.3.3").status_code == 302
+    assert failed_sign_ins(probe) == 3  # the sign-in gave its count back
+
+
 # --- the file cache ---------------------------------------------------------------------------
 
 

@@ -53,7 +53,15 @@ class ThrottledBackend(AxesStandaloneBackend):
             # name started afresh (600 attempts over 200 names were never stopped)
             request.axes_locked_out = True
             raise AxesBackendPermissionDenied("too many failed sign-ins from this address")
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        # Counted as a failure before the password is checked, given back if it signs in
+        # (or axes refuses it): four tries at once all passed the check above and all hashed
+        # a password when the count came after the check.
+        _reserve(request)
+        try:
+            return super().authenticate(request, username=username, password=password, **kwargs)
+        except AxesBackendPermissionDenied:
+            release_sign_in(request)
+            raise
 
 
 # An address's budgets of wrong sign-ins, whatever the names: (setting of the count, seconds).
@@ -112,21 +120,49 @@ def sign_in_refusal_text(wait: int) -> str:
     )
 
 
+def _add(keys: list[tuple[str, int]], delta: int) -> None:
+    for key, seconds in keys:
+        try:
+            cache.add(key, 0, timeout=seconds * 2)
+            cache.incr(key, delta)
+        except Exception:  # noqa: BLE001 - expired between add and incr, or the cache failed
+            pass
+
+
+def _reserve(request: HttpRequest) -> None:
+    """Count this try as a failure of its address now (its keys kept on the request, so the
+    give-back hits the same windows)."""
+    keys = [(key, seconds) for key, _, seconds, _ in _address_keys(request, time.time())]
+    request._sign_in_reserved = keys  # type: ignore[attr-defined]
+    _add(keys, 1)
+
+
+def release_sign_in(request: HttpRequest | None = None, **kwargs: object) -> None:
+    """Give back a try counted in advance: it signed in (``user_logged_in`` receiver) or no
+    password was checked. Nothing when none was counted (a sign-in by other means)."""
+    keys = getattr(request, "_sign_in_reserved", None)
+    if keys:
+        request._sign_in_reserved = None  # type: ignore[union-attr]
+        _add(keys, -1)
+
+
 def count_failed_sign_in(
     sender: object, credentials: dict, request: HttpRequest | None = None, **kwargs: object
 ) -> None:
     """``user_login_failed`` receiver (connected in TournamentConfig.ready): one more failure
-    for the address, whichever name it tried. A try refused because its name or address is
-    already locked checked no password and does not count (a colleague at the same venue
-    address still signs in while one name is locked)."""
-    if request is None or getattr(request, "axes_locked_out", False):
+    for the address, whichever name it tried (already counted when ThrottledBackend saw it
+    first). A try refused because its name or address is already locked, or the one that
+    just locked its name (axes), does not count (a colleague at the same venue address still
+    signs in while one name is locked)."""
+    if request is None:
         return
-    for key, _, seconds, _ in _address_keys(request, time.time()):
-        try:
-            cache.add(key, 0, timeout=seconds * 2)
-            cache.incr(key)
-        except Exception:  # noqa: BLE001 - expired between add and incr, or the cache failed
-            pass
+    if getattr(request, "axes_locked_out", False):
+        release_sign_in(request)
+        return
+    if getattr(request, "_sign_in_reserved", None):
+        request._sign_in_reserved = None  # type: ignore[attr-defined]
+        return  # counted before the password check
+    _add([(key, seconds) for key, _, seconds, _ in _address_keys(request, time.time())], 1)
 
 
 def lockout(
