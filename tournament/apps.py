@@ -19,8 +19,9 @@ class TournamentConfig(AppConfig):
 
         pre_save.connect(revoke_on_new_password, sender=get_user_model(), dispatch_uid="token")
 
-        from django.contrib.auth.signals import user_login_failed
+        from django.contrib.auth.signals import user_logged_in, user_login_failed
 
-        from .web.accounts import count_failed_sign_in
+        from .web.accounts import count_failed_sign_in, release_sign_in
 
         user_login_failed.connect(count_failed_sign_in, dispatch_uid="sign-in per address")
+        user_logged_in.connect(release_sign_in, dispatch_uid="sign-in per address: signed in")

@@ -148,6 +148,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # a client already over a budget (anonymous API reads, a self-entry link, sign-in failures
+    # from an address) is refused here from one cache read: no session, no query
+    "tournament.web.gate.AbuseGate",
     # a body beyond GIBSON_MAX_UPLOAD_MB is refused (413) before anything reads it
     "tournament.web.sizes.RequestSizeMiddleware",
     # The Content-Security-Policy header on every page (CONTENT_SECURITY_POLICY below).
@@ -245,6 +248,11 @@ AXES_FAILURE_LIMIT = 10
 # (a venue's players share an address, so the number is generous).
 SIGN_IN_FAILURES_PER_ADDRESS = int(os.environ.get("GIBSON_SIGN_IN_FAILURES_PER_ADDRESS", "30"))
 SIGN_IN_WINDOW_SECONDS = 300
+# ... and at most SIGN_IN_FAILURES_PER_MINUTE of them in one minute: each wrong password costs
+# a password hash (~0.4 s of a core), so a flood of made-up names checks at most this many a
+# minute; later tries are refused before the session or the form is read (tournament.web.gate).
+# As many as axes allows one name (AXES_FAILURE_LIMIT): nine typos, then the right password.
+SIGN_IN_FAILURES_PER_MINUTE = int(os.environ.get("GIBSON_SIGN_IN_FAILURES_PER_MINUTE", "10"))
 # Sign-up (/accounts/signup/): SIGN_UPS_PER_ADDRESS new accounts or confirmation mails per
 # address in a window of SIGN_IN_WINDOW_SECONDS; a confirmation link works for
 # SIGN_UP_CONFIRM_DAYS. CLUB_APPROVAL=1: only a superuser founds a club (approval by hand).
@@ -407,7 +415,7 @@ else:
         _CACHE_DIR = DATA_DIR / "cache"
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "tournament.filecache.FileCache",  # O(1) writes (tournament/filecache.py)
             "LOCATION": str(_CACHE_DIR),
             "TIMEOUT": 3600,
             # a page per player and version: room for a few divisions' worth before culling

@@ -12,6 +12,7 @@ from rest_framework.mixins import ListModelMixin
 from rest_framework.request import Request
 
 from ..web.addresses import client_address
+from ..web.gate import shut
 
 
 class FallbackCache:
@@ -72,7 +73,25 @@ class AnonRateThrottle(throttling.AnonRateThrottle):
 
     def allow_request(self, request: Request, view: Any) -> bool:
         self.cost = request_cost(request, view)
-        return super().allow_request(request, view)
+        if super().allow_request(request, view):
+            return True
+        # Refused: until the budget has room again, the address's anonymous reads are
+        # refused at the gate (tournament.web.gate) from one cache get, before sessions,
+        # authentication and negotiation (a flood of refusals held the workers before).
+        wait = self.wait()
+        if wait:
+            shut("api", self.get_ident(request), wait)
+        return False
+
+    def wait(self) -> float | None:
+        """Seconds until the history holds fewer than the rate's requests again: when the
+        entry that fills the budget leaves the window (DRF's own guess divides the time left
+        by the room left, which is none once a big page overdrew the budget)."""
+        history = getattr(self, "history", None)
+        if not history or len(history) < self.num_requests:
+            return super().wait()
+        filling = history[self.num_requests - 1]  # newest first
+        return max(1.0, self.duration - (self.now - filling))
 
     def throttle_success(self) -> bool:
         self.history[:0] = [self.now] * getattr(self, "cost", 1)

@@ -48,44 +48,121 @@ class ThrottledBackend(AxesStandaloneBackend):
     def authenticate(self, request, username=None, password=None, **kwargs):  # noqa: ANN001
         if request is None:
             return None
-        if failed_sign_ins(request) >= settings.SIGN_IN_FAILURES_PER_ADDRESS:
+        if sign_in_wait(request):
             # made-up names from one address: axes counts per name and address, so each new
             # name started afresh (600 attempts over 200 names were never stopped)
             request.axes_locked_out = True
             raise AxesBackendPermissionDenied("too many failed sign-ins from this address")
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        # Counted as a failure before the password is checked, given back if it signs in
+        # (or axes refuses it): four tries at once all passed the check above and all hashed
+        # a password when the count came after the check.
+        _reserve(request)
+        try:
+            return super().authenticate(request, username=username, password=password, **kwargs)
+        except AxesBackendPermissionDenied:
+            release_sign_in(request)
+            raise
 
 
-def _address_key(request: HttpRequest) -> str:
+# An address's budgets of wrong sign-ins, whatever the names: (setting of the count, seconds).
+# The minute's budget bounds a flood's password checks (each costs ~0.4 s of a core: 30 at
+# once took public standings to a tenth of their rate, bench_web.py --abuse); the window's
+# keeps the total per five minutes.
+def _budgets() -> list[tuple[int, int]]:
+    return [
+        (settings.SIGN_IN_FAILURES_PER_MINUTE, 60),
+        (settings.SIGN_IN_FAILURES_PER_ADDRESS, settings.SIGN_IN_WINDOW_SECONDS),
+    ]
+
+
+def _address_keys(request: HttpRequest, now: float) -> list[tuple[str, int, int, float]]:
+    """(cache key, limit, window seconds, seconds to the window's end) for each budget."""
     address = client_address(request) or "unknown"
-    window = int(time.time() // settings.SIGN_IN_WINDOW_SECONDS)
-    return f"signin:failed:{address}:{window}"
+    keys = []
+    for limit, seconds in _budgets():
+        window = int(now // seconds)
+        left = (window + 1) * seconds - now
+        keys.append((f"signin:failed:{seconds}:{address}:{window}", limit, seconds, left))
+    return keys
 
 
 def failed_sign_ins(request: HttpRequest) -> int:
-    """Failed sign-ins from this request's address in the current window (0 if the cache
-    cannot say: a cache failure must not lock anyone out)."""
+    """Failed sign-ins from this request's address in the current five-minute window (0 if
+    the cache cannot say: a cache failure must not lock anyone out)."""
+    key = _address_keys(request, time.time())[-1][0]
     try:
-        return int(cache.get(_address_key(request), 0))
+        return int(cache.get(key, 0))
     except Exception:  # noqa: BLE001 - any cache backend's failure
         return 0
+
+
+def sign_in_wait(request: HttpRequest) -> int:
+    """Seconds this address must wait before a sign-in is tried again (0: go ahead): until
+    the end of the first window whose budget of failures it has spent. One cache read for
+    both budgets (the gate asks this before the session or the form is read); 0 when the
+    cache fails."""
+    keys = _address_keys(request, time.time())
+    try:
+        counts = cache.get_many([k for k, *_ in keys])
+    except Exception:  # noqa: BLE001
+        return 0
+    waits = [left for key, limit, _, left in keys if int(counts.get(key, 0)) >= limit]
+    return math.ceil(max(waits)) if waits else 0
+
+
+def sign_in_refusal_text(wait: int) -> str:
+    """What a refused sign-in from a flooding address is told."""
+    return (
+        f"Too many wrong sign-ins from your address: at most "
+        f"{settings.SIGN_IN_FAILURES_PER_MINUTE} a minute and "
+        f"{settings.SIGN_IN_FAILURES_PER_ADDRESS} in {settings.SIGN_IN_WINDOW_SECONDS // 60} "
+        f"minutes, whatever the names. Try again in {wait} seconds."
+    )
+
+
+def _add(keys: list[tuple[str, int]], delta: int) -> None:
+    for key, seconds in keys:
+        try:
+            cache.add(key, 0, timeout=seconds * 2)
+            cache.incr(key, delta)
+        except Exception:  # noqa: BLE001 - expired between add and incr, or the cache failed
+            pass
+
+
+def _reserve(request: HttpRequest) -> None:
+    """Count this try as a failure of its address now (its keys kept on the request, so the
+    give-back hits the same windows)."""
+    keys = [(key, seconds) for key, _, seconds, _ in _address_keys(request, time.time())]
+    request._sign_in_reserved = keys  # type: ignore[attr-defined]
+    _add(keys, 1)
+
+
+def release_sign_in(request: HttpRequest | None = None, **kwargs: object) -> None:
+    """Give back a try counted in advance: it signed in (``user_logged_in`` receiver) or no
+    password was checked. Nothing when none was counted (a sign-in by other means)."""
+    keys = getattr(request, "_sign_in_reserved", None)
+    if keys:
+        request._sign_in_reserved = None  # type: ignore[union-attr]
+        _add(keys, -1)
 
 
 def count_failed_sign_in(
     sender: object, credentials: dict, request: HttpRequest | None = None, **kwargs: object
 ) -> None:
     """``user_login_failed`` receiver (connected in TournamentConfig.ready): one more failure
-    for the address, whichever name it tried. A try refused because its name or address is
-    already locked checked no password and does not count (a colleague at the same venue
-    address still signs in while one name is locked)."""
-    if request is None or getattr(request, "axes_locked_out", False):
+    for the address, whichever name it tried (already counted when ThrottledBackend saw it
+    first). A try refused because its name or address is already locked, or the one that
+    just locked its name (axes), does not count (a colleague at the same venue address still
+    signs in while one name is locked)."""
+    if request is None:
         return
-    key = _address_key(request)
-    try:
-        cache.add(key, 0, timeout=settings.SIGN_IN_WINDOW_SECONDS * 2)
-        cache.incr(key)
-    except Exception:  # noqa: BLE001 - expired between add and incr, or the cache failed
-        pass
+    if getattr(request, "axes_locked_out", False):
+        release_sign_in(request)
+        return
+    if getattr(request, "_sign_in_reserved", None):
+        request._sign_in_reserved = None  # type: ignore[attr-defined]
+        return  # counted before the password check
+    _add([(key, seconds) for key, _, seconds, _ in _address_keys(request, time.time())], 1)
 
 
 def lockout(

@@ -51,6 +51,7 @@ from ..services.selfentry import (
 from .addresses import client_address
 from .errors import busy_refusal
 from .forms.selfentry import ConfirmForm, DisputeForm, ReportForm
+from .gate import shut_self
 
 log = logging.getLogger(__name__)
 
@@ -207,6 +208,8 @@ def _refused(request: HttpRequest, entry: Entry, form: Any, exc: ServiceError) -
         # A short page, not the card: a script past the budget must not get the card's
         # standings computed for every refused report (bench_web.py --abuse: a quarter of a
         # second each, which took public standings to a tenth of their quiet rate).
+        # The link's later POSTs this minute are refused at the gate, before any query.
+        shut_self(entry.entry_token or "")
         context = {"message": exc.message, "card": entry.entry_token}
         response = render(request, "selfentry/throttled.html", context, status=429)
         response["Retry-After"] = "60"

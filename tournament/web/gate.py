@@ -1,0 +1,210 @@
+"""The gate: a client already over a budget is refused before the site does any work for it.
+
+``bench_web.py --abuse`` (issue 19) found refusals that cost as much as answers: a refused
+self-report ran sessions, CSRF, the entry's queries and SQLite's write lock (~26 ms), a
+refused API read ran authentication and content negotiation before DRF's throttle, a refused
+sign-in read the session and the form. With four sync workers, a script sending them as fast
+as they were answered held the workers public standings needed.
+
+Each limit still decides where it always did (the API's throttle, the self-report budget,
+the sign-in budget); when it refuses, it also *shuts the gate* for that client: one cache key
+saying until when. This middleware, first after SecurityMiddleware, reads that key (one cache
+get, no database, no session) on the few requests a gate covers and answers a tiny 429
+itself: JSON in the API's error shape under /api/, a short HTML page elsewhere, with
+Retry-After. Other requests (public pages, static files) pay nothing but a path test.
+
+- ``api``: anonymous API reads (no Authorization header, no session cookie: a signed-in
+  user's or a token's budget is their own), per client address; shut by the anonymous
+  throttle (tournament.api.throttling) for as long as it would refuse.
+- ``self``: POSTs to a self-entry link, per token and minute; shut when the service refuses a
+  report over the link's or the game's budget, or here when the link sends more than
+  ``SELF_POSTS_PER_MINUTE`` POSTs in a minute, whatever they change (counted before any query).
+- sign-in POSTs (/accounts/login/, /admin/login/), per client address: refused while the
+  address is over its sign-in failure budget (tournament.web.accounts.sign_in_wait), so a
+  flood of made-up names checks no more passwords than the budget allows.
+
+Addresses come from tournament.web.addresses, the rule every per-address limit uses. If the
+cache fails the gate stays open: the limits behind it still decide.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import math
+import time
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+
+from tournament.errors import CODES
+
+from .addresses import client_address
+
+# POSTs one self-entry link may send in a minute, whatever they change: a player reports,
+# confirms or disputes a handful of times a round; a script sends hundreds.
+SELF_POSTS_PER_MINUTE = 60
+SIGN_IN_PATHS = ("/accounts/login/", "/admin/login/")
+
+
+def _key(kind: str, subject: str) -> str:
+    # a digest: a self-entry token is a secret and must not be a cache key (a file name)
+    digest = hashlib.sha256(subject.encode("utf-8", "replace")).hexdigest()[:32]
+    return f"gibson-gate:{kind}:{digest}"
+
+
+def shut(kind: str, subject: str, seconds: float, *, until: float | None = None) -> None:
+    """Refuse ``kind`` requests of ``subject`` at the gate for ``seconds`` (until ``until``, a
+    time.time(), when given). A cache failure leaves the gate open."""
+    if seconds <= 0:
+        return
+    end = until if until is not None else time.time() + seconds
+    try:
+        cache.set(_key(kind, subject), end, timeout=math.ceil(seconds) + 1)
+    except Exception:  # noqa: BLE001 - any cache backend's failure: the limits still decide
+        pass
+
+
+def wait_at_gate(kind: str, subject: str) -> int:
+    """Seconds ``subject`` must still wait for ``kind`` requests (0: the gate is open)."""
+    try:
+        end = cache.get(_key(kind, subject))
+    except Exception:  # noqa: BLE001
+        return 0
+    if not isinstance(end, (int, float)):
+        return 0
+    left = end - time.time()
+    return math.ceil(left) if left > 0 else 0
+
+
+def _self_window() -> int:
+    """The self-report budget's minute (the service's clock, which tests fix)."""
+    from tournament.services import selfentry
+
+    return int(selfentry._now() // 60)
+
+
+def self_subject(token: str) -> str:
+    return f"{token}:{_self_window()}"
+
+
+def self_window_left() -> int:
+    """Seconds to the end of the self-report budget's minute."""
+    from tournament.services import selfentry
+
+    return max(1, math.ceil(60 - selfentry._now() % 60))
+
+
+def shut_self(token: str) -> None:
+    """The link's budget is spent: its POSTs are refused at the gate for the rest of the
+    minute (the key names the minute, so the next one opens it whatever the cache says)."""
+    shut("self", self_subject(token), 120)
+
+
+def _count_self_post(token: str) -> int:
+    key = _key("self-posts", self_subject(token))
+    try:
+        cache.add(key, 0, timeout=120)
+        return int(cache.incr(key))
+    except Exception:  # noqa: BLE001 - expired between add and incr, or the cache failed
+        return 0
+
+
+def _tiny_html(heading: str, message: str, wait: int, link: str = "") -> HttpResponse:
+    back = f'<p><a href="{html.escape(link)}">Back to your scorecard</a></p>' if link else ""
+    page = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f"<title>{html.escape(heading)} - Gibson</title></head><body>"
+        f'<h1>{html.escape(heading)}</h1><p role="alert">{html.escape(message)}</p>{back}'
+        "</body></html>"
+    )
+    response = HttpResponse(page, status=429, content_type="text/html; charset=utf-8")
+    response["Retry-After"] = str(wait)
+    response["Cache-Control"] = "private, no-store"
+    return _unlogged(response)
+
+
+def _unlogged(response: HttpResponse) -> HttpResponse:
+    """Django logs every 4xx as a warning; a flood's refusals would be a line each (hundreds
+    a second, written by the workers the gate is sparing). The refusal that shut the gate was
+    logged where it was made; the ones that follow are not."""
+    response._has_been_logged = True  # type: ignore[attr-defined]
+    return response
+
+
+def _api_refusal(wait: int) -> HttpResponse:
+    """The API's own 429 (tournament.api.errors), without DRF."""
+    entry = {
+        "code": "throttled",
+        "field": "",
+        "message": CODES["throttled"].format(wait=wait),
+        "params": {"wait": wait},
+    }
+    response = HttpResponse(
+        json.dumps({"errors": [entry]}), status=429, content_type="application/json"
+    )
+    response["Retry-After"] = str(wait)
+    return _unlogged(response)
+
+
+def _anonymous(request: HttpRequest) -> bool:
+    return "HTTP_AUTHORIZATION" not in request.META and (
+        settings.SESSION_COOKIE_NAME not in request.COOKIES
+    )
+
+
+class AbuseGate:
+    """429 from one cache get for a client whose budget is already spent (module docstring)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        refusal = self.refusal(request)
+        if refusal is not None:
+            return refusal
+        return self.get_response(request)
+
+    def refusal(self, request: HttpRequest) -> HttpResponse | None:
+        path = request.path_info
+        if path.startswith("/api/"):
+            if request.method in ("GET", "HEAD", "OPTIONS") and _anonymous(request):
+                wait = wait_at_gate("api", client_address(request) or "unknown")
+                if wait:
+                    return _api_refusal(wait)
+            return None
+        if request.method != "POST":
+            return None
+        if path.startswith("/e/"):
+            return self.self_entry(path)
+        if path in SIGN_IN_PATHS:
+            from .accounts import sign_in_refusal_text, sign_in_wait
+
+            wait = sign_in_wait(request)
+            if wait:
+                return _tiny_html("Too many attempts", sign_in_refusal_text(wait), wait)
+        return None
+
+    def self_entry(self, path: str) -> HttpResponse | None:
+        from tournament.services.selfentry import _TOKEN_SHAPE, REPORTS_PER_MINUTE
+
+        token = path[3:].split("/", 1)[0]
+        if not _TOKEN_SHAPE.match(token):
+            return None  # junk: the view's 404 (and its per-address count of wrong links)
+        limit = REPORTS_PER_MINUTE["entry"]
+        wait = wait_at_gate("self", self_subject(token))
+        if not wait and _count_self_post(token) > SELF_POSTS_PER_MINUTE:
+            shut_self(token)
+            wait, limit = 1, SELF_POSTS_PER_MINUTE
+        if not wait:
+            return None
+        message = CODES["selfentry_too_many"].format(per_minute=limit)
+        return _tiny_html(
+            "Too many attempts",
+            message[:1].upper() + message[1:] + ".",
+            self_window_left(),
+            link=f"/e/{token}/",
+        )
