@@ -228,7 +228,7 @@ def test_a_flood_of_made_up_names_hashes_at_most_the_minutes_budget(
         )
     assert refused.status_code == 429 and "_auth_user_id" not in client.session
     page = refused.content.decode()
-    assert "Too many wrong sign-ins from your address: at most 4 a minute" in page
+    assert "Too many wrong sign-ins from your address: at most" in page and "4 a minute" in page
     wait = int(refused["Retry-After"])
     assert 0 < wait <= 60 and f"Try again in {wait} seconds" in page
     assert len(hashes) == 4 and AccessAttempt.objects.count() == attempts
@@ -240,15 +240,48 @@ def test_a_flood_of_made_up_names_hashes_at_most_the_minutes_budget(
     assert answer.status_code == 302
 
 
-def test_nine_typos_then_the_right_password_still_sign_in(settings, hashes):
+def test_a_burst_of_wrong_sign_ins_hashes_three_then_waits_for_the_next_ten_seconds(
+    settings, hashes, monkeypatch
+):
+    """Ten wrong passwords at once are four core-seconds of hashing (the minute's budget
+    spent in its first seconds took the crowd's standings to a third): at most
+    SIGN_IN_FAILURES_PER_BURST in SIGN_IN_BURST_SECONDS, then a 429 until that window ends,
+    before the form is read; the next window allows as many again."""
+    from tournament.web import accounts
+
+    settings.SIGN_IN_FAILURES_PER_BURST = 3
+    now = [1_000_000.0]  # the start of a ten-second window (and of a minute)
+    monkeypatch.setattr(accounts.time, "time", lambda: now[0])
+    client = Client()
+
+    def guess(k: int):
+        return client.post(LOGIN, {"username": f"nobody-{k}", "password": "guess"})
+
+    assert [guess(k).status_code for k in range(5)] == [200, 200, 200, 429, 429]
+    assert len(hashes) == 3
+    refused = guess(5)
+    page = refused.content.decode()
+    assert "at most 3 in 10 seconds" in page and refused["Retry-After"] == "10"
+    now[0] += 10  # the next window
+    assert [guess(k).status_code for k in range(6, 10)] == [200, 200, 200, 429]
+    assert len(hashes) == 6
+
+
+def test_nine_typos_then_the_right_password_still_sign_in(settings, hashes, monkeypatch):
     """The minute's default budget is axes' per-name limit: a director's nine typos in a row
     leave the right password its chance."""
+    from tournament.web import accounts
+
     assert settings.SIGN_IN_FAILURES_PER_MINUTE == settings.AXES_FAILURE_LIMIT == 10
+    settings.SIGN_IN_FAILURES_PER_BURST = 3  # the default: a person types slower than that
+    now = [1_000_000.0]
+    monkeypatch.setattr(accounts.time, "time", lambda: now[0])
     get_user_model().objects.create_user("director", password="pw-long-enough-1")
     client = Client()
     for k in range(9):
         wrong = client.post(LOGIN, {"username": "director", "password": f"typo-{k}"})
         assert wrong.status_code == 200
+        now[0] += 4  # a typo every four seconds: nine in 36 s
     right = client.post(LOGIN, {"username": "director", "password": "pw-long-enough-1"})
     assert right.status_code == 302
 
