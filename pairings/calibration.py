@@ -105,8 +105,14 @@ def place_shares(rows, n: int) -> dict[int, np.ndarray]:
     return out
 
 
-def replay_setup(players: list[TshPlayer], after: int, total: int) -> SimSetup:
-    """The division as if only rounds 1..``after`` had been played, ``total`` rounds in all."""
+def replay_setup(
+    players: list[TshPlayer], after: int, total: int, *, repeats_seen: bool = False
+) -> SimSetup:
+    """The division as if only rounds 1..``after`` had been played, ``total`` rounds in all.
+
+    ``repeats_seen``: allow as many meetings of two players as the rounds played so far show
+    (a long event where two players have already met three times evidently allows repeats);
+    otherwise a second meeting is a repeat the pairing avoids (the engine's default)."""
     splayers, rounds = standings_input(players)
     rows = {r.number: r for r in compute_standings(splayers, rounds, after_round=after)}
     sim_players = []
@@ -134,10 +140,14 @@ def replay_setup(players: list[TshPlayer], after: int, total: int) -> SimSetup:
         for opp in p.opponents[:after]:
             if opp and p.number < opp:
                 met.append((p.number, opp))
+    meetings: dict[tuple[int, int], int] = {}
+    for pair in met:
+        meetings[pair] = meetings.get(pair, 0) + 1
+    allowed = max(meetings.values(), default=1) if repeats_seen else 1
     return SimSetup(
         players=sim_players,
         rounds=[
-            SimRound(number=r, system="swiss", gibson=True, gibson_spread=500)
+            SimRound(number=r, system="swiss", gibson=True, gibson_spread=500, max_meetings=allowed)
             for r in range(after + 1, total + 1)
         ],
         win_prob=expectancy_matrix("nsa2008", [p.rating for p in splayers]),
@@ -208,6 +218,7 @@ class Row:
     after: int
     total: int
     players: int
+    rated: bool
     scores: dict[str, Score]
 
     def as_dict(self) -> dict:
@@ -216,11 +227,30 @@ class Row:
             "after_round": self.after,
             "rounds": self.total,
             "players": self.players,
+            "rated": self.rated,
             **{f: self.scores[f].as_dict() for f in FORECASTERS},
         }
 
 
-def replay(division: Division, after: int, total: int, model: GameModel, sims: int, seed: int):
+def is_rated(players: list[TshPlayer]) -> bool:
+    """At least half the players have a rating and the ratings differ: otherwise every game is
+    a coin flip to the simulation too (unrated players get the median rating; some feeds give
+    everyone a placeholder 1000), and the division cannot tell Gibson's model from the coin
+    flip."""
+    rated = [p.rating for p in players if p.rating]
+    return 2 * len(rated) >= len(players) and len(set(rated)) > 1
+
+
+def replay(
+    division: Division,
+    after: int,
+    total: int,
+    model: GameModel,
+    sims: int,
+    seed: int,
+    *,
+    repeats_seen: bool = False,
+) -> Row:
     """The three forecasters' scores for one division replayed from after round ``after``."""
     players = division.players
     places = DEFAULT_PRIZE_PLACES
@@ -231,7 +261,7 @@ def replay(division: Division, after: int, total: int, model: GameModel, sims: i
     now = compute_standings(splayers, rounds, after_round=after)
     # a player withdrawn by the end is not scored (the engine does not rank them either)
     hold = _as_first_cash(place_shares(now, n), places)
-    setup = replay_setup(players, after, total)
+    setup = replay_setup(players, after, total, repeats_seen=repeats_seen)
     forecasts = {"standings_hold": hold}
     for name, s in (("gibson", setup), ("coin_flip", coin_flip(setup))):
         result = chances(s, model, sims, seed, prize_places=places)
@@ -241,8 +271,18 @@ def replay(division: Division, after: int, total: int, model: GameModel, sims: i
         after=after,
         total=total,
         players=len(outcome),
+        rated=is_rated(players),
         scores={f: score_forecasts(forecasts[f], outcome) for f in FORECASTERS},
     )
+
+
+def _totals(rows: list[Row]) -> dict:
+    """Per forecaster, the mean over every player-forecast of ``rows``."""
+    totals = {f: Score() for f in FORECASTERS}
+    for row in rows:
+        for f in FORECASTERS:
+            totals[f].merge(row.scores[f])
+    return {f: totals[f].as_dict() for f in FORECASTERS}
 
 
 def calibration(
@@ -252,9 +292,11 @@ def calibration(
     sims: int,
     seed: int,
     back: Iterable[int] = BACK,
+    repeats_seen: bool = False,
 ) -> dict:
     """Every division replayed from R-k for each k in ``back`` (skipped when R-k < 1), with
     totals per forecaster (means over every scored player-forecast) and the verdict."""
+    back = tuple(back)
     rows = []
     for division in divisions:
         total = last_round(division.players)
@@ -262,12 +304,10 @@ def calibration(
             after = total - k
             if after < 1:
                 continue
-            rows.append(replay(division, after, total, model, sims, seed))
-    totals = {f: Score() for f in FORECASTERS}
-    for row in rows:
-        for f in FORECASTERS:
-            totals[f].merge(row.scores[f])
-    t = {f: totals[f].as_dict() for f in FORECASTERS}
+            rows.append(
+                replay(division, after, total, model, sims, seed, repeats_seen=repeats_seen)
+            )
+    t = _totals(rows)
     keys = ("brier_first", "brier_cash", "log_loss_first", "log_loss_cash")
     beats = {
         base: {k: t["gibson"][k] < t[base][k] for k in keys}
@@ -279,7 +319,12 @@ def calibration(
         "clip": CLIP,
         "prize_places": DEFAULT_PRIZE_PLACES,
         "rows": [r.as_dict() for r in rows],
+        "repeats_seen": repeats_seen,
         "totals": t,
+        "totals_rated": _totals([r for r in rows if r.rated]),
+        "totals_by_back": {
+            f"R-{k}": _totals([r for r in rows if r.total - r.after == k]) for k in back
+        },
         "gibson_beats": beats,
         "gibson_beats_both": all(v for b in beats.values() for v in b.values()),
     }

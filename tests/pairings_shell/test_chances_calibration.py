@@ -38,7 +38,7 @@ def test_report_shape_and_seed_reproduces():
     assert [r["after_round"] for r in first["rows"]] == [5, 8, 10]
     assert {r["rounds"] for r in first["rows"]} == {11}
     for row in first["rows"]:
-        assert row["players"] == 12
+        assert row["players"] == 12 and row["rated"] is True
         for f in FORECASTERS:
             s = row[f]
             assert s["forecasts"] == 12
@@ -47,7 +47,11 @@ def test_report_shape_and_seed_reproduces():
     assert first["totals"]["gibson"]["forecasts"] == 36
     assert set(first["gibson_beats"]) == {"coin_flip", "standings_hold"}
     assert isinstance(first["gibson_beats_both"], bool)
+    assert set(first["totals_by_back"]) == {"R-6", "R-3", "R-1"}
+    assert first["totals_rated"] == first["totals"]
     assert _run("--seed", "5") == first
+    repeats = _run("--seed", "5", "--repeats-seen")
+    assert repeats["repeats_seen"] is True and len(repeats["rows"]) == 3
 
 
 def test_text_report_names_the_forecasters():

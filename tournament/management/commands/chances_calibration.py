@@ -27,6 +27,12 @@ class Command(GibsonCommand):
         parser.add_argument("--sims", default=DEFAULT_SIMS, help=f"default {DEFAULT_SIMS}")
         parser.add_argument("--seed", type=int, default=1, help="default 1")
         parser.add_argument(
+            "--repeats-seen",
+            action="store_true",
+            help="let two players meet as often as the rounds played so far show (default: a "
+            "second meeting is a repeat the pairing avoids)",
+        )
+        parser.add_argument(
             "--event", help="only the events whose name contains this (e.g. liwords-test22)"
         )
 
@@ -40,7 +46,13 @@ class Command(GibsonCommand):
                     f"--event {opts['event']!r}: no real event in fixtures/ matches "
                     "(names look like tsh/naspa-2023-a.t or feeds/raining2026.js A)"
                 )
-        result = calibration(divisions, load_game_model(), sims=sims, seed=opts["seed"])
+        result = calibration(
+            divisions,
+            load_game_model(),
+            sims=sims,
+            seed=opts["seed"],
+            repeats_seen=opts["repeats_seen"],
+        )
         if opts["json"]:
             self.emit_json(result)
             return
@@ -67,13 +79,16 @@ class Command(GibsonCommand):
                     f"{s['log_loss_first']:>7.4f} {s['log_loss_cash']:>7.4f}"
                 )
         w("")
-        for f in FORECASTERS:
-            s = result["totals"][f]
-            w(
-                f"{'all (' + str(s['forecasts']) + ' forecasts)':<40}  {LABELS[f]:<15} "
-                f"{s['brier_first']:>9.4f} {s['brier_cash']:>10.4f} "
-                f"{s['log_loss_first']:>7.4f} {s['log_loss_cash']:>7.4f}"
-            )
+        groups = [("all", result["totals"]), ("rated", result["totals_rated"])]
+        groups += list(result["totals_by_back"].items())
+        for label, totals in groups:
+            for f in FORECASTERS:
+                s = totals[f]
+                w(
+                    f"{label + ' (' + str(s['forecasts']) + ' forecasts)':<40}  {LABELS[f]:<15} "
+                    f"{s['brier_first']:>9.4f} {s['brier_cash']:>10.4f} "
+                    f"{s['log_loss_first']:>7.4f} {s['log_loss_cash']:>7.4f}"
+                )
         lost = [
             f"{LABELS[base]} on {k}"
             for base, measures in result["gibson_beats"].items()
