@@ -1,0 +1,100 @@
+"""``manage.py chances_calibration``: prize chances scored against real events (issue 21).
+
+The test checks the report's shape, the scoring rules and that a seed reproduces it; whether
+Gibson's chances beat the baselines is a measurement (README), not asserted here.
+"""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import numpy as np
+import pytest
+from django.core.management import CommandError, call_command
+
+from pairings.calibration import (
+    CLIP,
+    FORECASTERS,
+    place_shares,
+    real_divisions,
+    score_forecasts,
+)
+from tournament.standings import StandingsRow
+
+EVENT = "liwords-test22"  # 12 players, 11 rounds: small and real
+
+
+def _run(*args: str) -> dict:
+    out = StringIO()
+    call_command(
+        "chances_calibration", "--event", EVENT, "--sims", "300", *args, "--json", stdout=out
+    )
+    return json.loads(out.getvalue())
+
+
+def test_report_shape_and_seed_reproduces():
+    first = _run("--seed", "5")
+    assert [r["after_round"] for r in first["rows"]] == [5, 8, 10]
+    assert {r["rounds"] for r in first["rows"]} == {11}
+    for row in first["rows"]:
+        assert row["players"] == 12 and row["rated"] is True
+        for f in FORECASTERS:
+            s = row[f]
+            assert s["forecasts"] == 12
+            for key in ("brier_first", "brier_cash", "log_loss_first", "log_loss_cash"):
+                assert 0 <= s[key]
+    assert first["totals"]["gibson"]["forecasts"] == 36
+    assert set(first["gibson_beats"]) == {"coin_flip", "standings_hold"}
+    assert isinstance(first["gibson_beats_both"], bool)
+    assert set(first["totals_by_back"]) == {"R-6", "R-3", "R-1"}
+    assert first["totals_rated"] == first["totals"]
+    assert _run("--seed", "5") == first
+    repeats = _run("--seed", "5", "--repeats-seen")
+    assert repeats["repeats_seen"] is True and len(repeats["rows"]) == 3
+
+
+def test_text_report_names_the_forecasters():
+    out = StringIO()
+    call_command("chances_calibration", "--event", EVENT, "--sims", "200", stdout=out)
+    text = out.getvalue()
+    for word in ("Gibson", "coin flip", "standings hold", "Brier", "clipped"):
+        assert word in text
+
+
+def test_a_perfect_forecast_scores_zero_brier():
+    outcome = {1: (1.0, 1.0), 2: (0.0, 1.0), 3: (0.0, 0.0)}
+    s = score_forecasts(outcome, outcome).as_dict()
+    assert s["brier_first"] == 0 and s["brier_cash"] == 0
+    # the log loss of a certain, right forecast is that of the clipped probability
+    assert s["log_loss_first"] == pytest.approx(-np.log(1 - CLIP), abs=1e-5)
+    wrong = score_forecasts({1: (0.0, 0.0)}, {1: (1.0, 1.0)}).as_dict()
+    assert wrong["brier_first"] == 1
+    assert wrong["log_loss_first"] == pytest.approx(-np.log(CLIP), abs=1e-5)
+
+
+def _row(number: int, rank: int | None) -> StandingsRow:
+    return StandingsRow(rank, number, f"P{number}", 1500, 1, 0, 0, 0, 0, 1, 0, 0, rank is None)
+
+
+def test_tied_players_share_their_places():
+    shares = place_shares([_row(1, 1), _row(2, 1), _row(3, 3), _row(4, None)], 4)
+    assert shares[1][0] == 0.5 and shares[2][1] == 0.5
+    assert shares[3][2] == 1
+    assert 4 not in shares  # a withdrawn player is not scored
+
+
+def test_every_real_event_is_read():
+    labels = {d.label for d in real_divisions()}
+    assert "tsh/naspa-2023-a.t" in labels and "feeds/liwords-test22.js" in labels
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--event", "no-such-event"), ("--sims", "zero"), ("--sims", "0")],
+)
+def test_bad_input_is_refused_with_a_message(args):
+    with pytest.raises(CommandError) as err:
+        call_command("chances_calibration", *args, stdout=StringIO(), stderr=StringIO())
+    assert "Traceback" not in str(err.value)
+    assert ("--event" in str(err.value)) or ("simulations" in str(err.value))
