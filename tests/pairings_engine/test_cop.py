@@ -21,7 +21,8 @@ from pairings.engine.cop import _CopRound, field_chances
 from pairings.engine.schedule import Schedule
 from pairings.engine.simulate import approximate_pairs
 from pairings.engine.standing import gibsonized, ordered_active
-from tournament.formats.tsh import read_t
+from tournament.formats.tourney_js import parse_tourney_js, tourney_js_divisions
+from tournament.formats.tsh import decode_bytes, read_t
 
 REPLAY = Path(__file__).resolve().parents[1] / "benchmarks" / "replay_2006.py"
 
@@ -126,7 +127,7 @@ def test_bye_by_the_rules_and_explained() -> None:
     p = pair_round(f, "cop", opts)
     byes = [g for g in p.games if g.second == 0]
     assert [g.first for g in byes] == [7]
-    assert "P(cash)" in byes[0].explanation or "P(1st)" in byes[0].explanation or byes
+    assert "P(cash) 30%" in byes[0].explanation
     assert check_round(f, p, opts).errors == []
 
 
@@ -156,12 +157,29 @@ def _load_replay():
     return module
 
 
+def _players(real_data: Path, name: str, division: str):
+    if name.endswith(".t"):
+        return read_t(real_data / name)
+    path = real_data.parent / "feeds" / name
+    data = parse_tourney_js(decode_bytes(path.read_bytes()), source=name)
+    return dict(tourney_js_divisions(data))[division]
+
+
 @pytest.mark.parametrize(
-    ("name", "rnd", "meetings"), [("naspa-2006-b.t", 12, 2), ("naspa-2023-a.t", 16, 2)]
+    ("name", "division", "rnd", "meetings"),
+    [
+        ("naspa-2006-b.t", "", 12, 2),
+        ("naspa-2023-a.t", "", 16, 2),
+        ("cpss-may2026.js", "A", 7, 1),
+        ("raining2026.js", "D", 10, 1),
+        ("liwords-2024-spc-a.js", "1", 24, 2),
+    ],
 )
-def test_real_mid_event_last_round(real_data, name: str, rnd: int, meetings: int) -> None:
+def test_real_mid_event_last_round(
+    real_data: Path, name: str, division: str, rnd: int, meetings: int
+) -> None:
     """A real division stopped after round rnd - 1 and finished with one cop round."""
-    players = read_t(real_data / name)
+    players = _players(real_data, name, division)
     f = _load_replay().field_before(players, rnd, rnd)
     opts = PairingOptions(prize_bands=[1, 3, 5], max_meetings=meetings, seed=1)
     opts.cop_chances = field_chances(f, opts, sims=4000)
@@ -189,8 +207,16 @@ def test_real_mid_event_last_round(real_data, name: str, rnd: int, meetings: int
             assert "%" in game.explanation, game.explanation
 
 
-def test_simulated_event_paired_with_cop_passes_the_checker() -> None:
-    opts = PairingOptions(seed=3, prize_bands=[1, 3, 5], max_meetings=1)
+@pytest.mark.parametrize(
+    ("players", "seed", "withdraw"), [(24, 2, 0.0), (25, 3, 0.02), (41, 4, 0.01)]
+)
+def test_simulated_event_paired_with_cop_passes_the_checker(
+    players: int, seed: int, withdraw: float
+) -> None:
+    """Swiss, then cop for the last rounds (chances simulated from the field each round):
+    the independent checker confirms every round, Gibsonized players never meet a contender
+    in the last round and the contenders pair among themselves."""
+    opts = PairingOptions(seed=seed, prize_bands=[1, 3, 5], max_meetings=1, gibson_spread=250)
     reports = []
 
     def pair(f: Field):
@@ -198,7 +224,14 @@ def test_simulated_event_paired_with_cop_passes_the_checker() -> None:
 
     def on_round(f: Field, p) -> None:
         reports.append((f.round, p.system, check_round(f, p, opts).errors))
+        if p.system == "cop" and f.round == f.rounds_total:
+            state = _CopRound(f, opts, field_chances(f, opts))
+            contenders = {state.ordered[i].number for i in state.cash_order}
+            opp = p.opponent_of()
+            assert not any(opp.get(g, 0) in contenders for g in state.gib)
+            floated = [c for c in contenders if opp.get(c, 0) not in contenders]
+            assert len(floated) <= len(contenders) % 2 + 2, (floated, p.games)
 
-    gen.simulate(24, 9, pair, seed=2, on_round=on_round)
-    assert [r[1] for r in reports][-3:] == ["cop"] * 3
+    gen.simulate(players, 10, pair, seed=seed, on_round=on_round, withdraw_rate=withdraw)
+    assert [r[1] for r in reports][-4:] == ["cop"] * 4
     assert all(errors == [] for _, _, errors in reports), reports
