@@ -24,9 +24,10 @@ Bands, highest first (``BANDS``):
 ``koth``              last round: cash contenders play King of the Hill among themselves,
                       1 v 2, 3 v 4 by standings (a contender against a non-contender costs the
                       most; then the squared distance from the KOTH opponent)
-``control``           control of first: while someone other than the leader wins the event in
-                      at least the threshold share, the leader plays the nearest contender
-                      for first (highest P(1st) of the others)
+``control``           control of first, in the last ``CONTROL_ROUNDS`` rounds: while someone
+                      other than the leader wins the event in at least the threshold share,
+                      the leader plays the nearest contender for first (highest P(1st) of
+                      the others the leader may still meet)
 ``contention``        otherwise: players of different contention classes (the best place each
                       reaches in the threshold share; "out" below the money) apart
 ``win_diff``          squared win difference (Swiss within the class)
@@ -77,6 +78,9 @@ BANDS = (
     "firsts",
 )
 DEFAULT_THRESHOLD = 0.01
+#: control of first applies in the event's last rounds only (earlier, a top-seed clash in
+#: round 1 would be "control"): with this many rounds left or fewer
+CONTROL_ROUNDS = 3
 #: simulations when the caller passes no chances: about a second for a 100-player field
 DEFAULT_SIMS = 10_000
 
@@ -197,7 +201,7 @@ class _CopRound:
     def _control(self) -> tuple[int | None, int | None]:
         """The leader (best ranked, not Gibsonized) and the nearest contender for first, when
         control matters: someone else wins the event in at least the threshold share."""
-        if not self.n or 0 in self.gib_idx:
+        if not self.n or 0 in self.gib_idx or rounds_left(self.field) > CONTROL_ROUNDS:
             return None, None
         others = [i for i in range(1, self.n) if i not in self.gib_idx]
         if not others:
@@ -401,6 +405,7 @@ def pair_cop(field: Field, options: PairingOptions) -> RoundPairing:
 
 __all__ = [
     "BANDS",
+    "CONTROL_ROUNDS",
     "DEFAULT_SIMS",
     "DEFAULT_THRESHOLD",
     "PairingError",

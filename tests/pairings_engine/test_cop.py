@@ -120,6 +120,17 @@ def test_control_of_first_cites_the_probabilities() -> None:
     assert check_round(f, p, opts).errors == []
 
 
+def test_no_control_early_in_the_event() -> None:
+    records = [(n, 1 - (n - 1) // 4, 90 - n) for n in range(1, 9)]
+    f = _field(records, rnd=3, total=12)
+    chances = {n: (0.125, 0.125, 0.125) for n in range(1, 9)}
+    opts = PairingOptions(prize_bands=[1, 3], cop_chances=chances, gibson=False)
+    p = pair_round(f, "cop", opts)
+    assert not any("control" in g.explanation for g in p.games)
+    assert not any("control" in n for n in p.notes)
+    assert check_round(f, p, opts).errors == []
+
+
 def test_bye_by_the_rules_and_explained() -> None:
     records = [(n, 6 - (n - 1) // 2, 50 - n) for n in range(1, 8)]
     f = _field(records, rnd=9, total=10)
