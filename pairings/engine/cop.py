@@ -362,7 +362,13 @@ def _due(p: FieldPlayer) -> int:
 
 def pair_cop(field: Field, options: PairingOptions) -> RoundPairing:
     """Pair ``field.round`` by simulated contention (see the module docstring)."""
+    if not 0 < options.cop_threshold < 1:
+        raise ValueError(
+            f"cop_threshold must be a share above 0 and below 1, got {options.cop_threshold!r}"
+        )
     chances = options.cop_chances
+    if chances is not None and not isinstance(chances, Mapping):
+        raise ValueError("cop_chances must map player numbers to their chances of each paid place")
     if chances is None:
         chances = field_chances(field, options)
     rnd = _CopRound(field, options, chances)

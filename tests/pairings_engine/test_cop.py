@@ -131,6 +131,14 @@ def test_no_control_early_in_the_event() -> None:
     assert check_round(f, p, opts).errors == []
 
 
+def test_bad_cop_settings_are_refused_clearly() -> None:
+    f = _field([(n, 1, 0) for n in range(1, 5)], rnd=2, total=3)
+    with pytest.raises(ValueError, match="cop_threshold"):
+        pair_round(f, "cop", PairingOptions(cop_threshold=0))
+    with pytest.raises(ValueError, match="cop_chances"):
+        pair_round(f, "cop", PairingOptions(cop_chances=5))
+
+
 def test_bye_by_the_rules_and_explained() -> None:
     records = [(n, 6 - (n - 1) // 2, 50 - n) for n in range(1, 8)]
     f = _field(records, rnd=9, total=10)
