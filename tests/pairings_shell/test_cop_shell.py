@@ -64,3 +64,16 @@ def test_pair_command_pairs_the_last_round_with_cop(division):
     assert "KOTH among cash contenders" in top["explanation"]
     stored = Game.objects.filter(round__division=division, round__number=3)
     assert set(stored.values_list("round__system", flat=True)) == {"cop"}
+
+
+def test_a_bad_cop_setting_is_refused_by_name_and_pairs_nothing(division):
+    from django.core.management import CommandError
+
+    from pairings.models import ScheduleRange
+
+    ScheduleRange.objects.create(
+        division=division, first_round=3, last_round=3, system="cop", options={"cop_threshold": 0}
+    )
+    with pytest.raises(CommandError, match="cop_threshold"):
+        call_command("pair", division.tournament.slug, "--round", "3", stdout=StringIO())
+    assert not Game.objects.filter(round__division=division, round__number=3).exists()
