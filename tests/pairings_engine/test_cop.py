@@ -139,6 +139,20 @@ def test_bad_cop_settings_are_refused_clearly() -> None:
         pair_round(f, "cop", PairingOptions(cop_chances=5))
 
 
+def test_forbidden_pairs_and_hard_repeat_limit_hold() -> None:
+    records = [(n, 7 - (n - 1) // 2, 100 - n) for n in range(1, 7)]
+    f = _field(records, rnd=10, total=10, met=[(1, 2)])
+    f.forbidden = {frozenset((3, 4))}
+    table = {1: 0.9, 2: 0.8, 3: 0.6, 4: 0.4}
+    opts = PairingOptions(
+        prize_bands=[1, 3], cop_chances=_chances(table), gibson=False, hard_repeat_limit=True
+    )
+    p = pair_round(f, "cop", opts)
+    pairs = {frozenset((g.first, g.second)) for g in p.games}
+    assert frozenset((1, 2)) not in pairs and frozenset((3, 4)) not in pairs
+    assert check_round(f, p, opts).errors == []
+
+
 def test_bye_by_the_rules_and_explained() -> None:
     records = [(n, 6 - (n - 1) // 2, 50 - n) for n in range(1, 8)]
     f = _field(records, rnd=9, total=10)
