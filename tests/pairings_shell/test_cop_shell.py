@@ -77,3 +77,15 @@ def test_a_bad_cop_setting_is_refused_by_name_and_pairs_nothing(division):
     with pytest.raises(CommandError, match="cop_threshold"):
         call_command("pair", division.tournament.slug, "--round", "3", stdout=StringIO())
     assert not Game.objects.filter(round__division=division, round__number=3).exists()
+
+
+def test_the_console_offers_cop_and_proposes_with_it(division, client):
+    from tests.core.conftest import make_director
+
+    t = division.tournament
+    client.force_login(make_director(t, "cop-td"))
+    page = client.get(f"/t/{t.slug}/console/{division.slug}/round/3/pair/?system=cop")
+    body = page.content.decode()
+    assert page.status_code == 200, body[:500]
+    assert 'value="cop"' in body
+    assert "KOTH among cash contenders" in body
