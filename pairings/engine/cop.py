@@ -281,6 +281,93 @@ class _CopRound:
             out.append((i, self.n, tuple(c)))
         return out
 
+    def edge_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``edges`` as numpy columns u, v (E,) and costs (E, len(BANDS)), same order and
+        numbers (``costs`` is the specification; this is what pairs: at 500 players the
+        per-game Python took most of a second)."""
+        n, opts, thr = self.n, self.options, self.threshold
+        u, v = (a.astype(np.int64) for a in np.triu_indices(n, 1))
+        number = np.array([p.number for p in self.ordered], dtype=np.int64)
+        if self.field.forbidden:
+            banned = np.array(
+                [
+                    frozenset((a, b)) in self.field.forbidden
+                    for a, b in zip(number[u].tolist(), number[v].tolist(), strict=True)
+                ],
+                dtype=bool,
+            )
+            u, v = u[~banned], v[~banned]
+        met = np.zeros((n, n), dtype=np.int64)
+        for i, counts in enumerate(self.met):
+            for other, c in counts.items():
+                if other in self.pos:
+                    met[i, self.pos[other]] = c
+        m = met[u, v]
+        over = (m + 1 > opts.max_meetings).astype(np.int64)
+        if opts.hard_repeat_limit:
+            keep = over == 0
+            u, v, m, over = u[keep], v[keep], m[keep], over[keep]
+        costs = np.zeros((len(u), len(BANDS)), dtype=np.int64)
+        costs[:, 0] = over
+        costs[:, 7] = m
+        gib = np.zeros(n, dtype=bool)
+        gib[list(self.gib_idx)] = True
+        gi, gj = gib[u], gib[v]
+        one = gi != gj
+        other = np.where(gi, v, u)[one]
+        reach = np.array(self.can_reach, dtype=np.int64)
+        cash = np.array(self.p_cash, dtype=float)
+        costs[one, 2] = 2 * reach[other] + (cash[other] >= thr)
+        costs[one, 8] = other
+        plain = ~(gi | gj)
+        i, j = u[plain], v[plain]
+        contender = np.array(self.contender, dtype=bool)
+        ci, cj = contender[i], contender[j]
+        koth = np.zeros(len(i), dtype=np.int64)
+        if self.last_round:
+            q = np.full(n, -1, dtype=np.int64)
+            q[self.cash_order] = np.arange(len(self.cash_order), dtype=np.int64)
+            mate = np.where(q % 2 == 0, q + 1, q - 1)
+            both = ci & cj
+            qi, qj = q[i], q[j]
+            koth = np.where(both, (np.abs(qj - mate[i]) + np.abs(qi - mate[j])) ** 2, 0)
+            lone = ci ^ cj
+            floater = np.where(ci, qi, qj)
+            size = len(self.cash_order)
+            koth = np.where(lone, 4 * (size + 1) ** 2 + size - floater, koth)
+        costs[plain, 3] = koth
+        if self.leader is not None:
+            lead = (i == self.leader) | (j == self.leader)
+            duel = ((i == self.leader) & (j == self.rival)) | (
+                (j == self.leader) & (i == self.rival)
+            )
+            costs[plain, 4] = lead & ~duel
+        klass = np.array(self.klass, dtype=np.int64)
+        costs[plain, 5] = klass[i] != klass[j]
+        hw = np.array(self.hw, dtype=np.int64)
+        costs[plain, 6] = (hw[i] - hw[j]) ** 2
+        gpos = np.array(self.group_pos, dtype=np.int64)
+        gsize = np.array(self.group_size, dtype=np.int64)
+        same = (klass[i] == klass[j]) & (hw[i] == hw[j])
+        costs[plain, 8] = np.where(
+            same,
+            np.abs(2 * np.abs(gpos[j] - gpos[i]) - gsize[i]),
+            2 * (gsize[i] - 1 - gpos[i] + gpos[j]),
+        )
+        if opts.avoid_last_opponent:
+            last = np.array(self.last, dtype=np.int64)
+            costs[:, 9] = last[u] == number[v]
+        due = np.array(self.due, dtype=np.int64)
+        costs[:, 10] = (due[u] != 0) & (due[u] == due[v])
+        if self.bye_list:
+            keep = np.array(self.bye_list, dtype=np.int64)
+            bye = np.zeros((len(keep), len(BANDS)), dtype=np.int64)
+            bye[:, 1] = [self.bye_cost[x] for x in self.bye_list]
+            u = np.concatenate([u, keep])
+            v = np.concatenate([v, np.full(len(keep), n, dtype=np.int64)])
+            costs = np.concatenate([costs, bye])
+        return u, v, costs
+
     # -- explanations: the numbers that decided each board -----------------------------------
     def tag(self, i: int, first: bool = False) -> str:
         p = self.ordered[i]
@@ -373,7 +460,10 @@ def pair_cop(field: Field, options: PairingOptions) -> RoundPairing:
         chances = field_chances(field, options)
     rnd = _CopRound(field, options, chances)
     nodes = rnd.n + (rnd.n % 2)
-    found = matching.solve(nodes, rnd.edges()) if rnd.n else []
+    found: list[tuple[int, int]] | None = []
+    if rnd.n:
+        u, v, costs = rnd.edge_arrays()
+        found = matching.solve_packed(nodes, matching.packed_weight_arrays(nodes, u, v, costs))
     if found is None:
         from .weighted import _Round, infeasible
 

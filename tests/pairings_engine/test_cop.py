@@ -268,3 +268,33 @@ def test_simulated_event_paired_with_cop_passes_the_checker(
     gen.simulate(players, 10, pair, seed=seed, on_round=on_round, withdraw_rate=withdraw)
     assert [r[1] for r in reports][-4:] == ["cop"] * 4
     assert all(errors == [] for _, _, errors in reports), reports
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bulk_edges_equal_the_specification(seed: int) -> None:
+    """``edge_arrays`` (what pairs) gives exactly ``edges`` (``costs``, one game at a time)."""
+    import random
+
+    rng = random.Random(seed)
+    n, total = rng.choice((7, 12, 19)), 8
+    rounds_done = total - rng.choice((1, 2, 4))
+
+    def pair(f: Field):
+        return pair_round(f, "swiss", PairingOptions(seed=seed))
+
+    t = gen.simulate(n, rounds_done, pair, seed=seed, rounds_total=total)
+    f = t.field()
+    if seed % 2:
+        a, b = (p.number for p in f.players[:2])
+        f.forbidden = {frozenset((a, b))}
+    opts = PairingOptions(
+        seed=seed,
+        prize_bands=[1, 3],
+        gibson_spread=100,
+        hard_repeat_limit=seed % 3 == 0,
+        max_meetings=1 + seed % 2,
+    )
+    state = _CopRound(f, opts, field_chances(f, opts, sims=500))
+    u, v, costs = state.edge_arrays()
+    bulk = list(zip(u.tolist(), v.tolist(), map(tuple, costs.tolist()), strict=True))
+    assert bulk == state.edges()
