@@ -123,6 +123,10 @@ class PairingOptions:
     seed: int = 0
     sparse_above: int = 300
     manual_pairs: list[tuple[int, int]] | None = None
+    #: ``cop`` only: P(each paid place) per player number, from the caller's simulation
+    #: (None: the system simulates the field itself); the contender threshold
+    cop_chances: dict[int, tuple[float, ...]] | None = None
+    cop_threshold: float = 0.01
 
     def spread_for_round(self, rnd: int) -> int:
         if isinstance(self.gibson_spread, dict):

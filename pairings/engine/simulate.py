@@ -9,9 +9,11 @@ by a cheap *approximation* of its scheduled system, over all simulations at once
 * table systems (round robin, Initial Fontes) pair from numbers and ratings only, so the caller
   pairs them with the real engine beforehand and passes them as known pairs;
 * every system pairing on the standings is approximated on each simulation's order by wins
-  then spread, as Woogles' COP simulation does: King of the Hill and contention pair 1 v 2,
-  3 v 4; Swiss (and Australian, Fontes past its table) top half v bottom half of each score
-  group, an odd group's last player dropping to the next; factor pairing 1 v 1+F within
+  then spread, as Woogles' COP simulation does: King of the Hill, contention and ``cop``
+  (whose last round is KOTH among the contenders, and whose own chances would otherwise need
+  a simulation inside each simulation) pair 1 v 2, 3 v 4; Swiss (and Australian, Fontes
+  past its table) top half v bottom half of each score group, an odd group's last player
+  dropping to the next; factor pairing 1 v 1+F within
   blocks of 2F; the lowest player takes the bye. Repeats and the start/reply rule are not
   considered (the main difference from the engine: see the README's figures);
 * Gibson (``SimRound.gibson``): a leader nobody can catch (the engine's rule: the win gap over
@@ -687,7 +689,7 @@ def _by_slot(v: np.ndarray) -> np.ndarray:
 
 
 #: systems approximated by "top half v bottom half of each score group" (Swiss); the others
-#: pairing on the standings (King of the Hill, contention) pair 1 v 2, 3 v 4
+#: pairing on the standings (King of the Hill, contention, cop) pair 1 v 2, 3 v 4
 HALVES_SYSTEMS = frozenset({"swiss", "australian", "fontes"})
 #: how many games down a repeat looks for an opponent to swap with
 REPEAT_REACH = 12

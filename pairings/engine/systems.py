@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .cop import pair_cop
 from .greedy import pair_australian, pair_manual
 from .model import Field, PairingOptions, RoundPairing
 from .tables import pair_fontes, pair_round_robin
@@ -128,6 +129,12 @@ for _system in (
         "contention: players still in the prizes",
         uses_gibson=True,
         tsh_commands=("cp", "chewpair"),
+    ),
+    PairingSystem(
+        "cop",
+        pair_cop,
+        "COP: contention from simulated prize chances",
+        uses_gibson=True,
     ),
     PairingSystem(
         "australian",

@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
+from pairings.chances import cop_options
 from pairings.engine import (
     CheckReport,
     Field,
@@ -180,6 +181,8 @@ def _prepare(
     options = pairing_options(division, scheduled, seed)
     if scheduled is None or scheduled.system != system:
         options = dataclasses.replace(options, system_start_round=1)
+    if system == "cop":  # the pure system takes the division's simulated prize chances
+        options = cop_options(division, field, options)
     return system, field, options
 
 

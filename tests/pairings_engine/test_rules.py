@@ -116,7 +116,7 @@ def test_withdrawn_players_are_never_paired():
     f = fresh(9)
     f.players[0].active = False
     f.players[4].active = False
-    for system in ("swiss", "koth", "contention", "random", "australian", "factor"):
+    for system in ("swiss", "koth", "contention", "cop", "random", "australian", "factor"):
         p = pair_round(f, system)
         paired = {x for g in p.games for x in (g.first, g.second)}
         assert not paired & {1, 5}
