@@ -9,7 +9,8 @@ references, so ratings never imports tournament code.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Hashable
+import json
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -210,6 +211,74 @@ def _explanation(pr: EnginePlayerRating) -> dict[str, Any]:
     }
 
 
+#: Events read from the database per fetch while re-rating (about 50 games each): memory stays
+#: bounded by this and the players' state, however long the history.
+EVENT_CHUNK = 200
+#: History rows held before they are written (one COPY or one executemany per flush).
+HISTORY_FLUSH = 5000
+HISTORY_COLUMNS = [
+    "event",
+    "player",
+    "before",
+    "after",
+    "games",
+    "expected",
+    "actual",
+    "explanation",
+]
+
+
+def _event_stream(lst: RatingList, system: str | None, events: Any) -> Iterator[EngineEvent]:
+    """The list's events in the engine's form, read as plain rows in rating order (date, id).
+
+    No model objects and no whole-history list: the engine consumes the stream as it comes.
+    """
+    rows = (
+        events.order_by("date", "id")
+        .values_list("pk", "date", "configured_rounds", "system", "games")
+        .iterator(chunk_size=EVENT_CHUNK)
+    )
+    for pk, date, rounds, ev_system, games in rows:
+        yield EngineEvent(
+            pk,
+            date,
+            rounds,
+            [RatedGame(r, a, b, sa, sb) for r, a, b, sa, sb in games],
+            system or ev_system or lst.system,
+        )
+
+
+def _start_state(lst: RatingList) -> dict[Hashable, RatedPlayer]:
+    return {
+        pid: RatedPlayer(pid, rating or None, career)
+        for pid, rating, career in PlayerRating.objects.filter(rating_list=lst).values_list(
+            "player_id", "start_rating", "start_career_games"
+        )
+    }
+
+
+def _write_history(rows: list[tuple]) -> None:
+    """Insert history rows given as plain tuples (HISTORY_COLUMNS order, explanation as JSON).
+
+    PostgreSQL takes them through COPY; other databases through one prepared INSERT run for
+    many rows. Either way no model object is built per row, which dominated a large re-rate.
+    """
+    if not rows:
+        return
+    meta = RatingHistory._meta
+    qn = connection.ops.quote_name
+    cols = ", ".join(qn(meta.get_field(f).column) for f in HISTORY_COLUMNS)
+    table = qn(meta.db_table)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({cols}) FROM STDIN") as copy:
+                for r in rows:
+                    copy.write_row(r)
+        else:
+            marks = ", ".join(["%s"] * len(HISTORY_COLUMNS))
+            cursor.executemany(f"INSERT INTO {table} ({cols}) VALUES ({marks})", rows)
+
+
 def rerate_list(
     rating_list: RatingList,
     from_date: datetime.date | None = None,
@@ -219,10 +288,15 @@ def rerate_list(
 ) -> dict[str, Any]:
     """Re-rate the list's events from ``from_date`` (default: from the first awaiting event).
 
-    Events before that date are final and only replayed in memory to recover the state; events
-    from it on get new history rows; every player's current value is rewritten. Running it
+    Events before that date are final: their history rows are not touched, they are only
+    replayed in memory (without explanations) to recover the state. Events from it on get new
+    history rows; every player's changed current value is rewritten. A late submission marks
+    the list from its own date, so only the events it can change are re-rated. Running it
     twice gives the same state, and a failure rolls everything back. ``system`` switches the
     list to another system, which re-rates it from the start.
+
+    Events are streamed from the database in date order and history rows written in bulk
+    (COPY on PostgreSQL), so memory stays bounded on a federation-sized history.
     """
     with transaction.atomic():
         lst = RatingList.objects.select_for_update().get(pk=rating_list.pk)
@@ -232,41 +306,48 @@ def rerate_list(
             from_date = None
             lst.dirty_from = None
         frm = from_date if from_date is not None else lst.dirty_from
-        history, start = list_history(lst, system=system)
-        before = [e for s, e in history if frm is not None and s.date < frm]
-        after = [(s, e) for s, e in history if frm is None or s.date >= frm]
-        state = replay(before, start, explain=False)
-        total = len(after)
-        RatingHistory.objects.filter(event__in=[s for s, _ in after]).delete()
-        rows: list[RatingHistory] = []
+        events = RatedEvent.objects.filter(rating_list=lst)
+        final = events.filter(date__lt=frm) if frm is not None else events.none()
+        redo = events.filter(date__gte=frm) if frm is not None else events
+        kept = final.count()
+        total = redo.count()
+        state = replay(
+            _event_stream(lst, system, final), _start_state(lst), explain=False, ordered=True
+        )
+        replaced = RatingHistory.objects.filter(event__rating_list=lst)
+        if frm is not None:
+            replaced = replaced.filter(event__date__gte=frm)
+        replaced.delete()  # one DELETE: no signals or cascades hang on history rows
+        rows: list[tuple] = []
         written = 0
         done = 0
+        dumps = json.dumps
 
         def collect(ev: EngineEvent, res: dict[Hashable, EnginePlayerRating]) -> None:
             nonlocal done, written
             for pid, pr in res.items():
                 rows.append(
-                    RatingHistory(
-                        event_id=ev.id,
-                        player_id=pid,
-                        before=pr.old,
-                        after=pr.new,
-                        games=pr.new_games - pr.old_games,
-                        expected=pr.expected,
-                        actual=pr.actual,
-                        explanation=_explanation(pr),
+                    (
+                        ev.id,
+                        pid,
+                        pr.old,
+                        pr.new,
+                        pr.new_games - pr.old_games,
+                        float(pr.expected),
+                        float(pr.actual),
+                        dumps(_explanation(pr)),
                     )
                 )
-            if len(rows) >= BATCH * 5:  # stream to the database: memory stays flat
-                RatingHistory.objects.bulk_create(rows, batch_size=BATCH)
+            if len(rows) >= HISTORY_FLUSH:  # stream to the database: memory stays flat
+                _write_history(rows)
                 written += len(rows)
                 rows.clear()
             done += 1
             if progress is not None:
                 progress(done, total)
 
-        state = replay([e for _, e in after], state, on_event=collect)
-        RatingHistory.objects.bulk_create(rows, batch_size=BATCH)
+        state = replay(_event_stream(lst, system, redo), state, on_event=collect, ordered=True)
+        _write_history(rows)
         written += len(rows)
         players = _write_current(lst, state)
         lst.dirty_from = None
@@ -279,7 +360,7 @@ def rerate_list(
         "system": lst.system,
         "from": frm.isoformat() if frm else None,
         "events_rerated": total,
-        "events_final": len(before),
+        "events_final": kept,
         "history_rows": written,
         "players": players,
     }
