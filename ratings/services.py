@@ -16,7 +16,7 @@ from typing import Any
 
 from django.apps import apps
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -228,24 +228,37 @@ HISTORY_COLUMNS = [
 ]
 
 
-def _event_stream(lst: RatingList, system: str | None, events: Any) -> Iterator[EngineEvent]:
+def _event_stream(
+    lst: RatingList,
+    system: str | None,
+    events: Any,
+    before_fetch: Callable[[], None] | None = None,
+) -> Iterator[EngineEvent]:
     """The list's events in the engine's form, read as plain rows in rating order (date, id).
 
-    No model objects and no whole-history list: the engine consumes the stream as it comes.
+    Pages of EVENT_CHUNK events, each its own query from where the last ended (no cursor held
+    open between them, so a COPY can run between two pages on the same connection); no model
+    objects and no whole-history list: the engine consumes the stream as it comes.
     """
-    rows = (
-        events.order_by("date", "id")
-        .values_list("pk", "date", "configured_rounds", "system", "games")
-        .iterator(chunk_size=EVENT_CHUNK)
-    )
-    for pk, date, rounds, ev_system, games in rows:
-        yield EngineEvent(
-            pk,
-            date,
-            rounds,
-            [RatedGame(r, a, b, sa, sb) for r, a, b, sa, sb in games],
-            system or ev_system or lst.system,
-        )
+    fields = ("pk", "date", "configured_rounds", "system", "games")
+    ordered = events.order_by("date", "id")
+    page = ordered
+    while True:
+        if before_fetch is not None:
+            before_fetch()
+        rows = list(page.values_list(*fields)[:EVENT_CHUNK])
+        for pk, date, rounds, ev_system, games in rows:
+            yield EngineEvent(
+                pk,
+                date,
+                rounds,
+                [RatedGame(r, a, b, sa, sb) for r, a, b, sa, sb in games],
+                system or ev_system or lst.system,
+            )
+        if len(rows) < EVENT_CHUNK:
+            return
+        last_pk, last_date = rows[-1][0], rows[-1][1]
+        page = ordered.filter(Q(date__gt=last_date) | Q(date=last_date, pk__gt=last_pk))
 
 
 def _start_state(lst: RatingList) -> dict[Hashable, RatedPlayer]:
@@ -257,26 +270,69 @@ def _start_state(lst: RatingList) -> dict[Hashable, RatedPlayer]:
     }
 
 
-def _write_history(rows: list[tuple]) -> None:
-    """Insert history rows given as plain tuples (HISTORY_COLUMNS order, explanation as JSON).
+class _HistoryWriter:
+    """Inserts history rows given as plain tuples (HISTORY_COLUMNS order, explanation as JSON).
 
-    PostgreSQL takes them through COPY; other databases through one prepared INSERT run for
-    many rows. Either way no model object is built per row, which dominated a large re-rate.
+    PostgreSQL takes them through one COPY held open while the engine rates (the server stores
+    rows while Python computes the next ones) and closed before the next page of events is
+    read; other databases through one prepared INSERT run per HISTORY_FLUSH rows. Either way
+    no model object is built per row, which dominated a large re-rate.
     """
-    if not rows:
-        return
-    meta = RatingHistory._meta
-    qn = connection.ops.quote_name
-    cols = ", ".join(qn(meta.get_field(f).column) for f in HISTORY_COLUMNS)
-    table = qn(meta.db_table)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            with cursor.cursor.copy(f"COPY {table} ({cols}) FROM STDIN") as copy:
-                for r in rows:
-                    copy.write_row(r)
-        else:
-            marks = ", ".join(["%s"] * len(HISTORY_COLUMNS))
-            cursor.executemany(f"INSERT INTO {table} ({cols}) VALUES ({marks})", rows)
+
+    def __init__(self) -> None:
+        meta = RatingHistory._meta
+        qn = connection.ops.quote_name
+        cols = ", ".join(qn(meta.get_field(f).column) for f in HISTORY_COLUMNS)
+        table = qn(meta.db_table)
+        self.copying = connection.vendor == "postgresql"
+        self.copy_sql = f"COPY {table} ({cols}) FROM STDIN"
+        marks = ", ".join(["%s"] * len(HISTORY_COLUMNS))
+        self.insert_sql = f"INSERT INTO {table} ({cols}) VALUES ({marks})"
+        self.rows: list[tuple] = []
+        self.written = 0
+        self._cursor: Any = None
+        self._copy_cm: Any = None
+        self._copy: Any = None
+
+    def add(self, row: tuple) -> None:
+        self.written += 1
+        if self.copying:
+            if self._copy is None:
+                self._cursor = connection.cursor()
+                self._copy_cm = self._cursor.cursor.copy(self.copy_sql)
+                self._copy = self._copy_cm.__enter__()
+            self._copy.write_row(row)
+            return
+        self.rows.append(row)
+        if len(self.rows) >= HISTORY_FLUSH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Everything added so far is in the database (the connection is free again)."""
+        if self._copy is not None:
+            cm, cursor = self._copy_cm, self._cursor
+            self._copy = self._copy_cm = self._cursor = None
+            cm.__exit__(None, None, None)
+            cursor.close()
+        if self.rows:
+            with connection.cursor() as cursor:
+                cursor.executemany(self.insert_sql, self.rows)
+            self.rows.clear()
+
+    def abort(self, exc: BaseException) -> None:
+        """A failed re-rate: end an open COPY with the error, so the rollback can run."""
+        if self._copy is not None:
+            cm, cursor = self._copy_cm, self._cursor
+            self._copy = self._copy_cm = self._cursor = None
+            try:
+                cm.__exit__(type(exc), exc, exc.__traceback__)
+            finally:
+                cursor.close()
+        self.rows.clear()
+
+
+#: One encoder for every explanation: compact (jsonb keeps no spacing; SQLite stores less).
+_ENCODE = json.JSONEncoder(check_circular=False, separators=(",", ":")).encode
 
 
 def rerate_list(
@@ -318,15 +374,14 @@ def rerate_list(
         if frm is not None:
             replaced = replaced.filter(event__date__gte=frm)
         replaced.delete()  # one DELETE: no signals or cascades hang on history rows
-        rows: list[tuple] = []
-        written = 0
+        writer = _HistoryWriter()
         done = 0
-        dumps = json.dumps
 
         def collect(ev: EngineEvent, res: dict[Hashable, EnginePlayerRating]) -> None:
-            nonlocal done, written
+            nonlocal done
+            add = writer.add
             for pid, pr in res.items():
-                rows.append(
+                add(
                     (
                         ev.id,
                         pid,
@@ -335,20 +390,25 @@ def rerate_list(
                         pr.new_games - pr.old_games,
                         float(pr.expected),
                         float(pr.actual),
-                        dumps(_explanation(pr)),
+                        _ENCODE(_explanation(pr)),
                     )
                 )
-            if len(rows) >= HISTORY_FLUSH:  # stream to the database: memory stays flat
-                _write_history(rows)
-                written += len(rows)
-                rows.clear()
             done += 1
             if progress is not None:
                 progress(done, total)
 
-        state = replay(_event_stream(lst, system, redo), state, on_event=collect, ordered=True)
-        _write_history(rows)
-        written += len(rows)
+        try:
+            state = replay(
+                _event_stream(lst, system, redo, before_fetch=writer.flush),
+                state,
+                on_event=collect,
+                ordered=True,
+            )
+            writer.flush()
+        except BaseException as exc:
+            writer.abort(exc)
+            raise
+        written = writer.written
         players = _write_current(lst, state)
         lst.dirty_from = None
         lst.rerated_at = timezone.now()

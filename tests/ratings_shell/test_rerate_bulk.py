@@ -88,3 +88,26 @@ def test_late_submission_rewrites_only_from_its_date(generated):
     assert full["events_final"] == 0
     assert list_checksum(lst) == partial
     assert summary.name == "Late"
+
+
+def test_failure_in_the_middle_of_the_writes_changes_nothing(generated, monkeypatch):
+    """An error while history rows stream out (a COPY open on PostgreSQL) rolls back whole."""
+    lst, events, start = generated
+    rs.rerate_list(lst)
+    saved = list_checksum(lst)
+    real = rs._explanation
+    calls = []
+
+    def flaky(pr):
+        calls.append(1)
+        if len(calls) > 500:  # well into the stream: rows of earlier events already sent
+            raise RuntimeError("disk full")
+        return real(pr)
+
+    monkeypatch.setattr(rs, "_explanation", flaky)
+    with pytest.raises(RuntimeError, match="disk full"):
+        rs.rerate_list(lst, D(1900, 1, 1))
+    monkeypatch.setattr(rs, "_explanation", real)
+    assert list_checksum(lst) == saved  # the connection is usable and nothing changed
+    rs.rerate_list(lst, D(1900, 1, 1))
+    assert list_checksum(lst) == saved
