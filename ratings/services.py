@@ -258,7 +258,8 @@ def _event_stream(
         if len(rows) < EVENT_CHUNK:
             return
         last_pk, last_date = rows[-1][0], rows[-1][1]
-        page = ordered.filter(Q(date__gt=last_date) | Q(date=last_date, pk__gt=last_pk))
+        # the date bound alone lets the (list, date) index start where the last page ended
+        page = ordered.filter(date__gte=last_date).filter(Q(date__gt=last_date) | Q(pk__gt=last_pk))
 
 
 def _start_state(lst: RatingList) -> dict[Hashable, RatedPlayer]:

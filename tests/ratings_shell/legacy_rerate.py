@@ -68,28 +68,52 @@ def rerate_list_orm(rating_list: RatingList, from_date: datetime.date | None = N
 
 
 def list_checksum(lst: RatingList) -> str:
-    """SHA-256 over a list's stored results (history rows and current ratings), ids left out:
-    two re-rates that store the same ratings give the same checksum on any database."""
+    """SHA-256 over a list's stored results (history rows and current ratings) keyed by event
+    and player names, not ids: the same ratings give the same checksum on any database."""
     import hashlib
     import json
 
     from ratings.models import PlayerRating
 
     h = hashlib.sha256()
-    hist = RatingHistory.objects.filter(event__rating_list=lst).order_by("event_id", "player_id")
+    hist = RatingHistory.objects.filter(event__rating_list=lst).order_by(
+        "event__date", "event__name", "player__name"
+    )
     for row in hist.values_list(
-        "event_id", "player_id", "before", "after", "games", "expected", "actual", "explanation"
+        "event__name",
+        "player__name",
+        "before",
+        "after",
+        "games",
+        "expected",
+        "actual",
+        "explanation",
     ).iterator(chunk_size=5000):
         h.update(repr(row[:-1]).encode())
-        h.update(json.dumps(row[-1], sort_keys=True).encode())
-    cur = PlayerRating.objects.filter(rating_list=lst).order_by("player_id")
+        h.update(json.dumps(_by_name(row[-1]), sort_keys=True).encode())
+    cur = PlayerRating.objects.filter(rating_list=lst).order_by("player__name")
     for row in cur.values_list(
-        "player_id", "rating", "career_games", "deviation", "volatility", "state", "last_event_date"
+        "player__name",
+        "rating",
+        "career_games",
+        "deviation",
+        "volatility",
+        "state",
+        "last_event_date",
     ).iterator(chunk_size=5000):
         h.update(repr(row[:-2]).encode())
         h.update(json.dumps(row[-2], sort_keys=True).encode())
         h.update(str(row[-1]).encode())
     return h.hexdigest()
+
+
+def _by_name(explanation: dict) -> dict:
+    """The explanation's per-game opponents are player ids: dropped for a cross-database sum
+    (every other number in it stays)."""
+    for seg in explanation.get("segments", []):
+        for g in seg.get("per_game", []):
+            g[1] = None
+    return explanation
 
 
 def load_history(events: list, start: dict, name: str = "Bench") -> RatingList:

@@ -34,8 +34,9 @@ def _rows_by_key(lst) -> dict[tuple[int, int], tuple]:
     }
 
 
-def test_bulk_rerate_stores_what_the_orm_path_stored(generated):
+def test_bulk_rerate_stores_what_the_orm_path_stored(generated, monkeypatch):
     lst, events, start = generated
+    monkeypatch.setattr(rs, "EVENT_CHUNK", 7)  # many pages, some ending inside a day's events
     rerate_list_orm(lst, D(1900, 1, 1))
     old = list_checksum(lst)
     old_rows = {k: (v[3], v[4], v[5], v[6]) for k, v in _rows_by_key(lst).items()}
@@ -93,6 +94,7 @@ def test_late_submission_rewrites_only_from_its_date(generated):
 def test_failure_in_the_middle_of_the_writes_changes_nothing(generated, monkeypatch):
     """An error while history rows stream out (a COPY open on PostgreSQL) rolls back whole."""
     lst, events, start = generated
+    monkeypatch.setattr(rs, "EVENT_CHUNK", 7)
     rs.rerate_list(lst)
     saved = list_checksum(lst)
     real = rs._explanation
