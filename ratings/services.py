@@ -9,13 +9,14 @@ references, so ratings never imports tournament code.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Hashable
+import json
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
 from typing import Any
 
 from django.apps import apps
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -210,6 +211,131 @@ def _explanation(pr: EnginePlayerRating) -> dict[str, Any]:
     }
 
 
+#: Events read from the database per fetch while re-rating (about 50 games each): memory stays
+#: bounded by this and the players' state, however long the history.
+EVENT_CHUNK = 200
+#: History rows held before they are written (one COPY or one executemany per flush).
+HISTORY_FLUSH = 5000
+HISTORY_COLUMNS = [
+    "event",
+    "player",
+    "before",
+    "after",
+    "games",
+    "expected",
+    "actual",
+    "explanation",
+]
+
+
+def _event_stream(
+    lst: RatingList,
+    system: str | None,
+    events: Any,
+    before_fetch: Callable[[], None] | None = None,
+) -> Iterator[EngineEvent]:
+    """The list's events in the engine's form, read as plain rows in rating order (date, id).
+
+    Pages of EVENT_CHUNK events, each its own query from where the last ended (no cursor held
+    open between them, so a COPY can run between two pages on the same connection); no model
+    objects and no whole-history list: the engine consumes the stream as it comes.
+    """
+    fields = ("pk", "date", "configured_rounds", "system", "games")
+    ordered = events.order_by("date", "id")
+    page = ordered
+    while True:
+        if before_fetch is not None:
+            before_fetch()
+        rows = list(page.values_list(*fields)[:EVENT_CHUNK])
+        for pk, date, rounds, ev_system, games in rows:
+            yield EngineEvent(
+                pk,
+                date,
+                rounds,
+                [RatedGame(r, a, b, sa, sb) for r, a, b, sa, sb in games],
+                system or ev_system or lst.system,
+            )
+        if len(rows) < EVENT_CHUNK:
+            return
+        last_pk, last_date = rows[-1][0], rows[-1][1]
+        # the date bound alone lets the (list, date) index start where the last page ended
+        page = ordered.filter(date__gte=last_date).filter(Q(date__gt=last_date) | Q(pk__gt=last_pk))
+
+
+def _start_state(lst: RatingList) -> dict[Hashable, RatedPlayer]:
+    return {
+        pid: RatedPlayer(pid, rating or None, career)
+        for pid, rating, career in PlayerRating.objects.filter(rating_list=lst).values_list(
+            "player_id", "start_rating", "start_career_games"
+        )
+    }
+
+
+class _HistoryWriter:
+    """Inserts history rows given as plain tuples (HISTORY_COLUMNS order, explanation as JSON).
+
+    PostgreSQL takes them through one COPY held open while the engine rates (the server stores
+    rows while Python computes the next ones) and closed before the next page of events is
+    read; other databases through one prepared INSERT run per HISTORY_FLUSH rows. Either way
+    no model object is built per row, which dominated a large re-rate.
+    """
+
+    def __init__(self) -> None:
+        meta = RatingHistory._meta
+        qn = connection.ops.quote_name
+        cols = ", ".join(qn(meta.get_field(f).column) for f in HISTORY_COLUMNS)
+        table = qn(meta.db_table)
+        self.copying = connection.vendor == "postgresql"
+        self.copy_sql = f"COPY {table} ({cols}) FROM STDIN"
+        marks = ", ".join(["%s"] * len(HISTORY_COLUMNS))
+        self.insert_sql = f"INSERT INTO {table} ({cols}) VALUES ({marks})"
+        self.rows: list[tuple] = []
+        self.written = 0
+        self._cursor: Any = None
+        self._copy_cm: Any = None
+        self._copy: Any = None
+
+    def add(self, row: tuple) -> None:
+        self.written += 1
+        if self.copying:
+            if self._copy is None:
+                self._cursor = connection.cursor()
+                self._copy_cm = self._cursor.cursor.copy(self.copy_sql)
+                self._copy = self._copy_cm.__enter__()
+            self._copy.write_row(row)
+            return
+        self.rows.append(row)
+        if len(self.rows) >= HISTORY_FLUSH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Everything added so far is in the database (the connection is free again)."""
+        if self._copy is not None:
+            cm, cursor = self._copy_cm, self._cursor
+            self._copy = self._copy_cm = self._cursor = None
+            cm.__exit__(None, None, None)
+            cursor.close()
+        if self.rows:
+            with connection.cursor() as cursor:
+                cursor.executemany(self.insert_sql, self.rows)
+            self.rows.clear()
+
+    def abort(self, exc: BaseException) -> None:
+        """A failed re-rate: end an open COPY with the error, so the rollback can run."""
+        if self._copy is not None:
+            cm, cursor = self._copy_cm, self._cursor
+            self._copy = self._copy_cm = self._cursor = None
+            try:
+                cm.__exit__(type(exc), exc, exc.__traceback__)
+            finally:
+                cursor.close()
+        self.rows.clear()
+
+
+#: One encoder for every explanation: compact (jsonb keeps no spacing; SQLite stores less).
+_ENCODE = json.JSONEncoder(check_circular=False, separators=(",", ":")).encode
+
+
 def rerate_list(
     rating_list: RatingList,
     from_date: datetime.date | None = None,
@@ -219,10 +345,15 @@ def rerate_list(
 ) -> dict[str, Any]:
     """Re-rate the list's events from ``from_date`` (default: from the first awaiting event).
 
-    Events before that date are final and only replayed in memory to recover the state; events
-    from it on get new history rows; every player's current value is rewritten. Running it
+    Events before that date are final: their history rows are not touched, they are only
+    replayed in memory (without explanations) to recover the state. Events from it on get new
+    history rows; every player's changed current value is rewritten. A late submission marks
+    the list from its own date, so only the events it can change are re-rated. Running it
     twice gives the same state, and a failure rolls everything back. ``system`` switches the
     list to another system, which re-rates it from the start.
+
+    Events are streamed from the database in date order and history rows written in bulk
+    (COPY on PostgreSQL), so memory stays bounded on a federation-sized history.
     """
     with transaction.atomic():
         lst = RatingList.objects.select_for_update().get(pk=rating_list.pk)
@@ -232,42 +363,53 @@ def rerate_list(
             from_date = None
             lst.dirty_from = None
         frm = from_date if from_date is not None else lst.dirty_from
-        history, start = list_history(lst, system=system)
-        before = [e for s, e in history if frm is not None and s.date < frm]
-        after = [(s, e) for s, e in history if frm is None or s.date >= frm]
-        state = replay(before, start, explain=False)
-        total = len(after)
-        RatingHistory.objects.filter(event__in=[s for s, _ in after]).delete()
-        rows: list[RatingHistory] = []
-        written = 0
+        events = RatedEvent.objects.filter(rating_list=lst)
+        final = events.filter(date__lt=frm) if frm is not None else events.none()
+        redo = events.filter(date__gte=frm) if frm is not None else events
+        kept = final.count()
+        total = redo.count()
+        state = replay(
+            _event_stream(lst, system, final), _start_state(lst), explain=False, ordered=True
+        )
+        replaced = RatingHistory.objects.filter(event__rating_list=lst)
+        if frm is not None:
+            replaced = replaced.filter(event__date__gte=frm)
+        replaced.delete()  # one DELETE: no signals or cascades hang on history rows
+        writer = _HistoryWriter()
         done = 0
 
         def collect(ev: EngineEvent, res: dict[Hashable, EnginePlayerRating]) -> None:
-            nonlocal done, written
+            nonlocal done
+            add = writer.add
             for pid, pr in res.items():
-                rows.append(
-                    RatingHistory(
-                        event_id=ev.id,
-                        player_id=pid,
-                        before=pr.old,
-                        after=pr.new,
-                        games=pr.new_games - pr.old_games,
-                        expected=pr.expected,
-                        actual=pr.actual,
-                        explanation=_explanation(pr),
+                add(
+                    (
+                        ev.id,
+                        pid,
+                        pr.old,
+                        pr.new,
+                        pr.new_games - pr.old_games,
+                        float(pr.expected),
+                        float(pr.actual),
+                        _ENCODE(_explanation(pr)),
                     )
                 )
-            if len(rows) >= BATCH * 5:  # stream to the database: memory stays flat
-                RatingHistory.objects.bulk_create(rows, batch_size=BATCH)
-                written += len(rows)
-                rows.clear()
             done += 1
             if progress is not None:
                 progress(done, total)
 
-        state = replay([e for _, e in after], state, on_event=collect)
-        RatingHistory.objects.bulk_create(rows, batch_size=BATCH)
-        written += len(rows)
+        try:
+            state = replay(
+                _event_stream(lst, system, redo, before_fetch=writer.flush),
+                state,
+                on_event=collect,
+                ordered=True,
+            )
+            writer.flush()
+        except BaseException as exc:
+            writer.abort(exc)
+            raise
+        written = writer.written
         players = _write_current(lst, state)
         lst.dirty_from = None
         lst.rerated_at = timezone.now()
@@ -279,7 +421,7 @@ def rerate_list(
         "system": lst.system,
         "from": frm.isoformat() if frm else None,
         "events_rerated": total,
-        "events_final": len(before),
+        "events_final": kept,
         "history_rows": written,
         "players": players,
     }

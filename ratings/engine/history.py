@@ -48,13 +48,16 @@ def _run(
     before_event: Callable[[RatedEvent, RatingSystem, dict[Hashable, RatedPlayer]], None]
     | None = None,
     explain: bool | None = None,
+    ordered: bool = False,
 ) -> dict[Hashable, RatedPlayer]:
     state: dict[Hashable, RatedPlayer] = dict(start)
     fixed = get_system(system) if system is not None else None
     if explain is None:
         explain = on_event is not None
-    ordered = sorted(events, key=lambda e: e.date)  # stable: same-day events keep their order
-    for ev in ordered:
+    # stable: same-day events keep their order; an ordered stream is consumed as it comes, so a
+    # long history read from the database never has to sit in memory whole
+    stream = events if ordered else sorted(events, key=lambda e: e.date)
+    for ev in stream:
         sys = fixed or get_system(ev.system)
         if before_event is not None:
             before_event(ev, sys, state)
@@ -90,14 +93,16 @@ def replay(
     system: str | None = None,
     on_event: Callable[[RatedEvent, dict[Hashable, PlayerRating]], None] | None = None,
     explain: bool | None = None,
+    ordered: bool = False,
 ) -> dict[Hashable, RatedPlayer]:
     """Rate ``events`` in date order from ``start``; returns every player's final state.
 
     ``system`` overrides each event's own system (to compare systems on one history). Players
     not in ``start`` enter as newcomers. ``on_event`` sees each event's results (with the
-    per-game explanation unless ``explain=False``). ``start`` is not modified.
+    per-game explanation unless ``explain=False``). ``start`` is not modified. With
+    ``ordered=True`` the caller promises date order and ``events`` may be a one-pass stream.
     """
-    return _run(events, start, system, on_event, explain=explain)
+    return _run(events, start, system, on_event, explain=explain, ordered=ordered)
 
 
 def prediction_scores(

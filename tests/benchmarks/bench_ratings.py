@@ -22,6 +22,7 @@ import datetime
 import gc
 import json
 import math
+import os
 import random
 import resource
 import statistics
@@ -359,10 +360,87 @@ def estimates_section(args) -> list[dict]:
 
 
 DB_LIMIT_SECONDS = 90.0  # end-to-end re-rate with database writes, 1,000,000 games, SQLite
+PG_LIMIT_SECONDS = 10.0  # issue 24: 2,000,000 games on PostgreSQL <= 20 s
+PEAK_LIMIT_MB = 500.0  # issue 24: peak memory of a federation-sized re-rate
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize() / 2**20
+
+
+def _in_child(fn: Callable[[], object]) -> tuple[float, object, float, float]:
+    """Run ``fn`` in a forked process: (seconds, result, its peak RSS, its RSS at the start).
+
+    The parent holds the generated history; a fork lets each re-rate report its own peak.
+    """
+    import os
+    import pickle
+
+    from django.db import connections
+
+    connections.close_all()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        os.close(r)
+        try:
+            base = _rss_mb()
+            t, out = timed(fn)
+            connections.close_all()
+            payload = (t, out, peak_rss_mb(), base)
+        except BaseException as exc:  # noqa: BLE001 - reported by the parent
+            payload = ("error", repr(exc), 0.0, 0.0)
+        with os.fdopen(w, "wb") as f:
+            pickle.dump(payload, f)
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        data = f.read()
+    os.waitpid(pid, 0)
+    t, out, peak, base = pickle.loads(data)
+    if t == "error":
+        raise RuntimeError(f"re-rate in the child failed: {out}")
+    return t, out, peak, base
 
 
 def db_section(args) -> list[dict]:
-    """Load the same generated history into a fresh SQLite database and re-rate it there."""
+    """The same history re-rated on SQLite and, with --database-url, on PostgreSQL."""
+    import subprocess
+
+    if getattr(args, "backend", None):
+        return _db_backend(args)
+    rows: list[dict] = []
+    backends = ["sqlite"] + (["postgresql"] if args.database_url else [])
+    for b in backends:
+        cmd = [
+            sys.executable,
+            __file__,
+            "--section",
+            "db",
+            "--backend",
+            b,
+            "--games",
+            str(args.games),
+            "--seed",
+            str(args.seed),
+            "--json",
+        ]
+        if args.database_url:
+            cmd += ["--database-url", args.database_url]
+        if args.skip_old:
+            cmd.append("--skip-old")
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=REPO).stdout
+        rows.extend(json.loads(out)["sections"]["db"])
+    return rows
+
+
+def _db_backend(args) -> list[dict]:
+    """Load the generated history into a fresh database and re-rate it there, old path and new.
+
+    SQLite: a file in a temporary directory. PostgreSQL: a database created on the server of
+    --database-url for this run and dropped after.
+    """
     import os
     import shutil
     import tempfile
@@ -370,114 +448,114 @@ def db_section(args) -> list[dict]:
     tmp = tempfile.mkdtemp(prefix="gibson-bench-ratings-")
     os.environ["GIBSON_DATA_DIR"] = tmp
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
-    os.environ.pop("DATABASE_URL", None)  # "a fresh SQLite database": never the site's own
+    os.environ.pop("DATABASE_URL", None)  # a fresh database: never the site's own
+    pg_admin = dbname = None
+    if args.backend == "postgresql":
+        import psycopg
+
+        dbname = f"gibson_bench_{os.getpid()}"
+        base, _, _ = args.database_url.rpartition("/")
+        pg_admin = psycopg.connect(f"{base}/postgres", autocommit=True)
+        pg_admin.execute(f"CREATE DATABASE {dbname}")
+        os.environ["DATABASE_URL"] = f"{base}/{dbname}"
+        os.environ.setdefault("GIBSON_SECRET_KEY", "bench-only-key")
+    label = "PostgreSQL" if args.backend == "postgresql" else "SQLite"
     try:
         import django
 
         django.setup()
         from django.core.management import call_command
-        from django.db import connection, transaction
+        from django.db import connection, connections
 
         from ratings import services
-        from ratings.models import PlayerRating, RatedEvent, RatingHistory, RatingList
-        from tournament.models import Player
+        from ratings.models import RatingHistory
+        from tests.ratings_shell.legacy_rerate import list_checksum, load_history, rerate_list_orm
 
         call_command("migrate", verbosity=0)
         rows: list[dict] = []
         events, start = generate_history(args.games, args.seed)
         n_games = sum(len(e.games) for e in events)
-        ids = sorted({p for e in events for g in e.games for p in (g.a, g.b)} | set(start))
-
-        def load():
-            with transaction.atomic():
-                Player.objects.bulk_create(
-                    [Player(name=f"Bench, Player {i:06d}") for i in ids], batch_size=2000
-                )
-                pk = dict(
-                    zip(
-                        ids, Player.objects.order_by("pk").values_list("pk", flat=True), strict=True
-                    )
-                )
-                lst = RatingList.objects.create(name="Bench", slug="bench", system="nsa2008")
-                RatedEvent.objects.bulk_create(
-                    [
-                        RatedEvent(
-                            rating_list=lst,
-                            date=e.date,
-                            name=f"Event {e.id}",
-                            configured_rounds=e.configured_rounds,
-                            games=[
-                                [g.round, pk[g.a], pk[g.b], g.score_a, g.score_b] for g in e.games
-                            ],
-                        )
-                        for e in events
-                    ],
-                    batch_size=1000,
-                )
-                PlayerRating.objects.bulk_create(
-                    [
-                        PlayerRating(
-                            rating_list=lst,
-                            player_id=pk[i],
-                            start_rating=start[i].rating if i in start else 0,
-                            start_career_games=start[i].career_games if i in start else 0,
-                        )
-                        for i in ids
-                    ],
-                    batch_size=2000,
-                )
-            return lst
-
-        t_load, lst = timed(load)
+        n_players = len({p for e in events for g in e.games for p in (g.a, g.b)} | set(start))
+        t_load, lst = timed(lambda: load_history(events, start))
         rows.append(
             row(
-                "load history into SQLite",
+                f"{label}: load history",
                 t_load,
                 "s",
-                f"{n_games:,} games, {len(events):,} events, {len(ids):,} players",
+                f"{n_games:,} games, {len(events):,} events, {n_players:,} players",
             )
         )
-        t_engine, _ = timed(lambda: replay(events, start, system="nsa2008", explain=False))
-        t_full, summary = timed(lambda: services.rerate_list(lst, datetime.date(1900, 1, 1)))
-        ok = t_full <= DB_LIMIT_SECONDS * args.games / 1_000_000
-        rows.append(row("engine replay, same history", t_engine, "s", "baseline for the ratio"))
+        t_engine, final = timed(lambda: replay(events, start, system="nsa2008", explain=False))
+        rows.append(row(f"{label}: engine replay, same history", t_engine, "s", "the anchor"))
+        first = datetime.date(1900, 1, 1)
+        events.clear()  # the children re-rate from the database, as the site does
+        gc.collect()
+        limit = (PG_LIMIT_SECONDS if args.backend == "postgresql" else DB_LIMIT_SECONDS) * (
+            args.games / 1_000_000
+        )
+        sums = {}
+        for path, fn in (
+            ("old (ORM objects)", lambda: rerate_list_orm(lst, first)),
+            ("new (streamed, bulk)", lambda: services.rerate_list(lst, first)),
+        ):
+            if path.startswith("old") and args.skip_old:
+                continue
+            t, summary, peak, base = _in_child(fn)
+            sums[path] = list_checksum(lst)
+            note = f"{t / t_engine:.1f}x the engine; {n_games / t:,.0f} games/s"
+            if path.startswith("new"):
+                note += f"; target <= {limit:.1f} s: {'OK' if t <= limit else 'TOO SLOW'}"
+            rows.append(row(f"{label}: re-rate whole list, {path}", t, "s", note))
+            rows.append(
+                row(
+                    f"{label}: peak RSS of that re-rate, {path}",
+                    peak,
+                    "MB",
+                    f"the whole re-rating process ({base:,.0f} MB before it started, "
+                    f"{peak - base:,.0f} MB more); target <= {PEAK_LIMIT_MB:g} MB",
+                )
+            )
+        checks = set(sums.values())
         rows.append(
             row(
-                "re-rate whole list with DB writes",
-                t_full,
-                "s",
-                f"{n_games / t_full:,.0f} games/s; limit "
-                f"{DB_LIMIT_SECONDS * args.games / 1_000_000:.1f} s: "
-                f"{'OK' if ok else 'TOO SLOW'}",
+                f"{label}: history rows stored",
+                RatingHistory.objects.filter(event__rating_list=lst).count(),
+                "rows",
+                f"checksum {next(iter(checks))[:16]}"
+                + (" old = new" if len(sums) == 2 and len(checks) == 1 else "")
+                + (" OLD != NEW" if len(checks) > 1 else ""),
             )
         )
-        rows.append(
-            row(
-                "re-rate / engine replay",
-                t_full / t_engine,
-                "x",
-                f"{summary['history_rows']:,} history rows with explanations",
+        from ratings.models import PlayerRating
+
+        got = {
+            int(n.rsplit(" ", 1)[1]): (r, c)
+            for n, r, c in PlayerRating.objects.filter(rating_list=lst).values_list(
+                "player__name", "rating", "career_games"
             )
-        )
-        mid = sorted(e.date for e in events)[len(events) // 2]
-        t_half, half = timed(lambda: services.rerate_list(lst, mid))
+        }
+        same = got == {i: (p.rating or 0, p.career_games) for i, p in final.items()}
+        rows.append(row(f"{label}: ratings equal the engine's", int(same), "bool", ""))
+        mid = sorted(lst.events.values_list("date", flat=True))[lst.events.count() // 2]
+        t_half, half, _, _ = _in_child(lambda: services.rerate_list(lst, mid))
         rows.append(
             row(
-                "re-rate second half (late submission)",
+                f"{label}: re-rate second half (late submission), new",
                 t_half,
                 "s",
                 f"{half['events_rerated']:,} events re-rated, {half['events_final']:,} kept",
             )
         )
-        rows.append(row("history rows stored", RatingHistory.objects.count(), "rows", ""))
         if connection.vendor == "sqlite":
             size = os.path.getsize(connection.settings_dict["NAME"]) / 2**20
-            rows.append(row("database file", size, "MB", ""))
-        rows.append(row("peak RSS", peak_rss_mb(), "MB", "whole process"))
-        connection.close()
+            rows.append(row(f"{label}: database file", size, "MB", ""))
+        connections.close_all()
         return rows
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        if pg_admin is not None:
+            pg_admin.execute(f"DROP DATABASE IF EXISTS {dbname} WITH (FORCE)")
+            pg_admin.close()
 
 
 def row(name: str, value: float, unit: str, note: str) -> dict:
@@ -516,6 +594,13 @@ def main(argv: list[str] | None = None) -> int:
         help="estimates: comma-separated rating systems",
     )
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--database-url",
+        default=os.environ.get("DATABASE_URL"),
+        help="db: also re-rate on this PostgreSQL server (a scratch database is made there)",
+    )
+    ap.add_argument("--backend", choices=["sqlite", "postgresql"], help=argparse.SUPPRESS)
+    ap.add_argument("--skip-old", action="store_true", help="db: time only the new re-rate")
     ap.add_argument("--section", action="append", choices=[n for n, _ in SECTIONS])
     ap.add_argument(
         "--short",
@@ -536,7 +621,10 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"\ntargets (1,000,000 games, scaled to {args.games:,}): engine replay <= "
             f"{ENGINE_LIMIT_SECONDS:g} s ({ENGINE_LIMIT_SECONDS * scale:.2f} s here), re-rate with "
-            f"database writes <= {DB_LIMIT_SECONDS:g} s ({DB_LIMIT_SECONDS * scale:.2f} s here); "
+            f"database writes <= {DB_LIMIT_SECONDS:g} s ({DB_LIMIT_SECONDS * scale:.2f} s here) on "
+            f"SQLite, <= {PG_LIMIT_SECONDS:g} s ({PG_LIMIT_SECONDS * scale:.2f} s here) on "
+            "PostgreSQL "
+            f"(issue 24: 2,000,000 games in 20 s), peak <= {PEAK_LIMIT_MB:g} MB; "
             "estimates: the ratios to the every-prefix baseline (no fixed target)"
         )
     return 0

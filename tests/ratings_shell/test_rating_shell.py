@@ -182,7 +182,7 @@ def test_failed_rerate_changes_nothing(monkeypatch):
     def boom(*a, **k):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(RatingHistory.objects, "bulk_create", boom)
+    monkeypatch.setattr(rs._HistoryWriter, "flush", boom)
     with pytest.raises(RuntimeError):
         rs.submit_event(
             lst, name="Two", date=D(2024, 1, 1), configured_rounds=3, games=_rr(ids, 3, 6)
@@ -357,18 +357,18 @@ def test_failed_rerate_keeps_the_cursor_and_resumes(monkeypatch):
     )
     lst.refresh_from_db()
     assert lst.dirty_from == D(2024, 3, 1)
-    real = RatingHistory.objects.bulk_create
+    real = rs._HistoryWriter.flush
 
     def boom(*a, **k):
         raise RuntimeError("power cut")
 
-    monkeypatch.setattr(RatingHistory.objects, "bulk_create", boom)
+    monkeypatch.setattr(rs._HistoryWriter, "flush", boom)
     with pytest.raises(RuntimeError):
         rs.rerate_list(lst)
     lst.refresh_from_db()
     assert lst.dirty_from == D(2024, 3, 1)  # still waiting: nothing was half written
     assert not RatingHistory.objects.filter(event__name="Mar").exists()
-    monkeypatch.setattr(RatingHistory.objects, "bulk_create", real)
+    monkeypatch.setattr(rs._HistoryWriter, "flush", real)
     summary = rs.rerate_list(lst)
     assert summary["events_rerated"] == 1 and summary["events_final"] == 1
     assert RatingHistory.objects.filter(event__name="Mar").count() == 4

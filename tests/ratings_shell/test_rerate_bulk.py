@@ -1,0 +1,115 @@
+"""Issue 24: the streamed, bulk-writing re-rate stores exactly what the ORM path stored, and a
+late submission rewrites only the history from its date on. Runs on SQLite and, in CI (with
+DATABASE_URL), on PostgreSQL, where the rows go through COPY."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from ratings import services as rs
+from ratings.engine import RatedGame, replay
+from ratings.models import PlayerRating, RatingHistory
+from tests.benchmarks.bench_ratings import generate_history
+
+from .legacy_rerate import list_checksum, load_history, rerate_list_orm
+
+pytestmark = pytest.mark.django_db
+D = datetime.date
+
+
+@pytest.fixture
+def generated():
+    events, start = generate_history(4000, seed=7)
+    return load_history(events, start), events, start
+
+
+def _rows_by_key(lst) -> dict[tuple[int, int], tuple]:
+    return {
+        (r[0], r[1]): r
+        for r in RatingHistory.objects.filter(event__rating_list=lst).values_list(
+            "event_id", "player_id", "pk", "before", "after", "expected", "explanation"
+        )
+    }
+
+
+def test_bulk_rerate_stores_what_the_orm_path_stored(generated, monkeypatch):
+    lst, events, start = generated
+    monkeypatch.setattr(rs, "EVENT_CHUNK", 7)  # many pages, some ending inside a day's events
+    rerate_list_orm(lst, D(1900, 1, 1))
+    old = list_checksum(lst)
+    old_rows = {k: (v[3], v[4], v[5], v[6]) for k, v in _rows_by_key(lst).items()}
+    summary = rs.rerate_list(lst, D(1900, 1, 1))
+    assert summary["events_rerated"] == len(events)
+    assert summary["history_rows"] == len(old_rows)
+    assert {k: (v[3], v[4], v[5], v[6]) for k, v in _rows_by_key(lst).items()} == old_rows
+    assert list_checksum(lst) == old
+    # and from the middle, both ways
+    mid = events[len(events) // 2].date
+    rerate_list_orm(lst, mid)
+    assert list_checksum(lst) == old
+    rs.rerate_list(lst, mid)
+    assert list_checksum(lst) == old
+
+
+def test_bulk_rerate_equals_the_engine(generated):
+    lst, events, start = generated
+    rs.rerate_list(lst)
+    final = replay(events, start, explain=False)
+    by_name = {
+        int(name.rsplit(" ", 1)[1]): (rating, career)
+        for name, rating, career in PlayerRating.objects.filter(rating_list=lst).values_list(
+            "player__name", "rating", "career_games"
+        )
+    }
+    assert by_name == {i: (p.rating or 0, p.career_games) for i, p in final.items()}
+
+
+def test_late_submission_rewrites_only_from_its_date(generated):
+    lst, events, start = generated
+    rs.rerate_list(lst)
+    rs.rerate_list(lst)  # the ids below are those of a settled list
+    mid = events[len(events) // 2].date
+    rows = _rows_by_key(lst)
+    dates = dict(lst.events.values_list("pk", "date"))
+    earlier = {k: v for k, v in rows.items() if dates[k[0]] < mid}
+    assert earlier and len(earlier) < len(rows)
+    players = list(PlayerRating.objects.filter(rating_list=lst).values_list("player_id", flat=True))
+    late = [RatedGame(r, players[0], players[1], 400 + r, 380) for r in (1, 2, 3)]
+    summary = rs.submit_event(lst, name="Late", date=mid, configured_rounds=3, games=late)
+    after = _rows_by_key(lst)
+    assert {k: after[k] for k in earlier} == earlier  # same ids, same values: not rewritten
+    later = [k for k in rows if dates[k[0]] >= mid]
+    assert all(after[k][2] != rows[k][2] for k in later)  # these were re-rated
+    lst.refresh_from_db()
+    assert lst.dirty_from is None
+    partial = list_checksum(lst)
+    full = rs.rerate_list(lst, D(1900, 1, 1))
+    assert full["events_final"] == 0
+    assert list_checksum(lst) == partial
+    assert summary.name == "Late"
+
+
+def test_failure_in_the_middle_of_the_writes_changes_nothing(generated, monkeypatch):
+    """An error while history rows stream out (a COPY open on PostgreSQL) rolls back whole."""
+    lst, events, start = generated
+    monkeypatch.setattr(rs, "EVENT_CHUNK", 7)
+    rs.rerate_list(lst)
+    saved = list_checksum(lst)
+    real = rs._explanation
+    calls = []
+
+    def flaky(pr):
+        calls.append(1)
+        if len(calls) > 500:  # well into the stream: rows of earlier events already sent
+            raise RuntimeError("disk full")
+        return real(pr)
+
+    monkeypatch.setattr(rs, "_explanation", flaky)
+    with pytest.raises(RuntimeError, match="disk full"):
+        rs.rerate_list(lst, D(1900, 1, 1))
+    monkeypatch.setattr(rs, "_explanation", real)
+    assert list_checksum(lst) == saved  # the connection is usable and nothing changed
+    rs.rerate_list(lst, D(1900, 1, 1))
+    assert list_checksum(lst) == saved
