@@ -3,7 +3,7 @@
 Run on demand (not collected by pytest):
 
     python tests/benchmarks/bench_chances.py [--section speed|approx|all] [--json]
-        [--sims 100000] [--full-sims 1000]
+        [--sims 100000] [--full-sims 1000] [--short]
 
 ``speed``: 100,000 simulations of a synthetic 200-player division with 5 rounds left (target
 <= 1 s) and of a 30-player division with 3 rounds left (target <= 0.2 s), Swiss with Gibson,
@@ -18,6 +18,10 @@ pairing engine in every simulated round (pairings.engine.fullsim), on the real N
 in fixtures/tsh replayed from several rounds before the end (Swiss, Gibson on): the largest
 difference in P(1st) and in P(cash) over their players, beside the full engine's own sampling
 noise (two standard errors of a probability near 1/2 at ``--full-sims``).
+
+Exit status 1 when a speed target is missed (a target is for 100,000 simulations: other
+``--sims`` scale it); ``--short`` (both sections, 2,000 simulations, 100 through the full
+engine) reports the targets without enforcing them (see benchkit.py).
 """
 
 from __future__ import annotations
@@ -49,11 +53,13 @@ from pairings.engine.simulate import (  # noqa: E402
     simulate,
 )
 from ratings.engine.systems import expectancy_matrix  # noqa: E402
+from tests.benchmarks.benchkit import add_short, exit_status, verdict  # noqa: E402
 from tournament.formats.tsh import read_t, standings_input  # noqa: E402
 from tournament.standings import compute_standings, is_withdrawn_after, name_tiebreak  # noqa: E402
 
 TSH = REPO / "fixtures" / "tsh"
 TARGETS = {(200, 5): 1.0, (30, 3): 0.2}
+TARGET_SIMS = 100_000  # the simulations TARGETS are for
 
 
 def peak_rss_mb() -> float:
@@ -247,26 +253,44 @@ def approx(sims: int, full_sims: int) -> list[dict]:
     return rows
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--section", choices=["speed", "approx", "all"], default="all")
     parser.add_argument("--sims", type=int, default=100_000)
     parser.add_argument("--full-sims", type=int, default=1000)
     parser.add_argument("--json", action="store_true")
+    add_short(parser)
     args = parser.parse_args()
+    if args.short:
+        args.sims, args.full_sims = min(args.sims, 2000), min(args.full_sims, 100)
     out: dict[str, list[dict]] = {}
     if args.section in ("speed", "all"):
         out["speed"] = speed(args.sims)
     if args.section in ("approx", "all"):
         out["approx"] = approx(args.sims, args.full_sims)
+    scale = args.sims / TARGET_SIMS
+    missed = [
+        f"{row['case']}: {row['numpy_s']:.3f} s > {row['target_s'] * scale:.3f} s"
+        for row in out.get("speed", [])
+        if row["numpy_s"] > row["target_s"] * scale
+    ]
     if args.json:
         print(json.dumps(out, indent=2))
-        return
+        return exit_status(missed, short=args.short)
     for section, rows in out.items():
         print(f"\n== {section}")
         for row in rows:
             print("  " + ", ".join(f"{k}={v}" for k, v in row.items()))
+    if "speed" in out:
+        print(
+            "\ntargets (speed): "
+            + ", ".join(f"{n} players, {left} left <= {t} s" for (n, left), t in TARGETS.items())
+            + f" for {TARGET_SIMS:,} simulations (x {scale:g} here: {args.sims:,})"
+        )
+    if "approx" in out:
+        print("approx: no target; read each difference beside the engine's noise_2se")
+    return verdict(missed, short=args.short)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -36,7 +36,13 @@ REPO = HERE.parents[1]
 NOT_BENCHMARKS = {"__init__.py", "benchkit.py", Path(__file__).name}
 BENCHMARKS = sorted(p.name for p in HERE.glob("*.py") if p.name not in NOT_BENCHMARKS)
 # no Django, so REDIS_URL cannot change what they do: run once, without it
-PURE = {"bench_formats.py", "bench_pairing.py", "bench_reports.py", "replay_2006.py"}
+PURE = {
+    "bench_chances.py",
+    "bench_formats.py",
+    "bench_pairing.py",
+    "bench_reports.py",
+    "replay_2006.py",
+}
 TIMEOUT = 300  # seconds for one short run on a slow, busy machine; they take 2-40 s
 MARKER = "GIBSON_BENCH_RUN"
 
