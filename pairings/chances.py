@@ -221,11 +221,11 @@ def chance_setup(
     )
 
 
-def budget_sims(setup: SimSetup, sims: int) -> int:
-    """At most ``GAMES_BUDGET`` simulated games per computation (a page must not run for a
+def budget_sims(setup: SimSetup, sims: int, games_budget: int = GAMES_BUDGET) -> int:
+    """At most ``games_budget`` simulated games per computation (a page must not run for a
     minute on a 500-player division with 20 rounds left); at least 1,000 simulations."""
     games = max(1, len(setup.players) * len(setup.rounds) // 2)
-    return max(1000, min(sims, GAMES_BUDGET // games))
+    return max(1000, min(sims, games_budget // games))
 
 
 def division_chances(

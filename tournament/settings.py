@@ -86,6 +86,9 @@ IMPORT_JOB_RUNNER = "inline" if TESTING else "auto"
 # at every result (tournament/web/chances.py); the API and the command are always current.
 # The tests read pages right after a change, so they see the current version.
 GIBSON_CHANCES_PAGE_SECONDS = _env_int("GIBSON_CHANCES_PAGE_SECONDS", 0 if TESTING else 30)
+# ... and simulate at most this many games for a page (at least 1,000 playings of the event);
+# the API and the command simulate up to pairings.chances.GAMES_BUDGET (20,000,000).
+GIBSON_CHANCES_PAGE_GAMES = _env_int("GIBSON_CHANCES_PAGE_GAMES", 2_000_000)
 
 
 def _secret_key() -> str:
@@ -257,7 +260,7 @@ SIGN_IN_FAILURES_PER_MINUTE = int(os.environ.get("GIBSON_SIGN_IN_FAILURES_PER_MI
 # hashes at once are four core-seconds, which a flood spends in its first seconds (public
 # standings fell to a tenth of their rate meanwhile, bench_web.py --abuse); spread over the
 # minute they cost the crowd little. A person retyping a password is slower than this.
-SIGN_IN_FAILURES_PER_BURST = int(os.environ.get("GIBSON_SIGN_IN_FAILURES_PER_BURST", "3"))
+SIGN_IN_FAILURES_PER_BURST = int(os.environ.get("GIBSON_SIGN_IN_FAILURES_PER_BURST", "2"))
 SIGN_IN_BURST_SECONDS = 10
 # Sign-up (/accounts/signup/): SIGN_UPS_PER_ADDRESS new accounts or confirmation mails per
 # address in a window of SIGN_IN_WINDOW_SECONDS; a confirmation link works for

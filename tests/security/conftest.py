@@ -9,7 +9,7 @@ import pytest
 def _sign_in_burst_off(settings):
     """The tests here try many wrong sign-ins within a second to reach the other budgets
     (axes' per name, the address's minute and five minutes); the address's burst budget
-    (3 in 10 s by default) has its own tests (test_abuse_gate.py), which set it again."""
+    (2 in 10 s by default) has its own tests (test_abuse_gate.py), which set it again."""
     settings.SIGN_IN_FAILURES_PER_BURST = 1000
 
 

@@ -36,13 +36,21 @@ __all__ = ["cached_chances", "chances_hidden", "page_chances"]
 
 
 def _compute(
-    division: Division, after_round: int | None, snapshot: Callable[[], DivisionSnapshot] | None
+    division: Division,
+    after_round: int | None,
+    snapshot: Callable[[], DivisionSnapshot] | None,
+    games_budget: int | None = None,
 ) -> list[PlayerChances]:
     setup = chance_setup(division, after_round, snapshot() if snapshot else None)
+    sims = (
+        budget_sims(setup, DEFAULT_SIMS)
+        if games_budget is None
+        else budget_sims(setup, DEFAULT_SIMS, games_budget)
+    )
     return chances(
         setup,
         load_game_model(),
-        budget_sims(setup, DEFAULT_SIMS),
+        sims,
         division_seed(division),
         prize_places=division.prize_places,
     )
@@ -53,14 +61,17 @@ def cached_chances(
     after_round: int | None = None,
     snapshot: Callable[[], DivisionSnapshot] | None = None,
     fresh_within: float | None = None,
+    games_budget: int | None = None,
 ) -> list[PlayerChances]:
     """The division's chances as of its current version (``after_round`` checked by the
     caller: ``pairings.chances.check_after_round``); ``snapshot`` gives the page's one load
     of the division's games, read only if the chances must be computed; ``fresh_within``:
-    seconds for which the last computed chances (of any version) are still served."""
+    seconds for which the last computed chances (of any version) are still served;
+    ``games_budget``: at most this many simulated games (pairings.chances.GAMES_BUDGET by
+    default)."""
     version = tournament_version(division.tournament.slug)
     if version is None:
-        return _compute(division, after_round, snapshot)
+        return _compute(division, after_round, snapshot, games_budget)
     key = f"chances:{version.stamp}:{division.pk}:{after_round}"
     latest = f"chances-latest:{division.pk}:{after_round}"
     rows = cache_get(key)
@@ -78,7 +89,7 @@ def cached_chances(
     else:
         building = True
     try:
-        rows = _compute(division, after_round, snapshot)
+        rows = _compute(division, after_round, snapshot, games_budget)
     finally:
         if building:
             cache_delete("lock:" + key)
@@ -91,7 +102,14 @@ def page_chances(
     division: Division, snapshot: Callable[[], DivisionSnapshot] | None = None
 ) -> list[PlayerChances]:
     """The chances a public page shows: the current version's, or ones computed within the
-    last ``GIBSON_CHANCES_PAGE_SECONDS`` (see the module's docstring)."""
+    last ``GIBSON_CHANCES_PAGE_SECONDS`` (see the module's docstring), from at most
+    ``GIBSON_CHANCES_PAGE_GAMES`` simulated games: the page's worker answers nobody else
+    meanwhile (a sync worker keeps its clients' connections), so a computation of seconds
+    stalled a crowd's requests for seconds (p95 2.6-4.1 s in bench_web.py --abuse, 26-55 ms
+    without); 2,000,000 games are ~0.2 s of a core, and P(1st) within about a point."""
     return cached_chances(
-        division, snapshot=snapshot, fresh_within=settings.GIBSON_CHANCES_PAGE_SECONDS
+        division,
+        snapshot=snapshot,
+        fresh_within=settings.GIBSON_CHANCES_PAGE_SECONDS,
+        games_budget=settings.GIBSON_CHANCES_PAGE_GAMES,
     )
