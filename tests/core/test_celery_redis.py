@@ -128,3 +128,42 @@ def test_desk_scorecards_job_on_a_real_worker_reports_progress(client, settings,
     finally:
         app.conf.task_always_eager = True
         stop_worker(worker)
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set: no Redis server to queue to")
+@pytest.mark.django_db(transaction=True)
+def test_an_upload_is_imported_by_a_real_worker(client, settings):
+    """The upload's production path when a worker runs (issue 19): the request stores the
+    file and a job, the job goes to the Celery worker through Redis, and the worker imports
+    it; the job's page follows it to the end."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.console.test_import_jobs import archive, founder
+    from tournament.celery import app
+    from tournament.models import Game, ImportJob
+    from tournament.web.health import worker_replies
+
+    settings.IMPORT_JOB_RUNNER = "auto"
+    client.force_login(founder())
+    worker = start_worker()
+    app.conf.task_always_eager = False  # as the web process runs when REDIS_URL is set
+    try:
+        deadline = time.monotonic() + 60
+        while not worker_replies(timeout=0.5) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        upload = SimpleUploadedFile("all.tsh", archive(2, 20, 4))
+        response = client.post("/console/new/upload/", {"upload-file": upload})
+        assert response.status_code == 302, response.content[:300]
+        job = ImportJob.objects.get()
+        deadline = time.monotonic() + 60
+        while job.state not in ("done", "failed") and time.monotonic() < deadline:
+            time.sleep(0.1)
+            job.refresh_from_db()
+        assert job.state == "done", (job.state, job.error)
+        assert job.runner.startswith("celery:"), job.runner
+        assert Game.objects.filter(round__division__tournament=job.tournament).count() == 80
+        page = client.get(response["Location"]).content.decode()
+        assert job.tournament.slug in page
+    finally:
+        app.conf.task_always_eager = True
+        stop_worker(worker)
