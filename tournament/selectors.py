@@ -907,7 +907,11 @@ def division_clocks(tournament: Tournament, now: Any) -> list[DivisionClock]:
 
     # a Round row exists only while the round is paired (unpairing deletes it), so the games
     # are not read: the public pages count their game queries, and the strip needs none
-    divisions = list(tournament.divisions.annotate(paired=Max("round_set__number")))
+    # ordered explicitly: Django drops Meta.ordering from a GROUP BY query, and PostgreSQL
+    # then returns the divisions in any order
+    divisions = list(
+        tournament.divisions.annotate(paired=Max("round_set__number")).order_by("position", "name")
+    )
     rows = {
         (c.division_id, c.round_number): c
         for c in RoundClock.objects.filter(division__tournament=tournament)
