@@ -115,22 +115,10 @@ def replay_setup(
     otherwise a second meeting is a repeat the pairing avoids (the engine's default)."""
     splayers, rounds = standings_input(players)
     rows = {r.number: r for r in compute_standings(splayers, rounds, after_round=after)}
-    sim_players = []
-    for sp in splayers:
-        row = rows[sp.number]
-        sim_players.append(
-            SimPlayer(
-                number=sp.number,
-                rating=sp.rating,
-                wins=row.wins,
-                losses=row.losses,
-                spread=row.spread,
-                points=row.points_for,
-                name=sp.name,
-                plays_until=None if sp.withdrawn_round is None else sp.withdrawn_round - 1,
-                ranked=not is_withdrawn_after(sp, total),
-            )
-        )
+    sim_players = [
+        SimPlayer.from_standing(sp, rows[sp.number], ranked=not is_withdrawn_after(sp, total))
+        for sp in splayers
+    ]
     order = sorted(
         range(len(splayers)),
         key=lambda i: (-splayers[i].rating, name_tiebreak(splayers[i].name), splayers[i].number),

@@ -150,22 +150,10 @@ def chance_setup(
         sum_before_spread=t.sum_before_spread,
     )
     by_number = {r.number: r for r in rows}
-    sim_players = []
-    for p in players:
-        row = by_number[p.number]
-        sim_players.append(
-            SimPlayer(
-                number=p.number,
-                rating=p.rating,
-                wins=row.wins,
-                losses=row.losses,
-                spread=row.spread,
-                points=row.points_for,
-                name=p.name,
-                plays_until=None if p.withdrawn_round is None else p.withdrawn_round - 1,
-                ranked=not is_withdrawn_after(p, total),
-            )
-        )
+    sim_players = [
+        SimPlayer.from_standing(p, by_number[p.number], ranked=not is_withdrawn_after(p, total))
+        for p in players
+    ]
     classes = dict(division.entries.values_list("number", "player_class"))
     for sp in sim_players:
         sp.player_class = classes.get(sp.number, "") or ""

@@ -41,6 +41,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 
@@ -132,6 +133,25 @@ class SimPlayer:
     name: str = ""
     plays_until: int | None = None  # last round played; None = every round
     ranked: bool = True
+
+    @classmethod
+    def from_standing(cls, player: Any, row: Any, *, ranked: bool) -> SimPlayer:
+        """The entrant as the standings left them: ``player`` as the standings take it
+        (number, rating, name, withdrawn_round), ``row`` its standings row (wins, losses,
+        spread, points_for). One place for the division's shell, the calibration replays and
+        the benchmark, which each built it field by field."""
+        withdrawn = player.withdrawn_round
+        return cls(
+            number=player.number,
+            rating=player.rating,
+            wins=row.wins,
+            losses=row.losses,
+            spread=row.spread,
+            points=row.points_for,
+            name=player.name,
+            plays_until=None if withdrawn is None else withdrawn - 1,
+            ranked=ranked,
+        )
 
 
 @dataclass(frozen=True)

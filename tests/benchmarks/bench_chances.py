@@ -180,21 +180,10 @@ def from_t(path: Path, after: int) -> tuple[SimSetup, dict[int, list[int]], int]
     total = max(len(p.scores) for p in players_t)
     splayers, rounds = standings_input(players_t)
     rows = {r.number: r for r in compute_standings(splayers, rounds, after_round=after)}
-    sim_players = []
-    for sp in splayers:
-        row = rows[sp.number]
-        sim_players.append(
-            SimPlayer(
-                number=sp.number,
-                rating=sp.rating,
-                wins=row.wins,
-                losses=row.losses,
-                spread=row.spread,
-                name=sp.name,
-                plays_until=None if sp.withdrawn_round is None else sp.withdrawn_round - 1,
-                ranked=not is_withdrawn_after(sp, total),
-            )
-        )
+    sim_players = [
+        SimPlayer.from_standing(sp, rows[sp.number], ranked=not is_withdrawn_after(sp, total))
+        for sp in splayers
+    ]
     history = {p.number: [o or 0 for o in p.opponents[:after]] for p in players_t}
     order = sorted(
         range(len(splayers)),
