@@ -77,6 +77,30 @@ def _locked_clock(division: Division, number: int) -> RoundClock | None:
     )
 
 
+def _stored(
+    clock: RoundClock,
+    division: Division,
+    actor: Actor | str | None,
+    action: Action,
+    text: str,
+    before: dict[str, Any] | None,
+    now: dt.datetime,
+) -> ClockState:
+    """Save the changed clock with its audit event (before and after) and answer its state:
+    the end of every clock action."""
+    clock.save()
+    audit(
+        division.tournament,
+        actor,
+        action,
+        clock,
+        text,
+        before=before,
+        after=_snapshot(clock),
+    )
+    return _state(clock, division, now)
+
+
 def _state(clock: RoundClock | None, division: Division, now: dt.datetime) -> ClockState:
     return state_of(clock, now, division.tournament.round_minutes)
 
@@ -118,17 +142,15 @@ def start_clock(
     clock.paused_at = None
     clock.paused_seconds = 0
     clock.extensions = []
-    clock.save()
-    audit(
-        division.tournament,
+    return _stored(
+        clock,
+        division,
         actor,
         Action.START_CLOCK,
-        clock,
         f"{where}: clock started, {length} minutes",
-        before=before,
-        after=_snapshot(clock),
+        before,
+        now,
     )
-    return _state(clock, division, now)
 
 
 @transaction.atomic
@@ -149,17 +171,15 @@ def pause_clock(
         raise ServiceError("clock_not_running", field="action", where=where, state=current.state)
     before = _snapshot(clock)
     clock.paused_at = now
-    clock.save()
-    audit(
-        division.tournament,
+    return _stored(
+        clock,
+        division,
         actor,
         Action.PAUSE_CLOCK,
-        clock,
         f"{where}: clock paused with {current.shown} left",
-        before=before,
-        after=_snapshot(clock),
+        before,
+        now,
     )
-    return _state(clock, division, now)
 
 
 @transaction.atomic
@@ -178,17 +198,15 @@ def resume_clock(
     before = _snapshot(clock)
     clock.paused_seconds += max(0, int((now - clock.paused_at).total_seconds()))
     clock.paused_at = None
-    clock.save()
-    audit(
-        division.tournament,
+    return _stored(
+        clock,
+        division,
         actor,
         Action.RESUME_CLOCK,
-        clock,
         f"{where}: clock resumed with {current.shown} left",
-        before=before,
-        after=_snapshot(clock),
+        before,
+        now,
     )
-    return _state(clock, division, now)
 
 
 @transaction.atomic
@@ -270,17 +288,7 @@ def reset_clock(
     clock.paused_at = None
     clock.paused_seconds = 0
     clock.extensions = []
-    clock.save()
-    audit(
-        division.tournament,
-        actor,
-        Action.RESET_CLOCK,
-        clock,
-        f"{where}: clock reset",
-        before=before,
-        after=_snapshot(clock),
-    )
-    return _state(clock, division, now)
+    return _stored(clock, division, actor, Action.RESET_CLOCK, f"{where}: clock reset", before, now)
 
 
 def clock_action(
