@@ -499,25 +499,30 @@ def pairing_notices(round_id: int) -> int:
         return 0
     made: list[Notice] = []
     with transaction.atomic():
-        games = list(rnd.games.select_related("player1__player", "player2__player"))
+        games: dict[int, Game] = {}
+        for g in rnd.games.select_related("player1__player", "player2__player"):
+            games.setdefault(g.player1_id, g)
+            if g.player2_id:
+                games.setdefault(g.player2_id, g)
         entries = division.entries.select_related("player").filter(player_id__in=subs)
+        # what each subscriber was last told of this round (one query, oldest first: the
+        # newest wins)
+        told: dict[int, Notice] = {}
+        for notice in Notice.objects.filter(
+            kind=Notice.Kind.PAIRING,
+            division=division,
+            round_number=rnd.number,
+            subscription__in=subs.values(),
+        ).order_by("created", "id"):
+            told[notice.subscription_id] = notice
         for entry in entries:
             sub = subs[entry.player_id]
-            game = next((g for g in games if entry.pk in (g.player1_id, g.player2_id)), None)
+            game = games.get(entry.pk)
             now = _pairing(rnd, entry, game)
             if now is None:
                 continue
             key, line = now
-            last = (
-                Notice.objects.filter(
-                    subscription=sub,
-                    kind=Notice.Kind.PAIRING,
-                    division=division,
-                    round_number=rnd.number,
-                )
-                .order_by("-created", "-id")
-                .first()
-            )
+            last = told.get(sub.pk)
             if last is not None and last.key == key:
                 continue
             if last is None and key == "unpaired":
