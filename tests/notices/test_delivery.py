@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from aiosmtpd.controller import Controller
 from django.db import transaction
+from django.test import Client
 
 from pairings.services.rounds import pair_round
 from pairings.services.store import PlannedGame, save_round_pairings, set_pairing
@@ -105,3 +106,16 @@ def test_a_queue_that_refuses_the_task_marks_the_notices_failed(
     assert {(n.state, n.error) for n in Notice.objects.all()} == {
         ("failed", "could not queue: broker down")
     }
+
+
+def test_a_new_secret_key_gives_new_mails_a_working_link(
+    event, smtp, settings, django_capture_on_commit_callbacks
+):
+    player = event.entries[0].player
+    notices.subscribe(event.tournament, player, player.email, actor=event.director)
+    settings.SECRET_KEY = "another key, as after a rotation " * 2
+    with django_capture_on_commit_callbacks(execute=True):
+        notices.notify_entry(event.tournament, player, event.a, waiting_position=None)
+    [mail] = smtp.mails
+    link = mail.body.split("To stop them: http://testserver")[1].split()[0]
+    assert "You are unsubscribed" in Client().post(link).content.decode()

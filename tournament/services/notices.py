@@ -127,6 +127,15 @@ def _check_email(email: Any, name: str) -> str:
     return text
 
 
+def _current_token(subscription: NoticeSubscription) -> None:
+    """Keep the stored hash matching the token the mail will carry: after the site's secret
+    key changed, new mails carry a new token (the links in older mails stop working)."""
+    token_hash = hashlib.sha256(unsubscribe_token(subscription).encode()).hexdigest()
+    if subscription.token_hash != token_hash:
+        subscription.token_hash = token_hash
+        subscription.save(update_fields=["token_hash"])
+
+
 def _new_token(subscription: NoticeSubscription) -> None:
     subscription.token_salt = secrets.token_hex(16)
     token = unsubscribe_token(subscription)
@@ -277,6 +286,7 @@ def _queued(
     round_number: int | None = None,
     key: str = "",
 ) -> Notice:
+    _current_token(subscription)
     return Notice.objects.create(
         subscription=subscription,
         tournament=subscription.tournament,
