@@ -140,3 +140,25 @@ def test_the_announcement_shows_on_the_players_own_page(event):
     assert "<strong>Announcement:</strong> Lunch until 13:30" in html
     for url in ("/t/notice-open/", "/t/notice-open/a/player/1/"):
         assert "Lunch until 13:30" in Client().get(url).content.decode(), url
+
+
+def test_merging_players_keeps_their_subscriptions_and_log(event):
+    """A near-duplicate merged into the registry's player brings its subscription along (or,
+    where both had one for the event, its log of notices)."""
+    from tournament.models import Notice
+
+    ann = event.entries[0].player
+    twin = Player.objects.create(name="Able, Ann (2)", email="ann2@players.test")
+    notices.subscribe(event.tournament, ann, ann.email, actor=event.director)
+    notices.subscribe(event.tournament, twin, twin.email, actor=event.director)
+    other = services.create_tournament(name="Later Open", slug="later-open")
+    notices.subscribe(other, twin, twin.email, actor="entry form")
+    twin_sub = NoticeSubscription.objects.get(player=twin, tournament=event.tournament)
+    Notice.objects.create(
+        subscription=twin_sub, tournament=event.tournament, kind="entry", subject="s", body="b"
+    )
+    services.merge_players(ann, twin, actor="registry")
+    assert sorted(
+        NoticeSubscription.objects.filter(player=ann).values_list("tournament__slug", "email")
+    ) == [("later-open", "ann2@players.test"), ("notice-open", "able@players.test")]
+    assert Notice.objects.get().subscription.player_id == ann.pk
