@@ -104,6 +104,10 @@ def test_the_unsubscribe_link_asks_on_get_and_unsubscribes_on_post(
     _subscribe(event, 0, 1)
     _pair(event, django_capture_on_commit_callbacks, ROUND_1)
     link = _link(smtp.to("able@players.test")[0].body)
+    token = link.split("/")[-2]
+    # the database keeps no working link: not in the log's bodies, not as the stored hash
+    assert not Notice.objects.filter(body__contains=token).exists()
+    assert not NoticeSubscription.objects.filter(token_hash=token).exists()
     client = Client()
     page = client.get(link)
     html = page.content.decode()

@@ -174,7 +174,7 @@ def subscribe(tournament: Tournament, player: Player, email: str, *, actor: Any)
         current.active = True
         current.unsubscribed_at = None
     current.save()
-    # the address stays out of the trail: the trail is read by every director of the event
+    # the address stays out of the trail, which outlives the subscription
     audit(
         tournament,
         actor,
@@ -286,7 +286,6 @@ def _queued(
     round_number: int | None = None,
     key: str = "",
 ) -> Notice:
-    _current_token(subscription)
     return Notice.objects.create(
         subscription=subscription,
         tournament=subscription.tournament,
@@ -295,7 +294,8 @@ def _queued(
         round_number=round_number,
         key=key[:200],
         subject=subject[:200],
-        body=text + _footer(subscription),
+        body=text,  # the footer with the unsubscribe link is added as it is sent: the
+        # database keeps no working link
     )
 
 
@@ -331,7 +331,7 @@ def deliver(ids: list[int]) -> dict[str, int]:
     queued them. A subscriber who unsubscribed meanwhile gets nothing (marked failed)."""
     notices = list(
         Notice.objects.filter(pk__in=ids, state=Notice.State.QUEUED)
-        .select_related("subscription__player", "tournament")
+        .select_related("subscription__player", "subscription__tournament", "tournament")
         .order_by("id")
     )
     counts = {"sent": 0, "failed": 0}
@@ -358,10 +358,11 @@ def deliver(ids: list[int]) -> dict[str, int]:
             if not sub.active:
                 failed(notice, "unsubscribed before it was sent")
                 continue
+            _current_token(sub)
             url = unsubscribe_url(sub)
             message = EmailMessage(
                 subject=notice.subject,
-                body=notice.body,
+                body=notice.body + _footer(sub),
                 from_email=settings.DEFAULT_FROM_EMAIL,
                 to=[sub.email],
                 headers={
