@@ -119,3 +119,14 @@ def test_a_new_secret_key_gives_new_mails_a_working_link(
     [mail] = smtp.mails
     link = mail.body.split("To stop them: http://testserver")[1].split()[0]
     assert "You are unsubscribed" in Client().post(link).content.decode()
+
+
+def test_a_drafts_pairings_are_not_mailed(event, smtp, django_capture_on_commit_callbacks):
+    """A director tries pairings in a draft before publishing: the players hear of none."""
+    from tournament import services
+
+    _subscribe_all(event)
+    services.publish_tournament(event.tournament, False, actor="test")
+    with django_capture_on_commit_callbacks(execute=True):
+        save_round_pairings(event.a, 1, [PlannedGame(1, 2, board=1)], actor=event.director)
+    assert smtp.mails == [] and not Notice.objects.exists()

@@ -492,14 +492,17 @@ def _pairing(rnd: Round, entry: Entry, game: Game | None) -> tuple[str, str] | N
 
 
 def pairing_notices(round_id: int) -> int:
-    """After a pairing write committed: write each subscriber of the round's division their
-    pairing as now stored, when it differs from the last they were told for that round (a
-    correction then says so), and send. Answers how many notices were queued."""
+    """After a pairing write committed in a published tournament: write each subscriber of
+    the round's division their pairing as now stored, when it differs from the last they were
+    told for that round (a correction then says so), and send. Answers how many notices were
+    queued."""
     rnd = Round.objects.select_related("division__tournament").filter(pk=round_id).first()
     if rnd is None:
         return 0
     division = rnd.division
     tournament = division.tournament
+    if not tournament.published:
+        return 0  # a draft's pairings are the director's trials: the players see nothing yet
     subs = {
         s.player_id: s
         for s in NoticeSubscription.objects.select_related("tournament", "player").filter(
