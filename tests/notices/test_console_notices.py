@@ -162,3 +162,9 @@ def test_merging_players_keeps_their_subscriptions_and_log(event):
         NoticeSubscription.objects.filter(player=ann).values_list("tournament__slug", "email")
     ) == [("later-open", "ann2@players.test"), ("notice-open", "able@players.test")]
     assert Notice.objects.get().subscription.player_id == ann.pk
+
+
+def test_the_console_home_links_the_notices_page_for_directors_only(event):
+    link = 'href="/t/notice-open/console/notices/"'
+    assert link in _client(event.director).get("/t/notice-open/console/").content.decode()
+    assert link not in _client(event.scorekeeper).get("/t/notice-open/console/").content.decode()
