@@ -214,10 +214,28 @@ def test_subscribe_is_idempotent_and_follows_a_new_address(event):
     sub = NoticeSubscription.objects.get()
     assert sub.email == "ann@y.test" and sub.active
     assert "ann@" not in " ".join(AuditEvent.objects.values_list("summary", flat=True))
-    # a scorekeeper (a user who is no director) may not subscribe anyone
+
+
+def test_who_may_subscribe(event):
+    """A player opts in on a published tournament's entry form, signed in or not (the entry
+    service passes them on); a draft's notices are its staff's to set up."""
+    player = event.entries[0].player
+    notices.subscribe(event.tournament, player, "ann@x.test", actor=event.stranger)
+    assert NoticeSubscription.objects.get().email == "ann@x.test"
+    services.publish_tournament(event.tournament, False, actor="test")
     with pytest.raises(ServiceError) as refused:
-        notices.subscribe(event.tournament, player, "ann@z.test", actor=event.scorekeeper)
+        notices.subscribe(event.tournament, player, "ann@z.test", actor=event.stranger)
     assert refused.value.code == "not_allowed"
+    assert NoticeSubscription.objects.get().email == "ann@x.test"
+    notices.subscribe(event.tournament, player, "ann@y.test", actor=event.scorekeeper)
+    notices.subscribe(event.tournament, player, "ann@w.test", actor=event.director)
+    assert NoticeSubscription.objects.get().email == "ann@w.test"
+    # the console's door is the directors' alone, published or not
+    services.publish_tournament(event.tournament, True, actor="test")
+    for who in (event.scorekeeper, event.stranger):
+        with pytest.raises(ServiceError) as refused:
+            notices.add_subscriber(event.tournament, player.pk, actor=who)
+        assert refused.value.code == "not_allowed"
 
 
 def _results(event, capture):

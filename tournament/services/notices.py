@@ -20,8 +20,9 @@ Why it is built this way:
   and the site's secret key; only its SHA-256 is stored. The link's page unsubscribes with one
   POST (a GET only asks), and the mail's ``List-Unsubscribe`` header names the same address.
 
-Who may: ``subscribe`` is the door the entry services call (a trusted actor name: the player's
-own entry, checked there) and the console's (a director, ``require(actor, "direct")``);
+Who may: ``subscribe`` is the door the entry services call (the player entering, checked
+there: any signed-in player or a trusted name for a published tournament, its staff for a
+draft) and the console's ``add_subscriber`` (a director, ``require(actor, "direct")``);
 ``send_final_results`` and the console's add and remove need the tournament's directors.
 ``notify_*`` are called from inside those services' writes and check nobody.
 """
@@ -45,7 +46,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from ..access import require
+from ..access import allowed, require
 from ..checks import refuse_bidi_controls
 from ..errors import ServiceError
 from ..models import (
@@ -150,7 +151,10 @@ def subscribe(tournament: Tournament, player: Player, email: str, *, actor: Any)
     replaces the old one; a player who unsubscribed is subscribed again (they asked again, on
     the entry form, or their director added them). A bad address is refused at ``email``.
     """
-    require(actor, "direct", tournament, what="add notice subscribers")
+    # a director subscribes anyone; a player opts in on a public tournament's entry form (the
+    # entry service, which checked who they are, passes them on); a draft is its staff's alone
+    if not allowed(actor, "direct", tournament):
+        require(actor, "view", tournament, what="subscribe to notices")
     address = _check_email(email, getattr(player, "name", "the player"))
     if tournament.pk is None or player.pk is None:
         raise ServiceError(
