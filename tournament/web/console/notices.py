@@ -53,7 +53,7 @@ def _page(
 @require_http_methods(["GET", "HEAD"])
 def notices(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The subscribers, the log and the final-results action."""
-    return _page(request, tournament, done=request.GET.get("done", "")[:100])
+    return _page(request, tournament)
 
 
 @director_required
