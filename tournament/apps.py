@@ -12,6 +12,11 @@ class TournamentConfig(AppConfig):
 
         register_audit_hook("tournament versions", bump_tournament_versions)
 
+        from .services.notices import on_audited_write
+
+        # a round paired or re-paired: its subscribers' pairing notices, after the commit
+        register_audit_hook("pairing notices", on_audited_write)
+
         from django.contrib.auth import get_user_model
         from django.db.models.signals import pre_save
 

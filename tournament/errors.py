@@ -154,6 +154,21 @@ CODES: dict[str, str] = {
     "announcement_until_bad": "{value!r} is not a time: give HH:MM (today) or YYYY-MM-DD HH:MM",
     "announcement_until_past": "the announcement's end, {until}, has already passed",
     "no_announcement": "{tournament} has no announcement to clear",
+    # e-mail notices (services.notices)
+    "notice_email_needed": "give an e-mail address for {name}'s notices",
+    "notice_bad_email": "{value!r} is not an e-mail address",
+    "notice_no_email": "{name} has no e-mail address in the registry: add it to the player "
+    "first",
+    "notice_unknown_player": "{tournament} has no entrant {value!r} to add to the notices",
+    "notice_unknown_subscriber": "{tournament} has no subscriber {value!r}",
+    "notice_unknown_link": "this unsubscribe link is not one of ours (it may be cut short)",
+    "notice_bad_position": "the waiting-list position must be a whole number from 1, not "
+    "{value!r}",
+    "notices_no_subscribers": "{tournament} has nobody subscribed to its notices",
+    "final_results_not_final": "division {division} is scored through round {scored} of "
+    "{rounds}: its final results are not in yet",
+    "final_results_already_sent": "the final results were already e-mailed on {when} ({count} "
+    "e-mails); to send them again, confirm sending again",
     # concurrency
     "database_busy": "the database is busy with another change (an import or a re-rate); "
     "nothing was saved: try again in a moment",

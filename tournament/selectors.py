@@ -936,3 +936,68 @@ def live_announcement(tournament: Tournament, now: Any) -> Any:
     if found is None or (found.until is not None and found.until <= now):
         return None
     return found
+
+
+# --- e-mail notices (issue 22, item 3) -------------------------------------------------------
+
+
+def notice_token_hash(token: str) -> str:
+    """What an unsubscribe link's token is looked up by: its SHA-256 (the token itself is
+    never stored)."""
+    import hashlib
+
+    return hashlib.sha256(str(token).encode("utf-8", "replace")).hexdigest()
+
+
+def subscription_by_token(token: Any) -> Any:
+    """The subscription an unsubscribe link names, or None for any token that is not one (the
+    same None whatever was wrong, so the page says nothing about which)."""
+    from .models import NoticeSubscription
+
+    text = str(token or "")
+    if not (16 <= len(text) <= 128) or not text.isascii() or not text.isalnum():
+        return None
+    return (
+        NoticeSubscription.objects.select_related("tournament", "player")
+        .filter(token_hash=notice_token_hash(text))
+        .first()
+    )
+
+
+def notice_subscribers(tournament: Tournament) -> list[Any]:
+    """The tournament's subscriptions, active first, by player name (the console's list)."""
+    from .models import NoticeSubscription
+
+    return list(
+        NoticeSubscription.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("-active", "player__name")
+    )
+
+
+def notice_log(tournament: Tournament, limit: int = 200) -> list[Any]:
+    """The tournament's latest notices, newest first, with whom each went to."""
+    from .models import Notice
+
+    return list(
+        Notice.objects.filter(tournament=tournament)
+        .select_related("subscription__player", "division")
+        .order_by("-created", "-id")[:limit]
+    )
+
+
+def notice_candidates(tournament: Tournament) -> list[Player]:
+    """Entrants of the tournament with an e-mail address in the registry and no active
+    subscription yet: whom a director may add from the console."""
+    from .models import NoticeSubscription
+
+    subscribed = NoticeSubscription.objects.filter(tournament=tournament, active=True).values(
+        "player"
+    )
+    return list(
+        Player.objects.filter(entries__division__tournament=tournament)
+        .exclude(email="")
+        .exclude(pk__in=subscribed)
+        .distinct()
+        .order_by("name")
+    )

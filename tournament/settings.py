@@ -297,6 +297,10 @@ EMAIL_PORT = int(os.environ.get("GIBSON_EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("GIBSON_EMAIL_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("GIBSON_EMAIL_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("GIBSON_EMAIL_TLS", False)
+EMAIL_USE_SSL = env_bool("GIBSON_EMAIL_SSL", False)
+# Seconds a mail server may take to answer: players' notices go out inline after a director's
+# write (tournament.services.notices), so a server that hangs must cost seconds, not minutes.
+EMAIL_TIMEOUT = int(os.environ.get("GIBSON_EMAIL_TIMEOUT", "10"))
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("GIBSON_TIME_ZONE", "UTC")

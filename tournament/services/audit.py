@@ -43,6 +43,10 @@ class Action(StrEnum):
     RESET_CLOCK = "reset_clock"
     POST_ANNOUNCEMENT = "post_announcement"
     CLEAR_ANNOUNCEMENT = "clear_announcement"
+    # e-mail notices (services.notices)
+    SUBSCRIBE_NOTICES = "subscribe_notices"
+    UNSUBSCRIBE_NOTICES = "unsubscribe_notices"
+    SEND_FINAL_RESULTS = "send_final_results"
     # staff
     ADD_STAFF = "add_staff"
     REMOVE_STAFF = "remove_staff"

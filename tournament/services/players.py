@@ -21,7 +21,7 @@ from tournament.checks import refuse_bidi_controls, refuse_tsh_separator
 from tournament.errors import ServiceError
 
 from ..access import REGISTRY_PERMISSION, allowed  # noqa: F401 (REGISTRY_PERMISSION re-exported)
-from ..models import Entry, Membership, Player
+from ..models import Entry, Membership, Notice, NoticeSubscription, Player
 from .audit import Actor, audit
 
 # What update_player may change; the registry's fields, not entries or ratings.
@@ -229,6 +229,16 @@ def merge_players(keep: Player, duplicate: Player, *, actor: Actor | str | Any) 
     clubs = set(Membership.objects.filter(player=keep).values_list("club_id", flat=True))
     Membership.objects.filter(player=duplicate, club_id__in=clubs).delete()
     Membership.objects.filter(player=duplicate).update(player=keep)
+    # e-mail notices follow the entries; where both were subscribed to one tournament, the
+    # kept one's subscription stands and takes the other's log of notices
+    kept_subs = {s.tournament_id: s for s in NoticeSubscription.objects.filter(player=keep)}
+    for sub in NoticeSubscription.objects.filter(player=duplicate):
+        if sub.tournament_id in kept_subs:
+            Notice.objects.filter(subscription=sub).update(
+                subscription=kept_subs[sub.tournament_id]
+            )
+            sub.delete()
+    NoticeSubscription.objects.filter(player=duplicate).update(player=keep)
 
     # The kept player takes what only the duplicate knew (an id, an email); ids are unique,
     # so the duplicate goes first.

@@ -7,7 +7,7 @@ redirect (see permissions.division_by_slug).
 
 from django.urls import include, path
 
-from . import accounts, desk, feeds, health, public, selfentry, venue
+from . import accounts, desk, feeds, health, notices, public, selfentry, venue
 from . import ratings as ratings_pages
 from .console import api_token as console_api_token
 from .console import setup as console_setup
@@ -55,5 +55,7 @@ urlpatterns = [
     path("players/", include((ratings_pages.player_patterns, "players"))),
     # a player's own link from their scorecard's QR code (secret token; tournament.web.selfentry)
     path("e/", include((selfentry.urlpatterns, "selfentry"))),
+    # the unsubscribe link of every notice e-mail (secret token; tournament.web.notices)
+    path("notices/", include((notices.urlpatterns, "notices"))),
     path("", include(public_patterns)),
 ]

@@ -1,0 +1,108 @@
+"""Console: a tournament's e-mail notices (issue 22, item 3).
+
+Its directors see who subscribed (names and addresses: the addresses only here, never on a
+public page), add an entrant at the address the registry holds, stop a subscriber's notices,
+read the log of what was sent or failed (with the mail server's words), and e-mail the final
+results: a confirmation step first, and sending a second time needs its own confirmation.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import URLPattern, path
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournament.errors import ServiceError
+
+from ...models import Notice, Tournament
+from ...selectors import notice_candidates, notice_log, notice_subscribers
+from ...services.notices import add_subscriber, remove_subscriber, send_final_results
+from ..permissions import director_required
+
+
+def _page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    error: str = "",
+    error_field: str = "",
+    done: str = "",
+    confirm: bool = False,
+    status: int = 200,
+) -> HttpResponse:
+    log = notice_log(tournament)
+    results_sent = Notice.objects.filter(tournament=tournament, kind=Notice.Kind.RESULTS)
+    context = {
+        "tournament": tournament,
+        "subscribers": notice_subscribers(tournament),
+        "candidates": notice_candidates(tournament),
+        "log": log,
+        "failed": sum(1 for n in log if n.state == Notice.State.FAILED),
+        "results_sent": results_sent.order_by("-created").first(),
+        "results_count": results_sent.count(),
+        "error": error,
+        "error_field": error_field,
+        "done": done,
+        "confirm": confirm,
+    }
+    return render(request, "console/notices.html", context, status=status)
+
+
+@director_required
+@require_http_methods(["GET", "HEAD"])
+def notices(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The subscribers, the log and the final-results action."""
+    return _page(request, tournament)
+
+
+@director_required
+@require_POST
+def notices_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Subscribe an entrant at the registry's address for them."""
+    try:
+        sub = add_subscriber(tournament, request.POST.get("player", ""), actor=request.user)
+    except ServiceError as exc:
+        return _page(request, tournament, error=exc.message, error_field=exc.field, status=400)
+    return _page(request, tournament, done=f"{sub.player.name} subscribed.")
+
+
+@director_required
+@require_POST
+def notices_remove(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Stop one subscriber's notices."""
+    try:
+        remove_subscriber(tournament, request.POST.get("subscription", ""), actor=request.user)
+    except ServiceError as exc:
+        return _page(request, tournament, error=exc.message, error_field=exc.field, status=400)
+    return redirect("console:notices", slug=tournament.slug)
+
+
+@director_required
+@require_POST
+def notices_results(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """E-mail the final results: without ``confirm`` the page asks first; with it they go (a
+    second sending also needs ``again``, asked for by its own confirmation)."""
+    if request.POST.get("confirm") != "yes":
+        return _page(request, tournament, confirm=True)
+    again = request.POST.get("again") == "yes"
+    try:
+        count = send_final_results(tournament, actor=request.user, again=again)
+    except ServiceError as exc:
+        return _page(
+            request,
+            tournament,
+            error=exc.message,
+            error_field=exc.field,
+            confirm=exc.code == "final_results_already_sent",
+            status=400,
+        )
+    return _page(request, tournament, done=f"Final results queued for {count} subscribers.")
+
+
+urlpatterns: list[URLPattern] = [
+    path("notices/", notices, name="notices"),
+    path("notices/add/", notices_add, name="notices_add"),
+    path("notices/remove/", notices_remove, name="notices_remove"),
+    path("notices/results/", notices_results, name="notices_results"),
+]
