@@ -7,7 +7,18 @@ to no tournament yet (the list of one's tournaments, creating a new one).
 
 from django.urls import path
 
-from . import clock, home, pairing, rating_submit, registration, results, setup, staff
+from . import (
+    clock,
+    federation,
+    home,
+    pairing,
+    rating_submit,
+    registration,
+    results,
+    setup,
+    staff,
+    weekend,
+)
 
 app_name = "console"
 
@@ -17,6 +28,8 @@ urlpatterns = [
     *setup.urlpatterns,
     *staff.urlpatterns,
     *clock.urlpatterns,
+    *weekend.urlpatterns,
+    *federation.urlpatterns,
     path("<str:division>/", home.division_home, name="division"),
     path("<str:division>/standings/", home.standings, name="standings"),
     *results.urlpatterns,
