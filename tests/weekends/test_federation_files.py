@@ -88,9 +88,13 @@ def test_an_unpaired_player_in_a_round_is_named():
 
 def test_a_missing_pairing_or_score_is_named():
     problems = check_naspa_division("A", four(p3=player(3, "Cole, Cy", 0, [4], [390])))
-    assert any(p.player == "#3 Cole, Cy" and p.round == 2 and "no pairing" in p.what for p in problems)
+    assert any(
+        p.player == "#3 Cole, Cy" and p.round == 2 and "no pairing" in p.what for p in problems
+    )
     problems = check_naspa_division("A", four(p3=player(3, "Cole, Cy", 0, [4, 1], [390])))
-    assert any(p.player == "#3 Cole, Cy" and p.round == 2 and p.what == "no score" for p in problems)
+    assert any(
+        p.player == "#3 Cole, Cy" and p.round == 2 and p.what == "no score" for p in problems
+    )
 
 
 def test_a_missing_naspa_id_when_required_and_a_bad_id():
@@ -162,7 +166,9 @@ def event(real_data):
 def test_a_clean_download_is_recorded_with_its_checksum(event):
     t, td = event
     record, built = download_federation_file(t, "wespa", td)
-    assert record.sha256 == hashlib.sha256(built.data).hexdigest() and record.size == len(built.data)
+    assert record.sha256 == hashlib.sha256(built.data).hexdigest() and record.size == len(
+        built.data
+    )
     assert (record.federation, record.file_name, record.forced) == ("WESPA", f"{t.slug}.tou", False)
     assert record.downloaded_by == td
     assert AuditEvent.objects.filter(action="download_federation_file", tournament=t).count() == 1

@@ -87,7 +87,8 @@ def parse_position(value: Any, count: int) -> int:
     """A place typed on a form: a whole number from 1 to ``count``, else a refusal naming it."""
     text = str(value).strip()
     if not text.isdigit() or not text.isascii() or not 1 <= int(text) <= count:
-        raise ServiceError("weekend_bad_position", field="position", value=text, count=count)
+        shown = text.replace("\x00", "\\0")[:10]
+        raise ServiceError("weekend_bad_position", field="position", value=shown, count=count)
     return int(text)
 
 

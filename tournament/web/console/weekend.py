@@ -32,6 +32,12 @@ def _field(request: HttpRequest, name: str, limit: int = 200) -> str:
     return (request.POST.get(name) or "").replace("\x00", "")[:limit]
 
 
+def _position(request: HttpRequest) -> str:
+    """The place as typed: a NUL or any other stray character is refused by the service with
+    the value shown, never dropped (an emptied place would silently mean "last")."""
+    return (request.POST.get("position") or "")[:10]
+
+
 def _tournament(request: HttpRequest, name: str = "event") -> Tournament | None:
     slug = _field(request, name, 120)
     return Tournament.objects.filter(slug=slug, importing=False).first() if slug else None
@@ -112,7 +118,7 @@ def weekend_add(request: HttpRequest, tournament: Tournament) -> HttpResponseBas
             _in_weekend(weekend, tournament),
             other,
             request.user,
-            position=_field(request, "position", 10),
+            position=_position(request),
             seed_from_earlier=request.POST.get("seed_from_earlier") == "on",
         )
         return f"{other.name} added to the weekend." if other else ""
@@ -125,9 +131,7 @@ def weekend_add(request: HttpRequest, tournament: Tournament) -> HttpResponseBas
 def weekend_move(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
     def run(weekend: Weekend | None) -> str:
         other = _tournament(request)
-        move_event(
-            _in_weekend(weekend, tournament), other, _field(request, "position", 10), request.user
-        )
+        move_event(_in_weekend(weekend, tournament), other, _position(request), request.user)
         return "The weekend's order is changed."
 
     return _act(request, tournament, run)
