@@ -183,6 +183,7 @@ def test_a_file_with_problems_is_refused_unless_downloaded_anyway(event):
     record, built = download_federation_file(t, "naspa", td, require_ids=True, anyway=True)
     assert record.forced and len(record.problems) == t.divisions.get().entries.count()
     assert record.problems[0]["what"].startswith("no NASPA id")
+    assert record.problems[0]["division"] == t.divisions.get().name  # named as in config.tsh
 
 
 def test_unknown_file_and_strangers_are_refused_with_nothing_recorded(event):

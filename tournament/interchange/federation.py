@@ -262,11 +262,17 @@ def check_naspa_division(
 def check_naspa(data: bytes, require_ids: bool = False) -> list[Problem]:
     """all.tsh: every division's .t read back (leniently: all problems, not the first)."""
     try:
-        _config, files = parse_archive(data.decode("utf-8"))
+        config, files = parse_archive(data.decode("utf-8"))
+        # config.tsh names each division's file: "division A a.t"
+        divisions = {
+            m.group(2): m.group(1)
+            for m in re.finditer(r"^division\s+(\S+)\s+(\S+)\s*$", config, re.MULTILINE)
+        }
         out = []
         for name, text in files.items():
             players = parse_t(text, source=name, check=False)
-            out += check_naspa_division(name.removesuffix(".t"), players, require_ids=require_ids)
+            division = divisions.get(name, name.removesuffix(".t"))
+            out += check_naspa_division(division, players, require_ids=require_ids)
         return out
     except (FormatError, UnicodeDecodeError) as exc:
         return [Problem("", f"the file cannot be read back: {exc}")]
