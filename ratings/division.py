@@ -19,7 +19,7 @@ from ratings.models import RatedEvent, RatingList, SubmissionRequest
 from ratings.services import rerate_list, submit_event
 from tournament.access import allowed, can_rate
 from tournament.errors import ServiceError
-from tournament.models import Division, Game
+from tournament.models import Division, Game, WeekendEvent
 from tournament.services.audit import Actor, audit
 
 
@@ -153,7 +153,9 @@ def rate_division(
 ) -> RatedEvent:
     """Submit a division's games to a rating list (its own list by default) and re-rate.
 
-    Players new to the list start from their entry's seed rating and career games.
+    Players new to the list start from their entry's seed rating and career games. A division
+    of a weekend's event takes the event's place in the weekend as its place among the list's
+    events of its date (docs/weekends.md), however and in whichever order it is submitted.
     """
     lst = rating_list or division.rating_list
     if lst is None:
@@ -176,7 +178,14 @@ def rate_division(
         start={e.player_id: (e.seed_rating, e.career_games) for e in entries},
         rerate=rerate,
         progress=progress,
+        sequence=weekend_sequence(t),
     )
+
+
+def weekend_sequence(tournament: Any) -> int:
+    """The tournament's place in its weekend (1 = first to start); 0 outside a weekend."""
+    place = WeekendEvent.objects.filter(tournament=tournament).values_list("position", flat=True)
+    return place.first() or 0
 
 
 def submit_divisions(

@@ -119,9 +119,15 @@ class RatedEvent(models.Model):
     # [[round, player_a_pk, player_b_pk, score_a, score_b], ...]: real games only.
     games = models.JSONField(default=list)
     submitted = models.DateTimeField(auto_now=True)
+    # The event's place among the list's events of the same date: a weekend's events of one
+    # day are rated in the weekend's order (docs/weekends.md), not in the order they were
+    # submitted. 0 for an event outside a weekend. Every ordering of events reads it.
+    sequence = models.PositiveIntegerField(
+        default=0, help_text="order among events of the same date (a weekend's place)"
+    )
 
     class Meta:
-        ordering = ["rating_list", "date", "id"]
+        ordering = ["rating_list", "date", "sequence", "id"]
         # a player's last event on a list is found by its date (PlayerRating.last_event_date)
         indexes = [models.Index(fields=["rating_list", "date"], name="rated_event_list_date")]
         constraints = [

@@ -180,7 +180,7 @@ def last_events(lst: RatingList, player_ids: Iterable[int]) -> dict[int, RatingH
             event__rating_list=lst,
             event__date=OuterRef("last_event_date"),
         )
-        .order_by("-event_id")
+        .order_by("-event__sequence", "-event_id")
         .values("pk")[:1]
     )
     ids = PlayerRating.objects.filter(rating_list=lst, player_id__in=list(player_ids)).values(
@@ -289,7 +289,7 @@ def chart_series(player_id: int) -> list[tuple[str, list[tuple[datetime.date, in
     by_list: dict[str, list[tuple[datetime.date, int]]] = {}
     for name, date, after in (
         RatingHistory.objects.filter(player_id=player_id)
-        .order_by("event__rating_list__name", "event__date", "event_id")
+        .order_by("event__rating_list__name", "event__date", "event__sequence", "event_id")
         .values_list("event__rating_list__name", "event__date", "after")
     ):
         by_list.setdefault(name, []).append((date, after))
@@ -304,7 +304,7 @@ def history_ids(player_id: int) -> QuerySet:
     """
     return (
         RatingHistory.objects.filter(player_id=player_id)
-        .order_by("-event__date", "-event_id")
+        .order_by("-event__date", "-event__sequence", "-event_id")
         .values_list("pk", flat=True)
     )
 

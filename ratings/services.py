@@ -38,6 +38,10 @@ from .engine.ratingsfile import parse_ratings
 from .models import PlayerRating, RatedEvent, RatingHistory, RatingList
 
 Progress = Callable[[int, int], None]
+#: The one order events of a list are rated in: by date, then by their place among the
+#: day's events (a weekend's order, docs/weekends.md), then as submitted. Every query that
+#: replays, pages or shows a list's events in rating order uses it.
+EVENT_ORDER = ("date", "sequence", "id")
 BATCH = 1000
 
 
@@ -95,12 +99,15 @@ def submit_event(
     start: dict[int, tuple[int, int | None]] | None = None,
     rerate: bool = True,
     progress: Progress | None = None,
+    sequence: int = 0,
 ) -> RatedEvent:
     """Add an event to a list (or replace the one for the same division), then re-rate.
 
     ``games`` name players by their Player primary key. ``start`` gives (rating, career games)
     for players not yet on the list (e.g. a division's seed ratings); others enter unrated.
     Later events are re-rated too, since a late event changes everyone after it.
+    ``sequence`` places the event among the list's events of its date (a weekend's order,
+    docs/weekends.md); events of one date with the same sequence keep submission order.
     """
     if rating_list.start_date and date < rating_list.start_date:
         raise RatingError(
@@ -129,6 +136,7 @@ def submit_event(
         event.date = date
         event.configured_rounds = configured_rounds
         event.system = system
+        event.sequence = sequence
         event.games = [[g.round, g.a, g.b, g.score_a, g.score_b] for g in games]
         event.save()
         have = set(
@@ -164,9 +172,10 @@ def submit_event(
 def list_history(
     lst: RatingList, system: str | None = None
 ) -> tuple[list[tuple[RatedEvent, EngineEvent]], dict[Hashable, RatedPlayer]]:
-    """The list's events (stored and engine form) in date order, and its players' start."""
+    """The list's events (stored and engine form) in rating order (date, then the place
+    among the day's events, then submission), and its players' start."""
     events = []
-    for ev in lst.events.order_by("date", "id"):
+    for ev in lst.events.order_by(*EVENT_ORDER):
         games = [RatedGame(r, a, b, sa, sb) for r, a, b, sa, sb in ev.games]
         events.append(
             (
@@ -234,20 +243,21 @@ def _event_stream(
     events: Any,
     before_fetch: Callable[[], None] | None = None,
 ) -> Iterator[EngineEvent]:
-    """The list's events in the engine's form, read as plain rows in rating order (date, id).
+    """The list's events in the engine's form, read as plain rows in rating order
+    (EVENT_ORDER: date, sequence, id).
 
     Pages of EVENT_CHUNK events, each its own query from where the last ended (no cursor held
     open between them, so a COPY can run between two pages on the same connection); no model
     objects and no whole-history list: the engine consumes the stream as it comes.
     """
-    fields = ("pk", "date", "configured_rounds", "system", "games")
-    ordered = events.order_by("date", "id")
+    fields = ("pk", "date", "configured_rounds", "system", "games", "sequence")
+    ordered = events.order_by(*EVENT_ORDER)
     page = ordered
     while True:
         if before_fetch is not None:
             before_fetch()
         rows = list(page.values_list(*fields)[:EVENT_CHUNK])
-        for pk, date, rounds, ev_system, games in rows:
+        for pk, date, rounds, ev_system, games, _sequence in rows:
             yield EngineEvent(
                 pk,
                 date,
@@ -257,9 +267,11 @@ def _event_stream(
             )
         if len(rows) < EVENT_CHUNK:
             return
-        last_pk, last_date = rows[-1][0], rows[-1][1]
+        last_pk, last_date, last_seq = rows[-1][0], rows[-1][1], rows[-1][5]
         # the date bound alone lets the (list, date) index start where the last page ended
-        page = ordered.filter(date__gte=last_date).filter(Q(date__gt=last_date) | Q(pk__gt=last_pk))
+        page = ordered.filter(date__gte=last_date).filter(
+            Q(date__gt=last_date) | Q(sequence__gt=last_seq) | Q(sequence=last_seq, pk__gt=last_pk)
+        )
 
 
 def _start_state(lst: RatingList) -> dict[Hashable, RatedPlayer]:

@@ -157,13 +157,11 @@ CODES: dict[str, str] = {
     # e-mail notices (services.notices)
     "notice_email_needed": "give an e-mail address for {name}'s notices",
     "notice_bad_email": "{value!r} is not an e-mail address",
-    "notice_no_email": "{name} has no e-mail address in the registry: add it to the player "
-    "first",
+    "notice_no_email": "{name} has no e-mail address in the registry: add it to the player first",
     "notice_unknown_player": "{tournament} has no entrant {value!r} to add to the notices",
     "notice_unknown_subscriber": "{tournament} has no subscriber {value!r}",
     "notice_unknown_link": "this unsubscribe link is not one of ours (it may be cut short)",
-    "notice_bad_position": "the waiting-list position must be a whole number from 1, not "
-    "{value!r}",
+    "notice_bad_position": "the waiting-list position must be a whole number from 1, not {value!r}",
     "notices_no_subscribers": "{tournament} has nobody subscribed to its notices",
     "final_results_not_final": "division {division} is scored through round {scored} of "
     "{rounds}: its final results are not in yet",
@@ -398,6 +396,22 @@ CODES: dict[str, str] = {
     "unknown_season": "{club} has no season {season!r} (seasons: {seasons})",
     "no_season": "{club} has no season yet; create one first",
     "not_a_club_night": "{slug!r} is not a club night",
+    # weekends (tournament.services.weekends, ratings.weekend)
+    "weekend_name_required": "a weekend needs a name",
+    "weekend_bad_slug": "{value!r} is not a slug: use letters, digits, '-' and '_'",
+    "weekend_slug_taken": "there is already a weekend {slug!r}",
+    "weekend_needs_event": "a weekend starts with one of your tournaments: choose it",
+    "weekend_event_taken": "{tournament} is already in the weekend {weekend}",
+    "weekend_not_an_event": "{tournament} is not in the weekend {weekend}",
+    "weekend_bad_position": "place {value!r}: choose a place from 1 to {count}",
+    "weekend_empty": "the weekend {weekend} has no events yet",
+    "weekend_order_dates": "{later} (place {position}, starting {date}) starts before "
+    "{earlier} (starting {earlier_date}): put the events in the order they start",
+    "weekend_event_no_games": "{tournament}: no scored games to rate",
+    # federation files (tournament.services.federation)
+    "unknown_federation_file": "{value!r} is not a federation file here (choose one of {choices})",
+    "federation_file_invalid": "{file}: {count} problem(s) found; fix them first, or "
+    "download anyway (the download is recorded with the problems)",
 }
 
 

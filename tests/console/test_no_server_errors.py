@@ -83,6 +83,12 @@ FIELDS = [
     "divisions-INITIAL_FORMS",
     "divisions-0-name",
     "divisions-0-rounds",
+    # weekends and federation files (issue 22)
+    "event",
+    "position",
+    "seed_from_earlier",
+    "anyway",
+    "ids",
 ]
 
 
@@ -113,6 +119,7 @@ def _paths(t, d) -> list[str]:
                         route.replace("<str:division>", division)
                         .replace("<int:round>", rnd)
                         .replace("<int:pk>", pk)
+                        .replace("<str:key>", "naspa" if pk == "1" else "nope")
                     )
                     out.append(f"/t/{t.slug}/console/{path}")
     for pattern in console_setup.site_patterns:

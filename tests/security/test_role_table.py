@@ -39,7 +39,16 @@ from ratings.services import create_rating_list
 from tournament import services
 from tournament.clubs.models import Night
 from tournament.clubs.services import add_member, create_club
-from tournament.models import Announcement, Game, Player, RoundClock, StaffInvite, Tournament
+from tournament.models import (
+    Announcement,
+    FederationDownload,
+    Game,
+    Player,
+    RoundClock,
+    StaffInvite,
+    Tournament,
+    Weekend,
+)
 from tournament.services.selfentry import issue_token
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -68,6 +77,8 @@ TABLE: dict[str, str] = {
     "change the staff": "no no no yes no no no no yes",
     "run the round clock": "no no no yes no no no no yes",
     "post an announcement": "no no no yes no no no no yes",
+    "group events into a weekend": "no no no yes no no no no yes",
+    "download federation files": "no no no yes no no no no yes",
     "start a club night": "no no no no no yes no no yes",
     "edit the registry": "no no no no no no yes no yes",
     "submit or import ratings": "no no no no no no no yes yes",
@@ -255,6 +266,14 @@ def _clock_fp(world: World) -> Any:
 
 def _announcement_fp(world: World) -> Any:
     return Announcement.objects.count()
+
+
+def _weekend_fp(world: World) -> Any:
+    return list(Weekend.objects.values_list("slug", flat=True))
+
+
+def _federation_fp(world: World) -> Any:
+    return FederationDownload.objects.count()
 
 
 def _night_fp(world: World) -> Any:
@@ -481,6 +500,14 @@ ACTIONS: dict[str, Action] = {
     "post an announcement": Action(
         _announcement_fp,
         {"web": _web_post(CONSOLE + "setup/announcement/", {"text": "Round 3 at 15:00"})},
+    ),
+    "group events into a weekend": Action(
+        _weekend_fp,
+        {"web": _web_post(CONSOLE + "weekend/create/", {"name": "Role Weekend", "slug": "rw"})},
+    ),
+    "download federation files": Action(
+        _federation_fp,
+        {"web": _web_post(CONSOLE + "federation/absp/download/", {"anyway": "on"})},
     ),
     "start a club night": Action(
         _night_fp,

@@ -837,7 +837,9 @@ class PlayerDetail(ETagMixin, generics.RetrieveAPIView):
             Prefetch(
                 "rating_history",
                 RatingHistory.objects.select_related("event__rating_list").order_by(
-                    "event__date", "event__id"
+                    "event__date",
+                    "event__sequence",
+                    "event__id",  # the lists' rating order
                 ),
             ),
         )

@@ -1029,6 +1029,7 @@ AFTER_CLOSING = frozenset(
         Action.REOPEN_NIGHT,
         Action.SUBMIT_RATINGS,
         Action.RERATE,
+        Action.DOWNLOAD_FEDERATION_FILE,  # a record of a file sent, not a change to the night
         Action.ISSUE_ENTRY_TOKEN,
         Action.ISSUE_ENTRY_TOKENS,
         Action.REVOKE_ENTRY_TOKEN,

@@ -99,6 +99,14 @@ class Action(StrEnum):
     APPROVE_SUBMISSION = "approve_submission"
     REJECT_SUBMISSION = "reject_submission"
     RERATE = "rerate"
+    SUBMIT_WEEKEND = "submit_weekend"
+    # weekends and federation files (issue 22)
+    CREATE_WEEKEND = "create_weekend"
+    ADD_WEEKEND_EVENT = "add_weekend_event"
+    REMOVE_WEEKEND_EVENT = "remove_weekend_event"
+    MOVE_WEEKEND_EVENT = "move_weekend_event"
+    SET_WEEKEND_SEEDING = "set_weekend_seeding"
+    DOWNLOAD_FEDERATION_FILE = "download_federation_file"
     # clubs (tournament.clubs)
     CREATE_CLUB = "create_club"
     UPDATE_CLUB = "update_club"

@@ -175,7 +175,7 @@ def create_division(
 # (not only in the page's form), so a refusal names its field whichever interface asked.
 
 # One-word console pages under /t/SLUG/console/: a division slug equal to one would hide it.
-RESERVED_DIVISION_SLUGS = frozenset({"setup", "staff", "new", "standings"})
+RESERVED_DIVISION_SLUGS = frozenset({"setup", "staff", "new", "standings", "weekend", "federation"})
 EDITABLE_TOURNAMENT_FIELDS = frozenset((TOURNAMENT_FIELDS - {"config"}) | {"name", "realm"})
 DIVISION_FIELDS = frozenset(
     {"name", "slug", "rounds", "rating_system", "rating_list", "prize_places", "file_name"}

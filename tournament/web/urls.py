@@ -7,7 +7,7 @@ redirect (see permissions.division_by_slug).
 
 from django.urls import include, path
 
-from . import accounts, desk, feeds, health, notices, public, selfentry, venue
+from . import accounts, desk, feeds, health, notices, public, selfentry, venue, weekends
 from . import ratings as ratings_pages
 from .console import api_token as console_api_token
 from .console import setup as console_setup
@@ -16,6 +16,7 @@ public_patterns = (
     [
         path("", public.home, name="home"),
         path("t/<slug:slug>/", public.tournament_detail, name="tournament"),
+        path("weekends/<slug:slug>/", weekends.weekend_detail, name="weekend"),
         path("t/<slug:slug>/tourney.js", feeds.tourney_js, name="tourney_js"),
         # the venue's TV and the strip (announcement, round clock) the public pages fetch
         path("t/<slug:slug>/screen/", venue.screen, name="screen"),

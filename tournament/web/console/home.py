@@ -99,6 +99,8 @@ def _tournament_links(tournament: Tournament, directs: bool) -> list[tuple[str, 
             ("Setup", "console:setup"),
             ("Staff", "console:staff"),
             ("Notices", "console:notices"),
+            ("Weekend", "console:weekend"),
+            ("Federation files", "console:federation"),
         ):
             url = _url(name, tournament.slug)
             if url:

@@ -7,7 +7,19 @@ to no tournament yet (the list of one's tournaments, creating a new one).
 
 from django.urls import path
 
-from . import clock, home, notices, pairing, rating_submit, registration, results, setup, staff
+from . import (
+    clock,
+    federation,
+    home,
+    notices,
+    pairing,
+    rating_submit,
+    registration,
+    results,
+    setup,
+    staff,
+    weekend,
+)
 
 app_name = "console"
 
@@ -18,6 +30,8 @@ urlpatterns = [
     *staff.urlpatterns,
     *clock.urlpatterns,
     *notices.urlpatterns,
+    *weekend.urlpatterns,
+    *federation.urlpatterns,
     path("<str:division>/", home.division_home, name="division"),
     path("<str:division>/standings/", home.standings, name="standings"),
     *results.urlpatterns,
