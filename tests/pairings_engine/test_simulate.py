@@ -186,14 +186,22 @@ def test_swiss_pairs_top_half_against_bottom_half_of_each_score_group() -> None:
     wins2 = np.array([8, 8, 8, 8, 6, 6, 6, 4])
     code = wins2.astype(np.int64) << _PLAIN.w
     v = (((_PLAIN.base - code) << ID_BITS) | np.arange(8))[None, :]
-    a, b = _score_group_halves(v, _PLAIN)
+    a, b = _score_group_halves(v, 8, _PLAIN)
     assert list(zip(a[0].tolist(), b[0].tolist(), strict=True)) == [(0, 2), (1, 3), (4, 5), (6, 7)]
+    first = v
     # an odd top group: its last player drops into the next group
     wins2 = np.array([8, 8, 8, 6, 6, 6, 4, 4])
     code = wins2.astype(np.int64) << _PLAIN.w
     v = (((_PLAIN.base - code) << ID_BITS) | np.arange(8))[None, :]
-    a, b = _score_group_halves(v, _PLAIN)
+    a, b = _score_group_halves(v, 8, _PLAIN)
     assert list(zip(a[0].tolist(), b[0].tolist(), strict=True)) == [(0, 1), (2, 4), (3, 5), (6, 7)]
+    # every simulation of a chunk at once: indices are flat, the second row's from 9 on (a
+    # ninth column, beyond the paired ones, is left alone)
+    both = np.concatenate([first, v])
+    both = np.concatenate([both, both[:, -1:] + 1], axis=1)
+    a, b = _score_group_halves(both, 8, _PLAIN)
+    assert a[1].tolist() == [9, 11, 12, 15] and b[1].tolist() == [10, 13, 14, 16]
+    assert a[0].tolist() == [0, 1, 4, 6] and b[0].tolist() == [2, 3, 5, 7]
 
 
 def test_a_proposed_repeat_is_swapped_with_the_next_game() -> None:
