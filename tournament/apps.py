@@ -12,6 +12,10 @@ class TournamentConfig(AppConfig):
 
         register_audit_hook("tournament versions", bump_tournament_versions)
 
+        from .web.chances import refresh_on_change
+
+        register_audit_hook("prize chances on a worker", refresh_on_change)
+
         from django.contrib.auth import get_user_model
         from django.db.models.signals import pre_save
 
