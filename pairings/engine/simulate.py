@@ -80,7 +80,9 @@ class GameModel:
     ``slope``: mean spread per rating point of difference (kept for reference: the simulation
     takes its win chance from the rating system, and the margin's mean follows from it);
     ``tie_rate``: share of real games tied; ``combined_mean``/``combined_sd``: the two scores'
-    sum, for events ranking on points before spread.
+    sum, for events ranking on points before spread; ``confidence``: how far to trust the
+    rating system's expectancy, fitted on the real games' wins (a win chance p becomes
+    Phi(confidence * Phi^-1(p)): below 1, ratings predicted the fixtures' games too surely).
     """
 
     sigma: float = 95.0
@@ -88,6 +90,7 @@ class GameModel:
     tie_rate: float = 0.005
     combined_mean: float = 800.0
     combined_sd: float = 70.0
+    confidence: float = 1.0
     games: int = 0
     source: str = ""
 
@@ -104,6 +107,7 @@ class GameModel:
             "tie_rate": self.tie_rate,
             "combined_mean": self.combined_mean,
             "combined_sd": self.combined_sd,
+            "confidence": self.confidence,
             "games": self.games,
             "source": self.source,
         }
@@ -418,7 +422,7 @@ class Prepared:
         )
         self.v0 = ((self.lay.base - code) << ID_BITS) | np.arange(n, dtype=np.int64)
         self.mu = (
-            (_ndtri(wp[np.ix_(self.player_of, self.player_of)]) * model.sigma)
+            (_ndtri(wp[np.ix_(self.player_of, self.player_of)]) * (model.confidence * model.sigma))
             .astype(np.float32)
             .ravel()
         )
