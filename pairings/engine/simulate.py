@@ -593,30 +593,48 @@ class Prepared:
     def play(self, rng: np.random.Generator, size: int) -> np.ndarray:
         """``size`` playings of the remaining rounds: the final V of each."""
         v = np.broadcast_to(self.v0, (size, self.n)).copy()
-        # each player's opponent in the previous simulated round (slot; -1: none)
-        last = np.full((size, self.n), -1, dtype=np.int16)
-        for plan in self.plans:
+        # each player's opponent in the previous simulated round (slot; -1: none), or None
+        # before any (nothing to look up) and after the last (nothing to record)
+        last = None
+        for k, plan in enumerate(self.plans):
             if plan.stopping.size:
                 hit = np.isin(v & _ID_MASK, plan.stopping)
                 v[hit] = self.lay.stopped | (v[hit] & _ID_MASK)
             if plan.known is not None:
                 v = _by_slot(v)
                 self._play_known(rng, plan, v)
-                last.fill(-1)
+                last = np.full((size, self.n), -1, dtype=np.int16)
                 for a, b, _margin in plan.known:
                     if b >= 0:
                         last[:, a], last[:, b] = b, a
             else:
-                self._play_round(rng, plan, v, last)
+                record = k + 1 < len(self.plans)
+                if record and last is None:
+                    last = np.full((size, self.n), -1, dtype=np.int16)
+                    looked_up = None  # nobody played a simulated round yet
+                else:
+                    looked_up = last
+                last = self._play_round(rng, plan, v, looked_up, last if record else None)
         return v
 
     def _play_round(
-        self, rng: np.random.Generator, plan: _Plan, v: np.ndarray, last: np.ndarray
-    ) -> None:
-        """One approximately paired round, in place: sort, pair, play (see the module doc)."""
+        self,
+        rng: np.random.Generator,
+        plan: _Plan,
+        v: np.ndarray,
+        last: np.ndarray | None,
+        record: np.ndarray | None,
+    ) -> np.ndarray | None:
+        """One approximately paired round, in place: sort, pair, play (see the module doc).
+
+        ``last``: each slot's opponent in the previous round (None: no round before, so no
+        rematch to avoid); ``record``: where to write this round's opponents (None: the last
+        round). Returns ``record``."""
         r, m, lay = plan.rnd, plan.active, self.lay
         if m < 2:
-            return
+            if record is not None and last is None:
+                record.fill(-1)
+            return record
         v.sort(axis=1)
         size, n = v.shape
         clinched = None
@@ -656,15 +674,19 @@ class Prepared:
         else:
             va, vb = v[:, 0:pairs:2].copy(), v[:, 1:pairs:2].copy()
         sa, sb = va & _ID_MASK, vb & _ID_MASK
-        last_flat = last.ravel()
-        if r.system != "random":
-            self._avoid_repeats(va, vb, sa, sb, rowoff, last_flat, r.max_meetings)
+        if r.system != "random" and (last is not None or self.any_met):
+            self._avoid_repeats(va, vb, sa, sb, rowoff, last, r.max_meetings)
         da, db = self.deltas(rng, sa, sb, r.cap)
         # every paired column is written back (the next round sorts again anyway)
         np.subtract(va, da, out=v[:, 0:pairs:2])
         np.subtract(vb, db, out=v[:, 1:pairs:2])
-        last_flat[sa + rowoff] = sb
-        last_flat[sb + rowoff] = sa
+        if record is not None:
+            if m % 2:  # the bye's player met nobody
+                record[np.arange(size), v[:, m - 1] & _ID_MASK] = -1
+            flat = record.ravel()
+            flat[sa + rowoff] = sb
+            flat[sb + rowoff] = sa
+        return record
 
     def _avoid_repeats(
         self,
@@ -673,69 +695,82 @@ class Prepared:
         sa: np.ndarray,
         sb: np.ndarray,
         rowoff: np.ndarray,
-        last_flat: np.ndarray,
+        last: np.ndarray | None,
         max_meetings: int,
     ) -> None:
         """Swap the second players of two nearby games when one of them is a repeat (met
         ``max_meetings`` times at the event, or in the previous simulated round) and the swap
         means fewer repeat meetings: the engine avoids repeats whenever it can, and without
         this a chaser would meet the leader round after round. Games d = 1..REPEAT_REACH apart
-        are tried in turn; in each pass the games looked at are disjoint, so no player moves
-        twice. Only the simulations holding a repeat are looked at.
+        are tried in turn; in each pass the games looked at are disjoint (blocks of d games
+        of one parity meet the next block), so no player moves twice.
+
+        Repeats are few: after one pass over every game to find them, the passes work on the
+        list of repeated games only, (simulation, game) pairs kept up to date as swaps fix
+        them.
         """
-        g = sa.shape[1]
+        size, g = sa.shape
         if g < 2:
             return
         n = self.n
         pen = self.penalty(max_meetings) if self.any_met else None
-        rep = last_flat.take(sa + rowoff) == sb
-        if pen is not None:
-            rep |= pen.take(sa * n + sb) > 0
-        rows = np.flatnonzero(rep.any(axis=1))
-        if rows.size == 0:
+        last_flat = last.ravel() if last is not None else None
+        if last_flat is not None:
+            rep = last_flat.take(sa + rowoff) == sb
+            if pen is not None:
+                rep |= pen.take(sa * n + sb) > 0
+        else:
+            rep = pen.take(sa * n + sb) > 0
+        flagged = np.flatnonzero(rep)
+        if flagged.size == 0:
             return
-        # the simulations with a repeat, worked on apart and written back
-        xa, xb, xvb, rep = sa[rows], sb[rows], vb[rows], rep[rows]
-        off = rowoff[rows]
+        fs, fg = np.divmod(flagged, g)
+        a_flat, b_flat, vb_flat = sa.ravel(), sb.ravel(), vb.ravel()
+        rowoff_flat = rowoff.ravel()
 
         def cost(x: np.ndarray, y: np.ndarray, o: np.ndarray) -> np.ndarray:
             # meetings beyond the allowance, and a rematch of the round before (worst)
+            if last_flat is None:
+                return pen.take(x * n + y)
             c = 10 * (last_flat.take(x + o) == y).astype(np.int32)
             if pen is not None:
                 c += pen.take(x * n + y)
             return c
 
-        games = np.arange(g)
         for d in range(1, min(REPEAT_REACH, g - 1) + 1):
             for parity in (0, 1):
-                j = games[((games // d) % 2 == parity) & (games + d < g)]
-                if j.size == 0:
+                if fs.size == 0:
+                    return
+                # each repeated game's partner in this pass: the game d after it when its
+                # block has this parity, the game d before it when the block before has
+                first = np.where((fg // d) % 2 == parity, fg, fg - d)
+                usable = (first >= 0) & ((first // d) % 2 == parity) & (first + d < g)
+                if not usable.any():
                     continue
-                bad = rep[:, j] | rep[:, j + d]
-                s_idx, k = np.nonzero(bad)
-                if s_idx.size == 0:
-                    continue
-                jj = j[k]
-                o = off[s_idx, 0]
-                before = cost(xa[s_idx, jj], xb[s_idx, jj], o) + cost(
-                    xa[s_idx, jj + d], xb[s_idx, jj + d], o
-                )
-                after_1 = cost(xa[s_idx, jj], xb[s_idx, jj + d], o)
-                after_2 = cost(xa[s_idx, jj + d], xb[s_idx, jj], o)
+                cand = np.unique(fs[usable] * g + first[usable])
+                s_idx, jj = np.divmod(cand, g)
+                one, two = cand, cand + d  # flat game indices
+                o = rowoff_flat[s_idx]
+                a1, a2, b1, b2 = a_flat[one], a_flat[two], b_flat[one], b_flat[two]
+                before = cost(a1, b1, o) + cost(a2, b2, o)
+                after_1 = cost(a1, b2, o)
+                after_2 = cost(a2, b1, o)
                 ok = after_1 + after_2 < before
-                s_idx, jj = s_idx[ok], jj[ok]
-                if s_idx.size == 0:
+                if not ok.any():
                     continue
-                for arr in (xb, xvb):
-                    held = arr[s_idx, jj].copy()
-                    arr[s_idx, jj] = arr[s_idx, jj + d]
-                    arr[s_idx, jj + d] = held
-                rep[s_idx, jj] = after_1[ok] > 0
-                rep[s_idx, jj + d] = after_2[ok] > 0
-            if not rep.any():
-                break
-        sb[rows] = xb
-        vb[rows] = xvb
+                one, two = one[ok], two[ok]
+                b_flat[one], b_flat[two] = b2[ok], b1[ok]
+                held = vb_flat[one]
+                vb_flat[one] = vb_flat[two]
+                vb_flat[two] = held
+                # the repeated games now: those left alone, and the swapped ones still bad
+                swapped = np.zeros(size * g, dtype=bool)
+                swapped[one] = True
+                swapped[two] = True
+                keep = ~swapped[fs * g + fg]
+                still = np.concatenate([one[after_1[ok] > 0], two[after_2[ok] > 0]])
+                fs = np.concatenate([fs[keep], still // g])
+                fg = np.concatenate([fg[keep], still % g])
 
     def _play_known(self, rng: np.random.Generator, plan: _Plan, v: np.ndarray) -> None:
         """A round with real pairings (v by slot): results in count as recorded, the games
