@@ -11,7 +11,9 @@ each beside a plain-Python loop of the same game model run in the same process (
 a sample of simulations, scaled to the same count: the ratio is what the machine's noise
 leaves alone). The loop pairs 1 v 2, 3 v 4 only, without the score-group halves, Gibson and
 repeat swaps the numpy run does, so the ratio understates the gain. Also printed: the peak
-memory the numpy run allocated (tracemalloc) and the process's peak resident size.
+memory the numpy run allocated (tracemalloc) and the process's peak resident size, the CPU
+seconds of all its threads, the same run on one thread (asserted to give the same counts) and
+the machine's load average (other sessions on a shared machine take cores from the run).
 
 ``approx``: the vectorised pairing approximation (pairings.engine.simulate) against the full
 pairing engine in every simulated round (pairings.engine.fullsim), on the real NASPA divisions
@@ -37,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import resource
 import sys
@@ -151,11 +154,16 @@ def speed(sims: int) -> list[dict]:
         setup = synthetic(n, left)
         simulate(setup, model, 1000, seed=2)  # warm: quantile table, imports
         tracemalloc.start()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         result = simulate(setup, model, sims, seed=1)
         seconds = time.perf_counter() - start
+        cpu = time.process_time() - cpu
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
+        start1 = time.perf_counter()
+        one = simulate(setup, model, sims, seed=1, threads=1)
+        one_thread_s = time.perf_counter() - start1
+        assert np.array_equal(one.place_share, result.place_share)  # threads change nothing
         sample = max(200, min(sims, 200_000 // (n * left)))
         start = time.perf_counter()
         python_loop(setup, model, sample, seed=1)
@@ -167,6 +175,9 @@ def speed(sims: int) -> list[dict]:
                 "sims": sims,
                 "numpy_s": round(seconds, 3),
                 "target_s": target,
+                "numpy_cpu_s": round(cpu, 3),
+                "one_thread_s": round(one_thread_s, 3),
+                "load_1min": round(os.getloadavg()[0], 1),
                 "python_loop_s": round(py_seconds, 2),
                 "python_sample_sims": sample,
                 "speedup": round(py_seconds / seconds, 1),
