@@ -724,9 +724,6 @@ class Prepared:
         flagged = np.flatnonzero(rep)
         if flagged.size == 0:
             return
-        fs, fg = np.divmod(flagged, g)
-        a_flat, b_flat, vb_flat = sa.ravel(), sb.ravel(), vb.ravel()
-        rowoff_flat = rowoff.ravel()
 
         def cost(x: np.ndarray, y: np.ndarray, o: np.ndarray) -> np.ndarray:
             # meetings beyond the allowance, and a rematch of the round before (worst)
@@ -736,6 +733,14 @@ class Prepared:
             if pen is not None:
                 c += pen.take(x * n + y)
             return c
+
+        if flagged.size * SPARSE_REPEATS > rep.size:
+            # late in a small event most games are repeats: whole arrays beat lists
+            self._swap_dense(rep, sa, sb, vb, rowoff, cost)
+            return
+        fs, fg = np.divmod(flagged, g)
+        a_flat, b_flat, vb_flat = sa.ravel(), sb.ravel(), vb.ravel()
+        rowoff_flat = rowoff.ravel()
 
         for d in range(1, min(REPEAT_REACH, g - 1) + 1):
             for parity in (0, 1):
@@ -771,6 +776,54 @@ class Prepared:
                 still = np.concatenate([one[after_1[ok] > 0], two[after_2[ok] > 0]])
                 fs = np.concatenate([fs[keep], still // g])
                 fg = np.concatenate([fg[keep], still % g])
+
+    @staticmethod
+    def _swap_dense(
+        rep: np.ndarray,
+        sa: np.ndarray,
+        sb: np.ndarray,
+        vb: np.ndarray,
+        rowoff: np.ndarray,
+        cost: Any,
+    ) -> None:
+        """``_avoid_repeats``' passes over every game of the simulations holding a repeat
+        (when repeats are many, as late in a small event)."""
+        g = rep.shape[1]
+        rows = np.flatnonzero(rep.any(axis=1))
+        xb, xvb, rep = sb[rows], vb[rows], rep[rows]
+        off = rowoff[rows, 0]
+        games = np.arange(g)
+        sa_rows = sa[rows]
+        for d in range(1, min(REPEAT_REACH, g - 1) + 1):
+            for parity in (0, 1):
+                j = games[((games // d) % 2 == parity) & (games + d < g)]
+                if j.size == 0:
+                    continue
+                bad = rep[:, j] | rep[:, j + d]
+                s_idx, k = np.nonzero(bad)
+                if s_idx.size == 0:
+                    continue
+                jj = j[k]
+                o = off[s_idx]
+                a1, a2 = sa_rows[s_idx, jj], sa_rows[s_idx, jj + d]
+                b1, b2 = xb[s_idx, jj], xb[s_idx, jj + d]
+                before = cost(a1, b1, o) + cost(a2, b2, o)
+                after_1 = cost(a1, b2, o)
+                after_2 = cost(a2, b1, o)
+                ok = after_1 + after_2 < before
+                s_idx, jj = s_idx[ok], jj[ok]
+                if s_idx.size == 0:
+                    continue
+                for arr in (xb, xvb):
+                    held = arr[s_idx, jj].copy()
+                    arr[s_idx, jj] = arr[s_idx, jj + d]
+                    arr[s_idx, jj + d] = held
+                rep[s_idx, jj] = after_1[ok] > 0
+                rep[s_idx, jj + d] = after_2[ok] > 0
+            if not rep.any():
+                break
+        sb[rows] = xb
+        vb[rows] = xvb
 
     def _play_known(self, rng: np.random.Generator, plan: _Plan, v: np.ndarray) -> None:
         """A round with real pairings (v by slot): results in count as recorded, the games
@@ -902,6 +955,9 @@ def _by_slot(v: np.ndarray) -> np.ndarray:
 HALVES_SYSTEMS = frozenset({"swiss", "australian", "fontes"})
 #: how many games down a repeat looks for an opponent to swap with
 REPEAT_REACH = 12
+#: repeats are swapped from a list of them while under one game in this many, else by passes
+#: over whole arrays
+SPARSE_REPEATS = 2
 
 
 def _score_group_halves(v: np.ndarray, pairs: int, lay: _Layout) -> tuple[np.ndarray, np.ndarray]:
