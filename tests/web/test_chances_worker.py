@@ -122,9 +122,12 @@ def test_with_a_worker_pages_serve_the_last_version_until_the_worker_stored_the_
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("broken", ["queue down", "anything else"])
 def test_a_broken_queue_is_skipped_and_the_pages_compute(
-    event, lazy_tasks, counted, monkeypatch, django_capture_on_commit_callbacks, settings
+    event, lazy_tasks, counted, monkeypatch, django_capture_on_commit_callbacks, settings, broken
 ):
+    """The task is queued after the result committed: no failure there may reach the
+    director (the result is saved), and the pages do not wait for a task never queued."""
     from kombu.exceptions import OperationalError
 
     t, d = event
@@ -132,7 +135,9 @@ def test_a_broken_queue_is_skipped_and_the_pages_compute(
     monkeypatch.setattr(web_chances, "worker_known_available", lambda: True)
 
     def down(*args, **kwargs):
-        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        if broken == "queue down":
+            raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        raise RuntimeError("a bug in the queueing")
 
     monkeypatch.setattr(web_chances.refresh_chances, "apply_async", down)
     with django_capture_on_commit_callbacks(execute=True):

@@ -184,8 +184,9 @@ def refresh_on_change(tournament: Tournament | None, action: Action, obj: Any) -
 
 def queue_refresh(slug: str) -> bool:
     """Queue ``refresh_chances`` for the tournament's current version if a worker answered
-    lately (never waiting for one), once per version; True if queued. A queue that fails is
-    logged and skipped: the pages compute the chances themselves, as without a worker."""
+    lately (never waiting for one), once per version; True if queued. Runs after the write
+    has committed, so nothing here may fail it: a queue that fails is logged and skipped, and
+    the pages compute the chances themselves, as without a worker."""
     if refresh_chances.app.conf.task_always_eager or not worker_known_available():
         return False
     version = tournament_version(slug)
@@ -196,11 +197,12 @@ def queue_refresh(slug: str) -> bool:
         return False  # this version is queued already (a transaction of many results)
     try:
         refresh_chances.apply_async(args=(slug,))
-    except Exception as exc:
-        if not is_queue_error(exc):
-            raise
+    except Exception as exc:  # noqa: BLE001 - the result is saved: it must not fail now
         cache_delete(queued)
-        log.warning("prize chances of %s not queued (%s): pages compute them", slug, exc)
+        if is_queue_error(exc):
+            log.warning("prize chances of %s not queued (%s): pages compute them", slug, exc)
+        else:
+            log.exception("prize chances of %s not queued: pages compute them", slug)
         return False
     return True
 
