@@ -37,7 +37,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import NormalDist
@@ -63,6 +65,8 @@ MODEL_FILE = Path(__file__).with_name("game_model.json")
 #: in cache), at least CHUNK simulations (so small divisions are not slowed by Python's
 #: per-call cost); ``chunk`` arguments of 0 mean this rule
 CHUNK = 2048
+#: most threads ``simulate`` plays chunks on (0 = one per core up to this)
+MAX_THREADS = 4
 CHUNK_CELLS = 400_000
 #: the normal quantile table the margins are drawn from (one uint16 draw per game)
 _TABLE_BITS = 16
@@ -76,7 +80,9 @@ class GameModel:
     ``slope``: mean spread per rating point of difference (kept for reference: the simulation
     takes its win chance from the rating system, and the margin's mean follows from it);
     ``tie_rate``: share of real games tied; ``combined_mean``/``combined_sd``: the two scores'
-    sum, for events ranking on points before spread.
+    sum, for events ranking on points before spread; ``confidence``: how far to trust the
+    rating system's expectancy, fitted on the real games' wins (a win chance p becomes
+    Phi(confidence * Phi^-1(p)): below 1, ratings predicted the fixtures' games too surely).
     """
 
     sigma: float = 95.0
@@ -84,6 +90,7 @@ class GameModel:
     tie_rate: float = 0.005
     combined_mean: float = 800.0
     combined_sd: float = 70.0
+    confidence: float = 1.0
     games: int = 0
     source: str = ""
 
@@ -100,6 +107,7 @@ class GameModel:
             "tie_rate": self.tie_rate,
             "combined_mean": self.combined_mean,
             "combined_sd": self.combined_sd,
+            "confidence": self.confidence,
             "games": self.games,
             "source": self.source,
         }
@@ -358,10 +366,39 @@ class _Plan:
     catch: int  # spread a chaser can still gain (Gibson)
 
 
+#: glibc's mallopt parameters (malloc.h)
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_MALLOC_TUNED = False
+
+
+def _reuse_freed_memory() -> None:
+    """Let the C allocator keep freed arrays for the next ones (glibc only; once a process).
+
+    Why: a simulated round makes a score of arrays of a megabyte or two and frees them. By
+    default glibc gives such blocks back to the kernel at once (mmap, then trimming the heap),
+    so every new array is fresh pages that the kernel must fault in and zero: on this machine
+    that was over half the simulation's time (5.3 s of 100,000 playings, 2.0 s without).
+    Blocks up to 32 MB then come from the heap, and up to 64 MB of free heap is kept.
+    """
+    global _MALLOC_TUNED
+    if _MALLOC_TUNED:
+        return
+    _MALLOC_TUNED = True
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(_M_MMAP_THRESHOLD, 32 << 20)
+        libc.mallopt(_M_TRIM_THRESHOLD, 64 << 20)
+    except (OSError, AttributeError):  # not glibc: its allocator, its defaults
+        pass
+
+
 class Prepared:
     """A setup in slot terms (slot = place in the tiebreak order), ready to simulate."""
 
     def __init__(self, setup: SimSetup, model: GameModel):
+        _reuse_freed_memory()
         n = len(setup.players)
         if n > MAX_PLAYERS:
             raise ValueError(f"at most {MAX_PLAYERS} players can be simulated, not {n}")
@@ -385,13 +422,20 @@ class Prepared:
         )
         self.v0 = ((self.lay.base - code) << ID_BITS) | np.arange(n, dtype=np.int64)
         self.mu = (
-            (_ndtri(wp[np.ix_(self.player_of, self.player_of)]) * model.sigma)
+            (_ndtri(wp[np.ix_(self.player_of, self.player_of)]) * (model.confidence * model.sigma))
             .astype(np.float32)
             .ravel()
         )
         self.sigma = np.float32(model.sigma)
         self.band = float(model.tie_band)
         self.table = _table()
+        #: the quantile table in points (sigma applied once, not per game)
+        self.ztab = (self.table * self.sigma).astype(np.float32)
+        #: margins reach at most |ndtri| 6 (win chances clipped to 1e-9) + 4.4 (the table's
+        #: extreme) sigmas: a game's record change is looked up by its margin in a table
+        self.reach = int(10.5 * model.sigma) + 2
+        self._codes: dict[int | None, np.ndarray] = {}
+        self._penalties: dict[int, np.ndarray] = {}
         self.unranked = np.array(
             sorted(int(slot_of[i]) for i, p in enumerate(setup.players) if not p.ranked),
             dtype=np.int64,
@@ -404,6 +448,7 @@ class Prepared:
                 sa, sb = slot_of[index[a]], slot_of[index[b]]
                 self.met[sa, sb] += 1
                 self.met[sb, sa] += 1
+        self.any_met = bool(self.met.any())
         self.plans = self._plans()
 
     def _plans(self) -> list[_Plan]:
@@ -437,9 +482,34 @@ class Prepared:
 
     # -- games --------------------------------------------------------------------------------
     def normals(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+        return self.table.take(self.raw16(rng, shape))
+
+    @staticmethod
+    def raw16(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+        """Uniform uint16 draws (four per 64-bit output), indices into the quantile table."""
         count = int(np.prod(shape))
         raw = rng.bit_generator.random_raw((count + 3) // 4).view(np.uint16)[:count]
-        return self.table[raw].reshape(shape)
+        return raw.reshape(shape)
+
+    def margin_codes(self, cap: int | None) -> np.ndarray:
+        """What a game won by margin m (index m + reach) subtracts from the first player's V:
+        wins, losses and the (capped) spread in one number, so a game is one table lookup."""
+        table = self._codes.get(cap)
+        if table is None:
+            lay = self.lay
+            m = np.arange(-self.reach, self.reach + 1, dtype=np.int64)
+            c = m if cap is None else np.clip(m, -cap, cap)
+            base = (np.sign(m) + 1) * ((1 << lay.w) + (1 << lay.l)) + c - (1 << (lay.l + 1))
+            table = self._codes[cap] = base << ID_BITS
+        return table
+
+    def penalty(self, max_meetings: int) -> np.ndarray:
+        """Per pair of slots (flat, a * n + b): meetings at the event beyond the allowance."""
+        table = self._penalties.get(max_meetings)
+        if table is None:
+            extra = np.maximum(self.met.astype(np.int32) - (max_meetings - 1), 0)
+            table = self._penalties[max_meetings] = extra.ravel()
+        return table
 
     def deltas(
         self, rng: np.random.Generator, sa: np.ndarray, sb: np.ndarray, cap: int | None
@@ -449,13 +519,38 @@ class Prepared:
         # in place wherever possible: these arrays are the bulk of the simulation's work
         idx = sa * self.n
         idx += sb
-        margin = self.mu[idx]
-        z = self.normals(rng, sa.shape)
-        z *= self.sigma
-        margin += z
-        mf = np.rint(margin)
+        margin = self.mu.take(idx)
+        margin += self.ztab.take(self.raw16(rng, sa.shape))
+        if lay.p is not None:
+            return self._deltas_points(rng, margin, cap)
+        # round half up, as an index into the margin table (reach = margin 0)
+        reach = self.reach
+        mi = margin + np.float32(reach + 0.5)
+        mi = mi.astype(np.intp)
         # a tie is a margin within the tie band of 0; any other margin rounding to 0 is a win
         # by 1 (few games: fixed on their indices only)
+        near_reach = max(0, math.ceil(self.band - 0.5))
+        flat = mi.ravel()
+        if near_reach == 0:
+            near = np.flatnonzero(flat == reach)
+        else:
+            near = np.flatnonzero(np.abs(flat - reach) <= near_reach)
+        if near.size:
+            raw = margin.ravel()[near]
+            held = flat[near] - reach
+            held = np.where(held == 0, np.sign(raw).astype(np.intp), held)
+            flat[near] = reach + np.where(np.abs(raw) < self.band, 0, held)
+        da = self.margin_codes(cap).take(mi)
+        # a's and b's changes sum to one win and one loss each side
+        db = np.subtract(((1 << (lay.w + 1)) - (1 << (lay.l + 1))) << ID_BITS, da)
+        return da, db
+
+    def _deltas_points(
+        self, rng: np.random.Generator, margin: np.ndarray, cap: int | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``deltas`` when points rank before spread: the scores are drawn too."""
+        lay, model = self.lay, self.model
+        mf = np.rint(margin)
         reach = max(0, math.ceil(self.band - 0.5))
         near = np.flatnonzero(mf == 0 if reach == 0 else np.abs(mf) <= reach)
         if near.size:
@@ -464,11 +559,9 @@ class Prepared:
         m = mf.astype(np.int64)
         s = np.sign(m)
         s += 1  # 2 win, 1 tie, 0 loss (doubled wins of a)
-        if lay.p is not None:
-            model = self.model
-            combined = model.combined_mean + model.combined_sd * self.normals(rng, sa.shape)
-            score_a = np.maximum(0, np.rint((combined + m) / 2)).astype(np.int64)
-            score_b = np.maximum(0, score_a - m)
+        combined = model.combined_mean + model.combined_sd * self.normals(rng, m.shape)
+        score_a = np.maximum(0, np.rint((combined + m) / 2)).astype(np.int64)
+        score_b = np.maximum(0, score_a - m)
         if cap is not None:
             np.clip(m, -cap, cap, out=m)
         base = s
@@ -476,55 +569,77 @@ class Prepared:
         base += m
         base -= 1 << (lay.l + 1)  # what the game adds to a's record code (wins, losses, spread)
         other = (1 << (lay.w + 1)) - (1 << (lay.l + 1))  # a's and b's additions sum to this
-        if lay.p is not None:
-            da = base + (score_a << lay.p)
-            db = other - base + (score_b << lay.p)
-        else:
-            da = base
-            db = other - base
+        da = base + (score_a << lay.p)
+        db = other - base + (score_b << lay.p)
         da <<= ID_BITS
         db <<= ID_BITS
         return da, db
 
     # -- rounds -------------------------------------------------------------------------------
+    def chunk_sizes(self, sims: int, chunk: int = 0) -> list[int]:
+        """How ``sims`` playings are split: about CHUNK_CELLS records a chunk, at least CHUNK
+        simulations. Fixed by the setup alone, so a seed gives the same figures however many
+        threads play the chunks."""
+        chunk = chunk or max(CHUNK, CHUNK_CELLS // max(1, self.n))
+        full, rest = divmod(sims, chunk)
+        return [chunk] * full + ([rest] if rest else [])
+
     def chunks(self, sims: int, seed: int, chunk: int = 0) -> Iterator[np.ndarray]:
         """Final V of every simulation, a chunk at a time (sorted, or by slot after a known
-        round that was the last)."""
-        chunk = chunk or max(CHUNK, CHUNK_CELLS // max(1, self.n))
-        rng = np.random.default_rng(seed)
-        done = 0
-        while done < sims:
-            size = min(chunk, sims - done)
-            done += size
-            v = np.broadcast_to(self.v0, (size, self.n)).copy()
-            # each player's opponent in the previous simulated round (slot; -1: none)
-            last = np.full((size, self.n), -1, dtype=np.int64)
-            for plan in self.plans:
-                if plan.stopping.size:
-                    hit = np.isin(v & _ID_MASK, plan.stopping)
-                    v[hit] = self.lay.stopped | (v[hit] & _ID_MASK)
-                if plan.known is not None:
-                    v = _by_slot(v)
-                    self._play_known(rng, plan, v)
-                    last.fill(-1)
-                    for a, b, _margin in plan.known:
-                        if b >= 0:
-                            last[:, a], last[:, b] = b, a
+        round that was the last). Chunk k draws from its own generator, seeded (seed, k)."""
+        for k, size in enumerate(self.chunk_sizes(sims, chunk)):
+            yield self.play(np.random.default_rng([seed, k]), size)
+
+    def play(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """``size`` playings of the remaining rounds: the final V of each."""
+        v = np.broadcast_to(self.v0, (size, self.n)).copy()
+        # each player's opponent in the previous simulated round (slot; -1: none), or None
+        # before any (nothing to look up) and after the last (nothing to record)
+        last = None
+        for k, plan in enumerate(self.plans):
+            if plan.stopping.size:
+                hit = np.isin(v & _ID_MASK, plan.stopping)
+                v[hit] = self.lay.stopped | (v[hit] & _ID_MASK)
+            if plan.known is not None:
+                v = _by_slot(v)
+                self._play_known(rng, plan, v)
+                last = np.full((size, self.n), -1, dtype=np.int16)
+                for a, b, _margin in plan.known:
+                    if b >= 0:
+                        last[:, a], last[:, b] = b, a
+            else:
+                record = k + 1 < len(self.plans)
+                if record and last is None:
+                    last = np.full((size, self.n), -1, dtype=np.int16)
+                    looked_up = None  # nobody played a simulated round yet
                 else:
-                    self._play_round(rng, plan, v, last)
-            yield v
+                    looked_up = last
+                last = self._play_round(rng, plan, v, looked_up, last if record else None)
+        return v
 
     def _play_round(
-        self, rng: np.random.Generator, plan: _Plan, v: np.ndarray, last: np.ndarray
-    ) -> None:
-        """One approximately paired round, in place: sort, pair, play (see the module doc)."""
+        self,
+        rng: np.random.Generator,
+        plan: _Plan,
+        v: np.ndarray,
+        last: np.ndarray | None,
+        record: np.ndarray | None,
+    ) -> np.ndarray | None:
+        """One approximately paired round, in place: sort, pair, play (see the module doc).
+
+        ``last``: each slot's opponent in the previous round (None: no round before, so no
+        rematch to avoid); ``record``: where to write this round's opponents (None: the last
+        round). Returns ``record``."""
         r, m, lay = plan.rnd, plan.active, self.lay
         if m < 2:
-            return
+            if record is not None and last is None:
+                record.fill(-1)
+            return record
         v.sort(axis=1)
+        size, n = v.shape
         clinched = None
         if r.system == "random":
-            perm = np.argsort(rng.random((v.shape[0], m)), axis=1)
+            perm = np.argsort(rng.random((size, m)), axis=1)
             v[:, :m] = np.take_along_axis(v[:, :m], perm, axis=1)
         elif r.gibson and m > 2:
             ra = lay.base - (v[:, 0] >> ID_BITS)
@@ -534,41 +649,44 @@ class Prepared:
             sgap = (ra & low) - (rb & low)
             clinched = (gap > 2 * plan.left) | ((gap == 2 * plan.left) & (sgap > plan.catch))
             if clinched.any():
-                perm = np.concatenate(
-                    [_gibson_perm(m, self.setup.prize_places), np.arange(m, v.shape[1])]
-                )
+                perm = np.concatenate([_gibson_perm(m, self.setup.prize_places), np.arange(m, n)])
                 v[clinched] = v[clinched][:, perm]
+            else:
+                clinched = None
         pairs = m - (m % 2)
         if m % 2:  # the lowest player takes the bye
             bye = (2 << lay.w) + _clip(self.setup.bye_spread, r.cap)
             v[:, m - 1] -= bye << ID_BITS
-        size = v.shape[0]
+        rowoff = (np.arange(size, dtype=np.intp) * n)[:, None]
         if r.system == "factor" and r.factor > 1:
             a_cols, b_cols = _factor_columns(pairs, r.factor)
-            a_pos = np.broadcast_to(a_cols, (size, a_cols.size)).copy()
-            b_pos = np.broadcast_to(b_cols, (size, b_cols.size)).copy()
+            va, vb = v[:, a_cols], v[:, b_cols]
         elif r.system in HALVES_SYSTEMS and pairs > 2:
-            a_pos, b_pos = _score_group_halves(v[:, :pairs], lay)
-            if clinched is not None and clinched.any():
+            a_pos, b_pos = _score_group_halves(v, pairs, lay)
+            if clinched is not None:
                 # a Gibsonized leader was placed beside their opponent: those simulations
                 # pair adjacent players (the score groups no longer line up there)
-                a_pos[clinched] = np.arange(0, pairs, 2)
-                b_pos[clinched] = np.arange(1, pairs, 2)
+                rows = np.flatnonzero(clinched)[:, None] * n
+                a_pos[clinched] = rows + np.arange(0, pairs, 2)
+                b_pos[clinched] = rows + np.arange(1, pairs, 2)
+            flat = v.ravel()
+            va, vb = flat.take(a_pos), flat.take(b_pos)
         else:
-            a_pos = np.broadcast_to(np.arange(0, pairs, 2), (size, pairs // 2)).copy()
-            b_pos = a_pos + 1
-        va = np.take_along_axis(v, a_pos, axis=1)
-        vb = np.take_along_axis(v, b_pos, axis=1)
+            va, vb = v[:, 0:pairs:2].copy(), v[:, 1:pairs:2].copy()
         sa, sb = va & _ID_MASK, vb & _ID_MASK
-        if r.system != "random":
-            self._avoid_repeats(va, vb, sa, sb, last, r.max_meetings)
+        if r.system != "random" and (last is not None or self.any_met):
+            self._avoid_repeats(va, vb, sa, sb, rowoff, last, r.max_meetings)
         da, db = self.deltas(rng, sa, sb, r.cap)
         # every paired column is written back (the next round sorts again anyway)
-        v[:, 0:pairs:2] = va - da
-        v[:, 1:pairs:2] = vb - db
-        rows = np.arange(size)[:, None]
-        last[rows, sa] = sb
-        last[rows, sb] = sa
+        np.subtract(va, da, out=v[:, 0:pairs:2])
+        np.subtract(vb, db, out=v[:, 1:pairs:2])
+        if record is not None:
+            if m % 2:  # the bye's player met nobody
+                record[np.arange(size), v[:, m - 1] & _ID_MASK] = -1
+            flat = record.ravel()
+            flat[sa + rowoff] = sb
+            flat[sb + rowoff] = sa
+        return record
 
     def _avoid_repeats(
         self,
@@ -576,30 +694,106 @@ class Prepared:
         vb: np.ndarray,
         sa: np.ndarray,
         sb: np.ndarray,
-        last: np.ndarray,
+        rowoff: np.ndarray,
+        last: np.ndarray | None,
         max_meetings: int,
     ) -> None:
         """Swap the second players of two nearby games when one of them is a repeat (met
         ``max_meetings`` times at the event, or in the previous simulated round) and the swap
         means fewer repeat meetings: the engine avoids repeats whenever it can, and without
         this a chaser would meet the leader round after round. Games d = 1..REPEAT_REACH apart
-        are tried in turn; in each pass the games looked at are disjoint, so no player moves
-        twice.
+        are tried in turn; in each pass the games looked at are disjoint (blocks of d games
+        of one parity meet the next block), so no player moves twice.
+
+        Repeats are few: after one pass over every game to find them, the passes work on the
+        list of repeated games only, (simulation, game) pairs kept up to date as swaps fix
+        them.
         """
-        g = sa.shape[1]
+        size, g = sa.shape
         if g < 2:
             return
-        rows = np.arange(sa.shape[0])[:, None]
-
-        def cost(x: np.ndarray, y: np.ndarray, r: np.ndarray) -> np.ndarray:
-            # meetings beyond the allowance, and a rematch of the round before (worst)
-            extra = np.maximum(self.met[x, y].astype(np.int32) - (max_meetings - 1), 0)
-            return extra + 10 * (last[r, x] == y)
-
-        rep = cost(sa, sb, rows) > 0
-        if not rep.any():
+        n = self.n
+        pen = self.penalty(max_meetings) if self.any_met else None
+        last_flat = last.ravel() if last is not None else None
+        if last_flat is not None:
+            rep = last_flat.take(sa + rowoff) == sb
+            if pen is not None:
+                rep |= pen.take(sa * n + sb) > 0
+        else:
+            rep = pen.take(sa * n + sb) > 0
+        flagged = np.flatnonzero(rep)
+        if flagged.size == 0:
             return
+
+        def cost(x: np.ndarray, y: np.ndarray, o: np.ndarray) -> np.ndarray:
+            # meetings beyond the allowance, and a rematch of the round before (worst)
+            if last_flat is None:
+                return pen.take(x * n + y)
+            c = 10 * (last_flat.take(x + o) == y).astype(np.int32)
+            if pen is not None:
+                c += pen.take(x * n + y)
+            return c
+
+        if flagged.size * SPARSE_REPEATS > rep.size:
+            # late in a small event most games are repeats: whole arrays beat lists
+            self._swap_dense(rep, sa, sb, vb, rowoff, cost)
+            return
+        fs, fg = np.divmod(flagged, g)
+        a_flat, b_flat, vb_flat = sa.ravel(), sb.ravel(), vb.ravel()
+        rowoff_flat = rowoff.ravel()
+
+        for d in range(1, min(REPEAT_REACH, g - 1) + 1):
+            for parity in (0, 1):
+                if fs.size == 0:
+                    return
+                # each repeated game's partner in this pass: the game d after it when its
+                # block has this parity, the game d before it when the block before has
+                first = np.where((fg // d) % 2 == parity, fg, fg - d)
+                usable = (first >= 0) & ((first // d) % 2 == parity) & (first + d < g)
+                if not usable.any():
+                    continue
+                cand = np.unique(fs[usable] * g + first[usable])
+                s_idx, jj = np.divmod(cand, g)
+                one, two = cand, cand + d  # flat game indices
+                o = rowoff_flat[s_idx]
+                a1, a2, b1, b2 = a_flat[one], a_flat[two], b_flat[one], b_flat[two]
+                before = cost(a1, b1, o) + cost(a2, b2, o)
+                after_1 = cost(a1, b2, o)
+                after_2 = cost(a2, b1, o)
+                ok = after_1 + after_2 < before
+                if not ok.any():
+                    continue
+                one, two = one[ok], two[ok]
+                b_flat[one], b_flat[two] = b2[ok], b1[ok]
+                held = vb_flat[one]
+                vb_flat[one] = vb_flat[two]
+                vb_flat[two] = held
+                # the repeated games now: those left alone, and the swapped ones still bad
+                swapped = np.zeros(size * g, dtype=bool)
+                swapped[one] = True
+                swapped[two] = True
+                keep = ~swapped[fs * g + fg]
+                still = np.concatenate([one[after_1[ok] > 0], two[after_2[ok] > 0]])
+                fs = np.concatenate([fs[keep], still // g])
+                fg = np.concatenate([fg[keep], still % g])
+
+    @staticmethod
+    def _swap_dense(
+        rep: np.ndarray,
+        sa: np.ndarray,
+        sb: np.ndarray,
+        vb: np.ndarray,
+        rowoff: np.ndarray,
+        cost: Any,
+    ) -> None:
+        """``_avoid_repeats``' passes over every game of the simulations holding a repeat
+        (when repeats are many, as late in a small event)."""
+        g = rep.shape[1]
+        rows = np.flatnonzero(rep.any(axis=1))
+        xb, xvb, rep = sb[rows], vb[rows], rep[rows]
+        off = rowoff[rows, 0]
         games = np.arange(g)
+        sa_rows = sa[rows]
         for d in range(1, min(REPEAT_REACH, g - 1) + 1):
             for parity in (0, 1):
                 j = games[((games // d) % 2 == parity) & (games + d < g)]
@@ -610,23 +804,26 @@ class Prepared:
                 if s_idx.size == 0:
                     continue
                 jj = j[k]
-                before = cost(sa[s_idx, jj], sb[s_idx, jj], s_idx) + cost(
-                    sa[s_idx, jj + d], sb[s_idx, jj + d], s_idx
-                )
-                after_1 = cost(sa[s_idx, jj], sb[s_idx, jj + d], s_idx)
-                after_2 = cost(sa[s_idx, jj + d], sb[s_idx, jj], s_idx)
+                o = off[s_idx]
+                a1, a2 = sa_rows[s_idx, jj], sa_rows[s_idx, jj + d]
+                b1, b2 = xb[s_idx, jj], xb[s_idx, jj + d]
+                before = cost(a1, b1, o) + cost(a2, b2, o)
+                after_1 = cost(a1, b2, o)
+                after_2 = cost(a2, b1, o)
                 ok = after_1 + after_2 < before
                 s_idx, jj = s_idx[ok], jj[ok]
                 if s_idx.size == 0:
                     continue
-                for arr in (sb, vb):
+                for arr in (xb, xvb):
                     held = arr[s_idx, jj].copy()
                     arr[s_idx, jj] = arr[s_idx, jj + d]
                     arr[s_idx, jj + d] = held
                 rep[s_idx, jj] = after_1[ok] > 0
                 rep[s_idx, jj + d] = after_2[ok] > 0
             if not rep.any():
-                return
+                break
+        sb[rows] = xb
+        vb[rows] = xvb
 
     def _play_known(self, rng: np.random.Generator, plan: _Plan, v: np.ndarray) -> None:
         """A round with real pairings (v by slot): results in count as recorded, the games
@@ -673,32 +870,77 @@ class Prepared:
             out.append(by_player)
         return tuple(out)
 
-    def final_places(self, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(order, start, end)`` per simulation: ``order[s, k]`` the player index in place
-        k+1 among the ranked players; ``start``/``end`` the first and last place index of the
-        group tied with that place (equal wins, losses[, points] and spread), so ``start + 1``
-        is the competition rank."""
+    def count(self, v: np.ndarray, want: _Want) -> _Counts:
+        """Where everyone finished in the simulations of ``v`` (see ``_Counts``).
+
+        Players tied on wins, losses[, points] and spread share their places; ties are few,
+        so the places are counted as if nobody tied (one bincount) and the tied groups are
+        then worked out from the links between equal neighbours only."""
+        n = self.n
         if self.unranked.size:
             hit = np.isin(v & _ID_MASK, self.unranked)
             v[hit] = self.lay.stopped | (v[hit] & _ID_MASK)
         v.sort(axis=1)
-        v = v[:, : self.ranked_count]
+        k = self.ranked_count
+        v = v[:, :k]
+        size = v.shape[0]
+        order = self.player_of.take(v & _ID_MASK)
+        flat = order * n
+        flat += np.arange(k)
+        out = _Counts(hist=np.bincount(flat.ravel(), minlength=n * n))
+        start = None
         rec = v >> ID_BITS
-        order = self.player_of[v & _ID_MASK]
-        size, k = rec.shape
-        idx = np.arange(k)
-        start = np.broadcast_to(idx, (size, k)).copy()
-        end = start.copy()
-        same = rec[:, 1:] == rec[:, :-1]
-        tied = np.flatnonzero(same.any(axis=1))
-        if tied.size:  # only the simulations with a tie need their groups worked out
-            new = np.ones((tied.size, k), dtype=bool)
-            new[:, 1:] = ~same[tied]
-            start[tied] = np.maximum.accumulate(np.where(new, idx, 0), axis=1)
-            last = np.ones((tied.size, k), dtype=bool)
-            last[:, :-1] = new[:, 1:]
-            end[tied] = np.minimum.accumulate(np.where(last, idx, k - 1)[:, ::-1], axis=1)[:, ::-1]
-        return order, start, end
+        links = np.flatnonzero(rec[:, 1:] == rec[:, :-1]) if k > 1 else np.zeros(0, np.intp)
+        if links.size:
+            row, col = np.divmod(links, k - 1)
+            first_el = row * k + col  # each link: elements first_el and first_el + 1 tie
+            new = np.ones(first_el.size, dtype=bool)
+            new[1:] = np.diff(first_el) != 1
+            group_first = first_el[new]
+            group_size = np.diff(np.append(np.flatnonzero(new), first_el.size)) + 1
+            el_size = np.repeat(group_size, group_size)
+            begin = np.repeat(group_first, group_size)
+            el = (
+                begin
+                + np.arange(el_size.size)
+                - np.repeat(np.cumsum(group_size) - group_size, group_size)
+            )
+            place = begin % k  # the group's first place index
+            player = order.ravel()[el]
+            own = player * n + el % k
+            shared = player * n + place
+            out.comp_fix = np.bincount(shared, minlength=n * n) - np.bincount(own, minlength=n * n)
+            share_fix = -np.bincount(own, minlength=n * n).astype(np.float64)
+            weight = 1.0 / el_size
+            for j in range(int(group_size.max())):
+                ok = j < el_size
+                share_fix += np.bincount(shared[ok] + j, weights=weight[ok], minlength=n * n)
+            out.share_fix = share_fix
+            if want.comp:
+                start = np.broadcast_to(np.arange(k), (size, k)).copy()
+                start.ravel()[el] = place
+        if not want.comp:
+            return out
+        if start is None:
+            start = np.broadcast_to(np.arange(k), (size, k))
+        comp = np.zeros((size, n), dtype=np.int32)
+        np.put_along_axis(comp, order, (start + 1).astype(np.int32), axis=1)
+        if want.classes:
+            out.class_share = np.zeros(n, dtype=np.float64)
+            for members in want.classes:
+                mem = np.asarray(members, dtype=np.intp)
+                if mem.size == 0:
+                    continue
+                cr = comp[:, mem]
+                eligible = (cr > want.class_exclusive_places) & (cr > 0)
+                cand = np.where(eligible, cr, np.iinfo(np.int32).max)
+                top = cand.min(axis=1, keepdims=True)
+                win = eligible & (cand == top)
+                counts = win.sum(axis=1, keepdims=True)
+                out.class_share[mem] += (win / np.maximum(counts, 1)).sum(axis=0)
+        if want.keep_ranks:
+            out.ranks = comp.astype(np.int16)
+        return out
 
 
 def _by_slot(v: np.ndarray) -> np.ndarray:
@@ -713,37 +955,42 @@ def _by_slot(v: np.ndarray) -> np.ndarray:
 HALVES_SYSTEMS = frozenset({"swiss", "australian", "fontes"})
 #: how many games down a repeat looks for an opponent to swap with
 REPEAT_REACH = 12
+#: repeats are swapped from a list of them while under one game in this many, else by passes
+#: over whole arrays
+SPARSE_REPEATS = 2
 
 
-def _score_group_halves(v: np.ndarray, lay: _Layout) -> tuple[np.ndarray, np.ndarray]:
-    """Swiss's pairing within score groups, for every simulation: ``v`` sorted (best first,
-    an even number of columns); returns the columns of each game's two players.
+def _score_group_halves(v: np.ndarray, pairs: int, lay: _Layout) -> tuple[np.ndarray, np.ndarray]:
+    """Swiss's pairing within score groups, for every simulation: ``v`` sorted (best first),
+    ``pairs`` an even number of columns to pair; returns the *flat* indices into ``v`` of each
+    game's two players.
 
     A score group is the players on the same wins. An odd group's last player drops into
     the group below (the boundary moves up one place), so every group is even; within a group
-    of 2h the k-th player meets the (k+h)-th. Pair j then belongs to the group holding
-    position 2j: with that group starting at ``start``, its players are ``j + start / 2`` and
-    that plus h.
+    of 2h the k-th player meets the (k+h)-th. Pair j (positions 2j, 2j+1 when pairing
+    adjacent players) then belongs to the group of position 2j+1: a group starting at an odd
+    position starts one earlier, one ending at an odd position ends one earlier. So the groups
+    are the runs of equal wins among the pairs' second players, counted per simulation with
+    one bincount: pair j of a run of h pairs starting at pair t meets, from position j + t,
+    the player h places down.
     """
-    size, m = v.shape
-    wins = v >> (ID_BITS + lay.w)  # equal wins <=> equal here (see _Layout)
-    idx = np.arange(m)
-    boundary = np.zeros((size, m), dtype=bool)
-    boundary[:, 0] = True
-    new = wins[:, 1:] != wins[:, :-1]
-    # a boundary at an odd position moves up one (the upper group's last player drops)
-    boundary[:, 1:] |= new & (idx[1:] % 2 == 0)
-    boundary[:, :-1] |= new & (idx[1:] % 2 == 1)
-    # group of each position: a running count of boundaries over the flattened rows (one
-    # 1-D cumsum; two 2-D accumulates cost four times as much)
-    flat = boundary.ravel()
-    starts = np.flatnonzero(flat)
-    sizes = np.diff(starts, append=flat.size)
-    gid = (np.cumsum(flat) - 1).reshape(size, m)[:, 0::2]
-    st = starts[gid] - (np.arange(size) * m)[:, None]
-    half = sizes[gid] // 2
-    a_pos = np.arange(m // 2) + st // 2
-    return a_pos, a_pos + half
+    size, n = v.shape
+    half = pairs // 2
+    key = v[:, 1:pairs:2] >> (ID_BITS + lay.w)  # a constant less wins (see _Layout)
+    # (a Gibsonized row is no longer sorted: its pairs are replaced by the caller)
+    low = int(key.min())
+    span = int(key.max()) - low + 1
+    key += (np.arange(size, dtype=np.int64) * span - low)[:, None]
+    counts = np.bincount(key.ravel(), minlength=size * span)
+    starts = np.cumsum(counts)
+    starts -= counts  # first pair of each run, counted over the whole chunk
+    # pair j of simulation s sits at flat pair s * half + j, its first player at s * n + 2j:
+    # the run's first player is at s * n + 2 * (start - s * half), pair j's at that + (j - t)
+    a_pos = starts.take(key)
+    a_pos += (np.arange(size, dtype=np.int64) * (n - half))[:, None] + np.arange(half)
+    b_pos = counts.take(key)
+    b_pos += a_pos
+    return a_pos, b_pos
 
 
 def _factor_columns(m: int, factor: int) -> tuple[np.ndarray, np.ndarray]:
@@ -783,24 +1030,32 @@ def simulate(
     classes: Sequence[Sequence[int]] = (),
     class_exclusive_places: int = 0,
     chunk: int = 0,
+    threads: int = 0,
 ) -> SimResult:
     """Play the remaining rounds ``sims`` times and count where everyone finishes.
 
     ``classes``: for each class with a prize, the player indices in it; its prize goes to the
     best-placed member not already in the top ``class_exclusive_places`` (one prize per
     player), tied members sharing it. See ``SimResult`` for what is counted.
+
+    ``threads``: chunks played at once (0: one per core, at most MAX_THREADS). numpy lets go
+    of the interpreter lock in its array work, so two cores play two chunks; each chunk has
+    its own generator (seed, chunk number), so the figures do not depend on the count.
     """
     if sims < 1:
         raise ValueError(f"sims must be at least 1, got {sims}")
     prep = Prepared(setup, model)
-    return tally(
-        prep,
-        prep.chunks(sims, seed, chunk),
-        sims,
-        keep_ranks=keep_ranks,
-        classes=classes,
-        class_exclusive_places=class_exclusive_places,
-    )
+    sizes = prep.chunk_sizes(sims, chunk)
+    want = _Want(classes, class_exclusive_places, keep_ranks)
+
+    def job(k: int) -> _Counts:
+        return prep.count(prep.play(np.random.default_rng([seed, k]), sizes[k]), want)
+
+    workers = min(len(sizes), threads or min(os.cpu_count() or 1, MAX_THREADS))
+    if workers <= 1:
+        return _merge(prep, map(job, range(len(sizes))), sims, want)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return _merge(prep, pool.map(job, range(len(sizes))), sims, want)
 
 
 def tally(
@@ -814,56 +1069,65 @@ def tally(
 ) -> SimResult:
     """Count the final places of simulated events given as V chunks (``Prepared.chunks``,
     or ``pairings.engine.fullsim``'s playings with the real pairing engine)."""
-    setup = prep.setup
-    n = prep.n
+    want = _Want(classes, class_exclusive_places, keep_ranks)
+    return _merge(prep, (prep.count(v, want) for v in chunks), sims, want)
+
+
+@dataclass(frozen=True)
+class _Want:
+    """What a count needs beyond the places: class prizes, every simulation's ranks."""
+
+    classes: Sequence[Sequence[int]] = ()
+    class_exclusive_places: int = 0
+    keep_ranks: bool = False
+
+    @property
+    def comp(self) -> bool:
+        return bool(self.classes) or self.keep_ranks
+
+
+@dataclass
+class _Counts:
+    """One chunk's counts, flat over (player, place index): ``hist`` the players' positions
+    in the final order; ``comp_fix``/``share_fix`` what tied groups change in it (None: no
+    tie) for the competition rank (a tied group's first place) and the shared places."""
+
+    hist: np.ndarray
+    comp_fix: np.ndarray | None = None
+    share_fix: np.ndarray | None = None
+    class_share: np.ndarray | None = None
+    ranks: np.ndarray | None = None
+
+
+def _merge(prep: Prepared, parts: Iterable[_Counts], sims: int, want: _Want) -> SimResult:
+    """The chunks' counts summed (in chunk order: the same floats whatever the threads)."""
+    setup, n = prep.setup, prep.n
+    hist = np.zeros(n * n, dtype=np.int64)
+    comp_fix = np.zeros(n * n, dtype=np.int64)
     share = np.zeros(n * n, dtype=np.float64)
-    best = np.full(n, n + 1, dtype=np.int64)
-    worst = np.zeros(n, dtype=np.int64)
-    class_share = np.zeros(n, dtype=np.float64) if classes else None
+    class_share = np.zeros(n, dtype=np.float64) if want.classes else None
     kept: list[np.ndarray] = []
+    for part in parts:
+        hist += part.hist
+        if part.comp_fix is not None:
+            comp_fix += part.comp_fix
+            share += part.share_fix
+        if class_share is not None and part.class_share is not None:
+            class_share += part.class_share
+        if part.ranks is not None:
+            kept.append(part.ranks)
+    share += hist
+    comp = (hist + comp_fix).reshape(n, n) > 0
     ranked = np.array([i for i, p in enumerate(setup.players) if p.ranked], dtype=np.intp)
-    for v in chunks:
-        order, start, end = prep.final_places(v)
-        size = order.shape[0]
-        flat_player = order.ravel()
-        size_g = (end - start + 1).ravel()
-        st = start.ravel()
-        single = size_g == 1
-        if single.all():
-            share += np.bincount(flat_player * n + st, minlength=n * n)
-        else:
-            share += np.bincount(flat_player[single] * n + st[single], minlength=n * n)
-            tp, ts, tg = flat_player[~single], st[~single], size_g[~single]
-            for j in range(int(tg.max())):
-                ok = j < tg
-                share += np.bincount(tp[ok] * n + ts[ok] + j, weights=1.0 / tg[ok], minlength=n * n)
-        comp = np.zeros((size, n), dtype=np.int32)
-        np.put_along_axis(comp, order, (start + 1).astype(np.int32), axis=1)
-        if ranked.size:
-            sub = comp[:, ranked]
-            best[ranked] = np.minimum(best[ranked], sub.min(axis=0))
-            worst[ranked] = np.maximum(worst[ranked], sub.max(axis=0))
-        if class_share is not None:
-            for members in classes:
-                mem = np.asarray(members, dtype=np.intp)
-                if mem.size == 0:
-                    continue
-                cr = comp[:, mem]
-                eligible = (cr > class_exclusive_places) & (cr > 0)
-                cand = np.where(eligible, cr, np.iinfo(np.int32).max)
-                top = cand.min(axis=1, keepdims=True)
-                win = eligible & (cand == top)
-                counts = win.sum(axis=1, keepdims=True)
-                class_share[mem] += (win / np.maximum(counts, 1)).sum(axis=0)
-        if keep_ranks:
-            kept.append(comp.astype(np.int16))
-    best[best > n] = 0
+    seen = comp.any(axis=1)
+    best = np.where(seen, comp.argmax(axis=1) + 1, 0)
+    worst = np.where(seen, n - comp[:, ::-1].argmax(axis=1), 0)
     return SimResult(
         sims=sims,
         place_share=share.reshape(n, n),
-        best=best,
-        worst=worst,
+        best=best.astype(np.int64),
+        worst=worst.astype(np.int64),
         ranked=ranked,
-        ranks=np.concatenate(kept) if keep_ranks else None,
+        ranks=np.concatenate(kept) if want.keep_ranks else None,
         class_share=class_share,
     )

@@ -11,13 +11,23 @@ each beside a plain-Python loop of the same game model run in the same process (
 a sample of simulations, scaled to the same count: the ratio is what the machine's noise
 leaves alone). The loop pairs 1 v 2, 3 v 4 only, without the score-group halves, Gibson and
 repeat swaps the numpy run does, so the ratio understates the gain. Also printed: the peak
-memory the numpy run allocated (tracemalloc) and the process's peak resident size.
+memory the numpy run allocated (tracemalloc) and the process's peak resident size, the CPU
+seconds of all its threads, the same run on one thread (asserted to give the same counts) and
+the machine's load average (other sessions on a shared machine take cores from the run).
 
 ``approx``: the vectorised pairing approximation (pairings.engine.simulate) against the full
 pairing engine in every simulated round (pairings.engine.fullsim), on the real NASPA divisions
 in fixtures/tsh replayed from several rounds before the end (Swiss, Gibson on): the largest
 difference in P(1st) and in P(cash) over their players, beside the full engine's own sampling
 noise (two standard errors of a probability near 1/2 at ``--full-sims``).
+
+``cop``: the simulation-driven contention pairing (pairings.engine.cop) of one round of a
+field of 50 / 200 / 500 players after 10 rounds (a greedy Swiss history), with 10 rounds left
+and with the last round to pair (where cash contenders play King of the Hill): ``pair_round``
+end to end (its own 10,000 simulations of the field, then the matching), of which the
+simulation (``field_chances``), beside the Swiss pairing of the same field in the same run (the
+anchor), wall and CPU seconds (medians of 3; one in ``--short``, 50 and 200 players), and the
+checker's verdict on the boards. Target: COP's own allowance, 6 s a round at 500 players.
 
 Exit status 1 when a speed target is missed (a target is for 100,000 simulations: other
 ``--sims`` scale it); ``--short`` (both sections, 2,000 simulations, 100 through the full
@@ -29,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import resource
 import sys
@@ -143,11 +154,16 @@ def speed(sims: int) -> list[dict]:
         setup = synthetic(n, left)
         simulate(setup, model, 1000, seed=2)  # warm: quantile table, imports
         tracemalloc.start()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         result = simulate(setup, model, sims, seed=1)
         seconds = time.perf_counter() - start
+        cpu = time.process_time() - cpu
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
+        start1 = time.perf_counter()
+        one = simulate(setup, model, sims, seed=1, threads=1)
+        one_thread_s = time.perf_counter() - start1
+        assert np.array_equal(one.place_share, result.place_share)  # threads change nothing
         sample = max(200, min(sims, 200_000 // (n * left)))
         start = time.perf_counter()
         python_loop(setup, model, sample, seed=1)
@@ -159,6 +175,9 @@ def speed(sims: int) -> list[dict]:
                 "sims": sims,
                 "numpy_s": round(seconds, 3),
                 "target_s": target,
+                "numpy_cpu_s": round(cpu, 3),
+                "one_thread_s": round(one_thread_s, 3),
+                "load_1min": round(os.getloadavg()[0], 1),
                 "python_loop_s": round(py_seconds, 2),
                 "python_sample_sims": sample,
                 "speedup": round(py_seconds / seconds, 1),
@@ -242,9 +261,67 @@ def approx(sims: int, full_sims: int) -> list[dict]:
     return rows
 
 
+# --- cop pairing --------------------------------------------------------------------------------
+
+COP_SIZES = (50, 200, 500)
+COP_TARGET_S = 6.0  # Woogles' COP allows itself this much per pairing phase
+COP_HISTORY = 10
+
+
+def _wall_cpu(fn, runs: int) -> tuple[float, float, object]:
+    walls, cpus, out = [], [], None
+    for _ in range(runs):
+        w0, c0 = time.perf_counter(), time.process_time()
+        out = fn()
+        cpus.append(time.process_time() - c0)
+        walls.append(time.perf_counter() - w0)
+    return sorted(walls)[len(walls) // 2], sorted(cpus)[len(cpus) // 2], out
+
+
+def cop(sizes: tuple[int, ...], runs: int) -> list[dict]:
+    from pairings.engine import PairingOptions, check_round, pair_round
+    from pairings.engine.cop import field_chances
+    from pairings.engine.generator import fast_history_pairing
+    from pairings.engine.generator import simulate as play_event
+
+    rows = []
+    for n in sizes:
+        for left in (10, 1):
+            event = play_event(
+                n,
+                COP_HISTORY,
+                lambda f: fast_history_pairing(f, 7),
+                seed=7,
+                rounds_total=COP_HISTORY + left,
+            )
+            field = event.field()
+            places = max(3, n // 10)
+            opts = PairingOptions(prize_bands=[1, 3, places], gibson=True)
+            cop_wall, cop_cpu, pairing = _wall_cpu(
+                lambda f=field, o=opts: pair_round(f, "cop", o), runs
+            )
+            sim_wall, _, _ = _wall_cpu(lambda f=field, o=opts: field_chances(f, o), runs)
+            swiss_wall, _, _ = _wall_cpu(lambda f=field, o=opts: pair_round(f, "swiss", o), runs)
+            report = check_round(field, pairing, opts)
+            rows.append(
+                {
+                    "case": f"cop, {n} players, round {COP_HISTORY + 1} of {COP_HISTORY + left}",
+                    "cop_s": round(cop_wall, 3),
+                    "cop_cpu_s": round(cop_cpu, 3),
+                    "of_which_sims_s": round(sim_wall, 3),
+                    "swiss_s": round(swiss_wall, 3),
+                    "cop_over_swiss": round(cop_wall / max(swiss_wall, 1e-9), 1),
+                    "target_s": COP_TARGET_S,
+                    "boards": len(pairing.games),
+                    "checker": "ok" if not report.errors else "; ".join(report.errors[:2]),
+                }
+            )
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--section", choices=["speed", "approx", "all"], default="all")
+    parser.add_argument("--section", choices=["speed", "approx", "cop", "all"], default="all")
     parser.add_argument("--sims", type=int, default=100_000)
     parser.add_argument("--full-sims", type=int, default=1000)
     parser.add_argument("--json", action="store_true")
@@ -257,12 +334,24 @@ def main() -> int:
         out["speed"] = speed(args.sims)
     if args.section in ("approx", "all"):
         out["approx"] = approx(args.sims, args.full_sims)
+    if args.section in ("cop", "all"):
+        out["cop"] = cop(COP_SIZES[:2] if args.short else COP_SIZES, 1 if args.short else 3)
     scale = args.sims / TARGET_SIMS
     missed = [
         f"{row['case']}: {row['numpy_s']:.3f} s > {row['target_s'] * scale:.3f} s"
         for row in out.get("speed", [])
         if row["numpy_s"] > row["target_s"] * scale
+    ] + [
+        f"{row['case']}: {row['cop_s']:.3f} s > {row['target_s']:.1f} s"
+        for row in out.get("cop", [])
+        if row["cop_s"] > row["target_s"]
     ]
+    broken = [
+        f"{row['case']}: {row['checker']}" for row in out.get("cop", []) if row["checker"] != "ok"
+    ]
+    if broken:
+        print("\n".join(["cop boards the checker refused:", *broken]))
+        return 1
     if args.json:
         print(json.dumps(out, indent=2))
         return exit_status(missed, short=args.short)
@@ -278,6 +367,8 @@ def main() -> int:
         )
     if "approx" in out:
         print("approx: no target; read each difference beside the engine's noise_2se")
+    if "cop" in out:
+        print(f"targets (cop): one round <= {COP_TARGET_S:g} s at 500 players (COP's allowance)")
     return verdict(missed, short=args.short)
 
 

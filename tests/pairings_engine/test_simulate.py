@@ -186,14 +186,22 @@ def test_swiss_pairs_top_half_against_bottom_half_of_each_score_group() -> None:
     wins2 = np.array([8, 8, 8, 8, 6, 6, 6, 4])
     code = wins2.astype(np.int64) << _PLAIN.w
     v = (((_PLAIN.base - code) << ID_BITS) | np.arange(8))[None, :]
-    a, b = _score_group_halves(v, _PLAIN)
+    a, b = _score_group_halves(v, 8, _PLAIN)
     assert list(zip(a[0].tolist(), b[0].tolist(), strict=True)) == [(0, 2), (1, 3), (4, 5), (6, 7)]
+    first = v
     # an odd top group: its last player drops into the next group
     wins2 = np.array([8, 8, 8, 6, 6, 6, 4, 4])
     code = wins2.astype(np.int64) << _PLAIN.w
     v = (((_PLAIN.base - code) << ID_BITS) | np.arange(8))[None, :]
-    a, b = _score_group_halves(v, _PLAIN)
+    a, b = _score_group_halves(v, 8, _PLAIN)
     assert list(zip(a[0].tolist(), b[0].tolist(), strict=True)) == [(0, 1), (2, 4), (3, 5), (6, 7)]
+    # every simulation of a chunk at once: indices are flat, the second row's from 9 on (a
+    # ninth column, beyond the paired ones, is left alone)
+    both = np.concatenate([first, v])
+    both = np.concatenate([both, both[:, -1:] + 1], axis=1)
+    a, b = _score_group_halves(both, 8, _PLAIN)
+    assert a[1].tolist() == [9, 11, 12, 15] and b[1].tolist() == [10, 13, 14, 16]
+    assert a[0].tolist() == [0, 1, 4, 6] and b[0].tolist() == [2, 3, 5, 7]
 
 
 def test_a_proposed_repeat_is_swapped_with_the_next_game() -> None:
@@ -225,3 +233,30 @@ def test_a_gibsonized_swiss_leader_meets_the_first_out_of_the_money() -> None:
     wins2, *_ = next(simulate_chunks(setup, MODEL, 300, seed=3))
     # player 4 (the first out of the money) and the leader: exactly one of them won
     assert set(((wins2[:, 0] - 18) + (wins2[:, 3] - 2 * 6)).tolist()) == {2}
+
+
+def test_confidence_is_fitted_on_wins_and_shrinks_the_rating_edge() -> None:
+    # games won exactly as often as nsa2008 expects: the fit trusts the expectancy (k = 1)
+    from ratings.engine.model import RatedPlayer
+    from ratings.engine.systems import get_system
+    from tournament.management.commands.fit_game_model import fit_confidence
+
+    games = []
+    for gap in (50, 150, 300):
+        p = get_system("nsa2008").expected_score(RatedPlayer(0, 1500 + gap), RatedPlayer(1, 1500))
+        wins = round(200 * p)
+        games += [(1500 + gap, 1500, 400, 300)] * wins + [(1500 + gap, 1500, 300, 400)] * (
+            200 - wins
+        )
+    assert abs(fit_confidence(games) - 1.0) <= 0.03
+    # confidence 0: every game a coin flip, whatever the ratings
+    players = [SimPlayer(number=1, rating=2400), SimPlayer(number=2, rating=1000)]
+    setup = SimSetup(
+        players=players,
+        rounds=[SimRound(number=1, system="koth")],
+        win_prob=np.array([[0.5, 0.99], [0.01, 0.5]]),
+    )
+    flat = simulate(setup, GameModel(sigma=100.0, confidence=0.0), 4000, seed=1)
+    sure = simulate(setup, GameModel(sigma=100.0, confidence=1.0), 4000, seed=1)
+    assert abs(flat.place_share[0, 0] / 4000 - 0.5) < 0.04
+    assert sure.place_share[0, 0] / 4000 > 0.97

@@ -177,6 +177,21 @@ def worker_available() -> bool:
     return answer
 
 
+def worker_known_available() -> bool:
+    """Whether a Celery worker answered lately, never waiting: the kept answer (this process's
+    or the shared cache's) while under WORKER_STALE seconds old, else False while a background
+    ping asks for the next caller. For work queued on the path of a request that must not
+    wait (prize chances after a result: tournament.web.chances)."""
+    from ..celery import app
+
+    broker = str(app.conf.broker_url)
+    seen = _last_answer(broker)
+    if seen is not None and time.time() - seen[0] < WORKER_FRESH:
+        return seen[1]
+    _ask_in_background(broker)
+    return seen is not None and time.time() - seen[0] < WORKER_STALE and seen[1]
+
+
 def forget_worker_answers() -> None:
     """Drop this process's kept answers (tests that start and stop workers and brokers)."""
     _answers.clear()

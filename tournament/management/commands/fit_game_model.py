@@ -54,7 +54,8 @@ def fit(games: list[tuple[int, int, int, int]], source: str) -> GameModel:
     """Spread = slope * rating gap + noise: ``slope`` by least squares through 0 on the games
     of two rated players, ``sigma`` the noise's standard deviation; ties and the combined
     score over every game."""
-    rated = [(ra - rb, sa - sb) for ra, rb, sa, sb in games if ra and rb]
+    rated_games = [g for g in games if g[0] and g[1]]
+    rated = [(ra - rb, sa - sb) for ra, rb, sa, sb in rated_games]
     sxx = sum(g * g for g, _ in rated) or 1
     slope = sum(g * s for g, s in rated) / sxx
     sigma = math.sqrt(sum((s - slope * g) ** 2 for g, s in rated) / max(1, len(rated) - 1))
@@ -64,6 +65,7 @@ def fit(games: list[tuple[int, int, int, int]], source: str) -> GameModel:
     sd = math.sqrt(sum((c - mean) ** 2 for c in combined) / max(1, len(combined) - 1))
     return GameModel(
         sigma=round(sigma, 2),
+        confidence=fit_confidence(rated_games),
         slope=round(slope, 4),
         tie_rate=round(ties / len(games), 5),
         combined_mean=round(mean, 1),
@@ -71,6 +73,36 @@ def fit(games: list[tuple[int, int, int, int]], source: str) -> GameModel:
         games=len(games),
         source=source,
     )
+
+
+def fit_confidence(games: list[tuple[int, int, int, int]], system: str = "nsa2008") -> float:
+    """The k (0.50..1.50, step 0.01) under which Phi(k * Phi^-1(p)) best predicts the wins of
+    the games of two rated players (maximum likelihood, ties half), p the expectancy of
+    ``system`` (the one the calibration replays use). Fitted on games only, never on how
+    events ended, so the calibration that scores the chances is not tuned on its answer."""
+    from statistics import NormalDist
+
+    from ratings.engine.model import RatedPlayer
+    from ratings.engine.systems import get_system
+
+    sys_ = get_system(system)
+    inv, cdf = NormalDist().inv_cdf, NormalDist().cdf
+    data = []
+    for ra, rb, sa, sb in games:
+        p = sys_.expected_score(RatedPlayer(0, ra), RatedPlayer(1, rb))
+        z = inv(min(max(p, 1e-9), 1 - 1e-9))
+        data.append((z, 1.0 if sa > sb else 0.5 if sa == sb else 0.0))
+    if not data:
+        return 1.0
+
+    def loss(k: float) -> float:
+        total = 0.0
+        for z, y in data:
+            q = min(max(cdf(k * z), 1e-9), 1 - 1e-9)
+            total -= y * math.log(q) + (1 - y) * math.log(1 - q)
+        return total
+
+    return min((k / 100 for k in range(50, 151)), key=loss)
 
 
 class Command(GibsonCommand):
