@@ -95,7 +95,12 @@ def console_home(request: HttpRequest, tournament: Tournament) -> HttpResponseBa
 def _tournament_links(tournament: Tournament, directs: bool) -> list[tuple[str, str]]:
     links = [("Public page", reverse("public:tournament", args=(tournament.slug,)))]
     if directs:
-        for label, name in (("Setup", "console:setup"), ("Staff", "console:staff")):
+        for label, name in (
+            ("Setup", "console:setup"),
+            ("Staff", "console:staff"),
+            ("Entries", "console:entries"),
+            ("Check-in", "console:checkin"),
+        ):
             url = _url(name, tournament.slug)
             if url:
                 links.append((label, url))
