@@ -39,7 +39,16 @@ from ratings.services import create_rating_list
 from tournament import services
 from tournament.clubs.models import Night
 from tournament.clubs.services import add_member, create_club
-from tournament.models import Announcement, Game, Player, RoundClock, StaffInvite, Tournament
+from tournament.models import (
+    Announcement,
+    DivisionEntryRule,
+    Entry,
+    Game,
+    Player,
+    RoundClock,
+    StaffInvite,
+    Tournament,
+)
 from tournament.services.selfentry import issue_token
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -68,6 +77,8 @@ TABLE: dict[str, str] = {
     "change the staff": "no no no yes no no no no yes",
     "run the round clock": "no no no yes no no no no yes",
     "post an announcement": "no no no yes no no no no yes",
+    "run entries online": "no no no yes no no no no yes",
+    "check players in": "no yes no yes no no no no yes",
     "start a club night": "no no no no no yes no no yes",
     "edit the registry": "no no no no no no yes no yes",
     "submit or import ratings": "no no no no no no no yes yes",
@@ -255,6 +266,25 @@ def _clock_fp(world: World) -> Any:
 
 def _announcement_fp(world: World) -> Any:
     return Announcement.objects.count()
+
+
+def _entry_rule_fp(world: World) -> Any:
+    return DivisionEntryRule.objects.count()
+
+
+def _check_in_fp(world: World) -> Any:
+    return Entry.objects.filter(checked_in_at__isnull=False).count()
+
+
+def _web_check_in(world: World, role: str) -> bool:
+    """A player checks in from their own link; everyone else tries the console's list."""
+    client = web_client(world, role)
+    if role == "player by token":
+        response = client.post(f"/e/{world.token}/check-in/")
+        return response.status_code == 302
+    entry = _division(world, "B").entries.get(number=1)
+    response = client.post(CONSOLE + "setup/checkin/tap/", {"entry": entry.pk, "here": "1"})
+    return not web_refused(response)
 
 
 def _night_fp(world: World) -> Any:
@@ -481,6 +511,17 @@ ACTIONS: dict[str, Action] = {
     "post an announcement": Action(
         _announcement_fp,
         {"web": _web_post(CONSOLE + "setup/announcement/", {"text": "Round 3 at 15:00"})},
+    ),
+    "run entries online": Action(
+        _entry_rule_fp,
+        {"web": _web_post(CONSOLE + "setup/entries/rule/b/", {"b-cap": "12"})},
+    ),
+    "check players in": Action(
+        _check_in_fp,
+        {
+            "web": _web_check_in,
+            "command": _command("entries", SLUG, "check-in", "1", "--division", "B"),
+        },
     ),
     "start a club night": Action(
         _night_fp,
