@@ -201,3 +201,11 @@ def test_only_the_tournaments_directors_run_entries_and_check_in(event, role):
         assert exc.value.code == "not_allowed"
     online.refresh_from_db()
     assert online.status == "entered" and not online.paid and online.entry.checked_in_at is None
+
+
+def test_an_online_entrant_removed_or_moved_on_the_console_follows(event):
+    ada, ben = enter(event.a, NAMES[0]), enter(event.a, NAMES[1])
+    services.remove_entry(ada.online.entry, actor=event.director)
+    services.move_entry(OnlineEntry.objects.get(pk=ben.online.pk).entry, event.b)
+    states = {o.player.name: (o.status, o.division.name) for o in OnlineEntry.objects.all()}
+    assert states == {NAMES[0]: ("withdrawn", "A"), NAMES[1]: ("entered", "B")}

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from tournament.errors import ServiceError
 
-from ..models import Division, DivisionEntryRule, EntryWindow, OnlineEntry, Tournament
+from ..models import Division, DivisionEntryRule, EntryWindow, OnlineEntry, Player, Tournament
 from ..selectors import checked_in_count, paired_rounds, public_entry_list, search_players
 from ..services import checkin
 from ..services import online_entries as oe
@@ -98,7 +98,14 @@ def _page(
     found = search_players(divisions[0], query) if divisions and query else []
     window = EntryWindow.objects.filter(tournament=tournament).first()
     here, entered = checked_in_count(tournament)
+    picked = str(form.data.get("player") or form.initial.get("player") or "")
+    picked_name = (
+        Player.objects.filter(pk=int(picked)).values_list("name", flat=True).first()
+        if picked.isascii() and picked.isdigit() and len(picked) < 12
+        else None
+    )
     context = {
+        "picked": picked_name,
         "tournament": tournament,
         "form": form,
         "state": oe.window_state(tournament),
