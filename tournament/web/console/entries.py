@@ -274,7 +274,7 @@ def checkin_tap(request: HttpRequest, tournament: Tournament) -> HttpResponseBas
             f"{entry.division.name} #{entry.number} {entry.name}: "
             + ("checked in" if here else "not checked in"),
         )
-    return redirect(back + f"#d-{entry.division.slug}")
+    return redirect(back)  # the find box has the focus again, for the next name
 
 
 def _pk(value: Any) -> int | None:
