@@ -83,6 +83,16 @@ FIELDS = [
     "divisions-INITIAL_FORMS",
     "divisions-0-name",
     "divisions-0-rounds",
+    # entries online and check-in (issue 22)
+    "opens",
+    "closes",
+    "a-cap",
+    "a-rating_min",
+    "a-rating_max",
+    "a-fee_amount",
+    "a-fee_currency",
+    "to",
+    "here",
 ]
 
 
