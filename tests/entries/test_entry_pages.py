@@ -292,3 +292,25 @@ def test_every_console_door_refuses_all_but_the_tournaments_directors(event, rol
     assert counts() == before
     assert not OnlineEntry.objects.get().paid
     assert not Entry.objects.filter(checked_in_at__isnull=False).exists()
+
+
+JUNK = ["", "x", "-1", "99999999999999999999", "\x00", "²", "a" * 5000, "٣", "\u202eevil"]
+
+
+def test_hostile_input_to_the_public_pages_never_answers_a_server_error(event):
+    done = enter(event.a, "Adams, Ada")
+    client = Client()
+    paths = [
+        PAGE,
+        f"/entry/{done.link_token}/withdraw/",
+        f"/entry/{done.link_token}/check-in/",
+        f"/entry/confirm/{'x' * 40}/",
+        "/entry/confirm/short/",
+        f"/entry/{'y' * 40}/",
+    ]
+    for junk in JUNK:
+        data = {f: junk for f in ("division", "player", "name", "email", "notices", "sure")}
+        for path in paths:
+            assert client.post(path, data).status_code < 500, (path, junk[:10])
+        assert client.get(PAGE, {"q": junk, "player": junk}).status_code < 500, junk[:10]
+    assert Entry.objects.count() == 1
