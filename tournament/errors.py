@@ -199,7 +199,8 @@ CODES: dict[str, str] = {
     "entries_not_yet": "entries to {tournament} open at {opens}",
     "entries_closed": "entries to {tournament} are closed (since {closed})",
     "entries_no_division": "division {division} takes no entries online",
-    "entries_full": "division {division} is full ({cap} players)",
+    "entries_division_started": "division {division} has started (round 1 is paired): ask a "
+    "director to enter you",
     "entries_band": "a rating of {rating} is outside division {division}'s band ({band}); "
     "divisions that fit: {fits}",
     "entries_already": "{name} has already entered {tournament} (division {division}: {status})",

@@ -209,3 +209,17 @@ def test_an_online_entrant_removed_or_moved_on_the_console_follows(event):
     services.move_entry(OnlineEntry.objects.get(pk=ben.online.pk).entry, event.b)
     states = {o.player.name: (o.status, o.division.name) for o in OnlineEntry.objects.all()}
     assert states == {NAMES[0]: ("withdrawn", "A"), NAMES[1]: ("entered", "B")}
+
+
+def test_a_refused_entrant_cannot_enter_again_and_a_started_division_takes_no_entries(event):
+    done = enter(event.a, NAMES[0])
+    oe.refuse_entry(OnlineEntry.objects.get(pk=done.online.pk), "banned", actor=event.director)
+    with pytest.raises(ServiceError) as exc:
+        oe.submit_entry(event.b, name=NAMES[0], email="ada@example.org")
+    assert exc.value.code == "entries_already"
+    for name in NAMES[1:3]:
+        services.register_player(event.b, name=name)
+    save_round_pairings(event.b, 1, [PlannedGame(1, 2, board=1)])
+    with pytest.raises(ServiceError) as exc:
+        oe.submit_entry(event.b, name=NAMES[4], email="eve@example.org")
+    assert exc.value.code == "entries_division_started"

@@ -374,12 +374,16 @@ def submit_entry(
     tournament = division.tournament
     _require_open(tournament)
     rule = division_rule(division)
+    if paired_rounds(division):
+        raise ServiceError("entries_division_started", field="division", division=division.name)
     signed_in = is_signed_in(user)
     address = _email(email or (user.email if signed_in else ""), needed=not signed_in)
     player = _entrant(player_id, name)
     if player.pk is not None:
         earlier = (
-            OnlineEntry.objects.filter(tournament=tournament, player=player, status__in=LIVE)
+            OnlineEntry.objects.filter(
+                tournament=tournament, player=player, status__in=(*LIVE, Status.REFUSED)
+            )
             .select_related("division")
             .first()
         )
@@ -451,6 +455,12 @@ def confirm_entry(token: Any) -> OnlineEntry:
     return online
 
 
+def _lock(division: Division) -> None:
+    """Hold the division's row until the transaction ends: two entrants confirming at once
+    must not both take its last place (PostgreSQL waits here; SQLite writes one at a time)."""
+    list(Division.objects.select_for_update().filter(pk=division.pk).values_list("pk"))
+
+
 def _room(division: Division) -> bool:
     rule = DivisionEntryRule.objects.filter(division=division).first()
     return rule is None or rule.cap is None or division.entries.count() < rule.cap
@@ -459,6 +469,7 @@ def _room(division: Division) -> bool:
 def _place(online: OnlineEntry, actor: Actor | Any) -> None:
     """Into the division if there is room and no one is waiting ahead, else onto its list."""
     division = online.division
+    _lock(division)
     queue = division.online_entries.filter(status=Status.WAITING).exclude(pk=online.pk)
     if _room(division) and not queue.exists() and not paired_rounds(division):
         _enter(online, actor)
@@ -534,6 +545,7 @@ def entry_for_link(token: Any) -> OnlineEntry | None:
 
 def _promote_first(division: Division, actor: Any) -> OnlineEntry | None:
     """The first waiting entrant takes a freed place (if the division has room)."""
+    _lock(division)
     if paired_rounds(division) or not _room(division):
         return None
     queue = waiting_list(division)
