@@ -223,3 +223,11 @@ def test_a_refused_entrant_cannot_enter_again_and_a_started_division_takes_no_en
     with pytest.raises(ServiceError) as exc:
         oe.submit_entry(event.b, name=NAMES[4], email="eve@example.org")
     assert exc.value.code == "entries_division_started"
+
+
+def test_raising_the_cap_moves_the_waiting_list_up_in_order(event):
+    for name in NAMES[:6]:
+        enter(event.a, name)
+    oe.set_division_rule(event.a, cap=5, actor=event.director)
+    assert [n for _, n in numbers(event.a)] == NAMES[:5]
+    assert [w.player.name for w in oe.waiting_list(event.a)] == [NAMES[5]]

@@ -215,6 +215,9 @@ def set_division_rule(
         before=before,
         after=_rule_data(rule),
     )
+    # a raised cap (or none) makes room: the waiting list moves up, first come first served
+    while _promote_first(division, actor) is not None:
+        pass
     return rule
 
 
