@@ -221,6 +221,7 @@ def mine(request: HttpRequest, token: str) -> HttpResponseBase:
         "rule": rule,
         "token": token,
         "started": bool(paired_rounds(division)),
+        "may_withdraw": online.status in oe.LIVE and not paired_rounds(division),
         "entry": online.entry,
     }
     return _private(render(request, "entries/mine.html", context))
