@@ -207,8 +207,8 @@ CODES: dict[str, str] = {
     "entries_email": "{value!r} is not an e-mail address",
     "entries_email_needed": "give your e-mail address: the link that confirms your entry is "
     "mailed to it",
-    "entries_name_ambiguous": "the registry has several players named like {name!r} "
-    "({players}): search for your name and choose yourself",
+    "entries_name_ambiguous": "the registry has players named like {name!r} ({players}): "
+    "choose yourself from the list; if you are none of them, ask the director to enter you",
     "entries_unknown_player": "there is no player {player_id} in the registry",
     "entries_link_bad": "this link is not valid: copy the whole link from the e-mail",
     "entries_play_started": "round 1 of division {division} is already paired: ask a director "

@@ -314,3 +314,13 @@ def test_hostile_input_to_the_public_pages_never_answers_a_server_error(event):
             assert client.post(path, data).status_code < 500, (path, junk[:10])
         assert client.get(PAGE, {"q": junk, "player": junk}).status_code < 500, junk[:10]
     assert Entry.objects.count() == 1
+
+
+def test_a_name_only_nearly_a_registry_players_offers_them_to_pick(event):
+    di = Player.objects.create(name="Arden, Di", email="di@example.org")
+    before = counts()
+    answer = Client().post(PAGE, {"division": "b", "name": "Arden, Ed", "email": "e@example.org"})
+    text = answer.content.decode()
+    assert answer.status_code == 400 and 'id="id_name_error"' in text
+    assert f"?player={di.pk}" in text and "di@example.org" not in text
+    assert counts() == before

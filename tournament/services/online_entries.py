@@ -45,7 +45,7 @@ from ..models import (
     Player,
     Tournament,
 )
-from ..selectors import near_duplicates, paired_rounds, registry_rating
+from ..selectors import fold, near_duplicates, paired_rounds, registry_rating
 from . import notices
 from .audit import Actor, audit
 from .entries import MAX_SEED_RATING, check_player_name, move_entry, register_player, remove_entry
@@ -309,9 +309,14 @@ def _entrant(player_id: Any, name: Any) -> Player:
     typed = check_player_name(name)
     check_text(typed, "your name", Player, "name", field="name")
     near = near_duplicates(typed)
-    if len(near) == 1:
-        return near[0]
-    if len(near) > 1:
+    key = fold(typed)
+    same = [p for p in near if sorted(fold(p.name).split()) == sorted(key.split())]
+    if len(same) == 1 and len(near) == 1:
+        return same[0]  # the same name but for accents, case, spacing or word order
+    if near:
+        # a name only nearly the same may be someone else ("Arden, Di" and "Arden, Ed"):
+        # neither guessed nor duplicated; the entrant picks themself, or a director enters
+        # a new namesake from the console
         raise ServiceError(
             "entries_name_ambiguous",
             field="name",

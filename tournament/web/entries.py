@@ -27,7 +27,14 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from tournament.errors import ServiceError
 
 from ..models import Division, DivisionEntryRule, EntryWindow, OnlineEntry, Player, Tournament
-from ..selectors import checked_in_count, paired_rounds, public_entry_list, search_players
+from ..selectors import (
+    checked_in_count,
+    near_duplicates,
+    paired_rounds,
+    player_choices,
+    public_entry_list,
+    search_players,
+)
 from ..services import checkin
 from ..services import online_entries as oe
 from .addresses import client_address
@@ -91,11 +98,18 @@ def _lists(tournament: Tournament) -> list[dict[str, Any]]:
 
 
 def _page(
-    request: HttpRequest, tournament: Tournament, form: EntryForm, status: int = 200
+    request: HttpRequest,
+    tournament: Tournament,
+    form: EntryForm,
+    status: int = 200,
+    *,
+    near: list[dict[str, Any]] | None = None,
 ) -> HttpResponse:
     divisions = _entry_divisions(tournament)
     query = " ".join(str(request.GET.get("q", "")).split())[:100]
     found = search_players(divisions[0], query) if divisions and query else []
+    if near:
+        query, found = form.data.get("name", "")[:100], near
     window = EntryWindow.objects.filter(tournament=tournament).first()
     here, entered = checked_in_count(tournament)
     picked = str(form.data.get("player") or form.initial.get("player") or "")
@@ -152,7 +166,10 @@ def entries(request: HttpRequest, slug: str) -> HttpResponseBase:
     except ServiceError as exc:
         field = exc.field if exc.field in form.fields and exc.field != "player" else None
         form.add_error(field, exc.message)
-        return _page(request, tournament, form, 400)
+        near = None
+        if exc.code == "entries_name_ambiguous":  # offer the registry's near names to pick
+            near = player_choices(division, near_duplicates(str(form.data.get("name", ""))))
+        return _page(request, tournament, form, 400, near=near)
     _count_entry(request)
     link = request.build_absolute_uri(reverse("entries:mine", args=[done.link_token]))
     online = done.online
