@@ -64,12 +64,13 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     demo = Tournament.objects.get(slug=DEMO_SLUG)
     now = timezone.now()
     online_entries.open_entries(demo, now, now + dt.timedelta(days=2), actor="a11y test")
+    from tournament.services import create_division
+
+    late = create_division(demo, name="Late", rounds=3)  # a division not started yet
     online_entries.set_division_rule(
-        demo.divisions.get(slug="a"), cap=1, fee_amount="40", fee_currency="USD", actor="a11y test"
+        late, cap=0, fee_amount="40", fee_currency="USD", actor="a11y test"
     )
-    waiting = online_entries.submit_entry(
-        demo.divisions.get(slug="a"), name="Waiting, Wanda", email="wanda@example.org"
-    )
+    waiting = online_entries.submit_entry(late, name="Waiting, Wanda", email="wanda@example.org")
     online_entries.confirm_entry(waiting.confirm_token)
     t, d = DEMO_SLUG, "a"
     public = [
