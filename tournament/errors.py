@@ -202,6 +202,38 @@ CODES: dict[str, str] = {
     "#{number} {player} can only be withdrawn, not removed (player numbers stay as printed)",
     "reg_list_empty": "the list has no players: give one 'Name rating' a line",
     "reg_list_line": "line {line}: {problem}",
+    # entries online, waiting lists and check-in (issue 22: services.online_entries, checkin)
+    "entries_draft": "{tournament} is a draft: publish it before opening entries",
+    "entries_window_order": "entries must close after they open, not at {closes} (they open "
+    "at {opens})",
+    "entries_band_order": "division {division}: the rating band's minimum {minimum} is above "
+    "its maximum {maximum}",
+    "entries_not_open": "{tournament} takes no entries online",
+    "entries_not_yet": "entries to {tournament} open at {opens}",
+    "entries_closed": "entries to {tournament} are closed (since {closed})",
+    "entries_no_division": "division {division} takes no entries online",
+    "entries_division_started": "division {division} has started (round 1 is paired): ask a "
+    "director to enter you",
+    "entries_band": "a rating of {rating} is outside division {division}'s band ({band}); "
+    "divisions that fit: {fits}",
+    "entries_already": "{name} has already entered {tournament} (division {division}: {status})",
+    "entries_email": "{value!r} is not an e-mail address",
+    "entries_email_needed": "give your e-mail address: the link that confirms your entry is "
+    "mailed to it",
+    "entries_name_ambiguous": "the registry has players named like {name!r} ({players}): "
+    "choose yourself from the list; if you are none of them, ask the director to enter you",
+    "entries_unknown_player": "there is no player {player_id} in the registry",
+    "entries_link_bad": "this link is not valid: copy the whole link from the e-mail",
+    "entries_play_started": "round 1 of division {division} is already paired: ask a director "
+    "to withdraw you",
+    "entries_state": "{name}'s entry is {status}: it cannot be {what}",
+    "entries_unknown_entry": "{tournament} has no online entry {value}",
+    "checkin_withdrawn": "#{number} {name} has withdrawn from division {division}",
+    "checkin_round_paired": "round 1 of division {division} is already paired: players who "
+    "did not check in are withdrawn, not removed",
+    "checkin_nobody": "nobody in division {division} has checked in yet: removing everyone "
+    "else would empty it",
+    "checkin_all_here": "every player of division {division} has checked in: nobody to remove",
     # setup
     "setup_required": "{what} must not be empty",
     "setup_unknown_setting": "{what}: unknown setting(s) {names}",

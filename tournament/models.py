@@ -383,6 +383,10 @@ class Entry(models.Model):
     # When a director last revoked the link: a revoked entry gets no new token from a reprint
     # (the card prints the public page instead) until a director issues one again.
     entry_token_revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Check-in on the day (issue 22, tournament.services.checkin): set when the player checks
+    # in from their own link or a director taps them in. On the Entry, not on an online entry,
+    # so players the director registered by hand check in the same way.
+    checked_in_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["division", "number"]
@@ -1041,3 +1045,101 @@ class FederationDownload(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.file_name} ({self.sha256[:12]})"
+
+
+# --- before play: entries online and their waiting lists (issue 22) ---------------------------
+
+
+class EntryWindow(models.Model):
+    """A tournament's entries online: when the public entry form takes entries (``opens_at``
+    to ``closes_at``, unless a director closed it early). Each division's own rule (cap, rating
+    band, fee) is its ``DivisionEntryRule``; a division without one takes no online entries."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="entry_window"
+    )
+    opens_at = models.DateTimeField()
+    closes_at = models.DateTimeField()
+    closed_at = models.DateTimeField(
+        null=True, blank=True, help_text="closed by a director before closes_at"
+    )
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(closes_at__gt=models.F("opens_at")), name="entry_window_order"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"entries to {self.tournament}"
+
+
+class DivisionEntryRule(models.Model):
+    """Who may enter a division online and how many: a cap (None: no limit), a rating band
+    (``rating_min``..``rating_max``, either end open; both None: the player picks), and the
+    fee as the director words it (no payment is taken here: a director marks it paid)."""
+
+    division = models.OneToOneField(Division, on_delete=models.CASCADE, related_name="entry_rule")
+    cap = models.PositiveIntegerField(null=True, blank=True)
+    rating_min = models.PositiveIntegerField(null=True, blank=True)
+    rating_max = models.PositiveIntegerField(null=True, blank=True)
+    fee_amount = models.CharField(max_length=20, blank=True)
+    fee_currency = models.CharField(max_length=10, blank=True)
+
+    def __str__(self) -> str:
+        return f"entry rule of {self.division}"
+
+    @property
+    def player_picks(self) -> bool:
+        return self.rating_min is None and self.rating_max is None
+
+
+class OnlineEntry(models.Model):
+    """One person's entry through the public form: awaiting their e-mail confirmation, in the
+    division (``entry`` is their Entry there), on its waiting list (ordered by
+    ``waiting_since``), withdrawn or refused. Only hashes of the personal link's and the
+    confirmation link's secrets are kept: a read of the database yields no usable link.
+    ``email`` is contact data: it never appears on a public list or in the API's reads."""
+
+    class Status(models.TextChoices):
+        UNCONFIRMED = "unconfirmed", "awaiting e-mail confirmation"
+        ENTERED = "entered", "entered"
+        WAITING = "waiting", "on the waiting list"
+        WITHDRAWN = "withdrawn", "withdrawn"
+        REFUSED = "refused", "refused"
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="online_entries"
+    )
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="online_entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="online_entries")
+    entry = models.OneToOneField(
+        Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="online"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="online_entries",
+    )
+    email = models.EmailField(blank=True)
+    rating = models.PositiveIntegerField(default=0, help_text="seed rating entered with")
+    status = models.CharField(max_length=12, choices=Status.choices)
+    waiting_since = models.DateTimeField(null=True, blank=True)
+    promoted_at = models.DateTimeField(null=True, blank=True)
+    paid = models.BooleanField(default=False)
+    notices = models.BooleanField(default=False, help_text="opted in to e-mail notices")
+    link_hash = models.CharField(max_length=64, unique=True)
+    confirm_hash = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    note = models.CharField(max_length=200, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "division", "waiting_since", "pk"]
+        verbose_name_plural = "online entries"
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.division} ({self.status})"

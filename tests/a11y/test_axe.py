@@ -53,6 +53,25 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     # a division of teams of players (TSH's 'team' field): the standings carry team standings
     teams = import_tsh(REPO / "fixtures" / "teams" / "interclub.t", rounds=3)
     publish_tournament(teams, True, actor="a11y test")
+    # entries online open, with an entrant on a waiting list (issue 22)
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tournament.models import Tournament
+    from tournament.services import online_entries
+
+    demo = Tournament.objects.get(slug=DEMO_SLUG)
+    now = timezone.now()
+    online_entries.open_entries(demo, now, now + dt.timedelta(days=2), actor="a11y test")
+    from tournament.services import create_division
+
+    late = create_division(demo, name="Late", rounds=3)  # a division not started yet
+    online_entries.set_division_rule(
+        late, cap=0, fee_amount="40", fee_currency="USD", actor="a11y test"
+    )
+    waiting = online_entries.submit_entry(late, name="Waiting, Wanda", email="wanda@example.org")
+    online_entries.confirm_entry(waiting.confirm_token)
     t, d = DEMO_SLUG, "a"
     public = [
         ("home", "/"),
@@ -72,6 +91,8 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("season", f"/clubs/{club.slug}/seasons/{season.pk}/"),
         ("club night", f"/clubs/{club.slug}/nights/{night.pk}/"),
         ("self-entry", f"/e/{entry.entry_token}/"),
+        ("entries", f"/t/{t}/entries/?q=a"),
+        ("entrant's page", f"/entry/{waiting.link_token}/"),
         ("sign-in", reverse("accounts:login")),
     ]
     console = f"/t/{t}/console/"
@@ -85,6 +106,8 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("console round in play", f"{console}{d}/round/5/pair/"),
         ("console setup", f"{console}setup/"),
         ("console staff", f"{console}staff/"),
+        ("console entries", f"{console}setup/entries/"),
+        ("console check-in", f"{console}setup/checkin/"),
         ("desk", f"/t/{t}/desk/"),
         ("club manage", f"/clubs/{club.slug}/manage/"),
         ("club nights", f"/clubs/{club.slug}/nights/"),

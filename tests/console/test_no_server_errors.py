@@ -89,6 +89,16 @@ FIELDS = [
     "seed_from_earlier",
     "anyway",
     "ids",
+    # entries online and check-in (issue 22)
+    "opens",
+    "closes",
+    "a-cap",
+    "a-rating_min",
+    "a-rating_max",
+    "a-fee_amount",
+    "a-fee_currency",
+    "to",
+    "here",
 ]
 
 

@@ -41,6 +41,8 @@ from tournament.clubs.models import Night
 from tournament.clubs.services import add_member, create_club
 from tournament.models import (
     Announcement,
+    DivisionEntryRule,
+    Entry,
     FederationDownload,
     Game,
     Player,
@@ -79,6 +81,8 @@ TABLE: dict[str, str] = {
     "post an announcement": "no no no yes no no no no yes",
     "group events into a weekend": "no no no yes no no no no yes",
     "download federation files": "no no no yes no no no no yes",
+    "run entries online": "no no no yes no no no no yes",
+    "check players in": "no yes no yes no no no no yes",
     "start a club night": "no no no no no yes no no yes",
     "edit the registry": "no no no no no no yes no yes",
     "submit or import ratings": "no no no no no no no yes yes",
@@ -274,6 +278,25 @@ def _weekend_fp(world: World) -> Any:
 
 def _federation_fp(world: World) -> Any:
     return FederationDownload.objects.count()
+
+
+def _entry_rule_fp(world: World) -> Any:
+    return DivisionEntryRule.objects.count()
+
+
+def _check_in_fp(world: World) -> Any:
+    return Entry.objects.filter(checked_in_at__isnull=False).count()
+
+
+def _web_check_in(world: World, role: str) -> bool:
+    """A player checks in from their own link; everyone else tries the console's list."""
+    client = web_client(world, role)
+    if role == "player by token":
+        response = client.post(f"/e/{world.token}/check-in/")
+        return response.status_code == 302
+    entry = _division(world, "B").entries.get(number=1)
+    response = client.post(CONSOLE + "setup/checkin/tap/", {"entry": entry.pk, "here": "1"})
+    return not web_refused(response)
 
 
 def _night_fp(world: World) -> Any:
@@ -508,6 +531,17 @@ ACTIONS: dict[str, Action] = {
     "download federation files": Action(
         _federation_fp,
         {"web": _web_post(CONSOLE + "federation/absp/download/", {"anyway": "on"})},
+    ),
+    "run entries online": Action(
+        _entry_rule_fp,
+        {"web": _web_post(CONSOLE + "setup/entries/rule/b/", {"b-cap": "12"})},
+    ),
+    "check players in": Action(
+        _check_in_fp,
+        {
+            "web": _web_check_in,
+            "command": _command("entries", SLUG, "check-in", "1", "--division", "B"),
+        },
     ),
     "start a club night": Action(
         _night_fp,

@@ -3,7 +3,7 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import clock, clubs, views
+from . import clock, clubs, entries, views
 
 D = "tournaments/<slug:slug>/divisions/<str:division>/"
 
@@ -11,12 +11,15 @@ v1 = [
     path("tournaments/", views.TournamentList.as_view(), name="tournaments"),
     path("tournaments/<slug:slug>/", views.TournamentDetail.as_view(), name="tournament"),
     path("tournaments/<slug:slug>/divisions/", views.DivisionList.as_view(), name="divisions"),
+    path("tournaments/<slug:slug>/entries/", entries.EntryLists.as_view(), name="entry_lists"),
     path(D, views.DivisionDetail.as_view(), name="division"),
     path(D + "entries/", views.EntryList.as_view(), name="entries"),
     path(D + "entries/<int:number>/", views.EntryDetail.as_view(), name="entry"),
     path(D + "entries/<int:number>/withdraw/", views.WithdrawEntry.as_view(), name="withdraw"),
     path(D + "entries/<int:number>/reinstate/", views.ReinstateEntry.as_view(), name="reinstate"),
     path(D + "entries/<int:number>/move/", views.MoveEntry.as_view(), name="move_entry"),
+    path(D + "entries/<int:number>/check-in/", entries.CheckIn.as_view(), name="check_in"),
+    path(D + "remove-absent/", entries.RemoveAbsent.as_view(), name="remove_absent"),
     path(D + "renumber/", views.Renumber.as_view(), name="renumber"),
     path(D + "rounds/", views.RoundList.as_view(), name="rounds"),
     path(D + "rounds/<int:round>/pair/", views.PairRound.as_view(), name="pair_round"),

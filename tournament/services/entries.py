@@ -23,6 +23,7 @@ from ..models import (
     Entry,
     First,
     Game,
+    OnlineEntry,
     Player,
 )
 from ..selectors import paired_rounds
@@ -529,6 +530,10 @@ def remove_entry(entry: Entry, actor: Actor | str | None = None) -> list[tuple[i
         "player_class": entry.player_class,
     }
     removed_pk, removed_number = entry.pk, entry.number
+    # an online entrant removed by hand no longer holds a place (their page says withdrawn)
+    OnlineEntry.objects.filter(entry=entry).update(
+        status=OnlineEntry.Status.WITHDRAWN, entry=None, note="removed by a director"
+    )
     entry.delete()
     moved = []
     for e in later:
@@ -586,6 +591,7 @@ def move_entry(entry: Entry, to: Division, actor: Actor | str | None = None) -> 
     entry.division = to
     entry.number = to.entries.count() + 1
     entry.save(update_fields=["division", "number"])
+    OnlineEntry.objects.filter(entry=entry).update(division=to)  # an online entrant moves too
     for e in later:
         e.number -= 1
         e.save(update_fields=["number"])

@@ -25,10 +25,11 @@ from tournament.errors import ServiceError
 from tournament.selectors import RoundProgress, last_round_number, last_scored_round
 from tournament.standings import format_wins
 
-from ..models import Division, Tournament
+from ..models import Division, EntryWindow, Tournament
 from ..selectors import (
     DivisionSnapshot,
     EntryView,
+    checked_in_count,
     cross_table,
     division_team_standings,
     division_teams,
@@ -119,6 +120,10 @@ def tournament_detail(request: HttpRequest, slug: str, version: Version | None) 
         "divisions": divisions,
         "directs": can_direct(request.user, tournament),  # offers the desk, changes nothing
         "keeps_score": can_keep_score(request.user, tournament),
+        # entries online and "who is here" (issue 22): the page links the entry lists when
+        # the tournament takes entries; the count shows once anyone has checked in
+        "takes_entries": EntryWindow.objects.filter(tournament=tournament).exists(),
+        "who_is_here": checked_in_count(tournament),
     }
     return render(request, "tournament/tournament.html", context)
 

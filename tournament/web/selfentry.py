@@ -40,11 +40,13 @@ from ..selectors import (
     last_scored_round,
     running_records,
 )
+from ..services.checkin import check_in as check_in_entry
 from ..services.selfentry import (
     confirm_report,
     dispute_report,
     entry_for_token,
     mine_first,
+    player_actor,
     report_own_result,
     self_state,
 )
@@ -199,6 +201,7 @@ def _page(
         "dispute_open": dispute is not None and dispute.is_bound,
         "stale": stale,
         "public": tournament.published,
+        "may_check_in": entry.checked_in_at is None and not last and entry.withdrawn_round is None,
     }
     return _private(render(request, "selfentry/entry.html", context, status=status))
 
@@ -307,9 +310,26 @@ def dispute(request: HttpRequest, token: str) -> HttpResponseBase:
     return _done(request, token, _outcome_text(outcome, entry))
 
 
+@require_POST
+def check_in(request: HttpRequest, token: str) -> HttpResponseBase:
+    """Check in from the scorecard's link (issue 22): the player is here for round 1."""
+    entry = _entry(request, token)
+    if isinstance(entry, HttpResponse):
+        return entry
+    try:
+        with busy_refusal():
+            check_in_entry(entry, actor=player_actor(entry))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "You are checked in.")
+    return _private(redirect("selfentry:entry", token=token))
+
+
 urlpatterns: list[URLPattern] = [
     path("<str:token>/", entry_page, name="entry"),
     path("<str:token>/report/", report, name="report"),
     path("<str:token>/confirm/", confirm, name="confirm"),
     path("<str:token>/dispute/", dispute, name="dispute"),
+    path("<str:token>/check-in/", check_in, name="check_in"),
 ]

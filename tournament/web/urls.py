@@ -7,7 +7,7 @@ redirect (see permissions.division_by_slug).
 
 from django.urls import include, path
 
-from . import accounts, desk, feeds, health, notices, public, selfentry, venue, weekends
+from . import accounts, desk, entries, feeds, health, notices, public, selfentry, venue, weekends
 from . import ratings as ratings_pages
 from .console import api_token as console_api_token
 from .console import setup as console_setup
@@ -21,6 +21,8 @@ public_patterns = (
         # the venue's TV and the strip (announcement, round clock) the public pages fetch
         path("t/<slug:slug>/screen/", venue.screen, name="screen"),
         path("t/<slug:slug>/screen/live/", venue.live_strip, name="screen_live"),
+        # entries online: the lists, the entry form (issue 22; tournament.web.entries)
+        path("t/<slug:slug>/entries/", entries.entries, name="entries"),
         path("t/<slug:slug>/<str:division>/standings/", public.standings, name="standings"),
         path(
             "t/<slug:slug>/<str:division>/round/<str:number>/",
@@ -58,5 +60,7 @@ urlpatterns = [
     path("e/", include((selfentry.urlpatterns, "selfentry"))),
     # the unsubscribe link of every notice e-mail (secret token; tournament.web.notices)
     path("notices/", include((notices.urlpatterns, "notices"))),
+    # an online entrant's own page and the mailed confirmation (secret tokens)
+    path("entry/", include((entries.urlpatterns, "entries"))),
     path("", include(public_patterns)),
 ]

@@ -101,6 +101,8 @@ def _tournament_links(tournament: Tournament, directs: bool) -> list[tuple[str, 
             ("Notices", "console:notices"),
             ("Weekend", "console:weekend"),
             ("Federation files", "console:federation"),
+            ("Entries", "console:entries"),
+            ("Check-in", "console:checkin"),
         ):
             url = _url(name, tournament.slug)
             if url:

@@ -9,6 +9,7 @@ from django.urls import path
 
 from . import (
     clock,
+    entries,
     federation,
     home,
     notices,
@@ -32,6 +33,7 @@ urlpatterns = [
     *notices.urlpatterns,
     *weekend.urlpatterns,
     *federation.urlpatterns,
+    *entries.urlpatterns,
     path("<str:division>/", home.division_home, name="division"),
     path("<str:division>/standings/", home.standings, name="standings"),
     *results.urlpatterns,

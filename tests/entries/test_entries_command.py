@@ -1,0 +1,56 @@
+"""The ``entries`` command: list, check in, remove the absent; refusals exit non-zero with
+the code in --json and change nothing."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from tournament import services
+from tournament.models import AuditEvent
+
+
+def run(*args: str) -> dict:
+    out = StringIO()
+    call_command("entries", *args, "--json", stdout=out)
+    return json.loads(out.getvalue())
+
+
+@pytest.fixture
+def field(event):
+    for name in ("Evans, Eve", "Fong, Fay", "Gale, Gus"):
+        services.register_player(event.b, name=name)
+    return event
+
+
+def test_list_check_in_and_remove_the_absent(field):
+    assert run("spring", "list")["players"] == 3
+    assert run("spring", "check-in", "2", "--division", "B")["here"] is True
+    listed = run("spring", "list")
+    assert listed["checked_in"] == 1 and listed["divisions"][1]["entrants"][1]["checked_in"]
+    assert run("spring", "remove-absent", "--division", "B")["removed"] == [
+        "#1 Evans, Eve",
+        "#3 Gale, Gus",
+    ]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check-in", "--division", "B"),
+        ("check-in", "x7", "--division", "B"),
+        ("check-in", "9", "--division", "B"),
+        ("remove-absent", "--division", "B"),
+        ("check-in", "1", "--division", "Z"),
+        ("check-in", "1", "--division", "B", "--as", "kit"),
+    ],
+)
+def test_refusals_change_nothing(field, args):
+    before = AuditEvent.objects.count()
+    with pytest.raises((CommandError, SystemExit)):
+        run("spring", *args)
+    assert AuditEvent.objects.count() == before and field.b.entries.count() == 3

@@ -1,0 +1,186 @@
+"""Entries online and check-in over the API (issue 22).
+
+- ``GET tournaments/SLUG/entries/``: the public entry lists, per division: entrants (number,
+  name, rating, club, checked in) and the waiting list in order; never an e-mail address or
+  phone number. Anyone who may see the tournament.
+- ``POST tournaments/SLUG/divisions/D/entries/N/check-in/`` ``{"here": true}``: a director
+  checks player #N in (or out with ``false``).
+- ``POST tournaments/SLUG/divisions/D/remove-absent/``: a director removes every player not
+  checked in before round 1 (numbers close up); answers the names removed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotAuthenticated, NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ..models import Division, DivisionEntryRule, Tournament
+from ..selectors import checked_in_count, public_entry_list
+from ..services import checkin
+from ..services import online_entries as oe
+from .permissions import require_director, visible_tournament
+from .serializers import StrictSerializer
+from .views import READ_ERRORS, WRITE_ERRORS
+
+
+class EntrantSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    rating = serializers.IntegerField()
+    club = serializers.CharField()
+    checked_in = serializers.BooleanField()
+
+
+class WaitingSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    name = serializers.CharField()
+    rating = serializers.IntegerField()
+    club = serializers.CharField()
+
+
+class DivisionEntriesSerializer(serializers.Serializer):
+    division = serializers.CharField(help_text="the division's slug")
+    name = serializers.CharField()
+    takes_entries = serializers.BooleanField()
+    cap = serializers.IntegerField(allow_null=True)
+    band = serializers.CharField(help_text='"any rating" when the player picks')
+    fee = serializers.CharField()
+    entrants = EntrantSerializer(many=True)
+    waiting = WaitingSerializer(many=True)
+
+
+class EntriesSerializer(serializers.Serializer):
+    state = serializers.ChoiceField(choices=["none", "not_yet", "open", "closed"])
+    checked_in = serializers.IntegerField()
+    players = serializers.IntegerField(help_text="players entered and not withdrawn")
+    divisions = DivisionEntriesSerializer(many=True)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """JSON true or false only: "no" or 0 is a slip, not a choice."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+class CheckInSerializer(StrictSerializer):
+    here = StrictBooleanField(default=True)
+
+
+class CheckedInSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    checked_in = serializers.BooleanField()
+
+
+class RemovedSerializer(serializers.Serializer):
+    removed = serializers.ListField(child=serializers.CharField())
+
+
+def entries_data(tournament: Tournament) -> dict[str, Any]:
+    divisions = []
+    for d in tournament.divisions.all():
+        rule = DivisionEntryRule.objects.filter(division=d).first()
+        placed, waiting = public_entry_list(d)
+        divisions.append(
+            {
+                "division": d.slug,
+                "name": d.name,
+                "takes_entries": rule is not None,
+                "cap": rule.cap if rule else None,
+                "band": oe.band_text(rule) if rule else "",
+                "fee": f"{rule.fee_amount} {rule.fee_currency}".strip() if rule else "",
+                "entrants": [
+                    {
+                        "number": e.number,
+                        "name": e.name,
+                        "rating": e.rating,
+                        "club": e.club,
+                        "checked_in": e.checked_in,
+                    }
+                    for e in placed
+                ],
+                "waiting": [
+                    {"position": w.position, "name": w.name, "rating": w.rating, "club": w.club}
+                    for w in waiting
+                ],
+            }
+        )
+    here, players = checked_in_count(tournament)
+    return EntriesSerializer(
+        {
+            "state": oe.window_state(tournament),
+            "checked_in": here,
+            "players": players,
+            "divisions": divisions,
+        }
+    ).data
+
+
+class EntryLists(APIView):
+    """The tournament's entry lists and waiting lists; no contact details."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: EntriesSerializer, **READ_ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(entries_data(visible_tournament(request.user, slug)))
+
+
+def _director_division(request: Request, slug: str, key: str) -> Division:
+    if not request.user.is_authenticated:
+        raise NotAuthenticated()
+    tournament = visible_tournament(request.user, slug)
+    require_director(request.user, tournament)
+    division = tournament.divisions.filter(slug=key).first()
+    if division is None:
+        raise NotFound(f"no division {key!r} in {slug}")
+    division.tournament = tournament
+    return division
+
+
+class CheckIn(APIView):
+    """A director checks player #N in (``here``: true) or out (false)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=CheckInSerializer, responses={200: CheckedInSerializer, **WRITE_ERRORS})
+    def post(self, request: Request, slug: str, division: str, number: int) -> Response:
+        target = _director_division(request, slug, division)
+        entry = target.entries.select_related("player").filter(number=number).first()
+        if entry is None:
+            raise NotFound(f"division {target.slug} has no player #{number}")
+        entry.division = target
+        ser = CheckInSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        entry = checkin.check_in(entry, here=ser.validated_data["here"], actor=request.user)
+        return Response(
+            CheckedInSerializer(
+                {
+                    "number": entry.number,
+                    "name": entry.name,
+                    "checked_in": entry.checked_in_at is not None,
+                }
+            ).data
+        )
+
+
+class RemoveAbsent(APIView):
+    """A director removes every player of the division not checked in, before round 1."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=None, responses={200: RemovedSerializer, **WRITE_ERRORS})
+    def post(self, request: Request, slug: str, division: str) -> Response:
+        target = _director_division(request, slug, division)
+        names = checkin.remove_absent(target, actor=request.user)
+        return Response(RemovedSerializer({"removed": names}).data)

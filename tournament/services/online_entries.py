@@ -1,0 +1,788 @@
+"""Entries online: a published tournament takes entries from a public form, fills each
+division up to its cap and keeps the rest on that division's waiting list, in order.
+
+A director opens entries (``open_entries``: from/until) and gives each division that takes
+them a rule (``set_division_rule``: a cap, a rating band or "player picks", the fee as text).
+A player enters (``submit_entry``) signed in with an account, or with an e-mail address whose
+mailed link they must follow (``confirm_entry``) before the entry counts. Either way they are
+found in the registry as the console's registration finds them: a registry player picked by
+id, else a name, and a name nearly the same as a registry player's (the console's
+``near_duplicates``) is that player, never a second one.
+
+A counted entry becomes an ``Entry`` through ``register_player`` (the console's service:
+numbers, late-entry rules and the audit trail follow) when its division has room, else it
+waits. An entrant withdrawing before round 1 is paired frees their place (``remove_entry``:
+numbers close up) and the first waiting entrant takes it (``promote``). The entrant's personal
+link carries a 192-bit secret of which only the SHA-256 is stored.
+
+Every write here is one transaction with its audit event; the director's actions require
+``direct`` on the tournament; the entrant's own actions are checked by their link's secret.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import Min
+from django.utils import timezone
+
+from tournament.checks import as_int, check_text
+from tournament.errors import ServiceError
+
+from ..access import acting_user, is_signed_in, require
+from ..models import (
+    Division,
+    DivisionEntryRule,
+    EntryWindow,
+    OnlineEntry,
+    Player,
+    Tournament,
+)
+from ..selectors import fold, near_duplicates, paired_rounds, registry_rating
+from . import notices
+from .audit import Actor, audit
+from .entries import MAX_SEED_RATING, check_player_name, move_entry, register_player, remove_entry
+
+Status = OnlineEntry.Status
+TOKEN_BYTES = 24  # 192 bits, as the self-entry links
+LIVE = (Status.ENTERED, Status.WAITING, Status.UNCONFIRMED)
+
+
+def link_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _new_secret() -> tuple[str, str]:
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    return token, link_hash(token)
+
+
+def entries_actor(online: OnlineEntry) -> Actor:
+    """How an entrant acting through their own link is named in the audit trail."""
+    return Actor(f"entrant {online.player.name}")
+
+
+# --------------------------------------------------------------------------- the director's side
+
+
+def _moment(value: Any, field: str, what: str) -> dt.datetime:
+    if isinstance(value, dt.datetime):
+        return value if timezone.is_aware(value) else timezone.make_aware(value)
+    text = str(value or "").strip()
+    if not text:
+        raise ServiceError("setup_required", field=field, what=what)
+    try:
+        moment = dt.datetime.fromisoformat(text.replace(" ", "T", 1))
+    except ValueError:
+        raise ServiceError("not_a_date", field=field, what=what, value=text[:40]) from None
+    return timezone.make_aware(moment) if timezone.is_naive(moment) else moment
+
+
+@transaction.atomic
+def open_entries(
+    tournament: Tournament, opens: Any, closes: Any, *, actor: Actor | str | Any | None = None
+) -> EntryWindow:
+    """Take entries online from ``opens`` to ``closes`` (reopens entries a director closed).
+
+    Only a published tournament: its public entry page is where players enter."""
+    require(actor, "direct", tournament, what="open entries")
+    if not tournament.published:
+        raise ServiceError("entries_draft", field="opens", tournament=tournament.name)
+    opens_at = _moment(opens, "opens", "entries open")
+    closes_at = _moment(closes, "closes", "entries close")
+    if closes_at <= opens_at:
+        raise ServiceError(
+            "entries_window_order", field="closes", opens=_shown(opens_at), closes=_shown(closes_at)
+        )
+    window = EntryWindow.objects.filter(tournament=tournament).first()
+    before = _window_data(window) if window else None
+    if window is None:
+        window = EntryWindow(tournament=tournament)
+    window.opens_at, window.closes_at, window.closed_at = opens_at, closes_at, None
+    window.save()
+    audit(
+        tournament,
+        actor,
+        "open_entries",
+        window,
+        f"entries open {_shown(opens_at)} to {_shown(closes_at)}",
+        before=before,
+        after=_window_data(window),
+    )
+    return window
+
+
+@transaction.atomic
+def close_entries(tournament: Tournament, *, actor: Actor | str | Any | None = None) -> None:
+    """Stop taking entries now (entrants already in or waiting keep their places)."""
+    require(actor, "direct", tournament, what="close entries")
+    window = EntryWindow.objects.filter(tournament=tournament).first()
+    if window is None:
+        raise ServiceError("entries_not_open", tournament=tournament.name)
+    if window.closed_at is not None:
+        raise ServiceError(
+            "entries_closed", tournament=tournament.name, closed=_shown(window.closed_at)
+        )
+    window.closed_at = timezone.now()
+    window.save(update_fields=["closed_at", "updated"])
+    audit(tournament, actor, "close_entries", window, "entries closed", after=_window_data(window))
+
+
+def _window_data(window: EntryWindow) -> dict[str, Any]:
+    return {
+        "opens": window.opens_at.isoformat(),
+        "closes": window.closes_at.isoformat(),
+        "closed": window.closed_at.isoformat() if window.closed_at else None,
+    }
+
+
+def _shown(moment: dt.datetime) -> str:
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def _optional_number(value: Any, what: str, field: str, maximum: int) -> int | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    number = as_int(value, what, field=field)
+    if number < 0:
+        raise ServiceError("setup_too_small", field=field, what=what, minimum=0, value=number)
+    if number > maximum:
+        raise ServiceError("setup_too_large", field=field, what=what, maximum=maximum, value=number)
+    return number
+
+
+@transaction.atomic
+def set_division_rule(
+    division: Division,
+    *,
+    cap: Any = None,
+    rating_min: Any = None,
+    rating_max: Any = None,
+    fee_amount: Any = "",
+    fee_currency: Any = "",
+    actor: Actor | str | Any | None = None,
+) -> DivisionEntryRule:
+    """A division's entry rule: its cap (blank: no limit), its rating band (both ends blank:
+    the player picks), its fee as text ("40", "USD"). Saving one makes the division take
+    entries online; the cap counts every Entry, those the director registered by hand too."""
+    tournament = division.tournament
+    require(actor, "direct", tournament, what="set entry rules")
+    where = f"division {division.name}"
+    cap_n = _optional_number(cap, f"{where}: cap", "cap", 10000)
+    low = _optional_number(rating_min, f"{where}: lowest rating", "rating_min", MAX_SEED_RATING)
+    high = _optional_number(rating_max, f"{where}: highest rating", "rating_max", MAX_SEED_RATING)
+    if low is not None and high is not None and low > high:
+        raise ServiceError(
+            "entries_band_order",
+            field="rating_max",
+            division=division.name,
+            minimum=low,
+            maximum=high,
+        )
+    amount = check_text(
+        str(fee_amount or "").strip(),
+        f"{where}: fee",
+        DivisionEntryRule,
+        "fee_amount",
+        field="fee_amount",
+    )
+    currency = check_text(
+        str(fee_currency or "").strip(),
+        f"{where}: currency",
+        DivisionEntryRule,
+        "fee_currency",
+        field="fee_currency",
+    )
+    rule = DivisionEntryRule.objects.filter(division=division).first()
+    before = _rule_data(rule) if rule else None
+    rule = rule or DivisionEntryRule(division=division)
+    rule.cap, rule.rating_min, rule.rating_max = cap_n, low, high
+    rule.fee_amount, rule.fee_currency = amount, currency
+    rule.save()
+    audit(
+        tournament,
+        actor,
+        "entry_rule",
+        rule,
+        f"{where}: {describe_rule(rule)}",
+        before=before,
+        after=_rule_data(rule),
+    )
+    # a raised cap (or none) makes room: the waiting list moves up, first come first served
+    while _promote_first(division, actor) is not None:
+        pass
+    return rule
+
+
+def _rule_data(rule: DivisionEntryRule) -> dict[str, Any]:
+    return {
+        "cap": rule.cap,
+        "rating_min": rule.rating_min,
+        "rating_max": rule.rating_max,
+        "fee": f"{rule.fee_amount} {rule.fee_currency}".strip(),
+    }
+
+
+def band_text(rule: DivisionEntryRule) -> str:
+    if rule.player_picks:
+        return "any rating"
+    if rule.rating_min is None:
+        return f"up to {rule.rating_max}"
+    if rule.rating_max is None:
+        return f"{rule.rating_min} and up"
+    return f"{rule.rating_min}-{rule.rating_max}"
+
+
+def describe_rule(rule: DivisionEntryRule) -> str:
+    cap = f"cap {rule.cap}" if rule.cap is not None else "no cap"
+    fee = f"{rule.fee_amount} {rule.fee_currency}".strip() or "no fee"
+    return f"{cap}; {band_text(rule)}; fee {fee}"
+
+
+def in_band(rule: DivisionEntryRule, rating: int) -> bool:
+    low = rule.rating_min if rule.rating_min is not None else 0
+    high = rule.rating_max if rule.rating_max is not None else MAX_SEED_RATING
+    return low <= rating <= high
+
+
+# --------------------------------------------------------------------------- the entrant's side
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """What ``submit_entry`` did: the online entry, the personal link's secret (shown or mailed
+    once, never stored), and the e-mail confirmation's secret when one is needed."""
+
+    online: OnlineEntry
+    link_token: str
+    confirm_token: str | None
+
+
+def window_state(tournament: Tournament, now: dt.datetime | None = None) -> str:
+    """ "none", "not_yet", "open" or "closed": whether the public form takes entries now."""
+    window = EntryWindow.objects.filter(tournament=tournament).first()
+    if window is None or not tournament.published:
+        return "none"
+    now = now or timezone.now()
+    if window.closed_at is not None or now >= window.closes_at:
+        return "closed"
+    if now < window.opens_at:
+        return "not_yet"
+    return "open"
+
+
+def _require_open(tournament: Tournament, field: str = "division") -> None:
+    window = EntryWindow.objects.filter(tournament=tournament).first()
+    state = window_state(tournament)
+    if state == "none":
+        raise ServiceError("entries_not_open", field=field, tournament=tournament.name)
+    if state == "not_yet":
+        raise ServiceError(
+            "entries_not_yet",
+            field=field,
+            tournament=tournament.name,
+            opens=_shown(window.opens_at),
+        )
+    if state == "closed":
+        closed = window.closed_at or window.closes_at
+        raise ServiceError(
+            "entries_closed", field=field, tournament=tournament.name, closed=_shown(closed)
+        )
+
+
+def _entrant(player_id: Any, name: Any) -> Player:
+    """The registry player this entry is for: picked by id, else found by name (exact or
+    nearly, as the console's near-duplicate warning finds them), else a new player."""
+    if player_id not in (None, ""):
+        pk = as_int(player_id, "the player you chose", field="player")
+        player = Player.objects.filter(pk=pk).first()
+        if player is None:
+            raise ServiceError("entries_unknown_player", field="player", player_id=pk)
+        return player
+    typed = check_player_name(name)
+    check_text(typed, "your name", Player, "name", field="name")
+    near = near_duplicates(typed)
+    key = fold(typed)
+    same = [p for p in near if sorted(fold(p.name).split()) == sorted(key.split())]
+    if len(same) == 1 and len(near) == 1:
+        return same[0]  # the same name but for accents, case, spacing or word order
+    if near:
+        # a name only nearly the same may be someone else ("Arden, Di" and "Arden, Ed"):
+        # neither guessed nor duplicated; the entrant picks themself, or a director enters
+        # a new namesake from the console
+        raise ServiceError(
+            "entries_name_ambiguous",
+            field="name",
+            name=typed,
+            players="; ".join(p.name for p in near),
+        )
+    return Player(name=typed)
+
+
+def _email(value: Any, needed: bool) -> str:
+    email = str(value or "").strip()
+    if not email:
+        if needed:
+            raise ServiceError("entries_email_needed", field="email")
+        return ""
+    check_text(email, "your e-mail address", OnlineEntry, "email", field="email")
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise ServiceError("entries_email", field="email", value=email[:80]) from None
+    return email
+
+
+def division_rule(division: Division) -> DivisionEntryRule:
+    rule = DivisionEntryRule.objects.filter(division=division).first()
+    if rule is None:
+        raise ServiceError("entries_no_division", field="division", division=division.name)
+    return rule
+
+
+def _check_band(division: Division, rule: DivisionEntryRule, rating: int) -> None:
+    if in_band(rule, rating):
+        return
+    fits = [
+        r.division.name
+        for r in DivisionEntryRule.objects.filter(division__tournament=division.tournament)
+        .select_related("division")
+        .order_by("division__position", "division__name")
+        if in_band(r, rating)
+    ]
+    raise ServiceError(
+        "entries_band",
+        field="division",
+        rating=rating,
+        division=division.name,
+        band=band_text(rule),
+        fits=", ".join(fits) or "none",
+    )
+
+
+@transaction.atomic
+def submit_entry(
+    division: Division,
+    *,
+    player_id: Any = None,
+    name: Any = "",
+    email: Any = "",
+    notices_opt_in: bool = False,
+    user: Any = None,
+) -> Submitted:
+    """A player's entry from the public form. Signed in (``user``), it counts at once;
+    otherwise it waits for the link mailed to ``email`` (``confirm_entry``)."""
+    tournament = division.tournament
+    _require_open(tournament)
+    rule = division_rule(division)
+    if paired_rounds(division):
+        raise ServiceError("entries_division_started", field="division", division=division.name)
+    signed_in = is_signed_in(user)
+    address = _email(email or (user.email if signed_in else ""), needed=not signed_in)
+    player = _entrant(player_id, name)
+    if player.pk is not None:
+        earlier = (
+            OnlineEntry.objects.filter(
+                tournament=tournament, player=player, status__in=(*LIVE, Status.REFUSED)
+            )
+            .select_related("division")
+            .first()
+        )
+        placed = player.entries.filter(division__tournament=tournament).select_related("division")
+        held = placed.first()
+        if earlier is not None or held is not None:
+            raise ServiceError(
+                "entries_already",
+                field="name",
+                name=player.name,
+                tournament=tournament.name,
+                division=(earlier.division if earlier else held.division).name,
+                status=earlier.get_status_display() if earlier else "entered",
+            )
+    rating = registry_rating(player, division) if player.pk else 0
+    _check_band(division, rule, rating)
+    if player.pk is None:
+        player.email = address
+        player.save()
+    link_token, link = _new_secret()
+    confirm_token = confirm = None
+    if not signed_in:
+        confirm_token, confirm = _new_secret()
+    online = OnlineEntry.objects.create(
+        tournament=tournament,
+        division=division,
+        player=player,
+        user=user if signed_in else None,
+        email=address,
+        rating=rating,
+        status=Status.UNCONFIRMED,
+        notices=bool(notices_opt_in),
+        link_hash=link,
+        confirm_hash=confirm,
+    )
+    who = Actor(user.get_username(), user) if signed_in else Actor(f"entrant {player.name}")
+    audit(
+        tournament,
+        who,
+        "online_entry",
+        online,
+        f"{player.name} ({rating}) entered {division.name} online"
+        + ("" if signed_in else "; awaiting e-mail confirmation"),
+        after={"division": division.name, "player": player.name, "rating": rating},
+    )
+    if notices_opt_in and address:
+        notices.subscribe(tournament, player, address, actor=who)
+    if signed_in:
+        _place(online, who)
+    return Submitted(online, link_token, confirm_token)
+
+
+@transaction.atomic
+def confirm_entry(token: Any) -> OnlineEntry:
+    """The mailed link followed: the entry counts (placed in its division, or waiting)."""
+    online = _by_secret(token, confirm=True)
+    if online.status != Status.UNCONFIRMED:
+        return online  # a second click changes nothing
+    _require_open(online.tournament, field="")
+    who = entries_actor(online)
+    audit(
+        online.tournament,
+        who,
+        "confirm_online_entry",
+        online,
+        f"{online.player.name} confirmed their entry to {online.division.name}",
+    )
+    _place(online, who)
+    return online
+
+
+def _lock(division: Division) -> None:
+    """Hold the division's row until the transaction ends: two entrants confirming at once
+    must not both take its last place (PostgreSQL waits here; SQLite writes one at a time)."""
+    list(Division.objects.select_for_update().filter(pk=division.pk).values_list("pk"))
+
+
+def _room(division: Division) -> bool:
+    rule = DivisionEntryRule.objects.filter(division=division).first()
+    return rule is None or rule.cap is None or division.entries.count() < rule.cap
+
+
+def _place(online: OnlineEntry, actor: Actor | Any) -> None:
+    """Into the division if there is room and no one is waiting ahead, else onto its list."""
+    division = online.division
+    _lock(division)
+    queue = division.online_entries.filter(status=Status.WAITING).exclude(pk=online.pk)
+    if _room(division) and not queue.exists() and not paired_rounds(division):
+        _enter(online, actor)
+        notices.notify_entry(online.tournament, online.player, division, waiting_position=None)
+        return
+    online.status = Status.WAITING
+    online.waiting_since = timezone.now()
+    online.save(update_fields=["status", "waiting_since"])
+    notices.notify_entry(
+        online.tournament, online.player, division, waiting_position=waiting_position(online)
+    )
+
+
+def _enter(online: OnlineEntry, actor: Any) -> None:
+    entry = register_player(
+        online.division, player=online.player, rating=online.rating, actor=_door(actor)
+    )
+    online.entry = entry
+    online.status = Status.ENTERED
+    online.save(update_fields=["entry", "status"])
+
+
+def _door(actor: Any) -> Any:
+    """The actor the console's services get: the entry's checks are already made here, so an
+    entrant's own request acts as a trusted door named for the audit trail."""
+    return actor if acting_user(actor) is None else Actor.of(actor).name
+
+
+def waiting_position(online: OnlineEntry) -> int | None:
+    """1 for the first on the division's waiting list; None when not waiting."""
+    if online.status != Status.WAITING:
+        return None
+    ahead = (
+        online.division.online_entries.filter(status=Status.WAITING)
+        .filter(waiting_since__lt=online.waiting_since)
+        .count()
+        + online.division.online_entries.filter(
+            status=Status.WAITING, waiting_since=online.waiting_since, pk__lt=online.pk
+        ).count()
+    )
+    return ahead + 1
+
+
+def waiting_list(division: Division) -> list[OnlineEntry]:
+    return list(
+        division.online_entries.filter(status=Status.WAITING)
+        .select_related("player")
+        .order_by("waiting_since", "pk")
+    )
+
+
+def _by_secret(token: Any, *, confirm: bool = False) -> OnlineEntry:
+    if not isinstance(token, str) or not 32 <= len(token) <= 64:
+        raise ServiceError("entries_link_bad")
+    field = "confirm_hash" if confirm else "link_hash"
+    online = (
+        OnlineEntry.objects.select_related("player", "division__tournament", "entry")
+        .filter(**{field: link_hash(token)})
+        .first()
+    )
+    if online is None:
+        raise ServiceError("entries_link_bad")
+    return online
+
+
+def entry_for_link(token: Any) -> OnlineEntry | None:
+    """The online entry of a personal link, or None (unknown and malformed alike)."""
+    try:
+        return _by_secret(token)
+    except ServiceError:
+        return None
+
+
+def _promote_first(division: Division, actor: Any) -> OnlineEntry | None:
+    """The first waiting entrant takes a freed place (if the division has room)."""
+    _lock(division)
+    if paired_rounds(division) or not _room(division):
+        return None
+    queue = waiting_list(division)
+    if not queue:
+        return None
+    first = queue[0]
+    _enter(first, actor)
+    first.promoted_at = timezone.now()
+    first.save(update_fields=["promoted_at"])
+    audit(
+        division.tournament,
+        actor,
+        "promote_entry",
+        first,
+        f"{first.player.name} moved off {division.name}'s waiting list into #{first.entry.number}",
+    )
+    notices.notify_promoted(division.tournament, first.player, division)
+    return first
+
+
+def _free_place(online: OnlineEntry, actor: Any) -> None:
+    """Remove the entrant's Entry (numbers close up) before round 1 is paired."""
+    division = online.division
+    if online.entry_id is not None:
+        if paired_rounds(division):
+            raise ServiceError("entries_play_started", field="", division=division.name)
+        entry = online.entry
+        online.entry = None
+        online.save(update_fields=["entry"])
+        remove_entry(entry, actor=_door(actor))
+
+
+@transaction.atomic
+def withdraw_entry(token: Any) -> OnlineEntry:
+    """The entrant withdraws from their own link, before their division's round 1 is paired;
+    the first waiting entrant takes the place."""
+    online = _by_secret(token)
+    if online.status not in LIVE:
+        raise ServiceError(
+            "entries_state",
+            name=online.player.name,
+            status=online.get_status_display(),
+            what="withdrawn",
+        )
+    who = entries_actor(online)
+    was_entered = online.status == Status.ENTERED
+    _free_place(online, who)
+    online.status = Status.WITHDRAWN
+    online.save(update_fields=["status"])
+    audit(
+        online.tournament,
+        who,
+        "withdraw_online_entry",
+        online,
+        f"{online.player.name} withdrew their entry to {online.division.name}",
+    )
+    if was_entered:
+        _promote_first(online.division, who)
+    return online
+
+
+# --------------------------------------------------------------------------- the director's list
+
+
+def online_entry(tournament: Tournament, pk: Any) -> OnlineEntry:
+    """The tournament's online entry ``pk`` (a form's hidden field), or a refusal naming it."""
+    try:
+        number = as_int(pk, "entry", field="entry")
+    except ServiceError:
+        number = None
+    online = (
+        OnlineEntry.objects.select_related("player", "division__tournament", "entry")
+        .filter(tournament=tournament, pk=number)
+        .first()
+        if number is not None
+        else None
+    )
+    if online is None:
+        raise ServiceError(
+            "entries_unknown_entry", field="entry", tournament=tournament.name, value=str(pk)[:20]
+        )
+    return online
+
+
+@transaction.atomic
+def mark_paid(online: OnlineEntry, paid: bool, *, actor: Actor | str | Any | None = None) -> None:
+    """Paid or not, as the director marks it by hand (no payment passes through Gibson)."""
+    require(actor, "direct", online.tournament, what="mark entry fees")
+    if online.paid == bool(paid):
+        return
+    online.paid = bool(paid)
+    online.save(update_fields=["paid"])
+    audit(
+        online.tournament,
+        actor,
+        "mark_paid",
+        online,
+        f"{online.player.name}: {'paid' if paid else 'not paid'}",
+        before={"paid": not online.paid},
+        after={"paid": online.paid},
+    )
+
+
+@transaction.atomic
+def refuse_entry(
+    online: OnlineEntry, reason: Any = "", *, actor: Actor | str | Any | None = None
+) -> None:
+    """The director refuses an entry: its place (if any) is freed and the first waiting
+    entrant takes it. Refused once round 1 of the division is paired (withdraw instead)."""
+    require(actor, "direct", online.tournament, what="refuse entries")
+    if online.status not in LIVE:
+        raise ServiceError(
+            "entries_state",
+            name=online.player.name,
+            status=online.get_status_display(),
+            what="refused",
+        )
+    note = check_text(str(reason or "").strip(), "the reason", OnlineEntry, "note", field="reason")
+    was_entered = online.status == Status.ENTERED
+    before = {"status": online.status}
+    _free_place(online, actor)
+    online.status, online.note = Status.REFUSED, note
+    online.save(update_fields=["status", "note"])
+    audit(
+        online.tournament,
+        actor,
+        "refuse_entry",
+        online,
+        f"{online.player.name}'s entry to {online.division.name} refused"
+        + (f": {note}" if note else ""),
+        before=before,
+        after={"status": online.status},
+    )
+    if was_entered:
+        _promote_first(online.division, actor)
+
+
+@transaction.atomic
+def promote_entry(online: OnlineEntry, *, actor: Actor | str | Any | None = None) -> None:
+    """Move a waiting entrant into the division now, ahead of the list and past its cap (a
+    director's call: a late sponsor's place, a pairing's even number)."""
+    require(actor, "direct", online.tournament, what="promote entries")
+    if online.status != Status.WAITING:
+        raise ServiceError(
+            "entries_state",
+            name=online.player.name,
+            status=online.get_status_display(),
+            what="promoted",
+        )
+    _enter(online, actor)
+    online.promoted_at = timezone.now()
+    online.save(update_fields=["promoted_at"])
+    audit(
+        online.tournament,
+        actor,
+        "promote_entry",
+        online,
+        f"{online.player.name} promoted into {online.division.name} #{online.entry.number}",
+    )
+    notices.notify_promoted(online.tournament, online.player, online.division)
+
+
+@transaction.atomic
+def demote_entry(online: OnlineEntry, *, actor: Actor | str | Any | None = None) -> None:
+    """Move an entered entrant back onto the waiting list, first in line (they held a place);
+    their Entry is removed and the numbers behind close up. Only before round 1 is paired."""
+    require(actor, "direct", online.tournament, what="demote entries")
+    if online.status != Status.ENTERED:
+        raise ServiceError(
+            "entries_state",
+            name=online.player.name,
+            status=online.get_status_display(),
+            what="demoted",
+        )
+    _free_place(online, actor)
+    first = online.division.online_entries.filter(status=Status.WAITING).aggregate(
+        first=Min("waiting_since")
+    )["first"]
+    online.status = Status.WAITING
+    online.waiting_since = (first - dt.timedelta(seconds=1)) if first else timezone.now()
+    online.save(update_fields=["status", "waiting_since"])
+    audit(
+        online.tournament,
+        actor,
+        "demote_entry",
+        online,
+        f"{online.player.name} moved to the head of {online.division.name}'s waiting list",
+    )
+
+
+@transaction.atomic
+def move_online_entry(
+    online: OnlineEntry, to: Division, *, actor: Actor | str | Any | None = None
+) -> None:
+    """Move an entrant to another division: an entered one through the console's
+    ``move_entry`` (before round 1), a waiting or unconfirmed one by changing their division
+    (a waiting one joins the end of the new division's list)."""
+    require(actor, "direct", online.tournament, what="move entries")
+    if to.tournament_id != online.tournament_id or to.pk == online.division_id:
+        raise ServiceError(
+            "reg_move_where",
+            field="division",
+            name=online.player.name,
+            division=online.division.name,
+        )
+    if online.status not in LIVE:
+        raise ServiceError(
+            "entries_state",
+            name=online.player.name,
+            status=online.get_status_display(),
+            what="moved",
+        )
+    source = online.division
+    if online.status == Status.ENTERED:
+        move_entry(online.entry, to, actor=actor)
+    online.division = to
+    fields = ["division"]
+    if online.status == Status.WAITING:
+        online.waiting_since = timezone.now()
+        fields.append("waiting_since")
+    online.save(update_fields=fields)
+    audit(
+        online.tournament,
+        actor,
+        "move_online_entry",
+        online,
+        f"{online.player.name} moved from {source.name} to {to.name}",
+        before={"division": source.name},
+        after={"division": to.name},
+    )
+    if online.status == Status.ENTERED:
+        _promote_first(source, actor)

@@ -1,0 +1,326 @@
+"""Console: entries online (open, close, each division's rule, the list of entrants with paid,
+move, refuse, promote and demote) and check-in on the day (tap players in; remove those not
+checked in before round 1).
+
+The pages live under setup/ (a one-word console page would hide a division of that slug).
+Every button is one service call (tournament.services.online_entries and .checkin): audited,
+refused in words beside its field, and only for the tournament's directors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournament.errors import ServiceError
+
+from ...models import DivisionEntryRule, Entry, EntryWindow, OnlineEntry, Tournament
+from ...selectors import checked_in_count, paired_rounds
+from ...services import checkin
+from ...services import online_entries as oe
+from ..errors import busy_refusal
+from ..forms.entries import RuleForm, WindowForm
+from ..permissions import director_required
+
+
+def _field(form: Any, exc: ServiceError) -> None:
+    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+
+
+def _window_initial(tournament: Tournament) -> dict[str, str]:
+    window = EntryWindow.objects.filter(tournament=tournament).first()
+    if window is None:
+        return {}
+    shown = "%Y-%m-%d %H:%M"
+    return {
+        "opens": timezone.localtime(window.opens_at).strftime(shown),
+        "closes": timezone.localtime(window.closes_at).strftime(shown),
+    }
+
+
+def _rule_initial(rule: DivisionEntryRule | None) -> dict[str, Any]:
+    if rule is None:
+        return {}
+    return {
+        "cap": rule.cap if rule.cap is not None else "",
+        "rating_min": rule.rating_min if rule.rating_min is not None else "",
+        "rating_max": rule.rating_max if rule.rating_max is not None else "",
+        "fee_amount": rule.fee_amount,
+        "fee_currency": rule.fee_currency,
+    }
+
+
+def _entries_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    window_form: WindowForm | None = None,
+    bound_rule: tuple[str, RuleForm] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    divisions = []
+    for d in tournament.divisions.all():
+        rule = DivisionEntryRule.objects.filter(division=d).first()
+        if bound_rule and bound_rule[0] == d.slug:
+            form = bound_rule[1]
+        else:
+            form = RuleForm(initial=_rule_initial(rule), prefix=d.slug)
+        online = list(
+            OnlineEntry.objects.filter(division=d)
+            .select_related("player", "entry")
+            .order_by("status", "waiting_since", "pk")
+        )
+        divisions.append(
+            {
+                "division": d,
+                "rule": rule,
+                "form": form,
+                "entered": [o for o in online if o.status == OnlineEntry.Status.ENTERED],
+                "waiting": oe.waiting_list(d),
+                "others": [
+                    o
+                    for o in online
+                    if o.status not in (OnlineEntry.Status.ENTERED, OnlineEntry.Status.WAITING)
+                ],
+                "started": bool(paired_rounds(d)),
+            }
+        )
+    context = {
+        "tournament": tournament,
+        "window": EntryWindow.objects.filter(tournament=tournament).first(),
+        "state": oe.window_state(tournament),
+        "window_form": window_form or WindowForm(initial=_window_initial(tournament)),
+        "divisions": divisions,
+        "all_divisions": list(tournament.divisions.all()),
+    }
+    return render(request, "console/entries.html", context, status=status)
+
+
+def _back(tournament: Tournament, anchor: str = "") -> HttpResponseBase:
+    return redirect(reverse("console:entries", args=(tournament.slug,)) + anchor)
+
+
+@director_required
+@require_http_methods(["GET", "HEAD"])
+def entries_page(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
+    return _entries_page(request, tournament)
+
+
+@director_required
+@require_POST
+def open_window(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
+    """Open (or reopen, or move) the entry window."""
+    form = WindowForm(request.POST)
+    if not form.is_valid():
+        return _entries_page(request, tournament, window_form=form, status=400)
+    try:
+        with busy_refusal("opens"):
+            oe.open_entries(
+                tournament,
+                form.cleaned_data["opens"],
+                form.cleaned_data["closes"],
+                actor=request.user,
+            )
+    except ServiceError as exc:
+        _field(form, exc)
+        return _entries_page(request, tournament, window_form=form, status=400)
+    messages.success(request, "Entries are open for the dates given.")
+    return _back(tournament)
+
+
+@director_required
+@require_POST
+def close_window(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
+    try:
+        oe.close_entries(tournament, actor=request.user)
+    except ServiceError as exc:
+        messages.error(request, f"Close entries: {exc.message}")
+    else:
+        messages.success(request, "Entries are closed.")
+    return _back(tournament)
+
+
+@director_required
+@require_POST
+def division_rule(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponseBase:
+    """One division's rule: cap, rating band, fee."""
+    div = tournament.divisions.filter(slug=division).first()
+    if div is None:
+        messages.error(request, f"{tournament.name} has no division {division[:50]!r}")
+        return _back(tournament)
+    div.tournament = tournament
+    form = RuleForm(request.POST, prefix=div.slug)
+    if not form.is_valid():
+        return _entries_page(request, tournament, bound_rule=(div.slug, form), status=400)
+    try:
+        with busy_refusal():
+            oe.set_division_rule(div, **form.cleaned_data, actor=request.user)
+    except ServiceError as exc:
+        _field(form, exc)
+        return _entries_page(request, tournament, bound_rule=(div.slug, form), status=400)
+    messages.success(request, f"Division {div.name}: entry rule saved.")
+    return _back(tournament, f"#rule-{div.slug}")
+
+
+ACTIONS = ("paid", "unpaid", "refuse", "promote", "demote", "move")
+
+
+@director_required
+@require_POST
+def entry_action(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
+    """One button of an entrant's row: ``action`` paid, unpaid, refuse (``reason``), promote,
+    demote, or move (``to``: a division's slug)."""
+    action = request.POST.get("action", "")
+    try:
+        online = oe.online_entry(tournament, request.POST.get("entry"))
+        online.tournament = tournament
+        name = online.player.name
+        with busy_refusal():
+            if action in ("paid", "unpaid"):
+                oe.mark_paid(online, action == "paid", actor=request.user)
+            elif action == "refuse":
+                oe.refuse_entry(online, request.POST.get("reason", ""), actor=request.user)
+            elif action == "promote":
+                oe.promote_entry(online, actor=request.user)
+            elif action == "demote":
+                oe.demote_entry(online, actor=request.user)
+            elif action == "move":
+                to = tournament.divisions.filter(slug=request.POST.get("to", "")).first()
+                if to is None:
+                    raise ServiceError(
+                        "reg_move_where", field="to", name=name, division=online.division.name
+                    )
+                oe.move_online_entry(online, to, actor=request.user)
+            else:
+                raise ServiceError(
+                    "setup_choice",
+                    field="action",
+                    what="action",
+                    value=action[:20],
+                    choices=ACTIONS,
+                )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"{name}: {action} done.")
+    return _back(tournament, "#entrants")
+
+
+# --------------------------------------------------------------------------- check-in
+
+
+def _checkin_rows(tournament: Tournament) -> list[dict[str, Any]]:
+    rows = []
+    for d in tournament.divisions.all():
+        entries = list(d.entries.select_related("player").order_by("number"))
+        here = sum(1 for e in entries if e.checked_in_at is not None)
+        rows.append(
+            {
+                "division": d,
+                "entries": entries,
+                "here": here,
+                "absent": len(entries) - here,
+                "started": bool(paired_rounds(d)),
+            }
+        )
+    return rows
+
+
+@director_required
+@require_http_methods(["GET", "HEAD"])
+def checkin_page(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
+    """Every player, by division and number, with a Here / Undo button; a filter box on top
+    (type part of a name or a number, Enter checks in the one row left)."""
+    here, entered = checked_in_count(tournament)
+    context = {
+        "tournament": tournament,
+        "rows": _checkin_rows(tournament),
+        "here": here,
+        "entered": entered,
+        "query": request.GET.get("q", "")[:60],
+    }
+    return render(request, "console/checkin.html", context)
+
+
+@director_required
+@require_POST
+def checkin_tap(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
+    """Check one player in (``here=1``) or out (``here=0``)."""
+    entry = (
+        Entry.objects.select_related("player", "division")
+        .filter(division__tournament=tournament, pk=_pk(request.POST.get("entry")))
+        .first()
+    )
+    back = reverse("console:checkin", args=(tournament.slug,))
+    if entry is None:
+        messages.error(request, "That player is not in this tournament (any more).")
+        return redirect(back)
+    entry.division.tournament = tournament
+    here = request.POST.get("here", "1") != "0"
+    try:
+        with busy_refusal():
+            checkin.check_in(entry, here=here, actor=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            f"{entry.division.name} #{entry.number} {entry.name}: "
+            + ("checked in" if here else "not checked in"),
+        )
+    return redirect(back)  # the find box has the focus again, for the next name
+
+
+def _pk(value: Any) -> int | None:
+    text = str(value or "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 12 else None
+
+
+@director_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def remove_absent(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponseBase:
+    """GET: who would be removed, and one button; POST: remove them (numbers close up)."""
+    div = tournament.divisions.filter(slug=division).first()
+    back = reverse("console:checkin", args=(tournament.slug,))
+    if div is None:
+        messages.error(request, f"{tournament.name} has no division {division[:50]!r}")
+        return redirect(back)
+    div.tournament = tournament
+    if request.method == "POST":
+        try:
+            with busy_refusal():
+                names = checkin.remove_absent(div, actor=request.user)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(
+                request,
+                f"Division {div.name}: {len(names)} not checked in removed; numbers closed up.",
+            )
+        return redirect(back + f"#d-{div.slug}")
+    absent = list(div.entries.filter(checked_in_at__isnull=True).select_related("player"))
+    context = {
+        "tournament": tournament,
+        "division": div,
+        "absent": absent,
+        "started": bool(paired_rounds(div)),
+    }
+    return render(request, "console/checkin_absent.html", context)
+
+
+urlpatterns: list[URLPattern] = [
+    path("setup/entries/", entries_page, name="entries"),
+    path("setup/entries/open/", open_window, name="entries_open"),
+    path("setup/entries/close/", close_window, name="entries_close"),
+    path("setup/entries/act/", entry_action, name="entries_act"),
+    path("setup/entries/rule/<str:division>/", division_rule, name="entries_rule"),
+    path("setup/checkin/", checkin_page, name="checkin"),
+    path("setup/checkin/tap/", checkin_tap, name="checkin_tap"),
+    path("setup/checkin/absent/<str:division>/", remove_absent, name="checkin_absent"),
+]

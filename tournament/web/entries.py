@@ -1,0 +1,284 @@
+"""Entries online, the public side: /t/SLUG/entries/ (the entry lists and the entry form),
+the mailed confirmation link and the entrant's personal page, /entry/TOKEN/.
+
+The lists show name, rating and club, never an e-mail address or phone number. A player finds
+themself in the registry by name or federation id (the console's search, ``search_players``),
+picks their line, or types their name. Anonymous entries are confirmed by a mailed link;
+entries from one address are counted (``ENTRIES_PER_ADDRESS`` in ``ENTRY_WINDOW_SECONDS``)
+so the form cannot be used to mail-bomb someone.
+
+The personal page carries a secret (only its hash is stored): private, no-store, no
+referrer to other sites, and an unknown link is a plain 404, as the self-entry page is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.core.mail import send_mail
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import URLPattern, path, reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from tournament.errors import ServiceError
+
+from ..models import Division, DivisionEntryRule, EntryWindow, OnlineEntry, Player, Tournament
+from ..selectors import (
+    checked_in_count,
+    near_duplicates,
+    paired_rounds,
+    player_choices,
+    public_entry_list,
+    search_players,
+)
+from ..services import checkin
+from ..services import online_entries as oe
+from .addresses import client_address
+from .errors import busy_refusal
+from .forms.entries import EntryForm
+from .selfentry import _private
+
+ENTRIES_PER_ADDRESS = 40
+ENTRY_WINDOW_SECONDS = 600
+
+
+def _tournament(slug: str) -> Tournament:
+    """A published tournament (entries are public business only once it is published)."""
+    return get_object_or_404(Tournament, slug=slug, published=True, importing=False)
+
+
+def _entry_divisions(tournament: Tournament) -> list[Division]:
+    return [
+        d
+        for d in tournament.divisions.all()
+        if DivisionEntryRule.objects.filter(division=d).exists()
+    ]
+
+
+def _address_key(request: HttpRequest) -> str:
+    address = client_address(request) or "unknown"
+    return "entries:from:" + hashlib.sha256(address.encode("utf-8", "replace")).hexdigest()[:24]
+
+
+def _entries_from(request: HttpRequest) -> int:
+    try:
+        return int(cache.get(_address_key(request), 0))
+    except Exception:  # noqa: BLE001 - any cache backend's failure: do not count
+        return 0
+
+
+def _count_entry(request: HttpRequest) -> None:
+    key = _address_key(request)
+    try:
+        cache.add(key, 0, timeout=ENTRY_WINDOW_SECONDS)
+        cache.incr(key)
+    except Exception:  # noqa: BLE001 - expired meanwhile, or the cache failed
+        pass
+
+
+def _lists(tournament: Tournament) -> list[dict[str, Any]]:
+    rows = []
+    for d in tournament.divisions.all():
+        rule = DivisionEntryRule.objects.filter(division=d).first()
+        placed, waiting = public_entry_list(d)
+        rows.append(
+            {
+                "division": d,
+                "rule": rule,
+                "band": oe.band_text(rule) if rule else "",
+                "placed": placed,
+                "waiting": waiting,
+            }
+        )
+    return rows
+
+
+def _page(
+    request: HttpRequest,
+    tournament: Tournament,
+    form: EntryForm,
+    status: int = 200,
+    *,
+    near: list[dict[str, Any]] | None = None,
+) -> HttpResponse:
+    divisions = _entry_divisions(tournament)
+    query = " ".join(str(request.GET.get("q", "")).split())[:100]
+    found = search_players(divisions[0], query) if divisions and query else []
+    if near:
+        query, found = form.data.get("name", "")[:100], near
+    window = EntryWindow.objects.filter(tournament=tournament).first()
+    here, entered = checked_in_count(tournament)
+    picked = str(form.data.get("player") or form.initial.get("player") or "")
+    picked_name = (
+        Player.objects.filter(pk=int(picked)).values_list("name", flat=True).first()
+        if picked.isascii() and picked.isdigit() and len(picked) < 12
+        else None
+    )
+    context = {
+        "picked": picked_name,
+        "tournament": tournament,
+        "form": form,
+        "state": oe.window_state(tournament),
+        "window": window,
+        "lists": _lists(tournament),
+        "query": query,
+        "found": found,
+        "signed_in": request.user.is_authenticated,
+        "here": here,
+        "entered": entered,
+    }
+    return render(request, "entries/entries.html", context, status=status)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def entries(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """The entry lists and the form; a POST enters (or asks for the mailed confirmation)."""
+    tournament = _tournament(slug)
+    divisions = _entry_divisions(tournament)
+    if request.method != "POST":
+        initial = {"player": request.GET.get("player", "")} if request.GET.get("player") else {}
+        return _page(request, tournament, EntryForm(initial=initial, divisions=divisions))
+    form = EntryForm(request.POST, divisions=divisions)
+    if not form.is_valid():
+        return _page(request, tournament, form, 400)
+    user = request.user if request.user.is_authenticated else None
+    if user is None and _entries_from(request) >= ENTRIES_PER_ADDRESS:
+        form.add_error(None, "too many entries from this address: try again in a few minutes")
+        response = _page(request, tournament, form, 429)
+        response["Retry-After"] = str(ENTRY_WINDOW_SECONDS)
+        return response
+    data = form.cleaned_data
+    division = next(d for d in divisions if d.slug == data["division"])
+    try:
+        with busy_refusal("division"):
+            done = oe.submit_entry(
+                division,
+                player_id=data["player"] or None,
+                name=data["name"],
+                email=data["email"],
+                notices_opt_in=data["notices"],
+                user=user,
+            )
+    except ServiceError as exc:
+        field = exc.field if exc.field in form.fields and exc.field != "player" else None
+        form.add_error(field, exc.message)
+        near = None
+        if exc.code == "entries_name_ambiguous":  # offer the registry's near names to pick
+            near = player_choices(division, near_duplicates(str(form.data.get("name", ""))))
+        return _page(request, tournament, form, 400, near=near)
+    _count_entry(request)
+    link = request.build_absolute_uri(reverse("entries:mine", args=[done.link_token]))
+    online = done.online
+    if done.confirm_token:
+        confirm = request.build_absolute_uri(reverse("entries:confirm", args=[done.confirm_token]))
+        send_mail(
+            f"Confirm your entry to {tournament.name}",
+            f"Someone (we hope you) entered {online.player.name} in {tournament.name}, "
+            f"division {division.name}.\nYour entry counts once you confirm it here:\n\n"
+            f"{confirm}\n\nYour own page (see your entry, withdraw it, check in on the day):"
+            f"\n\n{link}\n\nIf it was not you, ignore this message: nothing is entered.",
+            None,
+            [online.email],
+        )
+        context = {"tournament": tournament, "online": online}
+        return _private(render(request, "entries/sent.html", context))
+    if online.email:
+        send_mail(
+            f"Your entry to {tournament.name}",
+            f"{online.player.name}: {online.get_status_display()} in division "
+            f"{division.name}.\nYour own page (see your entry, withdraw it, check in on the "
+            f"day):\n\n{link}",
+            None,
+            [online.email],
+        )
+    messages.success(request, "Your entry is in. Keep this page's address: it is your own.")
+    return _private(redirect("entries:mine", token=done.link_token))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def confirm(request: HttpRequest, token: str) -> HttpResponseBase:
+    """The mailed link: a button confirms (a GET changes nothing, as mail scanners open
+    links); confirming places the entry or puts it on the waiting list."""
+    context: dict[str, Any] = {"token": token}
+    if request.method != "POST":
+        return _private(render(request, "entries/confirm.html", context))
+    try:
+        with busy_refusal():
+            online = oe.confirm_entry(token)
+    except ServiceError as exc:
+        context["error"] = exc.message
+        return _private(render(request, "entries/confirm.html", context, status=400))
+    context["online"] = online
+    context["position"] = oe.waiting_position(online)
+    return _private(render(request, "entries/confirm.html", context))
+
+
+def _online(request: HttpRequest, token: str) -> OnlineEntry:
+    online = oe.entry_for_link(token)
+    if online is None:
+        raise Http404()
+    return online
+
+
+@require_safe
+def mine(request: HttpRequest, token: str) -> HttpResponseBase:
+    """The entrant's own page: status, place or waiting position, withdraw, check in."""
+    online = _online(request, token)
+    division = online.division
+    rule = DivisionEntryRule.objects.filter(division=division).first()
+    context = {
+        "online": online,
+        "tournament": online.tournament,
+        "division": division,
+        "position": oe.waiting_position(online),
+        "rule": rule,
+        "token": token,
+        "started": bool(paired_rounds(division)),
+        "may_withdraw": online.status in oe.LIVE and not paired_rounds(division),
+        "entry": online.entry,
+    }
+    return _private(render(request, "entries/mine.html", context))
+
+
+@require_POST
+def withdraw(request: HttpRequest, token: str) -> HttpResponseBase:
+    _online(request, token)
+    if request.POST.get("sure") != "yes":
+        messages.error(request, "Tick \u201cyes, withdraw my entry\u201d to withdraw it.")
+        return _private(redirect("entries:mine", token=token))
+    try:
+        with busy_refusal():
+            oe.withdraw_entry(token)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Your entry is withdrawn.")
+    return _private(redirect("entries:mine", token=token))
+
+
+@require_POST
+def check_in(request: HttpRequest, token: str) -> HttpResponseBase:
+    online = _online(request, token)
+    if online.entry is None:
+        messages.error(request, "Only an entrant with a place in a division checks in.")
+        return _private(redirect("entries:mine", token=token))
+    try:
+        with busy_refusal():
+            checkin.check_in(online.entry, actor=oe.entries_actor(online))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "You are checked in. Good luck!")
+    return _private(redirect("entries:mine", token=token))
+
+
+urlpatterns: list[URLPattern] = [
+    path("confirm/<str:token>/", confirm, name="confirm"),
+    path("<str:token>/", mine, name="mine"),
+    path("<str:token>/withdraw/", withdraw, name="withdraw"),
+    path("<str:token>/check-in/", check_in, name="check_in"),
+]
