@@ -47,9 +47,9 @@ def event(db, settings) -> Event:
 
 
 def enter(division: Division, name: str, email: str = "") -> oe.Submitted:
-    """An anonymous entry confirmed by its mailed link."""
+    """An anonymous entry confirmed by its mailed link, opted in to e-mail notices."""
     email = email or name.split(",")[0].lower().replace(" ", "") + "@example.org"
-    done = oe.submit_entry(division, name=name, email=email)
+    done = oe.submit_entry(division, name=name, email=email, notices_opt_in=True)
     oe.confirm_entry(done.confirm_token)
     done.online.refresh_from_db()
     return done

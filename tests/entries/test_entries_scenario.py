@@ -22,15 +22,18 @@ A_NAMES = [f"{s}, Anna" for s in SURNAMES]
 B_NAMES = [f"{s}, Bert" for s in SURNAMES]
 
 
-def test_thirty_enter_two_withdraw_two_move_up_and_round_1_pairs_the_checked_in(event):
+def test_thirty_enter_two_withdraw_two_move_up_and_round_1_pairs_the_checked_in(
+    event, django_capture_on_commit_callbacks
+):
     oe.set_division_rule(event.a, cap=12, actor=event.director)
     a = [enter(event.a, n, f"a{k}@example.org") for k, n in enumerate(A_NAMES)]
     for k, n in enumerate(B_NAMES):
         enter(event.b, n, f"b{k}@example.org")
     assert event.a.entries.count() == 12 and len(oe.waiting_list(event.a)) == 3
     mail.outbox.clear()
-    oe.withdraw_entry(a[0].link_token)
-    oe.withdraw_entry(a[5].link_token)
+    with django_capture_on_commit_callbacks(execute=True):  # notices go after the commit
+        oe.withdraw_entry(a[0].link_token)
+        oe.withdraw_entry(a[5].link_token)
     assert sorted(m.to[0] for m in mail.outbox) == ["a12@example.org", "a13@example.org"]
     assert [w.player.name for w in oe.waiting_list(event.a)] == [A_NAMES[14]]
     assert list(event.a.entries.values_list("number", flat=True)) == list(range(1, 13))
