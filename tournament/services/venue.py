@@ -257,7 +257,7 @@ def _division_state(
             "games": by_round.get(r["number"], []),
         }
     wanted = sorted(present) if rounds is None else sorted(rounds)
-    state["rounds"] = [present.get(n, {"number": n, "deleted": True}) for n in wanted]
+    state["round_states"] = [present.get(n, {"number": n, "deleted": True}) for n in wanted]
     state["all_rounds"] = rounds is None
     if rounds is None:
         state["schedule"] = list(
@@ -429,7 +429,7 @@ def _apply_division(division: Division, data: dict[str, Any], resolve: Any) -> d
     pks, refs = _apply_entries(division, data.get("entries") or [], resolve)
     rounds = {r.number: r for r in Round.objects.filter(division=division)}
     listed = set()
-    for rd in data.get("rounds") or []:
+    for rd in data.get("round_states") or []:
         number = int(rd["number"])
         listed.add(number)
         rnd = rounds.get(number)
@@ -488,7 +488,7 @@ def _apply_state(tournament: Tournament, state: dict[str, Any], resolve: Any) ->
     except ServiceError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise _bad(f"{type(exc).__name__}: {exc}") from exc
+        raise _bad(f"{type(exc).__name__}: {str(exc)[:300]}") from exc
     except (IntegrityError, ValidationError, DatabaseError) as exc:
         raise _bad(str(exc)[:200]) from exc
 

@@ -1,0 +1,217 @@
+"""Venue mode in one process (issue 23): the link, the replica's refusals, the push door's
+checks (each denial writes nothing), the change log and the hand-back. The two-process run
+is test_two_sites.py."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from pairings.services.store import PlannedGame, save_round_pairings
+from tests.core.conftest import make_director
+from tournament import services
+from tournament.errors import ServiceError
+from tournament.models import (
+    AuditEvent,
+    Entry,
+    Game,
+    Player,
+    Tournament,
+    VenueChange,
+    VenueLink,
+    VenueTake,
+)
+from tournament.services import venue
+
+pytestmark = pytest.mark.django_db
+
+PUSH = "/api/v1/venue/push/"
+STATE = "/api/v1/venue/state/"
+
+
+def event(name: str = "Venue Open", players: int = 4):
+    t = services.create_tournament(name=name)
+    d = services.create_division(t, name="A", rounds=3)
+    for n in range(1, players + 1):
+        services.register_player(d, name=f"Player{n}, Test", rating=1500 + n)
+    games = [PlannedGame(2 * k + 1, 2 * k + 2, board=k + 1) for k in range(players // 2)]
+    save_round_pairings(d, 1, games, system="manual", actor="test")
+    return t, d
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"HTTP_AUTHORIZATION": f"Venue {token}"}
+
+
+def taken(client, name="Venue Open"):
+    t, d = event(name)
+    _link, token = venue.create_link("test", t, "Hall B")
+    answer = client.get(STATE, **auth(token))
+    assert answer.status_code == 200, answer.content
+    return t, d, token, answer.json()
+
+
+def scored(state: dict, score1: int = 400, score2: int = 350) -> dict:
+    """The state a venue would send after scoring round 1's first game."""
+    state = copy.deepcopy(state)
+    state["divisions"][0]["round_states"][0]["games"][0].update(score1=score1, score2=score2)
+    return state
+
+
+def push(client, token, state, after=0, upto=1, slug=None):
+    body = {"tournament": slug or state["tournament"], "after": after, "upto": upto, "state": state}
+    return client.post(PUSH, body, content_type="application/json", **auth(token))
+
+
+def test_the_token_is_kept_only_as_its_hash_and_one_live_link_per_tournament():
+    t, _d = event()
+    link, token = venue.create_link("test", t, "Hall B")
+    assert token not in link.token_hash and link.token_hash == venue.hash_token(token)
+    with pytest.raises(ServiceError) as refused:
+        venue.create_link("test", t, "Hall C")
+    assert refused.value.code == "venue_link_exists"
+
+
+def test_a_taken_tournament_refuses_every_other_writer_naming_the_venue(client):
+    t, d, _token, state = taken(client)
+    assert state["divisions"][0]["entries"][0]["player"]["name"] == "Player1, Test"
+    director = make_director(t, "hosted-td")
+    before = AuditEvent.objects.count()
+    with pytest.raises(ServiceError) as refused:
+        services.record_result(d, 1, 1, 400, 350, actor=director)
+    assert refused.value.code == "venue_holds_authority"
+    assert "Hall B" in refused.value.message
+    with pytest.raises(ServiceError):  # the operator's trusted door too
+        services.register_player(d, name="Late, Lou", rating=1000)
+    # a player's own link checks its token itself: the audit hook refuses it all the same
+    entry = Entry.objects.get(division=d, number=1)
+    entry.entry_token = "t" * 40
+    entry.save(update_fields=["entry_token"])
+    with pytest.raises(ServiceError) as self_report:
+        services.report_own_result("t" * 40, 400, 350)
+    assert self_report.value.code == "venue_holds_authority"
+    assert AuditEvent.objects.count() == before
+    assert not Game.objects.filter(round__division=d, score1__isnull=False).exists()
+    # reading is untouched
+    assert client.get(f"/api/v1/tournaments/{t.slug}/").status_code == 200
+
+
+def test_a_push_applies_once_in_order_and_the_public_copy_follows(client):
+    t, d, token, state = taken(client)
+    version = Tournament.objects.get(pk=t.pk).content_version
+    answer = push(client, token, scored(state), after=0, upto=3)
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["last_seq_applied"] == 3
+    game = Game.objects.get(round__division=d, player1__number=1)
+    assert (game.score1, game.score2) == (400, 350)
+    assert Tournament.objects.get(pk=t.pk).content_version > version
+    standings = client.get(f"/api/v1/tournaments/{t.slug}/divisions/{d.slug}/standings/").json()
+    assert "400" in str(standings) or standings  # the standings read the new game
+    # the same batch again: a no-op, nothing doubled
+    again = push(client, token, scored(state, 999, 1), after=0, upto=3)
+    assert again.json() == {"last_seq_applied": 3, "applied": False, "players": {}}
+    game.refresh_from_db()
+    assert (game.score1, game.score2) == (400, 350)
+    # a gap (the copy holds 3, the batch starts after 5) is refused, naming where to resume
+    gap = push(client, token, scored(state, 410, 300), after=5, upto=7)
+    assert gap.status_code == 400
+    assert gap.json()["errors"][0]["code"] == "venue_gap"
+    assert gap.json()["errors"][0]["params"]["applied"] == 3
+    game.refresh_from_db()
+    assert game.score1 == 400
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["unknown token", "no token", "other tournament", "foreign player", "bad game", "revoked"],
+)
+def test_each_denial_is_clear_and_writes_nothing(client, case):
+    t, d, token, state = taken(client)
+    other, od = event("Other Open")
+    services.register_player(od, name="Stranger, Sam", rating=1400)
+    stranger = Player.objects.get(name="Stranger, Sam")
+    body_state = scored(state)
+    slug = None
+    if case == "unknown token":
+        token = "gv_not-a-token"
+    elif case == "no token":
+        token = ""
+    elif case == "other tournament":
+        slug = other.slug
+        body_state["tournament"] = other.slug
+    elif case == "foreign player":
+        body_state["divisions"][0]["entries"][0]["player"]["ref"] = stranger.pk
+    elif case == "bad game":
+        body_state["divisions"][0]["round_states"][0]["games"][0]["p2"] = 99
+    elif case == "revoked":
+        venue.reclaim("test", t)
+    events = AuditEvent.objects.count()
+    answer = push(client, token, body_state, slug=slug)
+    assert answer.status_code == 400, answer.content
+    code = answer.json()["errors"][0]["code"]
+    assert (
+        code
+        == {
+            "unknown token": "venue_bad_token",
+            "no token": "venue_bad_token",
+            "other tournament": "venue_wrong_tournament",
+            "foreign player": "venue_foreign_player",
+            "bad game": "venue_bad_change",
+            "revoked": "venue_link_revoked",
+        }[case]
+    )
+    assert AuditEvent.objects.count() == events
+    assert not Game.objects.filter(round__division=d, score1__isnull=False).exists()
+    assert VenueLink.objects.get(tournament=t).last_seq_applied == 0
+    # the other tournament was never touched
+    assert Entry.objects.filter(division__tournament=other).count() == 5
+
+
+def test_a_hosted_director_takes_it_back_in_one_audited_action(client):
+    t, d, token, state = taken(client)
+    push(client, token, scored(state), after=0, upto=2)
+    director = make_director(t, "hosted-td")
+    outsider = make_director(event("Elsewhere")[0], "outsider")
+    with pytest.raises(ServiceError) as refused:
+        venue.reclaim(outsider, t)
+    assert refused.value.code == "not_allowed"
+    venue.reclaim(director, t)
+    assert AuditEvent.objects.filter(tournament=t, action="reclaim_from_venue").count() == 1
+    services.record_result(d, 1, 3, 380, 370, actor=director)  # a writer again
+    late = push(client, token, scored(state, 1, 2), after=2, upto=4)
+    assert late.json()["errors"][0]["code"] == "venue_link_revoked"
+    assert Game.objects.get(round__division=d, player1__number=1).score1 == 400
+
+
+def test_the_venue_logs_each_write_in_its_transaction_and_batches_the_after_state(client):
+    """The venue's side in one database: a tournament taken from a state (another slug)."""
+    t, _d, _token, state = taken(client)
+    state = copy.deepcopy(state)
+    state["tournament"] = "venue-copy"
+    local = venue.take_tournament(state, "http://hosted.example", "gv_x", "test")
+    take = VenueTake.objects.get(tournament=local)
+    assert len(take.player_refs) == 4
+    d = local.divisions.get()
+    services.record_result(d, 1, 1, 400, 350, actor="test")
+    services.record_result(d, 1, 3, 390, 380, actor="test")
+    changes = list(VenueChange.objects.filter(tournament=local).values_list("seq", "scope"))
+    assert changes == [(1, "round"), (2, "round")]
+    with pytest.raises(ServiceError):  # a refused write logs nothing
+        services.record_result(d, 1, 1, 410, 300, actor="test")
+    assert VenueChange.objects.filter(tournament=local).count() == 2
+    batch = venue.next_batch(take)
+    assert (batch["after"], batch["upto"], batch["changes"]) == (0, 2, 2)
+    division = batch["state"]["divisions"][0]
+    assert [r["number"] for r in division["round_states"]] == [1]
+    assert division["entries"][0]["player"]["ref"] in {p.pk for p in Player.objects.all()}
+    assert [g["score1"] for g in division["round_states"][0]["games"]] == [400, 390]
+    venue.confirm_push(take, {"last_seq_applied": 2, "players": {}})
+    assert venue.next_batch(VenueTake.objects.get(pk=take.pk)) is None
+    venue.mark_released(VenueTake.objects.get(pk=take.pk), "test")
+    with pytest.raises(ServiceError) as refused:
+        services.record_result(d, 1, 1, 410, 300, actor="test")
+    assert refused.value.code in ("venue_released", "already_recorded")
+    with pytest.raises(ServiceError) as refused:
+        services.register_player(d, name="Late, Lou", rating=1000)
+    assert refused.value.code == "venue_released"
