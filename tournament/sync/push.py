@@ -11,6 +11,7 @@ holds.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -44,7 +45,9 @@ def push(
     A failure is kept on the link for the console (``last_error``) and raised."""
     started = time.perf_counter()
     batches = changes = restarts = 0
-    limit = venue.BATCH_CHANGES
+    # GIBSON_VENUE_BATCH_CHANGES: smaller batches for a slow or flaky link (and the tests)
+    full = int(os.environ.get("GIBSON_VENUE_BATCH_CHANGES") or venue.BATCH_CHANGES)
+    limit = full
     try:
         while True:
             link.refresh_from_db()
@@ -70,7 +73,7 @@ def push(
             link = venue.confirm_push(link, answer)
             batches += 1
             changes += batch["changes"]
-            limit = venue.BATCH_CHANGES
+            limit = full
     except ServiceError as exc:
         venue.note_push_error(link, exc.message)
         raise
