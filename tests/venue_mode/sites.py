@@ -44,6 +44,7 @@ class Site:
         self.url = f"http://127.0.0.1:{self.port}"
         self.server: subprocess.Popen | None = None
         self.log = folder / "server.log"
+        self.database = folder / "gibson.sqlite3"
 
     def manage(
         self, *args: str, check: bool = True, timeout: float = 300

@@ -10,6 +10,7 @@ the venue hands the event back at the end and the hosted site is its writer agai
 from __future__ import annotations
 
 import signal
+import sqlite3
 import time
 
 import pytest
@@ -42,8 +43,10 @@ t = Tournament.objects.get(slug="{slug}")
 rng = random.Random({round})
 for d in t.divisions.all():
     pair_round(d, {round}, system="swiss", actor="venue-td")
-    for g in Game.objects.filter(round__division=d, round__number={round}, player2__isnull=False):
-        services.record_result(d, {round}, g.player1.number, rng.randint(300, 520), rng.randint(280, 500), actor="venue-td")
+    games = Game.objects.filter(round__division=d, round__number={round}, player2__isnull=False)
+    for g in games:
+        score, opp = rng.randint(300, 520), rng.randint(280, 500)
+        services.record_result(d, {round}, g.player1.number, score, opp, actor="venue-td")
 """
 
 
@@ -56,7 +59,30 @@ def same(hosted: Site, venue: Site) -> None:
     for d in DIVISIONS:
         for what in ("standings/", "games/?limit=200"):
             path = f"/api/v1/tournaments/{SLUG}/divisions/{d}/{what}"
-            assert comparable(hosted.get(path)) == comparable(venue.get(path)), path
+            here, there = comparable(hosted.get(path)), comparable(venue.get(path))
+            assert here == there, path
+            assert len(str(here)) > 500  # ten players' rows, or the games so far
+
+
+def pushed(venue: Site) -> tuple[int, int]:
+    """(changes the hosted site confirmed, changes logged), read from the venue's database
+    file directly: fast enough to catch a push in the middle."""
+    with sqlite3.connect(venue.database, timeout=5) as db:
+        return db.execute(
+            "SELECT last_pushed_seq, next_seq - 1 FROM tournament_venuetake"
+        ).fetchone()
+
+
+def mid_push(venue: Site) -> None:
+    """Wait until a push has confirmed a batch and has more to send."""
+    start, _ = pushed(venue)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        done, logged = pushed(venue)
+        if start < done < logged:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"the push never was half-way ({start} -> {pushed(venue)})")
 
 
 def waiting(venue: Site) -> int:
@@ -116,10 +142,11 @@ def test_a_venue_runs_the_event_and_the_hosted_site_follows(tmp_path):
         play(venue, 5)
         venue.env["GIBSON_VENUE_BATCH_CHANGES"] = "1"
         pusher = venue.popen("venue_push")
-        time.sleep(1.5)
+        mid_push(venue)
         pusher.send_signal(signal.SIGKILL)
         pusher.wait(timeout=10)
         del venue.env["GIBSON_VENUE_BATCH_CHANGES"]
+        assert waiting(venue) > 0  # killed half-way
         venue.json("venue_push")
         assert waiting(venue) == 0
         same(hosted, venue)
@@ -128,10 +155,12 @@ def test_a_venue_runs_the_event_and_the_hosted_site_follows(tmp_path):
         play(venue, 6)
         venue.env["GIBSON_VENUE_BATCH_CHANGES"] = "1"
         pusher = venue.popen("venue_push")
-        time.sleep(1.0)
+        mid_push(venue)
         hosted.stop(signal.SIGKILL)
         pusher.wait(timeout=60)
+        assert pusher.returncode != 0  # the link went away under it
         del venue.env["GIBSON_VENUE_BATCH_CHANGES"]
+        assert waiting(venue) > 0
         hosted.start()
         venue.json("venue_push")
         same(hosted, venue)
