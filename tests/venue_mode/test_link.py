@@ -215,3 +215,26 @@ def test_the_venue_logs_each_write_in_its_transaction_and_batches_the_after_stat
     with pytest.raises(ServiceError) as refused:
         services.register_player(d, name="Late, Lou", rating=1000)
     assert refused.value.code == "venue_released"
+
+
+def test_the_console_page_hands_over_shows_the_link_and_takes_back(client):
+    t, d = event("Console Open")
+    director = make_director(t, "console-td")
+    client.force_login(director)
+    url = f"/t/{t.slug}/console/venue-mode/"
+    page = client.post(url, {"action": "link", "venue_name": "Hall C"})
+    assert page.status_code == 200
+    token = VenueLink.objects.get(tournament=t)
+    body = page.content.decode()
+    assert "venue_take" in body and "gv_" in body and token.token_hash not in body
+    again = client.get(url).content.decode()
+    assert "gv_" not in again and "Hall C" in again  # the token is never shown again
+    plain = body.split("venue_take http://testserver ")[1].split("<")[0].strip()
+    assert client.get(STATE, **auth(plain)).status_code == 200
+    home = client.get(f"/t/{t.slug}/console/?stay=1").content.decode()
+    assert "Run from the venue Hall C" in home
+    refused = client.post(url, {"action": "link", "venue_name": "Hall D"})
+    assert refused.status_code == 400 and "is run from the venue Hall C" in refused.content.decode()
+    back = client.post(url, {"action": "reclaim"})
+    assert back.status_code == 200 and "Taken back" in back.content.decode()
+    services.record_result(d, 1, 1, 400, 350, actor=director)

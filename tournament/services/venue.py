@@ -846,3 +846,22 @@ def link_state(take: VenueTake) -> dict[str, Any]:
         "last_error_at": _iso(take.last_error_at),
         "released": _iso(take.released),
     }
+
+
+# --- what the console shows -------------------------------------------------------------------
+
+
+def venue_panel(tournament: Tournament) -> dict[str, Any]:
+    """The console's view of venue mode for ``tournament`` on this instance: the hosted
+    side's live link (who holds it, what arrived), or the venue side's link state."""
+    link = (
+        VenueLink.objects.filter(tournament=tournament, revoked__isnull=True)
+        .order_by("-created")
+        .first()
+    )
+    take = VenueTake.objects.filter(tournament=tournament).first()
+    return {
+        "venue_link": link,
+        "venue_take": take,
+        "venue_state": link_state(take) if take is not None else None,
+    }

@@ -7,7 +7,17 @@ to no tournament yet (the list of one's tournaments, creating a new one).
 
 from django.urls import path
 
-from . import clock, home, pairing, rating_submit, registration, results, setup, staff
+from . import (
+    clock,
+    home,
+    pairing,
+    rating_submit,
+    registration,
+    results,
+    setup,
+    staff,
+    venue_mode,
+)
 
 app_name = "console"
 
@@ -17,6 +27,7 @@ urlpatterns = [
     *setup.urlpatterns,
     *staff.urlpatterns,
     *clock.urlpatterns,
+    *venue_mode.urlpatterns,
     path("<str:division>/", home.division_home, name="division"),
     path("<str:division>/standings/", home.standings, name="standings"),
     *results.urlpatterns,
