@@ -944,6 +944,9 @@ class VenueTake(models.Model):
     # {venue player pk: hosted player pk}, so a pushed entry names the hosted site's player
     player_refs = models.JSONField(default=dict, blank=True)
     released = models.DateTimeField(null=True, blank=True)
+    # {hosted inbox id: [status, outcome]}: players' reports pulled from the hosted site and
+    # settled here, each written with its settling, so a report is never entered twice
+    inbox_done = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return f"{self.tournament} taken from {self.hosted_url}"
@@ -979,3 +982,30 @@ class VenueChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "seq"], name="one_venue_change_per_seq"),
         ]
+
+
+class VenueInbox(models.Model):
+    """On the hosted site: what a player sent while a venue holds the tournament (a result
+    self-reported from their phone), queued for the venue to pull and settle through its own
+    services; the player's page shows the outcome once the venue has answered."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "waiting for the venue"
+        ACCEPTED = "accepted", "entered at the venue"
+        REFUSED = "refused", "refused at the venue"
+
+    link = models.ForeignKey(VenueLink, on_delete=models.CASCADE, related_name="inbox")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="venue_reports")
+    round_number = models.PositiveIntegerField()
+    score = models.IntegerField(help_text="the player's own score")
+    opp_score = models.IntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    outcome = models.CharField(max_length=300, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    settled = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.entry} round {self.round_number}: {self.score}-{self.opp_score}"

@@ -84,14 +84,18 @@ def test_a_taken_tournament_refuses_every_other_writer_naming_the_venue(client):
     assert "Hall B" in refused.value.message
     with pytest.raises(ServiceError):  # the operator's trusted door too
         services.register_player(d, name="Late, Lou", rating=1000)
-    # a player's own link checks its token itself: the audit hook refuses it all the same
+    assert AuditEvent.objects.count() == before
+    # a door that checks its caller itself (the admin, an import) meets the audit hook
+    from tournament.services.audit import audit
+
+    with pytest.raises(ServiceError) as hooked:
+        audit(t, "admin", "admin_change", d, "a repair")
+    assert hooked.value.code == "venue_holds_authority"
+    # a player's own report is queued for the venue, never written to the game here
     entry = Entry.objects.get(division=d, number=1)
     entry.entry_token = "t" * 40
     entry.save(update_fields=["entry_token"])
-    with pytest.raises(ServiceError) as self_report:
-        services.report_own_result("t" * 40, 400, 350)
-    assert self_report.value.code == "venue_holds_authority"
-    assert AuditEvent.objects.count() == before
+    assert services.report_own_result("t" * 40, 400, 350).status == "queued"
     assert not Game.objects.filter(round__division=d, score1__isnull=False).exists()
     # reading is untouched
     assert client.get(f"/api/v1/tournaments/{t.slug}/").status_code == 200
@@ -238,3 +242,36 @@ def test_the_console_page_hands_over_shows_the_link_and_takes_back(client):
     back = client.post(url, {"action": "reclaim"})
     assert back.status_code == 200 and "Taken back" in back.content.decode()
     services.record_result(d, 1, 1, 400, 350, actor=director)
+
+
+def test_a_players_report_on_the_replica_is_queued_for_the_venue_and_answered(client):
+    t, d, token, _state = taken(client)
+    entry = Entry.objects.get(division=d, number=1)
+    entry.entry_token = "p" * 40
+    entry.save(update_fields=["entry_token"])
+    outcome = services.report_own_result("p" * 40, 400, 350, round_number=1)
+    assert outcome.status == "queued"
+    page = client.get("/e/" + "p" * 40 + "/").content.decode()
+    assert "Sent to the venue" in page and "waiting for the venue" in page
+    waiting = client.get("/api/v1/venue/inbox/", **auth(token)).json()["items"]
+    assert [(i["division"], i["number"], i["round"], i["score"]) for i in waiting] == [
+        ("a", 1, 1, 400)
+    ]
+    answer = {"settled": [{"id": waiting[0]["id"], "status": "accepted", "outcome": "recorded"}]}
+    body = client.post(
+        "/api/v1/venue/inbox/", answer, content_type="application/json", **auth(token)
+    )
+    assert body.json() == {"settled": 1}
+    again = client.post(
+        "/api/v1/venue/inbox/", answer, content_type="application/json", **auth(token)
+    )
+    assert again.json() == {"settled": 0}
+    assert "entered at the venue (recorded)" in client.get("/e/" + "p" * 40 + "/").content.decode()
+    assert client.get("/api/v1/venue/inbox/", **auth(token)).json()["items"] == []
+    # another link's token cannot read or answer them
+    other, _od = event("Other Open")
+    _l, stranger = venue.create_link("test", other, "Elsewhere")
+    foreign = client.post(
+        "/api/v1/venue/inbox/", answer, content_type="application/json", **auth(stranger)
+    )
+    assert foreign.json() == {"settled": 0}

@@ -64,3 +64,13 @@ class VenueRelease(VenueView):
 
     def post(self, request: Request) -> Response:
         return Response(venue.release_link(venue_token(request)))
+
+
+class VenueInboxView(VenueView):
+    """GET: players' reports waiting for the venue; POST: the venue's answers to them."""
+
+    def get(self, request: Request) -> Response:
+        return Response(venue.inbox_for(venue_token(request)))
+
+    def post(self, request: Request) -> Response:
+        return Response(venue.settle_inbox(venue_token(request), request.data))

@@ -54,6 +54,7 @@ from ..models import (
     Seat,
     Tournament,
     VenueChange,
+    VenueInbox,
     VenueLink,
     VenueTake,
 )
@@ -865,3 +866,98 @@ def venue_panel(tournament: Tournament) -> dict[str, Any]:
         "venue_take": take,
         "venue_state": link_state(take) if take is not None else None,
     }
+
+
+# --- down: what players send to the hosted site while the venue holds the tournament --------
+
+
+def held_by_venue(tournament: Tournament) -> VenueLink | None:
+    """The live link of a venue holding ``tournament`` (this copy is its replica), or None."""
+    return VenueLink.objects.filter(
+        tournament=tournament, taken__isnull=False, revoked__isnull=True
+    ).first()
+
+
+def queue_self_report(
+    link: VenueLink, entry: Entry, round_number: int, mine: int, theirs: int, actor: Any
+) -> VenueInbox:
+    """A player's report made on the replica: queued for the venue, which enters it through
+    its own services (a director's entry there still wins) and answers with the outcome."""
+    item = VenueInbox.objects.create(
+        link=link, entry=entry, round_number=round_number, score=mine, opp_score=theirs
+    )
+    audit(
+        link.tournament,
+        actor,
+        Action.SELF_REPORT,
+        link,
+        f"#{entry.number} {entry.name} round {round_number}: {mine}-{theirs}, sent to the venue",
+    )
+    return item
+
+
+def inbox_for(token: Any) -> dict[str, Any]:
+    """The venue's pull: the reports still waiting for it, oldest first."""
+    link = link_for_token(token)
+    items = VenueInbox.objects.filter(link=link, status=VenueInbox.Status.QUEUED).values(
+        "pk", "entry__division__slug", "entry__number", "round_number", "score", "opp_score"
+    )
+    return {
+        "items": [
+            {
+                "id": i["pk"],
+                "division": i["entry__division__slug"],
+                "number": i["entry__number"],
+                "round": i["round_number"],
+                "score": i["score"],
+                "opp_score": i["opp_score"],
+            }
+            for i in items
+        ]
+    }
+
+
+def settle_inbox(token: Any, payload: Any) -> dict[str, Any]:
+    """The venue's answers: each report accepted or refused, with the words the player sees.
+    Only this link's own reports are touched; an answer already given stays as it was."""
+    rows = payload.get("settled") if isinstance(payload, dict) else None
+    if not isinstance(rows, list):
+        raise _bad("settled: a list of answers")
+    with transaction.atomic():
+        link = link_for_token(token, lock=True)
+        done = 0
+        for row in rows:
+            try:
+                pk, status = int(row["id"]), str(row["status"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise _bad(f"an answer names its report and status: {row!r}"[:200]) from exc
+            if status not in (VenueInbox.Status.ACCEPTED, VenueInbox.Status.REFUSED):
+                raise _bad(f"status {status!r}: accepted or refused")
+            done += VenueInbox.objects.filter(
+                pk=pk, link=link, status=VenueInbox.Status.QUEUED
+            ).update(
+                status=status, outcome=str(row.get("outcome") or "")[:300], settled=timezone.now()
+            )
+        if done:
+            audit(
+                link.tournament,
+                LinkActor(link.pk, link.venue_name),
+                Action.SELF_CONFIRM,
+                link,
+                f"venue {link.venue_name} answered {done} players' reports",
+            )
+    return {"settled": done}
+
+
+def venue_reports(entry: Entry) -> list[VenueInbox]:
+    """A player's reports sent to the venue, newest first (their page shows the outcome)."""
+    return list(VenueInbox.objects.filter(entry=entry).order_by("-id")[:5])
+
+
+def record_inbox_outcome(take: VenueTake, item_id: int, status: str, outcome: str) -> None:
+    """On the venue: a pulled report was settled (in the transaction that entered it)."""
+    with transaction.atomic():
+        row = VenueTake.objects.select_for_update().get(pk=take.pk)
+        row.inbox_done = {**row.inbox_done, str(item_id): [status, outcome[:300]]}
+        row.save(update_fields=["inbox_done"])
+        take.inbox_done = row.inbox_done

@@ -64,3 +64,11 @@ def push_batch(base: str, token: str, batch: dict[str, Any]) -> dict[str, Any]:
 
 def release(base: str, token: str) -> dict[str, Any]:
     return _call(base, "release/", token, {})
+
+
+def fetch_inbox(base: str, token: str) -> dict[str, Any]:
+    return _call(base, "inbox/", token)
+
+
+def settle_inbox(base: str, token: str, answers: dict[str, Any]) -> dict[str, Any]:
+    return _call(base, "inbox/", token, answers)

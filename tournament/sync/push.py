@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import ServiceError
 from ..models import Tournament, VenueTake
 from ..services import venue
-from . import client
+from . import client, inbox
 
 # a request body the hosted site accepts (Django's DATA_UPLOAD_MAX_MEMORY_SIZE is 2.5 MB)
 MAX_BODY = 2_000_000
@@ -44,11 +44,14 @@ def push(
 
     A failure is kept on the link for the console (``last_error``) and raised."""
     started = time.perf_counter()
-    batches = changes = restarts = 0
+    batches = changes = restarts = pulled = 0
     # GIBSON_VENUE_BATCH_CHANGES: smaller batches for a slow or flaky link (and the tests)
     full = int(os.environ.get("GIBSON_VENUE_BATCH_CHANGES") or venue.BATCH_CHANGES)
     limit = full
     try:
+        # players' reports queued on the hosted site first: what they record goes up below
+        if link.released is None:
+            pulled = inbox.pull(link)
         while True:
             link.refresh_from_db()
             if link.released is not None:
@@ -82,4 +85,5 @@ def push(
         "changes": changes,
         "seconds": round(time.perf_counter() - started, 3),
         "last_seq": link.last_pushed_seq,
+        "reports_pulled": pulled,
     }
