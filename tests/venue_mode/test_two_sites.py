@@ -28,6 +28,7 @@ for name in ("A", "B"):
     d = services.create_division(t, name=name, rounds=8)
     for n in range(1, 11):
         services.register_player(d, name=f"{name}{n:02d}, Player", rating=1200 + 37 * n)
+    services.selfentry.ensure_tokens(d, "test")  # players' links, made before the hand-over
 services.publish_tournament(t, True, actor="test")
 u = get_user_model().objects.create_user("hosted-td", "td@example.org", "pw-long-enough-1")
 t.directors.add(u)
@@ -45,6 +46,65 @@ for d in t.divisions.all():
     pair_round(d, {round}, system="swiss", actor="venue-td")
     games = Game.objects.filter(round__division=d, round__number={round}, player2__isnull=False)
     for g in games:
+        score, opp = rng.randint(300, 520), rng.randint(280, 500)
+        services.record_result(d, {round}, g.player1.number, score, opp, actor="venue-td")
+"""
+
+
+PAIR = """
+from pairings.services.rounds import pair_round
+from tournament.models import Tournament
+for d in Tournament.objects.get(slug="{slug}").divisions.all():
+    pair_round(d, {round}, system="swiss", actor="venue-td")
+"""
+
+# division A's games of a round by board: the same three games on both sites
+GAMES = """
+from tournament.models import Game
+games = list(
+    Game.objects.filter(
+        round__division__tournament__slug="{slug}", round__division__slug="a",
+        round__number={round}, player2__isnull=False,
+    ).order_by("board", "id")
+)
+"""
+
+DIRECTOR_FIRST = (
+    GAMES
+    + """
+from tournament import services
+g = games[2]
+services.record_result(g.round.division, {round}, g.player1.number, 410, 390, actor="venue-td")
+"""
+)
+
+REPORTS = (
+    GAMES
+    + """
+from tournament.services.selfentry import report_own_result
+g1, g2, g3 = games[:3]
+print(report_own_result(g1.player1.entry_token, 400, 350, round_number={round}).status)
+report_own_result(g1.player2.entry_token, 350, 400, round_number={round})
+report_own_result(g2.player1.entry_token, 420, 380, round_number={round})
+report_own_result(g3.player1.entry_token, 300, 450, round_number={round})
+"""
+)
+
+INBOX = """
+from tournament.models import VenueInbox
+print(" ".join(VenueInbox.objects.order_by("id").values_list("status", flat=True)))
+"""
+
+SCORE_REST = """
+import random
+from tournament import services
+from tournament.models import Game, Tournament
+rng = random.Random({round})
+for d in Tournament.objects.get(slug="{slug}").divisions.all():
+    rest = Game.objects.filter(
+        round__division=d, round__number={round}, player2__isnull=False, score1__isnull=True
+    )
+    for g in rest:
         score, opp = rng.randint(300, 520), rng.randint(280, 500)
         services.record_result(d, {round}, g.player1.number, score, opp, actor="venue-td")
 """
@@ -165,8 +225,24 @@ def test_a_venue_runs_the_event_and_the_hosted_site_follows(tmp_path):
         venue.json("venue_push")
         same(hosted, venue)
 
+        # players report from their phones on the hosted site while the venue is offline;
+        # the venue's director entered one of those games first: the director's entry wins
+        venue.shell(PAIR.format(slug=SLUG, round=7))
+        venue.json("venue_push")
+        venue.shell(DIRECTOR_FIRST.format(slug=SLUG, round=7))
+        assert hosted.shell(REPORTS.format(slug=SLUG, round=7)).split()[-1] == "queued"
+        assert hosted.shell(INBOX).split() == ["queued"] * 4
+        assert venue.json("venue_push")["pushed"][SLUG]["reports_pulled"] == 4
+        assert hosted.shell(INBOX).split() == ["accepted", "accepted", "accepted", "refused"]
+        same(hosted, venue)
+        recorded = venue.shell(
+            GAMES.format(slug=SLUG, round=7)
+            + "print(games[0].score1, games[0].score2, games[1].score1, games[2].score1)"
+        )
+        assert recorded.split() == ["400", "350", "None", "410"]
+
         # the hand-back: the venue's last push, then the hosted site writes again
-        play(venue, 7)
+        venue.shell(SCORE_REST.format(slug=SLUG, round=7))
         released = venue.json("venue_release", SLUG)
         assert released["ok"]
         same(hosted, venue)
