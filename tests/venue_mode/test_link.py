@@ -275,3 +275,51 @@ def test_a_players_report_on_the_replica_is_queued_for_the_venue_and_answered(cl
         "/api/v1/venue/inbox/", answer, content_type="application/json", **auth(stranger)
     )
     assert foreign.json() == {"settled": 0}
+
+
+def local_copy(client, name="Restore Open"):
+    """A venue-held tournament in this database (the state of a hosted one, renamed)."""
+    _t, _d, _token, state = taken(client, name)
+    state = copy.deepcopy(state)
+    state["tournament"] = "venue-" + state["tournament"]
+    local = venue.take_tournament(state, "http://hosted.example", "gv_x", "test")
+    return local, local.divisions.get(), VenueTake.objects.get(tournament=local)
+
+
+def test_a_hosted_copy_restored_from_an_older_backup_gets_the_changes_again(client):
+    from tournament.sync.push import push
+
+    local, d, take = local_copy(client)
+    for k in (1, 3):
+        services.record_result(d, 1, k, 400, 300 + k, actor="test")
+    sent = []
+
+    def hosted(url, token, batch):  # it holds 1 change, not the 2 the venue thought
+        sent.append((batch["after"], batch["upto"]))
+        if batch["after"] > 1:
+            raise ServiceError(
+                "venue_refused",
+                url=url,
+                detail="gap",
+                remote="venue_gap",
+                remote_params={"applied": 1},
+            )
+        return {"last_seq_applied": batch["upto"], "players": {}}
+
+    take.last_pushed_seq = 2
+    take.save(update_fields=["last_pushed_seq"])
+    services.update_division(d, actor="test", prize_places=3)  # change 3
+    result = push(take, send=hosted, pull=False)
+    assert sent == [(2, 3), (1, 3)]
+    assert result["last_seq"] == 3
+
+
+def test_a_venue_restored_from_an_older_backup_sends_its_whole_state_again(client):
+    local, d, take = local_copy(client, "Old Laptop Open")
+    services.record_result(d, 1, 1, 400, 300, actor="test")  # change 1
+    # the hosted copy already holds 7 changes: this laptop is an older backup of itself
+    take = venue.confirm_push(take, {"last_seq_applied": 7, "players": {}})
+    assert take.next_seq == 9
+    batch = venue.next_batch(take)
+    assert (batch["after"], batch["upto"]) == (7, 8)
+    assert batch["state"]["all_divisions"] is True  # the venue's state wins, all of it

@@ -39,6 +39,8 @@ def take(slug: str) -> VenueTake:
 def push(
     link: VenueTake,
     send: Callable[[str, str, dict[str, Any]], dict[str, Any]] = client.push_batch,
+    *,
+    pull: bool = True,
 ) -> dict[str, Any]:
     """Push every waiting change; returns {"batches", "changes", "seconds", "last_seq"}.
 
@@ -50,7 +52,7 @@ def push(
     limit = full
     try:
         # players' reports queued on the hosted site first: what they record goes up below
-        if link.released is None:
+        if pull and link.released is None:
             pulled = inbox.pull(link)
         while True:
             link.refresh_from_db()
