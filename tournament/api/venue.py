@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema
 from rest_framework import throttling
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -45,6 +46,7 @@ class VenueView(APIView):
     throttle_classes = [VenueRateThrottle]
 
 
+@extend_schema(exclude=True)  # between Gibson instances, not the public API
 class VenueState(VenueView):
     """GET: the tournament's full state; from now the hosted copy follows the venue."""
 
@@ -52,6 +54,7 @@ class VenueState(VenueView):
         return Response(venue.take_state(venue_token(request)))
 
 
+@extend_schema(exclude=True)  # between Gibson instances, not the public API
 class VenuePush(VenueView):
     """POST: one batch of the venue's changes, applied in order and exactly once."""
 
@@ -59,6 +62,7 @@ class VenuePush(VenueView):
         return Response(venue.apply_push(venue_token(request), request.data))
 
 
+@extend_schema(exclude=True)  # between Gibson instances, not the public API
 class VenueRelease(VenueView):
     """POST: the venue hands the tournament back (the link is revoked)."""
 
@@ -66,6 +70,7 @@ class VenueRelease(VenueView):
         return Response(venue.release_link(venue_token(request)))
 
 
+@extend_schema(exclude=True)  # between Gibson instances, not the public API
 class VenueInboxView(VenueView):
     """GET: players' reports waiting for the venue; POST: the venue's answers to them."""
 
