@@ -323,3 +323,38 @@ def test_a_venue_restored_from_an_older_backup_sends_its_whole_state_again(clien
     batch = venue.next_batch(take)
     assert (batch["after"], batch["upto"]) == (7, 8)
     assert batch["state"]["all_divisions"] is True  # the venue's state wins, all of it
+
+
+def test_a_late_entry_and_a_renumbering_at_the_venue_reach_the_hosted_copy(client):
+    t, d, token, state = taken(client, "Late Open")
+    state = copy.deepcopy(state)
+    entries = state["divisions"][0]["entries"]
+    # the venue swapped #3 and #4 (a renumbering) and entered a fifth player, new to both
+    entries[2]["number"], entries[3]["number"] = 4, 3
+    late = {**entries[0], "number": 5, "seed_rating": 900}
+    late["player"] = {
+        "ref": None,
+        "local": 999,
+        "name": "Late, Lou",
+        "naspa_id": "",
+        "wespa_id": "",
+        "absp_id": "",
+        "country": "",
+    }
+    entries.append(late)
+    games = state["divisions"][0]["round_states"][0]["games"]
+    games[1].update(p1=4, p2=3)  # the same two players, under their new numbers
+    answer = push(client, token, state, after=0, upto=5)
+    assert answer.status_code == 200, answer.content
+    refs = answer.json()["players"]
+    lou = Player.objects.get(name="Late, Lou")
+    assert refs["999"] == lou.pk
+    numbers = dict(Entry.objects.filter(division=d).values_list("player__name", "number"))
+    assert numbers["Player3, Test"] == 4 and numbers["Player4, Test"] == 3
+    assert numbers["Late, Lou"] == 5
+    # the game of #3 and #4 is the same row, its seats the same two players
+    game = Game.objects.get(round__division=d, board=2)
+    assert {game.player1.player.name, game.player2.player.name} == {
+        "Player3, Test",
+        "Player4, Test",
+    }
