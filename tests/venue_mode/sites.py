@@ -107,6 +107,10 @@ class Site:
                 self.server.wait(timeout=10)
         self.server = None
 
+    def text(self, path: str) -> str:
+        with urllib.request.urlopen(self.url + path, timeout=60) as answer:
+            return answer.read().decode()
+
     def get(self, path: str) -> Any:
         try:
             with urllib.request.urlopen(self.url + path, timeout=60) as answer:

@@ -122,6 +122,16 @@ def same(hosted: Site, venue: Site) -> None:
             here, there = comparable(hosted.get(path)), comparable(venue.get(path))
             assert here == there, path
             assert len(str(here)) > 500  # ten players' rows, or the games so far
+        # the public standings page: its table, as a visitor's phone shows it
+        page = f"/t/{SLUG}/{d}/standings/"
+        here, there = table(hosted.text(page)), table(venue.text(page))
+        assert here == there and "A01, Player".replace("A", d.upper()) in here, page
+
+
+def table(html: str) -> str:
+    """The standings table of a public page (the page around it names its own site)."""
+    start = html.index("<table")
+    return html[start : html.index("</table>", start)]
 
 
 def pushed(venue: Site) -> tuple[int, int]:
