@@ -23,6 +23,7 @@ tests/security/test_role_table.py.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -30,7 +31,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 
 from .errors import ServiceError
-from .models import Club, Entry, ImportJob, Player, Tournament
+from .models import Club, Entry, ImportJob, Player, Tournament, VenueLink, VenueTake
 
 if TYPE_CHECKING:
     from ratings.models import RatingList
@@ -153,7 +154,70 @@ ACTIONS: dict[str, tuple[Callable[[Any, Any], bool], str]] = {
     "add_players": (lambda user, _obj: can_add_players(user), "directors and registry keepers"),
     "rate": (can_rate, "the list's officers"),
     "follow_import": (can_follow_import, "the director who uploaded it"),
+    # taking a tournament back from its venue (venue mode): the one write a replica accepts
+    # from its own directors
+    "reclaim": (can_direct, "its directors"),
 }
+
+# Actions that are not writes to the tournament's play, so a tournament run from a venue
+# (a read replica here) still answers them: reading, following an import, taking it back.
+NOT_PLAY_WRITES = frozenset({"view", "follow_import", "reclaim"})
+
+
+@dataclass(frozen=True)
+class LinkActor:
+    """A venue link acting on its own tournament: the only writer of a hosted replica.
+
+    A trusted door for the role checks (the link's token was checked by the venue service),
+    and the one actor :func:`check_authority` lets write to the tournament the link holds.
+    """
+
+    link_id: int
+    venue: str
+
+    def __str__(self) -> str:
+        return f"venue {self.venue}"[:100]
+
+
+def check_authority(tournament: Tournament | None, actor: Any = None) -> None:
+    """Refuse a write to a tournament this instance does not hold (venue mode, issue 23).
+
+    One writer per tournament: on the hosted site a tournament a venue has taken is a read
+    replica until the link is revoked (only the link itself, ``LinkActor``, writes to it);
+    on a venue instance a tournament handed back to its hosted site is no longer this
+    instance's to change. Every service reaches this through :func:`require`, and the audit
+    hook of tournament.services.venue checks it again for the doors that check their caller
+    themselves (a player's self-entry link, an import), so no write slips past it.
+    """
+    if tournament is None or tournament.pk is None:
+        return
+    if isinstance(getattr(actor, "user", None), LinkActor):
+        actor = actor.user  # an audit Actor carrying the link
+    link = (
+        VenueLink.objects.filter(
+            tournament_id=tournament.pk, taken__isnull=False, revoked__isnull=True
+        )
+        .values("pk", "venue_name", "taken")
+        .first()
+    )
+    if link is not None:
+        if isinstance(actor, LinkActor) and actor.link_id == link["pk"]:
+            return
+        if isinstance(actor, VenueLink) and actor.pk == link["pk"]:
+            return
+        raise ServiceError(
+            "venue_holds_authority",
+            where=str(tournament),
+            venue=link["venue_name"],
+            since=f"{link['taken']:%Y-%m-%d %H:%M} UTC",
+        )
+    released = (
+        VenueTake.objects.filter(tournament_id=tournament.pk, released__isnull=False)
+        .values_list("hosted_url", flat=True)
+        .first()
+    )
+    if released is not None and not isinstance(actor, VenueTake):
+        raise ServiceError("venue_released", where=str(tournament), hosted=released)
 
 
 def acting_user(actor: Any) -> Any | None:
@@ -189,6 +253,8 @@ def require(actor: Any, action: str, obj: Any = None, *, what: str) -> None:
     tournament, club or rating list the action is checked against.
     """
     if allowed(actor, action, obj):
+        if action not in NOT_PLAY_WRITES and isinstance(obj, Tournament):
+            check_authority(obj, actor)
         return
     user = acting_user(actor)
     name = user.get_username() if is_signed_in(user) else "an anonymous visitor"

@@ -11,6 +11,9 @@ class TournamentConfig(AppConfig):
         from .services.audit import bump_tournament_versions, register_audit_hook
 
         register_audit_hook("tournament versions", bump_tournament_versions)
+        from .services.venue import venue_hook
+
+        register_audit_hook("venue mode", venue_hook)
 
         from .services.notices import on_audited_write
 

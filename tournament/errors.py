@@ -422,6 +422,29 @@ CODES: dict[str, str] = {
     "season_overlaps": "these dates overlap the season {name} ({start} to {end})",
     "season_name_taken": "{club} already has a season named {name!r}",
     "season_archived": "the season {name} is archived; it can no longer change",
+    # venue mode (tournament.services.venue): one writer per tournament
+    "venue_holds_authority": "{where} is run from the venue {venue} since {since}: change it "
+    "there (this copy follows it), or take authority back first",
+    "venue_released": "{where} was handed back to {hosted}: change it there",
+    "venue_link_exists": "{where} already has a venue link to {venue}; revoke it first",
+    "venue_no_link": "{where} is not held by a venue",
+    "venue_bad_token": "this venue token is not known here: check it (it was shown once, when "
+    "the link was made)",
+    "venue_link_revoked": "this venue link to {where} was revoked on {when} by {who}: "
+    "nothing was written; {where} is run from the hosted site again",
+    "venue_already_taken": "this venue link was already taken on {when}; make a new link to "
+    "take {where} again",
+    "venue_wrong_tournament": "this venue link is for {where}, not {other}: nothing was written",
+    "venue_foreign_player": "division {division} entry #{number}: player {player} does not "
+    "play in {where}: a venue link writes to its own tournament only",
+    "venue_gap": "{where} has applied the venue's changes up to {applied}, and this batch "
+    "starts after {after}: send the changes from {applied} on",
+    "venue_bad_change": "the venue's change is not valid: {detail}; nothing was written",
+    "venue_exists_here": "a tournament {slug!r} is already on this instance: {detail}",
+    "venue_unreachable": "the hosted site {url} cannot be reached: {detail}",
+    "venue_refused": "the hosted site {url} refused: {detail}",
+    "venue_not_taken": "{where} has not been taken by its venue yet: take it first",
+    "venue_not_held": "{where} was not taken from a hosted site: there is no link to push to",
     # clubs commands (club_night, season_standings, club_night_close, club_season)
     "unknown_club": "there is no club {club!r}",
     "unknown_user": "there is no account {user!r}",

@@ -68,7 +68,10 @@ def test_every_page_links_divisions_by_slug_never_by_name(hostile, client):
     for division in divisions:
         assert "/" not in division.slug and "." not in division.slug
         for name, route in _page_patterns():
-            if any(k in route for k in ("<int:pk>", "<str:job>", "<str:fmt>", "<str:key>", "<str:token>")):
+            if any(
+                k in route
+                for k in ("<int:pk>", "<str:job>", "<str:fmt>", "<str:key>", "<str:token>")
+            ):
                 continue  # pages of one job, export or row: no division in their links
             kwargs = {}
             if "<slug:slug>" in route:

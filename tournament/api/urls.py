@@ -3,7 +3,7 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import clock, clubs, entries, views
+from . import clock, clubs, entries, venue, views
 
 D = "tournaments/<slug:slug>/divisions/<str:division>/"
 
@@ -32,6 +32,10 @@ v1 = [
     path(D + "chances/", views.Chances.as_view(), name="chances"),
     path(D + "results/", views.RecordResult.as_view(), name="record_result"),
     path(D + "corrections/", views.CorrectResult.as_view(), name="correct_result"),
+    path("venue/state/", venue.VenueState.as_view(), name="venue_state"),
+    path("venue/push/", venue.VenuePush.as_view(), name="venue_push"),
+    path("venue/release/", venue.VenueRelease.as_view(), name="venue_release"),
+    path("venue/inbox/", venue.VenueInboxView.as_view(), name="venue_inbox"),
     path("rating-lists/", views.RatingListList.as_view(), name="rating_lists"),
     path("rating-lists/<slug:slug>/ratings/", views.RatingListRatings.as_view(), name="ratings"),
     path("players/<int:pk>/", views.PlayerDetail.as_view(), name="player"),

@@ -140,6 +140,13 @@ class Action(StrEnum):
     ADMIN_ADD = "admin_add"
     ADMIN_CHANGE = "admin_change"
     ADMIN_DELETE = "admin_delete"
+    # venue mode (services.venue): the link, the venue's pushes, the hand-back
+    CREATE_VENUE_LINK = "create_venue_link"
+    VENUE_TAKEN = "venue_taken"
+    VENUE_TAKE = "venue_take"
+    VENUE_APPLY = "venue_apply"
+    RECLAIM_FROM_VENUE = "reclaim_from_venue"
+    VENUE_RELEASE = "venue_release"
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from ..access import require
 from ..models import Division, Entry, Game, PendingResult
 from .audit import Actor, audit
 from .results import _lock_scores, record_result
+from .venue import held_by_venue, queue_self_report
 
 TOKEN_BYTES = 24  # 192 bits; token_urlsafe(24) is 32 characters of [A-Za-z0-9_-]
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{32,64}\Z")
@@ -424,6 +425,12 @@ def report_own_result(
     if game.has_result:
         raise _recorded(game, entry)
     scores = game_order(game, entry, mine, theirs)
+    link = held_by_venue(entry.division.tournament)
+    if link is not None:
+        # a venue holds the tournament: this copy queues the report for it (issue 23)
+        queue_self_report(link, entry, game.round.number, mine, theirs, actor)
+        queued = PendingResult(game=game, reporter=entry, score1=scores[0], score2=scores[1])
+        return SelfOutcome("queued", game, queued)
     reports = _open_reports(game)
     opponent = opponent_of(game, entry)
     if any(p.status == Status.DISPUTED for p in reports):

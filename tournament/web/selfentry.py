@@ -50,6 +50,7 @@ from ..services.selfentry import (
     report_own_result,
     self_state,
 )
+from ..services.venue import venue_reports
 from .addresses import client_address
 from .errors import busy_refusal
 from .forms.selfentry import ConfirmForm, DisputeForm, ReportForm
@@ -202,6 +203,7 @@ def _page(
         "stale": stale,
         "public": tournament.published,
         "may_check_in": entry.checked_in_at is None and not last and entry.withdrawn_round is None,
+        "venue_reports": venue_reports(entry),
     }
     return _private(render(request, "selfentry/entry.html", context, status=status))
 
@@ -244,6 +246,12 @@ def _outcome_text(outcome: Any, entry: Entry) -> str:
     other = game.player2 if game.player1_id == entry.pk else game.player1
     if outcome.status == "confirmed":
         return f"Recorded: round {game.round.number}, you {mine}, {other.name} {theirs}."
+    if outcome.status == "queued":
+        return (
+            f"Sent to the venue: you {mine}, {other.name} {theirs}. The event is run from the "
+            "venue's laptop; it enters your report when it is next online, and this page "
+            "shows what became of it."
+        )
     if outcome.status == "disputed":
         return (
             f"Your scores ({mine}-{theirs}) differ from {other.name}'s report: a director "

@@ -31,6 +31,7 @@ from tournament.selectors import (
 
 from ...models import AuditEvent, Division, Tournament
 from ...services.selfentry import open_self_reports
+from ...services.venue import venue_panel
 from ..permissions import DivisionMoved, can_direct, division_by_slug, moved, scorekeeper_required
 from .clock import announcement_panel, clock_panel
 
@@ -88,6 +89,7 @@ def console_home(request: HttpRequest, tournament: Tournament) -> HttpResponseBa
             "links": _tournament_links(tournament, directs),
             "actions": _recent_actions(tournament),
             **announcement_panel(tournament),
+            **venue_panel(tournament),
         },
     )
 
@@ -103,6 +105,7 @@ def _tournament_links(tournament: Tournament, directs: bool) -> list[tuple[str, 
             ("Federation files", "console:federation"),
             ("Entries", "console:entries"),
             ("Check-in", "console:checkin"),
+            ("Venue mode", "console:venue_mode"),
         ):
             url = _url(name, tournament.slug)
             if url:

@@ -19,6 +19,7 @@ from . import (
     results,
     setup,
     staff,
+    venue_mode,
     weekend,
 )
 
@@ -34,6 +35,7 @@ urlpatterns = [
     *weekend.urlpatterns,
     *federation.urlpatterns,
     *entries.urlpatterns,
+    *venue_mode.urlpatterns,
     path("<str:division>/", home.division_home, name="division"),
     path("<str:division>/standings/", home.standings, name="standings"),
     *results.urlpatterns,

@@ -1,0 +1,81 @@
+"""/api/v1/venue/: the door a venue instance uses to its hosted tournament (issue 23).
+
+Authenticated by the venue link's token alone (``Authorization: Venue <token>``), which
+opens its own tournament and nothing else; account tokens and sessions are not read here.
+The services (tournament.services.venue) check the token, the tournament and every change;
+this face only carries the request and the answer. Throttled per address: a venue pushes
+every few seconds at most, and a guessed token costs a request like any other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import throttling
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ..services import venue
+from ..web.addresses import client_address
+from .throttling import FALLBACK_CACHE
+
+
+class VenueRateThrottle(throttling.SimpleRateThrottle):
+    """Per address: 240 requests a minute is a push every quarter second."""
+
+    cache = FALLBACK_CACHE
+    scope = "venue"
+    rate = "240/minute"
+
+    def get_cache_key(self, request: Request, view: Any) -> str:
+        return f"throttle_venue_{client_address(request) or 'unknown'}"
+
+
+def venue_token(request: Request) -> str:
+    header = request.META.get("HTTP_AUTHORIZATION", "")
+    kind, _, token = header.partition(" ")
+    return token.strip() if kind == "Venue" else ""
+
+
+class VenueView(APIView):
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+    throttle_classes = [VenueRateThrottle]
+
+
+@extend_schema(exclude=True)  # between Gibson instances, not the public API
+class VenueState(VenueView):
+    """GET: the tournament's full state; from now the hosted copy follows the venue."""
+
+    def get(self, request: Request) -> Response:
+        return Response(venue.take_state(venue_token(request)))
+
+
+@extend_schema(exclude=True)  # between Gibson instances, not the public API
+class VenuePush(VenueView):
+    """POST: one batch of the venue's changes, applied in order and exactly once."""
+
+    def post(self, request: Request) -> Response:
+        return Response(venue.apply_push(venue_token(request), request.data))
+
+
+@extend_schema(exclude=True)  # between Gibson instances, not the public API
+class VenueRelease(VenueView):
+    """POST: the venue hands the tournament back (the link is revoked)."""
+
+    def post(self, request: Request) -> Response:
+        return Response(venue.release_link(venue_token(request)))
+
+
+@extend_schema(exclude=True)  # between Gibson instances, not the public API
+class VenueInboxView(VenueView):
+    """GET: players' reports waiting for the venue; POST: the venue's answers to them."""
+
+    def get(self, request: Request) -> Response:
+        return Response(venue.inbox_for(venue_token(request)))
+
+    def post(self, request: Request) -> Response:
+        return Response(venue.settle_inbox(venue_token(request), request.data))

@@ -1,0 +1,963 @@
+"""Venue mode (issue 23): one writer per tournament, and a hosted copy that follows the venue.
+
+A hosted director makes a venue link (``create_link``: a token shown once). The venue
+instance (a laptop at the venue) downloads the tournament with it (``take_state`` on the
+hosted site, ``take_tournament`` on the venue) and from then holds the authority: the hosted
+tournament is a read replica that refuses every write naming the venue
+(``tournament.access.check_authority``, reached through ``require`` and, for the doors that
+check their caller themselves, the audit hook below).
+
+Up: every write of a venue-held tournament logs a ``VenueChange`` in its own transaction
+(the audit hook: it runs inside every audited write), numbered per tournament and naming what
+the write touched: one round of a division (results, pairings), a division (entries, its
+settings), or the whole tournament. ``next_batch`` turns the unconfirmed changes into one
+batch carrying the after-state of what they touched, read at that moment (full rows keyed by
+natural keys: division slug, entry number, round number, a game's two player numbers), and
+the hosted site applies it with ``apply_push``: in order (``last_seq_applied``; a gap is
+refused), exactly once (a batch already applied is a no-op), one transaction per batch.
+
+Why after-states read at push time rather than stored with each change: a state is
+idempotent (applying it twice, or an older and then a newer one, ends in the newer state),
+so a resent or overlapping batch can never double a result, and a round of 250 results is one
+round's rows on the wire, not 250 copies of a growing division. The log entry itself is
+written in the write's transaction, so a write confirmed at the venue is always either
+applied on the hosted site or still waiting in the log, whatever is killed when.
+
+Hand-back: ``reclaim`` (a hosted director takes authority back, with what the copy last
+received) or ``release_link`` (the venue hands it back after a final push); either revokes
+the link and is one audited action.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import date, datetime
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from pairings.models import ForbiddenPair, ScheduleRange
+
+from ..access import LinkActor, check_authority, require
+from ..errors import ServiceError
+from ..models import (
+    Division,
+    Entry,
+    Game,
+    PendingResult,
+    Player,
+    Round,
+    Seat,
+    Tournament,
+    VenueChange,
+    VenueInbox,
+    VenueLink,
+    VenueTake,
+)
+from .audit import Action, Actor, audit
+
+# What a tournament, a division, an entry and a game carry across (the site's own things, a
+# rating list, staff, self-entry tokens, stay where they are).
+TOURNAMENT_FIELDS = (
+    "name",
+    "start_date",
+    "end_date",
+    "venue",
+    "realm",
+    "bye_spread",
+    "forfeit_spread",
+    "spread_cap",
+    "spread_caps",
+    "standings_spread_cap",
+    "sum_before_spread",
+    "max_rounds",
+    "gibson",
+    "gibson_spread",
+    "late_entry",
+    "paper",
+    "published",
+    "config",
+    "round_minutes",
+)
+DATE_FIELDS = ("start_date", "end_date")
+DIVISION_FIELDS = (
+    "name",
+    "prize_places",
+    "position",
+    "rounds",
+    "rating_system",
+    "file_name",
+    "config",
+)
+ENTRY_FIELDS = (
+    "seed_rating",
+    "career_games",
+    "player_class",
+    "withdrawn_round",
+    "withdrawal_score",
+    "extra",
+)
+PLAYER_FIELDS = ("name", "naspa_id", "wespa_id", "absp_id", "country")
+GAME_FIELDS = ("board", "score1", "score2", "first", "explanation")
+
+# Writes whose effect the hosted copy does not carry: the room's clock and notices, staff,
+# players' private links and their pending reports (the venue's own business).
+NOT_PUSHED = frozenset(
+    {
+        Action.START_CLOCK,
+        Action.PAUSE_CLOCK,
+        Action.RESUME_CLOCK,
+        Action.EXTEND_CLOCK,
+        Action.RESET_CLOCK,
+        Action.POST_ANNOUNCEMENT,
+        Action.CLEAR_ANNOUNCEMENT,
+        Action.ADD_STAFF,
+        Action.REMOVE_STAFF,
+        Action.CREATE_INVITE,
+        Action.ACCEPT_INVITE,
+        Action.REVOKE_INVITE,
+        Action.ISSUE_ENTRY_TOKEN,
+        Action.ISSUE_ENTRY_TOKENS,
+        Action.REVOKE_ENTRY_TOKEN,
+        Action.SELF_REPORT,
+        Action.SELF_DISPUTE,
+        Action.VENUE_RELEASE,
+        Action.VENUE_TAKE,
+    }
+)
+
+# change rows per batch: a 23-round event of 500 players is about 6,000; each batch carries
+# the rows its changes touched (the entries of a division, the rounds), well under a request's
+# 2.5 MB limit
+BATCH_CHANGES = 5000
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _iso(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, (date, datetime)) else value
+
+
+def _bad(detail: str) -> ServiceError:
+    return ServiceError("venue_bad_change", detail=detail)
+
+
+# --- the audit hook: the authority check again, and the change log ----------------------------
+
+
+def _scope(obj: Any) -> tuple[str, int | None, int | None]:
+    """What a write touched: (scope, division id, round number)."""
+    if isinstance(obj, PendingResult):
+        obj = Game(round_id=obj.game.round_id) if obj.game_id else None
+    if isinstance(obj, Game) and obj.round_id:
+        found = Round.objects.filter(pk=obj.round_id).values_list("division_id", "number").first()
+        if found:
+            return VenueChange.Scope.ROUND, found[0], found[1]
+    if isinstance(obj, Round) and obj.division_id and obj.number:
+        return VenueChange.Scope.ROUND, obj.division_id, obj.number
+    if isinstance(obj, Division) and obj.pk:
+        return VenueChange.Scope.DIVISION, obj.pk, None
+    division_id = getattr(obj, "division_id", None)
+    if isinstance(division_id, int):
+        return VenueChange.Scope.DIVISION, division_id, None
+    return VenueChange.Scope.TOURNAMENT, None, None
+
+
+def _log_change(tournament_id: int, action: Action, obj: Any) -> None:
+    take_pk = (
+        VenueTake.objects.filter(tournament_id=tournament_id, released__isnull=True)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if take_pk is None:
+        return
+    VenueTake.objects.filter(pk=take_pk).update(next_seq=F("next_seq") + 1)
+    seq = VenueTake.objects.filter(pk=take_pk).values_list("next_seq", flat=True).get() - 1
+    scope, division_id, round_number = _scope(obj)
+    VenueChange.objects.create(
+        tournament_id=tournament_id,
+        seq=seq,
+        kind=str(action),
+        scope=scope,
+        division_id_ref=division_id,
+        round_number=round_number,
+    )
+
+
+def venue_hook(tournament: Tournament | None, action: Action, obj: Any) -> None:
+    """Inside every audited write: refuse it on a tournament this instance does not hold (a
+    replica of a venue's, or one handed back), and log it when a venue holds it here."""
+    if isinstance(obj, (VenueLink, VenueTake)):
+        return  # the link's own bookkeeping (apply, take back, release)
+    if tournament is not None and tournament.pk:
+        check_authority(tournament)
+        if action not in NOT_PUSHED:
+            _log_change(tournament.pk, action, obj)
+    elif isinstance(obj, Player) and obj.pk and action not in NOT_PUSHED:
+        # a player's name shows in every venue-held tournament they play in
+        held = VenueTake.objects.filter(
+            released__isnull=True, tournament__divisions__entries__player=obj
+        ).values_list("tournament_id", flat=True)
+        for tournament_id in set(held):
+            _log_change(tournament_id, action, Tournament())
+
+
+# --- after-states: what a batch carries -------------------------------------------------------
+
+
+def _tournament_state(tournament: Tournament) -> dict[str, Any]:
+    return {name: _iso(getattr(tournament, name)) for name in TOURNAMENT_FIELDS}
+
+
+def _division_state(
+    division: Division, rounds: set[int] | None, refs: dict[str, int] | None
+) -> dict[str, Any]:
+    """One division's settings, every entry, and the rounds asked for (all when None)."""
+    state: dict[str, Any] = {"slug": division.slug}
+    state.update({name: getattr(division, name) for name in DIVISION_FIELDS})
+    entries = Entry.objects.filter(division=division).order_by("number")
+    values = ("number", "player_id", *ENTRY_FIELDS, *(f"player__{f}" for f in PLAYER_FIELDS))
+    state["entries"] = [
+        {
+            "number": e["number"],
+            "player": {
+                "ref": (refs or {}).get(
+                    str(e["player_id"]), e["player_id"] if refs is None else None
+                ),
+                "local": e["player_id"],
+                **{f: e[f"player__{f}"] for f in PLAYER_FIELDS},
+            },
+            **{f: e[f] for f in ENTRY_FIELDS},
+        }
+        for e in entries.values(*values)
+    ]
+    round_rows = Round.objects.filter(division=division)
+    games = Game.objects.filter(round__division=division)
+    if rounds is not None:
+        round_rows = round_rows.filter(number__in=rounds)
+        games = games.filter(round__number__in=rounds)
+    by_round: dict[int, list[dict[str, Any]]] = {}
+    for g in games.order_by("round__number", "board", "id").values(
+        "round__number", "player1__number", "player2__number", *GAME_FIELDS
+    ):
+        by_round.setdefault(g.pop("round__number"), []).append(
+            {"p1": g.pop("player1__number"), "p2": g.pop("player2__number"), **g}
+        )
+    present = {}
+    for r in round_rows.values("number", "system", "paired_at"):
+        present[r["number"]] = {
+            "number": r["number"],
+            "system": r["system"],
+            "paired_at": _iso(r["paired_at"]),
+            "games": by_round.get(r["number"], []),
+        }
+    wanted = sorted(present) if rounds is None else sorted(rounds)
+    state["round_states"] = [present.get(n, {"number": n, "deleted": True}) for n in wanted]
+    state["all_rounds"] = rounds is None
+    if rounds is None:
+        state["schedule"] = list(
+            ScheduleRange.objects.filter(division=division)
+            .order_by("first_round")
+            .values("first_round", "last_round", "system", "lag", "options")
+        )
+        state["forbidden"] = [
+            [a, b, reason]
+            for a, b, reason in ForbiddenPair.objects.filter(division=division).values_list(
+                "entry_a__number", "entry_b__number", "reason"
+            )
+        ]
+    return state
+
+
+def tournament_state(
+    tournament: Tournament,
+    divisions: dict[int, set[int] | None] | None = None,
+    refs: dict[str, int] | None = None,
+) -> dict[str, Any]:
+    """The after-state of ``tournament``: every division in full (``divisions`` None), or the
+    divisions and rounds named ({division id: round numbers, or None for all of it}).
+
+    ``refs`` maps this instance's player ids to the other side's (a venue's push); None means
+    the ids are the other side's own (the hosted site's download)."""
+    full = divisions is None
+    rows = Division.objects.filter(tournament=tournament).order_by("position", "name")
+    if not full:
+        rows = rows.filter(pk__in=list(divisions))
+    return {
+        "tournament": tournament.slug,
+        "settings": _tournament_state(tournament),
+        "divisions": [_division_state(d, None if full else divisions[d.pk], refs) for d in rows],
+        "all_divisions": full,
+    }
+
+
+# --- applying a state (the hosted copy's push; the venue's take) ------------------------------
+
+
+def _apply_settings(obj: Any, data: dict[str, Any], names: tuple[str, ...]) -> None:
+    changed = []
+    for name in names:
+        if name not in data:
+            continue
+        value = data[name]
+        if name in DATE_FIELDS and value is not None:
+            value = date.fromisoformat(value)
+        if getattr(obj, name) != value:
+            setattr(obj, name, value)
+            changed.append(name)
+    if changed and obj.pk:
+        obj.save(update_fields=changed)
+
+
+def _apply_entries(
+    division: Division, entries: list[dict[str, Any]], resolve: Any
+) -> tuple[dict[int, int], dict[str, int]]:
+    """Make the division's entries these: returns {number: entry pk} and {their player id:
+    our player id}."""
+    existing = {
+        e["player_id"]: e
+        for e in Entry.objects.filter(division=division).values(
+            "pk", "number", "player_id", *ENTRY_FIELDS
+        )
+    }
+    by_number = {e["number"]: e for e in existing.values()}
+    wanted: dict[int, dict[str, Any]] = {}
+    numbers: set[int] = set()
+    refs: dict[str, int] = {}
+    for data in entries:
+        number = int(data["number"])
+        if number < 1 or number in numbers:
+            raise _bad(f"division {division.slug}: player number {number} twice or below 1")
+        numbers.add(number)
+        player_id = resolve(data["player"], division, number, by_number.get(number))
+        if player_id in wanted:
+            raise _bad(f"division {division.slug}: one player entered twice")
+        wanted[player_id] = data
+        refs[str(data["player"].get("local"))] = player_id
+    gone = [e["pk"] for pid, e in existing.items() if pid not in wanted]
+    if gone:
+        Entry.objects.filter(pk__in=gone).delete()
+    moved = [
+        (existing[pid]["pk"], int(data["number"]))
+        for pid, data in wanted.items()
+        if pid in existing and existing[pid]["number"] != int(data["number"])
+    ]
+    for pk, number in moved:  # two steps: a renumbering swaps numbers between entries
+        Entry.objects.filter(pk=pk).update(number=number + 1_000_000)
+    for pk, number in moved:
+        Entry.objects.filter(pk=pk).update(number=number)
+    changed, new = [], []
+    for pid, data in wanted.items():
+        values = {f: data.get(f) for f in ENTRY_FIELDS}
+        if values["extra"] is None:
+            values["extra"] = []
+        if values["seed_rating"] is None:
+            values["seed_rating"] = 0
+        if pid in existing:
+            old = existing[pid]
+            if any(old[f] != values[f] for f in ENTRY_FIELDS):
+                changed.append(Entry(pk=old["pk"], **values))
+        else:
+            new.append(
+                Entry(division=division, player_id=pid, number=int(data["number"]), **values)
+            )
+    if changed:
+        Entry.objects.bulk_update(changed, list(ENTRY_FIELDS))
+    if new:
+        Entry.objects.bulk_create(new)
+    pks = dict(Entry.objects.filter(division=division).values_list("number", "pk"))
+    return pks, refs
+
+
+def _apply_games(rnd: Round, games: list[dict[str, Any]], pks: dict[int, int]) -> None:
+    """Make the round's games these, keyed by their two player numbers: only what differs is
+    written (a round of 250 results where 10 changed writes 10 games)."""
+    numbers = {pk: n for n, pk in pks.items()}
+    existing = {}
+    for g in Game.objects.filter(round=rnd).values("pk", "player1_id", "player2_id", *GAME_FIELDS):
+        key = (numbers.get(g["player1_id"]), numbers.get(g["player2_id"]) or 0)
+        existing[key] = g
+    wanted: dict[tuple[int, int], dict[str, Any]] = {}
+    for data in games:
+        key = (int(data["p1"]), int(data["p2"] or 0))
+        for n in key:
+            if n and n not in pks:
+                raise _bad(f"round {rnd.number}: player #{n} is not an entry of the division")
+        if key in wanted:
+            raise _bad(f"round {rnd.number}: the game #{key[0]} v #{key[1]} twice")
+        wanted[key] = data
+    gone = [g["pk"] for key, g in existing.items() if key not in wanted]
+    if gone:
+        Game.objects.filter(pk__in=gone).delete()
+    changed, new = [], []
+    for key, data in wanted.items():
+        values = {f: data.get(f) for f in GAME_FIELDS}
+        values["explanation"] = values["explanation"] or ""
+        if values["first"] is None:
+            values["first"] = 4
+        if key in existing:
+            old = existing[key]
+            if any(old[f] != values[f] for f in GAME_FIELDS):
+                changed.append(Game(pk=old["pk"], **values))
+        else:
+            new.append(
+                Game(
+                    round=rnd,
+                    player1_id=pks[key[0]],
+                    player2_id=pks[key[1]] if key[1] else None,
+                    **values,
+                )
+            )
+    if changed:
+        Game.objects.bulk_update(changed, list(GAME_FIELDS))
+    if new:
+        made = Game.objects.bulk_create(new)
+        seats = []
+        for game in made:
+            seats.append(Seat(game=game, round=rnd, entry_id=game.player1_id, side=1))
+            if game.player2_id:
+                seats.append(Seat(game=game, round=rnd, entry_id=game.player2_id, side=2))
+        Seat.objects.bulk_create(seats)
+
+
+def _apply_division(division: Division, data: dict[str, Any], resolve: Any) -> dict[str, int]:
+    pks, refs = _apply_entries(division, data.get("entries") or [], resolve)
+    rounds = {r.number: r for r in Round.objects.filter(division=division)}
+    listed = set()
+    for rd in data.get("round_states") or []:
+        number = int(rd["number"])
+        listed.add(number)
+        rnd = rounds.get(number)
+        if rd.get("deleted"):
+            if rnd is not None:
+                rnd.delete()
+            continue
+        paired_at = datetime.fromisoformat(rd["paired_at"]) if rd.get("paired_at") else None
+        if rnd is None:
+            rnd = Round.objects.create(
+                division=division, number=number, system=rd.get("system") or "", paired_at=paired_at
+            )
+        elif (rnd.system, rnd.paired_at) != (rd.get("system") or "", paired_at):
+            rnd.system, rnd.paired_at = rd.get("system") or "", paired_at
+            rnd.save(update_fields=["system", "paired_at"])
+        _apply_games(rnd, rd.get("games") or [], pks)
+    if data.get("all_rounds"):
+        Round.objects.filter(division=division).exclude(number__in=listed).delete()
+    if "schedule" in data:
+        ScheduleRange.objects.filter(division=division).delete()
+        ScheduleRange.objects.bulk_create(
+            [ScheduleRange(division=division, **row) for row in data["schedule"]]
+        )
+    if "forbidden" in data:
+        ForbiddenPair.objects.filter(division=division).delete()
+        ForbiddenPair.objects.bulk_create(
+            [
+                ForbiddenPair(division=division, entry_a_id=pks[a], entry_b_id=pks[b], reason=why)
+                for a, b, why in data["forbidden"]
+            ]
+        )
+    return refs
+
+
+def _apply_state(tournament: Tournament, state: dict[str, Any], resolve: Any) -> dict[str, int]:
+    """Make ``tournament`` what ``state`` says; returns {their player id: our player id}."""
+    try:
+        _apply_settings(tournament, state.get("settings") or {}, TOURNAMENT_FIELDS)
+        refs: dict[str, int] = {}
+        listed = set()
+        for data in state.get("divisions") or []:
+            slug = str(data["slug"])
+            listed.add(slug)
+            division = Division.objects.filter(tournament=tournament, slug=slug).first()
+            if division is None:
+                division = Division(tournament=tournament, slug=slug)
+                _apply_settings(division, data, DIVISION_FIELDS)
+                division.full_clean(exclude=["rating_list"])
+                division.save()
+            else:
+                _apply_settings(division, data, DIVISION_FIELDS)
+            refs.update(_apply_division(division, data, resolve))
+        if state.get("all_divisions"):
+            Division.objects.filter(tournament=tournament).exclude(slug__in=listed).delete()
+        return refs
+    except ServiceError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise _bad(f"{type(exc).__name__}: {str(exc)[:300]}") from exc
+    except (IntegrityError, ValidationError, DatabaseError) as exc:
+        raise _bad(str(exc)[:200]) from exc
+
+
+# --- the hosted site: links, the download, the pushes, the hand-back --------------------------
+
+
+def create_link(actor: Any, tournament: Tournament, venue_name: str) -> tuple[VenueLink, str]:
+    """A new venue link for ``tournament``; returns it and its token (shown this once)."""
+    require(actor, "direct", tournament, what="hand it to a venue")
+    venue_name = (venue_name or "").strip()[:100] or "the venue"
+    with transaction.atomic():
+        live = VenueLink.objects.filter(tournament=tournament, revoked__isnull=True).first()
+        if live is not None:
+            raise ServiceError("venue_link_exists", where=str(tournament), venue=live.venue_name)
+        token = "gv_" + secrets.token_urlsafe(32)
+        user = getattr(actor, "user", actor)
+        link = VenueLink.objects.create(
+            tournament=tournament,
+            token_hash=hash_token(token),
+            venue_name=venue_name,
+            created_by=user if getattr(user, "pk", None) else None,
+        )
+        audit(tournament, actor, Action.CREATE_VENUE_LINK, link, f"link to {venue_name}")
+    return link, token
+
+
+def link_for_token(token: Any, *, lock: bool = False) -> VenueLink:
+    """The live link ``token`` opens, else a refusal saying which (unknown, or revoked)."""
+    if not isinstance(token, str) or not token:
+        raise ServiceError("venue_bad_token")
+    rows = VenueLink.objects.select_related("tournament")
+    if lock:
+        rows = rows.select_for_update()
+    link = rows.filter(token_hash=hash_token(token)).first()
+    if link is None:
+        raise ServiceError("venue_bad_token")
+    if link.revoked is not None:
+        raise ServiceError(
+            "venue_link_revoked",
+            where=str(link.tournament),
+            when=f"{link.revoked:%Y-%m-%d %H:%M} UTC",
+            who=link.revoked_by or "a director",
+        )
+    return link
+
+
+def take_state(token: Any) -> dict[str, Any]:
+    """The venue's download: the tournament's full state, and from this moment the hosted
+    copy is a replica (in the same transaction, so no write falls between the two)."""
+    with transaction.atomic():
+        link = link_for_token(token, lock=True)
+        if link.taken is not None and link.last_seq_applied:
+            raise ServiceError(
+                "venue_already_taken",
+                where=str(link.tournament),
+                when=f"{link.taken:%Y-%m-%d %H:%M} UTC",
+            )
+        # a second download before any push (the laptop died while storing it) is the same
+        link.taken = link.taken or timezone.now()
+        link.save(update_fields=["taken"])
+        audit(link.tournament, LinkActor(link.pk, link.venue_name), Action.VENUE_TAKEN, link)
+        state = tournament_state(link.tournament)
+    state["venue"] = link.venue_name
+    return state
+
+
+def _hosted_resolver(tournament: Tournament) -> Any:
+    """How a pushed entry names its player on the hosted site: by the id the venue learnt
+    from an earlier answer (it must play in this tournament: a link writes to its own
+    tournament only), else the player already at that number under that name, else a
+    registry player with the same federation id, else a new player."""
+    ours = set(
+        Entry.objects.filter(division__tournament=tournament).values_list("player_id", flat=True)
+    )
+
+    def resolve(data: dict[str, Any], division: Division, number: int, at: Any) -> int:
+        ref = data.get("ref")
+        if ref is not None:
+            if not isinstance(ref, int) or ref not in ours:
+                raise ServiceError(
+                    "venue_foreign_player",
+                    division=division.slug,
+                    number=number,
+                    player=ref,
+                    where=str(tournament),
+                )
+            return ref
+        name = str(data.get("name") or "").strip()
+        if at is not None and Player.objects.filter(pk=at["player_id"], name=name).exists():
+            return at["player_id"]
+        for field in ("naspa_id", "wespa_id", "absp_id"):
+            value = str(data.get(field) or "")
+            if value:
+                found = Player.objects.filter(**{field: value}).values_list("pk", flat=True).first()
+                if found:
+                    ours.add(found)
+                    return found
+        if not name:
+            raise _bad(f"division {division.slug} entry #{number}: a player needs a name")
+        player = Player(**{f: str(data.get(f) or "") for f in PLAYER_FIELDS})
+        player.full_clean(exclude=["clubs"])
+        player.save()
+        ours.add(player.pk)
+        return player.pk
+
+    return resolve
+
+
+def apply_push(token: Any, payload: Any) -> dict[str, Any]:
+    """Apply one batch of a venue's changes, in order and exactly once, in one transaction.
+
+    ``payload``: {"tournament": slug, "after": seq, "upto": seq, "state": after-state}. A
+    batch the copy already holds (``upto`` <= last applied) is answered without a write; one
+    that starts past it (``after`` > last applied: the copy was restored from an older backup)
+    is refused naming where to resume. Nothing is written on any refusal.
+    """
+    if not isinstance(payload, dict):
+        raise _bad("the body is not a batch of changes")
+    with transaction.atomic():
+        link = link_for_token(token, lock=True)
+        tournament = link.tournament
+        if payload.get("tournament") != tournament.slug:
+            raise ServiceError(
+                "venue_wrong_tournament", where=str(tournament), other=payload.get("tournament")
+            )
+        try:
+            after, upto = int(payload["after"]), int(payload["upto"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise _bad("a batch names the changes it carries: after and upto") from exc
+        if link.taken is None:
+            raise ServiceError("venue_not_taken", where=str(tournament))
+        actor = LinkActor(link.pk, link.venue_name)
+        require(actor, "direct", tournament, what="apply a venue's changes")
+        if upto <= link.last_seq_applied:
+            return {"last_seq_applied": link.last_seq_applied, "applied": False, "players": {}}
+        if after > link.last_seq_applied or upto < after:
+            raise ServiceError(
+                "venue_gap", where=str(tournament), applied=link.last_seq_applied, after=after
+            )
+        state = payload.get("state")
+        if not isinstance(state, dict) or state.get("tournament") != tournament.slug:
+            raise ServiceError(
+                "venue_wrong_tournament",
+                where=str(tournament),
+                other=(state or {}).get("tournament") if isinstance(state, dict) else None,
+            )
+        refs = _apply_state(tournament, state, _hosted_resolver(tournament))
+        link.last_seq_applied = upto
+        link.last_push = timezone.now()
+        link.save(update_fields=["last_seq_applied", "last_push"])
+        audit(
+            tournament,
+            actor,
+            Action.VENUE_APPLY,
+            link,
+            f"venue {link.venue_name}: changes {after + 1}..{upto}",
+        )
+    return {"last_seq_applied": upto, "applied": True, "players": refs}
+
+
+def _revoke(link: VenueLink, actor: Any, action: Action, who: str, summary: str) -> VenueLink:
+    link.revoked = timezone.now()
+    link.revoked_by = who[:100]
+    link.save(update_fields=["revoked", "revoked_by"])
+    audit(link.tournament, actor, action, link, summary)
+    return link
+
+
+def reclaim(actor: Any, tournament: Tournament) -> VenueLink:
+    """A hosted director takes the tournament back from its venue (event over, or the laptop
+    lost): the copy as last received becomes the tournament again, the link is revoked and
+    the venue's later pushes are refused. One audited action."""
+    require(actor, "reclaim", tournament, what="take it back from the venue")
+    with transaction.atomic():
+        link = (
+            VenueLink.objects.select_for_update()
+            .filter(tournament=tournament, revoked__isnull=True)
+            .first()
+        )
+        if link is None:
+            raise ServiceError("venue_no_link", where=str(tournament))
+        who = Actor.of(actor).name
+        return _revoke(
+            link,
+            actor,
+            Action.RECLAIM_FROM_VENUE,
+            who,
+            f"taken back from venue {link.venue_name} with changes up to {link.last_seq_applied}",
+        )
+
+
+def release_link(token: Any) -> dict[str, Any]:
+    """The venue hands the tournament back (after its final push): the link is revoked."""
+    with transaction.atomic():
+        link = link_for_token(token, lock=True)
+        actor = LinkActor(link.pk, link.venue_name)
+        _revoke(
+            link,
+            actor,
+            Action.VENUE_RELEASE,
+            str(actor),
+            f"handed back by venue {link.venue_name} with changes up to {link.last_seq_applied}",
+        )
+    return {"released": True, "last_seq_applied": link.last_seq_applied}
+
+
+# --- the venue instance: the take, the batches, the bookkeeping -------------------------------
+
+
+def take_tournament(
+    state: dict[str, Any], hosted_url: str, token: str, actor: Any = None, director: Any = None
+) -> Tournament:
+    """Create the downloaded tournament here as the authority, with its link to push to."""
+    slug = str(state.get("tournament") or "")
+    if Tournament.objects.filter(slug=slug).exists():
+        raise ServiceError(
+            "venue_exists_here",
+            slug=slug,
+            detail="remove it, or take the event into another Gibson instance",
+        )
+
+    def resolve(data: dict[str, Any], division: Division, number: int, at: Any) -> int:
+        for field in ("naspa_id", "wespa_id", "absp_id"):
+            value = str(data.get(field) or "")
+            if value:
+                found = Player.objects.filter(**{field: value}).values_list("pk", flat=True).first()
+                if found:
+                    return found
+        player = Player.objects.create(**{f: str(data.get(f) or "") for f in PLAYER_FIELDS})
+        return player.pk
+
+    with transaction.atomic():
+        tournament = Tournament(slug=slug, name=str(state.get("settings", {}).get("name") or slug))
+        _apply_settings(tournament, state.get("settings") or {}, TOURNAMENT_FIELDS)
+        tournament.save()
+        take = VenueTake.objects.create(
+            tournament=tournament, hosted_url=hosted_url.rstrip("/"), token=token
+        )
+        refs = _apply_state(tournament, state, resolve)
+        # refs: {hosted player id: ours}; the venue keeps {ours: hosted}
+        take.player_refs = {str(ours): int(theirs) for theirs, ours in refs.items()}
+        take.save(update_fields=["player_refs"])
+        if director is not None and getattr(director, "pk", None):
+            tournament.directors.add(director)
+        audit(tournament, actor, Action.VENUE_TAKE, take, f"taken from {take.hosted_url}")
+    return tournament
+
+
+def next_batch(take: VenueTake, limit: int = BATCH_CHANGES) -> dict[str, Any] | None:
+    """The next batch of unconfirmed changes with the after-state of what they touched (read
+    in one transaction, so the state is one moment's), or None when all are confirmed."""
+    with transaction.atomic():
+        changes = list(
+            VenueChange.objects.filter(
+                tournament_id=take.tournament_id, seq__gt=take.last_pushed_seq
+            )
+            .order_by("seq")
+            .values("seq", "scope", "division_id_ref", "round_number")[:limit]
+        )
+        if not changes:
+            return None
+        tournament = Tournament.objects.get(pk=take.tournament_id)
+        present = set(Division.objects.filter(tournament=tournament).values_list("pk", flat=True))
+        divisions: dict[int, set[int] | None] = {}
+        full = False
+        for c in changes:
+            division_id = c["division_id_ref"]
+            if c["scope"] == VenueChange.Scope.TOURNAMENT or division_id not in present:
+                full = True
+                break
+            if c["scope"] == VenueChange.Scope.DIVISION:
+                divisions[division_id] = None
+            elif division_id not in divisions or divisions[division_id] is not None:
+                divisions.setdefault(division_id, set()).add(c["round_number"])
+        state = tournament_state(tournament, None if full else divisions, take.player_refs)
+    return {
+        "tournament": tournament.slug,
+        "after": take.last_pushed_seq,
+        "upto": changes[-1]["seq"],
+        "changes": len(changes),
+        "state": state,
+    }
+
+
+def confirm_push(take: VenueTake, answer: dict[str, Any]) -> VenueTake:
+    """Record what the hosted copy confirmed (its last applied change, its player ids)."""
+    applied = int(answer.get("last_seq_applied") or 0)
+    refs = dict(take.player_refs)
+    for ours, theirs in (answer.get("players") or {}).items():
+        refs[str(ours)] = int(theirs)
+    with transaction.atomic():
+        newest = VenueTake.objects.select_for_update().get(pk=take.pk)
+        if applied >= newest.next_seq:
+            # the hosted copy is ahead of this log (this laptop was restored from a backup):
+            # the venue's state wins, so number on from there and send all of it again
+            newest.next_seq = applied + 2
+            VenueChange.objects.create(
+                tournament_id=take.tournament_id,
+                seq=applied + 1,
+                kind="restored",
+                scope=VenueChange.Scope.TOURNAMENT,
+            )
+        newest.last_pushed_seq = applied
+        newest.last_push = timezone.now()
+        newest.last_error = ""
+        newest.player_refs = refs
+        newest.save(
+            update_fields=["next_seq", "last_pushed_seq", "last_push", "last_error", "player_refs"]
+        )
+    return newest
+
+
+def note_push_error(take: VenueTake, message: str) -> None:
+    """Keep the last refusal or failure for the console (nothing else changes)."""
+    VenueTake.objects.filter(pk=take.pk).update(
+        last_error=message[:500], last_error_at=timezone.now()
+    )
+
+
+def restart_from(take: VenueTake, applied: int) -> None:
+    """The hosted copy holds fewer changes than this side thought (it was restored from an
+    older backup): send them again from what it has."""
+    VenueTake.objects.filter(pk=take.pk).update(last_pushed_seq=applied)
+
+
+def mark_released(take: VenueTake, actor: Any = None) -> VenueTake:
+    """The venue's side of the hand-back: from now this copy refuses writes."""
+    with transaction.atomic():
+        take.released = timezone.now()
+        take.save(update_fields=["released"])
+        audit(
+            take.tournament,
+            actor,
+            Action.VENUE_RELEASE,
+            take,
+            f"handed back to {take.hosted_url}",
+        )
+    return take
+
+
+def link_state(take: VenueTake) -> dict[str, Any]:
+    """The console's view of the link: last push, changes waiting, last error."""
+    waiting = VenueChange.objects.filter(
+        tournament_id=take.tournament_id, seq__gt=take.last_pushed_seq
+    ).count()
+    return {
+        "tournament": take.tournament.slug,
+        "hosted_url": take.hosted_url,
+        "taken": _iso(take.taken),
+        "last_push": _iso(take.last_push),
+        "last_pushed_seq": take.last_pushed_seq,
+        "changes_waiting": waiting,
+        "last_error": take.last_error,
+        "last_error_at": _iso(take.last_error_at),
+        "released": _iso(take.released),
+    }
+
+
+# --- what the console shows -------------------------------------------------------------------
+
+
+def venue_panel(tournament: Tournament) -> dict[str, Any]:
+    """The console's view of venue mode for ``tournament`` on this instance: the hosted
+    side's live link (who holds it, what arrived), or the venue side's link state."""
+    link = (
+        VenueLink.objects.filter(tournament=tournament, revoked__isnull=True)
+        .order_by("-created")
+        .first()
+    )
+    take = VenueTake.objects.filter(tournament=tournament).first()
+    return {
+        "venue_link": link,
+        "venue_take": take,
+        "venue_state": link_state(take) if take is not None else None,
+    }
+
+
+# --- down: what players send to the hosted site while the venue holds the tournament --------
+
+
+def held_by_venue(tournament: Tournament) -> VenueLink | None:
+    """The live link of a venue holding ``tournament`` (this copy is its replica), or None."""
+    return VenueLink.objects.filter(
+        tournament=tournament, taken__isnull=False, revoked__isnull=True
+    ).first()
+
+
+def queue_self_report(
+    link: VenueLink, entry: Entry, round_number: int, mine: int, theirs: int, actor: Any
+) -> VenueInbox:
+    """A player's report made on the replica: queued for the venue, which enters it through
+    its own services (a director's entry there still wins) and answers with the outcome."""
+    item = VenueInbox.objects.create(
+        link=link, entry=entry, round_number=round_number, score=mine, opp_score=theirs
+    )
+    audit(
+        link.tournament,
+        actor,
+        Action.SELF_REPORT,
+        link,
+        f"#{entry.number} {entry.name} round {round_number}: {mine}-{theirs}, sent to the venue",
+    )
+    return item
+
+
+def inbox_for(token: Any) -> dict[str, Any]:
+    """The venue's pull: the reports still waiting for it, oldest first."""
+    link = link_for_token(token)
+    items = VenueInbox.objects.filter(link=link, status=VenueInbox.Status.QUEUED).values(
+        "pk", "entry__division__slug", "entry__number", "round_number", "score", "opp_score"
+    )
+    return {
+        "items": [
+            {
+                "id": i["pk"],
+                "division": i["entry__division__slug"],
+                "number": i["entry__number"],
+                "round": i["round_number"],
+                "score": i["score"],
+                "opp_score": i["opp_score"],
+            }
+            for i in items
+        ]
+    }
+
+
+def settle_inbox(token: Any, payload: Any) -> dict[str, Any]:
+    """The venue's answers: each report accepted or refused, with the words the player sees.
+    Only this link's own reports are touched; an answer already given stays as it was."""
+    rows = payload.get("settled") if isinstance(payload, dict) else None
+    if not isinstance(rows, list):
+        raise _bad("settled: a list of answers")
+    with transaction.atomic():
+        link = link_for_token(token, lock=True)
+        done = 0
+        for row in rows:
+            try:
+                pk, status = int(row["id"]), str(row["status"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise _bad(f"an answer names its report and status: {row!r}"[:200]) from exc
+            if status not in (VenueInbox.Status.ACCEPTED, VenueInbox.Status.REFUSED):
+                raise _bad(f"status {status!r}: accepted or refused")
+            done += VenueInbox.objects.filter(
+                pk=pk, link=link, status=VenueInbox.Status.QUEUED
+            ).update(
+                status=status, outcome=str(row.get("outcome") or "")[:300], settled=timezone.now()
+            )
+        if done:
+            audit(
+                link.tournament,
+                LinkActor(link.pk, link.venue_name),
+                Action.SELF_CONFIRM,
+                link,
+                f"venue {link.venue_name} answered {done} players' reports",
+            )
+    return {"settled": done}
+
+
+def venue_reports(entry: Entry) -> list[VenueInbox]:
+    """A player's reports sent to the venue, newest first (their page shows the outcome)."""
+    return list(VenueInbox.objects.filter(entry=entry).order_by("-id")[:5])
+
+
+def record_inbox_outcome(take: VenueTake, item_id: int, status: str, outcome: str) -> None:
+    """On the venue: a pulled report was settled (in the transaction that entered it)."""
+    with transaction.atomic():
+        row = VenueTake.objects.select_for_update().get(pk=take.pk)
+        row.inbox_done = {**row.inbox_done, str(item_id): [status, outcome[:300]]}
+        row.save(update_fields=["inbox_done"])
+        take.inbox_done = row.inbox_done
