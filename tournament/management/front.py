@@ -224,6 +224,7 @@ http {{
         location {static_url} {{
             alias {static_root}/;
             expires 1h;
+            gzip_static on;
             gzip on;
             gzip_types text/css application/javascript application/json image/svg+xml;
             try_files $uri @gibson;
