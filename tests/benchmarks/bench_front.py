@@ -209,16 +209,24 @@ def main() -> int:
         budget = (args.seconds + 3) * len(urls) * len(CONNECTIONS) + 60
         writer = start_writer(env, slug, div, args.rounds, budget, abuse=False)
         procs.append(writer)
-        for url in urls.values():  # warm: workers loaded, the page built and kept
-            run_python_client(url, 4, 0.5) if not use_wrk else run_wrk(url, 4, 1, lua)
-        for connections in CONNECTIONS:
-            for name, url in urls.items():
-                if use_wrk:
-                    r = run_wrk(url, connections, args.seconds, lua)
-                else:
-                    r = run_python_client(url, connections, args.seconds)
-                r.update(row=name, connections=connections, rps=r["requests"] / r["seconds"])
-                rows.append(r)
+        # warm: every worker loaded, the page built and kept by the tier (plain and gzipped)
+        warm = 1.0 if args.short else 3.0
+        for url in urls.values():
+            run_python_client(url, 4, warm) if not use_wrk else run_wrk(url, 4, warm, lua)
+        # gunicorn alone last: its queue of waiting requests outlives a run and would weigh
+        # on the next one
+        order = [(c, n) for n in urls if not n.startswith("gunicorn") for c in CONNECTIONS]
+        order += [(c, n) for n in urls if n.startswith("gunicorn") for c in CONNECTIONS]
+        for connections, name in order:
+            url = urls[name]
+            if use_wrk:
+                r = run_wrk(url, connections, args.seconds, lua)
+            else:
+                r = run_python_client(url, connections, args.seconds)
+            r.update(row=name, connections=connections, rps=r["requests"] / r["seconds"])
+            rows.append(r)
+            time.sleep(0.5 if args.short else 2.0)  # closed connections drained
+        rows.sort(key=lambda r: (r["connections"], list(urls).index(r["row"])))
         stop(writer)
         written = 0
         if writer.stdout is not None:

@@ -37,6 +37,7 @@ import os
 import pwd
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -353,6 +354,19 @@ def _stop(proc: subprocess.Popen, sig: int, timeout: float) -> None:
             pass
 
 
+def _wait_listening(addr: str, proc: subprocess.Popen, stopping: list[int]) -> None:
+    """Until something accepts on ``addr`` (HOST:PORT), ``proc`` ends, a stop signal comes or
+    a minute passes (nginx is started anyway then: gunicorn may still be loading)."""
+    host, _, port = addr.rpartition(":")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and not stopping:
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 def supervise(nginx: list[str], gunicorn: list[str], err=sys.stderr) -> int:
     """Run nginx and gunicorn until a stop signal (SIGTERM, SIGINT, SIGHUP) or until either
     ends; then stop the other (gunicorn finishes requests in flight, nginx its answers).
@@ -365,7 +379,14 @@ def supervise(nginx: list[str], gunicorn: list[str], err=sys.stderr) -> int:
     previous = {
         s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
     }
-    procs = {"gunicorn": _start(gunicorn), "nginx": _start(nginx)}
+    procs = {"gunicorn": _start(gunicorn)}
+    try:
+        # nginx once gunicorn answers: no "502 Bad Gateway" to the first visitors
+        _wait_listening(gunicorn[gunicorn.index("--bind") + 1], procs["gunicorn"], stopping)
+        procs["nginx"] = _start(nginx)
+    except BaseException:
+        _stop(procs["gunicorn"], signal.SIGTERM, 30)
+        raise
     ended = ""
     try:
         while not stopping and not ended:
