@@ -154,6 +154,12 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=10.0, help="load per row")
     parser.add_argument("--workers", type=int, default=WORKERS, help="gunicorn's workers")
+    parser.add_argument(
+        "--app-nice",
+        type=int,
+        default=0,
+        help="serve --front --app-nice N: gunicorn's CPU priority lowered by N",
+    )
     parser.add_argument("--json", action="store_true")
     add_short(parser)
     args = parser.parse_args()
@@ -187,7 +193,8 @@ def main() -> int:
         front, app = free_port(), free_port()
         server = spawn(
             [sys.executable, str(REPO / "manage.py"), "serve", "--front", f"127.0.0.1:{front}"]
-            + ["--addr", f"127.0.0.1:{app}", "--workers", str(args.workers)],
+            + ["--addr", f"127.0.0.1:{app}", "--workers", str(args.workers)]
+            + ["--app-nice", str(args.app_nice)],
             env=env,
             cwd=REPO,
             stdout=subprocess.DEVNULL,
@@ -261,7 +268,8 @@ def main() -> int:
         return exit_status(missed, broken, short=args.short)
     print(
         f"standings of {args.players} players, {args.rounds} rounds (built in {built:.0f} s; "
-        f"{size:,} bytes gzipped); gunicorn {args.workers} workers behind nginx; "
+        f"{size:,} bytes gzipped); gunicorn {args.workers} workers behind nginx "
+        f"(--app-nice {args.app_nice}); "
         f"{args.seconds:.0f} s a row; load from {'wrk' if use_wrk else 'the asyncio client'}; "
         f"{written} results recorded meanwhile (one a second)"
     )

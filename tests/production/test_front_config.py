@@ -89,6 +89,7 @@ def test_without_the_tier_the_mark_is_not_used():
         (["--addr", "0.0.0.0:{app}"], "with --front, gunicorn listens on a loopback address"),
         (["--front", "127.0.0.1"], "--front '127.0.0.1': give HOST:PORT"),
         (["--front", "127.0.0.1:{app}"], "give two different ports"),
+        (["--app-nice", "25"], "--app-nice 25: give 0 to 19, with --front"),
     ],
 )
 def test_serve_front_refuses_what_cannot_work_before_preparing_anything(tmp_path, args, message):

@@ -336,10 +336,17 @@ def _die_with_parent() -> None:  # in the child, between fork and exec
             pass
 
 
-def _start(argv: list[str]) -> subprocess.Popen:
+def _start(argv: list[str], nice: int = 0) -> subprocess.Popen:
     """A child in a process group of its own (a Ctrl-C reaches this supervisor, which stops
-    each gracefully) that the kernel stops if the supervisor is killed outright."""
-    return subprocess.Popen(argv, start_new_session=True, preexec_fn=_die_with_parent)  # noqa: PLW1509
+    each gracefully) that the kernel stops if the supervisor is killed outright; ``nice``
+    lowers its CPU priority."""
+
+    def prepare() -> None:
+        _die_with_parent()
+        if nice:
+            os.nice(nice)
+
+    return subprocess.Popen(argv, start_new_session=True, preexec_fn=prepare)  # noqa: PLW1509
 
 
 def _stop(proc: subprocess.Popen, sig: int, timeout: float) -> None:
@@ -367,10 +374,10 @@ def _wait_listening(addr: str, proc: subprocess.Popen, stopping: list[int]) -> N
             time.sleep(0.1)
 
 
-def supervise(nginx: list[str], gunicorn: list[str], err=sys.stderr) -> int:
-    """Run nginx and gunicorn until a stop signal (SIGTERM, SIGINT, SIGHUP) or until either
-    ends; then stop the other (gunicorn finishes requests in flight, nginx its answers).
-    Exit status 0 after a stop signal, 1 when a server ended by itself."""
+def supervise(nginx: list[str], gunicorn: list[str], err=sys.stderr, app_nice: int = 0) -> int:
+    """Run nginx and gunicorn (at ``app_nice``) until a stop signal (SIGTERM, SIGINT, SIGHUP)
+    or until either ends; then stop the other (gunicorn finishes requests in flight, nginx its
+    answers). Exit status 0 after a stop signal, 1 when a server ended by itself."""
     stopping: list[int] = []
 
     def on_signal(signum: int, _frame: object) -> None:
@@ -379,7 +386,7 @@ def supervise(nginx: list[str], gunicorn: list[str], err=sys.stderr) -> int:
     previous = {
         s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
     }
-    procs = {"gunicorn": _start(gunicorn)}
+    procs = {"gunicorn": _start(gunicorn, app_nice)}
     try:
         # nginx once gunicorn answers: no "502 Bad Gateway" to the first visitors
         _wait_listening(gunicorn[gunicorn.index("--bind") + 1], procs["gunicorn"], stopping)

@@ -70,10 +70,21 @@ class Command(GibsonCommand):
             "one-second cache of public pages; gunicorn then listens on --addr, a loopback "
             "address",
         )
+        parser.add_argument(
+            "--app-nice",
+            type=int,
+            default=0,
+            metavar="N",
+            help="with --front: gunicorn's CPU priority lowered by N (0-19), so nginx answers "
+            "the crowd first when the machine is saturated (the desk then waits longer)",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         addr, front = opts["addr"], opts["front"]
         nginx = _front_checks(addr, front) if front else None
+        app_nice = opts["app_nice"]
+        if not 0 <= app_nice <= 19 or (app_nice and not front):
+            raise CommandError(f"--app-nice {app_nice}: give 0 to 19, with --front")
         check_free(addr)  # before anything is printed: no "serving" line for a dead server
         raw = opts["workers"]
         workers = _workers(str(raw).strip(), "--workers") if raw is not None else default_workers()
@@ -84,7 +95,7 @@ class Command(GibsonCommand):
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         if nginx is not None:
-            return self.serve_front(nginx, front, addr, workers, site_url)
+            return self.serve_front(nginx, front, addr, workers, site_url, app_nice)
         self.stdout.write(
             f"Gibson is serving on http://{addr}/ with {workers} worker processes (gunicorn); "
             f"health: http://{addr}/healthz\n"
@@ -95,7 +106,9 @@ class Command(GibsonCommand):
         sys.stderr.flush()
         os.execv(sys.executable, gunicorn_argv(addr, workers))  # gunicorn takes over (and its pid)
 
-    def serve_front(self, nginx: str, front: str, addr: str, workers: int, site_url: str) -> None:
+    def serve_front(
+        self, nginx: str, front: str, addr: str, workers: int, site_url: str, app_nice: int = 0
+    ) -> None:
         """nginx on ``front`` and gunicorn on ``addr`` behind it, until stopped."""
         os.environ["GIBSON_BEHIND_PROXY"] = "1"  # the client is the address nginx appends
         os.environ["GIBSON_FRONT_CACHE"] = "1"  # public answers say how long nginx keeps them
@@ -112,7 +125,9 @@ class Command(GibsonCommand):
         )
         self.stdout.flush()
         sys.stderr.flush()
-        status = supervise(nginx_argv(nginx, paths), gunicorn_argv(addr, workers), self.stderr)
+        status = supervise(
+            nginx_argv(nginx, paths), gunicorn_argv(addr, workers), self.stderr, app_nice
+        )
         if status:
             raise SystemExit(status)
 
