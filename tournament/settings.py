@@ -150,6 +150,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # behind `serve --front` (GIBSON_FRONT_CACHE): tells nginx how long it may keep an answer
+    # made for everyone; first, so it sees every cookie the others set (unused otherwise)
+    "tournament.web.front.FrontCacheMark",
     "django.middleware.security.SecurityMiddleware",
     # a client already over a budget (anonymous API reads, a self-entry link, sign-in failures
     # from an address) is refused here from one cache read: no session, no query
@@ -445,6 +448,9 @@ else:
 # takes the client's address from X-Forwarded-For.
 HTTPS = env_bool("GIBSON_HTTPS", False)
 BEHIND_PROXY = env_bool("GIBSON_BEHIND_PROXY", False)
+# Set by `serve --front` for gunicorn: nginx in front keeps public answers to the end of the
+# second they were made in (tournament/web/front.py).
+FRONT_CACHE = env_bool("GIBSON_FRONT_CACHE", False)
 if HTTPS:
     SECURE_SSL_REDIRECT = True
     SECURE_HSTS_SECONDS = 365 * 24 * 3600

@@ -11,6 +11,7 @@ from typing import Any
 import django_filters
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import HttpResponse, HttpResponseBase
+from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
@@ -40,7 +41,7 @@ from .. import selectors, services
 from ..models import Division, Entry, Game, Player, Round, Tournament
 from ..selectors import near_duplicates, pairings_after
 from ..services import results
-from ..web.caching import serve_cached, site_version, tournament_version
+from ..web.caching import PUBLIC_CACHE_CONTROL, serve_cached, site_version, tournament_version
 from ..web.chances import cached_chances, chances_hidden
 from ..web.permissions import can_keep_score
 from ..web.ratelimit import heavy_wait
@@ -113,7 +114,13 @@ class ETagMixin:
                 return response
         if not response.has_header("ETag"):  # a cached gzipped body carries it weak
             response["ETag"] = etag
-        response["Cache-Control"] = "private, no-cache"
+        if viewer == "anon":
+            # the same for every anonymous caller: a shared cache (the front tier) may keep
+            # it as it keeps pages, never for a caller with credentials
+            response["Cache-Control"] = PUBLIC_CACHE_CONTROL
+            patch_vary_headers(response, ("Authorization", "Cookie"))
+        else:
+            response["Cache-Control"] = "private, no-cache"
         return response
 
 

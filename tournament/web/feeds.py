@@ -113,9 +113,8 @@ def tourney_js(request: HttpRequest, slug: str) -> HttpResponseBase:
             return response
     response = _feed(request, slug, known=version)
     # Only an answer of this version carries the date: while another worker builds it, the
-    # last version's copy is served (max-age=1), and that copy must not look this new.
-    if response.status_code in (200, 304) and response.get("Cache-Control") == (
-        PUBLIC_CACHE_CONTROL
-    ):
+    # last version's copy is served under its own ETag, and that copy must not look this new.
+    etag = f'"{_page_key(version, request, FEED_NAME)}"'
+    if response.status_code in (200, 304) and response.get("ETag", "").removeprefix("W/") == etag:
         response["Last-Modified"] = http_date(sent)
     return response

@@ -187,13 +187,18 @@ def move_versions_past(used: int) -> None:
 
 def _clear_page_cache() -> None:
     """Pages are cached under version numbers; a restored database can show the same numbers
-    with other content, so the cache starts empty (it lives apart from Celery's queues)."""
+    with other content, so the cache starts empty (it lives apart from Celery's queues). So
+    does the front tier's (``serve --front``), after the commit: a page it stored since is of
+    the restored data, and one a request in flight stores meanwhile is kept at most to the end
+    of its second, then asked for again under its ETag, which no longer matches."""
     from django.core.cache import cache
 
     from ...web import caching
+    from ..front import empty_cache
 
     caching.reset_failures()
     try:
         cache.clear()
     except Exception:  # a cache that is down holds nothing to serve either
         pass
+    empty_cache()

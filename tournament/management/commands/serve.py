@@ -9,6 +9,11 @@ reaches gunicorn directly and it finishes the requests in flight):
 2. migrates the database (nothing to do on an up-to-date one);
 3. collects the static files into STATIC_ROOT, which whitenoise serves;
 4. starts gunicorn on ``--addr`` with ``--workers`` processes.
+
+With ``--front HOST:PORT`` nginx answers the visitors there (static files, and a cache of
+public answers kept at most a second: tournament/management/front.py) and gunicorn listens on
+``--addr``, a loopback address, behind it. This process then stays, running both, and stops
+both when it is stopped or when either ends.
 """
 
 from __future__ import annotations
@@ -22,8 +27,10 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.core.management.base import CommandParser
 
+from ...siteurl import is_loopback
 from ..base import GibsonCommand
-from ..serving import announce_site_url, check_free
+from ..front import check_config, empty_cache, find_nginx, nginx_argv, supervise, write_config
+from ..serving import announce_site_url, check_free, split_addr
 
 
 def default_workers() -> int:
@@ -55,17 +62,40 @@ class Command(GibsonCommand):
             default=None,
             help="worker processes (default GIBSON_WORKERS or two per CPU core)",
         )
+        parser.add_argument(
+            "--front",
+            metavar="HOST:PORT",
+            default=None,
+            help="nginx in front on HOST:PORT (the address visitors open): static files and a "
+            "one-second cache of public pages; gunicorn then listens on --addr, a loopback "
+            "address",
+        )
+        parser.add_argument(
+            "--app-nice",
+            type=int,
+            default=0,
+            metavar="N",
+            help="with --front: gunicorn's CPU priority lowered by N (0-19), so nginx answers "
+            "the crowd first when the machine is saturated (the desk then waits longer)",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        addr = opts["addr"]
+        addr, front = opts["addr"], opts["front"]
+        nginx = _front_checks(addr, front) if front else None
+        app_nice = opts["app_nice"]
+        if not 0 <= app_nice <= 19 or (app_nice and not front):
+            raise CommandError(f"--app-nice {app_nice}: give 0 to 19, with --front")
         check_free(addr)  # before anything is printed: no "serving" line for a dead server
         raw = opts["workers"]
         workers = _workers(str(raw).strip(), "--workers") if raw is not None else default_workers()
         if importlib.util.find_spec("gunicorn") is None:
             raise CommandError("gunicorn is not installed: install the project again")
-        site_url = announce_site_url(addr, self.stderr)  # gunicorn inherits the environment
+        # gunicorn inherits the environment; behind the front, phones open the front's address
+        site_url = announce_site_url(front or addr, self.stderr)
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
+        if nginx is not None:
+            return self.serve_front(nginx, front, addr, workers, site_url, app_nice)
         self.stdout.write(
             f"Gibson is serving on http://{addr}/ with {workers} worker processes (gunicorn); "
             f"health: http://{addr}/healthz\n"
@@ -74,25 +104,80 @@ class Command(GibsonCommand):
         )
         self.stdout.flush()
         sys.stderr.flush()
-        argv = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "tournament.wsgi:application",
-            "--bind",
-            addr,
-            "--workers",
-            str(workers),
-            "--chdir",
-            str(settings.BASE_DIR),
-            "--graceful-timeout",
-            "20",
-        ]
-        if _has_control_socket():
-            # gunicorn 24+ opens a control socket at one fixed path in $HOME; a second server on
-            # the same machine (another event, a test run) would take it over. Not used here.
-            argv.append("--no-control-socket")
-        os.execv(sys.executable, argv)  # gunicorn takes over this process (and its pid)
+        os.execv(sys.executable, gunicorn_argv(addr, workers))  # gunicorn takes over (and its pid)
+
+    def serve_front(
+        self, nginx: str, front: str, addr: str, workers: int, site_url: str, app_nice: int = 0
+    ) -> None:
+        """nginx on ``front`` and gunicorn on ``addr`` behind it, until stopped."""
+        os.environ["GIBSON_BEHIND_PROXY"] = "1"  # the client is the address nginx appends
+        os.environ["GIBSON_FRONT_CACHE"] = "1"  # public answers say how long nginx keeps them
+        paths = write_config(front, addr)
+        check_config(nginx, paths)
+        empty_cache()  # an earlier run's pages: never served again
+        self.stdout.write(
+            f"Gibson is serving on http://{front}/ through nginx (static files, public pages "
+            f"kept at most a second) in front of gunicorn on {addr} with {workers} worker "
+            f"processes; health: http://{front}/healthz\n"
+            f"nginx configuration: {paths.conf} (log: {paths.error_log})\n"
+            f"Scorecard QR codes open {site_url}\n"
+            f"Background jobs need a worker too when REDIS_URL is set: celery -A tournament worker"
+        )
+        self.stdout.flush()
+        sys.stderr.flush()
+        status = supervise(
+            nginx_argv(nginx, paths), gunicorn_argv(addr, workers), self.stderr, app_nice
+        )
+        if status:
+            raise SystemExit(status)
+
+
+def _front_checks(addr: str, front: str) -> str:
+    """Refuse what cannot work before anything is prepared: a busy or malformed front
+    address, gunicorn reachable from the room (it trusts X-Forwarded-For behind the front, so
+    anyone reaching it directly could claim any address), nginx missing. Returns nginx."""
+    try:
+        check_free(front)
+    except CommandError as exc:
+        raise CommandError(str(exc).replace("--addr", "--front", 1)) from None
+    host, _port = split_addr(addr)
+    if not is_loopback(host):
+        raise CommandError(
+            f"--addr {addr}: with --front, gunicorn listens on a loopback address (e.g. "
+            "127.0.0.1:8000); visitors reach nginx on the --front address"
+        )
+    if split_addr(front) == split_addr(addr):
+        raise CommandError(f"--front {front} and --addr {addr}: give two different ports")
+    nginx = find_nginx()
+    if nginx is None:
+        raise CommandError(
+            "--front needs nginx, which is not installed (Debian, Ubuntu: apt-get install "
+            "nginx); or serve without --front"
+        )
+    return nginx
+
+
+def gunicorn_argv(addr: str, workers: int) -> list[str]:
+    """gunicorn serving the site on ``addr`` with ``workers`` processes."""
+    argv = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "tournament.wsgi:application",
+        "--bind",
+        addr,
+        "--workers",
+        str(workers),
+        "--chdir",
+        str(settings.BASE_DIR),
+        "--graceful-timeout",
+        "20",
+    ]
+    if _has_control_socket():
+        # gunicorn 24+ opens a control socket at one fixed path in $HOME; a second server on
+        # the same machine (another event, a test run) would take it over. Not used here.
+        argv.append("--no-control-socket")
+    return argv
 
 
 def _has_control_socket() -> bool:

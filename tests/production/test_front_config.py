@@ -1,0 +1,110 @@
+"""The front tier without nginx running: what the configuration says, what the app marks for
+the tier, and what ``serve --front`` refuses before preparing anything (test_front.py runs it)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from django.http import HttpResponse
+from django.test import RequestFactory, override_settings
+
+from tests.conftest import REPO
+from tournament.management import front
+from tournament.web.front import HEADER, FrontCacheMark, shareable
+
+from .conftest import clean_env, free_port
+
+
+def test_the_configuration_keeps_only_anonymous_public_answers(tmp_path, settings):
+    settings.DATA_DIR = tmp_path
+    text = front.render_config("0.0.0.0:8080", "127.0.0.1:8000", front.front_paths(tmp_path))
+    assert "listen 0.0.0.0:8080" in text and "server 127.0.0.1:8000;" in text
+    assert f"proxy_cache_path {tmp_path / 'front' / 'cache'} " in text
+    # the client's address appended, never replaced by what it claimed; the scheme set here
+    assert "X-Forwarded-For $proxy_add_x_forwarded_for;" in text
+    assert "X-Forwarded-Proto $scheme;" in text
+    # a session, a waiting message or a token: never from the cache; a CSRF cookie too: never
+    # stored; an answer marked private or setting a cookie: never stored
+    assert '"~(^|;)\\s*(messages|sessionid)=" 1;' in text
+    assert '"~(^|;)\\s*(csrftoken|messages|sessionid)=" 1;' in text
+    assert "proxy_cache_bypass $gibson_signed_in $http_authorization;" in text
+    assert "$gibson_cookie $http_authorization $gibson_not_public" in text
+    assert "$upstream_http_set_cookie" in text
+    assert '"~*(private|no-store|no-cache)" 1;' in text
+    # nothing kept by a default lifetime: only what the app marks (X-Accel-Expires)
+    assert "proxy_cache_valid" not in text
+    assert "proxy_cache_use_stale updating;" in text and "proxy_cache_lock on;" in text
+
+
+def test_empty_cache_removes_every_kept_page(tmp_path):
+    cache = front.front_paths(tmp_path).cache
+    (cache / "a" / "bc").mkdir(parents=True)
+    (cache / "a" / "bc" / "0123abc").write_bytes(b"page")
+    (cache / "f" / "00").mkdir(parents=True)
+    (cache / "f" / "00" / "feed").write_bytes(b"page")
+    assert front.empty_cache(tmp_path) == 2
+    assert cache.is_dir() and not any(cache.iterdir())
+    assert front.empty_cache(tmp_path / "nowhere") == 0
+
+
+def _through(response: HttpResponse, **request_meta: str) -> HttpResponse:
+    request = RequestFactory().get("/t/x/a/standings/", **request_meta)
+    return FrontCacheMark(lambda r: response)(request)
+
+
+@override_settings(FRONT_CACHE=True)
+def test_only_answers_made_for_everyone_are_marked_for_the_tier():
+    public = HttpResponse("page")
+    public["Cache-Control"] = "public, max-age=1"
+    assert _through(public)[HEADER].startswith("@")
+    for control in ("private, no-cache", "private, no-store", "no-store", ""):
+        response = HttpResponse("page")
+        if control:
+            response["Cache-Control"] = control
+        assert not _through(response).has_header(HEADER), control
+    with_cookie = HttpResponse("page")
+    with_cookie["Cache-Control"] = "public, max-age=1"
+    with_cookie.set_cookie("csrftoken", "x")
+    assert not _through(with_cookie).has_header(HEADER)
+    token = HttpResponse("page")
+    token["Cache-Control"] = "public, max-age=1"
+    assert not _through(token, HTTP_AUTHORIZATION="Token abc").has_header(HEADER)
+    refused = HttpResponse("slow down", status=429)
+    refused["Cache-Control"] = "public, max-age=1"
+    assert not shareable(RequestFactory().get("/"), refused)
+
+
+def test_without_the_tier_the_mark_is_not_used():
+    from django.core.exceptions import MiddlewareNotUsed
+
+    with pytest.raises(MiddlewareNotUsed):
+        FrontCacheMark(lambda r: HttpResponse())
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--addr", "0.0.0.0:{app}"], "with --front, gunicorn listens on a loopback address"),
+        (["--front", "127.0.0.1"], "--front '127.0.0.1': give HOST:PORT"),
+        (["--front", "127.0.0.1:{app}"], "give two different ports"),
+        (["--app-nice", "25"], "--app-nice 25: give 0 to 19, with --front"),
+    ],
+)
+def test_serve_front_refuses_what_cannot_work_before_preparing_anything(tmp_path, args, message):
+    app = free_port()
+    argv = ["--front", f"127.0.0.1:{free_port()}", "--addr", f"127.0.0.1:{app}"]
+    argv += [a.format(app=app) for a in args]
+    done = subprocess.run(
+        [sys.executable, "manage.py", "serve", *argv],
+        cwd=REPO,
+        env=clean_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert message in done.stderr, done.stderr
+    assert not (tmp_path / "gibson.sqlite3").exists()
+    assert not (tmp_path / "front").exists()
