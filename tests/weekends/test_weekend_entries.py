@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from tests.core.conftest import make_director
 from tournament import services
+from tournament.errors import ServiceError
 from tournament.models import AuditEvent, Entry, NoticeSubscription, OnlineEntry, Player
 from tournament.services import online_entries as oe
 from tournament.services.weekends import add_event, create_weekend
@@ -135,3 +136,31 @@ def test_an_event_not_taking_entries_has_no_place_on_the_form(client, weekend):
     before = written()
     r = client.post(URL, {"event-main": "a", "name": "Wren, Willa", "email": "w@example.org"})
     assert r.status_code == 400 and written() == before
+
+
+def test_a_bad_or_foreign_confirmation_link_is_refused_and_changes_nothing(client, weekend):
+    before = written()
+    r = client.post("/weekends/spring/confirm/" + "x" * 40 + "/")
+    assert r.status_code == 400 and 'id="confirm-error"' in r.content.decode()
+    # an entry to a tournament outside the weekend: its link does not confirm through it
+    other = services.create_tournament(name="Other Open", slug="other", published=True)
+    od = services.create_division(other, name="A", rounds=3)
+    now = timezone.now()
+    oe.open_entries(other, now - dt.timedelta(hours=1), now + dt.timedelta(days=1), actor="test")
+    oe.set_division_rule(od, actor="test")
+    done = oe.submit_entry(od, name="Yew, Yan", email="yan@example.org")
+    r = client.post(f"/weekends/spring/confirm/{done.confirm_token}/")
+    assert r.status_code == 400
+    assert OnlineEntry.objects.get(pk=done.online.pk).status == "unconfirmed"
+    assert written()[0] == before[0] + 1
+
+
+def test_the_service_refuses_a_tournament_outside_the_weekend_at_its_field(weekend):
+    other = services.create_tournament(name="Other Open", slug="other", published=True)
+    od = services.create_division(other, name="A", rounds=3)
+    before = written()
+    with pytest.raises(ServiceError) as refused:
+        oe.submit_weekend_entries(weekend, {other: od}, name="Yew, Yan", email="y@example.org")
+    assert refused.value.code == "weekend_entries_not_an_event"
+    assert refused.value.field == "event-other"
+    assert written() == before
