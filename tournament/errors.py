@@ -463,6 +463,8 @@ CODES: dict[str, str] = {
     "weekend_order_dates": "{later} (place {position}, starting {date}) starts before "
     "{earlier} (starting {earlier_date}): put the events in the order they start",
     "weekend_event_no_games": "{tournament}: no scored games to rate",
+    "weekend_entries_none": "choose a division in at least one event of {weekend}",
+    "weekend_entries_not_an_event": "{tournament} is not an event of the weekend {weekend}",
     # federation files (tournament.services.federation)
     "unknown_federation_file": "{value!r} is not a federation file here (choose one of {choices})",
     "federation_file_invalid": "{file}: {count} problem(s) found; fix them first, or "

@@ -44,6 +44,7 @@ from ..models import (
     OnlineEntry,
     Player,
     Tournament,
+    Weekend,
 )
 from ..selectors import fold, near_duplicates, paired_rounds, registry_rating
 from . import notices
@@ -448,8 +449,13 @@ def submit_entry(
 def confirm_entry(token: Any) -> OnlineEntry:
     """The mailed link followed: the entry counts (placed in its division, or waiting)."""
     online = _by_secret(token, confirm=True)
+    _confirm(online)
+    return online
+
+
+def _confirm(online: OnlineEntry) -> None:
     if online.status != Status.UNCONFIRMED:
-        return online  # a second click changes nothing
+        return  # a second click changes nothing
     _require_open(online.tournament, field="")
     who = entries_actor(online)
     audit(
@@ -460,7 +466,6 @@ def confirm_entry(token: Any) -> OnlineEntry:
         f"{online.player.name} confirmed their entry to {online.division.name}",
     )
     _place(online, who)
-    return online
 
 
 def _lock(division: Division) -> None:
@@ -786,3 +791,100 @@ def move_online_entry(
     )
     if online.status == Status.ENTERED:
         _promote_first(source, actor)
+
+
+# --------------------------------------------------------------------------- a weekend's form
+
+
+@dataclass(frozen=True)
+class WeekendSubmitted:
+    """What ``submit_weekend_entries`` did: one ``Submitted`` per event entered, in the
+    weekend's order; ``confirm_token`` is the one mailed link confirming them all (None when
+    signed in: the entries count at once)."""
+
+    entries: list[Submitted]
+    confirm_token: str | None
+
+
+@transaction.atomic
+def submit_weekend_entries(
+    weekend: Weekend,
+    choices: dict[Tournament, Division | None],
+    *,
+    player_id: Any = None,
+    name: Any = "",
+    email: Any = "",
+    notices_opt_in: bool = False,
+    user: Any = None,
+) -> WeekendSubmitted:
+    """One form for several events of a weekend: a division per event chosen, each entered
+    through ``submit_entry`` (so each event's window, cap, band and duplicate rules apply), all
+    in one transaction: a refusal in any event writes nothing, and names that event's field
+    (``event-<tournament slug>``) when it is about the division. The entrant is one registry
+    player in every event (the first entry finds or makes them; the others reuse them)."""
+    events = list(weekend.events.select_related("tournament").order_by("position"))
+    ours = {we.tournament_id for we in events}
+    for tournament in choices:
+        if tournament.pk not in ours:
+            raise ServiceError(
+                "weekend_entries_not_an_event",
+                field="event-" + tournament.slug,
+                tournament=tournament.name,
+                weekend=weekend.name,
+            )
+    chosen = [
+        (we.tournament, choices[t])
+        for we in events
+        for t in choices
+        if t.pk == we.tournament_id and choices[t] is not None
+    ]
+    if not chosen:
+        raise ServiceError("weekend_entries_none", field="events", weekend=weekend.name)
+    done: list[Submitted] = []
+    for tournament, division in chosen:
+        assert division is not None
+        if division.tournament_id != tournament.pk:
+            raise ServiceError(
+                "entries_no_division", field="event-" + tournament.slug, division=division.name
+            )
+        division.tournament = tournament
+        try:
+            done.append(
+                submit_entry(
+                    division,
+                    player_id=done[0].online.player_id if done else player_id,
+                    name=name,
+                    email=email,
+                    notices_opt_in=notices_opt_in,
+                    user=user,
+                )
+            )
+        except ServiceError as exc:
+            if exc.field in ("division", ""):
+                exc.field = "event-" + tournament.slug
+            raise
+    return WeekendSubmitted(done, done[0].confirm_token)
+
+
+@transaction.atomic
+def confirm_weekend_entries(weekend: Weekend, token: Any) -> list[OnlineEntry]:
+    """The weekend form's one mailed link: confirms the entry it was made for and the same
+    entrant's other unconfirmed entries to this weekend's events from that address (they
+    were submitted together), each placed or put on its waiting list by its event's rules."""
+    first = _by_secret(token, confirm=True)
+    events = weekend.events.values_list("tournament_id", flat=True)
+    if first.tournament_id not in set(events):
+        raise ServiceError("entries_link_bad")
+    together = [first] + list(
+        OnlineEntry.objects.select_related("player", "division__tournament", "entry")
+        .filter(
+            player=first.player,
+            email=first.email,
+            status=Status.UNCONFIRMED,
+            tournament_id__in=events,
+        )
+        .exclude(pk=first.pk)
+    )
+    for online in together:
+        _confirm(online)
+    return together

@@ -17,6 +17,11 @@ public_patterns = (
         path("", public.home, name="home"),
         path("t/<slug:slug>/", public.tournament_detail, name="tournament"),
         path("weekends/<slug:slug>/", weekends.weekend_detail, name="weekend"),
+        path(
+            "weekends/<slug:slug>/confirm/<str:token>/",
+            weekends.weekend_confirm,
+            name="weekend_confirm",
+        ),
         path("t/<slug:slug>/tourney.js", feeds.tourney_js, name="tourney_js"),
         # the venue's TV and the strip (announcement, round clock) the public pages fetch
         path("t/<slug:slug>/screen/", venue.screen, name="screen"),

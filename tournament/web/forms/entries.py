@@ -59,3 +59,34 @@ class RuleForm(forms.Form):
     )
     fee_amount = forms.CharField(label="Fee", required=False, max_length=40)
     fee_currency = forms.CharField(label="Currency", required=False, max_length=20)
+
+
+class WeekendEntryForm(forms.Form):
+    """One form for several events of a weekend: a division per event (blank: not entering
+    that one), then the entrant as on a tournament's entry form."""
+
+    name = forms.CharField(
+        label="Your name",
+        required=False,
+        max_length=400,
+        help_text='"Surname, Given", as rating lists show it',
+    )
+    email = forms.CharField(
+        label="E-mail address",
+        required=False,
+        max_length=400,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+        help_text="never shown on any list; your one confirmation link goes there",
+    )
+    notices = forms.BooleanField(label="E-mail me notices about these events", required=False)
+
+    def __init__(self, *args: Any, events: list[tuple[Any, list[Division]]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        fields = {}
+        for tournament, divisions in events:
+            fields["event-" + tournament.slug] = forms.ChoiceField(
+                label=tournament.name,
+                required=False,
+                choices=[("", "not entering")] + [(d.slug, d.name) for d in divisions],
+            )
+        self.fields = {**fields, **self.fields}
