@@ -72,6 +72,9 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     )
     waiting = online_entries.submit_entry(late, name="Waiting, Wanda", email="wanda@example.org")
     online_entries.confirm_entry(waiting.confirm_token)
+    from tournament.services.weekends import create_weekend
+
+    weekend = create_weekend("a11y test", "Demo Weekend", demo, slug="demo-weekend")
     t, d = DEMO_SLUG, "a"
     public = [
         ("home", "/"),
@@ -93,6 +96,8 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("self-entry", f"/e/{entry.entry_token}/"),
         ("entries", f"/t/{t}/entries/?q=a"),
         ("entrant's page", f"/entry/{waiting.link_token}/"),
+        ("weekend", f"/weekends/{weekend.slug}/"),
+        ("venue screen", f"/t/{t}/screen/"),
         ("sign-in", reverse("accounts:login")),
     ]
     console = f"/t/{t}/console/"
@@ -108,6 +113,10 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("console staff", f"{console}staff/"),
         ("console entries", f"{console}setup/entries/"),
         ("console check-in", f"{console}setup/checkin/"),
+        ("console notices", f"{console}notices/"),
+        ("console weekend", f"{console}weekend/"),
+        ("console federation files", f"{console}federation/"),
+        ("console venue mode", f"{console}venue-mode/"),
         ("desk", f"/t/{t}/desk/"),
         ("club manage", f"/clubs/{club.slug}/manage/"),
         ("club nights", f"/clubs/{club.slug}/nights/"),

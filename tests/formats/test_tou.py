@@ -286,3 +286,9 @@ def test_unique_names_ignore_case_and_avoid_real_names():
 def test_several_no_latin_names_stay_distinct():
     players = pairs(["李明", "李明", "Player-2"])
     assert tou_names(players) == ["Player-1", "Player-2", "Player-2-2"]
+
+
+def test_a_division_with_no_players_yet_has_no_scored_rounds():
+    # a division created for late entries, still empty, hung the .TOU export and the
+    # federation files page in an endless loop (found by the console's axe sweep)
+    assert scored_rounds([]) == 0

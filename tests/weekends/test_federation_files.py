@@ -74,6 +74,16 @@ def test_an_imported_real_event_builds_every_federation_file_clean(real_data):
         assert built.data and built.problems == [], (key, built.problems[:3])
 
 
+def test_a_division_with_no_players_yet_builds_every_file(real_data):
+    # an empty division (opened for late entries) once hung the .TOU writer for good
+    from tournament.services import create_division
+
+    t = imported(real_data)
+    create_division(t, name="Late", rounds=3, actor="test")
+    for key in ("naspa", "wespa", "absp"):
+        build_federation_file(t, key)  # answers, whatever it finds
+
+
 # --- broken files are caught -------------------------------------------------------------------
 
 

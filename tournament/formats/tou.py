@@ -301,7 +301,10 @@ def tou_names(players: list[TshPlayer]) -> list[str]:
 
 
 def scored_rounds(players: list[TshPlayer]) -> int:
-    """How many leading rounds have every result of the division entered."""
+    """How many leading rounds have every result of the division entered (none for a division
+    with no players yet: without this the loop below would never meet a missing result)."""
+    if not players:
+        return 0
     complete = 0
     while True:
         rnd = complete + 1
