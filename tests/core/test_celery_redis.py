@@ -80,7 +80,10 @@ def test_export_through_redis_and_a_real_worker(tmp_path):
     worker = start_worker()
     # A client of our own, as the web process is when REDIS_URL is set: it only knows the
     # task's name and the broker; the worker process does the work.
-    client = Celery("gibson-test-client", broker=REDIS_URL, backend=REDIS_URL)
+    # Not the current app: tasks declared with shared_task (notices, chances) bind to the
+    # current app when first used, and would bind to this one, never eager, for the rest of
+    # the run (notices then waited for a worker in later tests).
+    client = Celery("gibson-test-client", broker=REDIS_URL, backend=REDIS_URL, set_as_current=False)
     try:
         result = client.send_task("tournament.export_tsh", args=(t.slug, str(tmp_path)))
         paths = result.get(timeout=60)
