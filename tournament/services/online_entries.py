@@ -591,18 +591,24 @@ def _free_place(online: OnlineEntry, actor: Any) -> None:
         remove_entry(entry, actor=_door(actor))
 
 
+def _require_status(online: OnlineEntry, allowed: Any, what: str) -> None:
+    """Refuse a director's action on an entry in a state it does not apply to (a withdrawn
+    entry promoted, a waiting one demoted), naming the entrant and the state it is in."""
+    if online.status not in allowed:
+        raise ServiceError(
+            "entries_state",
+            name=online.player.name,
+            status=online.get_status_display(),
+            what=what,
+        )
+
+
 @transaction.atomic
 def withdraw_entry(token: Any) -> OnlineEntry:
     """The entrant withdraws from their own link, before their division's round 1 is paired;
     the first waiting entrant takes the place."""
     online = _by_secret(token)
-    if online.status not in LIVE:
-        raise ServiceError(
-            "entries_state",
-            name=online.player.name,
-            status=online.get_status_display(),
-            what="withdrawn",
-        )
+    _require_status(online, LIVE, "withdrawn")
     who = entries_actor(online)
     was_entered = online.status == Status.ENTERED
     _free_place(online, who)
@@ -669,13 +675,7 @@ def refuse_entry(
     """The director refuses an entry: its place (if any) is freed and the first waiting
     entrant takes it. Refused once round 1 of the division is paired (withdraw instead)."""
     require(actor, "direct", online.tournament, what="refuse entries")
-    if online.status not in LIVE:
-        raise ServiceError(
-            "entries_state",
-            name=online.player.name,
-            status=online.get_status_display(),
-            what="refused",
-        )
+    _require_status(online, LIVE, "refused")
     note = check_text(str(reason or "").strip(), "the reason", OnlineEntry, "note", field="reason")
     was_entered = online.status == Status.ENTERED
     before = {"status": online.status}
@@ -701,13 +701,7 @@ def promote_entry(online: OnlineEntry, *, actor: Actor | str | Any | None = None
     """Move a waiting entrant into the division now, ahead of the list and past its cap (a
     director's call: a late sponsor's place, a pairing's even number)."""
     require(actor, "direct", online.tournament, what="promote entries")
-    if online.status != Status.WAITING:
-        raise ServiceError(
-            "entries_state",
-            name=online.player.name,
-            status=online.get_status_display(),
-            what="promoted",
-        )
+    _require_status(online, (Status.WAITING,), "promoted")
     _enter(online, actor)
     online.promoted_at = timezone.now()
     online.save(update_fields=["promoted_at"])
@@ -726,13 +720,7 @@ def demote_entry(online: OnlineEntry, *, actor: Actor | str | Any | None = None)
     """Move an entered entrant back onto the waiting list, first in line (they held a place);
     their Entry is removed and the numbers behind close up. Only before round 1 is paired."""
     require(actor, "direct", online.tournament, what="demote entries")
-    if online.status != Status.ENTERED:
-        raise ServiceError(
-            "entries_state",
-            name=online.player.name,
-            status=online.get_status_display(),
-            what="demoted",
-        )
+    _require_status(online, (Status.ENTERED,), "demoted")
     _free_place(online, actor)
     first = online.division.online_entries.filter(status=Status.WAITING).aggregate(
         first=Min("waiting_since")
@@ -764,13 +752,7 @@ def move_online_entry(
             name=online.player.name,
             division=online.division.name,
         )
-    if online.status not in LIVE:
-        raise ServiceError(
-            "entries_state",
-            name=online.player.name,
-            status=online.get_status_display(),
-            what="moved",
-        )
+    _require_status(online, LIVE, "moved")
     source = online.division
     if online.status == Status.ENTERED:
         move_entry(online.entry, to, actor=actor)
