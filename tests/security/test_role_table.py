@@ -45,6 +45,7 @@ from tournament.models import (
     Entry,
     FederationDownload,
     Game,
+    NoticeSubscription,
     Player,
     RoundClock,
     StaffInvite,
@@ -82,6 +83,7 @@ TABLE: dict[str, str] = {
     "group events into a weekend": "no no no yes no no no no yes",
     "download federation files": "no no no yes no no no no yes",
     "run entries online": "no no no yes no no no no yes",
+    "subscribe players to e-mail notices": "no no no yes no no no no yes",
     "check players in": "no yes no yes no no no no yes",
     "start a club night": "no no no no no yes no no yes",
     "edit the registry": "no no no no no no yes no yes",
@@ -278,6 +280,18 @@ def _weekend_fp(world: World) -> Any:
 
 def _federation_fp(world: World) -> Any:
     return FederationDownload.objects.count()
+
+
+def _subscription_fp(world: World) -> Any:
+    return NoticeSubscription.objects.count()
+
+
+def _web_add_subscriber(world: World, role: str) -> bool:
+    """The console's Notices page subscribes an entrant at the address the registry holds."""
+    player = _division(world, "B").entries.get(number=2).player
+    Player.objects.filter(pk=player.pk).update(email="baker2@example.org")
+    response = web_client(world, role).post(CONSOLE + "notices/add/", {"player": player.pk})
+    return not web_refused(response)
 
 
 def _entry_rule_fp(world: World) -> Any:
@@ -535,6 +549,10 @@ ACTIONS: dict[str, Action] = {
     "run entries online": Action(
         _entry_rule_fp,
         {"web": _web_post(CONSOLE + "setup/entries/rule/b/", {"b-cap": "12"})},
+    ),
+    "subscribe players to e-mail notices": Action(
+        _subscription_fp,
+        {"web": _web_add_subscriber},
     ),
     "check players in": Action(
         _check_in_fp,
