@@ -282,6 +282,9 @@ CODES: dict[str, str] = {
     "scorekeeper here, or an organiser on the club's page",
     "staff_invite_gone": "that sign-up link is already used, turned off or not this tournament's",
     "staff_invite_invalid": "this link is not valid",
+    "organiser_invite_invalid": "this invitation link is not valid: it was used, turned off or "
+    "has expired; ask one of the club's organisers for a new one",
+    "organiser_invite_gone": "that invitation link is already used or turned off",
     "staff_not_member": "{user} is not a {role} of this tournament",
     "staff_last_director": "{user} is the last director; add another director first",
     # pairing

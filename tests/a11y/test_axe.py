@@ -75,6 +75,9 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     from tournament.services.weekends import create_weekend
 
     weekend = create_weekend("a11y test", "Demo Weekend", demo, slug="demo-weekend")
+    from tournament.clubs.services import create_organiser_invite
+
+    _invite, join_token = create_organiser_invite(club, actor="a11y test")
     t, d = DEMO_SLUG, "a"
     public = [
         ("home", "/"),
@@ -120,6 +123,7 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("desk", f"/t/{t}/desk/"),
         ("club manage", f"/clubs/{club.slug}/manage/"),
         ("club nights", f"/clubs/{club.slug}/nights/"),
+        ("club organiser invitation", f"/clubs/join/{join_token}/"),
     ]
     return public, signed_in
 

@@ -150,7 +150,8 @@ def actions(club, season):
             f"/clubs/{s}/manage/",
             {"name": "Renamed", "realm": "nsa", "newcomer_rating": "900"},
         ),
-        ("post", f"/clubs/{s}/manage/organisers/add/", {"username": "bob"}),
+        ("post", f"/clubs/{s}/manage/organisers/invite/", {}),
+        ("post", f"/clubs/{s}/manage/organisers/invite/revoke/", {"invite": "1"}),
         ("post", f"/clubs/{s}/manage/organisers/remove/", {"user": str(u.pk)}),
         ("get", f"/clubs/{s}/manage/members/search/?name=Lee", None),
         ("post", f"/clubs/{s}/manage/members/add/", {"name": "Zed, Zoe"}),
@@ -426,18 +427,106 @@ def test_settings_empty_name_refused(client, club, ann, htmx):
 # --------------------------------------------------------------------------- organisers
 
 
-def test_add_and_remove_an_organiser(client, club, ann, bob):
+def _invite_link(client, ann) -> str:
+    """An organiser makes an invitation link; the path it shows, once."""
     signed_in(client, ann)
-    before = AuditEvent.objects.count()
-    response = client.post("/clubs/riverside/manage/organisers/add/", {"username": "BOB"}, **HTMX)
+    response = client.post("/clubs/riverside/manage/organisers/invite/", **HTMX)
     assert response.status_code == 200
-    assert b"bob now organises Riverside" in response.content
+    text = response.content.decode()
+    assert "shown only this once" in text
+    return re.search(r'id="invite-link"[^>]*value="http://testserver(/clubs/join/[^"]+/)"', text)[1]
+
+
+def test_invite_an_organiser_then_remove_them(client, club, ann, bob):
+    before = AuditEvent.objects.count()
+    link = _invite_link(client, ann)
+    # the page shows the link once: the next visit lists it, without the token
+    page = client.get("/clubs/riverside/manage/").content.decode()
+    assert link not in page and "open until" in page
+    signed_in(client, bob)
+    assert b"Become an organiser" in client.get(link).content
+    response = client.post(link)
+    assert response.status_code == 302 and response["Location"] == "/clubs/riverside/manage/"
     assert club.is_organiser(bob)
     assert club.rating_list.officers.filter(pk=bob.pk).exists()
+    # spent: a second opening (by anyone) is refused and changes nothing
+    again = client.get(link)
+    assert again.status_code == 404 and b"not valid" in again.content
+    signed_in(client, ann)
     response = client.post("/clubs/riverside/manage/organisers/remove/", {"user": bob.pk})
     assert response.status_code == 302
     assert not club.is_organiser(bob)
-    assert AuditEvent.objects.count() == before + 2
+    names = list(AuditEvent.objects.order_by("id").values_list("action", flat=True)[before:])
+    assert names == ["create_organiser_invite", "accept_organiser_invite", "remove_organiser"]
+
+
+def test_an_invitation_link_asks_a_visitor_to_sign_in_first(client, club, ann):
+    link = _invite_link(client, ann)
+    client.logout()
+    response = client.get(link)
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    response = client.post(link)
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert list(club.organisers.all()) == [ann]
+
+
+@pytest.mark.parametrize("token", ["nope", "x" * 43, "y" * 400, "%00"])
+def test_a_wrong_invitation_link_is_refused_and_tells_nothing(client, club, ann, bob, token):
+    signed_in(client, bob)
+    before = counts()
+    for response in (client.get(f"/clubs/join/{token}/"), client.post(f"/clubs/join/{token}/")):
+        assert response.status_code == 404
+        assert "ask one of the club" in response.content.decode()
+        assert "Riverside" not in response.content.decode()
+    assert counts() == before and not club.is_organiser(bob)
+
+
+def test_an_organiser_opening_their_own_link_is_told_and_the_link_stays(client, club, ann):
+    link = _invite_link(client, ann)
+    before = counts()
+    response = client.post(link)
+    assert response.status_code == 400 and b"ann already organises Riverside" in response.content
+    assert counts() == before
+    assert club_services.open_organiser_invite(link.split("/")[-2]) is not None
+
+
+def test_a_turned_off_link_no_longer_opens(client, club, ann, bob):
+    link = _invite_link(client, ann)
+    invite = club.organiser_invites.get()
+    response = client.post(
+        "/clubs/riverside/manage/organisers/invite/revoke/", {"invite": invite.pk}
+    )
+    assert response.status_code == 302
+    signed_in(client, bob)
+    assert client.post(link).status_code == 404
+    assert not club.is_organiser(bob)
+    signed_in(client, ann)
+    before = counts()
+    for bad in (invite.pk, "x", 10**400, ""):
+        response = client.post(
+            "/clubs/riverside/manage/organisers/invite/revoke/", {"invite": bad}, **HTMX
+        )
+        assert response.status_code == 400
+        assert b"already used or turned off" in response.content
+    assert counts() == before
+
+
+def test_an_expired_link_no_longer_opens(client, club, ann, bob):
+    link = _invite_link(client, ann)
+    club.organiser_invites.update(expires=datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC))
+    signed_in(client, bob)
+    assert client.post(link).status_code == 404
+    assert not club.is_organiser(bob)
+
+
+def test_an_inactive_account_cannot_join(club, ann, bob):
+    _invite, token = club_services.create_organiser_invite(club, actor=ann)
+    bob.is_active = False
+    bob.save()
+    with pytest.raises(club_services.ServiceError) as refused:
+        club_services.accept_organiser_invite(token, bob)
+    assert refused.value.code == "organiser_invite_invalid"
+    assert not club.is_organiser(bob)
 
 
 def test_the_last_organiser_stays(client, club, ann):
@@ -450,34 +539,6 @@ def test_the_last_organiser_stays(client, club, ann):
     assert 'id="organiser-error"' in row and "needs at least one organiser" in row
     assert counts() == before
     assert club.is_organiser(ann)
-
-
-@pytest.mark.parametrize(
-    ("username", "message"),
-    [
-        ("nobody", "there is no active account 'nobody'"),
-        ("ann", "ann already organises Riverside"),
-        ("", "required"),
-    ],
-)
-def test_add_organiser_refusals(client, club, ann, username, message):
-    signed_in(client, ann)
-    before = counts()
-    response = client.post("/clubs/riverside/manage/organisers/add/", {"username": username})
-    assert response.status_code == 400
-    assert message in error_at(response, "id_username")
-    assert counts() == before
-
-
-def test_inactive_account_cannot_be_added(client, club, ann, bob):
-    bob.is_active = False
-    bob.save()
-    signed_in(client, ann)
-    before = counts()
-    response = client.post("/clubs/riverside/manage/organisers/add/", {"username": "bob"})
-    assert response.status_code == 400
-    assert "no active account" in error_at(response, "id_username")
-    assert counts() == before
 
 
 def test_remove_someone_who_is_not_an_organiser(client, club, ann, bob):
@@ -834,7 +895,7 @@ def test_hostile_values_never_500(client, club, ann, value):
                 "meets": "",
             },
         ),
-        ("/clubs/riverside/manage/organisers/add/", {"username": "bob"}),
+        ("/clubs/riverside/manage/organisers/invite/", {}),
         ("/clubs/riverside/manage/organisers/remove/", {"user": str(ann.pk)}),
         (
             "/clubs/riverside/manage/members/add/",

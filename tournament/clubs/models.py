@@ -101,3 +101,31 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} {self.name}"
+
+
+class OrganiserInvite(models.Model):
+    """A one-time link that makes the signed-in account opening it an organiser of one club.
+
+    Organisers invite instead of naming an account: adding by username answered whether that
+    account exists, to anyone who had founded a club. Only the SHA-256 of the token is kept,
+    so a leaked database leaks no usable link.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="organiser_invites")
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField()
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"organiser invite to {self.club}"

@@ -15,6 +15,8 @@ command run from the shell, trusted as the other commands are. No actor at all i
 from __future__ import annotations
 
 import datetime
+import hashlib
+import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -39,14 +41,14 @@ from ..services.audit import UNSEEN_ACTIONS, Action, Actor, audit
 from ..services.entries import find_or_create_player, register_player
 from ..services.results import record_result
 from .ladder import DEFAULT_PRESET, PRESETS, Rule
-from .models import DRAW_SYSTEMS, Draw, Night, Season
+from .models import DRAW_SYSTEMS, Draw, Night, OrganiserInvite, Season
 from .records import summarise
 
 MAX_NIGHT_GAMES = 12
 # NASPA rates a club event of this many players or more: a smaller night gets no files for it
 FEDERATION_MIN_PLAYERS = 4
 # /clubs/new/ and /clubs/mine/ are pages: a club with such a slug would be hidden behind them
-RESERVED_CLUB_SLUGS = frozenset({"new", "mine"})
+RESERVED_CLUB_SLUGS = frozenset({"new", "mine", "join"})
 NIGHT_DIVISION = "Club"
 
 
@@ -220,9 +222,7 @@ def add_organiser(club: Club, user: Any, *, actor: Actor | str | Any) -> Club:
         raise ServiceError(
             "already_organiser", field="user", user=user.get_username(), club=club.name
         )
-    club.organisers.add(user)
-    if club.rating_list_id:
-        club.rating_list.officers.add(user)
+    _grant_organiser(club, user)
     audit(
         None,
         who,
@@ -232,6 +232,122 @@ def add_organiser(club: Club, user: Any, *, actor: Actor | str | Any) -> Club:
         after={"user": user.get_username()},
     )
     return club
+
+
+#: how long an organiser invitation link stays open
+ORGANISER_INVITE_DAYS = 14
+
+
+def _invite_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _grant_organiser(club: Club, user: Any) -> None:
+    club.organisers.add(user)
+    if club.rating_list_id:
+        club.rating_list.officers.add(user)
+
+
+@transaction.atomic
+def create_organiser_invite(club: Club, *, actor: Actor | str | Any) -> tuple[OrganiserInvite, str]:
+    """A one-time link for another organiser and its token, shown once (only its hash is
+    kept). The organiser passes the link on; whoever opens it signed in joins the organisers.
+    Unlike adding by username, making one tells nothing about which accounts exist."""
+    who = check_organiser(club, actor)
+    token = secrets.token_urlsafe(32)
+    invite = OrganiserInvite.objects.create(
+        club=club,
+        token_hash=_invite_hash(token),
+        created_by=who.user if getattr(who.user, "pk", None) else None,
+        expires=timezone.now() + datetime.timedelta(days=ORGANISER_INVITE_DAYS),
+    )
+    audit(
+        None,
+        who,
+        Action.CREATE_ORGANISER_INVITE,
+        club,
+        f"an organiser invitation link for {club.name}",
+        after={"invite": invite.pk, "expires": invite.expires.isoformat()},
+    )
+    return invite, token
+
+
+def open_organiser_invite(token: Any, *, lock: bool = False) -> OrganiserInvite | None:
+    """The unused, unrevoked, unexpired invitation for ``token``, else None (which of those it
+    is, is not said: a guessed link learns nothing)."""
+    if not isinstance(token, str) or not 20 <= len(token) <= 100:
+        return None
+    qs = OrganiserInvite.objects.select_related("club", "club__rating_list")
+    if lock:
+        qs = qs.select_for_update()
+    return qs.filter(
+        token_hash=_invite_hash(token),
+        used_at__isnull=True,
+        revoked_at__isnull=True,
+        expires__gt=timezone.now(),
+    ).first()
+
+
+@transaction.atomic
+def accept_organiser_invite(token: Any, user: Any) -> Club:
+    """The signed-in account opening the link joins the club's organisers (and its rating
+    list's officers); the link is then spent."""
+    invite = open_organiser_invite(token, lock=True)
+    if invite is None or user is None or not getattr(user, "is_active", False):
+        raise ServiceError("organiser_invite_invalid", field="token")
+    club = invite.club
+    if club.organisers.filter(pk=user.pk).exists():
+        raise ServiceError(
+            "already_organiser", field="token", user=user.get_username(), club=club.name
+        )
+    _grant_organiser(club, user)
+    invite.used_by = user
+    invite.used_at = timezone.now()
+    invite.save(update_fields=["used_by", "used_at"])
+    audit(
+        None,
+        user,
+        Action.ACCEPT_ORGANISER_INVITE,
+        club,
+        f"{user.get_username()} organises {club.name} by an invitation link",
+        after={"user": user.get_username(), "invite": invite.pk},
+    )
+    return club
+
+
+def open_organiser_invites(club: Club) -> list[OrganiserInvite]:
+    """The club's links still waiting to be opened, newest first (for its organisers' page)."""
+    return list(
+        club.organiser_invites.filter(
+            used_at__isnull=True, revoked_at__isnull=True, expires__gt=timezone.now()
+        ).select_related("created_by")
+    )
+
+
+@transaction.atomic
+def revoke_organiser_invite(club: Club, invite_id: Any, *, actor: Actor | str | Any) -> None:
+    """Turn off an unused link (sent to the wrong person, or no longer wanted)."""
+    who = check_organiser(club, actor)
+    raw = str(invite_id or "").strip()
+    invite = None
+    if raw.isascii() and raw.isdigit() and len(raw) < 12:
+        invite = (
+            club.organiser_invites.select_for_update()
+            .filter(pk=int(raw), used_at__isnull=True, revoked_at__isnull=True)
+            .first()
+        )
+    if invite is None:
+        raise ServiceError("organiser_invite_gone", field="invite")
+    invite.revoked_at = timezone.now()
+    invite.save(update_fields=["revoked_at"])
+    audit(
+        None,
+        who,
+        Action.REVOKE_ORGANISER_INVITE,
+        club,
+        f"an organiser invitation link for {club.name} turned off",
+        before={"invite": invite.pk},
+    )
 
 
 @transaction.atomic

@@ -77,12 +77,6 @@ class ClubForm(forms.Form):
         return data
 
 
-class OrganiserForm(forms.Form):
-    """Another account that will run the club, by its username."""
-
-    username = _text(150, label="Username", help_text="the account's sign-in name")
-
-
 class OrganiserRemoveForm(forms.Form):
     user = forms.IntegerField(widget=forms.HiddenInput)
 

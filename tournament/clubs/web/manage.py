@@ -2,9 +2,12 @@
 
 - /clubs/new/: any signed-in user founds a club (and becomes its organiser).
 - /clubs/mine/: the clubs the signed-in user organises.
-- /clubs/SLUG/manage/: the club's settings, its organisers (add by username, remove; the last
-  one stays) and its members (add by name with suggestions from the player registry as one
-  types, mark lapsed or active, make a guest a member), with links to the nights and seasons.
+- /clubs/SLUG/manage/: the club's settings, its organisers (invite by a one-time link, turn a
+  link off, remove; the last one stays) and its members (add by name with suggestions from
+  the player registry as one types, mark lapsed or active, make a guest a member), with
+  links to the nights and seasons.
+- /clubs/join/TOKEN/: whoever opens an organiser's invitation link, signed in, joins the
+  organisers (an account is never named by username: that would tell who has one).
 - /clubs/SLUG/seasons/manage/: the club's seasons; create (a preset or configured points),
   edit, archive (the awards are kept and shown).
 
@@ -20,7 +23,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
@@ -44,7 +46,6 @@ from .forms import (
     ClubForm,
     MemberChangeForm,
     MemberForm,
-    OrganiserForm,
     OrganiserRemoveForm,
     SeasonForm,
 )
@@ -173,20 +174,21 @@ def _club_context(request: HttpRequest, club: Club, **forms: Any) -> dict[str, A
         settings = ClubForm(
             initial={"name": club.name, **{k: getattr(club, k) for k in services.CLUB_FIELDS}}
         )
-    organiser_form = forms.pop("organiser_form", None)
     member_form = forms.pop("member_form", None)
     return {
         "club": club,
         "links": club_links(club),
         "settings": settings,
-        "organiser_form": OrganiserForm() if organiser_form is None else organiser_form,
         "organisers": list(club.organisers.order_by("username")),
+        "invites": services.open_organiser_invites(club),
+        "invite_days": services.ORGANISER_INVITE_DAYS,
         "member_form": MemberForm() if member_form is None else member_form,
         "members": _member_rows(club),
         "actions": MEMBER_ACTIONS,
         "urls": {
             "settings": reverse("clubs:manage", args=[club.slug]),
-            "organiser_add": reverse("clubs:organiser_add", args=[club.slug]),
+            "organiser_invite": reverse("clubs:organiser_invite", args=[club.slug]),
+            "organiser_invite_revoke": reverse("clubs:organiser_invite_revoke", args=[club.slug]),
             "organiser_remove": reverse("clubs:organiser_remove", args=[club.slug]),
             "member_search": reverse("clubs:member_search", args=[club.slug]),
             "member_add": reverse("clubs:member_add", args=[club.slug]),
@@ -231,24 +233,53 @@ def manage(request: HttpRequest, club: Club) -> HttpResponse:
 
 @organiser_required
 @require_POST
-def organiser_add(request: HttpRequest, club: Club) -> HttpResponse:
-    """Another account runs the club too (its nights, members and seasons)."""
-    form = OrganiserForm(request.POST)
-    if not form.is_valid():
-        return _club_page(request, club, 400, organiser_form=form)
-    username = form.cleaned_data["username"]
-    users = get_user_model().objects.filter(is_active=True)
-    user = (
-        users.filter(username=username).first() or users.filter(username__iexact=username).first()
+def organiser_invite(request: HttpRequest, club: Club) -> HttpResponse:
+    """A one-time link for another organiser, shown once on the answer (never stored, so the
+    page is rendered here rather than after a redirect)."""
+    _invite, token = services.create_organiser_invite(club, actor=request.user)
+    link = request.build_absolute_uri(reverse("clubs:join", args=[token]))
+    return _club_page(
+        request,
+        club,
+        invite_link=link,
+        notice="Invitation link made: copy it now, it is shown only this once.",
     )
+
+
+@organiser_required
+@require_POST
+def organiser_invite_revoke(request: HttpRequest, club: Club) -> HttpResponse:
+    """Turn off a link not yet opened (400 with the reason if it is gone already)."""
     try:
-        if user is None:
-            raise ServiceError("no_such_user", field="user", value=username)
-        services.add_organiser(club, user, actor=request.user)
+        services.revoke_organiser_invite(club, request.POST.get("invite", ""), actor=request.user)
     except ServiceError as exc:
-        form.add_error(_at(exc, form, "username"), exc.message)
-        return _club_page(request, club, 400, organiser_form=form)
-    return _club_done(request, club, f"{user.get_username()} now organises {club.name}.")
+        return _club_page(request, club, 400, organiser_error=exc.message)
+    return _club_done(request, club, "Invitation link turned off.")
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """/clubs/join/TOKEN/: the invited person, signed in, confirms and joins the organisers."""
+    invite = services.open_organiser_invite(token)
+    if invite is None:
+        return render(
+            request,
+            "clubs/join.html",
+            {"error": ServiceError("organiser_invite_invalid").message},
+            status=404,
+        )
+    club = invite.club
+    if request.method == "POST":
+        try:
+            services.accept_organiser_invite(token, request.user)
+        except ServiceError as exc:
+            return render(
+                request, "clubs/join.html", {"club": club, "error": exc.message}, status=400
+            )
+        messages.success(request, f"You now organise {club.name}.")
+        return redirect("clubs:manage", slug=club.slug)
+    return render(request, "clubs/join.html", {"club": club, "invite": invite})
 
 
 @organiser_required
@@ -519,7 +550,13 @@ urlpatterns: list[URLPattern] = [
     path("new/", club_new, name="new"),
     path("mine/", clubs_mine, name="mine"),
     path("<slug:slug>/manage/", manage, name="manage"),
-    path("<slug:slug>/manage/organisers/add/", organiser_add, name="organiser_add"),
+    path("join/<str:token>/", join, name="join"),
+    path("<slug:slug>/manage/organisers/invite/", organiser_invite, name="organiser_invite"),
+    path(
+        "<slug:slug>/manage/organisers/invite/revoke/",
+        organiser_invite_revoke,
+        name="organiser_invite_revoke",
+    ),
     path("<slug:slug>/manage/organisers/remove/", organiser_remove, name="organiser_remove"),
     path("<slug:slug>/manage/members/search/", member_search, name="member_search"),
     path("<slug:slug>/manage/members/add/", member_add, name="member_add"),
