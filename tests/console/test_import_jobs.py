@@ -263,3 +263,35 @@ def test_a_result_in_another_tournament_goes_in_while_a_big_import_writes(tmp_pa
     assert not failed, failed
     assert len(waits) >= 3, "the import finished before results could be entered beside it"
     assert max(waits) < 1.0, waits
+
+
+@pytest.mark.django_db
+def test_a_new_upload_clears_jobs_older_than_a_month_and_keeps_their_tournaments():
+    """Old job pages go with the next upload; what they imported stays; a lost one is failed
+    first, so what it half wrote goes with it."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    user = founder()
+    client = signed_in(user)
+    assert post(client, "all.tsh", archive(1, 4, 2)).status_code == 302
+    done = ImportJob.objects.get()
+    kept = done.tournament
+    half = services.create_tournament(name="Half", actor="test", published=False)
+    Tournament.objects.filter(pk=half.pk).update(importing=True)
+    lost = ImportJob.objects.create(
+        created_by=user,
+        source="big.tsh",
+        state="running",
+        runner=f"thread:{jobs.HOST}:{jobs.os.getpid()}:an-earlier-boot",
+        tournament=half,
+    )
+    recent = ImportJob.objects.create(created_by=user, source="x.t", state="failed")
+    old = timezone.now() - dt.timedelta(days=jobs.KEEP_DAYS + 1)
+    ImportJob.objects.filter(pk__in=[done.pk, lost.pk]).update(created=old)
+    assert post(client, "all.tsh", archive(1, 4, 2)).status_code == 302
+    left = set(ImportJob.objects.values_list("pk", flat=True))
+    assert done.pk not in left and lost.pk not in left and recent.pk in left and len(left) == 2
+    assert Tournament.objects.filter(pk=kept.pk).exists()
+    assert not Tournament.objects.filter(pk=half.pk).exists()

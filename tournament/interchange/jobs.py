@@ -51,6 +51,10 @@ STALE_SECONDS = 120
 # A job queued for a Celery worker that no worker took in this long never will.
 QUEUE_SECONDS = 600
 UNFINISHED = (State.QUEUED, State.RUNNING)
+# A job's page (its outcome, its error naming the file and line) is kept this long, then the
+# row goes with the next upload: nobody reads a month-old progress bar, and the table must
+# not grow with every upload for ever. Its files went when it ended.
+KEEP_DAYS = 30
 
 # This process: a restarted server gets a new one even if the system reuses its process id.
 HOST = socket.gethostname()
@@ -85,6 +89,7 @@ def create_upload_job(
     """
     main, files = upload_files(file_name, data, others)
     check_upload(main, files)
+    purge_old_jobs()
     with transaction.atomic():
         job = ImportJob.objects.create(
             kind=ImportJob.Kind.UPLOAD,
@@ -98,6 +103,18 @@ def create_upload_job(
             for i, (fname, content) in enumerate(files.items())
         )
     return job
+
+
+def purge_old_jobs(now: Any = None) -> int:
+    """Delete the jobs created more than KEEP_DAYS ago; the tournaments they imported stay.
+    An old job never seen to end is failed first (``refresh``), so what it half wrote goes
+    too. Answers how many jobs went."""
+    cutoff = (now or timezone.now()) - timedelta(days=KEEP_DAYS)
+    old = ImportJob.objects.filter(created__lt=cutoff)
+    for job in old.filter(state__in=UNFINISHED):
+        refresh(job)
+    _, deleted = old.exclude(state__in=UNFINISHED).delete()
+    return deleted.get(ImportJob._meta.label, 0)
 
 
 # --------------------------------------------------------------------------- running a job
