@@ -341,6 +341,32 @@ def test_the_file_cache_lists_its_folder_at_most_every_few_seconds(tmp_path, mon
     assert len(list(tmp_path.glob("*.djcache"))) == 50 - 50 // 3 + 1
 
 
+def _count_in_another_process(folder: str, n: int) -> None:
+    cache = filecache.FileCache(folder, {})
+    for _ in range(n):
+        cache.add("tries", 0, timeout=60)
+        cache.incr("tries")
+
+
+def test_the_file_caches_counters_lose_no_count_between_processes(tmp_path):
+    """add + incr from four processes at once: every count kept (a read-then-write lost
+    some, so a sign-in flood hashed 11-13 tries where 10 were allowed)."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    workers = [
+        ctx.Process(target=_count_in_another_process, args=(str(tmp_path), 150)) for _ in range(4)
+    ]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(60)
+    assert [w.exitcode for w in workers] == [0, 0, 0, 0]
+    cache = filecache.FileCache(str(tmp_path), {})
+    assert cache.get("tries") == 600
+    assert len(list(tmp_path.glob("*.lk"))) <= filecache.LOCK_STRIPES
+
+
 def test_the_gates_refusals_are_not_logged_one_by_one(two_a_minute, caplog):
     """The refusal that shut the gate is logged; a flood's later ones are not (a line each)."""
     client = APIClient()
