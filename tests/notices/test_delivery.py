@@ -130,3 +130,25 @@ def test_a_drafts_pairings_are_not_mailed(event, smtp, django_capture_on_commit_
     with django_capture_on_commit_callbacks(execute=True):
         save_round_pairings(event.a, 1, [PlannedGame(1, 2, board=1)], actor=event.director)
     assert smtp.mails == [] and not Notice.objects.exists()
+
+
+def test_pairings_made_in_a_draft_are_mailed_when_it_is_published(
+    event, smtp, django_capture_on_commit_callbacks
+):
+    """The usual order at a venue: pair round 1 in the draft, then publish. Publishing tells
+    the subscribers the round in play, once; publishing again sends nothing new."""
+    from tournament import services
+
+    _subscribe_all(event)
+    services.publish_tournament(event.tournament, False, actor="test")
+    with django_capture_on_commit_callbacks(execute=True):
+        save_round_pairings(event.a, 1, [PlannedGame(1, 2, board=1)], actor=event.director)
+    assert smtp.mails == []
+    with django_capture_on_commit_callbacks(execute=True):
+        services.publish_tournament(event.tournament, True, actor="test")
+    assert sorted(m.to[0] for m in smtp.mails) == ["able@players.test", "baker@players.test"]
+    assert all("Round 1: board 1, against " in m.body for m in smtp.mails)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.publish_tournament(event.tournament, False, actor="test")
+        services.publish_tournament(event.tournament, True, actor="test")
+    assert len(smtp.mails) == 2

@@ -461,7 +461,12 @@ def on_audited_write(tournament: Tournament | None, action: Action, obj: Any) ->
     """The audit hook: a round's pairings were stored or changed; once the write commits,
     tell its subscribers. No query here: the write's own cost (and the query counts its tests
     hold) stays as it was; everything is read after the commit."""
-    if tournament is None or action not in PAIRING_ACTIONS:
+    if tournament is None:
+        return
+    if action == Action.PUBLISH_TOURNAMENT:
+        transaction.on_commit(partial(published_notices, tournament.pk), robust=True)
+        return
+    if action not in PAIRING_ACTIONS:
         return
     round_id = obj.pk if isinstance(obj, Round) else getattr(obj, "round_id", None)
     if round_id:
@@ -567,6 +572,24 @@ def pairing_notices(round_id: int) -> int:
             )
         _send_after_commit(made)
     return len(made)
+
+
+def published_notices(tournament_id: int) -> int:
+    """When a draft is published: the pairings made while it was a draft (a director pairs
+    round 1, then publishes) were never sent. Tell each subscriber the pairing of each
+    division's round in play (its last paired round, while a game of it waits for a score);
+    rounds already played are not news. Answers how many notices were queued."""
+    sent = 0
+    for division in Division.objects.filter(tournament_id=tournament_id):
+        rnd = (
+            Round.objects.filter(division=division, games__isnull=False).order_by("-number").first()
+        )
+        if rnd is None:
+            continue
+        waiting = rnd.games.filter(player2__isnull=False, score1__isnull=True).exists()
+        if waiting:
+            sent += pairing_notices(rnd.pk)
+    return sent
 
 
 # --------------------------------------------------------------------------- final results
