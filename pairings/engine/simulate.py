@@ -184,6 +184,9 @@ class SimRound:
     factor: int = 1
     cap: int | None = None
     max_meetings: int = 1  # a pairing meeting this often already is a repeat to avoid
+    #: False: the system's pairing stands whatever the meetings (a King of the Hill allowing
+    #: repeats, as NASPA events pair their last round), previous round's opponent included
+    avoid_repeats: bool = True
 
 
 @dataclass
@@ -674,7 +677,7 @@ class Prepared:
         else:
             va, vb = v[:, 0:pairs:2].copy(), v[:, 1:pairs:2].copy()
         sa, sb = va & _ID_MASK, vb & _ID_MASK
-        if r.system != "random" and (last is not None or self.any_met):
+        if r.system != "random" and r.avoid_repeats and (last is not None or self.any_met):
             self._avoid_repeats(va, vb, sa, sb, rowoff, last, r.max_meetings)
         da, db = self.deltas(rng, sa, sb, r.cap)
         # every paired column is written back (the next round sorts again anyway)

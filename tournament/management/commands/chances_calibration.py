@@ -33,6 +33,12 @@ class Command(GibsonCommand):
             "second meeting is a repeat the pairing avoids)",
         )
         parser.add_argument(
+            "--all-swiss",
+            action="store_true",
+            help="pair every remaining round Swiss with no repeat (default: NASPA's rules, "
+            "the event's last round King of the Hill with repeats allowed)",
+        )
+        parser.add_argument(
             "--event", help="only the events whose name contains this (e.g. liwords-test22)"
         )
 
@@ -52,6 +58,7 @@ class Command(GibsonCommand):
             sims=sims,
             seed=opts["seed"],
             repeats_seen=opts["repeats_seen"],
+            all_swiss=opts["all_swiss"],
         )
         if opts["json"]:
             self.emit_json(result)
