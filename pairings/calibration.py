@@ -27,9 +27,9 @@ system throughout: Swiss with no repeat (``../shared/spec/pairings.md``, Swiss: 
 allowed**: the spec's KOTH is "1 v 2, 3 v 4, ... by current standings, avoiding repeats only as
 configured. Used for the final rounds" (no file configures a repeat limit), NASPA's Official
 Tournament Rules (2008, p. 53) estimate that 75-80% of tournaments pair their last one or two
-rounds KOTH, and TSH's manual calls KOTH the usual way to pair a North American event's last
-round. One round (the least the rule covers), fixed before any calibration was run: nothing
-in it is fitted on the outcomes. Gibson pairing is on in every round (Gibson spread 500), three
+rounds KOTH, and TSH's manual says KOTH "is used widely in North America to pair the last
+round". One round (the least the rule covers), chosen from those texts before any calibration
+run of it and not changed after: nothing in it is fitted on the outcomes. Gibson pairing is on in every round (Gibson spread 500), three
 prize places, bye spread 50.
 
 Outcomes share ties as the engine does: a player tied with m others for a place block counts
