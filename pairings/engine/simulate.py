@@ -301,15 +301,22 @@ def _gibson_perm(m: int, cut: int) -> np.ndarray:
 #
 # A player's record is one linear code R = wins2 << W + (LOSS_ROOM - losses2) << L
 # [+ points << P] + spread + ZERO (wins and losses doubled so a tie stays whole), whose order is
-# the standings' order. Each simulation holds, per player, V = (BASE - R) << ID_BITS | slot,
-# where slot is the player's place in the standings' fixed tiebreak order (rating, name value,
-# number). Sorting V ascending (numpy's SIMD sort, ten times faster than an argsort) is then
-# ranking by wins, losses[, points], spread and the tiebreak, and the slot rides along in the
-# low bits: no argsort, no gather. A game subtracts one number from each player's V.
+# the standings' order. Each simulation holds, per player,
+# V = (BASE - R) << SHIFT | slot << OPP | previous opponent's slot, where slot is the player's
+# place in the standings' fixed tiebreak order (rating, name value, number). Sorting V
+# ascending (numpy's SIMD sort, ten times faster than an argsort) is then ranking by wins,
+# losses[, points], spread and the tiebreak, and the slot and last round's opponent ride along
+# in the low bits (slots are distinct, so the opponent never decides an order): no argsort, no
+# gather, and a rematch of the previous round is seen by comparing two aligned arrays instead
+# of looking up a table by slot. A game subtracts one number from each player's V.
+# The points layout (``sum_before_spread``) has no room for the opponent (OPP = 0): there the
+# previous round's opponents are kept in a table by slot, as before.
 
-ID_BITS = 11
+ID_BITS = 11  # bits of a slot (and of an opponent)
 MAX_PLAYERS = (1 << ID_BITS) - 1
 _ID_MASK = (1 << ID_BITS) - 1
+#: the opponent field of a player who met nobody yet (no slot has this value)
+NO_OPP = _ID_MASK
 _LOSS_ROOM = 255
 
 
@@ -320,6 +327,16 @@ class _Layout:
     p: int | None
     zero: int
     top: int  # bits of R
+    opp: int = 0  # bits of the previous opponent's slot below the slot (0: not held in V)
+
+    @property
+    def shift(self) -> int:
+        """Bits below the record: the slot and the previous opponent."""
+        return self.opp + ID_BITS
+
+    @property
+    def low_mask(self) -> int:
+        return (1 << self.shift) - 1
 
     @property
     def low_bits(self) -> int:
@@ -332,11 +349,19 @@ class _Layout:
     @property
     def stopped(self) -> int:
         """V of a player no longer playing (withdrawn): after every real record."""
-        return ((1 << self.top) - 1) << ID_BITS
+        return ((1 << self.top) - 1) << self.shift
 
 
-_PLAIN = _Layout(w=39, l=31, p=None, zero=1 << 30, top=52)
+#: wins2 and losses2 8 bits each, spread 25 bits (+-16 million), slot, opponent: 63 bits
+_PLAIN = _Layout(w=33, l=25, p=None, zero=1 << 24, top=41, opp=ID_BITS)
 _POINTS = _Layout(w=44, l=36, p=20, zero=1 << 19, top=52)
+
+
+def _slots(v: np.ndarray, lay: _Layout) -> np.ndarray:
+    """The slot of each V."""
+    out = v >> lay.opp if lay.opp else v.copy()
+    out &= _ID_MASK
+    return out
 
 
 def _pack(lay: _Layout, wins2, losses2, spread, points) -> np.ndarray:
@@ -423,7 +448,11 @@ class Prepared:
             [p.spread for p in ps],
             [p.points for p in ps],
         )
-        self.v0 = ((self.lay.base - code) << ID_BITS) | np.arange(n, dtype=np.int64)
+        self.v0 = ((self.lay.base - code) << self.lay.shift) | (
+            np.arange(n, dtype=np.int64) << self.lay.opp
+        )
+        if self.lay.opp:
+            self.v0 |= NO_OPP
         self.mu = (
             (_ndtri(wp[np.ix_(self.player_of, self.player_of)]) * (model.confidence * model.sigma))
             .astype(np.float32)
@@ -503,7 +532,7 @@ class Prepared:
             m = np.arange(-self.reach, self.reach + 1, dtype=np.int64)
             c = m if cap is None else np.clip(m, -cap, cap)
             base = (np.sign(m) + 1) * ((1 << lay.w) + (1 << lay.l)) + c - (1 << (lay.l + 1))
-            table = self._codes[cap] = base << ID_BITS
+            table = self._codes[cap] = base << lay.shift
         return table
 
     def penalty(self, max_meetings: int) -> np.ndarray:
@@ -545,7 +574,7 @@ class Prepared:
             flat[near] = reach + np.where(np.abs(raw) < self.band, 0, held)
         da = self.margin_codes(cap).take(mi)
         # a's and b's changes sum to one win and one loss each side
-        db = np.subtract(((1 << (lay.w + 1)) - (1 << (lay.l + 1))) << ID_BITS, da)
+        db = np.subtract(((1 << (lay.w + 1)) - (1 << (lay.l + 1))) << lay.shift, da)
         return da, db
 
     def _deltas_points(
@@ -574,8 +603,8 @@ class Prepared:
         other = (1 << (lay.w + 1)) - (1 << (lay.l + 1))  # a's and b's additions sum to this
         da = base + (score_a << lay.p)
         db = other - base + (score_b << lay.p)
-        da <<= ID_BITS
-        db <<= ID_BITS
+        da <<= lay.shift
+        db <<= lay.shift
         return da, db
 
     # -- rounds -------------------------------------------------------------------------------
@@ -596,22 +625,35 @@ class Prepared:
     def play(self, rng: np.random.Generator, size: int) -> np.ndarray:
         """``size`` playings of the remaining rounds: the final V of each."""
         v = np.broadcast_to(self.v0, (size, self.n)).copy()
-        # each player's opponent in the previous simulated round (slot; -1: none), or None
-        # before any (nothing to look up) and after the last (nothing to record)
+        lay = self.lay
+        # the points layout keeps each player's opponent in the previous simulated round in a
+        # table by slot (-1: none), or None before any (nothing to look up) and after the
+        # last (nothing to record); the plain layout keeps it in V itself
         last = None
         for k, plan in enumerate(self.plans):
             if plan.stopping.size:
-                hit = np.isin(v & _ID_MASK, plan.stopping)
-                v[hit] = self.lay.stopped | (v[hit] & _ID_MASK)
+                hit = np.isin(_slots(v, lay), plan.stopping)
+                v[hit] = lay.stopped | (v[hit] & lay.low_mask)
             if plan.known is not None:
-                v = _by_slot(v)
+                v = _by_slot(v, lay)
                 self._play_known(rng, plan, v)
+                if lay.opp:
+                    opp = np.full(self.n, NO_OPP, dtype=np.int64)
+                    for a, b, _margin in plan.known:
+                        if b >= 0:
+                            opp[a], opp[b] = b, a
+                    v &= ~np.int64(_ID_MASK)
+                    v |= opp
+                    continue
                 last = np.full((size, self.n), -1, dtype=np.int16)
                 for a, b, _margin in plan.known:
                     if b >= 0:
                         last[:, a], last[:, b] = b, a
             else:
                 record = k + 1 < len(self.plans)
+                if lay.opp:
+                    self._play_round(rng, plan, v, None, None, record_opp=record)
+                    continue
                 if record and last is None:
                     last = np.full((size, self.n), -1, dtype=np.int16)
                     looked_up = None  # nobody played a simulated round yet
@@ -627,26 +669,33 @@ class Prepared:
         v: np.ndarray,
         last: np.ndarray | None,
         record: np.ndarray | None,
+        *,
+        record_opp: bool = False,
     ) -> np.ndarray | None:
         """One approximately paired round, in place: sort, pair, play (see the module doc).
 
-        ``last``: each slot's opponent in the previous round (None: no round before, so no
-        rematch to avoid); ``record``: where to write this round's opponents (None: the last
-        round). Returns ``record``."""
+        ``last``: each slot's opponent in the previous round (points layout; None: no round
+        before, so no rematch to avoid); ``record``: where to write this round's opponents
+        (points layout; None: the last round). In the plain layout the opponents are in V:
+        ``record_opp`` writes this round's there (not needed after the last round). Returns
+        ``record``."""
         r, m, lay = plan.rnd, plan.active, self.lay
         if m < 2:
             if record is not None and last is None:
                 record.fill(-1)
+            if record_opp:
+                v |= NO_OPP  # nobody met anybody
             return record
         v.sort(axis=1)
         size, n = v.shape
+        shift = lay.shift
         clinched = None
         if r.system == "random":
             perm = np.argsort(rng.random((size, m)), axis=1)
             v[:, :m] = np.take_along_axis(v[:, :m], perm, axis=1)
         elif r.gibson and m > 2:
-            ra = lay.base - (v[:, 0] >> ID_BITS)
-            rb = lay.base - (v[:, 1] >> ID_BITS)
+            ra = lay.base - (v[:, 0] >> shift)
+            rb = lay.base - (v[:, 1] >> shift)
             gap = (ra >> lay.w) - (rb >> lay.w)
             low = (1 << lay.low_bits) - 1
             sgap = (ra & low) - (rb & low)
@@ -659,7 +708,9 @@ class Prepared:
         pairs = m - (m % 2)
         if m % 2:  # the lowest player takes the bye
             bye = (2 << lay.w) + _clip(self.setup.bye_spread, r.cap)
-            v[:, m - 1] -= bye << ID_BITS
+            v[:, m - 1] -= bye << shift
+            if record_opp:
+                v[:, m - 1] |= NO_OPP  # the bye's player met nobody
         rowoff = (np.arange(size, dtype=np.intp) * n)[:, None]
         if r.system == "factor" and r.factor > 1:
             a_cols, b_cols = _factor_columns(pairs, r.factor)
@@ -676,16 +727,29 @@ class Prepared:
             va, vb = flat.take(a_pos), flat.take(b_pos)
         else:
             va, vb = v[:, 0:pairs:2].copy(), v[:, 1:pairs:2].copy()
-        sa, sb = va & _ID_MASK, vb & _ID_MASK
-        if r.system != "random" and r.avoid_repeats and (last is not None or self.any_met):
-            self._avoid_repeats(va, vb, sa, sb, rowoff, last, r.max_meetings)
+        sa, sb = _slots(va, lay), _slots(vb, lay)
+        if r.system != "random" and r.avoid_repeats:
+            if lay.opp:
+                # the first player's previous opponent, from V (NO_OPP before any round)
+                a_opp = va & _ID_MASK
+                self._avoid_repeats(va, vb, sa, sb, a_opp, r.max_meetings)
+            elif last is not None or self.any_met:
+                a_opp = last.ravel().take(sa + rowoff) if last is not None else None
+                self._avoid_repeats(va, vb, sa, sb, a_opp, r.max_meetings)
         da, db = self.deltas(rng, sa, sb, r.cap)
+        if record_opp:
+            # the opponent fields become this round's (da and db leave the low bits alone)
+            keep = ~np.int64(_ID_MASK)
+            va &= keep
+            va |= sb
+            vb &= keep
+            vb |= sa
         # every paired column is written back (the next round sorts again anyway)
         np.subtract(va, da, out=v[:, 0:pairs:2])
         np.subtract(vb, db, out=v[:, 1:pairs:2])
         if record is not None:
             if m % 2:  # the bye's player met nobody
-                record[np.arange(size), v[:, m - 1] & _ID_MASK] = -1
+                record[np.arange(size), _slots(v[:, m - 1], lay)] = -1
             flat = record.ravel()
             flat[sa + rowoff] = sb
             flat[sb + rowoff] = sa
@@ -697,8 +761,7 @@ class Prepared:
         vb: np.ndarray,
         sa: np.ndarray,
         sb: np.ndarray,
-        rowoff: np.ndarray,
-        last: np.ndarray | None,
+        a_opp: np.ndarray | None,
         max_meetings: int,
     ) -> None:
         """Swap the second players of two nearby games when one of them is a repeat (met
@@ -711,39 +774,43 @@ class Prepared:
         Repeats are few: after one pass over every game to find them, the passes work on the
         list of repeated games only, (simulation, game) pairs kept up to date as swaps fix
         them.
+
+        ``a_opp``: each first player's opponent in the previous round (aligned with ``sa``;
+        None: no round before). Only second players move, so it stays aligned.
         """
         size, g = sa.shape
         if g < 2:
             return
         n = self.n
         pen = self.penalty(max_meetings) if self.any_met else None
-        last_flat = last.ravel() if last is not None else None
-        if last_flat is not None:
-            rep = last_flat.take(sa + rowoff) == sb
+        if a_opp is not None:
+            rep = a_opp == sb
             if pen is not None:
                 rep |= pen.take(sa * n + sb) > 0
-        else:
+        elif pen is not None:
             rep = pen.take(sa * n + sb) > 0
+        else:
+            return
         flagged = np.flatnonzero(rep)
         if flagged.size == 0:
             return
 
-        def cost(x: np.ndarray, y: np.ndarray, o: np.ndarray) -> np.ndarray:
+        def cost(x: np.ndarray, xo: np.ndarray | None, y: np.ndarray) -> np.ndarray:
             # meetings beyond the allowance, and a rematch of the round before (worst)
-            if last_flat is None:
+            if xo is None:
                 return pen.take(x * n + y)
-            c = 10 * (last_flat.take(x + o) == y).astype(np.int32)
+            c = 10 * (xo == y).astype(np.int32)
             if pen is not None:
                 c += pen.take(x * n + y)
             return c
 
         if flagged.size * SPARSE_REPEATS > rep.size:
             # late in a small event most games are repeats: whole arrays beat lists
-            self._swap_dense(rep, sa, sb, vb, rowoff, cost)
+            self._swap_dense(rep, sa, sb, vb, a_opp, cost)
             return
         fs, fg = np.divmod(flagged, g)
         a_flat, b_flat, vb_flat = sa.ravel(), sb.ravel(), vb.ravel()
-        rowoff_flat = rowoff.ravel()
+        ao_flat = a_opp.ravel() if a_opp is not None else None
 
         for d in range(1, min(REPEAT_REACH, g - 1) + 1):
             for parity in (0, 1):
@@ -758,11 +825,12 @@ class Prepared:
                 cand = np.unique(fs[usable] * g + first[usable])
                 s_idx, jj = np.divmod(cand, g)
                 one, two = cand, cand + d  # flat game indices
-                o = rowoff_flat[s_idx]
                 a1, a2, b1, b2 = a_flat[one], a_flat[two], b_flat[one], b_flat[two]
-                before = cost(a1, b1, o) + cost(a2, b2, o)
-                after_1 = cost(a1, b2, o)
-                after_2 = cost(a2, b1, o)
+                o1 = ao_flat[one] if ao_flat is not None else None
+                o2 = ao_flat[two] if ao_flat is not None else None
+                before = cost(a1, o1, b1) + cost(a2, o2, b2)
+                after_1 = cost(a1, o1, b2)
+                after_2 = cost(a2, o2, b1)
                 ok = after_1 + after_2 < before
                 if not ok.any():
                     continue
@@ -786,7 +854,7 @@ class Prepared:
         sa: np.ndarray,
         sb: np.ndarray,
         vb: np.ndarray,
-        rowoff: np.ndarray,
+        a_opp: np.ndarray | None,
         cost: Any,
     ) -> None:
         """``_avoid_repeats``' passes over every game of the simulations holding a repeat
@@ -794,7 +862,7 @@ class Prepared:
         g = rep.shape[1]
         rows = np.flatnonzero(rep.any(axis=1))
         xb, xvb, rep = sb[rows], vb[rows], rep[rows]
-        off = rowoff[rows, 0]
+        xo = a_opp[rows] if a_opp is not None else None
         games = np.arange(g)
         sa_rows = sa[rows]
         for d in range(1, min(REPEAT_REACH, g - 1) + 1):
@@ -807,12 +875,13 @@ class Prepared:
                 if s_idx.size == 0:
                     continue
                 jj = j[k]
-                o = off[s_idx]
                 a1, a2 = sa_rows[s_idx, jj], sa_rows[s_idx, jj + d]
                 b1, b2 = xb[s_idx, jj], xb[s_idx, jj + d]
-                before = cost(a1, b1, o) + cost(a2, b2, o)
-                after_1 = cost(a1, b2, o)
-                after_2 = cost(a2, b1, o)
+                o1 = xo[s_idx, jj] if xo is not None else None
+                o2 = xo[s_idx, jj + d] if xo is not None else None
+                before = cost(a1, o1, b1) + cost(a2, o2, b2)
+                after_1 = cost(a1, o1, b2)
+                after_2 = cost(a2, o2, b1)
                 ok = after_1 + after_2 < before
                 s_idx, jj = s_idx[ok], jj[ok]
                 if s_idx.size == 0:
@@ -839,7 +908,7 @@ class Prepared:
                 if value == 0:
                     continue  # neither a win nor a loss
                 w = 2 if value > 0 else 0
-                v[:, a] -= ((w << lay.w) - ((2 - w) << lay.l) + _clip(value, cap)) << ID_BITS
+                v[:, a] -= ((w << lay.w) - ((2 - w) << lay.l) + _clip(value, cap)) << lay.shift
                 continue
             if margin is None:
                 open_a.append(a)
@@ -852,8 +921,8 @@ class Prepared:
             if lay.p is not None:
                 da += round((self.model.combined_mean + margin) / 2) << lay.p
                 db += round((self.model.combined_mean - margin) / 2) << lay.p
-            v[:, a] -= da << ID_BITS
-            v[:, b] -= db << ID_BITS
+            v[:, a] -= da << lay.shift
+            v[:, b] -= db << lay.shift
         if open_a:
             size = v.shape[0]
             sa = np.broadcast_to(np.array(open_a, dtype=np.int64), (size, len(open_a)))
@@ -864,8 +933,8 @@ class Prepared:
 
     def records(self, v: np.ndarray) -> tuple[np.ndarray, ...]:
         """``(wins2, losses2, spread, points)`` per simulation and player index."""
-        by_slot = _by_slot(v)
-        code = self.lay.base - (by_slot >> ID_BITS)
+        by_slot = _by_slot(v, self.lay)
+        code = self.lay.base - (by_slot >> self.lay.shift)
         out = []
         for part in _unpack(self.lay, code):
             by_player = np.empty_like(part)
@@ -881,18 +950,18 @@ class Prepared:
         then worked out from the links between equal neighbours only."""
         n = self.n
         if self.unranked.size:
-            hit = np.isin(v & _ID_MASK, self.unranked)
-            v[hit] = self.lay.stopped | (v[hit] & _ID_MASK)
+            hit = np.isin(_slots(v, self.lay), self.unranked)
+            v[hit] = self.lay.stopped | (v[hit] & self.lay.low_mask)
         v.sort(axis=1)
         k = self.ranked_count
         v = v[:, :k]
         size = v.shape[0]
-        order = self.player_of.take(v & _ID_MASK)
+        order = self.player_of.take(_slots(v, self.lay))
         flat = order * n
         flat += np.arange(k)
         out = _Counts(hist=np.bincount(flat.ravel(), minlength=n * n))
         start = None
-        rec = v >> ID_BITS
+        rec = v >> self.lay.shift
         links = np.flatnonzero(rec[:, 1:] == rec[:, :-1]) if k > 1 else np.zeros(0, np.intp)
         if links.size:
             row, col = np.divmod(links, k - 1)
@@ -946,10 +1015,10 @@ class Prepared:
         return out
 
 
-def _by_slot(v: np.ndarray) -> np.ndarray:
+def _by_slot(v: np.ndarray, lay: _Layout) -> np.ndarray:
     """V with column s holding slot s (the known pairings' and the records' columns)."""
     out = np.empty_like(v)
-    out[np.arange(v.shape[0])[:, None], v & _ID_MASK] = v
+    out[np.arange(v.shape[0])[:, None], _slots(v, lay)] = v
     return out
 
 
@@ -979,7 +1048,7 @@ def _score_group_halves(v: np.ndarray, pairs: int, lay: _Layout) -> tuple[np.nda
     """
     size, n = v.shape
     half = pairs // 2
-    key = v[:, 1:pairs:2] >> (ID_BITS + lay.w)  # a constant less wins (see _Layout)
+    key = v[:, 1:pairs:2] >> (lay.shift + lay.w)  # a constant less wins (see _Layout)
     # (a Gibsonized row is no longer sorted: its pairs are replaced by the caller)
     low = int(key.min())
     span = int(key.max()) - low + 1

@@ -180,19 +180,19 @@ def test_points_before_spread_rank_on_points() -> None:
 
 
 def test_swiss_pairs_top_half_against_bottom_half_of_each_score_group() -> None:
-    from pairings.engine.simulate import _PLAIN, ID_BITS, _score_group_halves
+    from pairings.engine.simulate import _PLAIN, _score_group_halves
 
     # wins (doubled) of eight players, best first: groups {8,8,8,8}, {6,6,6}, {4}
     wins2 = np.array([8, 8, 8, 8, 6, 6, 6, 4])
     code = wins2.astype(np.int64) << _PLAIN.w
-    v = (((_PLAIN.base - code) << ID_BITS) | np.arange(8))[None, :]
+    v = (((_PLAIN.base - code) << _PLAIN.shift) | np.arange(8))[None, :]
     a, b = _score_group_halves(v, 8, _PLAIN)
     assert list(zip(a[0].tolist(), b[0].tolist(), strict=True)) == [(0, 2), (1, 3), (4, 5), (6, 7)]
     first = v
     # an odd top group: its last player drops into the next group
     wins2 = np.array([8, 8, 8, 6, 6, 6, 4, 4])
     code = wins2.astype(np.int64) << _PLAIN.w
-    v = (((_PLAIN.base - code) << ID_BITS) | np.arange(8))[None, :]
+    v = (((_PLAIN.base - code) << _PLAIN.shift) | np.arange(8))[None, :]
     a, b = _score_group_halves(v, 8, _PLAIN)
     assert list(zip(a[0].tolist(), b[0].tolist(), strict=True)) == [(0, 1), (2, 4), (3, 5), (6, 7)]
     # every simulation of a chunk at once: indices are flat, the second row's from 9 on (a
