@@ -35,6 +35,7 @@ are ``(combined +- margin) / 2`` with a normal combined score. Randomness is a s
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -70,6 +71,9 @@ MAX_THREADS = 4
 CHUNK_CELLS = 400_000
 #: the normal quantile table the margins are drawn from (one uint16 draw per game)
 _TABLE_BITS = 16
+#: margins are drawn in 1/QUANTUM of a point (the expectation and the draw each rounded to
+#: it): fine enough that the tie band (about half a point) keeps its width within 2%
+QUANTUM = 16
 
 
 @dataclass(frozen=True)
@@ -466,6 +470,12 @@ class Prepared:
         #: margins reach at most |ndtri| 6 (win chances clipped to 1e-9) + 4.4 (the table's
         #: extreme) sigmas: a game's record change is looked up by its margin in a table
         self.reach = int(10.5 * model.sigma) + 2
+        #: the plain layout draws margins in 1/QUANTUM points as integers: the expected margin
+        #: (offset so that a sum is a table index) plus the normal draw, then one lookup gives
+        #: the game's record change, the tie band and the rounding folded into the table
+        off = QUANTUM * self.reach
+        self.mu_q = (np.rint(self.mu.astype(np.float64) * QUANTUM) + off).astype(np.int32)
+        self.z_q = np.rint(self.table.astype(np.float64) * model.sigma * QUANTUM).astype(np.int32)
         self._codes: dict[int | None, np.ndarray] = {}
         self._penalties: dict[int, np.ndarray] = {}
         self.unranked = np.array(
@@ -524,12 +534,18 @@ class Prepared:
         return raw.reshape(shape)
 
     def margin_codes(self, cap: int | None) -> np.ndarray:
-        """What a game won by margin m (index m + reach) subtracts from the first player's V:
-        wins, losses and the (capped) spread in one number, so a game is one table lookup."""
+        """What a game whose drawn margin is q / QUANTUM points (index q + QUANTUM * reach)
+        subtracts from the first player's V: wins, losses and the (capped) spread in one
+        number, so a game is one table lookup. A margin within the tie band of 0 is a tie;
+        any other is rounded half up, and one rounding to 0 is a win (or loss) by 1."""
         table = self._codes.get(cap)
         if table is None:
             lay = self.lay
-            m = np.arange(-self.reach, self.reach + 1, dtype=np.int64)
+            q = np.arange(-QUANTUM * self.reach, QUANTUM * self.reach + 1, dtype=np.int64)
+            raw = q / QUANTUM
+            m = np.floor(raw + 0.5).astype(np.int64)
+            m = np.where(m == 0, np.sign(q), m)
+            m = np.where(np.abs(raw) < self.band, 0, m)
             c = m if cap is None else np.clip(m, -cap, cap)
             base = (np.sign(m) + 1) * ((1 << lay.w) + (1 << lay.l)) + c - (1 << (lay.l + 1))
             table = self._codes[cap] = base << lay.shift
@@ -551,28 +567,14 @@ class Prepared:
         # in place wherever possible: these arrays are the bulk of the simulation's work
         idx = sa * self.n
         idx += sb
-        margin = self.mu.take(idx)
-        margin += self.ztab.take(self.raw16(rng, sa.shape))
         if lay.p is not None:
+            margin = self.mu.take(idx)
+            margin += self.ztab.take(self.raw16(rng, sa.shape))
             return self._deltas_points(rng, margin, cap)
-        # round half up, as an index into the margin table (reach = margin 0)
-        reach = self.reach
-        mi = margin + np.float32(reach + 0.5)
-        mi = mi.astype(np.intp)
-        # a tie is a margin within the tie band of 0; any other margin rounding to 0 is a win
-        # by 1 (few games: fixed on their indices only)
-        near_reach = max(0, math.ceil(self.band - 0.5))
-        flat = mi.ravel()
-        if near_reach == 0:
-            near = np.flatnonzero(flat == reach)
-        else:
-            near = np.flatnonzero(np.abs(flat - reach) <= near_reach)
-        if near.size:
-            raw = margin.ravel()[near]
-            held = flat[near] - reach
-            held = np.where(held == 0, np.sign(raw).astype(np.intp), held)
-            flat[near] = reach + np.where(np.abs(raw) < self.band, 0, held)
-        da = self.margin_codes(cap).take(mi)
+        # the margin in 1/QUANTUM points, already an index into the margin table
+        q = self.mu_q.take(idx)
+        q += self.z_q.take(self.raw16(rng, sa.shape))
+        da = self.margin_codes(cap).take(q)
         # a's and b's changes sum to one win and one loss each side
         db = np.subtract(((1 << (lay.w + 1)) - (1 << (lay.l + 1))) << lay.shift, da)
         return da, db
@@ -1049,9 +1051,12 @@ def _score_group_halves(v: np.ndarray, pairs: int, lay: _Layout) -> tuple[np.nda
     size, n = v.shape
     half = pairs // 2
     key = v[:, 1:pairs:2] >> (lay.shift + lay.w)  # a constant less wins (see _Layout)
-    # (a Gibsonized row is no longer sorted: its pairs are replaced by the caller)
-    low = int(key.min())
-    span = int(key.max()) - low + 1
+    # (a Gibsonized row is no longer sorted: its pairs are replaced by the caller). Every row
+    # is sorted from its second pair on, so its lowest and highest keys are among its first,
+    # second and last: the bounds without a pass over the whole array
+    edges = key[:, [0, 1, -1]] if half > 1 else key
+    low = int(edges.min())
+    span = int(edges.max()) - low + 1
     key += (np.arange(size, dtype=np.int64) * span - low)[:, None]
     counts = np.bincount(key.ravel(), minlength=size * span)
     starts = np.cumsum(counts)
@@ -1059,10 +1064,19 @@ def _score_group_halves(v: np.ndarray, pairs: int, lay: _Layout) -> tuple[np.nda
     # pair j of simulation s sits at flat pair s * half + j, its first player at s * n + 2j:
     # the run's first player is at s * n + 2 * (start - s * half), pair j's at that + (j - t)
     a_pos = starts.take(key)
-    a_pos += (np.arange(size, dtype=np.int64) * (n - half))[:, None] + np.arange(half)
+    a_pos += _pair_offsets(size, n, half)
     b_pos = counts.take(key)
     b_pos += a_pos
     return a_pos, b_pos
+
+
+@functools.lru_cache(maxsize=8)
+def _pair_offsets(size: int, n: int, half: int) -> np.ndarray:
+    """``s * (n - half) + j`` for simulation s and pair j (see ``_score_group_halves``): the
+    same for every round of a chunk, so made once."""
+    out = (np.arange(size, dtype=np.int64) * (n - half))[:, None] + np.arange(half)
+    out.flags.writeable = False
+    return out
 
 
 def _factor_columns(m: int, factor: int) -> tuple[np.ndarray, np.ndarray]:
