@@ -77,7 +77,7 @@ def _chunks(
                 continue
             code = lay.base - (v[0] >> lay.shift)
             wins2 = code >> lay.w
-            losses2 = 255 - ((code >> lay.l) & 255)
+            losses2 = lay.loss_room - ((code >> lay.l) & lay.loss_room)
             spread = (code & ((1 << lay.low_bits) - 1)) - lay.zero
             players = []
             for i, p in enumerate(setup.players):

@@ -39,6 +39,7 @@ import functools
 import json
 import math
 import os
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -319,8 +320,6 @@ def _gibson_perm(m: int, cut: int) -> np.ndarray:
 ID_BITS = 11  # bits of a slot (and of an opponent)
 MAX_PLAYERS = (1 << ID_BITS) - 1
 _ID_MASK = (1 << ID_BITS) - 1
-#: the opponent field of a player who met nobody yet (no slot has this value)
-NO_OPP = _ID_MASK
 _LOSS_ROOM = 255
 
 
@@ -332,11 +331,25 @@ class _Layout:
     zero: int
     top: int  # bits of R
     opp: int = 0  # bits of the previous opponent's slot below the slot (0: not held in V)
+    slot_bits: int = ID_BITS
+    loss_room: int = _LOSS_ROOM  # losses2 are kept as loss_room - losses2 (a field of all ones)
+    #: 16-bit slot and opponent fields under a 32-bit record: read and written as uint16
+    #: views of V, without shifting and masking whole arrays
+    aligned: bool = False
 
     @property
     def shift(self) -> int:
         """Bits below the record: the slot and the previous opponent."""
-        return self.opp + ID_BITS
+        return self.opp + self.slot_bits
+
+    @property
+    def slot_mask(self) -> int:
+        return (1 << self.slot_bits) - 1
+
+    @property
+    def no_opp(self) -> int:
+        """The opponent field of a player who met nobody yet (no slot has this value)."""
+        return (1 << self.opp) - 1
 
     @property
     def low_mask(self) -> int:
@@ -358,19 +371,51 @@ class _Layout:
 
 #: wins2 and losses2 8 bits each, spread 25 bits (+-16 million), slot, opponent: 63 bits
 _PLAIN = _Layout(w=33, l=25, p=None, zero=1 << 24, top=41, opp=ID_BITS)
+#: the usual case, when the records fit: wins2 and losses2 7 bits each (up to 63 games),
+#: spread 17 bits (+-65,536), then a 16-bit slot and a 16-bit opponent
+_ALIGNED = _Layout(
+    w=24, l=17, p=None, zero=1 << 16, top=31, opp=16, slot_bits=16, loss_room=127, aligned=True
+)
 _POINTS = _Layout(w=44, l=36, p=20, zero=1 << 19, top=52)
 
 
+def _u16(v: np.ndarray, field: int) -> np.ndarray:
+    """A uint16 view of field 0 (the opponent) or 1 (the slot) of each V (little-endian)."""
+    return v.view(np.uint16)[..., field::4]
+
+
+def _aligned_ok(v: np.ndarray) -> bool:
+    return v.ndim >= 1 and v.strides[-1] == v.itemsize and sys.byteorder == "little"
+
+
 def _slots(v: np.ndarray, lay: _Layout) -> np.ndarray:
-    """The slot of each V."""
+    """The slot of each V (a new contiguous array)."""
+    if lay.aligned and _aligned_ok(v):
+        return np.ascontiguousarray(_u16(v, 1))
     out = v >> lay.opp if lay.opp else v.copy()
-    out &= _ID_MASK
+    out &= lay.slot_mask
     return out
+
+
+def _opponents(v: np.ndarray, lay: _Layout) -> np.ndarray:
+    """The previous opponent's slot held in each V (plain layouts)."""
+    if lay.aligned and _aligned_ok(v):
+        return _u16(v, 0)
+    return v & lay.no_opp
+
+
+def _set_opponents(v: np.ndarray, opp: np.ndarray | int, lay: _Layout) -> None:
+    """Write each V's opponent field, in place."""
+    if lay.aligned and _aligned_ok(v):
+        _u16(v, 0)[...] = opp
+        return
+    v &= ~np.int64(lay.no_opp)
+    v |= opp
 
 
 def _pack(lay: _Layout, wins2, losses2, spread, points) -> np.ndarray:
     code = (np.asarray(wins2, dtype=np.int64) << lay.w) + (
-        (_LOSS_ROOM - np.asarray(losses2, dtype=np.int64)) << lay.l
+        (lay.loss_room - np.asarray(losses2, dtype=np.int64)) << lay.l
     )
     if lay.p is not None:
         code = code + (np.asarray(points, dtype=np.int64) << lay.p)
@@ -379,7 +424,7 @@ def _pack(lay: _Layout, wins2, losses2, spread, points) -> np.ndarray:
 
 def _unpack(lay: _Layout, code: np.ndarray) -> tuple[np.ndarray, ...]:
     wins2 = code >> lay.w
-    losses2 = _LOSS_ROOM - ((code >> lay.l) & 255)
+    losses2 = lay.loss_room - ((code >> lay.l) & lay.loss_room)
     spread = (code & ((1 << lay.low_bits) - 1)) - lay.zero
     if lay.p is not None:
         points = (code >> lay.p) & ((1 << (lay.l - lay.p)) - 1)
@@ -438,7 +483,7 @@ class Prepared:
         if wp.shape != (n, n):
             raise ValueError(f"win_prob must be {n} x {n}, got {wp.shape}")
         self.setup, self.model, self.n = setup, model, n
-        self.lay = _POINTS if setup.sum_before_spread else _PLAIN
+        self.lay = _POINTS if setup.sum_before_spread else _plain_layout(setup, model)
         order = setup.tiebreak or sorted(range(n), key=lambda i: (-setup.players[i].rating, i))
         self.player_of = np.asarray(order, dtype=np.intp)  # slot -> player index
         slot_of = np.empty(n, dtype=np.intp)
@@ -456,7 +501,7 @@ class Prepared:
             np.arange(n, dtype=np.int64) << self.lay.opp
         )
         if self.lay.opp:
-            self.v0 |= NO_OPP
+            self.v0 |= self.lay.no_opp
         self.mu = (
             (_ndtri(wp[np.ix_(self.player_of, self.player_of)]) * (model.confidence * model.sigma))
             .astype(np.float32)
@@ -565,7 +610,7 @@ class Prepared:
         """What the games sa v sb (slots) subtract from each player's V."""
         lay = self.lay
         # in place wherever possible: these arrays are the bulk of the simulation's work
-        idx = sa * self.n
+        idx = np.multiply(sa, self.n, dtype=np.intp)
         idx += sb
         if lay.p is not None:
             margin = self.mu.take(idx)
@@ -640,12 +685,11 @@ class Prepared:
                 v = _by_slot(v, lay)
                 self._play_known(rng, plan, v)
                 if lay.opp:
-                    opp = np.full(self.n, NO_OPP, dtype=np.int64)
+                    opp = np.full(self.n, lay.no_opp, dtype=np.int64)
                     for a, b, _margin in plan.known:
                         if b >= 0:
                             opp[a], opp[b] = b, a
-                    v &= ~np.int64(_ID_MASK)
-                    v |= opp
+                    _set_opponents(v, opp, lay)
                     continue
                 last = np.full((size, self.n), -1, dtype=np.int16)
                 for a, b, _margin in plan.known:
@@ -686,7 +730,7 @@ class Prepared:
             if record is not None and last is None:
                 record.fill(-1)
             if record_opp:
-                v |= NO_OPP  # nobody met anybody
+                v |= lay.no_opp  # nobody met anybody
             return record
         v.sort(axis=1)
         size, n = v.shape
@@ -712,7 +756,7 @@ class Prepared:
             bye = (2 << lay.w) + _clip(self.setup.bye_spread, r.cap)
             v[:, m - 1] -= bye << shift
             if record_opp:
-                v[:, m - 1] |= NO_OPP  # the bye's player met nobody
+                v[:, m - 1] |= lay.no_opp  # the bye's player met nobody
         rowoff = (np.arange(size, dtype=np.intp) * n)[:, None]
         if r.system == "factor" and r.factor > 1:
             a_cols, b_cols = _factor_columns(pairs, r.factor)
@@ -732,8 +776,8 @@ class Prepared:
         sa, sb = _slots(va, lay), _slots(vb, lay)
         if r.system != "random" and r.avoid_repeats:
             if lay.opp:
-                # the first player's previous opponent, from V (NO_OPP before any round)
-                a_opp = va & _ID_MASK
+                # the first player's previous opponent, from V (no_opp before any round)
+                a_opp = _opponents(va, lay)
                 self._avoid_repeats(va, vb, sa, sb, a_opp, r.max_meetings)
             elif last is not None or self.any_met:
                 a_opp = last.ravel().take(sa + rowoff) if last is not None else None
@@ -741,11 +785,8 @@ class Prepared:
         da, db = self.deltas(rng, sa, sb, r.cap)
         if record_opp:
             # the opponent fields become this round's (da and db leave the low bits alone)
-            keep = ~np.int64(_ID_MASK)
-            va &= keep
-            va |= sb
-            vb &= keep
-            vb |= sa
+            _set_opponents(va, sb, lay)
+            _set_opponents(vb, sa, lay)
         # every paired column is written back (the next round sorts again anyway)
         np.subtract(va, da, out=v[:, 0:pairs:2])
         np.subtract(vb, db, out=v[:, 1:pairs:2])
@@ -788,9 +829,9 @@ class Prepared:
         if a_opp is not None:
             rep = a_opp == sb
             if pen is not None:
-                rep |= pen.take(sa * n + sb) > 0
+                rep |= pen.take(np.multiply(sa, n, dtype=np.intp) + sb) > 0
         elif pen is not None:
-            rep = pen.take(sa * n + sb) > 0
+            rep = pen.take(np.multiply(sa, n, dtype=np.intp) + sb) > 0
         else:
             return
         flagged = np.flatnonzero(rep)
@@ -800,10 +841,10 @@ class Prepared:
         def cost(x: np.ndarray, xo: np.ndarray | None, y: np.ndarray) -> np.ndarray:
             # meetings beyond the allowance, and a rematch of the round before (worst)
             if xo is None:
-                return pen.take(x * n + y)
+                return pen.take(np.multiply(x, n, dtype=np.intp) + y)
             c = 10 * (xo == y).astype(np.int32)
             if pen is not None:
-                c += pen.take(x * n + y)
+                c += pen.take(np.multiply(x, n, dtype=np.intp) + y)
             return c
 
         if flagged.size * SPARSE_REPEATS > rep.size:
@@ -1015,6 +1056,25 @@ class Prepared:
         if want.keep_ranks:
             out.ranks = comp.astype(np.int16)
         return out
+
+
+def _plain_layout(setup: SimSetup, model: GameModel) -> _Layout:
+    """``_ALIGNED`` when every record the simulation can reach fits it (7-bit wins and
+    losses, 17-bit spread), else ``_PLAIN``."""
+    rounds = len(setup.rounds)
+    wins2 = max((round(2 * p.wins) for p in setup.players), default=0)
+    losses2 = max((round(2 * p.losses) for p in setup.players), default=0)
+    spread = max((abs(p.spread) for p in setup.players), default=0)
+    # a game moves a spread by at most its margin table's reach; a bye or a recorded result
+    # by at most a score's range
+    per_round = max(int(10.5 * model.sigma) + 2, abs(setup.bye_spread), 1500)
+    fits = (
+        len(setup.players) < (1 << 16) - 1
+        and wins2 + 2 * rounds <= _ALIGNED.loss_room
+        and losses2 + 2 * rounds <= _ALIGNED.loss_room
+        and spread + per_round * rounds < _ALIGNED.zero - 1
+    )
+    return _ALIGNED if fits and sys.byteorder == "little" else _PLAIN
 
 
 def _by_slot(v: np.ndarray, lay: _Layout) -> np.ndarray:
