@@ -62,7 +62,7 @@ def test_text_report_names_the_forecasters():
     out = StringIO()
     call_command("chances_calibration", "--event", EVENT, "--sims", "200", stdout=out)
     text = out.getvalue()
-    for word in ("Gibson", "coin flip", "standings hold", "Brier", "clipped"):
+    for word in ("Gibson", "coin flip", "standings hold", "Brier", "clipped", "King of the Hill"):
         assert word in text
 
 

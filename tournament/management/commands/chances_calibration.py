@@ -69,6 +69,12 @@ class Command(GibsonCommand):
             f"{result['prize_places']} in the money; Brier and log loss per player-forecast "
             f"(log loss with probabilities clipped to [{CLIP:g}, {1 - CLIP:g}]); lower is better"
         )
+        w(
+            "Remaining rounds: every one Swiss with no repeat (--all-swiss)"
+            if opts["all_swiss"]
+            else "Remaining rounds: Swiss with no repeat, the event's last round King of the Hill "
+            "with repeats allowed (NASPA's rules; see the README)"
+        )
         head = f"{'event':<30} {'after':>5} {'n':>4}  {'forecaster':<15} "
         head += f"{'Brier 1st':>9} {'Brier cash':>10} {'LL 1st':>7} {'LL cash':>7}"
         w(head)
