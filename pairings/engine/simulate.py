@@ -57,6 +57,7 @@ __all__ = [
     "SimRound",
     "SimSetup",
     "approximate_pairs",
+    "idle_cores",
     "load_game_model",
     "simulate",
     "simulate_chunks",
@@ -1175,6 +1176,21 @@ def simulate_chunks(
         yield prep.records(v)
 
 
+def idle_cores() -> int:
+    """Cores no other work is using, by the 1-minute load average (at least one).
+
+    Why: a second thread only helps when a core is free. On a machine already busy (the
+    benchmark's 2 shared cores at load 5), two threads took 3.1 s on the clock where one took
+    2.0 s: they fight the other work for the same cores and each other for the caches. The
+    thread count never changes the figures, only how long they take."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (OSError, AttributeError):  # no load average on this platform
+        return cores
+    return max(1, min(cores, int(cores - load + 0.5)))
+
+
 def simulate(
     setup: SimSetup,
     model: GameModel,
@@ -1193,9 +1209,10 @@ def simulate(
     best-placed member not already in the top ``class_exclusive_places`` (one prize per
     player), tied members sharing it. See ``SimResult`` for what is counted.
 
-    ``threads``: chunks played at once (0: one per core, at most MAX_THREADS). numpy lets go
-    of the interpreter lock in its array work, so two cores play two chunks; each chunk has
-    its own generator (seed, chunk number), so the figures do not depend on the count.
+    ``threads``: chunks played at once (0: one per idle core, at least one and at most
+    MAX_THREADS). numpy lets go of the interpreter lock in its array work, so two idle cores
+    play two chunks; each chunk has its own generator (seed, chunk number), so the figures do
+    not depend on the count.
     """
     if sims < 1:
         raise ValueError(f"sims must be at least 1, got {sims}")
@@ -1206,7 +1223,7 @@ def simulate(
     def job(k: int) -> _Counts:
         return prep.count(prep.play(np.random.default_rng([seed, k]), sizes[k]), want)
 
-    workers = min(len(sizes), threads or min(os.cpu_count() or 1, MAX_THREADS))
+    workers = min(len(sizes), threads or min(idle_cores(), MAX_THREADS))
     if workers <= 1:
         return _merge(prep, map(job, range(len(sizes))), sims, want)
     with ThreadPoolExecutor(max_workers=workers) as pool:
