@@ -15,9 +15,22 @@ score and the log loss, for three forecasters measured in the same run:
   can only score once clipped (see ``CLIP``).
 
 Pure and file-based (no database): the records come from the same readers and the same
-``compute_standings`` as an import would give. What the files do not say is assumed, as in
-``tests/benchmarks/bench_chances.py``: every remaining round is Swiss with Gibson pairing on
-(Gibson spread 500), the nsa2008 expectancy, three prize places, bye spread 50, no spread cap.
+``compute_standings`` as an import would give. What a feed's ``config`` says is followed: its
+``rating_system`` (the expectancy), ``spread_cap`` (in the standings the forecasts start from,
+in the simulated games and in the final standings they are scored against) and ``max_rounds``
+(which round is the event's last). The ``.t`` files carry no config: NASPA's (nsa2008, no cap,
+their last round the event's last).
+
+The remaining rounds are paired as NASPA events pair them (``rule_schedule``), not as one
+system throughout: Swiss with no repeat (``../shared/spec/pairings.md``, Swiss: "avoid repeats
+(... default 1 = no repeats)"), and the event's **last round King of the Hill with repeats
+allowed**: the spec's KOTH is "1 v 2, 3 v 4, ... by current standings, avoiding repeats only as
+configured. Used for the final rounds" (no file configures a repeat limit), NASPA's Official
+Tournament Rules (2008, p. 53) estimate that 75-80% of tournaments pair their last one or two
+rounds KOTH, and TSH's manual says KOTH "is used widely in North America to pair the last
+round". One round (the least the rule covers), chosen from those texts before any calibration
+run of it and not changed after: nothing in it is fitted on the outcomes. Gibson pairing is on in every round (Gibson spread 500), three
+prize places, bye spread 50.
 
 Outcomes share ties as the engine does: a player tied with m others for a place block counts
 1/m of each place of the block, so a two-way tie for 1st is an outcome of 0.5 for each.
@@ -29,6 +42,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +51,12 @@ from pairings.engine.simulate import GameModel, SimPlayer, SimRound, SimSetup
 from ratings.engine.systems import expectancy_matrix
 from tournament.formats.tourney_js import parse_tourney_js, tourney_js_divisions
 from tournament.formats.tsh import TshPlayer, read_t, standings_input
-from tournament.standings import compute_standings, is_withdrawn_after, name_tiebreak
+from tournament.standings import (
+    compute_standings,
+    is_withdrawn_after,
+    name_tiebreak,
+    round_spread_cap,
+)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 #: rounds before the end each division is replayed from
@@ -51,11 +70,29 @@ QUESTIONS = ("first", "cash")
 
 @dataclass(frozen=True)
 class Division:
-    """A real division read from a file: its players as TSH keeps them."""
+    """A real division read from a file: its players as TSH keeps them, and the event's
+    ``config`` when the file carries one (a feed's; a ``.t`` file has none)."""
 
     event: str
     name: str
     players: list[TshPlayer]
+    config: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def spread_cap(self) -> Any:
+        """The configured spread cap (TSH's number, list by round or hash), or None."""
+        return self.config.get("spread_cap") or None
+
+    @property
+    def rating_system(self) -> str:
+        return str(self.config.get("rating_system") or "nsa2008")
+
+    def event_rounds(self, played: int) -> int:
+        """The event's last round: ``max_rounds`` when configured, else the rounds played."""
+        try:
+            return max(played, int(self.config.get("max_rounds") or 0))
+        except (TypeError, ValueError):
+            return played
 
     @property
     def label(self) -> str:
@@ -70,8 +107,10 @@ def real_divisions(root: Path = FIXTURES) -> list[Division]:
     for path in sorted((root / "feeds").glob("*.js")):
         data = parse_tourney_js(path.read_text(encoding="utf-8"), source=path.name)
         divisions = tourney_js_divisions(data)
+        config = data.get("config") if isinstance(data.get("config"), dict) else {}
         for name, players in divisions:
-            out.append(Division(f"feeds/{path.name}", name if len(divisions) > 1 else "", players))
+            label = name if len(divisions) > 1 else ""
+            out.append(Division(f"feeds/{path.name}", label, players, config))
     return out
 
 
@@ -105,16 +144,57 @@ def place_shares(rows, n: int) -> dict[int, np.ndarray]:
     return out
 
 
-def replay_setup(
-    players: list[TshPlayer], after: int, total: int, *, repeats_seen: bool = False
-) -> SimSetup:
-    """The division as if only rounds 1..``after`` had been played, ``total`` rounds in all.
+#: the systems of the replay's remaining rounds (see the module doc for the rules cited)
+BEFORE_LAST = "swiss"
+LAST_ROUND = "koth"
 
-    ``repeats_seen``: allow as many meetings of two players as the rounds played so far show
-    (a long event where two players have already met three times evidently allows repeats);
-    otherwise a second meeting is a repeat the pairing avoids (the engine's default)."""
+
+def rule_schedule(
+    after: int, total: int, event_rounds: int, *, cap: Any = None, all_swiss: bool = False
+) -> list[SimRound]:
+    """Rounds ``after``+1..``total`` as NASPA pairs them: Swiss with no repeat, and the event's
+    last round (``event_rounds``) King of the Hill with repeats allowed (a KOTH avoids repeats
+    only when configured to). ``all_swiss``: every round Swiss with no repeat (the replay
+    before the rules were followed, kept to measure what they change)."""
+    out = []
+    for r in range(after + 1, total + 1):
+        koth = r == event_rounds and not all_swiss
+        out.append(
+            SimRound(
+                number=r,
+                system=LAST_ROUND if koth else BEFORE_LAST,
+                gibson=True,
+                gibson_spread=500,
+                max_meetings=1,
+                avoid_repeats=not koth,
+                cap=round_spread_cap(cap, r),
+            )
+        )
+    return out
+
+
+def replay_setup(
+    players: list[TshPlayer],
+    after: int,
+    total: int,
+    *,
+    repeats_seen: bool = False,
+    division: Division | None = None,
+    all_swiss: bool = False,
+) -> SimSetup:
+    """The division as if only rounds 1..``after`` had been played, ``total`` rounds in all,
+    the rest paired by ``rule_schedule`` under ``division``'s config.
+
+    ``repeats_seen``: in the rounds before the last, allow as many meetings of two players as
+    the rounds played so far show (a long event where two players have already met three
+    times evidently allows repeats); otherwise a second meeting is a repeat the pairing avoids
+    (the engine's default). Chosen after seeing the data: kept for comparison only."""
+    division = division or Division("", "", players)
+    cap = division.spread_cap
     splayers, rounds = standings_input(players)
-    rows = {r.number: r for r in compute_standings(splayers, rounds, after_round=after)}
+    rows = {
+        r.number: r for r in compute_standings(splayers, rounds, after_round=after, spread_cap=cap)
+    }
     sim_players = [
         SimPlayer.from_standing(sp, rows[sp.number], ranked=not is_withdrawn_after(sp, total))
         for sp in splayers
@@ -131,14 +211,17 @@ def replay_setup(
     meetings: dict[tuple[int, int], int] = {}
     for pair in met:
         meetings[pair] = meetings.get(pair, 0) + 1
-    allowed = max(meetings.values(), default=1) if repeats_seen else 1
+    schedule = rule_schedule(
+        after, total, division.event_rounds(total), cap=cap, all_swiss=all_swiss
+    )
+    if repeats_seen:
+        allowed = max(meetings.values(), default=1)
+        for rnd in schedule:
+            rnd.max_meetings = allowed
     return SimSetup(
         players=sim_players,
-        rounds=[
-            SimRound(number=r, system="swiss", gibson=True, gibson_spread=500, max_meetings=allowed)
-            for r in range(after + 1, total + 1)
-        ],
-        win_prob=expectancy_matrix("nsa2008", [p.rating for p in splayers]),
+        rounds=schedule,
+        win_prob=expectancy_matrix(division.rating_system, [p.rating for p in splayers]),
         prize_places=DEFAULT_PRIZE_PLACES,
         tiebreak=order,
         met=met,
@@ -238,18 +321,27 @@ def replay(
     seed: int,
     *,
     repeats_seen: bool = False,
+    all_swiss: bool = False,
 ) -> Row:
     """The three forecasters' scores for one division replayed from after round ``after``."""
     players = division.players
     places = DEFAULT_PRIZE_PLACES
     splayers, rounds = standings_input(players)
     n = len(splayers)
-    final = compute_standings(splayers, rounds, after_round=total)
+    cap = division.spread_cap
+    final = compute_standings(splayers, rounds, after_round=total, spread_cap=cap)
     outcome = _as_first_cash(place_shares(final, n), places)
-    now = compute_standings(splayers, rounds, after_round=after)
+    now = compute_standings(splayers, rounds, after_round=after, spread_cap=cap)
     # a player withdrawn by the end is not scored (the engine does not rank them either)
     hold = _as_first_cash(place_shares(now, n), places)
-    setup = replay_setup(players, after, total, repeats_seen=repeats_seen)
+    setup = replay_setup(
+        players,
+        after,
+        total,
+        repeats_seen=repeats_seen,
+        division=division,
+        all_swiss=all_swiss,
+    )
     forecasts = {"standings_hold": hold}
     for name, s in (("gibson", setup), ("coin_flip", coin_flip(setup))):
         result = chances(s, model, sims, seed, prize_places=places)
@@ -281,6 +373,7 @@ def calibration(
     seed: int,
     back: Iterable[int] = BACK,
     repeats_seen: bool = False,
+    all_swiss: bool = False,
 ) -> dict:
     """Every division replayed from R-k for each k in ``back`` (skipped when R-k < 1), with
     totals per forecaster (means over every scored player-forecast) and the verdict."""
@@ -293,7 +386,16 @@ def calibration(
             if after < 1:
                 continue
             rows.append(
-                replay(division, after, total, model, sims, seed, repeats_seen=repeats_seen)
+                replay(
+                    division,
+                    after,
+                    total,
+                    model,
+                    sims,
+                    seed,
+                    repeats_seen=repeats_seen,
+                    all_swiss=all_swiss,
+                )
             )
     t = _totals(rows)
     keys = ("brier_first", "brier_cash", "log_loss_first", "log_loss_cash")
@@ -308,6 +410,7 @@ def calibration(
         "prize_places": DEFAULT_PRIZE_PLACES,
         "rows": [r.as_dict() for r in rows],
         "repeats_seen": repeats_seen,
+        "schedule": "all_swiss" if all_swiss else "rules",
         "totals": t,
         "totals_rated": _totals([r for r in rows if r.rated]),
         "totals_by_back": {

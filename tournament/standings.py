@@ -147,6 +147,10 @@ def _cap_for(spread_cap: int | Mapping[int, int] | Sequence[int] | None, rnd: in
     return cap
 
 
+#: the public name (the calibration replays cap their simulated rounds as the event did)
+round_spread_cap = _cap_for
+
+
 def _clip(spread: int, cap: int | None) -> int:
     if cap is None:
         return spread

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 import numpy as np
 
 from .model import Field, FieldPlayer, PairingOptions
-from .simulate import ID_BITS, GameModel, Prepared, SimResult, SimRound, SimSetup, tally
+from .simulate import GameModel, Prepared, SimResult, SimRound, SimSetup, tally
 
 __all__ = ["simulate_with_engine"]
 
@@ -75,9 +75,9 @@ def _chunks(
                     if nb:
                         opponents[nb].append(na)
                 continue
-            code = lay.base - (v[0] >> ID_BITS)
+            code = lay.base - (v[0] >> lay.shift)
             wins2 = code >> lay.w
-            losses2 = 255 - ((code >> lay.l) & 255)
+            losses2 = lay.loss_room - ((code >> lay.l) & lay.loss_room)
             spread = (code & ((1 << lay.low_bits) - 1)) - lay.zero
             players = []
             for i, p in enumerate(setup.players):
@@ -120,7 +120,7 @@ def _chunks(
             games = [(slot_of[a], slot_of[b]) for a, b in known if b]
             for a in byes:
                 bye = (2 << lay.w) + _clip(setup.bye_spread, r.cap)
-                v[0, slot_of[a]] -= bye << ID_BITS
+                v[0, slot_of[a]] -= bye << lay.shift
             if games:
                 sa = np.array([[a for a, _ in games]], dtype=np.int64)
                 sb = np.array([[b for _, b in games]], dtype=np.int64)

@@ -35,9 +35,11 @@ are ``(combined +- margin) / 2`` with a normal combined score. Randomness is a s
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -55,6 +57,7 @@ __all__ = [
     "SimRound",
     "SimSetup",
     "approximate_pairs",
+    "idle_cores",
     "load_game_model",
     "simulate",
     "simulate_chunks",
@@ -70,6 +73,9 @@ MAX_THREADS = 4
 CHUNK_CELLS = 400_000
 #: the normal quantile table the margins are drawn from (one uint16 draw per game)
 _TABLE_BITS = 16
+#: margins are drawn in 1/QUANTUM of a point (the expectation and the draw each rounded to
+#: it): fine enough that the tie band (about half a point) keeps its width within 2%
+QUANTUM = 16
 
 
 @dataclass(frozen=True)
@@ -184,6 +190,9 @@ class SimRound:
     factor: int = 1
     cap: int | None = None
     max_meetings: int = 1  # a pairing meeting this often already is a repeat to avoid
+    #: False: the system's pairing stands whatever the meetings (a King of the Hill allowing
+    #: repeats, as NASPA events pair their last round), previous round's opponent included
+    avoid_repeats: bool = True
 
 
 @dataclass
@@ -298,13 +307,18 @@ def _gibson_perm(m: int, cut: int) -> np.ndarray:
 #
 # A player's record is one linear code R = wins2 << W + (LOSS_ROOM - losses2) << L
 # [+ points << P] + spread + ZERO (wins and losses doubled so a tie stays whole), whose order is
-# the standings' order. Each simulation holds, per player, V = (BASE - R) << ID_BITS | slot,
-# where slot is the player's place in the standings' fixed tiebreak order (rating, name value,
-# number). Sorting V ascending (numpy's SIMD sort, ten times faster than an argsort) is then
-# ranking by wins, losses[, points], spread and the tiebreak, and the slot rides along in the
-# low bits: no argsort, no gather. A game subtracts one number from each player's V.
+# the standings' order. Each simulation holds, per player,
+# V = (BASE - R) << SHIFT | slot << OPP | previous opponent's slot, where slot is the player's
+# place in the standings' fixed tiebreak order (rating, name value, number). Sorting V
+# ascending (numpy's SIMD sort, ten times faster than an argsort) is then ranking by wins,
+# losses[, points], spread and the tiebreak, and the slot and last round's opponent ride along
+# in the low bits (slots are distinct, so the opponent never decides an order): no argsort, no
+# gather, and a rematch of the previous round is seen by comparing two aligned arrays instead
+# of looking up a table by slot. A game subtracts one number from each player's V.
+# The points layout (``sum_before_spread``) has no room for the opponent (OPP = 0): there the
+# previous round's opponents are kept in a table by slot, as before.
 
-ID_BITS = 11
+ID_BITS = 11  # bits of a slot (and of an opponent)
 MAX_PLAYERS = (1 << ID_BITS) - 1
 _ID_MASK = (1 << ID_BITS) - 1
 _LOSS_ROOM = 255
@@ -317,6 +331,30 @@ class _Layout:
     p: int | None
     zero: int
     top: int  # bits of R
+    opp: int = 0  # bits of the previous opponent's slot below the slot (0: not held in V)
+    slot_bits: int = ID_BITS
+    loss_room: int = _LOSS_ROOM  # losses2 are kept as loss_room - losses2 (a field of all ones)
+    #: 16-bit slot and opponent fields under a 32-bit record: read and written as uint16
+    #: views of V, without shifting and masking whole arrays
+    aligned: bool = False
+
+    @property
+    def shift(self) -> int:
+        """Bits below the record: the slot and the previous opponent."""
+        return self.opp + self.slot_bits
+
+    @property
+    def slot_mask(self) -> int:
+        return (1 << self.slot_bits) - 1
+
+    @property
+    def no_opp(self) -> int:
+        """The opponent field of a player who met nobody yet (no slot has this value)."""
+        return (1 << self.opp) - 1
+
+    @property
+    def low_mask(self) -> int:
+        return (1 << self.shift) - 1
 
     @property
     def low_bits(self) -> int:
@@ -329,16 +367,56 @@ class _Layout:
     @property
     def stopped(self) -> int:
         """V of a player no longer playing (withdrawn): after every real record."""
-        return ((1 << self.top) - 1) << ID_BITS
+        return ((1 << self.top) - 1) << self.shift
 
 
-_PLAIN = _Layout(w=39, l=31, p=None, zero=1 << 30, top=52)
+#: wins2 and losses2 8 bits each, spread 25 bits (+-16 million), slot, opponent: 63 bits
+_PLAIN = _Layout(w=33, l=25, p=None, zero=1 << 24, top=41, opp=ID_BITS)
+#: the usual case, when the records fit: wins2 and losses2 7 bits each (up to 63 games),
+#: spread 17 bits (+-65,536), then a 16-bit slot and a 16-bit opponent
+_ALIGNED = _Layout(
+    w=24, l=17, p=None, zero=1 << 16, top=31, opp=16, slot_bits=16, loss_room=127, aligned=True
+)
 _POINTS = _Layout(w=44, l=36, p=20, zero=1 << 19, top=52)
+
+
+def _u16(v: np.ndarray, field: int) -> np.ndarray:
+    """A uint16 view of field 0 (the opponent) or 1 (the slot) of each V (little-endian)."""
+    return v.view(np.uint16)[..., field::4]
+
+
+def _aligned_ok(v: np.ndarray) -> bool:
+    return v.ndim >= 1 and v.strides[-1] == v.itemsize and sys.byteorder == "little"
+
+
+def _slots(v: np.ndarray, lay: _Layout) -> np.ndarray:
+    """The slot of each V (a new contiguous array)."""
+    if lay.aligned and _aligned_ok(v):
+        return np.ascontiguousarray(_u16(v, 1))
+    out = v >> lay.opp if lay.opp else v.copy()
+    out &= lay.slot_mask
+    return out
+
+
+def _opponents(v: np.ndarray, lay: _Layout) -> np.ndarray:
+    """The previous opponent's slot held in each V (plain layouts)."""
+    if lay.aligned and _aligned_ok(v):
+        return _u16(v, 0)
+    return v & lay.no_opp
+
+
+def _set_opponents(v: np.ndarray, opp: np.ndarray | int, lay: _Layout) -> None:
+    """Write each V's opponent field, in place."""
+    if lay.aligned and _aligned_ok(v):
+        _u16(v, 0)[...] = opp
+        return
+    v &= ~np.int64(lay.no_opp)
+    v |= opp
 
 
 def _pack(lay: _Layout, wins2, losses2, spread, points) -> np.ndarray:
     code = (np.asarray(wins2, dtype=np.int64) << lay.w) + (
-        (_LOSS_ROOM - np.asarray(losses2, dtype=np.int64)) << lay.l
+        (lay.loss_room - np.asarray(losses2, dtype=np.int64)) << lay.l
     )
     if lay.p is not None:
         code = code + (np.asarray(points, dtype=np.int64) << lay.p)
@@ -347,7 +425,7 @@ def _pack(lay: _Layout, wins2, losses2, spread, points) -> np.ndarray:
 
 def _unpack(lay: _Layout, code: np.ndarray) -> tuple[np.ndarray, ...]:
     wins2 = code >> lay.w
-    losses2 = _LOSS_ROOM - ((code >> lay.l) & 255)
+    losses2 = lay.loss_room - ((code >> lay.l) & lay.loss_room)
     spread = (code & ((1 << lay.low_bits) - 1)) - lay.zero
     if lay.p is not None:
         points = (code >> lay.p) & ((1 << (lay.l - lay.p)) - 1)
@@ -406,7 +484,7 @@ class Prepared:
         if wp.shape != (n, n):
             raise ValueError(f"win_prob must be {n} x {n}, got {wp.shape}")
         self.setup, self.model, self.n = setup, model, n
-        self.lay = _POINTS if setup.sum_before_spread else _PLAIN
+        self.lay = _POINTS if setup.sum_before_spread else _plain_layout(setup, model)
         order = setup.tiebreak or sorted(range(n), key=lambda i: (-setup.players[i].rating, i))
         self.player_of = np.asarray(order, dtype=np.intp)  # slot -> player index
         slot_of = np.empty(n, dtype=np.intp)
@@ -420,7 +498,11 @@ class Prepared:
             [p.spread for p in ps],
             [p.points for p in ps],
         )
-        self.v0 = ((self.lay.base - code) << ID_BITS) | np.arange(n, dtype=np.int64)
+        self.v0 = ((self.lay.base - code) << self.lay.shift) | (
+            np.arange(n, dtype=np.int64) << self.lay.opp
+        )
+        if self.lay.opp:
+            self.v0 |= self.lay.no_opp
         self.mu = (
             (_ndtri(wp[np.ix_(self.player_of, self.player_of)]) * (model.confidence * model.sigma))
             .astype(np.float32)
@@ -434,6 +516,12 @@ class Prepared:
         #: margins reach at most |ndtri| 6 (win chances clipped to 1e-9) + 4.4 (the table's
         #: extreme) sigmas: a game's record change is looked up by its margin in a table
         self.reach = int(10.5 * model.sigma) + 2
+        #: the plain layout draws margins in 1/QUANTUM points as integers: the expected margin
+        #: (offset so that a sum is a table index) plus the normal draw, then one lookup gives
+        #: the game's record change, the tie band and the rounding folded into the table
+        off = QUANTUM * self.reach
+        self.mu_q = (np.rint(self.mu.astype(np.float64) * QUANTUM) + off).astype(np.int32)
+        self.z_q = np.rint(self.table.astype(np.float64) * model.sigma * QUANTUM).astype(np.int32)
         self._codes: dict[int | None, np.ndarray] = {}
         self._penalties: dict[int, np.ndarray] = {}
         self.unranked = np.array(
@@ -492,15 +580,21 @@ class Prepared:
         return raw.reshape(shape)
 
     def margin_codes(self, cap: int | None) -> np.ndarray:
-        """What a game won by margin m (index m + reach) subtracts from the first player's V:
-        wins, losses and the (capped) spread in one number, so a game is one table lookup."""
+        """What a game whose drawn margin is q / QUANTUM points (index q + QUANTUM * reach)
+        subtracts from the first player's V: wins, losses and the (capped) spread in one
+        number, so a game is one table lookup. A margin within the tie band of 0 is a tie;
+        any other is rounded half up, and one rounding to 0 is a win (or loss) by 1."""
         table = self._codes.get(cap)
         if table is None:
             lay = self.lay
-            m = np.arange(-self.reach, self.reach + 1, dtype=np.int64)
+            q = np.arange(-QUANTUM * self.reach, QUANTUM * self.reach + 1, dtype=np.int64)
+            raw = q / QUANTUM
+            m = np.floor(raw + 0.5).astype(np.int64)
+            m = np.where(m == 0, np.sign(q), m)
+            m = np.where(np.abs(raw) < self.band, 0, m)
             c = m if cap is None else np.clip(m, -cap, cap)
             base = (np.sign(m) + 1) * ((1 << lay.w) + (1 << lay.l)) + c - (1 << (lay.l + 1))
-            table = self._codes[cap] = base << ID_BITS
+            table = self._codes[cap] = base << lay.shift
         return table
 
     def penalty(self, max_meetings: int) -> np.ndarray:
@@ -517,32 +611,18 @@ class Prepared:
         """What the games sa v sb (slots) subtract from each player's V."""
         lay = self.lay
         # in place wherever possible: these arrays are the bulk of the simulation's work
-        idx = sa * self.n
+        idx = np.multiply(sa, self.n, dtype=np.intp)
         idx += sb
-        margin = self.mu.take(idx)
-        margin += self.ztab.take(self.raw16(rng, sa.shape))
         if lay.p is not None:
+            margin = self.mu.take(idx)
+            margin += self.ztab.take(self.raw16(rng, sa.shape))
             return self._deltas_points(rng, margin, cap)
-        # round half up, as an index into the margin table (reach = margin 0)
-        reach = self.reach
-        mi = margin + np.float32(reach + 0.5)
-        mi = mi.astype(np.intp)
-        # a tie is a margin within the tie band of 0; any other margin rounding to 0 is a win
-        # by 1 (few games: fixed on their indices only)
-        near_reach = max(0, math.ceil(self.band - 0.5))
-        flat = mi.ravel()
-        if near_reach == 0:
-            near = np.flatnonzero(flat == reach)
-        else:
-            near = np.flatnonzero(np.abs(flat - reach) <= near_reach)
-        if near.size:
-            raw = margin.ravel()[near]
-            held = flat[near] - reach
-            held = np.where(held == 0, np.sign(raw).astype(np.intp), held)
-            flat[near] = reach + np.where(np.abs(raw) < self.band, 0, held)
-        da = self.margin_codes(cap).take(mi)
+        # the margin in 1/QUANTUM points, already an index into the margin table
+        q = self.mu_q.take(idx)
+        q += self.z_q.take(self.raw16(rng, sa.shape))
+        da = self.margin_codes(cap).take(q)
         # a's and b's changes sum to one win and one loss each side
-        db = np.subtract(((1 << (lay.w + 1)) - (1 << (lay.l + 1))) << ID_BITS, da)
+        db = np.subtract(((1 << (lay.w + 1)) - (1 << (lay.l + 1))) << lay.shift, da)
         return da, db
 
     def _deltas_points(
@@ -571,8 +651,8 @@ class Prepared:
         other = (1 << (lay.w + 1)) - (1 << (lay.l + 1))  # a's and b's additions sum to this
         da = base + (score_a << lay.p)
         db = other - base + (score_b << lay.p)
-        da <<= ID_BITS
-        db <<= ID_BITS
+        da <<= lay.shift
+        db <<= lay.shift
         return da, db
 
     # -- rounds -------------------------------------------------------------------------------
@@ -593,22 +673,34 @@ class Prepared:
     def play(self, rng: np.random.Generator, size: int) -> np.ndarray:
         """``size`` playings of the remaining rounds: the final V of each."""
         v = np.broadcast_to(self.v0, (size, self.n)).copy()
-        # each player's opponent in the previous simulated round (slot; -1: none), or None
-        # before any (nothing to look up) and after the last (nothing to record)
+        lay = self.lay
+        # the points layout keeps each player's opponent in the previous simulated round in a
+        # table by slot (-1: none), or None before any (nothing to look up) and after the
+        # last (nothing to record); the plain layout keeps it in V itself
         last = None
         for k, plan in enumerate(self.plans):
             if plan.stopping.size:
-                hit = np.isin(v & _ID_MASK, plan.stopping)
-                v[hit] = self.lay.stopped | (v[hit] & _ID_MASK)
+                hit = np.isin(_slots(v, lay), plan.stopping)
+                v[hit] = lay.stopped | (v[hit] & lay.low_mask)
             if plan.known is not None:
-                v = _by_slot(v)
+                v = _by_slot(v, lay)
                 self._play_known(rng, plan, v)
+                if lay.opp:
+                    opp = np.full(self.n, lay.no_opp, dtype=np.int64)
+                    for a, b, _margin in plan.known:
+                        if b >= 0:
+                            opp[a], opp[b] = b, a
+                    _set_opponents(v, opp, lay)
+                    continue
                 last = np.full((size, self.n), -1, dtype=np.int16)
                 for a, b, _margin in plan.known:
                     if b >= 0:
                         last[:, a], last[:, b] = b, a
             else:
                 record = k + 1 < len(self.plans)
+                if lay.opp:
+                    self._play_round(rng, plan, v, None, None, record_opp=record)
+                    continue
                 if record and last is None:
                     last = np.full((size, self.n), -1, dtype=np.int16)
                     looked_up = None  # nobody played a simulated round yet
@@ -624,26 +716,33 @@ class Prepared:
         v: np.ndarray,
         last: np.ndarray | None,
         record: np.ndarray | None,
+        *,
+        record_opp: bool = False,
     ) -> np.ndarray | None:
         """One approximately paired round, in place: sort, pair, play (see the module doc).
 
-        ``last``: each slot's opponent in the previous round (None: no round before, so no
-        rematch to avoid); ``record``: where to write this round's opponents (None: the last
-        round). Returns ``record``."""
+        ``last``: each slot's opponent in the previous round (points layout; None: no round
+        before, so no rematch to avoid); ``record``: where to write this round's opponents
+        (points layout; None: the last round). In the plain layout the opponents are in V:
+        ``record_opp`` writes this round's there (not needed after the last round). Returns
+        ``record``."""
         r, m, lay = plan.rnd, plan.active, self.lay
         if m < 2:
             if record is not None and last is None:
                 record.fill(-1)
+            if record_opp:
+                v |= lay.no_opp  # nobody met anybody
             return record
         v.sort(axis=1)
         size, n = v.shape
+        shift = lay.shift
         clinched = None
         if r.system == "random":
             perm = np.argsort(rng.random((size, m)), axis=1)
             v[:, :m] = np.take_along_axis(v[:, :m], perm, axis=1)
         elif r.gibson and m > 2:
-            ra = lay.base - (v[:, 0] >> ID_BITS)
-            rb = lay.base - (v[:, 1] >> ID_BITS)
+            ra = lay.base - (v[:, 0] >> shift)
+            rb = lay.base - (v[:, 1] >> shift)
             gap = (ra >> lay.w) - (rb >> lay.w)
             low = (1 << lay.low_bits) - 1
             sgap = (ra & low) - (rb & low)
@@ -656,7 +755,9 @@ class Prepared:
         pairs = m - (m % 2)
         if m % 2:  # the lowest player takes the bye
             bye = (2 << lay.w) + _clip(self.setup.bye_spread, r.cap)
-            v[:, m - 1] -= bye << ID_BITS
+            v[:, m - 1] -= bye << shift
+            if record_opp:
+                v[:, m - 1] |= lay.no_opp  # the bye's player met nobody
         rowoff = (np.arange(size, dtype=np.intp) * n)[:, None]
         if r.system == "factor" and r.factor > 1:
             a_cols, b_cols = _factor_columns(pairs, r.factor)
@@ -673,16 +774,26 @@ class Prepared:
             va, vb = flat.take(a_pos), flat.take(b_pos)
         else:
             va, vb = v[:, 0:pairs:2].copy(), v[:, 1:pairs:2].copy()
-        sa, sb = va & _ID_MASK, vb & _ID_MASK
-        if r.system != "random" and (last is not None or self.any_met):
-            self._avoid_repeats(va, vb, sa, sb, rowoff, last, r.max_meetings)
+        sa, sb = _slots(va, lay), _slots(vb, lay)
+        if r.system != "random" and r.avoid_repeats:
+            if lay.opp:
+                # the first player's previous opponent, from V (no_opp before any round)
+                a_opp = _opponents(va, lay)
+                self._avoid_repeats(va, vb, sa, sb, a_opp, r.max_meetings)
+            elif last is not None or self.any_met:
+                a_opp = last.ravel().take(sa + rowoff) if last is not None else None
+                self._avoid_repeats(va, vb, sa, sb, a_opp, r.max_meetings)
         da, db = self.deltas(rng, sa, sb, r.cap)
+        if record_opp:
+            # the opponent fields become this round's (da and db leave the low bits alone)
+            _set_opponents(va, sb, lay)
+            _set_opponents(vb, sa, lay)
         # every paired column is written back (the next round sorts again anyway)
         np.subtract(va, da, out=v[:, 0:pairs:2])
         np.subtract(vb, db, out=v[:, 1:pairs:2])
         if record is not None:
             if m % 2:  # the bye's player met nobody
-                record[np.arange(size), v[:, m - 1] & _ID_MASK] = -1
+                record[np.arange(size), _slots(v[:, m - 1], lay)] = -1
             flat = record.ravel()
             flat[sa + rowoff] = sb
             flat[sb + rowoff] = sa
@@ -694,8 +805,7 @@ class Prepared:
         vb: np.ndarray,
         sa: np.ndarray,
         sb: np.ndarray,
-        rowoff: np.ndarray,
-        last: np.ndarray | None,
+        a_opp: np.ndarray | None,
         max_meetings: int,
     ) -> None:
         """Swap the second players of two nearby games when one of them is a repeat (met
@@ -708,39 +818,43 @@ class Prepared:
         Repeats are few: after one pass over every game to find them, the passes work on the
         list of repeated games only, (simulation, game) pairs kept up to date as swaps fix
         them.
+
+        ``a_opp``: each first player's opponent in the previous round (aligned with ``sa``;
+        None: no round before). Only second players move, so it stays aligned.
         """
         size, g = sa.shape
         if g < 2:
             return
         n = self.n
         pen = self.penalty(max_meetings) if self.any_met else None
-        last_flat = last.ravel() if last is not None else None
-        if last_flat is not None:
-            rep = last_flat.take(sa + rowoff) == sb
+        if a_opp is not None:
+            rep = a_opp == sb
             if pen is not None:
-                rep |= pen.take(sa * n + sb) > 0
+                rep |= pen.take(np.multiply(sa, n, dtype=np.intp) + sb) > 0
+        elif pen is not None:
+            rep = pen.take(np.multiply(sa, n, dtype=np.intp) + sb) > 0
         else:
-            rep = pen.take(sa * n + sb) > 0
+            return
         flagged = np.flatnonzero(rep)
         if flagged.size == 0:
             return
 
-        def cost(x: np.ndarray, y: np.ndarray, o: np.ndarray) -> np.ndarray:
+        def cost(x: np.ndarray, xo: np.ndarray | None, y: np.ndarray) -> np.ndarray:
             # meetings beyond the allowance, and a rematch of the round before (worst)
-            if last_flat is None:
-                return pen.take(x * n + y)
-            c = 10 * (last_flat.take(x + o) == y).astype(np.int32)
+            if xo is None:
+                return pen.take(np.multiply(x, n, dtype=np.intp) + y)
+            c = 10 * (xo == y).astype(np.int32)
             if pen is not None:
-                c += pen.take(x * n + y)
+                c += pen.take(np.multiply(x, n, dtype=np.intp) + y)
             return c
 
         if flagged.size * SPARSE_REPEATS > rep.size:
             # late in a small event most games are repeats: whole arrays beat lists
-            self._swap_dense(rep, sa, sb, vb, rowoff, cost)
+            self._swap_dense(rep, sa, sb, vb, a_opp, cost)
             return
         fs, fg = np.divmod(flagged, g)
         a_flat, b_flat, vb_flat = sa.ravel(), sb.ravel(), vb.ravel()
-        rowoff_flat = rowoff.ravel()
+        ao_flat = a_opp.ravel() if a_opp is not None else None
 
         for d in range(1, min(REPEAT_REACH, g - 1) + 1):
             for parity in (0, 1):
@@ -752,14 +866,15 @@ class Prepared:
                 usable = (first >= 0) & ((first // d) % 2 == parity) & (first + d < g)
                 if not usable.any():
                     continue
-                cand = np.unique(fs[usable] * g + first[usable])
+                cand = _distinct(fs[usable] * g + first[usable])
                 s_idx, jj = np.divmod(cand, g)
                 one, two = cand, cand + d  # flat game indices
-                o = rowoff_flat[s_idx]
                 a1, a2, b1, b2 = a_flat[one], a_flat[two], b_flat[one], b_flat[two]
-                before = cost(a1, b1, o) + cost(a2, b2, o)
-                after_1 = cost(a1, b2, o)
-                after_2 = cost(a2, b1, o)
+                o1 = ao_flat[one] if ao_flat is not None else None
+                o2 = ao_flat[two] if ao_flat is not None else None
+                before = cost(a1, o1, b1) + cost(a2, o2, b2)
+                after_1 = cost(a1, o1, b2)
+                after_2 = cost(a2, o2, b1)
                 ok = after_1 + after_2 < before
                 if not ok.any():
                     continue
@@ -783,7 +898,7 @@ class Prepared:
         sa: np.ndarray,
         sb: np.ndarray,
         vb: np.ndarray,
-        rowoff: np.ndarray,
+        a_opp: np.ndarray | None,
         cost: Any,
     ) -> None:
         """``_avoid_repeats``' passes over every game of the simulations holding a repeat
@@ -791,7 +906,7 @@ class Prepared:
         g = rep.shape[1]
         rows = np.flatnonzero(rep.any(axis=1))
         xb, xvb, rep = sb[rows], vb[rows], rep[rows]
-        off = rowoff[rows, 0]
+        xo = a_opp[rows] if a_opp is not None else None
         games = np.arange(g)
         sa_rows = sa[rows]
         for d in range(1, min(REPEAT_REACH, g - 1) + 1):
@@ -804,12 +919,13 @@ class Prepared:
                 if s_idx.size == 0:
                     continue
                 jj = j[k]
-                o = off[s_idx]
                 a1, a2 = sa_rows[s_idx, jj], sa_rows[s_idx, jj + d]
                 b1, b2 = xb[s_idx, jj], xb[s_idx, jj + d]
-                before = cost(a1, b1, o) + cost(a2, b2, o)
-                after_1 = cost(a1, b2, o)
-                after_2 = cost(a2, b1, o)
+                o1 = xo[s_idx, jj] if xo is not None else None
+                o2 = xo[s_idx, jj + d] if xo is not None else None
+                before = cost(a1, o1, b1) + cost(a2, o2, b2)
+                after_1 = cost(a1, o1, b2)
+                after_2 = cost(a2, o2, b1)
                 ok = after_1 + after_2 < before
                 s_idx, jj = s_idx[ok], jj[ok]
                 if s_idx.size == 0:
@@ -836,7 +952,7 @@ class Prepared:
                 if value == 0:
                     continue  # neither a win nor a loss
                 w = 2 if value > 0 else 0
-                v[:, a] -= ((w << lay.w) - ((2 - w) << lay.l) + _clip(value, cap)) << ID_BITS
+                v[:, a] -= ((w << lay.w) - ((2 - w) << lay.l) + _clip(value, cap)) << lay.shift
                 continue
             if margin is None:
                 open_a.append(a)
@@ -849,8 +965,8 @@ class Prepared:
             if lay.p is not None:
                 da += round((self.model.combined_mean + margin) / 2) << lay.p
                 db += round((self.model.combined_mean - margin) / 2) << lay.p
-            v[:, a] -= da << ID_BITS
-            v[:, b] -= db << ID_BITS
+            v[:, a] -= da << lay.shift
+            v[:, b] -= db << lay.shift
         if open_a:
             size = v.shape[0]
             sa = np.broadcast_to(np.array(open_a, dtype=np.int64), (size, len(open_a)))
@@ -861,8 +977,8 @@ class Prepared:
 
     def records(self, v: np.ndarray) -> tuple[np.ndarray, ...]:
         """``(wins2, losses2, spread, points)`` per simulation and player index."""
-        by_slot = _by_slot(v)
-        code = self.lay.base - (by_slot >> ID_BITS)
+        by_slot = _by_slot(v, self.lay)
+        code = self.lay.base - (by_slot >> self.lay.shift)
         out = []
         for part in _unpack(self.lay, code):
             by_player = np.empty_like(part)
@@ -878,18 +994,18 @@ class Prepared:
         then worked out from the links between equal neighbours only."""
         n = self.n
         if self.unranked.size:
-            hit = np.isin(v & _ID_MASK, self.unranked)
-            v[hit] = self.lay.stopped | (v[hit] & _ID_MASK)
+            hit = np.isin(_slots(v, self.lay), self.unranked)
+            v[hit] = self.lay.stopped | (v[hit] & self.lay.low_mask)
         v.sort(axis=1)
         k = self.ranked_count
         v = v[:, :k]
         size = v.shape[0]
-        order = self.player_of.take(v & _ID_MASK)
+        order = self.player_of.take(_slots(v, self.lay))
         flat = order * n
         flat += np.arange(k)
         out = _Counts(hist=np.bincount(flat.ravel(), minlength=n * n))
         start = None
-        rec = v >> ID_BITS
+        rec = v >> self.lay.shift
         links = np.flatnonzero(rec[:, 1:] == rec[:, :-1]) if k > 1 else np.zeros(0, np.intp)
         if links.size:
             row, col = np.divmod(links, k - 1)
@@ -943,10 +1059,38 @@ class Prepared:
         return out
 
 
-def _by_slot(v: np.ndarray) -> np.ndarray:
+def _distinct(x: np.ndarray) -> np.ndarray:
+    """``np.unique`` of a short integer array, by a sort: numpy's hash-based unique costs
+    half a millisecond a call here, more than the rest of a repeat pass."""
+    x = np.sort(x)
+    if x.size > 1:
+        x = x[np.concatenate(([True], x[1:] != x[:-1]))]
+    return x
+
+
+def _plain_layout(setup: SimSetup, model: GameModel) -> _Layout:
+    """``_ALIGNED`` when every record the simulation can reach fits it (7-bit wins and
+    losses, 17-bit spread), else ``_PLAIN``."""
+    rounds = len(setup.rounds)
+    wins2 = max((round(2 * p.wins) for p in setup.players), default=0)
+    losses2 = max((round(2 * p.losses) for p in setup.players), default=0)
+    spread = max((abs(p.spread) for p in setup.players), default=0)
+    # a game moves a spread by at most its margin table's reach; a bye or a recorded result
+    # by at most a score's range
+    per_round = max(int(10.5 * model.sigma) + 2, abs(setup.bye_spread), 1500)
+    fits = (
+        len(setup.players) < (1 << 16) - 1
+        and wins2 + 2 * rounds <= _ALIGNED.loss_room
+        and losses2 + 2 * rounds <= _ALIGNED.loss_room
+        and spread + per_round * rounds < _ALIGNED.zero - 1
+    )
+    return _ALIGNED if fits and sys.byteorder == "little" else _PLAIN
+
+
+def _by_slot(v: np.ndarray, lay: _Layout) -> np.ndarray:
     """V with column s holding slot s (the known pairings' and the records' columns)."""
     out = np.empty_like(v)
-    out[np.arange(v.shape[0])[:, None], v & _ID_MASK] = v
+    out[np.arange(v.shape[0])[:, None], _slots(v, lay)] = v
     return out
 
 
@@ -976,10 +1120,13 @@ def _score_group_halves(v: np.ndarray, pairs: int, lay: _Layout) -> tuple[np.nda
     """
     size, n = v.shape
     half = pairs // 2
-    key = v[:, 1:pairs:2] >> (ID_BITS + lay.w)  # a constant less wins (see _Layout)
-    # (a Gibsonized row is no longer sorted: its pairs are replaced by the caller)
-    low = int(key.min())
-    span = int(key.max()) - low + 1
+    key = v[:, 1:pairs:2] >> (lay.shift + lay.w)  # a constant less wins (see _Layout)
+    # (a Gibsonized row is no longer sorted: its pairs are replaced by the caller). Every row
+    # is sorted from its second pair on, so its lowest and highest keys are among its first,
+    # second and last: the bounds without a pass over the whole array
+    edges = key[:, [0, 1, -1]] if half > 1 else key
+    low = int(edges.min())
+    span = int(edges.max()) - low + 1
     key += (np.arange(size, dtype=np.int64) * span - low)[:, None]
     counts = np.bincount(key.ravel(), minlength=size * span)
     starts = np.cumsum(counts)
@@ -987,10 +1134,19 @@ def _score_group_halves(v: np.ndarray, pairs: int, lay: _Layout) -> tuple[np.nda
     # pair j of simulation s sits at flat pair s * half + j, its first player at s * n + 2j:
     # the run's first player is at s * n + 2 * (start - s * half), pair j's at that + (j - t)
     a_pos = starts.take(key)
-    a_pos += (np.arange(size, dtype=np.int64) * (n - half))[:, None] + np.arange(half)
+    a_pos += _pair_offsets(size, n, half)
     b_pos = counts.take(key)
     b_pos += a_pos
     return a_pos, b_pos
+
+
+@functools.lru_cache(maxsize=8)
+def _pair_offsets(size: int, n: int, half: int) -> np.ndarray:
+    """``s * (n - half) + j`` for simulation s and pair j (see ``_score_group_halves``): the
+    same for every round of a chunk, so made once."""
+    out = (np.arange(size, dtype=np.int64) * (n - half))[:, None] + np.arange(half)
+    out.flags.writeable = False
+    return out
 
 
 def _factor_columns(m: int, factor: int) -> tuple[np.ndarray, np.ndarray]:
@@ -1020,6 +1176,21 @@ def simulate_chunks(
         yield prep.records(v)
 
 
+def idle_cores() -> int:
+    """Cores no other work is using, by the 1-minute load average (at least one).
+
+    Why: a second thread only helps when a core is free. On a machine already busy (the
+    benchmark's 2 shared cores at load 5), two threads took 3.1 s on the clock where one took
+    2.0 s: they fight the other work for the same cores and each other for the caches. The
+    thread count never changes the figures, only how long they take."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (OSError, AttributeError):  # no load average on this platform
+        return cores
+    return max(1, min(cores, int(cores - load + 0.5)))
+
+
 def simulate(
     setup: SimSetup,
     model: GameModel,
@@ -1038,9 +1209,10 @@ def simulate(
     best-placed member not already in the top ``class_exclusive_places`` (one prize per
     player), tied members sharing it. See ``SimResult`` for what is counted.
 
-    ``threads``: chunks played at once (0: one per core, at most MAX_THREADS). numpy lets go
-    of the interpreter lock in its array work, so two cores play two chunks; each chunk has
-    its own generator (seed, chunk number), so the figures do not depend on the count.
+    ``threads``: chunks played at once (0: one per idle core, at least one and at most
+    MAX_THREADS). numpy lets go of the interpreter lock in its array work, so two idle cores
+    play two chunks; each chunk has its own generator (seed, chunk number), so the figures do
+    not depend on the count.
     """
     if sims < 1:
         raise ValueError(f"sims must be at least 1, got {sims}")
@@ -1051,7 +1223,7 @@ def simulate(
     def job(k: int) -> _Counts:
         return prep.count(prep.play(np.random.default_rng([seed, k]), sizes[k]), want)
 
-    workers = min(len(sizes), threads or min(os.cpu_count() or 1, MAX_THREADS))
+    workers = min(len(sizes), threads or min(idle_cores(), MAX_THREADS))
     if workers <= 1:
         return _merge(prep, map(job, range(len(sizes))), sims, want)
     with ThreadPoolExecutor(max_workers=workers) as pool:

@@ -12,8 +12,9 @@ a sample of simulations, scaled to the same count: the ratio is what the machine
 leaves alone). The loop pairs 1 v 2, 3 v 4 only, without the score-group halves, Gibson and
 repeat swaps the numpy run does, so the ratio understates the gain. Also printed: the peak
 memory the numpy run allocated (tracemalloc) and the process's peak resident size, the CPU
-seconds of all its threads, the same run on one thread (asserted to give the same counts) and
-the machine's load average (other sessions on a shared machine take cores from the run).
+seconds of all its threads, the threads it used (one per idle core by the load average), the
+same run on one thread (asserted to give the same counts) and the machine's load average
+(other sessions on a shared machine take cores from the run).
 
 ``approx``: the vectorised pairing approximation (pairings.engine.simulate) against the full
 pairing engine in every simulated round (pairings.engine.fullsim), on the real NASPA divisions
@@ -56,10 +57,12 @@ import numpy as np  # noqa: E402
 from pairings.engine.chances import DEFAULT_PRIZE_PLACES  # noqa: E402
 from pairings.engine.fullsim import simulate_with_engine  # noqa: E402
 from pairings.engine.simulate import (  # noqa: E402
+    MAX_THREADS,
     GameModel,
     SimPlayer,
     SimRound,
     SimSetup,
+    idle_cores,
     load_game_model,
     simulate,
 )
@@ -153,6 +156,7 @@ def speed(sims: int) -> list[dict]:
     for (n, left), target in TARGETS.items():
         setup = synthetic(n, left)
         simulate(setup, model, 1000, seed=2)  # warm: quantile table, imports
+        threads = min(idle_cores(), MAX_THREADS)  # what simulate's default picks now
         tracemalloc.start()
         start, cpu = time.perf_counter(), time.process_time()
         result = simulate(setup, model, sims, seed=1)
@@ -176,6 +180,7 @@ def speed(sims: int) -> list[dict]:
                 "numpy_s": round(seconds, 3),
                 "target_s": target,
                 "numpy_cpu_s": round(cpu, 3),
+                "threads": threads,
                 "one_thread_s": round(one_thread_s, 3),
                 "load_1min": round(os.getloadavg()[0], 1),
                 "python_loop_s": round(py_seconds, 2),

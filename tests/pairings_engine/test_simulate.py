@@ -180,19 +180,19 @@ def test_points_before_spread_rank_on_points() -> None:
 
 
 def test_swiss_pairs_top_half_against_bottom_half_of_each_score_group() -> None:
-    from pairings.engine.simulate import _PLAIN, ID_BITS, _score_group_halves
+    from pairings.engine.simulate import _PLAIN, _score_group_halves
 
     # wins (doubled) of eight players, best first: groups {8,8,8,8}, {6,6,6}, {4}
     wins2 = np.array([8, 8, 8, 8, 6, 6, 6, 4])
     code = wins2.astype(np.int64) << _PLAIN.w
-    v = (((_PLAIN.base - code) << ID_BITS) | np.arange(8))[None, :]
+    v = (((_PLAIN.base - code) << _PLAIN.shift) | np.arange(8))[None, :]
     a, b = _score_group_halves(v, 8, _PLAIN)
     assert list(zip(a[0].tolist(), b[0].tolist(), strict=True)) == [(0, 2), (1, 3), (4, 5), (6, 7)]
     first = v
     # an odd top group: its last player drops into the next group
     wins2 = np.array([8, 8, 8, 6, 6, 6, 4, 4])
     code = wins2.astype(np.int64) << _PLAIN.w
-    v = (((_PLAIN.base - code) << ID_BITS) | np.arange(8))[None, :]
+    v = (((_PLAIN.base - code) << _PLAIN.shift) | np.arange(8))[None, :]
     a, b = _score_group_halves(v, 8, _PLAIN)
     assert list(zip(a[0].tolist(), b[0].tolist(), strict=True)) == [(0, 1), (2, 4), (3, 5), (6, 7)]
     # every simulation of a chunk at once: indices are flat, the second row's from 9 on (a
@@ -260,3 +260,35 @@ def test_confidence_is_fitted_on_wins_and_shrinks_the_rating_edge() -> None:
     sure = simulate(setup, GameModel(sigma=100.0, confidence=1.0), 4000, seed=1)
     assert abs(flat.place_share[0, 0] / 4000 - 0.5) < 0.04
     assert sure.place_share[0, 0] / 4000 > 0.97
+
+
+@pytest.mark.parametrize("system", ["swiss", "koth", "factor"])
+def test_the_compact_layout_plays_as_the_wide_one(monkeypatch, system) -> None:
+    """Records that fit 7-bit wins and losses and a 17-bit spread are held in the compact
+    layout (16-bit slot and previous-opponent fields read as uint16 views); anything larger
+    falls back to the wide one. Both must play the same games: the same figures, bit for bit,
+    with repeats to avoid and a known round with a bye before the simulated ones."""
+    from pairings.engine import simulate as sim
+
+    setup = _setup(11, 4, system)
+    setup.rounds[0] = SimRound(
+        number=10, system=system, pairs=[SimGame(1, 2, 40), SimGame(3, 4), SimGame(5, 0)]
+    )
+    setup.met = [(1, 2), (1, 3), (2, 3), (6, 7)]
+    assert sim.Prepared(setup, MODEL).lay is sim._ALIGNED
+    compact = simulate(setup, MODEL, 3000, seed=9, keep_ranks=True)
+    monkeypatch.setattr(sim, "_plain_layout", lambda setup, model: sim._PLAIN)
+    assert sim.Prepared(setup, MODEL).lay is sim._PLAIN
+    wide = simulate(setup, MODEL, 3000, seed=9, keep_ranks=True)
+    assert np.array_equal(compact.place_share, wide.place_share)
+    assert np.array_equal(compact.ranks, wide.ranks)
+
+
+def test_a_record_too_large_for_the_compact_layout_uses_the_wide_one() -> None:
+    from pairings.engine import simulate as sim
+
+    setup = _setup(6, 2)
+    setup.players[0].spread = 70_000
+    assert sim.Prepared(setup, MODEL).lay is sim._PLAIN
+    result = simulate(setup, MODEL, 500, seed=1)
+    assert result.place_share[:, 0].sum() == pytest.approx(500)

@@ -18,6 +18,8 @@ from pairings.calibration import (
     FORECASTERS,
     place_shares,
     real_divisions,
+    replay_setup,
+    rule_schedule,
     score_forecasts,
 )
 from tournament.standings import StandingsRow
@@ -52,13 +54,15 @@ def test_report_shape_and_seed_reproduces():
     assert _run("--seed", "5") == first
     repeats = _run("--seed", "5", "--repeats-seen")
     assert repeats["repeats_seen"] is True and len(repeats["rows"]) == 3
+    assert first["schedule"] == "rules"
+    assert _run("--seed", "5", "--all-swiss")["schedule"] == "all_swiss"
 
 
 def test_text_report_names_the_forecasters():
     out = StringIO()
     call_command("chances_calibration", "--event", EVENT, "--sims", "200", stdout=out)
     text = out.getvalue()
-    for word in ("Gibson", "coin flip", "standings hold", "Brier", "clipped"):
+    for word in ("Gibson", "coin flip", "standings hold", "Brier", "clipped", "King of the Hill"):
         assert word in text
 
 
@@ -98,3 +102,40 @@ def test_bad_input_is_refused_with_a_message(args):
         call_command("chances_calibration", *args, stdout=StringIO(), stderr=StringIO())
     assert "Traceback" not in str(err.value)
     assert ("--event" in str(err.value)) or ("simulations" in str(err.value))
+
+
+def test_the_replay_pairs_the_remaining_rounds_by_the_rules():
+    """NASPA's rules, not one system throughout: Swiss with no repeat, and the event's last
+    round King of the Hill with repeats allowed; a round that is not the event's last (an
+    event replayed part-way) stays Swiss."""
+    rounds = rule_schedule(20, 23, 23, cap=[250])
+    assert [(r.number, r.system, r.avoid_repeats) for r in rounds] == [
+        (21, "swiss", True),
+        (22, "swiss", True),
+        (23, "koth", False),
+    ]
+    assert {r.cap for r in rounds} == {250} and all(r.gibson for r in rounds)
+    assert {r.system for r in rule_schedule(5, 11, 22)} == {"swiss"}
+    assert {r.system for r in rule_schedule(20, 23, 23, all_swiss=True)} == {"swiss"}
+
+
+def test_a_feed_s_config_is_followed():
+    by_label = {d.label: d for d in real_divisions()}
+    raining = by_label["feeds/raining2026.js A"]
+    assert raining.spread_cap == [250] and raining.event_rounds(12) == 18
+    assert by_label["feeds/liwords-test22.js"].rating_system == "naspa-csw"
+    naspa = by_label["tsh/naspa-2023-a.t"]
+    assert naspa.spread_cap is None and naspa.event_rounds(23) == 23
+    assert naspa.rating_system == "nsa2008"
+
+
+def test_a_koth_allowing_repeats_pairs_a_rematch():
+    """naspa-2023-a after round 22: #1 and #2 had met three times; the real last round paired
+    them again. The replay's last round is KOTH with repeats allowed, so it does too (the old
+    all-Swiss replay swapped the repeat away)."""
+    division = next(d for d in real_divisions() if d.label == "tsh/naspa-2023-a.t")
+    setup = replay_setup(division.players, 22, 23, division=division)
+    (final,) = setup.rounds
+    assert final.system == "koth" and final.avoid_repeats is False
+    swiss = replay_setup(division.players, 22, 23, division=division, all_swiss=True)
+    assert swiss.rounds[0].system == "swiss" and swiss.rounds[0].avoid_repeats

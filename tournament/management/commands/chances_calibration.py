@@ -33,6 +33,12 @@ class Command(GibsonCommand):
             "second meeting is a repeat the pairing avoids)",
         )
         parser.add_argument(
+            "--all-swiss",
+            action="store_true",
+            help="pair every remaining round Swiss with no repeat (default: NASPA's rules, "
+            "the event's last round King of the Hill with repeats allowed)",
+        )
+        parser.add_argument(
             "--event", help="only the events whose name contains this (e.g. liwords-test22)"
         )
 
@@ -52,6 +58,7 @@ class Command(GibsonCommand):
             sims=sims,
             seed=opts["seed"],
             repeats_seen=opts["repeats_seen"],
+            all_swiss=opts["all_swiss"],
         )
         if opts["json"]:
             self.emit_json(result)
@@ -61,6 +68,12 @@ class Command(GibsonCommand):
             f"Prize chances calibration: {sims} simulations, seed {opts['seed']}, top "
             f"{result['prize_places']} in the money; Brier and log loss per player-forecast "
             f"(log loss with probabilities clipped to [{CLIP:g}, {1 - CLIP:g}]); lower is better"
+        )
+        w(
+            "Remaining rounds: every one Swiss with no repeat (--all-swiss)"
+            if opts["all_swiss"]
+            else "Remaining rounds: Swiss with no repeat, the event's last round King of the Hill "
+            "with repeats allowed (NASPA's rules; see the README)"
         )
         head = f"{'event':<30} {'after':>5} {'n':>4}  {'forecaster':<15} "
         head += f"{'Brier 1st':>9} {'Brier cash':>10} {'LL 1st':>7} {'LL cash':>7}"
