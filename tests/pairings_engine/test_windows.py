@@ -130,9 +130,9 @@ def test_merging_windows_is_exercised_and_exact(monkeypatch):
     calls: list[tuple[int, int]] = []
     original = _Round._window
 
-    def spy(self, first, last, *rest):
+    def spy(self, first, last, *rest, **options):
         calls.append((first, last))
-        return original(self, first, last, *rest)
+        return original(self, first, last, *rest, **options)
 
     monkeypatch.setattr(_Round, "_window", spy)
     merged = 0
@@ -170,7 +170,9 @@ def test_round_two_of_a_big_field_is_natural_in_every_window(monkeypatch):
     rnd = _Round(f, "swiss", PairingOptions())
     calls = []
     original = _Round._window
-    monkeypatch.setattr(_Round, "_window", lambda self, *a: calls.append(a) or original(self, *a))
+    monkeypatch.setattr(
+        _Round, "_window", lambda self, *a, **k: calls.append(a) or original(self, *a, **k)
+    )
     found = rnd.solve_windows(True)
     assert found is not None and calls == []
     u, v, costs, weighted = rnd._packed(True)
