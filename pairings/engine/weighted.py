@@ -684,6 +684,8 @@ class _Round:
                 drop = self._check_cuts(spans, solved, gap, day, within)
                 if not drop:
                     pairs = [p for span in spans for p in solved[span].games]
+                    # Players per window, for the benchmark's table (and anyone asking why).
+                    self.window_sizes = [int(level_start[b + 1] - level_start[a]) for a, b in spans]
                     if b0 >= 0:
                         pairs.append((b0, n))
                     return sorted(pairs)

@@ -220,6 +220,7 @@ def scale_row(n: int, opts: PairingOptions) -> dict:
     u, v, costs, weighted = rnd._packed(sparse)
     nodes = rnd.n + rnd.n % 2
     _, solve, window_pairs = median_wall_cpu(lambda: rnd.solve_windows(sparse), runs)
+    windows = getattr(rnd, "window_sizes", [])
     _, full_solve, full_pairs = median_wall_cpu(
         lambda: matching.solve_packed(nodes, weighted), runs
     )
@@ -237,6 +238,8 @@ def scale_row(n: int, opts: PairingOptions) -> dict:
         "full_graph_end_to_end_cpu_s": full_cpu,
         "solve_windows_cpu_s": solve,
         "solve_full_graph_cpu_s": full_solve,
+        "windows": len(windows),
+        "largest_window": max(windows, default=0),
         "greedy_s": greedy_total,
         "greedy_cpu_s": greedy_cpu,
         "same_optimum": True,
@@ -269,7 +272,7 @@ def print_scale(rows: list[dict]) -> None:
         f"{'players':>7} {'edges':>7} {'ours s':>15} {'full s':>17} {'full/ours':>9} "
         f"{'solve s':>7} {'full solve s':>12} {'greedy s':>8} {'ours/greedy':>11} "
         f"{'growth':>6} {'full growth':>11} {'repeats':>7} {'win diff':>8} "
-        f"{'greedy rep/wd':>13}"
+        f"{'greedy rep/wd':>13} {'windows':>7} {'largest':>7}"
     )
     for r in rows:
         n = r["players"]
@@ -282,12 +285,14 @@ def print_scale(rows: list[dict]) -> None:
             f"{r['greedy_cpu_s']:8.3f} {r['end_to_end_cpu_s'] / r['greedy_cpu_s']:10.1f}x "
             f"{_cell(growth.get(n), 6, '.2f')} {_cell(full_growth.get(n), 11, '.2f')} "
             f"{r['repeats']:>7} {r['win_diff']:>8g} "
-            f"{str(r['greedy_repeats']) + '/' + format(r['greedy_win_diff'], 'g'):>13}"
+            f"{str(r['greedy_repeats']) + '/' + format(r['greedy_win_diff'], 'g'):>13} "
+            f"{r['windows']:>7} {r['largest_window']:>7}"
         )
     print(
         "ours = pair_round (windows); full = pair_round with one whole-graph matching (before "
         "the windows); growth = factor per doubling of players (CPU), from this run; the "
-        "windows' optimum cost equals the whole graph's on every row (asserted)"
+        "windows' optimum cost equals the whole graph's on every row (asserted); windows / "
+        "largest = how many windows the round was solved in, and the players in the largest"
     )
     by_n = {r["players"]: r for r in rows}
     checks = []
