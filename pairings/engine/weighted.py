@@ -796,7 +796,7 @@ class _Round:
             games.extend(zip(left[:half], left[half:], strict=True))
             if left:
                 least.extend([int(day.gsize[left[0]]) % 2] * half)
-        if not games:
+        if not games or not len(day.sorted_keys):
             return None
         nodes = self.n + 1
         want = np.array([min(a, b) * nodes + max(a, b) for a, b in games], dtype=np.int64)

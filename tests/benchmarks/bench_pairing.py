@@ -41,7 +41,8 @@ The scaling table's times are CPU seconds of this process (wall clock beside the
 pairing runs on one thread, and on a shared machine the wall clock mostly measures the load.
 
 Targets: growth 5,000 -> 10,000 players <= x2.5; 10,000 players <= 1 s; 20,000 <= 3 s; the
-same optimum cost as the whole graph. ``--only-scale`` skips the first table. ``--short``: 100
+same optimum cost as the whole graph. ``--only-scale`` skips the first table; ``--scale-runs N``
+takes medians of N runs at every size (default 3 up to 5,000 players, 1 above). ``--short``: 100
 players in the first table and 400 / 800 in the scaling table, in seconds. Exit status 0
 unless it crashes (an optimum that differs from networkx's or the whole graph's is an
 assertion error).
@@ -208,9 +209,9 @@ def whole_graph_pair_round(field, opts: PairingOptions):
         return pair_round(field, "swiss", opts)
 
 
-def scale_row(n: int, opts: PairingOptions) -> dict:
+def scale_row(n: int, opts: PairingOptions, runs: int | None = None) -> dict:
     field = mid_event_field(n)
-    runs = 3 if n <= 5000 else 1
+    runs = runs or (3 if n <= 5000 else 1)
     total, cpu, ours = median_wall_cpu(lambda: pair_round(field, "swiss", opts), runs)
     full_total, full_cpu, full = median_wall_cpu(lambda: whole_graph_pair_round(field, opts), runs)
     greedy_total, greedy_cpu, greedy = median_wall_cpu(lambda: fast_history_pairing(field, 1), runs)
@@ -321,7 +322,10 @@ def main() -> None:
         scale_sizes = [int(x) for x in sys.argv[at].split(",")]
     opts = PairingOptions(seed=1)
     rows = [] if "--only-scale" in sys.argv else [bench(n, opts) for n in sizes]
-    scale = [scale_row(n, opts) for n in scale_sizes]
+    scale_runs = None
+    if "--scale-runs" in sys.argv:
+        scale_runs = int(sys.argv[sys.argv.index("--scale-runs") + 1])
+    scale = [scale_row(n, opts, scale_runs) for n in scale_sizes]
     if "--json" in sys.argv:
         print(json.dumps({"sizes": rows, "scaling": scale}, indent=2))
         return
