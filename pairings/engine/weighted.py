@@ -719,20 +719,30 @@ class _Round:
     def _agree(self, above, below, solved, day, within) -> bool:
         """Make the two windows' optima agree on the float across their cut, keeping each an
         optimum of its own window: the window below with only the copy of the player the ghost
-        above took, else the window above with its ghost on the copy the window below took.
-        Either is kept only if it costs exactly the window's optimum."""
+        above took, or the window above with its ghost on the copy the window below took.
+        Either is kept only if it costs exactly the window's optimum.
+
+        The smaller window is tried first; the larger only when the smaller is at least a
+        quarter of its size: else merging the two costs about what re-solving the larger does,
+        and is what a failed try leads to anyway."""
         a, copy = solved[above].bottom, solved[below].top
-        top = below[0] > 0 and bool(day.odd[below[0] - 1])
-        bottom = below[1] < len(day.by_level) - 1 and bool(day.odd[below[1]])
-        alt = self._window(*below, top, bottom, day, *within, only_copy=a)
-        if alt is not None and alt.cost == solved[below].cost:
-            solved[below] = alt
-            return True
-        top = above[0] > 0 and bool(day.odd[above[0] - 1])
-        alt = self._window(*above, top, True, day, *within, only_ghost=copy)
-        if alt is not None and alt.cost == solved[above].cost and alt.top == solved[above].top:
-            solved[above] = alt
-            return True
+        players = {
+            s: sum(len(day.by_level[k]) for k in range(s[0], s[1] + 1)) for s in (above, below)
+        }
+        tries = sorted((above, below), key=players.get)
+        if 4 * players[tries[0]] < players[tries[1]]:
+            tries = tries[:1]
+        for span in tries:
+            top = span[0] > 0 and bool(day.odd[span[0] - 1])
+            if span == below:
+                bottom = span[1] < len(day.by_level) - 1 and bool(day.odd[span[1]])
+                alt = self._window(*span, top, bottom, day, *within, only_copy=a)
+            else:
+                alt = self._window(*span, top, True, day, *within, only_ghost=copy)
+            same = alt is not None and alt.cost == solved[span].cost
+            if same and (span == below or alt.top == solved[span].top):
+                solved[span] = alt
+                return True
         return False
 
     def _forced_window(self, first, last, top, bottom, day) -> _WindowOptimum | None:
