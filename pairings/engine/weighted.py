@@ -574,30 +574,40 @@ class _Round:
         when the windows cannot be proven to give it (the caller then solves the whole graph).
 
         The one big matching costs about n² (rustworkx's blossom algorithm does n/2 stages of
-        O(n) work); windows of one score group each cost their own size squared.
+        O(n) work); windows of one score group each cost their own size squared. Before issue
+        24 only even cuts separated windows, with the field's whole excess checked at every
+        cut: at 20,000 players five score groups merged into one window of 12,996 players.
 
         Windows. The bye (odd field) is pinned to the first of the bye order, ``b0``. The other
         players fall into score groups by half-wins, best first (levels); a cut between two
         neighbouring levels is *odd* when the players above it are an odd number (one of them
         must float down across it) and *even* otherwise. Windows are the runs of levels between
         the *separating* cuts, at first every cut (one window per score group). A window W is
-        solved alone, ``OPT(W)``, on the day's edges inside it plus a *ghost* node for each odd
-        separating cut on its border: the ghost stands for the floater's opponent across the
-        cut, joined to every player of W's level next to the cut at the float's share of the
-        distance band (2 x how far the player is from that border: the day's float distance
-        2 x ((g_up - 1 - pos_up) + pos_down) is the sum of the two sides' shares) and nothing
-        in any other band. Across each odd separating cut, M pairs the two ghosts' partners
-        (the *float*). The answer ``M`` is the union of the windows' games and floats, plus
-        ``b0``'s bye.
+        solved alone, ``OPT(W)``, on the day's edges inside it plus, for an odd separating cut
+        on its border:
+        - below it, a *ghost* (the floater's opponent): joined to each player of W's bottom
+          level who has a day's game into the level below, at the float's *share* of the
+          distance band, 2 x (g - 1 - pos), nothing in any other band (the day's float
+          distance 2 x ((g_up - 1 - pos_up) + pos_down) is the sum of the two sides' shares);
+        - above it, *copies* of the players of the level above who have a day's game into W's
+          top level, each joined by those games at their day's costs less the upper player's
+          share, and a path of sinks (copy, sink, copy, ..., copy) so that exactly one copy
+          plays into W, whichever it is.
+        A window's float from above is then one of its games. ``M`` is the union of the
+        windows' games, plus ``b0``'s bye. Windows are solved top down, a window's copies
+        breaking ties towards the player the ghost above took (one more band, below all the
+        others and left out of OPT(W)).
 
         Checks: every window has a perfect matching costing nothing above ``win_diff`` (no
-        repeat beyond the limit, ...), no player is Gibsonized, and each float is a day's edge
-        costing exactly its two ghost shares plus ``win_diff`` = gap², nothing in ``repeats``,
-        ``last_round`` or ``firsts``. Let E(W) = ``win_diff`` of OPT(W) less LB(W), the sum of
-        gap² over the odd cuts inside W (each crossed at least once by any perfect matching of
-        W with its ghosts: crossings have the parity of the players above). Then, for each
-        separating cut c with half-win gap d between windows A and B: 2d² > E(A) + E(B) when
-        c is even, d > E(A) + E(B) when c is odd.
+        repeat beyond the limit, ...), no player is Gibsonized, and across each odd separating
+        cut the ghost above and the copy below took the same player (if not, another optimum
+        of one of the two windows with only that ghost edge or that copy is sought, kept only
+        if it costs exactly OPT of its window). Let E(W) = ``win_diff`` of OPT(W) less LB(W),
+        the sum of gap² over the odd cuts inside W and over the odd cut above it if any (each
+        crossed at least once by any perfect matching of W with its copies and ghost:
+        crossings have the parity of the players above). Then, for each separating cut c with
+        half-win gap d between windows A and B: 2d² > E(A) + E(B) when c is even, d > E(A) +
+        E(B) when c is odd.
 
         Proof that ``M`` is an optimum of the whole graph, given the checks (costs compare
         band by band, the packed weights order matchings that way):
@@ -605,23 +615,27 @@ class _Round:
         one (its ``win_diff`` is the squared half-win difference). A matching ``M'`` no dearer
         than ``M`` costs nothing there either, so it gives the bye to ``b0`` (bye cost 0 is the
         first of the bye order only), pairs the same players, and win_diff(M') <= win_diff(M)
-        = LB + sum of E(W), LB = the sum of gap² over all odd cuts.
+        = the sum over windows of LB(W) + E(W).
         (2) A game crossing cuts of gaps d1..dk costs (d1+..+dk)² = sum di² + sum over i != j
         of di·dj, which is >= sum di² + sum di when k >= 2. Call a separating cut *kept* by
         ``M'`` when ``M'`` crosses it as ``M`` does: not at all (even), or once by a game
-        between the two levels next to it (odd); else *broken*. A window whose border cuts are
-        all kept gets from ``M'`` a perfect matching of W with its ghosts (the float's player
-        on W's side takes the ghost), so its games cost at least LB(W) + E(W) in ``win_diff``;
-        any other window's games cost at least LB(W) (parity). A broken even cut is crossed at
-        least twice (2d² beyond M); a broken odd cut is crossed three times or more (2d²), or
-        by a game crossing another cut too (d, from the second sum above). So win_diff(M') >=
-        win_diff(M) + sum over broken cuts of their penalty - sum of E over the windows next
-        to a broken cut; by the cut checks this is > win_diff(M) as soon as one cut is broken.
-        (3) So ``M'`` keeps every separating cut: it is the union of a perfect matching of each
-        window with its ghosts, and of one float per odd separating cut. Each float costs, band
-        by band, at least its two ghost shares plus gap² (its other bands are >= 0), so
-        cost(M') >= sum of OPT(W) + sum of gap² over the odd separating cuts = cost(M): ``M``
-        is an optimum (where the optimum is unique, ``M`` is it).
+        between the two levels next to it (odd, a day's game: its upper player has a copy and
+        a ghost edge); else *broken*. A window whose border cuts are all kept gets from ``M'``
+        a perfect matching of W with its copies and ghost (the float below takes the ghost,
+        the float above is played by its copy, the other copies sit on sinks), so its games
+        and its float from above cost at least LB(W) + E(W) in ``win_diff``; any other window's
+        cost at least LB(W) (parity). A broken even cut is crossed at least twice (2d² beyond
+        M); a broken odd cut is crossed three times or more (2d²), or by a game crossing
+        another cut too (d, from the second sum above). So win_diff(M') >= win_diff(M) + sum
+        over broken cuts of their penalty - sum of E over the windows next to a broken cut; by
+        the cut checks this is > win_diff(M) as soon as one cut is broken.
+        (3) So ``M'`` keeps every separating cut, and is the union of a perfect matching of
+        each window with its copies and ghost, as in (2). Split the cost of each float (a, b)
+        into a's share (to the window above, on its ghost edge) and the rest (to the window
+        below, on a's copy): band by band these add up to the float's cost, so cost(M') =
+        the sum of the windows' matchings' costs >= the sum of OPT(W) = cost(M), because the
+        windows agree on every float. ``M`` is an optimum (where the optimum is unique, ``M``
+        is it).
         When a check fails the windows concerned are merged (their cut dropped) and solved
         again; with no cut left, or a window holding most of the field (``WINDOW_SHARE``, so
         the merging never costs much more than one whole matching), this gives None and the
