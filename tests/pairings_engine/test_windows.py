@@ -12,6 +12,7 @@ most of these fields, or the comparison would prove nothing.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import random
 from pathlib import Path
@@ -245,8 +246,10 @@ def test_windows_on_every_round_of_the_real_events():
     assert rounds >= 150 and kinds.get("windows", 0) >= 0.4 * 2 * rounds, (rounds, kinds)
 
 
+@functools.cache
 def _mid_event_field(n: int, seed: int):
-    """The benchmark's kind of field (tests/benchmarks/bench_pairing.py): ten greedy rounds."""
+    """The benchmark's kind of field (tests/benchmarks/bench_pairing.py): ten greedy rounds
+    (cached: the tests only read it)."""
     t = simulate(n, 10, lambda f: fast_history_pairing(f, seed), seed=seed, rounds_total=20)
     return t.field()
 
