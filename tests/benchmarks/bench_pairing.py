@@ -41,7 +41,8 @@ The scaling table's times are CPU seconds of this process (wall clock beside the
 pairing runs on one thread, and on a shared machine the wall clock mostly measures the load.
 
 Targets: growth 5,000 -> 10,000 players <= x2.5; 10,000 players <= 1 s; 20,000 <= 3 s; the
-same optimum cost as the whole graph. ``--only-scale`` skips the first table. ``--short``: 100
+same optimum cost as the whole graph. ``--only-scale`` skips the first table; ``--scale-runs N``
+takes medians of N runs at every size (default 3 up to 5,000 players, 1 above). ``--short``: 100
 players in the first table and 400 / 800 in the scaling table, in seconds. Exit status 0
 unless it crashes (an optimum that differs from networkx's or the whole graph's is an
 assertion error).
@@ -208,9 +209,9 @@ def whole_graph_pair_round(field, opts: PairingOptions):
         return pair_round(field, "swiss", opts)
 
 
-def scale_row(n: int, opts: PairingOptions) -> dict:
+def scale_row(n: int, opts: PairingOptions, runs: int | None = None) -> dict:
     field = mid_event_field(n)
-    runs = 3 if n <= 5000 else 1
+    runs = runs or (3 if n <= 5000 else 1)
     total, cpu, ours = median_wall_cpu(lambda: pair_round(field, "swiss", opts), runs)
     full_total, full_cpu, full = median_wall_cpu(lambda: whole_graph_pair_round(field, opts), runs)
     greedy_total, greedy_cpu, greedy = median_wall_cpu(lambda: fast_history_pairing(field, 1), runs)
@@ -220,6 +221,7 @@ def scale_row(n: int, opts: PairingOptions) -> dict:
     u, v, costs, weighted = rnd._packed(sparse)
     nodes = rnd.n + rnd.n % 2
     _, solve, window_pairs = median_wall_cpu(lambda: rnd.solve_windows(sparse), runs)
+    windows = getattr(rnd, "window_sizes", [])
     _, full_solve, full_pairs = median_wall_cpu(
         lambda: matching.solve_packed(nodes, weighted), runs
     )
@@ -237,6 +239,8 @@ def scale_row(n: int, opts: PairingOptions) -> dict:
         "full_graph_end_to_end_cpu_s": full_cpu,
         "solve_windows_cpu_s": solve,
         "solve_full_graph_cpu_s": full_solve,
+        "windows": len(windows),
+        "largest_window": max(windows, default=0),
         "greedy_s": greedy_total,
         "greedy_cpu_s": greedy_cpu,
         "same_optimum": True,
@@ -269,7 +273,7 @@ def print_scale(rows: list[dict]) -> None:
         f"{'players':>7} {'edges':>7} {'ours s':>15} {'full s':>17} {'full/ours':>9} "
         f"{'solve s':>7} {'full solve s':>12} {'greedy s':>8} {'ours/greedy':>11} "
         f"{'growth':>6} {'full growth':>11} {'repeats':>7} {'win diff':>8} "
-        f"{'greedy rep/wd':>13}"
+        f"{'greedy rep/wd':>13} {'windows':>7} {'largest':>7}"
     )
     for r in rows:
         n = r["players"]
@@ -282,12 +286,14 @@ def print_scale(rows: list[dict]) -> None:
             f"{r['greedy_cpu_s']:8.3f} {r['end_to_end_cpu_s'] / r['greedy_cpu_s']:10.1f}x "
             f"{_cell(growth.get(n), 6, '.2f')} {_cell(full_growth.get(n), 11, '.2f')} "
             f"{r['repeats']:>7} {r['win_diff']:>8g} "
-            f"{str(r['greedy_repeats']) + '/' + format(r['greedy_win_diff'], 'g'):>13}"
+            f"{str(r['greedy_repeats']) + '/' + format(r['greedy_win_diff'], 'g'):>13} "
+            f"{r['windows']:>7} {r['largest_window']:>7}"
         )
     print(
         "ours = pair_round (windows); full = pair_round with one whole-graph matching (before "
         "the windows); growth = factor per doubling of players (CPU), from this run; the "
-        "windows' optimum cost equals the whole graph's on every row (asserted)"
+        "windows' optimum cost equals the whole graph's on every row (asserted); windows / "
+        "largest = how many windows the round was solved in, and the players in the largest"
     )
     by_n = {r["players"]: r for r in rows}
     checks = []
@@ -316,7 +322,10 @@ def main() -> None:
         scale_sizes = [int(x) for x in sys.argv[at].split(",")]
     opts = PairingOptions(seed=1)
     rows = [] if "--only-scale" in sys.argv else [bench(n, opts) for n in sizes]
-    scale = [scale_row(n, opts) for n in scale_sizes]
+    scale_runs = None
+    if "--scale-runs" in sys.argv:
+        scale_runs = int(sys.argv[sys.argv.index("--scale-runs") + 1])
+    scale = [scale_row(n, opts, scale_runs) for n in scale_sizes]
     if "--json" in sys.argv:
         print(json.dumps({"sizes": rows, "scaling": scale}, indent=2))
         return

@@ -12,6 +12,7 @@ most of these fields, or the comparison would prove nothing.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import random
 from pathlib import Path
@@ -130,9 +131,9 @@ def test_merging_windows_is_exercised_and_exact(monkeypatch):
     calls: list[tuple[int, int]] = []
     original = _Round._window
 
-    def spy(self, first, last, *rest):
+    def spy(self, first, last, *rest, **options):
         calls.append((first, last))
-        return original(self, first, last, *rest)
+        return original(self, first, last, *rest, **options)
 
     monkeypatch.setattr(_Round, "_window", spy)
     merged = 0
@@ -170,7 +171,9 @@ def test_round_two_of_a_big_field_is_natural_in_every_window(monkeypatch):
     rnd = _Round(f, "swiss", PairingOptions())
     calls = []
     original = _Round._window
-    monkeypatch.setattr(_Round, "_window", lambda self, *a: calls.append(a) or original(self, *a))
+    monkeypatch.setattr(
+        _Round, "_window", lambda self, *a, **k: calls.append(a) or original(self, *a, **k)
+    )
     found = rnd.solve_windows(True)
     assert found is not None and calls == []
     u, v, costs, weighted = rnd._packed(True)
@@ -241,3 +244,66 @@ def test_windows_on_every_round_of_the_real_events():
             kinds[kind] = kinds.get(kind, 0) + 1
     # Small events often fall back (few score groups, Gibsonized leaders): still most rounds.
     assert rounds >= 150 and kinds.get("windows", 0) >= 0.4 * 2 * rounds, (rounds, kinds)
+
+
+@functools.cache
+def _mid_event_field(n: int, seed: int):
+    """The benchmark's kind of field (tests/benchmarks/bench_pairing.py): ten greedy rounds
+    (cached: the tests only read it)."""
+    t = simulate(n, 10, lambda f: fast_history_pairing(f, seed), seed=seed, rounds_total=20)
+    return t.field()
+
+
+@pytest.mark.parametrize(("n", "seed"), [(1001, 3), (1600, 7), (2400, 11)])
+def test_big_fields_split_at_odd_cuts_and_cost_what_the_whole_graph_costs(monkeypatch, n, seed):
+    """Mid-event fields of a few thousand: every score group is a window of its own, odd cuts
+    included (copies above, a ghost below), no window merges into most of the field, and the
+    union costs exactly the whole graph's optimum."""
+    seen: list[tuple[int, int, bool, bool]] = []
+    original = _Round._window
+
+    def spy(self, first, last, top, bottom, *rest, **options):
+        seen.append((first, last, top, bottom))
+        return original(self, first, last, top, bottom, *rest, **options)
+
+    monkeypatch.setattr(_Round, "_window", spy)
+    kind, ours, full = windows_and_full(_mid_event_field(n, seed), PairingOptions(seed=1))
+    assert kind == "windows" and ours == full
+    assert any(top for _, _, top, _ in seen) and any(bottom for _, _, _, bottom in seen)
+    rnd = _Round(_mid_event_field(n, seed), "swiss", PairingOptions(seed=1))
+    biggest = max(len(m) for m in rnd.group_members.values())
+    levels = sorted(set(rnd.hw), reverse=True)
+    sizes = {k: len(rnd.group_members[h]) for k, h in enumerate(levels)}
+    widest = max(sum(sizes.get(k, 0) for k in range(a, b + 1)) for a, b, _, _ in seen)
+    assert widest <= biggest + 0.2 * n  # at most a small neighbour or two merged in
+
+
+def test_windows_agree_on_their_floats_or_merge_and_stay_exact(monkeypatch):
+    """Two windows that chose different floats across their odd cut are made to agree with
+    another optimum of one of them (``_agree``), or merged; both happen on these fields."""
+    outcomes: list[bool] = []
+    original = _Round._agree
+
+    def spy(self, *args):
+        outcomes.append(original(self, *args))
+        return outcomes[-1]
+
+    monkeypatch.setattr(_Round, "_agree", spy)
+    for seed in SEEDS[:120]:
+        kind, ours, full = windows_and_full(*generated_field(seed))
+        assert ours == full, seed
+    for n, seed in ((1001, 3), (1600, 7)):
+        kind, ours, full = windows_and_full(_mid_event_field(n, seed), PairingOptions(seed=1))
+        assert ours == full, n
+    assert outcomes.count(True) >= 1 and outcomes.count(False) >= 1, outcomes
+
+
+def test_a_float_that_is_not_an_edge_of_the_day_is_not_taken(monkeypatch):
+    """The copies above are the day's games across the cut only, and the ghost below joins
+    only players with such a game: the windows never pair a float the graph does not hold."""
+    f = _mid_event_field(1001, 3)
+    rnd = _Round(f, "swiss", PairingOptions(seed=1))
+    found = rnd.solve_windows(True)
+    u, v, _, _ = rnd._packed(True)
+    day = set(zip(u.tolist(), v.tolist(), strict=True))
+    assert found is not None and all(pair in day for pair in found)
