@@ -75,7 +75,7 @@ def push(
                     venue.restart_from(link, applied)
                     continue
                 raise
-            link = venue.confirm_push(link, answer)
+            link = venue.confirm_push(link, answer, batch)
             batches += 1
             changes += batch["changes"]
             limit = full
