@@ -1117,7 +1117,6 @@ def settle_inbox(token: Any, payload: Any) -> dict[str, Any]:
             item = (
                 VenueInbox.objects.select_for_update()
                 .filter(pk=pk, link=link, status=VenueInbox.Status.QUEUED)
-                .select_related("online")
                 .first()
             )
             if item is None:
