@@ -263,3 +263,35 @@ def test_a_rebase_must_carry_the_whole_tournament(client):
     assert refused.value.params["remote"] == "venue_bad_change"
     assert not Player.objects.filter(name="").exists()
     assert VenueLink.objects.get(tournament=hosted).last_seq_applied == 0
+
+
+def test_a_waiting_list_goes_to_the_venue_in_order_and_its_promotions_come_back(
+    client, monkeypatch
+):
+    hosted = entries_event(cap=4)  # full: entrants wait
+    hosted_a = hosted.divisions.get()
+    firsts = []
+    for name in ("Wait, Wanda", "Wait, Walt"):
+        done = oe.submit_entry(hosted_a, name=name, email="w@example.org")
+        oe.confirm_entry(done.confirm_token)
+        firsts.append(done)
+    assert set(OnlineEntry.objects.values_list("status", flat=True)) == {"waiting"}
+    link = linked(client, hosted)  # the take sends the waiting list down, in its order
+    link.wire(monkeypatch)
+    assert set(OnlineEntry.objects.values_list("status", flat=True)) == {"sent"}
+    link.push()
+    local_a = link.local.divisions.get()
+    at_venue = OnlineEntry.objects.filter(tournament=link.local).order_by("waiting_since", "pk")
+    assert [(o.player.name, o.status) for o in at_venue] == [
+        ("Wait, Wanda", "waiting"),
+        ("Wait, Walt", "waiting"),
+    ]
+    page = client.get(f"/entry/{firsts[1].link_token}/").content.decode()
+    assert "waiting list at the venue, number 2" in page
+    # the venue's director raises the cap by one: Wanda moves in there, and here after the push
+    oe.set_division_rule(local_a, cap=5, actor="venue-td")
+    link.push()
+    wanda = OnlineEntry.objects.get(tournament=hosted, player__name="Wait, Wanda")
+    assert wanda.status == "entered" and wanda.entry.number == 5 and wanda.promoted_at
+    walt = OnlineEntry.objects.get(tournament=hosted, player__name="Wait, Walt")
+    assert walt.status == "waiting" and walt.entry is None

@@ -99,7 +99,8 @@ report_own_result(g3.player1.entry_token, 300, 450, round_number={round})
 
 INBOX = """
 from tournament.models import VenueInbox
-print(" ".join(VenueInbox.objects.order_by("id").values_list("status", flat=True)))
+reports = VenueInbox.objects.filter(kind="report").order_by("id")
+print(" ".join(reports.values_list("status", flat=True)))
 """
 
 # on the hosted site while the venue is offline: two online entries for B's last place, and

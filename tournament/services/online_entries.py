@@ -299,6 +299,12 @@ def _require_open(tournament: Tournament, field: str = "division") -> None:
         )
 
 
+def find_entrant(name: Any) -> Player:
+    """The registry player an entry under ``name`` is for, as the entry form finds them (a
+    venue settling an entry queued on its hosted site finds its player the same way)."""
+    return _entrant(None, name)
+
+
 def _entrant(player_id: Any, name: Any) -> Player:
     """The registry player this entry is for: picked by id, else found by name (exact or
     nearly, as the console's near-duplicate warning finds them), else a new player."""

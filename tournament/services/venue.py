@@ -23,6 +23,18 @@ round's rows on the wire, not 250 copies of a growing division. The log entry it
 written in the write's transaction, so a write confirmed at the venue is always either
 applied on the hosted site or still waiting in the log, whatever is killed when.
 
+When the two sides disagree (either was restored from an older backup) the venue's state
+wins: the venue sends its whole tournament as a *rebase* (``_log_rebase``: after a gap the
+hosted copy refused, or an answer showing the copy holds changes this log never saw
+confirmed), which the copy applies over whatever it holds and audits as ``venue_rebase``; its
+pages say so (``tournament.selectors.replica_note``).
+
+Down: what only the hosted copy receives while the venue holds it (players' self-reports,
+online entries that count, check-ins from players' links, and the waiting lists at the take)
+is queued in ``VenueInbox``; the venue pulls it (``inbox_for``), settles each item through its
+own services (tournament.sync.inbox) and answers (``settle_inbox``), and the player's page
+shows the answer. Entries made at the venue come back up with the push.
+
 Hand-back: ``reclaim`` (a hosted director takes authority back, with what the copy last
 received) or ``release_link`` (the venue hands it back after a final push); either revokes
 the link and is one audited action.
@@ -614,6 +626,13 @@ def take_state(token: Any) -> dict[str, Any]:
         link.save(update_fields=["taken"])
         audit(link.tournament, LinkActor(link.pk, link.venue_name), Action.VENUE_TAKEN, link)
         state = tournament_state(link.tournament)
+        # the waiting lists go down as entries to settle, in their order: the venue keeps
+        # them under its own rules (its cap, its promotions) from now
+        waiting = OnlineEntry.objects.filter(
+            tournament=link.tournament, status=OnlineEntry.Status.WAITING
+        ).select_related("player", "division")
+        for online in waiting.order_by("waiting_since", "pk"):
+            queue_online_entry(link, online, LinkActor(link.pk, link.venue_name))
     state["venue"] = link.venue_name
     return state
 
@@ -691,7 +710,7 @@ def apply_push(token: Any, payload: Any) -> dict[str, Any]:
         require(actor, "direct", tournament, what="apply a venue's changes")
         was = link.last_seq_applied
         rebase = payload.get("rebase") is True
-        if upto <= was and not rebase:
+        if upto <= was:  # (a rebase is numbered past what this copy holds: this one is old)
             return {"last_seq_applied": was, "applied": False, "players": {}, "was": was}
         if not rebase and (after > was or upto < after):
             raise ServiceError("venue_gap", where=str(tournament), applied=was, after=after)
@@ -739,7 +758,9 @@ def _link_online_entries(tournament: Tournament) -> None:
     """Entries the venue made from online entries queued here came back up with the push:
     each entrant's page points at their entry again (they check in from it)."""
     waiting = OnlineEntry.objects.filter(
-        tournament=tournament, status=OnlineEntry.Status.ENTERED, entry__isnull=True
+        tournament=tournament,
+        status__in=(OnlineEntry.Status.ENTERED, OnlineEntry.Status.WAITING),
+        entry__isnull=True,
     )
     for online in waiting:
         entry = (
@@ -747,10 +768,12 @@ def _link_online_entries(tournament: Tournament) -> None:
             .filter(online__isnull=True)
             .first()
         )
-        if entry is not None:
-            online.entry = entry
+        if entry is not None:  # (a waiting entrant the venue moved into a freed place too)
+            if online.status == OnlineEntry.Status.WAITING:
+                online.promoted_at = timezone.now()
+            online.entry, online.status = entry, OnlineEntry.Status.ENTERED
             online.division_id = entry.division_id
-            online.save(update_fields=["entry", "division"])
+            online.save(update_fields=["entry", "status", "division", "promoted_at"])
 
 
 def _revoke(link: VenueLink, actor: Any, action: Action, who: str, summary: str) -> VenueLink:
@@ -1082,7 +1105,7 @@ def _inbox_row(item: VenueInbox) -> dict[str, Any]:
             email=online.email,
             rating=online.rating,
             paid=online.paid,
-            made=_iso(item.created),
+            made=_iso(online.created),
         )
     return row
 

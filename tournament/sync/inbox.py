@@ -53,7 +53,7 @@ def _entrant(link: VenueTake, item: dict[str, Any]) -> Player:
             found = Player.objects.filter(**{field: value}).first()
             if found is not None:
                 return found
-    player = oe._entrant(None, item.get("name"))
+    player = oe.find_entrant(item.get("name"))
     if player.pk is None:
         for field in ("naspa_id", "wespa_id", "absp_id", "country"):
             setattr(player, field, str(item.get(field) or ""))
