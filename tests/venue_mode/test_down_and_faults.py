@@ -16,6 +16,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from tests.core.conftest import make_director
 from tournament import services
 from tournament.errors import ServiceError
 from tournament.models import (
@@ -228,6 +229,10 @@ def test_a_hosted_copy_restored_from_an_older_backup_is_replaced_by_the_venues_s
     page = client.get(f"/t/{hosted.slug}/").content.decode()
     assert 'id="venue-rebased"' in page and "Run from the venue <strong>Hall B" in page
     assert "#4 at" in page
+    # and the hosted director's Venue mode page
+    client.force_login(make_director(hosted, "hosted-td"))
+    console = client.get(f"/t/{hosted.slug}/console/venue-mode/").content.decode()
+    assert 'id="venue-rebased"' in console and "restored from a backup" in console
 
 
 def test_a_venue_restored_from_an_older_backup_wins_over_what_the_copy_holds(client):
@@ -295,3 +300,21 @@ def test_a_waiting_list_goes_to_the_venue_in_order_and_its_promotions_come_back(
     assert wanda.status == "entered" and wanda.entry.number == 5 and wanda.promoted_at
     walt = OnlineEntry.objects.get(tournament=hosted, player__name="Wait, Walt")
     assert walt.status == "waiting" and walt.entry is None
+
+
+def test_the_public_entry_form_on_the_copy_sends_the_entry_to_the_venue(client):
+    from django.contrib.auth import get_user_model
+
+    hosted = entries_event()
+    linked(client, hosted)
+    client.force_login(get_user_model().objects.create_user("bo", "bo@example.org", None))
+    answer = client.post(f"/t/{hosted.slug}/entries/", {"division": "a", "name": "Brook, Ben"})
+    assert answer.status_code == 302 and answer["Location"].startswith("/entry/")
+    page = client.get(answer["Location"]).content.decode()
+    assert "sent to the venue, which runs the event" in page
+    assert "your online entry: waiting for the venue" in page
+    assert not Entry.objects.filter(player__name="Brook, Ben").exists()
+    # and a second entry for the same player waits for nothing: it is refused here already
+    again = client.post(f"/t/{hosted.slug}/entries/", {"division": "a", "name": "Brook, Ben"})
+    assert again.status_code == 400 and "Brook, Ben" in again.content.decode()
+    assert VenueInbox.objects.filter(kind="entry").count() == 1

@@ -200,7 +200,14 @@ def entries(request: HttpRequest, slug: str) -> HttpResponseBase:
             None,
             [online.email],
         )
-    messages.success(request, "Your entry is in. Keep this page's address: it is your own.")
+    if online.status == OnlineEntry.Status.SENT:  # a venue runs the event (issue 23)
+        messages.success(
+            request,
+            "Your entry is sent to the venue, which runs the event: this page shows its "
+            "answer. Keep this page's address: it is your own.",
+        )
+    else:
+        messages.success(request, "Your entry is in. Keep this page's address: it is your own.")
     return _private(redirect("entries:mine", token=done.link_token))
 
 
