@@ -448,6 +448,10 @@ CODES: dict[str, str] = {
     "venue_refused": "the hosted site {url} refused: {detail}",
     "venue_not_taken": "{where} has not been taken by its venue yet: take it first",
     "venue_not_held": "{where} was not taken from a hosted site: there is no link to push to",
+    "venue_bad_url": "{url!r} is not a hosted site's address: give it as "
+    "https://gibson.example.org (nothing was taken)",
+    "venue_token_needed": "the venue link's token is needed: paste the one the hosted site "
+    "showed when the link was made (nothing was taken)",
     # clubs commands (club_night, season_standings, club_night_close, club_season)
     "unknown_club": "there is no club {club!r}",
     "unknown_user": "there is no account {user!r}",

@@ -1107,6 +1107,8 @@ class OnlineEntry(models.Model):
         UNCONFIRMED = "unconfirmed", "awaiting e-mail confirmation"
         ENTERED = "entered", "entered"
         WAITING = "waiting", "on the waiting list"
+        # a venue holds the tournament (issue 23): the entry is queued for it to settle
+        SENT = "sent", "sent to the venue"
         WITHDRAWN = "withdrawn", "withdrawn"
         REFUSED = "refused", "refused"
 
@@ -1253,8 +1255,14 @@ class VenueChange(models.Model):
 
 class VenueInbox(models.Model):
     """On the hosted site: what a player sent while a venue holds the tournament (a result
-    self-reported from their phone), queued for the venue to pull and settle through its own
-    services; the player's page shows the outcome once the venue has answered."""
+    self-reported from their phone, an online entry, a check-in), queued for the venue to pull
+    and settle through its own services; the player's page shows the outcome once the venue
+    has answered."""
+
+    class Kind(models.TextChoices):
+        REPORT = "report", "a result reported"
+        ENTRY = "entry", "an online entry"
+        CHECK_IN = "check_in", "a check-in"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "waiting for the venue"
@@ -1262,10 +1270,18 @@ class VenueInbox(models.Model):
         REFUSED = "refused", "refused at the venue"
 
     link = models.ForeignKey(VenueLink, on_delete=models.CASCADE, related_name="inbox")
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="venue_reports")
-    round_number = models.PositiveIntegerField()
-    score = models.IntegerField(help_text="the player's own score")
-    opp_score = models.IntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.REPORT)
+    # a report's or a check-in's player (an online entry has no Entry here until the venue's
+    # push brings the one it made; the venue's push may remove one: its answers stay)
+    entry = models.ForeignKey(
+        Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="venue_reports"
+    )
+    online = models.ForeignKey(
+        OnlineEntry, on_delete=models.CASCADE, null=True, blank=True, related_name="venue_inbox"
+    )
+    round_number = models.PositiveIntegerField(default=0)
+    score = models.IntegerField(default=0, help_text="the player's own score")
+    opp_score = models.IntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     outcome = models.CharField(max_length=300, blank=True)
     created = models.DateTimeField(auto_now_add=True)

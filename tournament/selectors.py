@@ -30,6 +30,7 @@ from .models import (
     Round,
     RoundClock,
     Tournament,
+    VenueLink,
 )
 from .standings import PlayerRound, StandingsPlayer, StandingsRow, compute_standings
 from .team_standings import TeamStandingsRow, compute_team_standings, team_name
@@ -1076,3 +1077,29 @@ def checked_in_count(tournament: Tournament) -> tuple[int, int]:
     """(checked in, entered) over the tournament's players still playing: "who is here"."""
     entries = Entry.objects.filter(division__tournament=tournament, withdrawn_round__isnull=True)
     return entries.filter(checked_in_at__isnull=False).count(), entries.count()
+
+
+def replica_note(tournament: Tournament) -> dict[str, Any] | None:
+    """What a hosted copy run from a venue says about itself (venue mode, issue 23): the
+    venue, the last change received and when, and the last time the venue's state replaced
+    this copy's (one side restored from a backup; the venue's wins). None when no venue
+    holds it."""
+    link = VenueLink.objects.filter(
+        tournament=tournament, taken__isnull=False, revoked__isnull=True
+    ).first()
+    if link is None:
+        return None
+    rebase = (
+        AuditEvent.objects.filter(tournament=tournament, action="venue_rebase", at__gte=link.taken)
+        .order_by("-at")
+        .values("at", "summary")
+        .first()
+    )
+    return {
+        "venue": link.venue_name,
+        "since": link.taken,
+        "last_seq": link.last_seq_applied,
+        "last_push": link.last_push,
+        "rebased_at": rebase["at"] if rebase else None,
+        "rebased": rebase["summary"] if rebase else "",
+    }

@@ -50,6 +50,9 @@ from tournament.models import (
     RoundClock,
     StaffInvite,
     Tournament,
+    VenueChange,
+    VenueLink,
+    VenueTake,
     Weekend,
 )
 from tournament.services.selfentry import issue_token
@@ -89,6 +92,11 @@ TABLE: dict[str, str] = {
     "edit the registry": "no no no no no no yes no yes",
     "submit or import ratings": "no no no no no no no yes yes",
     "create a tournament": "no no no no no no no no yes",
+    "make a venue link": "no no no yes no no no no yes",
+    "take a tournament back from its venue": "no no no yes no no no no yes",
+    "take a tournament to a venue": "no no no no no no no no yes",
+    "push to the hosted site": "no no no yes no no no no yes",
+    "hand back to the hosted site": "no no no yes no no no no yes",
     "found a club": "no no yes yes yes yes yes yes yes",
     "use the admin": "no no no no no no yes yes yes",
 }
@@ -311,6 +319,96 @@ def _web_check_in(world: World, role: str) -> bool:
     entry = _division(world, "B").entries.get(number=1)
     response = client.post(CONSOLE + "setup/checkin/tap/", {"entry": entry.pk, "here": "1"})
     return not web_refused(response)
+
+
+# venue mode (issue 23): the hosted site's two actions (make a link, take it back), and the
+# laptop's three (take, push, hand back), whose hosted site is a stand-in answering yes
+
+
+def _venue_links_fp(world: World) -> Any:
+    return VenueLink.objects.count()
+
+
+def _web_reclaim(world: World, role: str) -> bool:
+    """Taking back needs a link to take back from: made first, as the hosted director would."""
+    from tournament.services.venue import create_link
+
+    create_link("test", world.tournament, "Hall B")
+    response = web_client(world, role).post(CONSOLE + "venue-mode/", {"action": "reclaim"})
+    return not web_refused(response)
+
+
+def _venue_takes_fp(world: World) -> Any:
+    """Pushes and hand-backs made (the door itself makes the laptop's link first)."""
+    takes = VenueTake.objects
+    return (
+        takes.filter(last_push__isnull=False).count(),
+        takes.filter(released__isnull=False).count(),
+    )
+
+
+class _HostedStandIn:
+    """The hosted site, as the laptop's HTTP client sees it: every call answered yes."""
+
+    def __init__(self, world: World) -> None:
+        from tournament.services.venue import tournament_state
+
+        state = tournament_state(world.tournament)
+        state["tournament"] = "taken-open"
+        self.state = state
+
+    def __enter__(self) -> _HostedStandIn:
+        from unittest import mock
+
+        from tournament.sync import client
+
+        answers = {
+            "fetch_state": lambda base, token: self.state,
+            "push_batch": lambda base, token, batch: {
+                "last_seq_applied": batch["upto"],
+                "players": {},
+                "was": batch["after"],
+            },
+            "fetch_inbox": lambda base, token: {"items": []},
+            "release": lambda base, token: {"released": True},
+        }
+        self.patches = [mock.patch.object(client, k, v) for k, v in answers.items()]
+        for patch in self.patches:
+            patch.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for patch in self.patches:
+            patch.stop()
+
+
+def _web_venue_take(world: World, role: str) -> bool:
+    with _HostedStandIn(world):
+        response = web_client(world, role).post(
+            "/console/venue/take/", {"url": "http://hosted.example", "token": "gv_x"}
+        )
+    return not web_refused(response)
+
+
+def _web_on_the_laptop(action: str) -> Callable[[World, str], bool]:
+    """The world's tournament as if taken onto this laptop, one change waiting; then the
+    venue mode page's button."""
+
+    def door(world: World, role: str) -> bool:
+        VenueTake.objects.create(
+            tournament=world.tournament,
+            hosted_url="http://hosted.example",
+            token="gv_x",
+            next_seq=2,
+        )
+        VenueChange.objects.create(
+            tournament=world.tournament, seq=1, kind="record_result", scope="tournament"
+        )
+        with _HostedStandIn(world):
+            response = web_client(world, role).post(CONSOLE + "venue-mode/", {"action": action})
+        return not web_refused(response)
+
+    return door
 
 
 def _night_fp(world: World) -> Any:
@@ -579,6 +677,19 @@ ACTIONS: dict[str, Action] = {
     ),
     "edit the registry": Action(_nothing, {"admin": _admin_registry}),
     "create a tournament": Action(_nothing, {"web": _web_new_tournament}),
+    "make a venue link": Action(
+        _venue_links_fp,
+        {"web": _web_post(CONSOLE + "venue-mode/", {"action": "link", "venue_name": "Hall B"})},
+    ),
+    "take a tournament back from its venue": Action(
+        lambda world: VenueLink.objects.filter(revoked__isnull=False).count(),
+        {"web": _web_reclaim},
+    ),
+    "take a tournament to a venue": Action(
+        lambda world: VenueTake.objects.count(), {"web": _web_venue_take}
+    ),
+    "push to the hosted site": Action(_venue_takes_fp, {"web": _web_on_the_laptop("push")}),
+    "hand back to the hosted site": Action(_venue_takes_fp, {"web": _web_on_the_laptop("release")}),
     "found a club": Action(_clubs, {"web": _web_post("/clubs/new/", CLUB)}),
     "use the admin": Action(_nothing, {"admin": _admin_index}),
     "submit or import ratings": Action(

@@ -114,7 +114,7 @@ def test_a_push_applies_once_in_order_and_the_public_copy_follows(client):
     assert "400" in str(standings) or standings  # the standings read the new game
     # the same batch again: a no-op, nothing doubled
     again = push(client, token, scored(state, 999, 1), after=0, upto=3)
-    assert again.json() == {"last_seq_applied": 3, "applied": False, "players": {}}
+    assert again.json() == {"last_seq_applied": 3, "applied": False, "players": {}, "was": 3}
     game.refresh_from_db()
     assert (game.score1, game.score2) == (400, 350)
     # a gap (the copy holds 3, the batch starts after 5) is refused, naming where to resume
@@ -310,8 +310,9 @@ def test_a_hosted_copy_restored_from_an_older_backup_gets_the_changes_again(clie
     take.save(update_fields=["last_pushed_seq"])
     services.update_division(d, actor="test", prize_places=3)  # change 3
     result = push(take, send=hosted, pull=False)
-    assert sent == [(2, 3), (1, 3)]
-    assert result["last_seq"] == 3
+    # refused as a gap, it sends again from what the copy holds, the whole state as a rebase
+    assert sent == [(2, 3), (1, 4)]
+    assert result["last_seq"] == 4
 
 
 def test_a_venue_restored_from_an_older_backup_sends_its_whole_state_again(client):

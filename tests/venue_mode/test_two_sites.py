@@ -30,6 +30,13 @@ for name in ("A", "B"):
         services.register_player(d, name=f"{name}{n:02d}, Player", rating=1200 + 37 * n)
     services.selfentry.ensure_tokens(d, "test")  # players' links, made before the hand-over
 services.publish_tournament(t, True, actor="test")
+# entries online for B, one place left: the venue settles what the hosted site takes
+import datetime as dt
+from django.utils import timezone
+from tournament.services import online_entries as oe
+now = timezone.now()
+oe.open_entries(t, now - dt.timedelta(days=1), now + dt.timedelta(days=7), actor="test")
+oe.set_division_rule(t.divisions.get(slug="b"), cap=11, actor="test")
 u = get_user_model().objects.create_user("hosted-td", "td@example.org", "pw-long-enough-1")
 t.directors.add(u)
 print(t.slug)
@@ -92,7 +99,37 @@ report_own_result(g3.player1.entry_token, 300, 450, round_number={round})
 
 INBOX = """
 from tournament.models import VenueInbox
-print(" ".join(VenueInbox.objects.order_by("id").values_list("status", flat=True)))
+reports = VenueInbox.objects.filter(kind="report").order_by("id")
+print(" ".join(reports.values_list("status", flat=True)))
+"""
+
+# on the hosted site while the venue is offline: two online entries for B's last place, and
+# a player checking in from their link
+ENTER_AND_CHECK_IN = """
+from tournament.models import Entry, Tournament
+from tournament.services import online_entries as oe
+from tournament.services.checkin import player_check_in
+from tournament.services.selfentry import player_actor
+t = Tournament.objects.get(slug="{slug}")
+b = t.divisions.get(slug="b")
+for name in ("Online, Olive", "Online, Otto"):
+    done = oe.submit_entry(b, name=name, email="olive@example.org")
+    oe.confirm_entry(done.confirm_token)
+a01 = Entry.objects.get(division__tournament=t, division__slug="a", number=1)
+print(player_check_in(a01, actor=player_actor(a01)))
+"""
+
+SETTLED = """
+from tournament.models import Entry, OnlineEntry, VenueInbox
+items = VenueInbox.objects.exclude(kind="report").order_by("id")
+print(" ".join(f"{{i.kind}}:{{i.status}}" for i in items))
+entries = OnlineEntry.objects.order_by("id")
+print(" ".join(
+    f"{{o.player.name.split()[-1]}}:{{o.status}}:{{o.entry.number if o.entry else '-'}}"
+    for o in entries
+))
+a01 = Entry.objects.get(division__tournament__slug="{slug}", division__slug="a", number=1)
+print(a01.checked_in_at is not None)
 """
 
 SCORE_REST = """
@@ -188,6 +225,16 @@ def test_a_venue_runs_the_event_and_the_hosted_site_follows(tmp_path):
             check=False,
         )
         assert refused.returncode != 0
+
+        # online entries and a check-in reach the hosted site while the venue is offline
+        assert hosted.shell(ENTER_AND_CHECK_IN.format(slug=SLUG)).split()[-1] == "sent"
+        first = venue.json("venue_push")
+        assert first["pushed"][SLUG]["reports_pulled"] == 3
+        settled = hosted.shell(SETTLED.format(slug=SLUG)).splitlines()
+        assert settled[0].split() == ["entry:accepted", "entry:accepted", "check_in:accepted"]
+        # Olive took B's last place at the venue (its number came up with the push); Otto waits
+        assert settled[1].split() == ["Olive:entered:11", "Otto:waiting:-"]
+        assert settled[2] == "True"  # the venue's check-in came up with the push
 
         for r in (1, 2):
             play(venue, r)

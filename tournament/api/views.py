@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import django_filters
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 from django.http import HttpResponse, HttpResponseBase
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
@@ -283,7 +283,9 @@ class GameList(TournamentScoped, generics.ListAPIView):
         return (
             _games()
             .filter(round__division=self.division())
-            .order_by("round__number", "board", "id")
+            # byes (no board) last on every database: SQLite sorts NULL first, PostgreSQL
+            # last, and a venue's copy must read the same as its hosted site (issue 23)
+            .order_by("round__number", F("board").asc(nulls_last=True), "id")
         )
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:

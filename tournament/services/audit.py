@@ -150,6 +150,10 @@ class Action(StrEnum):
     VENUE_APPLY = "venue_apply"
     RECLAIM_FROM_VENUE = "reclaim_from_venue"
     VENUE_RELEASE = "venue_release"
+    # the venue's state replaced the hosted copy's (one or the other was restored from a backup)
+    VENUE_REBASE = "venue_rebase"
+    # an entrant's online entry or check-in on the hosted copy, queued for the venue
+    VENUE_QUEUE = "venue_queue"
 
 
 @dataclass(frozen=True)

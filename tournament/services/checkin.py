@@ -23,6 +23,7 @@ from ..models import Division, Entry, OnlineEntry
 from ..selectors import paired_rounds
 from .audit import Actor, audit
 from .entries import remove_entry
+from .venue import held_by_venue, queue_check_in
 
 
 @transaction.atomic
@@ -55,6 +56,30 @@ def check_in(entry: Entry, *, here: bool = True, actor: Actor | str | Any | None
         after={"checked_in": here},
     )
     return entry
+
+
+@transaction.atomic
+def player_check_in(entry: Entry, *, actor: Actor | str | Any | None = None) -> str:
+    """A player checking in from their own link: "checked_in" (or already), or "sent" when a
+    venue runs the tournament and this is its hosted copy (issue 23): the check-in is queued
+    for the venue, which sets it unless its director removed or withdrew the player, and the
+    player's page shows the answer."""
+    link = held_by_venue(entry.division.tournament)
+    if link is None:
+        check_in(entry, actor=actor)
+        return "checked_in"
+    if entry.withdrawn_round is not None:
+        raise ServiceError(
+            "checkin_withdrawn",
+            field="entry",
+            number=entry.number,
+            name=entry.name,
+            division=entry.division.name,
+        )
+    if entry.checked_in_at is not None:
+        return "checked_in"
+    queue_check_in(link, entry, actor)
+    return "sent"
 
 
 @transaction.atomic

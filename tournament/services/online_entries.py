@@ -50,6 +50,7 @@ from ..selectors import fold, near_duplicates, paired_rounds, registry_rating
 from . import notices
 from .audit import Actor, audit
 from .entries import MAX_SEED_RATING, check_player_name, move_entry, register_player, remove_entry
+from .venue import held_by_venue, queue_online_entry
 
 Status = OnlineEntry.Status
 TOKEN_BYTES = 24  # 192 bits, as the self-entry links
@@ -298,6 +299,12 @@ def _require_open(tournament: Tournament, field: str = "division") -> None:
         )
 
 
+def find_entrant(name: Any) -> Player:
+    """The registry player an entry under ``name`` is for, as the entry form finds them (a
+    venue settling an entry queued on its hosted site finds its player the same way)."""
+    return _entrant(None, name)
+
+
 def _entrant(player_id: Any, name: Any) -> Player:
     """The registry player this entry is for: picked by id, else found by name (exact or
     nearly, as the console's near-duplicate warning finds them), else a new player."""
@@ -391,7 +398,9 @@ def submit_entry(
     if player.pk is not None:
         earlier = (
             OnlineEntry.objects.filter(
-                tournament=tournament, player=player, status__in=(*LIVE, Status.REFUSED)
+                tournament=tournament,
+                player=player,
+                status__in=(*LIVE, Status.REFUSED, Status.SENT),
             )
             .select_related("division")
             .first()
@@ -438,7 +447,8 @@ def submit_entry(
         + ("" if signed_in else "; awaiting e-mail confirmation"),
         after={"division": division.name, "player": player.name, "rating": rating},
     )
-    if notices_opt_in and address:
+    if notices_opt_in and address and held_by_venue(tournament) is None:
+        # (a venue's copy takes no subscription: the venue sends no mail while offline)
         notices.subscribe(tournament, player, address, actor=who)
     if signed_in:
         _place(online, who)
@@ -468,6 +478,75 @@ def _confirm(online: OnlineEntry) -> None:
     _place(online, who)
 
 
+@transaction.atomic
+def enter_from_hosted(
+    division: Division,
+    *,
+    player: Player,
+    email: str,
+    rating: int,
+    made: dt.datetime,
+    paid: bool = False,
+    actor: Actor | str | Any | None = None,
+) -> OnlineEntry:
+    """On a venue (issue 23): an online entry the hosted site queued, entered here under this
+    instance's own rules, as its entry form would have: the window as it stood when the
+    entrant entered (``made``), the division's rule and band, round 1 not paired, one entry
+    per player; then placed (in, or on the waiting list by the cap). Its e-mail was confirmed
+    on the hosted site. Refusals are the entry form's own."""
+    tournament = division.tournament
+    if window_state(tournament, now=made) != "open":
+        _require_open(tournament)  # the form's own words (closed, not yet, none)
+    rule = division_rule(division)
+    if paired_rounds(division):
+        raise ServiceError("entries_division_started", field="division", division=division.name)
+    if player.pk is not None:
+        earlier = (
+            OnlineEntry.objects.filter(
+                tournament=tournament, player=player, status__in=(*LIVE, Status.REFUSED)
+            )
+            .select_related("division")
+            .first()
+        )
+        held = player.entries.filter(division__tournament=tournament).select_related("division")
+        first = held.first()
+        if earlier is not None or first is not None:
+            raise ServiceError(
+                "entries_already",
+                field="name",
+                name=player.name,
+                tournament=tournament.name,
+                division=(earlier.division if earlier else first.division).name,
+                status=earlier.get_status_display() if earlier else "entered",
+            )
+    _check_band(division, rule, rating)
+    if player.pk is None:
+        player.email = email
+        player.save()
+    _token, link = _new_secret()  # the entrant's own link is the hosted site's
+    online = OnlineEntry.objects.create(
+        tournament=tournament,
+        division=division,
+        player=player,
+        email=email,
+        rating=rating,
+        status=Status.UNCONFIRMED,
+        paid=paid,
+        link_hash=link,
+    )
+    who = Actor.of(actor) if actor is not None else Actor(f"entrant {player.name}")
+    audit(
+        tournament,
+        who,
+        "online_entry",
+        online,
+        f"{player.name} ({rating}) entered {division.name} online, from the hosted site",
+        after={"division": division.name, "player": player.name, "rating": rating},
+    )
+    _place(online, who)
+    return online
+
+
 def _lock(division: Division) -> None:
     """Hold the division's row until the transaction ends: two entrants confirming at once
     must not both take its last place (PostgreSQL waits here; SQLite writes one at a time)."""
@@ -480,7 +559,12 @@ def _room(division: Division) -> bool:
 
 
 def _place(online: OnlineEntry, actor: Actor | Any) -> None:
-    """Into the division if there is room and no one is waiting ahead, else onto its list."""
+    """Into the division if there is room and no one is waiting ahead, else onto its list;
+    on a copy a venue runs (issue 23), sent to the venue, which places it by its own rules."""
+    link = held_by_venue(online.tournament)
+    if link is not None:
+        queue_online_entry(link, online, actor)
+        return
     division = online.division
     _lock(division)
     queue = division.online_entries.filter(status=Status.WAITING).exclude(pk=online.pk)

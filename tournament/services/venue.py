@@ -23,6 +23,18 @@ round's rows on the wire, not 250 copies of a growing division. The log entry it
 written in the write's transaction, so a write confirmed at the venue is always either
 applied on the hosted site or still waiting in the log, whatever is killed when.
 
+When the two sides disagree (either was restored from an older backup) the venue's state
+wins: the venue sends its whole tournament as a *rebase* (``_log_rebase``: after a gap the
+hosted copy refused, or an answer showing the copy holds changes this log never saw
+confirmed), which the copy applies over whatever it holds and audits as ``venue_rebase``; its
+pages say so (``tournament.selectors.replica_note``).
+
+Down: what only the hosted copy receives while the venue holds it (players' self-reports,
+online entries that count, check-ins from players' links, and the waiting lists at the take)
+is queued in ``VenueInbox``; the venue pulls it (``inbox_for``), settles each item through its
+own services (tournament.sync.inbox) and answers (``settle_inbox``), and the player's page
+shows the answer. Entries made at the venue come back up with the push.
+
 Hand-back: ``reclaim`` (a hosted director takes authority back, with what the copy last
 received) or ``release_link`` (the venue hands it back after a final push); either revokes
 the link and is one audited action.
@@ -46,8 +58,11 @@ from ..access import LinkActor, check_authority, require
 from ..errors import ServiceError
 from ..models import (
     Division,
+    DivisionEntryRule,
     Entry,
+    EntryWindow,
     Game,
+    OnlineEntry,
     PendingResult,
     Player,
     Round,
@@ -100,7 +115,14 @@ ENTRY_FIELDS = (
     "withdrawn_round",
     "withdrawal_score",
     "extra",
+    "checked_in_at",
 )
+ENTRY_MOMENTS = ("checked_in_at",)
+RULE_FIELDS = ("cap", "rating_min", "rating_max", "fee_amount", "fee_currency")
+WINDOW_FIELDS = ("opens_at", "closes_at", "closed_at")
+# what an entrant does on the hosted copy while a venue holds it: queued for the venue, not a
+# write of the tournament's play (the venue settles it through its own services)
+QUEUED_ON_THE_COPY = frozenset({"online_entry", "confirm_online_entry", Action.VENUE_QUEUE})
 PLAYER_FIELDS = ("name", "naspa_id", "wespa_id", "absp_id", "country")
 GAME_FIELDS = ("board", "score1", "score2", "first", "explanation")
 
@@ -129,6 +151,9 @@ NOT_PUSHED = frozenset(
         Action.VENUE_TAKE,
     }
 )
+
+# changes that send the whole state as a rebase ("restored": the name before "rebase")
+REBASE_KINDS = frozenset({"rebase", "restored"})
 
 # change rows per batch: a 23-round event of 500 players is about 6,000; each batch carries
 # the rows its changes touched (the entries of a division, the rounds), well under a request's
@@ -193,8 +218,15 @@ def _log_change(tournament_id: int, action: Action, obj: Any) -> None:
 def venue_hook(tournament: Tournament | None, action: Action, obj: Any) -> None:
     """Inside every audited write: refuse it on a tournament this instance does not hold (a
     replica of a venue's, or one handed back), and log it when a venue holds it here."""
-    if isinstance(obj, (VenueLink, VenueTake)):
-        return  # the link's own bookkeeping (apply, take back, release)
+    if isinstance(obj, (VenueLink, VenueTake, VenueInbox)):
+        return  # the link's own bookkeeping (apply, take back, release, the queue)
+    if (
+        isinstance(obj, OnlineEntry)
+        and action in QUEUED_ON_THE_COPY
+        and tournament is not None
+        and held_by_venue(tournament) is not None
+    ):
+        return  # an entrant's entry on the copy, queued for the venue (issue 23, down)
     if tournament is not None and tournament.pk:
         check_authority(tournament)
         if action not in NOT_PUSHED:
@@ -226,6 +258,7 @@ def _division_state(
     state["entries"] = [
         {
             "number": e["number"],
+            **{f: _iso(e[f]) for f in ENTRY_MOMENTS},
             "player": {
                 "ref": (refs or {}).get(
                     str(e["player_id"]), e["player_id"] if refs is None else None
@@ -233,10 +266,12 @@ def _division_state(
                 "local": e["player_id"],
                 **{f: e[f"player__{f}"] for f in PLAYER_FIELDS},
             },
-            **{f: e[f] for f in ENTRY_FIELDS},
+            **{f: e[f] for f in ENTRY_FIELDS if f not in ENTRY_MOMENTS},
         }
         for e in entries.values(*values)
     ]
+    rule = DivisionEntryRule.objects.filter(division=division).values(*RULE_FIELDS).first()
+    state["entry_rule"] = rule
     round_rows = Round.objects.filter(division=division)
     games = Game.objects.filter(round__division=division)
     if rounds is not None:
@@ -292,6 +327,14 @@ def tournament_state(
     return {
         "tournament": tournament.slug,
         "settings": _tournament_state(tournament),
+        "entry_window": {
+            k: _iso(v)
+            for k, v in (
+                EntryWindow.objects.filter(tournament=tournament).values(*WINDOW_FIELDS).first()
+                or {}
+            ).items()
+        }
+        or None,
         "divisions": [_division_state(d, None if full else divisions[d.pk], refs) for d in rows],
         "all_divisions": full,
     }
@@ -359,6 +402,9 @@ def _apply_entries(
             values["extra"] = []
         if values["seed_rating"] is None:
             values["seed_rating"] = 0
+        for moment in ENTRY_MOMENTS:
+            if isinstance(values[moment], str):
+                values[moment] = datetime.fromisoformat(values[moment])
         if pid in existing:
             old = existing[pid]
             if any(old[f] != values[f] for f in ENTRY_FIELDS):
@@ -426,8 +472,33 @@ def _apply_games(rnd: Round, games: list[dict[str, Any]], pks: dict[int, int]) -
         Seat.objects.bulk_create(seats)
 
 
+def _apply_entry_rule(division: Division, rule: Any) -> None:
+    """The division's online entry rule (its cap and band: the venue settles entries by it)."""
+    if rule is None:
+        DivisionEntryRule.objects.filter(division=division).delete()
+        return
+    values = {f: rule.get(f) for f in RULE_FIELDS}
+    values["fee_amount"] = values["fee_amount"] or ""
+    values["fee_currency"] = values["fee_currency"] or ""
+    DivisionEntryRule.objects.update_or_create(division=division, defaults=values)
+
+
+def _apply_window(tournament: Tournament, window: Any) -> None:
+    if not window:
+        EntryWindow.objects.filter(tournament=tournament).delete()
+        return
+    values = {
+        f: datetime.fromisoformat(window[f]) if window.get(f) else None for f in WINDOW_FIELDS
+    }
+    if values["opens_at"] is None or values["closes_at"] is None:
+        raise _bad("an entry window has its opening and its closing")
+    EntryWindow.objects.update_or_create(tournament=tournament, defaults=values)
+
+
 def _apply_division(division: Division, data: dict[str, Any], resolve: Any) -> dict[str, int]:
     pks, refs = _apply_entries(division, data.get("entries") or [], resolve)
+    if "entry_rule" in data:
+        _apply_entry_rule(division, data["entry_rule"])
     rounds = {r.number: r for r in Round.objects.filter(division=division)}
     listed = set()
     for rd in data.get("round_states") or []:
@@ -469,6 +540,8 @@ def _apply_state(tournament: Tournament, state: dict[str, Any], resolve: Any) ->
     """Make ``tournament`` what ``state`` says; returns {their player id: our player id}."""
     try:
         _apply_settings(tournament, state.get("settings") or {}, TOURNAMENT_FIELDS)
+        if "entry_window" in state:
+            _apply_window(tournament, state["entry_window"])
         refs: dict[str, int] = {}
         listed = set()
         for data in state.get("divisions") or []:
@@ -553,6 +626,13 @@ def take_state(token: Any) -> dict[str, Any]:
         link.save(update_fields=["taken"])
         audit(link.tournament, LinkActor(link.pk, link.venue_name), Action.VENUE_TAKEN, link)
         state = tournament_state(link.tournament)
+        # the waiting lists go down as entries to settle, in their order: the venue keeps
+        # them under its own rules (its cap, its promotions) from now
+        waiting = OnlineEntry.objects.filter(
+            tournament=link.tournament, status=OnlineEntry.Status.WAITING
+        ).select_related("player", "division")
+        for online in waiting.order_by("waiting_since", "pk"):
+            queue_online_entry(link, online, LinkActor(link.pk, link.venue_name))
     state["venue"] = link.venue_name
     return state
 
@@ -564,6 +644,10 @@ def _hosted_resolver(tournament: Tournament) -> Any:
     registry player with the same federation id, else a new player."""
     ours = set(
         Entry.objects.filter(division__tournament=tournament).values_list("player_id", flat=True)
+    )
+    # and the entrants whose online entries this copy queued for the venue (issue 23, down)
+    ours.update(
+        OnlineEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
     )
 
     def resolve(data: dict[str, Any], division: Division, number: int, at: Any) -> int:
@@ -624,12 +708,12 @@ def apply_push(token: Any, payload: Any) -> dict[str, Any]:
             raise ServiceError("venue_not_taken", where=str(tournament))
         actor = LinkActor(link.pk, link.venue_name)
         require(actor, "direct", tournament, what="apply a venue's changes")
-        if upto <= link.last_seq_applied:
-            return {"last_seq_applied": link.last_seq_applied, "applied": False, "players": {}}
-        if after > link.last_seq_applied or upto < after:
-            raise ServiceError(
-                "venue_gap", where=str(tournament), applied=link.last_seq_applied, after=after
-            )
+        was = link.last_seq_applied
+        rebase = payload.get("rebase") is True
+        if upto <= was:  # (a rebase is numbered past what this copy holds: this one is old)
+            return {"last_seq_applied": was, "applied": False, "players": {}, "was": was}
+        if not rebase and (after > was or upto < after):
+            raise ServiceError("venue_gap", where=str(tournament), applied=was, after=after)
         state = payload.get("state")
         if not isinstance(state, dict) or state.get("tournament") != tournament.slug:
             raise ServiceError(
@@ -637,18 +721,59 @@ def apply_push(token: Any, payload: Any) -> dict[str, Any]:
                 where=str(tournament),
                 other=(state or {}).get("tournament") if isinstance(state, dict) else None,
             )
+        if rebase and state.get("all_divisions") is not True:
+            raise _bad("a rebase carries the whole tournament")
         refs = _apply_state(tournament, state, _hosted_resolver(tournament))
-        link.last_seq_applied = upto
+        _link_online_entries(tournament)
+        link.last_seq_applied = max(upto, was) if rebase else upto
         link.last_push = timezone.now()
         link.save(update_fields=["last_seq_applied", "last_push"])
-        audit(
-            tournament,
-            actor,
-            Action.VENUE_APPLY,
-            link,
-            f"venue {link.venue_name}: changes {after + 1}..{upto}",
+        if rebase:
+            audit(
+                tournament,
+                actor,
+                Action.VENUE_REBASE,
+                link,
+                f"the venue {link.venue_name}'s state replaced this copy's (this copy held "
+                f"changes up to {was}, the venue sent {after + 1}..{upto}: one side was "
+                "restored from a backup)",
+            )
+        else:
+            audit(
+                tournament,
+                actor,
+                Action.VENUE_APPLY,
+                link,
+                f"venue {link.venue_name}: changes {after + 1}..{upto}",
+            )
+    return {
+        "last_seq_applied": link.last_seq_applied,
+        "applied": True,
+        "players": refs,
+        "was": was,
+    }
+
+
+def _link_online_entries(tournament: Tournament) -> None:
+    """Entries the venue made from online entries queued here came back up with the push:
+    each entrant's page points at their entry again (they check in from it)."""
+    waiting = OnlineEntry.objects.filter(
+        tournament=tournament,
+        status__in=(OnlineEntry.Status.ENTERED, OnlineEntry.Status.WAITING),
+        entry__isnull=True,
+    )
+    for online in waiting:
+        entry = (
+            Entry.objects.filter(division__tournament=tournament, player_id=online.player_id)
+            .filter(online__isnull=True)
+            .first()
         )
-    return {"last_seq_applied": upto, "applied": True, "players": refs}
+        if entry is not None:  # (a waiting entrant the venue moved into a freed place too)
+            if online.status == OnlineEntry.Status.WAITING:
+                online.promoted_at = timezone.now()
+            online.entry, online.status = entry, OnlineEntry.Status.ENTERED
+            online.division_id = entry.division_id
+            online.save(update_fields=["entry", "status", "division", "promoted_at"])
 
 
 def _revoke(link: VenueLink, actor: Any, action: Action, who: str, summary: str) -> VenueLink:
@@ -748,7 +873,7 @@ def next_batch(take: VenueTake, limit: int = BATCH_CHANGES) -> dict[str, Any] | 
                 tournament_id=take.tournament_id, seq__gt=take.last_pushed_seq
             )
             .order_by("seq")
-            .values("seq", "scope", "division_id_ref", "round_number")[:limit]
+            .values("seq", "scope", "division_id_ref", "round_number", "kind")[:limit]
         )
         if not changes:
             return None
@@ -772,27 +897,48 @@ def next_batch(take: VenueTake, limit: int = BATCH_CHANGES) -> dict[str, Any] | 
         "upto": changes[-1]["seq"],
         "changes": len(changes),
         "state": state,
+        # the two sides disagreed (one was restored from a backup): this whole state replaces
+        # the hosted copy's, whatever it holds
+        "rebase": any(c["kind"] in REBASE_KINDS for c in changes),
     }
 
 
-def confirm_push(take: VenueTake, answer: dict[str, Any]) -> VenueTake:
-    """Record what the hosted copy confirmed (its last applied change, its player ids)."""
+def _log_rebase(take: VenueTake, after: int) -> None:
+    """Log one change past ``after`` and past this log that sends the whole state as a rebase."""
+    seq = max(after, take.next_seq - 1) + 1
+    take.next_seq = seq + 1
+    VenueChange.objects.create(
+        tournament_id=take.tournament_id,
+        seq=seq,
+        kind="rebase",
+        scope=VenueChange.Scope.TOURNAMENT,
+    )
+
+
+def confirm_push(
+    take: VenueTake, answer: dict[str, Any], batch: dict[str, Any] | None = None
+) -> VenueTake:
+    """Record what the hosted copy confirmed (its last applied change, its player ids).
+
+    When its answer shows the two sides disagree, the venue's state wins: the hosted copy
+    holds changes this log never saw confirmed (this laptop was restored from an older backup,
+    or an answer was lost on the way) and a whole-state rebase is logged to go up next."""
     applied = int(answer.get("last_seq_applied") or 0)
     refs = dict(take.player_refs)
     for ours, theirs in (answer.get("players") or {}).items():
         refs[str(ours)] = int(theirs)
+    was = answer.get("was")
     with transaction.atomic():
         newest = VenueTake.objects.select_for_update().get(pk=take.pk)
-        if applied >= newest.next_seq:
-            # the hosted copy is ahead of this log (this laptop was restored from a backup):
-            # the venue's state wins, so number on from there and send all of it again
-            newest.next_seq = applied + 2
-            VenueChange.objects.create(
-                tournament_id=take.tournament_id,
-                seq=applied + 1,
-                kind="restored",
-                scope=VenueChange.Scope.TOURNAMENT,
-            )
+        behind = applied >= newest.next_seq
+        unseen = (
+            batch is not None
+            and not batch.get("rebase")
+            and isinstance(was, int)
+            and was > int(batch["after"])
+        )
+        if behind or unseen:
+            _log_rebase(newest, applied)
         newest.last_pushed_seq = applied
         newest.last_push = timezone.now()
         newest.last_error = ""
@@ -812,8 +958,12 @@ def note_push_error(take: VenueTake, message: str) -> None:
 
 def restart_from(take: VenueTake, applied: int) -> None:
     """The hosted copy holds fewer changes than this side thought (it was restored from an
-    older backup): send them again from what it has."""
-    VenueTake.objects.filter(pk=take.pk).update(last_pushed_seq=applied)
+    older backup): send the whole state from what it has, as a rebase (the venue's wins)."""
+    with transaction.atomic():
+        newest = VenueTake.objects.select_for_update().get(pk=take.pk)
+        newest.last_pushed_seq = applied
+        _log_rebase(newest, applied)
+        newest.save(update_fields=["last_pushed_seq", "next_seq"])
 
 
 def mark_released(take: VenueTake, actor: Any = None) -> VenueTake:
@@ -896,25 +1046,78 @@ def queue_self_report(
     return item
 
 
-def inbox_for(token: Any) -> dict[str, Any]:
-    """The venue's pull: the reports still waiting for it, oldest first."""
-    link = link_for_token(token)
-    items = VenueInbox.objects.filter(link=link, status=VenueInbox.Status.QUEUED).values(
-        "pk", "entry__division__slug", "entry__number", "round_number", "score", "opp_score"
+def queue_online_entry(link: VenueLink, online: OnlineEntry, actor: Any) -> VenueInbox:
+    """An online entry that counts (signed in, or its e-mail confirmed) on the replica: sent
+    to the venue, which enters it under its own rules (cap, waiting list, duplicates) and
+    answers; until then the entrant's page says it is with the venue."""
+    online.status = OnlineEntry.Status.SENT
+    online.save(update_fields=["status"])
+    item = VenueInbox.objects.create(link=link, kind=VenueInbox.Kind.ENTRY, online=online)
+    audit(
+        link.tournament,
+        actor,
+        Action.VENUE_QUEUE,
+        item,
+        f"{online.player.name} entered {online.division.name} online, sent to the venue",
     )
-    return {
-        "items": [
-            {
-                "id": i["pk"],
-                "division": i["entry__division__slug"],
-                "number": i["entry__number"],
-                "round": i["round_number"],
-                "score": i["score"],
-                "opp_score": i["opp_score"],
-            }
-            for i in items
-        ]
-    }
+    return item
+
+
+def queue_check_in(link: VenueLink, entry: Entry, actor: Any) -> VenueInbox:
+    """A player checking in from their link on the replica: sent to the venue (once; a second
+    tap while the first waits changes nothing)."""
+    waiting = VenueInbox.objects.filter(
+        link=link, kind=VenueInbox.Kind.CHECK_IN, entry=entry, status=VenueInbox.Status.QUEUED
+    ).first()
+    if waiting is not None:
+        return waiting
+    online = OnlineEntry.objects.filter(entry=entry).first()
+    item = VenueInbox.objects.create(
+        link=link, kind=VenueInbox.Kind.CHECK_IN, entry=entry, online=online
+    )
+    audit(
+        link.tournament,
+        actor,
+        Action.VENUE_QUEUE,
+        item,
+        f"{entry.division.name} #{entry.number} {entry.name} checked in, sent to the venue",
+    )
+    return item
+
+
+def _inbox_row(item: VenueInbox) -> dict[str, Any]:
+    row: dict[str, Any] = {"id": item.pk, "kind": item.kind}
+    if item.entry_id is not None:
+        row.update(
+            division=item.entry.division.slug,
+            number=item.entry.number,
+            player=item.entry.player_id,
+        )
+    if item.kind == VenueInbox.Kind.REPORT:
+        row.update(round=item.round_number, score=item.score, opp_score=item.opp_score)
+    elif item.kind == VenueInbox.Kind.ENTRY and item.online is not None:
+        online, player = item.online, item.online.player
+        row.update(
+            division=online.division.slug,
+            player=player.pk,
+            name=player.name,
+            **{f: getattr(player, f) for f in PLAYER_FIELDS if f != "name"},
+            email=online.email,
+            rating=online.rating,
+            paid=online.paid,
+            made=_iso(online.created),
+        )
+    return row
+
+
+def inbox_for(token: Any) -> dict[str, Any]:
+    """The venue's pull: what is still waiting for it (reports, entries, check-ins), oldest
+    first. A player is named by this site's id too, which the venue's pushes use back."""
+    link = link_for_token(token)
+    items = VenueInbox.objects.filter(link=link, status=VenueInbox.Status.QUEUED).select_related(
+        "entry__division", "online__player", "online__division"
+    )
+    return {"items": [_inbox_row(i) for i in items]}
 
 
 def settle_inbox(token: Any, payload: Any) -> dict[str, Any]:
@@ -933,11 +1136,19 @@ def settle_inbox(token: Any, payload: Any) -> dict[str, Any]:
                 raise _bad(f"an answer names its report and status: {row!r}"[:200]) from exc
             if status not in (VenueInbox.Status.ACCEPTED, VenueInbox.Status.REFUSED):
                 raise _bad(f"status {status!r}: accepted or refused")
-            done += VenueInbox.objects.filter(
-                pk=pk, link=link, status=VenueInbox.Status.QUEUED
-            ).update(
-                status=status, outcome=str(row.get("outcome") or "")[:300], settled=timezone.now()
+            outcome = str(row.get("outcome") or "")[:300]
+            item = (
+                VenueInbox.objects.select_for_update()
+                .filter(pk=pk, link=link, status=VenueInbox.Status.QUEUED)
+                .first()
             )
+            if item is None:
+                continue
+            item.status, item.outcome, item.settled = status, outcome, timezone.now()
+            item.save(update_fields=["status", "outcome", "settled"])
+            if item.kind == VenueInbox.Kind.ENTRY and item.online is not None:
+                _settle_online(item.online, status, str(row.get("state") or ""), outcome)
+            done += 1
         if done:
             audit(
                 link.tournament,
@@ -949,15 +1160,55 @@ def settle_inbox(token: Any, payload: Any) -> dict[str, Any]:
     return {"settled": done}
 
 
+def _settle_online(online: OnlineEntry, status: str, state: str, outcome: str) -> None:
+    """The venue's answer to a queued online entry, on the entrant's own record here: in the
+    division or on its waiting list at the venue, or refused there (with its words). The entry
+    itself comes up with the venue's next push."""
+    if online.status != OnlineEntry.Status.SENT:
+        return
+    if status == VenueInbox.Status.REFUSED:
+        online.status = OnlineEntry.Status.REFUSED
+    elif state == "waiting":
+        online.status = OnlineEntry.Status.WAITING
+        online.waiting_since = timezone.now()
+    else:
+        online.status = OnlineEntry.Status.ENTERED
+    online.note = outcome[:200]
+    online.save(update_fields=["status", "waiting_since", "note"])
+
+
 def venue_reports(entry: Entry) -> list[VenueInbox]:
-    """A player's reports sent to the venue, newest first (their page shows the outcome)."""
+    """A player's reports and check-ins sent to the venue, newest first (their page shows
+    the outcome)."""
     return list(VenueInbox.objects.filter(entry=entry).order_by("-id")[:5])
 
 
-def record_inbox_outcome(take: VenueTake, item_id: int, status: str, outcome: str) -> None:
-    """On the venue: a pulled report was settled (in the transaction that entered it)."""
+def venue_answers(online: OnlineEntry) -> list[VenueInbox]:
+    """An entrant's online entry and check-ins sent to the venue, newest first."""
+    rows = VenueInbox.objects.filter(online=online)
+    if online.entry_id is not None:
+        rows = rows | VenueInbox.objects.filter(entry_id=online.entry_id)
+    return list(rows.order_by("-id")[:5])
+
+
+def record_inbox_outcome(
+    take: VenueTake,
+    item_id: int,
+    status: str,
+    outcome: str,
+    *,
+    state: str = "",
+    ref: tuple[int, Any] | None = None,
+) -> None:
+    """On the venue: a pulled item was settled (in the transaction that settled it); an entry
+    made here maps its player to the hosted site's (``ref``: ours, theirs), so the push names
+    the hosted site's player."""
     with transaction.atomic():
         row = VenueTake.objects.select_for_update().get(pk=take.pk)
-        row.inbox_done = {**row.inbox_done, str(item_id): [status, outcome[:300]]}
-        row.save(update_fields=["inbox_done"])
-        take.inbox_done = row.inbox_done
+        row.inbox_done = {**row.inbox_done, str(item_id): [status, outcome[:300], state]}
+        fields = ["inbox_done"]
+        if ref is not None and isinstance(ref[1], int):
+            row.player_refs = {**row.player_refs, str(ref[0]): ref[1]}
+            fields.append("player_refs")
+        row.save(update_fields=fields)
+        take.inbox_done, take.player_refs = row.inbox_done, row.player_refs

@@ -1,20 +1,27 @@
-"""Down (issue 23): the players' reports queued on the hosted site, pulled and settled here.
+"""Down (issue 23): what players sent to the hosted site, pulled and settled here.
 
-Each report is entered through the venue's own self-entry service, as if the player had used
-a link of this instance (a director's entry still wins: a game already recorded refuses it),
-and its outcome is kept on the link in the same transaction, so a report pulled twice (the
-answer was lost on the way back) is answered again, never entered twice.
+Each item goes through the venue's own services: a result report through its self-entry
+service, as if the player had used a link of this instance (a director's entry still wins: a
+game already recorded refuses it); an online entry through its entries service, under this
+instance's rules (window, cap and waiting list, band, one entry per player); a check-in
+through its check-in service (a player the director removed or withdrew here is refused).
+Its outcome is kept on the link in the same transaction, so an item pulled twice (the answer
+was lost on the way back) is answered again, never settled twice. An entry made here names
+the hosted site's player in the link's player map, so the push brings it up as that player.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 
 from ..errors import ServiceError
-from ..models import Entry, VenueTake
-from ..services import venue
+from ..models import Division, Entry, OnlineEntry, Player, VenueTake
+from ..services import checkin, venue
+from ..services import online_entries as oe
+from ..services.audit import Actor
 from ..services.selfentry import issue_token, report_own_result
 from . import client
 
@@ -25,36 +32,118 @@ WORDS = {
 }
 
 
-def _settle(link: VenueTake, item: dict[str, Any]) -> tuple[str, str]:
+def _ours(link: VenueTake, hosted_player: Any) -> int | None:
+    """This instance's player for the hosted site's player id, from the link's map."""
+    for ours, theirs in link.player_refs.items():
+        if theirs == hosted_player:
+            return int(ours)
+    return None
+
+
+def _entrant(link: VenueTake, item: dict[str, Any]) -> Player:
+    """The player an entry queued on the hosted site is for: known to the link, else by a
+    federation id, else by name as the entry form finds them (nearly the same name is the
+    same player; two near names refuse it)."""
+    ours = _ours(link, item.get("player"))
+    if ours is not None:
+        return Player.objects.get(pk=ours)
+    for field in ("naspa_id", "wespa_id", "absp_id"):
+        value = str(item.get(field) or "")
+        if value:
+            found = Player.objects.filter(**{field: value}).first()
+            if found is not None:
+                return found
+    player = oe.find_entrant(item.get("name"))
+    if player.pk is None:
+        for field in ("naspa_id", "wespa_id", "absp_id", "country"):
+            setattr(player, field, str(item.get(field) or ""))
+    return player
+
+
+def _settle_entry(link: VenueTake, item: dict[str, Any]) -> tuple[str, str, str, Any]:
+    """An online entry: entered here (in, or waiting by the cap) or refused by this side's
+    rules. Returns (status, state, words, (our player, theirs) to map)."""
+    division = Division.objects.filter(
+        tournament_id=link.tournament_id, slug=item.get("division")
+    ).first()
+    if division is None:
+        return "refused", "", "the venue has no such division", None
+    player = _entrant(link, item)
+    online = oe.enter_from_hosted(
+        division,
+        player=player,
+        email=str(item.get("email") or ""),
+        rating=int(item.get("rating") or 0),
+        made=datetime.fromisoformat(item["made"]),
+        paid=bool(item.get("paid")),
+        actor=Actor(f"entrant {player.name} (from the hosted site)"),
+    )
+    if online.status == OnlineEntry.Status.WAITING:
+        words = (
+            f"on division {division.name}'s waiting list at the venue, "
+            f"number {oe.waiting_position(online)}"
+        )
+        return "accepted", "waiting", words, (player.pk, item.get("player"))
+    words = f"#{online.entry.number} in division {division.name}"
+    return "accepted", "entered", words, (player.pk, item.get("player"))
+
+
+def _settle_check_in(link: VenueTake, item: dict[str, Any]) -> tuple[str, str]:
+    ours = _ours(link, item.get("player"))
+    entry = (
+        Entry.objects.filter(division__tournament_id=link.tournament_id, player_id=ours)
+        .select_related("division", "player")
+        .first()
+        if ours is not None
+        else None
+    )
+    if entry is None:
+        return "refused", "you are no longer entered at the venue: see its director"
+    checkin.check_in(entry, actor=Actor(f"{entry.name} (checked in on the hosted site)"))
+    return "accepted", "checked in"
+
+
+def _settle(link: VenueTake, item: dict[str, Any]) -> tuple[str, str, str]:
+    kind = item.get("kind") or "report"
+    state, ref = "", None
     with transaction.atomic():
         try:
             with transaction.atomic():
-                entry = Entry.objects.get(
-                    division__tournament_id=link.tournament_id,
-                    division__slug=item["division"],
-                    number=item["number"],
-                )
-                token = entry.entry_token or issue_token(entry, "venue inbox")
-                outcome = report_own_result(
-                    token, item["score"], item["opp_score"], round_number=item["round"]
-                )
-            status, words = "accepted", WORDS.get(outcome.status, outcome.status)
-        except Entry.DoesNotExist:
-            status, words = "refused", "no such player at the venue"
+                if kind == "entry":
+                    status, state, words, ref = _settle_entry(link, item)
+                elif kind == "check_in":
+                    status, words = _settle_check_in(link, item)
+                else:
+                    status, words = _settle_report(link, item)
         except ServiceError as exc:
             status, words = "refused", exc.message
-        venue.record_inbox_outcome(link, int(item["id"]), status, words)
-    return status, words
+        venue.record_inbox_outcome(link, int(item["id"]), status, words, state=state, ref=ref)
+    return status, words, state
+
+
+def _settle_report(link: VenueTake, item: dict[str, Any]) -> tuple[str, str]:
+    """A result reported: through this instance's self-entry service."""
+    entry = Entry.objects.filter(
+        division__tournament_id=link.tournament_id,
+        division__slug=item.get("division"),
+        number=item.get("number"),
+    ).first()
+    if entry is None:
+        return "refused", "no such player at the venue"
+    token = entry.entry_token or issue_token(entry, "venue inbox")
+    outcome = report_own_result(token, item["score"], item["opp_score"], round_number=item["round"])
+    return "accepted", WORDS.get(outcome.status, outcome.status)
 
 
 def pull(link: VenueTake) -> int:
-    """Pull the waiting reports, settle each once, send the answers; returns how many."""
+    """Pull what waits (reports, entries, check-ins), settle each once, send the answers;
+    returns how many."""
     items = client.fetch_inbox(link.hosted_url, link.token)["items"]
     answers = []
     for item in items:
         done = link.inbox_done.get(str(item["id"]))
-        status, words = done if done else _settle(link, item)
-        answers.append({"id": item["id"], "status": status, "outcome": words})
+        status, words, state = (list(done) + [""])[:3] if done else _settle(link, item)
+        answers.append({"id": item["id"], "status": status, "outcome": words, "state": state})
     if answers:
         client.settle_inbox(link.hosted_url, link.token, {"settled": answers})
     return len(answers)

@@ -37,11 +37,16 @@ from ..selectors import (
 )
 from ..services import checkin
 from ..services import online_entries as oe
+from ..services.venue import venue_answers
 from .addresses import client_address
 from .errors import busy_refusal
 from .forms.entries import EntryForm
 from .selfentry import _private
 
+# a check-in on a copy a venue runs (issue 23): the venue answers on the player's page
+SENT_TO_VENUE = (
+    "Your check-in is sent to the venue, which runs the event: this page shows its answer."
+)
 ENTRIES_PER_ADDRESS = 40
 ENTRY_WINDOW_SECONDS = 600
 
@@ -195,7 +200,14 @@ def entries(request: HttpRequest, slug: str) -> HttpResponseBase:
             None,
             [online.email],
         )
-    messages.success(request, "Your entry is in. Keep this page's address: it is your own.")
+    if online.status == OnlineEntry.Status.SENT:  # a venue runs the event (issue 23)
+        messages.success(
+            request,
+            "Your entry is sent to the venue, which runs the event: this page shows its "
+            "answer. Keep this page's address: it is your own.",
+        )
+    else:
+        messages.success(request, "Your entry is in. Keep this page's address: it is your own.")
     return _private(redirect("entries:mine", token=done.link_token))
 
 
@@ -240,6 +252,7 @@ def mine(request: HttpRequest, token: str) -> HttpResponseBase:
         "started": bool(paired_rounds(division)),
         "may_withdraw": online.status in oe.LIVE and not paired_rounds(division),
         "entry": online.entry,
+        "venue_answers": venue_answers(online),
     }
     return _private(render(request, "entries/mine.html", context))
 
@@ -268,11 +281,13 @@ def check_in(request: HttpRequest, token: str) -> HttpResponseBase:
         return _private(redirect("entries:mine", token=token))
     try:
         with busy_refusal():
-            checkin.check_in(online.entry, actor=oe.entries_actor(online))
+            done = checkin.player_check_in(online.entry, actor=oe.entries_actor(online))
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, "You are checked in. Good luck!")
+        messages.success(
+            request, SENT_TO_VENUE if done == "sent" else "You are checked in. Good luck!"
+        )
     return _private(redirect("entries:mine", token=token))
 
 

@@ -36,6 +36,7 @@ from ..selectors import (
     games_seen_by,
     player_game_rows,
     records_by_round,
+    replica_note,
     round_boards,
 )
 from ..standings import StandingsRow
@@ -124,6 +125,8 @@ def tournament_detail(request: HttpRequest, slug: str, version: Version | None) 
         # the tournament takes entries; the count shows once anyone has checked in
         "takes_entries": EntryWindow.objects.filter(tournament=tournament).exists(),
         "who_is_here": checked_in_count(tournament),
+        # a copy run from a venue says so: which, what it last received, any rebase (issue 23)
+        "replica": replica_note(tournament),
     }
     return render(request, "tournament/tournament.html", context)
 

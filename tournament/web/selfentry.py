@@ -40,7 +40,7 @@ from ..selectors import (
     last_scored_round,
     running_records,
 )
-from ..services.checkin import check_in as check_in_entry
+from ..services.checkin import player_check_in
 from ..services.selfentry import (
     confirm_report,
     dispute_report,
@@ -326,11 +326,16 @@ def check_in(request: HttpRequest, token: str) -> HttpResponseBase:
         return entry
     try:
         with busy_refusal():
-            check_in_entry(entry, actor=player_actor(entry))
+            done = player_check_in(entry, actor=player_actor(entry))
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, "You are checked in.")
+        messages.success(
+            request,
+            "Your check-in is sent to the venue, which runs the event: this page shows its answer."
+            if done == "sent"
+            else "You are checked in.",
+        )
     return _private(redirect("selfentry:entry", token=token))
 
 

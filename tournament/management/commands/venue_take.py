@@ -7,8 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from tournament.errors import ServiceError
-from tournament.services.venue import take_tournament
-from tournament.sync import client
+from tournament.sync.take import take_from_hosted
 
 from ..base import GibsonCommand
 
@@ -30,8 +29,7 @@ class Command(GibsonCommand):
             director = get_user_model().objects.filter(username=opts["director"]).first()
             if director is None:
                 raise ServiceError("unknown_account", field="director", username=opts["director"])
-        state = client.fetch_state(opts["url"], opts["token"])
-        tournament = take_tournament(state, opts["url"], opts["token"], "venue_take", director)
+        tournament, state = take_from_hosted(opts["url"], opts["token"], "venue_take", director)
         entries = sum(len(d["entries"]) for d in state["divisions"])
         if opts["json"]:
             self.emit_json(

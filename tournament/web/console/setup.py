@@ -49,6 +49,7 @@ from ..forms.setup import (
 )
 from ..permissions import DivisionMoved, director_required, division_by_slug
 from .import_jobs import import_job, launch_import
+from .venue_mode import venue_take_page
 
 
 @login_required
@@ -432,4 +433,5 @@ site_patterns: list[URLPattern] = [
     path("new/", new_tournament, name="new"),
     path("new/upload/", upload_tournament, name="upload"),
     path("imports/<uuid:job>/", import_job, name="import_job"),
+    path("venue/take/", venue_take_page, name="venue_take"),
 ]

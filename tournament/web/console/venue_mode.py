@@ -1,23 +1,32 @@
 """Console: venue mode (issue 23), one page for both sides of the link.
 
 On the hosted site a director hands the tournament to a venue (the token is shown once, here)
-and takes it back; on the venue's laptop the page shows the link's state (last push, changes
-waiting, last error) with "Push now" and "Hand back". The services do the work and the checks
-(tournament.services.venue); the pushes go through tournament.sync.
+and takes it back; the page says what the copy last received and when the venue's state
+replaced it. On the venue's laptop ``venue_take_page`` (/console/venue/take/) takes a
+tournament with the hosted site's address and the token, so ``serve_demo`` and a browser are
+enough; the tournament's page then shows the link's state (last push, changes waiting, last
+error, refreshed by htmx every few seconds) with "Push now" and "Hand back". The services do
+the work and the checks (tournament.services.venue); the HTTP side is tournament.sync.
 """
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_http_methods
 
+from ...access import can_create_tournament
 from ...errors import ServiceError
 from ...models import Tournament
+from ...selectors import replica_note
 from ...services import venue
 from ...sync import client
 from ...sync.push import push
+from ...sync.take import take_from_hosted
 from ..permissions import director_required
 
 
@@ -48,9 +57,43 @@ def venue_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                     done += " Handed back: the hosted site runs the tournament again."
         except ServiceError as exc:
             error, status = exc.message, 400
-    context = {"tournament": tournament, "token": token, "error": error, "done": done}
+    context = {
+        "tournament": tournament,
+        "token": token,
+        "error": error,
+        "done": done,
+        "replica": replica_note(tournament),
+    }
     context.update(venue.venue_panel(tournament))
     return render(request, "console/venue_mode.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def venue_take_page(request: HttpRequest) -> HttpResponse:
+    """On the venue's laptop: take a tournament from its hosted site (its address and the
+    venue link's token); the one who takes it directs it here."""
+    if not can_create_tournament(request.user):
+        raise PermissionDenied("a site administrator grants the right to create tournaments")
+    context = {"url": "", "error": ""}
+    if request.method == "POST":
+        context["url"] = request.POST.get("url", "").strip()
+        try:
+            tournament, state = take_from_hosted(
+                context["url"], request.POST.get("token", ""), request.user, request.user
+            )
+        except ServiceError as exc:
+            context["error"] = exc.message
+            return render(request, "console/venue_take.html", context, status=400)
+        entries = sum(len(d["entries"]) for d in state["divisions"])
+        messages.success(
+            request,
+            f"{tournament.name} taken from {tournament.venue_take.hosted_url}: "
+            f"{len(state['divisions'])} divisions, {entries} players. It is run from here now; "
+            "push from this page, or keep manage.py venue_sync running.",
+        )
+        return redirect("console:venue_mode", slug=tournament.slug)
+    return render(request, "console/venue_take.html", context)
 
 
 urlpatterns: list[URLPattern] = [path("venue-mode/", venue_page, name="venue_mode")]

@@ -1,0 +1,320 @@
+"""Venue mode in one process (issue 23): what only the hosted copy receives (online entries,
+check-ins) is queued there, pulled by the venue and settled by its own rules, and the player
+sees the answer; when the two sides disagree after a restore from a backup, the venue's state
+replaces the hosted copy's and the copy says so.
+
+Both sides share this test's database: the hosted tournament, and the venue's copy of it
+under another slug (``venue-...``); a batch or an inbox call goes through the hosted site's
+real door (the test client) with the slug put back.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from tests.core.conftest import make_director
+from tournament import services
+from tournament.errors import ServiceError
+from tournament.models import (
+    AuditEvent,
+    Entry,
+    Game,
+    OnlineEntry,
+    Player,
+    Tournament,
+    VenueChange,
+    VenueInbox,
+    VenueLink,
+    VenueTake,
+)
+from tournament.services import online_entries as oe
+from tournament.services import venue
+from tournament.sync import client as sync_client
+from tournament.sync.push import push
+
+from .test_link import STATE, auth, event
+
+pytestmark = pytest.mark.django_db
+
+PUSH = "/api/v1/venue/push/"
+INBOX = "/api/v1/venue/inbox/"
+
+
+class Link:
+    """The hosted tournament, its token, and the venue's copy of it, wired to the hosted door."""
+
+    def __init__(self, client, hosted: Tournament, token: str) -> None:
+        self.client, self.hosted, self.token = client, hosted, token
+        answer = client.get(STATE, **auth(token))
+        assert answer.status_code == 200, answer.content
+        state = copy.deepcopy(answer.json())
+        state["tournament"] = "venue-" + hosted.slug
+        self.local = venue.take_tournament(state, "http://hosted.example", token, "test")
+        self.take = VenueTake.objects.get(tournament=self.local)
+        self.wired = False
+
+    def send(self, url: str, token: str, batch: dict) -> dict:
+        """The venue's batch, through the hosted site's push door (its slug put back)."""
+        batch = copy.deepcopy(batch)
+        batch["tournament"] = batch["state"]["tournament"] = self.hosted.slug
+        answer = self.client.post(PUSH, batch, content_type="application/json", **auth(token))
+        if answer.status_code != 200:
+            error = answer.json()["errors"][0]
+            raise ServiceError(
+                "venue_refused",
+                url=url,
+                detail=error["message"],
+                remote=error["code"],
+                remote_params=error.get("params") or {},
+            )
+        return answer.json()
+
+    def push(self) -> dict:
+        return push(VenueTake.objects.get(pk=self.take.pk), send=self.send, pull=self.wired)
+
+    def wire(self, monkeypatch) -> None:
+        """The venue's inbox calls, through the hosted site's door."""
+        c = self.client
+
+        def fetch(url, token):
+            return c.get(INBOX, **auth(token)).json()
+
+        def settle(url, token, answers):
+            return c.post(INBOX, answers, content_type="application/json", **auth(token)).json()
+
+        monkeypatch.setattr(sync_client, "fetch_inbox", fetch)
+        monkeypatch.setattr(sync_client, "settle_inbox", settle)
+        self.wired = True
+
+
+def entries_event(cap: int = 5) -> Tournament:
+    """A published event taking entries online, not paired yet: four players in A."""
+    t = services.create_tournament(name="Entries Venue Open")
+    d = services.create_division(t, name="A", rounds=3)
+    for n in range(1, 5):
+        services.register_player(d, name=f"Player{n}, Test", rating=1500 + n)
+    services.publish_tournament(t, True, actor="test")
+    now = timezone.now()
+    oe.open_entries(t, now - dt.timedelta(days=1), now + dt.timedelta(days=7), actor="test")
+    oe.set_division_rule(d, cap=cap, actor="test")
+    return t
+
+
+def linked(client, hosted: Tournament) -> Link:
+    _link, token = venue.create_link("test", hosted, "Hall B")
+    return Link(client, hosted, token)
+
+
+def test_online_entries_on_the_copy_are_settled_by_the_venues_rules(client, monkeypatch):
+    hosted = entries_event(cap=6)
+    link = linked(client, hosted)
+    link.wire(monkeypatch)
+    local_a = link.local.divisions.get()
+    # the venue took the entry rule and window with the tournament
+    assert local_a.entry_rule.cap == 6 and link.local.entry_window is not None
+    # at the venue the director enters Dan by hand meanwhile
+    services.register_player(local_a, name="Dup, Dan", rating=1400, actor="venue-td")
+    hosted_a = hosted.divisions.get()
+    nora = oe.submit_entry(hosted_a, name="New, Nora", email="nora@example.org")
+    oe.confirm_entry(nora.confirm_token)
+    sam = oe.submit_entry(hosted_a, name="Second, Sam", email="sam@example.org")
+    oe.confirm_entry(sam.confirm_token)
+    dan = oe.submit_entry(hosted_a, name="Dup, Dan", email="dan@example.org")
+    oe.confirm_entry(dan.confirm_token)
+    sent = OnlineEntry.objects.filter(tournament=hosted)
+    assert set(sent.values_list("status", flat=True)) == {"sent"}
+    assert Entry.objects.filter(division=hosted_a).count() == 4  # the copy entered nobody
+    page = client.get(f"/entry/{nora.link_token}/").content.decode()
+    assert "Sent to the venue" in page and "waiting for the venue" in page
+
+    result = link.push()
+    assert result["reports_pulled"] == 3
+    # the venue's own rules: Nora takes the last place (cap 6 with Dan), Sam waits, Dan is in
+    local_names = set(Entry.objects.filter(division=local_a).values_list("player__name", flat=True))
+    assert "New, Nora" in local_names and "Second, Sam" not in local_names
+    statuses = dict(sent.values_list("player__name", "status"))
+    assert statuses == {"New, Nora": "entered", "Second, Sam": "waiting", "Dup, Dan": "refused"}
+    refused = client.get(f"/entry/{dan.link_token}/").content.decode()
+    assert "refused at the venue: " in refused and "already" in refused
+    waiting = client.get(f"/entry/{sam.link_token}/").content.decode()
+    assert "waiting list at the venue, number 1" in waiting
+    # the entries made at the venue came up with the push; Nora's page names her number
+    hosted_names = list(
+        Entry.objects.filter(division=hosted_a).order_by("number").values_list("player__name")
+    )
+    assert hosted_names[-2:] == [("Dup, Dan",), ("New, Nora",)]
+    mine = OnlineEntry.objects.get(tournament=hosted, player__name="New, Nora")
+    assert mine.entry is not None and mine.entry.number == 6
+    assert "as <strong>#6</strong>" in client.get(f"/entry/{nora.link_token}/").content.decode()
+    # pulled twice (the answers were lost): nothing is entered twice
+    assert VenueInbox.objects.filter(status="queued").count() == 0
+    assert Entry.objects.filter(division=local_a, player__name="New, Nora").count() == 1
+
+
+def test_check_ins_on_the_copy_are_set_at_the_venue_unless_it_removed_the_player(
+    client, monkeypatch
+):
+    hosted = entries_event()
+    link = linked(client, hosted)
+    link.wire(monkeypatch)
+    hosted_a, local_a = hosted.divisions.get(), link.local.divisions.get()
+    one, two = (Entry.objects.get(division=hosted_a, number=n) for n in (1, 2))
+    for entry, secret in ((one, "c" * 40), (two, "d" * 40)):
+        entry.entry_token = secret
+        entry.save(update_fields=["entry_token"])
+    answer = client.post("/e/" + "c" * 40 + "/check-in/", follow=True)
+    assert "sent to the venue" in answer.content.decode()
+    client.post("/e/" + "c" * 40 + "/check-in/")  # a second tap: still one in the queue
+    client.post("/e/" + "d" * 40 + "/check-in/")
+    assert VenueInbox.objects.filter(kind="check_in").count() == 2
+    one.refresh_from_db()
+    assert one.checked_in_at is None  # the copy checked nobody in
+    asked = VenueInbox.objects.get(entry=two).pk
+    # the venue's director removed player 2 meanwhile
+    services.remove_entry(Entry.objects.get(division=local_a, number=2), actor="venue-td")
+    link.push()
+    assert Entry.objects.get(division=local_a, player__name="Player1, Test").checked_in_at
+    page = client.get("/e/" + "c" * 40 + "/").content.decode()
+    assert "your check-in: checked in at the venue" in page
+    gone = VenueInbox.objects.get(pk=asked)
+    assert gone.status == "refused" and "no longer entered at the venue" in gone.outcome
+    # the venue's state came up with the push: 1 checked in, 2 removed (the venue's wins)
+    names = dict(
+        Entry.objects.filter(division=hosted_a).values_list("player__name", "checked_in_at")
+    )
+    assert "Player2, Test" not in names and names["Player1, Test"] is not None
+
+
+def test_a_director_on_the_copy_still_cannot_check_players_in(client):
+    hosted = entries_event()
+    linked(client, hosted)
+    entry = Entry.objects.get(division__tournament=hosted, number=1)
+    with pytest.raises(ServiceError) as refused:
+        services.checkin.check_in(entry, actor="hosted-td")
+    assert refused.value.code == "venue_holds_authority"
+    assert not VenueInbox.objects.exists()
+
+
+def scores(division, number):
+    game = Game.objects.get(round__division=division, round__number=1, player1__number=number)
+    return game.score1, game.score2
+
+
+def test_a_hosted_copy_restored_from_an_older_backup_is_replaced_by_the_venues_state(client):
+    hosted, hosted_a = event("Restored Hosted Open")
+    link = linked(client, hosted)
+    local_a = link.local.divisions.get()
+    for k in (1, 3):
+        services.record_result(local_a, 1, k, 400, 300 + k, actor="venue-td")
+    link.push()
+    assert scores(hosted_a, 3) == (400, 303)
+    # the hosted site is restored from a backup holding change 1 only, and another score
+    VenueLink.objects.filter(pk=VenueLink.objects.get(tournament=hosted).pk).update(
+        last_seq_applied=1
+    )
+    Game.objects.filter(round__division=hosted_a, player1__number=3).update(
+        score1=None, score2=None
+    )
+    Game.objects.filter(round__division=hosted_a, player1__number=1).update(score1=999, score2=1)
+    services.update_division(local_a, actor="venue-td", prize_places=3)  # change 3
+    result = link.push()
+    assert result["last_seq"] == 4  # the gap, then the whole state as a rebase
+    assert scores(hosted_a, 1) == (400, 301) and scores(hosted_a, 3) == (400, 303)
+    event_ = AuditEvent.objects.get(tournament=hosted, action="venue_rebase")
+    assert "replaced this copy" in event_.summary
+    page = client.get(f"/t/{hosted.slug}/").content.decode()
+    assert 'id="venue-rebased"' in page and "Run from the venue <strong>Hall B" in page
+    assert "#4 at" in page
+    # and the hosted director's Venue mode page
+    client.force_login(make_director(hosted, "hosted-td"))
+    console = client.get(f"/t/{hosted.slug}/console/venue-mode/").content.decode()
+    assert 'id="venue-rebased"' in console and "restored from a backup" in console
+
+
+def test_a_venue_restored_from_an_older_backup_wins_over_what_the_copy_holds(client):
+    hosted, hosted_a = event("Restored Venue Open")
+    link = linked(client, hosted)
+    local_a = link.local.divisions.get()
+    for k in (1, 3):
+        services.record_result(local_a, 1, k, 400, 300 + k, actor="venue-td")
+    link.push()
+    # the laptop is restored from a backup made after change 1: game 3 was never scored there
+    VenueChange.objects.filter(tournament=link.local, seq=2).delete()
+    VenueTake.objects.filter(pk=link.take.pk).update(next_seq=2, last_pushed_seq=1)
+    Game.objects.filter(round__division=local_a, player1__number=3).update(score1=None, score2=None)
+    services.update_division(local_a, actor="venue-td", prize_places=2)  # change 2 again
+    link.push()
+    # "already applied" is not the end of it: the venue's older state replaced the copy's
+    assert scores(hosted_a, 3) == (None, None) and scores(hosted_a, 1) == (400, 301)
+    assert AuditEvent.objects.filter(tournament=hosted, action="venue_rebase").count() == 1
+    take = VenueTake.objects.get(pk=link.take.pk)
+    assert take.last_pushed_seq == take.next_seq - 1  # nothing waits
+    link.push()  # and the next push is plain again
+    assert AuditEvent.objects.filter(tournament=hosted, action="venue_rebase").count() == 1
+
+
+def test_a_rebase_must_carry_the_whole_tournament(client):
+    hosted, _a = event("Half Rebase Open")
+    link = linked(client, hosted)
+    services.record_result(link.local.divisions.get(), 1, 1, 400, 300, actor="venue-td")
+    batch = venue.next_batch(VenueTake.objects.get(pk=link.take.pk))
+    batch["rebase"] = True
+    with pytest.raises(ServiceError) as refused:
+        link.send("http://hosted.example", link.token, batch)
+    assert refused.value.params["remote"] == "venue_bad_change"
+    assert not Player.objects.filter(name="").exists()
+    assert VenueLink.objects.get(tournament=hosted).last_seq_applied == 0
+
+
+def test_a_waiting_list_goes_to_the_venue_in_order_and_its_promotions_come_back(
+    client, monkeypatch
+):
+    hosted = entries_event(cap=4)  # full: entrants wait
+    hosted_a = hosted.divisions.get()
+    firsts = []
+    for name in ("Wait, Wanda", "Wait, Walt"):
+        done = oe.submit_entry(hosted_a, name=name, email="w@example.org")
+        oe.confirm_entry(done.confirm_token)
+        firsts.append(done)
+    assert set(OnlineEntry.objects.values_list("status", flat=True)) == {"waiting"}
+    link = linked(client, hosted)  # the take sends the waiting list down, in its order
+    link.wire(monkeypatch)
+    assert set(OnlineEntry.objects.values_list("status", flat=True)) == {"sent"}
+    link.push()
+    local_a = link.local.divisions.get()
+    at_venue = OnlineEntry.objects.filter(tournament=link.local).order_by("waiting_since", "pk")
+    assert [(o.player.name, o.status) for o in at_venue] == [
+        ("Wait, Wanda", "waiting"),
+        ("Wait, Walt", "waiting"),
+    ]
+    page = client.get(f"/entry/{firsts[1].link_token}/").content.decode()
+    assert "waiting list at the venue, number 2" in page
+    # the venue's director raises the cap by one: Wanda moves in there, and here after the push
+    oe.set_division_rule(local_a, cap=5, actor="venue-td")
+    link.push()
+    wanda = OnlineEntry.objects.get(tournament=hosted, player__name="Wait, Wanda")
+    assert wanda.status == "entered" and wanda.entry.number == 5 and wanda.promoted_at
+    walt = OnlineEntry.objects.get(tournament=hosted, player__name="Wait, Walt")
+    assert walt.status == "waiting" and walt.entry is None
+
+
+def test_the_public_entry_form_on_the_copy_sends_the_entry_to_the_venue(client):
+    from django.contrib.auth import get_user_model
+
+    hosted = entries_event()
+    linked(client, hosted)
+    client.force_login(get_user_model().objects.create_user("bo", "bo@example.org", None))
+    answer = client.post(f"/t/{hosted.slug}/entries/", {"division": "a", "name": "Brook, Ben"})
+    assert answer.status_code == 302 and answer["Location"].startswith("/entry/")
+    page = client.get(answer["Location"]).content.decode()
+    assert "sent to the venue, which runs the event" in page
+    assert "your online entry: waiting for the venue" in page
+    assert not Entry.objects.filter(player__name="Brook, Ben").exists()
+    # and a second entry for the same player waits for nothing: it is refused here already
+    again = client.post(f"/t/{hosted.slug}/entries/", {"division": "a", "name": "Brook, Ben"})
+    assert again.status_code == 400 and "Brook, Ben" in again.content.decode()
+    assert VenueInbox.objects.filter(kind="entry").count() == 1
