@@ -120,6 +120,7 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("console weekend", f"{console}weekend/"),
         ("console federation files", f"{console}federation/"),
         ("console venue mode", f"{console}venue-mode/"),
+        ("console venue take", "/console/venue/take/"),
         ("desk", f"/t/{t}/desk/"),
         ("club manage", f"/clubs/{club.slug}/manage/"),
         ("club nights", f"/clubs/{club.slug}/nights/"),
