@@ -193,6 +193,10 @@ def list_history(
     return events, start
 
 
+#: One encoder for every explanation: compact (jsonb keeps no spacing; SQLite stores less).
+_ENCODE = json.JSONEncoder(check_circular=False, separators=(",", ":")).encode
+
+
 def _explanation(pr: EnginePlayerRating) -> dict[str, Any]:
     return {
         "text": pr.explain(),
@@ -210,9 +214,10 @@ def _explanation(pr: EnginePlayerRating) -> dict[str, Any]:
                 "rating_out": s.rating_out,
                 "newcomer": s.newcomer,
                 "notes": list(s.notes),
+                # unpacked, not read by name: a federation's re-rate explains millions of games
                 "per_game": [
-                    [g.round, g.opponent, g.opponent_rating, round(g.expected, 4), g.actual]
-                    for g in s.game_details
+                    [r, opp, opp_rating, round(e, 4), actual]
+                    for r, opp, opp_rating, e, actual, _score, _opp_score in s.game_details
                 ],
             }
             for s in pr.segments
@@ -251,6 +256,7 @@ def _event_stream(
     objects and no whole-history list: the engine consumes the stream as it comes.
     """
     fields = ("pk", "date", "configured_rounds", "system", "games", "sequence")
+    new_game = tuple.__new__  # RatedGame is a named tuple: built straight from the stored list
     ordered = events.order_by(*EVENT_ORDER)
     page = ordered
     while True:
@@ -258,11 +264,12 @@ def _event_stream(
             before_fetch()
         rows = list(page.values_list(*fields)[:EVENT_CHUNK])
         for pk, date, rounds, ev_system, games, _sequence in rows:
+            # each stored game is [round, a, b, score_a, score_b], checked when submitted
             yield EngineEvent(
                 pk,
                 date,
                 rounds,
-                [RatedGame(r, a, b, sa, sb) for r, a, b, sa, sb in games],
+                [new_game(RatedGame, g) for g in games],
                 system or ev_system or lst.system,
             )
         if len(rows) < EVENT_CHUNK:
@@ -344,8 +351,6 @@ class _HistoryWriter:
         self.rows.clear()
 
 
-#: One encoder for every explanation: compact (jsonb keeps no spacing; SQLite stores less).
-_ENCODE = json.JSONEncoder(check_circular=False, separators=(",", ":")).encode
 
 
 def rerate_list(

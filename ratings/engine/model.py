@@ -10,6 +10,7 @@ import datetime
 import math
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 #: Highest score accepted in one game. The record is far below; anything above is a typing slip.
 MAX_GAME_SCORE = 1500
@@ -48,9 +49,13 @@ class RatedPlayer:
         return 0 if self.is_newcomer else UNKNOWN_CAREER_GAMES
 
 
-@dataclass(frozen=True)
-class RatedGame:
-    """One real game (byes and forfeits are never rated; the caller leaves them out)."""
+class RatedGame(NamedTuple):
+    """One real game (byes and forfeits are never rated; the caller leaves them out).
+
+    A named tuple rather than a dataclass: a federation's re-rate builds millions of them
+    from stored rows, and a tuple is built about six times faster (``tuple.__new__``) while
+    reading the same by name.
+    """
 
     round: int
     a: Hashable
@@ -66,9 +71,11 @@ class RatedGame:
         return 0.5 if self.score_a == self.score_b else 0.0
 
 
-@dataclass(frozen=True)
-class GameExplanation:
-    """One game as the rating saw it: the chance the system gave the player, and what happened."""
+class GameExplanation(NamedTuple):
+    """One game as the rating saw it: the chance the system gave the player, and what happened.
+
+    A named tuple (like RatedGame): a re-rate explains every game twice, millions of times.
+    """
 
     round: int
     opponent: Hashable
