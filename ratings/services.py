@@ -306,10 +306,13 @@ def _queued_writer(raw_cursor: Any) -> Any:
 class _HistoryWriter:
     """Inserts history rows given as plain tuples (HISTORY_COLUMNS order, explanation as JSON).
 
-    PostgreSQL takes them through one COPY held open while the engine rates (the server stores
-    rows while Python computes the next ones) and closed before the next page of events is
-    read; other databases through one prepared INSERT run per HISTORY_FLUSH rows. Either way
-    no model object is built per row, which dominated a large re-rate.
+    PostgreSQL takes them through COPY, one page of events behind the engine: the rows of the
+    page just rated are held (one page: a few MB) and sent at the start of the next page's
+    COPY, from psycopg's writer thread, while the engine rates that page; the COPY closes before
+    the following page of events is read. So the server stores one page while Python computes
+    the next, and closing a COPY seldom waits for it. Other databases take them through one
+    prepared INSERT run per HISTORY_FLUSH rows. Either way no model object is built per row,
+    which dominated a large re-rate.
     """
 
     def __init__(self) -> None:
@@ -322,6 +325,7 @@ class _HistoryWriter:
         marks = ", ".join(["%s"] * len(HISTORY_COLUMNS))
         self.insert_sql = f"INSERT INTO {table} ({cols}) VALUES ({marks})"
         self.rows: list[tuple] = []
+        self.pending: list[tuple] = []  # PostgreSQL: the last page's rows, not yet sent
         self.written = 0
         self._cursor: Any = None
         self._copy_cm: Any = None
@@ -331,24 +335,54 @@ class _HistoryWriter:
         self.written += 1
         if self.copying:
             if self._copy is None:
-                self._cursor = connection.cursor()
-                raw = self._cursor.cursor
-                writer = _queued_writer(raw) if QUEUED_COPY else None
-                self._copy_cm = raw.copy(self.copy_sql, writer=writer)
-                self._copy = self._copy_cm.__enter__()
-            self._copy.write_row(row)
+                self._open()
+            self.rows.append(row)
             return
         self.rows.append(row)
         if len(self.rows) >= HISTORY_FLUSH:
             self.flush()
 
-    def flush(self) -> None:
-        """Everything added so far is in the database (the connection is free again)."""
+    def _open(self) -> None:
+        """Start a COPY and send it the held rows (the thread sends; this returns at once)."""
+        self._cursor = connection.cursor()
+        raw = self._cursor.cursor
+        writer = _queued_writer(raw) if QUEUED_COPY else None
+        self._copy_cm = raw.copy(self.copy_sql, writer=writer)
+        self._copy = self._copy_cm.__enter__()
+        write = self._copy.write_row
+        for row in self.pending:
+            write(row)
+        self.pending = []
+
+    def _close(self, exc: BaseException | None = None) -> None:
         if self._copy is not None:
             cm, cursor = self._copy_cm, self._cursor
             self._copy = self._copy_cm = self._cursor = None
-            cm.__exit__(None, None, None)
-            cursor.close()
+            try:
+                if exc is None:
+                    cm.__exit__(None, None, None)
+                else:
+                    cm.__exit__(type(exc), exc, exc.__traceback__)
+            finally:
+                cursor.close()
+
+    def pause(self) -> None:
+        """The connection is free for the next page of events; this page's rows are held."""
+        if not self.copying:
+            self.flush()
+            return
+        self._close()
+        self.pending.extend(self.rows)  # emptied when sent; kept if no COPY ran this page
+        self.rows = []
+
+    def flush(self) -> None:
+        """Everything added so far is in the database (the connection is free again)."""
+        if self.copying:
+            self.pause()
+            if self.pending:
+                self._open()
+                self._close()
+            return
         if self.rows:
             with connection.cursor() as cursor:
                 cursor.executemany(self.insert_sql, self.rows)
@@ -356,14 +390,9 @@ class _HistoryWriter:
 
     def abort(self, exc: BaseException) -> None:
         """A failed re-rate: end an open COPY with the error, so the rollback can run."""
-        if self._copy is not None:
-            cm, cursor = self._copy_cm, self._cursor
-            self._copy = self._copy_cm = self._cursor = None
-            try:
-                cm.__exit__(type(exc), exc, exc.__traceback__)
-            finally:
-                cursor.close()
-        self.rows.clear()
+        self.rows = []
+        self.pending = []
+        self._close(exc)
 
 
 @contextlib.contextmanager
@@ -449,7 +478,7 @@ def rerate_list(
 
         try:
             state = replay(
-                _event_stream(lst, system, redo, before_fetch=writer.flush),
+                _event_stream(lst, system, redo, before_fetch=writer.pause),
                 state,
                 on_event=collect,
                 ordered=True,
