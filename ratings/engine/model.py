@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import operator
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -223,6 +224,9 @@ class PreparedEvent:
         return self.games[-1][0] if self.games else 0
 
 
+_first = operator.itemgetter(0)  # a game's round, as a sort key
+
+
 def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
@@ -253,7 +257,7 @@ def prepare_event(
     out: list[tuple[int, int, int, int, int]] = []
     get = index.get
     for g in games:
-        r, a, b, sa, sb = g.round, g.a, g.b, g.score_a, g.score_b
+        r, a, b, sa, sb = g  # a RatedGame is a named tuple: unpacked, not read field by field
         ia, ib = get(a), get(b)
         if (
             type(r) is not int
@@ -277,7 +281,7 @@ def prepare_event(
         seen[ka] = b
         seen[kb] = a
         out.append((r, ia, ib, sa, sb))
-    out.sort(key=lambda t: t[0])
+    out.sort(key=_first)
     return PreparedEvent(
         ids=[p.id for p in players],
         players=list(players),
