@@ -199,7 +199,25 @@ def list_history(
 _ENCODE = json.JSONEncoder(check_circular=False, separators=(",", ":")).encode
 
 
+#: round(e, 4) of the chances seen so far: most are the rating system's table values (a rating
+#: difference's chance), so a federation's millions of per-game chances are a few thousand
+#: values; round() costs several times a lookup. Zero is never cached (0.0 and -0.0 are one key
+#: but round to different text), and the cache is emptied when it grows past _ROUNDED_MAX.
+_ROUNDED: dict[float, float] = {}
+_ROUNDED_MAX = 200_000
+
+
+def _round4(e: float) -> float:
+    value = round(e, 4)
+    if e:
+        if len(_ROUNDED) >= _ROUNDED_MAX:
+            _ROUNDED.clear()
+        _ROUNDED[e] = value
+    return value
+
+
 def _explanation(pr: EnginePlayerRating) -> dict[str, Any]:
+    rounded = _ROUNDED.get
     return {
         "text": pr.explain(),
         "segments": [
@@ -218,8 +236,8 @@ def _explanation(pr: EnginePlayerRating) -> dict[str, Any]:
                 "notes": list(s.notes),
                 # unpacked, not read by name: a federation's re-rate explains millions of games
                 "per_game": [
-                    [r, opp, opp_rating, round(e, 4), actual]
-                    for r, opp, opp_rating, e, actual, _score, _opp_score in s.game_details
+                    [r, opp, opp_rating, got if (got := rounded(e)) is not None else _round4(e), a]
+                    for r, opp, opp_rating, e, a, _score, _opp_score in s.game_details
                 ],
             }
             for s in pr.segments

@@ -160,3 +160,49 @@ def test_games_and_explanations_are_named_tuples_read_by_name():
         g.score_a = 1  # type: ignore[misc]
     e = GameExplanation(1, 11, 1500, 0.5, 1.0, 400, 380)
     assert (e.opponent, e.opponent_rating, e.expected, e.actual) == (11, 1500, 0.5, 1.0)
+
+
+def _reference_explanation(pr) -> dict:
+    """The stored explanation as first written (before the re-rate's speed work)."""
+    return {
+        "text": pr.explain(),
+        "segments": [
+            {
+                "rounds": [s.first_round, s.last_round],
+                "rating_in": s.rating_in,
+                "games": s.games,
+                "expected": round(s.expected, 4),
+                "actual": s.actual,
+                "multipliers": [[k, round(e, 4)] for k, e in s.multipliers],
+                "change": round(s.change, 3),
+                "bonus": round(s.bonus, 3),
+                "feedback": round(s.feedback, 3),
+                "rating_out": s.rating_out,
+                "newcomer": s.newcomer,
+                "notes": list(s.notes),
+                "per_game": [
+                    [g.round, g.opponent, g.opponent_rating, round(g.expected, 4), g.actual]
+                    for g in s.game_details
+                ],
+            }
+            for s in pr.segments
+        ],
+    }
+
+
+@pytest.mark.parametrize("system", ["nsa2008", "naspa2024", "club-third", "glicko2", "absp"])
+def test_stored_explanation_is_the_reference_text(system, monkeypatch):
+    """The fast explanation (cached rounding, unpacked tuples) writes the same JSON text as the
+    plain one, on every kind of system, including after its rounding cache is emptied."""
+    monkeypatch.setattr(rs, "_ROUNDED_MAX", 50)
+    events, start = generate_history(3000, seed=11)
+    seen = 0
+
+    def check(ev, res):
+        nonlocal seen
+        for pr in res.values():
+            assert rs._ENCODE(rs._explanation(pr)) == rs._ENCODE(_reference_explanation(pr))
+            seen += 1
+
+    replay(events, start, system=system, on_event=check)
+    assert seen > 100
