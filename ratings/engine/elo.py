@@ -320,19 +320,23 @@ class EloSystem(RatingSystem):
                     notes=notes,
                 )
             )
+        # positional and with the table looked up inline: two of these per game of a history
+        details = [e.game_details for e in expl]
+        who = ids if ids else range(n)
         for r, a, b, sa, sb in games:
             for me, o, s_me, s_o in ((a, b, sa, sb), (b, a, sb, sa)):
-                mine = used[me]
                 their = used[o]
-                expl[me].game_details.append(
+                d = used[me] - their
+                e = table_get(d)
+                details[me].append(
                     GameExplanation(
-                        round=r,
-                        opponent=ids[o] if ids else o,
-                        opponent_rating=their,
-                        expected=self.expected(mine - their),
-                        actual=1.0 if s_me > s_o else 0.5 if s_me == s_o else 0.0,
-                        score=s_me,
-                        opponent_score=s_o,
+                        r,
+                        who[o],
+                        their,
+                        expected(d) if e is None else e,
+                        1.0 if s_me > s_o else 0.5 if s_me == s_o else 0.0,
+                        s_me,
+                        s_o,
                     )
                 )
         return SegmentOutcome(out, exp_sums, act_sums, counts, expl)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import operator
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
@@ -31,10 +32,13 @@ class RatedEvent:
     system: str = "nsa2008"
 
 
+_by_round = operator.itemgetter(0)  # RatedGame.round, read from the tuple
+
+
 def _participants(games: list[RatedGame]) -> list[Hashable]:
     """Players in order of first appearance (round order): the newcomers' iteration order."""
     seen: dict[Hashable, None] = {}
-    for g in sorted(games, key=lambda g: g.round):
+    for g in sorted(games, key=_by_round):
         seen.setdefault(g.a, None)
         seen.setdefault(g.b, None)
     return list(seen)

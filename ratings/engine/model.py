@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import datetime
 import math
+import operator
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 #: Highest score accepted in one game. The record is far below; anything above is a typing slip.
 MAX_GAME_SCORE = 1500
@@ -48,9 +50,13 @@ class RatedPlayer:
         return 0 if self.is_newcomer else UNKNOWN_CAREER_GAMES
 
 
-@dataclass(frozen=True)
-class RatedGame:
-    """One real game (byes and forfeits are never rated; the caller leaves them out)."""
+class RatedGame(NamedTuple):
+    """One real game (byes and forfeits are never rated; the caller leaves them out).
+
+    A named tuple rather than a dataclass: a federation's re-rate builds millions of them
+    from stored rows, and a tuple is built about six times faster (``tuple.__new__``) while
+    reading the same by name.
+    """
 
     round: int
     a: Hashable
@@ -66,9 +72,11 @@ class RatedGame:
         return 0.5 if self.score_a == self.score_b else 0.0
 
 
-@dataclass(frozen=True)
-class GameExplanation:
-    """One game as the rating saw it: the chance the system gave the player, and what happened."""
+class GameExplanation(NamedTuple):
+    """One game as the rating saw it: the chance the system gave the player, and what happened.
+
+    A named tuple (like RatedGame): a re-rate explains every game twice, millions of times.
+    """
 
     round: int
     opponent: Hashable
@@ -216,6 +224,9 @@ class PreparedEvent:
         return self.games[-1][0] if self.games else 0
 
 
+_first = operator.itemgetter(0)  # a game's round, as a sort key
+
+
 def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
@@ -246,7 +257,7 @@ def prepare_event(
     out: list[tuple[int, int, int, int, int]] = []
     get = index.get
     for g in games:
-        r, a, b, sa, sb = g.round, g.a, g.b, g.score_a, g.score_b
+        r, a, b, sa, sb = g  # a RatedGame is a named tuple: unpacked, not read field by field
         ia, ib = get(a), get(b)
         if (
             type(r) is not int
@@ -270,7 +281,7 @@ def prepare_event(
         seen[ka] = b
         seen[kb] = a
         out.append((r, ia, ib, sa, sb))
-    out.sort(key=lambda t: t[0])
+    out.sort(key=_first)
     return PreparedEvent(
         ids=[p.id for p in players],
         players=list(players),

@@ -369,15 +369,30 @@ def _rss_mb() -> float:
         return int(f.read().split()[1]) * resource.getpagesize() / 2**20
 
 
-def _in_child(fn: Callable[[], object]) -> tuple[float, object, float, float]:
-    """Run ``fn`` in a forked process: (seconds, result, its peak RSS, its RSS at the start).
+def _server_cpu(backend_pid: int | None) -> float | None:
+    """CPU seconds the database server process serving this connection has used so far, when
+    it runs on this machine (PostgreSQL's backend pid visible in /proc), else None."""
+    if not backend_pid:
+        return None
+    try:
+        with open(f"/proc/{backend_pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _in_child(fn: Callable[[], object]) -> tuple[float, object, float, float, dict]:
+    """Run ``fn`` in a forked process: (seconds, result, its peak RSS, its RSS at the start,
+    CPU seconds spent by the process and by its database server process).
 
     The parent holds the generated history; a fork lets each re-rate report its own peak.
+    The CPU seconds tell a loaded machine's wall time apart from the work done: on a machine
+    shared with other jobs the wall time can be twice the work.
     """
-    import os
     import pickle
 
-    from django.db import connections
+    from django.db import connection, connections
 
     connections.close_all()
     r, w = os.pipe()
@@ -385,12 +400,22 @@ def _in_child(fn: Callable[[], object]) -> tuple[float, object, float, float]:
     if pid == 0:  # child
         os.close(r)
         try:
+            backend = None
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cur:
+                    cur.execute("SELECT pg_backend_pid()")
+                    backend = cur.fetchone()[0]
             base = _rss_mb()
+            srv0, cpu0 = _server_cpu(backend), time.process_time()
             t, out = timed(fn)
+            cpu = {"python": time.process_time() - cpu0, "server": None}
+            srv1 = _server_cpu(backend)
+            if srv0 is not None and srv1 is not None:
+                cpu["server"] = srv1 - srv0
             connections.close_all()
-            payload = (t, out, peak_rss_mb(), base)
+            payload = (t, out, peak_rss_mb(), base, cpu)
         except BaseException as exc:  # noqa: BLE001 - reported by the parent
-            payload = ("error", repr(exc), 0.0, 0.0)
+            payload = ("error", repr(exc), 0.0, 0.0, {})
         with os.fdopen(w, "wb") as f:
             pickle.dump(payload, f)
         os._exit(0)
@@ -398,10 +423,10 @@ def _in_child(fn: Callable[[], object]) -> tuple[float, object, float, float]:
     with os.fdopen(r, "rb") as f:
         data = f.read()
     os.waitpid(pid, 0)
-    t, out, peak, base = pickle.loads(data)
+    t, out, peak, base, cpu = pickle.loads(data)
     if t == "error":
         raise RuntimeError(f"re-rate in the child failed: {out}")
-    return t, out, peak, base
+    return t, out, peak, base, cpu
 
 
 def db_section(args) -> list[dict]:
@@ -500,12 +525,24 @@ def _db_backend(args) -> list[dict]:
         ):
             if path.startswith("old") and args.skip_old:
                 continue
-            t, summary, peak, base = _in_child(fn)
+            t, summary, peak, base, cpu = _in_child(fn)
             sums[path] = list_checksum(lst)
             note = f"{t / t_engine:.1f}x the engine; {n_games / t:,.0f} games/s"
             if path.startswith("new"):
                 note += f"; target <= {limit:.1f} s: {'OK' if t <= limit else 'TOO SLOW'}"
             rows.append(row(f"{label}: re-rate whole list, {path}", t, "s", note))
+            server = (
+                f", database server {cpu['server']:.1f} s" if cpu.get("server") is not None else ""
+            )
+            rows.append(
+                row(
+                    f"{label}: CPU of that re-rate, {path}",
+                    cpu["python"],
+                    "s",
+                    f"the re-rating process{server}; load average "
+                    f"{os.getloadavg()[0]:.1f} (2 cores: above 2 the wall time includes waiting)",
+                )
+            )
             rows.append(
                 row(
                     f"{label}: peak RSS of that re-rate, {path}",
@@ -537,7 +574,7 @@ def _db_backend(args) -> list[dict]:
         same = got == {i: (p.rating or 0, p.career_games) for i, p in final.items()}
         rows.append(row(f"{label}: ratings equal the engine's", int(same), "bool", ""))
         mid = sorted(lst.events.values_list("date", flat=True))[lst.events.count() // 2]
-        t_half, half, _, _ = _in_child(lambda: services.rerate_list(lst, mid))
+        t_half, half, _, _, _ = _in_child(lambda: services.rerate_list(lst, mid))
         rows.append(
             row(
                 f"{label}: re-rate second half (late submission), new",

@@ -5,6 +5,7 @@ DATABASE_URL), on PostgreSQL, where the rows go through COPY."""
 from __future__ import annotations
 
 import datetime
+import gc
 
 import pytest
 
@@ -85,6 +86,12 @@ def test_late_submission_rewrites_only_from_its_date(generated):
     lst.refresh_from_db()
     assert lst.dirty_from is None
     partial = list_checksum(lst)
+    # re-rating from the late event's date replays the earlier events in memory only
+    again = rs.rerate_list(lst, mid)
+    n_before = sum(1 for d in dates.values() if d < mid)
+    assert again["events_final"] == n_before
+    assert again["events_rerated"] == len(dates) - n_before + 1  # the late event with them
+    assert {k: v for k, v in _rows_by_key(lst).items() if k in earlier} == earlier
     full = rs.rerate_list(lst, D(1900, 1, 1))
     assert full["events_final"] == 0
     assert list_checksum(lst) == partial
@@ -110,6 +117,92 @@ def test_failure_in_the_middle_of_the_writes_changes_nothing(generated, monkeypa
     with pytest.raises(RuntimeError, match="disk full"):
         rs.rerate_list(lst, D(1900, 1, 1))
     monkeypatch.setattr(rs, "_explanation", real)
+    assert gc.isenabled()  # the collector paused for the re-rate is back on after a failure
     assert list_checksum(lst) == saved  # the connection is usable and nothing changed
     rs.rerate_list(lst, D(1900, 1, 1))
     assert list_checksum(lst) == saved
+
+
+def test_rerate_pauses_the_collector_and_restores_it(generated, monkeypatch):
+    """The cycle collector is off while a list is re-rated (it found nothing to free and cost a
+    tenth of a large re-rate) and back as it was afterwards, on or off."""
+    lst, _events, _start = generated
+    seen = []
+    real = rs._explanation
+
+    def spy(pr):
+        seen.append(gc.isenabled())
+        return real(pr)
+
+    monkeypatch.setattr(rs, "_explanation", spy)
+    assert gc.isenabled()
+    rs.rerate_list(lst)
+    assert seen and not any(seen)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        rs.rerate_list(lst, D(1900, 1, 1))
+        assert not gc.isenabled()  # a caller that had it off keeps it off
+    finally:
+        gc.enable()
+
+
+def test_games_and_explanations_are_named_tuples_read_by_name():
+    """RatedGame and GameExplanation became named tuples for speed: still read by name, equal
+    to a game with the same fields, immutable."""
+    from ratings.engine import GameExplanation
+
+    g = RatedGame(3, 10, 11, 400, 380)
+    assert (g.round, g.a, g.b, g.score_a, g.score_b, g.result_a) == (3, 10, 11, 400, 380, 1.0)
+    assert g == RatedGame(round=3, a=10, b=11, score_a=400, score_b=380)
+    assert RatedGame(1, 1, 2, 350, 350).result_a == 0.5
+    with pytest.raises(AttributeError):
+        g.score_a = 1  # type: ignore[misc]
+    e = GameExplanation(1, 11, 1500, 0.5, 1.0, 400, 380)
+    assert (e.opponent, e.opponent_rating, e.expected, e.actual) == (11, 1500, 0.5, 1.0)
+
+
+def _reference_explanation(pr) -> dict:
+    """The stored explanation as first written (before the re-rate's speed work)."""
+    return {
+        "text": pr.explain(),
+        "segments": [
+            {
+                "rounds": [s.first_round, s.last_round],
+                "rating_in": s.rating_in,
+                "games": s.games,
+                "expected": round(s.expected, 4),
+                "actual": s.actual,
+                "multipliers": [[k, round(e, 4)] for k, e in s.multipliers],
+                "change": round(s.change, 3),
+                "bonus": round(s.bonus, 3),
+                "feedback": round(s.feedback, 3),
+                "rating_out": s.rating_out,
+                "newcomer": s.newcomer,
+                "notes": list(s.notes),
+                "per_game": [
+                    [g.round, g.opponent, g.opponent_rating, round(g.expected, 4), g.actual]
+                    for g in s.game_details
+                ],
+            }
+            for s in pr.segments
+        ],
+    }
+
+
+@pytest.mark.parametrize("system", ["nsa2008", "naspa2024", "club-third", "glicko2", "absp"])
+def test_stored_explanation_is_the_reference_text(system, monkeypatch):
+    """The fast explanation (cached rounding, unpacked tuples) writes the same JSON text as the
+    plain one, on every kind of system, including after its rounding cache is emptied."""
+    monkeypatch.setattr(rs, "_ROUNDED_MAX", 50)
+    events, start = generate_history(3000, seed=11)
+    seen = 0
+
+    def check(ev, res):
+        nonlocal seen
+        for pr in res.values():
+            assert rs._ENCODE(rs._explanation(pr)) == rs._ENCODE(_reference_explanation(pr))
+            seen += 1
+
+    replay(events, start, system=system, on_event=check)
+    assert seen > 100
