@@ -890,7 +890,17 @@ class Prepared:
             return
         fs, fg = np.divmod(flagged, g)
         a_flat, b_flat, vb_flat = sa.ravel(), sb.ravel(), vb.ravel()
-        ao_flat = a_opp.ravel() if a_opp is not None else None
+        # the previous opponents of the games looked at, picked from a strided a_opp (a view
+        # into V) without copying it whole
+        if a_opp is None:
+            opp_at = None
+        elif a_opp.flags.c_contiguous:
+            opp_at = a_opp.ravel().take
+        else:
+
+            def opp_at(games: np.ndarray) -> np.ndarray:
+                return a_opp[np.divmod(games, g)]
+
 
         for d in range(1, min(REPEAT_REACH, g - 1) + 1):
             for parity in (0, 1):
@@ -906,8 +916,8 @@ class Prepared:
                 s_idx, jj = np.divmod(cand, g)
                 one, two = cand, cand + d  # flat game indices
                 a1, a2, b1, b2 = a_flat[one], a_flat[two], b_flat[one], b_flat[two]
-                o1 = ao_flat[one] if ao_flat is not None else None
-                o2 = ao_flat[two] if ao_flat is not None else None
+                o1 = opp_at(one) if opp_at is not None else None
+                o2 = opp_at(two) if opp_at is not None else None
                 before = cost(a1, o1, b1) + cost(a2, o2, b2)
                 after_1 = cost(a1, o1, b2)
                 after_2 = cost(a2, o2, b1)
@@ -1036,8 +1046,9 @@ class Prepared:
         k = self.ranked_count
         v = v[:, :k]
         size = v.shape[0]
-        order = self.player_of.take(_slots(v, self.lay))
-        flat = order * n
+        # counted by slot (the players' rows are put in their order once, by ``_merge``)
+        slots = _slots(v, self.lay)
+        flat = np.multiply(slots, n, dtype=np.intp)
         flat += np.arange(k)
         out = _Counts(hist=np.bincount(flat.ravel(), minlength=n * n))
         start = None
@@ -1058,7 +1069,7 @@ class Prepared:
                 - np.repeat(np.cumsum(group_size) - group_size, group_size)
             )
             place = begin % k  # the group's first place index
-            player = order.ravel()[el]
+            player = slots.ravel()[el].astype(np.intp)
             own = player * n + el % k
             shared = player * n + place
             out.comp_fix = np.bincount(shared, minlength=n * n) - np.bincount(own, minlength=n * n)
@@ -1076,6 +1087,7 @@ class Prepared:
         if start is None:
             start = np.broadcast_to(np.arange(k), (size, k))
         comp = np.zeros((size, n), dtype=np.int32)
+        order = self.player_of.take(slots)
         np.put_along_axis(comp, order, (start + 1).astype(np.int32), axis=1)
         if want.classes:
             out.class_share = np.zeros(n, dtype=np.float64)
@@ -1296,9 +1308,10 @@ class _Want:
 
 @dataclass
 class _Counts:
-    """One chunk's counts, flat over (player, place index): ``hist`` the players' positions
+    """One chunk's counts, flat over (slot, place index): ``hist`` the players' positions
     in the final order; ``comp_fix``/``share_fix`` what tied groups change in it (None: no
-    tie) for the competition rank (a tied group's first place) and the shared places."""
+    tie) for the competition rank (a tied group's first place) and the shared places.
+    ``class_share`` and ``ranks`` are by player index."""
 
     hist: np.ndarray
     comp_fix: np.ndarray | None = None
@@ -1325,14 +1338,16 @@ def _merge(prep: Prepared, parts: Iterable[_Counts], sims: int, want: _Want) -> 
         if part.ranks is not None:
             kept.append(part.ranks)
     share += hist
-    comp = (hist + comp_fix).reshape(n, n) > 0
+    # the counts were by slot: each player's row is their slot's
+    share = share.reshape(n, n)[prep.slot_of]
+    comp = (hist + comp_fix).reshape(n, n)[prep.slot_of] > 0
     ranked = np.array([i for i, p in enumerate(setup.players) if p.ranked], dtype=np.intp)
     seen = comp.any(axis=1)
     best = np.where(seen, comp.argmax(axis=1) + 1, 0)
     worst = np.where(seen, n - comp[:, ::-1].argmax(axis=1), 0)
     return SimResult(
         sims=sims,
-        place_share=share.reshape(n, n),
+        place_share=share,
         best=best.astype(np.int64),
         worst=worst.astype(np.int64),
         ranked=ranked,
