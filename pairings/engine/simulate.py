@@ -398,6 +398,13 @@ def _slots(v: np.ndarray, lay: _Layout) -> np.ndarray:
     return out
 
 
+def _slot_view(v: np.ndarray, lay: _Layout) -> np.ndarray:
+    """The slot of each V: a view into ``v`` in the aligned layout, else a new array."""
+    if lay.aligned and _aligned_ok(v):
+        return _u16(v, 1)
+    return _slots(v, lay)
+
+
 def _opponents(v: np.ndarray, lay: _Layout) -> np.ndarray:
     """The previous opponent's slot held in each V (plain layouts)."""
     if lay.aligned and _aligned_ok(v):
@@ -521,7 +528,11 @@ class Prepared:
         #: the game's record change, the tie band and the rounding folded into the table
         off = QUANTUM * self.reach
         self.mu_q = (np.rint(self.mu.astype(np.float64) * QUANTUM) + off).astype(np.int32)
-        self.z_q = np.rint(self.table.astype(np.float64) * model.sigma * QUANTUM).astype(np.int32)
+        z_q = np.rint(self.table.astype(np.float64) * model.sigma * QUANTUM)
+        # int16 when it holds (sigma under ~470 points): half the table, so its random
+        # look-ups (one a game) stay in the core's cache more often
+        small = np.abs(z_q).max() <= np.iinfo(np.int16).max
+        self.z_q = z_q.astype(np.int16 if small else np.int32)
         self._codes: dict[int | None, np.ndarray] = {}
         self._penalties: dict[int, np.ndarray] = {}
         self.unranked = np.array(
@@ -628,8 +639,12 @@ class Prepared:
             margin += self.mu.take(idx)
             return self._deltas_points(rng, margin, cap)
         # the margin in 1/QUANTUM points, already an index into the margin table
-        q = self.z_q.take(self.raw16(rng, shape))
-        q += self.mu_q.take(idx)
+        z = self.z_q.take(self.raw16(rng, shape))
+        q = self.mu_q.take(idx)
+        if q.shape == z.shape:
+            q += z
+        else:  # one row of pairings for every simulation
+            q = q + z
         da = self.margin_codes(cap).take(q)
         # a's and b's changes sum to one win and one loss each side
         db = np.subtract(((1 << (lay.w + 1)) - (1 << (lay.l + 1))) << lay.shift, da)
@@ -802,7 +817,9 @@ class Prepared:
             va, vb = flat.take(a_pos), flat.take(b_pos)
         else:
             va, vb = v[:, 0:pairs:2].copy(), v[:, 1:pairs:2].copy()
-        sa, sb = _slots(va, lay), _slots(vb, lay)
+        # the slots as views into va and vb where the layout allows (no copies): a repeat
+        # swap moves whole V, so sb keeps following vb
+        sa, sb = _slot_view(va, lay), _slot_view(vb, lay)
         if r.system != "random" and r.avoid_repeats:
             if lay.opp:
                 # the first player's previous opponent, from V (no_opp before any round)
@@ -900,7 +917,6 @@ class Prepared:
 
             def opp_at(games: np.ndarray) -> np.ndarray:
                 return a_opp[np.divmod(games, g)]
-
 
         for d in range(1, min(REPEAT_REACH, g - 1) + 1):
             for parity in (0, 1):
@@ -1168,14 +1184,18 @@ def _score_group_halves(v: np.ndarray, pairs: int, lay: _Layout) -> tuple[np.nda
     """
     size, n = v.shape
     half = pairs // 2
-    key = v[:, 1:pairs:2] >> (lay.shift + lay.w)  # a constant less wins (see _Layout)
+    if lay.aligned and lay.shift + lay.w == 56 and _aligned_ok(v) and v.flags.c_contiguous:
+        # the top byte of each V (little-endian: its eighth), read without a shift
+        wins = v.view(np.uint8)[:, 15 : 8 * pairs : 16]
+    else:
+        wins = v[:, 1:pairs:2] >> (lay.shift + lay.w)  # a constant less wins (see _Layout)
     # (a Gibsonized row is no longer sorted: its pairs are replaced by the caller). Every row
     # is sorted from its second pair on, so its lowest and highest keys are among its first,
     # second and last: the bounds without a pass over the whole array
-    edges = key[:, [0, 1, -1]] if half > 1 else key
+    edges = wins[:, [0, 1, -1]] if half > 1 else wins
     low = int(edges.min())
     span = int(edges.max()) - low + 1
-    key += (np.arange(size, dtype=np.int64) * span - low)[:, None]
+    key = np.add(wins, (np.arange(size, dtype=np.int64) * span - low)[:, None], dtype=np.int64)
     counts = np.bincount(key.ravel(), minlength=size * span)
     starts = np.cumsum(counts)
     starts -= counts  # first pair of each run, counted over the whole chunk
