@@ -1063,12 +1063,15 @@ class Prepared:
         v = v[:, :k]
         size = v.shape[0]
         # counted by slot (the players' rows are put in their order once, by ``_merge``)
-        slots = _slots(v, self.lay)
+        slots = _slot_view(v, self.lay)
         flat = np.multiply(slots, n, dtype=np.intp)
         flat += np.arange(k)
         out = _Counts(hist=np.bincount(flat.ravel(), minlength=n * n))
         start = None
-        rec = v >> self.lay.shift
+        if self.lay.aligned and self.lay.shift == 32 and _aligned_ok(v):
+            rec = v.view(np.int32)[:, 1::2]  # the records, V's high halves, read in place
+        else:
+            rec = v >> self.lay.shift
         links = np.flatnonzero(rec[:, 1:] == rec[:, :-1]) if k > 1 else np.zeros(0, np.intp)
         if links.size:
             row, col = np.divmod(links, k - 1)
