@@ -398,6 +398,14 @@ def _slots(v: np.ndarray, lay: _Layout) -> np.ndarray:
     return out
 
 
+def _picker(x: np.ndarray) -> Any:
+    """A function picking ``x.flat[i]`` for index arrays i, without copying a strided x."""
+    if x.flags.c_contiguous:
+        return x.reshape(-1).take
+    g = x.shape[-1]
+    return lambda i: x[np.divmod(i, g)]
+
+
 def _slot_view(v: np.ndarray, lay: _Layout) -> np.ndarray:
     """The slot of each V: a view into ``v`` in the aligned layout, else a new array."""
     if lay.aligned and _aligned_ok(v):
@@ -906,18 +914,13 @@ class Prepared:
             self._swap_dense(rep, sa, sb, vb, a_opp, cost)
             return
         fs, fg = np.divmod(flagged, g)
-        a_flat, b_flat, vb_flat = sa.ravel(), sb.ravel(), vb.ravel()
-        # the previous opponents of the games looked at, picked from a strided a_opp (a view
-        # into V) without copying it whole
-        if a_opp is None:
-            opp_at = None
-        elif a_opp.flags.c_contiguous:
-            opp_at = a_opp.ravel().take
-        else:
-
-            def opp_at(games: np.ndarray) -> np.ndarray:
-                return a_opp[np.divmod(games, g)]
-
+        vb_flat = vb.ravel()
+        # the slots and previous opponents of the games looked at, picked from sa, sb and
+        # a_opp (views into V in the aligned layout) without copying them whole; sb, when a
+        # view into vb, follows vb's swaps by itself
+        a_at, b_at = _picker(sa), _picker(sb)
+        opp_at = _picker(a_opp) if a_opp is not None else None
+        b_flat = None if np.may_share_memory(sb, vb) else sb.reshape(-1)
         for d in range(1, min(REPEAT_REACH, g - 1) + 1):
             for parity in (0, 1):
                 if fs.size == 0:
@@ -931,7 +934,7 @@ class Prepared:
                 cand = _distinct(fs[usable] * g + first[usable])
                 s_idx, jj = np.divmod(cand, g)
                 one, two = cand, cand + d  # flat game indices
-                a1, a2, b1, b2 = a_flat[one], a_flat[two], b_flat[one], b_flat[two]
+                a1, a2, b1, b2 = a_at(one), a_at(two), b_at(one), b_at(two)
                 o1 = opp_at(one) if opp_at is not None else None
                 o2 = opp_at(two) if opp_at is not None else None
                 before = cost(a1, o1, b1) + cost(a2, o2, b2)
@@ -941,7 +944,8 @@ class Prepared:
                 if not ok.any():
                     continue
                 one, two = one[ok], two[ok]
-                b_flat[one], b_flat[two] = b2[ok], b1[ok]
+                if b_flat is not None:
+                    b_flat[one], b_flat[two] = b2[ok], b1[ok]
                 held = vb_flat[one]
                 vb_flat[one] = vb_flat[two]
                 vb_flat[two] = held
