@@ -705,8 +705,20 @@ class Prepared:
 
     def play(self, rng: np.random.Generator, size: int) -> np.ndarray:
         """``size`` playings of the remaining rounds: the final V of each."""
-        v = np.broadcast_to(self.v0, (size, self.n)).copy()
         lay = self.lay
+        first = self.plans[0] if self.plans else None
+        if (
+            first is not None
+            and first.known is None
+            and first.rnd.system != "random"
+            and first.active >= 2
+        ):
+            # the first round is paired on row 0 and then writes every column of the other
+            # rows (see ``_play_round``'s ``alike``): they need not be filled first
+            v = np.empty((size, self.n), dtype=self.v0.dtype)
+            v[0] = self.v0
+        else:
+            v = np.broadcast_to(self.v0, (size, self.n)).copy()
         # the points layout keeps each player's opponent in the previous simulated round in a
         # table by slot (-1: none), or None before any (nothing to look up) and after the
         # last (nothing to record); the plain layout keeps it in V itself
