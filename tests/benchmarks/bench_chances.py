@@ -11,10 +11,11 @@ each beside a plain-Python loop of the same game model run in the same process (
 a sample of simulations, scaled to the same count: the ratio is what the machine's noise
 leaves alone). The loop pairs 1 v 2, 3 v 4 only, without the score-group halves, Gibson and
 repeat swaps the numpy run does, so the ratio understates the gain. Also printed: the peak
-memory the numpy run allocated (tracemalloc) and the process's peak resident size, the CPU
-seconds of all its threads, the threads it used (one per idle core by the load average), the
-same run on one thread (asserted to give the same counts) and the machine's load average
-(other sessions on a shared machine take cores from the run).
+memory the numpy run allocated (tracemalloc, in a run of its own: tracing slows the run it
+watches) and the process's peak resident size, the CPU seconds of all its threads, the
+threads it used (one per idle core by the load average), the same run on one thread (clock
+and CPU; asserted to give the same counts) and the machine's load average (other sessions
+on a shared machine take cores from the run).
 
 ``approx``: the vectorised pairing approximation (pairings.engine.simulate) against the full
 pairing engine in every simulated round (pairings.engine.fullsim), on the real NASPA divisions
@@ -157,16 +158,20 @@ def speed(sims: int) -> list[dict]:
         setup = synthetic(n, left)
         simulate(setup, model, 1000, seed=2)  # warm: quantile table, imports
         threads = min(idle_cores(), MAX_THREADS)  # what simulate's default picks now
-        tracemalloc.start()
         start, cpu = time.perf_counter(), time.process_time()
         result = simulate(setup, model, sims, seed=1)
         seconds = time.perf_counter() - start
         cpu = time.process_time() - cpu
+        # the peak memory from a run of its own: tracing every allocation slowed the timed
+        # run by a fifth (1.6 s of CPU where 1.3 s without)
+        tracemalloc.start()
+        simulate(setup, model, sims, seed=1)
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        start1 = time.perf_counter()
+        start1, cpu1 = time.perf_counter(), time.process_time()
         one = simulate(setup, model, sims, seed=1, threads=1)
         one_thread_s = time.perf_counter() - start1
+        one_thread_cpu = time.process_time() - cpu1
         assert np.array_equal(one.place_share, result.place_share)  # threads change nothing
         sample = max(200, min(sims, 200_000 // (n * left)))
         start = time.perf_counter()
@@ -182,6 +187,7 @@ def speed(sims: int) -> list[dict]:
                 "numpy_cpu_s": round(cpu, 3),
                 "threads": threads,
                 "one_thread_s": round(one_thread_s, 3),
+                "one_thread_cpu_s": round(one_thread_cpu, 3),
                 "load_1min": round(os.getloadavg()[0], 1),
                 "python_loop_s": round(py_seconds, 2),
                 "python_sample_sims": sample,
