@@ -122,7 +122,10 @@ RULE_FIELDS = ("cap", "rating_min", "rating_max", "fee_amount", "fee_currency")
 WINDOW_FIELDS = ("opens_at", "closes_at", "closed_at")
 # what an entrant does on the hosted copy while a venue holds it: queued for the venue, not a
 # write of the tournament's play (the venue settles it through its own services)
-QUEUED_ON_THE_COPY = frozenset({"online_entry", "confirm_online_entry", Action.VENUE_QUEUE})
+# (and an unconfirmed entry withdrawn: the venue never had it)
+QUEUED_ON_THE_COPY = frozenset(
+    {"online_entry", "confirm_online_entry", "withdraw_online_entry", Action.VENUE_QUEUE}
+)
 PLAYER_FIELDS = ("name", "naspa_id", "wespa_id", "absp_id", "country")
 GAME_FIELDS = ("board", "score1", "score2", "first", "explanation")
 
