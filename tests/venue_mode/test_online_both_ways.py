@@ -199,3 +199,17 @@ def test_a_withdrawn_entry_cannot_be_withdrawn_again_on_the_copy(client, monkeyp
         oe.withdraw_entry(tokens["New, Nora"])
     assert refused.value.code == "entries_state"
     assert not VenueInbox.objects.filter(kind="withdraw").exists()
+
+
+def test_a_player_withdrawn_mid_event_at_the_venue_is_told_so_on_the_hosted_page(
+    client, monkeypatch
+):
+    hosted, link, local_a, tokens = entered_online(client, monkeypatch)
+    games = [PlannedGame(2 * k + 1, 2 * k + 2, board=k + 1) for k in range(3)]
+    save_round_pairings(local_a, 1, games, system="manual", actor="venue-td")
+    entry = at_venue(link, "New, Nora").entry
+    services.withdraw_player(entry, from_round=2, actor="venue-td")
+    link.push()
+    nora = on_copy(hosted, "New, Nora")
+    assert nora.entry.number == 6 and nora.note == "withdrawn at the venue from round 2 on"
+    assert "withdrawn at the venue from round 2 on" in page(client, tokens["New, Nora"])

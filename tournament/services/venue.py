@@ -373,7 +373,7 @@ def _online_states(tournament: Tournament, refs: dict[str, int]) -> list[dict[st
             # the director removed the entry itself (the console's remove, not a refusal)
             status, note = OnlineEntry.Status.WITHDRAWN, note or "removed by the venue's director"
         elif entry is not None and entry.withdrawn_round is not None and not note:
-            note = f"withdrawn at the venue after round {entry.withdrawn_round}"
+            note = f"withdrawn at the venue from round {entry.withdrawn_round} on"
         rows.append(
             {
                 "player": hosted,
