@@ -157,17 +157,13 @@ def test_a_hosted_withdrawal_is_queued_and_the_venue_withdraws_them(client, monk
     # at the venue: withdrawn through its service, Sam promoted into the freed place
     assert at_venue(link, "New, Nora").status == "withdrawn"
     assert at_venue(link, "Second, Sam").entry.number == 6
-    assert AuditEvent.objects.filter(
-        tournament=link.local, action="withdraw_online_entry"
-    ).exists()
+    assert AuditEvent.objects.filter(tournament=link.local, action="withdraw_online_entry").exists()
     text = page(client, nora)
     assert "Withdrawn at the venue" in text and "your withdrawal: withdrawn at the venue" in text
     assert on_copy(hosted, "Second, Sam").entry.number == 6
 
 
-def test_a_hosted_withdrawal_after_round_one_is_paired_at_the_venue_is_refused(
-    client, monkeypatch
-):
+def test_a_hosted_withdrawal_after_round_one_is_paired_at_the_venue_is_refused(client, monkeypatch):
     hosted, link, local_a, tokens = entered_online(client, monkeypatch)
     games = [PlannedGame(2 * k + 1, 2 * k + 2, board=k + 1) for k in range(3)]
     save_round_pairings(local_a, 1, games, system="manual", actor="venue-td")

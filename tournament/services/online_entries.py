@@ -36,7 +36,7 @@ from django.utils import timezone
 from tournament.checks import as_int, check_text
 from tournament.errors import ServiceError
 
-from ..access import acting_user, is_signed_in, require
+from ..access import acting_user, allowed, is_signed_in, require
 from ..models import (
     Division,
     DivisionEntryRule,
@@ -487,6 +487,7 @@ def enter_from_hosted(
     rating: int,
     made: dt.datetime,
     paid: bool = False,
+    notices_opt_in: bool = False,
     actor: Actor | str | Any | None = None,
 ) -> OnlineEntry:
     """On a venue (issue 23): an online entry the hosted site queued, entered here under this
@@ -543,6 +544,12 @@ def enter_from_hosted(
         f"{player.name} ({rating}) entered {division.name} online, from the hosted site",
         after={"division": division.name, "player": player.name, "rating": rating},
     )
+    if notices_opt_in and email and allowed(who, "view", tournament):
+        # their opt-in on the hosted form: subscribed here, where the event's mail comes from
+        # (held until the link is up: notices.send_held)
+        online.notices = True
+        online.save(update_fields=["notices"])
+        notices.subscribe(tournament, player, email, actor=who)
     _place(online, who)
     return online
 

@@ -1239,6 +1239,7 @@ def _inbox_row(item: VenueInbox) -> dict[str, Any]:
             email=online.email,
             rating=online.rating,
             paid=online.paid,
+            notices=online.notices,
             made=_iso(online.created),
         )
     elif item.kind == VenueInbox.Kind.WITHDRAW and item.online is not None:

@@ -76,6 +76,7 @@ def _settle_entry(link: VenueTake, item: dict[str, Any]) -> tuple[str, str, str,
         rating=int(item.get("rating") or 0),
         made=datetime.fromisoformat(item["made"]),
         paid=bool(item.get("paid")),
+        notices_opt_in=item.get("notices") is True,
         actor=Actor(f"entrant {player.name} (from the hosted site)"),
     )
     if online.status == OnlineEntry.Status.WAITING:
