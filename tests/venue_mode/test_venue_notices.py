@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.mail.backends.base import BaseEmailBackend
 
 from pairings.services.store import PlannedGame, save_round_pairings
-from tests.core.smtp import Inbox, point_mail_at, smtp  # noqa: F401 (the fixture)
+from tests.core.smtp import Inbox
 from tournament import services
 from tournament.models import Notice, VenueTake
 from tournament.services import notices

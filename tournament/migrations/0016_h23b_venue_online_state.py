@@ -4,20 +4,28 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournament', '0015_h23v_venue_inbox_kinds'),
+        ("tournament", "0015_h23v_venue_inbox_kinds"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='onlineentry',
-            name='venue_position',
+            model_name="onlineentry",
+            name="venue_position",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name='venueinbox',
-            name='kind',
-            field=models.CharField(choices=[('report', 'a result reported'), ('entry', 'an online entry'), ('check_in', 'a check-in'), ('withdraw', 'a withdrawal')], default='report', max_length=10),
+            model_name="venueinbox",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("report", "a result reported"),
+                    ("entry", "an online entry"),
+                    ("check_in", "a check-in"),
+                    ("withdraw", "a withdrawal"),
+                ],
+                default="report",
+                max_length=10,
+            ),
         ),
     ]
