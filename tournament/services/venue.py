@@ -354,9 +354,17 @@ def _online_states(tournament: Tournament, refs: dict[str, int]) -> list[dict[st
     Sent whole with every batch (a tournament's online entrants are a few hundred rows at
     most): a director's decision touches an entrant and often the waiting list behind them,
     and a move between divisions touches two; the whole list is always right."""
-    from .online_entries import waiting_position  # (online_entries imports this module)
-
     rows = []
+    # each division's waiting list in its order (online_entries.waiting_position's, which
+    # imports this module)
+    places: dict[int, int] = {}
+    lists: dict[int, int] = {}
+    for pk, division_id in (
+        OnlineEntry.objects.filter(tournament=tournament, status=OnlineEntry.Status.WAITING)
+        .order_by("waiting_since", "pk")
+        .values_list("pk", "division_id")
+    ):
+        lists[division_id] = places[pk] = lists.get(division_id, 0) + 1
     onlines = (
         OnlineEntry.objects.filter(tournament=tournament)
         .exclude(status=OnlineEntry.Status.UNCONFIRMED)
@@ -380,7 +388,7 @@ def _online_states(tournament: Tournament, refs: dict[str, int]) -> list[dict[st
                 "division": online.division.slug,
                 "status": status,
                 "number": entry.number if entry is not None else None,
-                "waiting": waiting_position(online),
+                "waiting": places.get(online.pk),
                 "promoted_at": _iso(online.promoted_at),
                 "paid": online.paid,
                 "note": note,
