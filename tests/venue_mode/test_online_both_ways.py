@@ -209,3 +209,26 @@ def test_a_player_withdrawn_mid_event_at_the_venue_is_told_so_on_the_hosted_page
     nora = on_copy(hosted, "New, Nora")
     assert nora.entry.number == 6 and nora.note == "withdrawn at the venue from round 2 on"
     assert "withdrawn at the venue from round 2 on" in page(client, tokens["New, Nora"])
+
+
+def test_a_move_to_another_division_at_the_venue_comes_up(client, monkeypatch):
+    hosted, link, local_a, tokens = entered_online(client, monkeypatch)
+    services.create_division(link.local, name="B", rounds=3)
+    local_b = link.local.divisions.get(slug="b")
+    oe.move_online_entry(at_venue(link, "New, Nora"), local_b, actor="venue-td")
+    link.push()
+    nora = on_copy(hosted, "New, Nora")
+    assert (nora.division.slug, nora.status, nora.entry.number) == ("b", "entered", 1)
+    assert "Entered in division B as <strong>#1</strong>" in page(client, tokens["New, Nora"])
+
+
+def test_taking_the_tournament_back_drops_the_venues_waiting_places(client, monkeypatch):
+    hosted, link, local_a, tokens = entered_online(client, monkeypatch)
+    oe.demote_entry(at_venue(link, "New, Nora"), actor="venue-td")
+    link.push()
+    assert on_copy(hosted, "Second, Sam").venue_position == 2
+    venue.reclaim("test", hosted)
+    sam = on_copy(hosted, "Second, Sam")
+    assert sam.venue_position is None and oe.waiting_position(sam) in (1, 2)
+    text = page(client, tokens["Second, Sam"])
+    assert "waiting list at the venue" not in text and "waiting list: number" in text

@@ -244,9 +244,10 @@ def mine(request: HttpRequest, token: str) -> HttpResponseBase:
     rule = DivisionEntryRule.objects.filter(division=division).first()
     at_venue = held_by_venue(online.tournament) is not None
     answers = venue_answers(online)
-    if at_venue and online.status != oe.Status.SENT:
-        # the status line above tells the venue's latest word on the entry (its pushes carry
-        # it); an older "entered" answer would contradict a later refusal or removal
+    if online.status != oe.Status.SENT:
+        # the status line tells the venue's latest word on the entry (its pushes carry it),
+        # or this site's own once the tournament is back: an older "entered" answer would
+        # contradict a later refusal, a removal, or a waiting place that changed
         answers = [a for a in answers if not (a.kind == "entry" and a.status == "accepted")]
     context = {
         "online": online,
