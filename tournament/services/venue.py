@@ -33,7 +33,10 @@ Down: what only the hosted copy receives while the venue holds it (players' self
 online entries that count, check-ins from players' links, and the waiting lists at the take)
 is queued in ``VenueInbox``; the venue pulls it (``inbox_for``), settles each item through its
 own services (tournament.sync.inbox) and answers (``settle_inbox``), and the player's page
-shows the answer. Entries made at the venue come back up with the push.
+shows the answer (an entrant's withdrawal too: the venue withdraws them through its own
+service). Entries made at the venue come back up with the push, and so does where each online
+entrant stands there (``_online_states``: the director's later refusals, promotions, moves,
+"paid" and removals), which the hosted copy takes over its own record (``_apply_online``).
 
 Hand-back: ``reclaim`` (a hosted director takes authority back, with what the copy last
 received) or ``release_link`` (the venue hands it back after a final push); either revokes
