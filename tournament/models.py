@@ -1137,6 +1137,9 @@ class OnlineEntry(models.Model):
     link_hash = models.CharField(max_length=64, unique=True)
     confirm_hash = models.CharField(max_length=64, unique=True, null=True, blank=True)
     note = models.CharField(max_length=200, blank=True)
+    # on a copy a venue holds (issue 23): the entrant's place on the venue's waiting list, as
+    # its last push said (the venue's list is the one that counts, not this copy's order)
+    venue_position = models.PositiveIntegerField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -1263,6 +1266,7 @@ class VenueInbox(models.Model):
         REPORT = "report", "a result reported"
         ENTRY = "entry", "an online entry"
         CHECK_IN = "check_in", "a check-in"
+        WITHDRAW = "withdraw", "a withdrawal"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "waiting for the venue"

@@ -115,6 +115,7 @@ b = t.divisions.get(slug="b")
 for name in ("Online, Olive", "Online, Otto"):
     done = oe.submit_entry(b, name=name, email="olive@example.org")
     oe.confirm_entry(done.confirm_token)
+    print(done.link_token)
 a01 = Entry.objects.get(division__tournament=t, division__slug="a", number=1)
 print(player_check_in(a01, actor=player_actor(a01)))
 """
@@ -130,6 +131,15 @@ print(" ".join(
 ))
 a01 = Entry.objects.get(division__tournament__slug="{slug}", division__slug="a", number=1)
 print(a01.checked_in_at is not None)
+"""
+
+# at the venue, after the entries came down: its director refuses Olive (Otto, first on
+# B's waiting list there, takes her place)
+REFUSE_OLIVE = """
+from tournament.models import OnlineEntry
+from tournament.services import online_entries as oe
+olive = OnlineEntry.objects.get(tournament__slug="{slug}", player__name="Online, Olive")
+oe.refuse_entry(olive, "no fee received", actor="venue-td")
 """
 
 SCORE_REST = """
@@ -227,7 +237,9 @@ def test_a_venue_runs_the_event_and_the_hosted_site_follows(tmp_path):
         assert refused.returncode != 0
 
         # online entries and a check-in reach the hosted site while the venue is offline
-        assert hosted.shell(ENTER_AND_CHECK_IN.format(slug=SLUG)).split()[-1] == "sent"
+        entered = hosted.shell(ENTER_AND_CHECK_IN.format(slug=SLUG)).split()
+        assert entered[-1] == "sent"
+        olive_page = f"/entry/{entered[0]}/"
         first = venue.json("venue_push")
         assert first["pushed"][SLUG]["reports_pulled"] == 3
         settled = hosted.shell(SETTLED.format(slug=SLUG)).splitlines()
@@ -235,6 +247,15 @@ def test_a_venue_runs_the_event_and_the_hosted_site_follows(tmp_path):
         # Olive took B's last place at the venue (its number came up with the push); Otto waits
         assert settled[1].split() == ["Olive:entered:11", "Otto:waiting:-"]
         assert settled[2] == "True"  # the venue's check-in came up with the push
+        assert "as <strong>#11</strong>" in hosted.text(olive_page)
+
+        # the venue's later decisions come up too: a refusal there reaches Olive's hosted page
+        venue.shell(REFUSE_OLIVE.format(slug=SLUG))
+        assert venue.json("venue_push")["ok"]
+        settled = hosted.shell(SETTLED.format(slug=SLUG)).splitlines()
+        assert settled[1].split() == ["Olive:refused:-", "Otto:entered:11"]
+        page = hosted.text(olive_page)
+        assert "Refused at the venue: no fee received" in page and "#11" not in page
 
         for r in (1, 2):
             play(venue, r)

@@ -58,6 +58,7 @@ from ..models import (
     Player,
     Round,
     Tournament,
+    VenueTake,
 )
 from ..selectors import division_standings, last_scored_round, subscription_by_token
 from .audit import Action, Actor, audit
@@ -311,9 +312,44 @@ def _send_after_commit(notices: Iterable[Notice]) -> None:
         transaction.on_commit(partial(_queue, ids), robust=True)
 
 
+def held_at_venue(ids: list[int]) -> bool:
+    """Whether these notices are a venue's (issue 23: a tournament taken here from a hosted
+    site, run on a laptop that often has no internet)."""
+    return VenueTake.objects.filter(
+        released__isnull=True,
+        tournament_id__in=Notice.objects.filter(pk__in=ids).values("tournament_id"),
+    ).exists()
+
+
 def _queue(ids: list[int]) -> None:
     """Queue the delivery task (inline by default); a broker that cannot take it marks the
-    notices failed, as a mail server that refused them would."""
+    notices failed, as a mail server that refused them would.
+
+    On a venue (issue 23) the notices stay queued: delivery runs inline without a broker, and
+    a mail server the laptop cannot reach costs up to ``EMAIL_TIMEOUT`` (a name that does not
+    resolve, more) on every write that makes a notice, the director's pairing or entry waiting
+    on it. They go out after the venue's next successful push instead (``send_held``: the
+    link is up, so is the internet), off the director's writes; the console's Notices page
+    lists them as queued until then, and as failed with the server's words if sending fails."""
+    if held_at_venue(ids):
+        return
+    _hand_over(ids)
+
+
+def send_held(tournament_id: int) -> int:
+    """On a venue, after a successful push: hand the tournament's queued notices to the mail
+    task (a failure marks them failed, never raises); returns how many were handed over."""
+    ids = list(
+        Notice.objects.filter(tournament_id=tournament_id, state=Notice.State.QUEUED)
+        .order_by("id")
+        .values_list("pk", flat=True)
+    )
+    if ids:
+        _hand_over(ids)
+    return len(ids)
+
+
+def _hand_over(ids: list[int]) -> None:
     try:
         deliver_notices.delay(ids)
     except Exception as exc:  # noqa: BLE001  (a queue down must not reach the director)

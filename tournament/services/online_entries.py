@@ -36,7 +36,7 @@ from django.utils import timezone
 from tournament.checks import as_int, check_text
 from tournament.errors import ServiceError
 
-from ..access import acting_user, is_signed_in, require
+from ..access import acting_user, allowed, is_signed_in, require
 from ..models import (
     Division,
     DivisionEntryRule,
@@ -50,7 +50,7 @@ from ..selectors import fold, near_duplicates, paired_rounds, registry_rating
 from . import notices
 from .audit import Actor, audit
 from .entries import MAX_SEED_RATING, check_player_name, move_entry, register_player, remove_entry
-from .venue import held_by_venue, queue_online_entry
+from .venue import held_by_venue, queue_online_entry, queue_withdrawal
 
 Status = OnlineEntry.Status
 TOKEN_BYTES = 24  # 192 bits, as the self-entry links
@@ -487,6 +487,7 @@ def enter_from_hosted(
     rating: int,
     made: dt.datetime,
     paid: bool = False,
+    notices_opt_in: bool = False,
     actor: Actor | str | Any | None = None,
 ) -> OnlineEntry:
     """On a venue (issue 23): an online entry the hosted site queued, entered here under this
@@ -543,6 +544,12 @@ def enter_from_hosted(
         f"{player.name} ({rating}) entered {division.name} online, from the hosted site",
         after={"division": division.name, "player": player.name, "rating": rating},
     )
+    if notices_opt_in and email and allowed(who, "view", tournament):
+        # their opt-in on the hosted form: subscribed here, where the event's mail comes from
+        # (held until the link is up: notices.send_held)
+        online.notices = True
+        online.save(update_fields=["notices"])
+        notices.subscribe(tournament, player, email, actor=who)
     _place(online, who)
     return online
 
@@ -599,6 +606,8 @@ def waiting_position(online: OnlineEntry) -> int | None:
     """1 for the first on the division's waiting list; None when not waiting."""
     if online.status != Status.WAITING:
         return None
+    if online.venue_position:  # a venue holds the tournament: its list is the one that counts
+        return online.venue_position
     ahead = (
         online.division.online_entries.filter(status=Status.WAITING)
         .filter(waiting_since__lt=online.waiting_since)
@@ -690,10 +699,31 @@ def _require_status(online: OnlineEntry, allowed: Any, what: str) -> None:
 @transaction.atomic
 def withdraw_entry(token: Any) -> OnlineEntry:
     """The entrant withdraws from their own link, before their division's round 1 is paired;
-    the first waiting entrant takes the place."""
+    the first waiting entrant takes the place. On a copy a venue holds (issue 23) an entry
+    the venue has (or will have: sent) is withdrawn there: the withdrawal is queued for it,
+    and it closes up and promotes by its own rules."""
     online = _by_secret(token)
+    link = held_by_venue(online.tournament)
+    if link is not None and online.status != Status.UNCONFIRMED:
+        _require_status(online, (*LIVE, Status.SENT), "withdrawn")
+        queue_withdrawal(link, online, entries_actor(online))
+        return online
     _require_status(online, LIVE, "withdrawn")
-    who = entries_actor(online)
+    _withdraw(online, entries_actor(online))
+    return online
+
+
+@transaction.atomic
+def withdraw_from_hosted(online: OnlineEntry, *, actor: Actor | str | Any | None = None) -> None:
+    """On a venue (issue 23): an entrant's withdrawal made on the hosted copy, applied under
+    this instance's rules as their own link would (before round 1 is paired; the numbers
+    close up and the first waiting entrant takes the place)."""
+    _require_status(online, LIVE, "withdrawn")
+    who = Actor.of(actor) if actor is not None else entries_actor(online)
+    _withdraw(online, who)
+
+
+def _withdraw(online: OnlineEntry, who: Any) -> None:
     was_entered = online.status == Status.ENTERED
     _free_place(online, who)
     online.status = Status.WITHDRAWN
@@ -707,7 +737,6 @@ def withdraw_entry(token: Any) -> OnlineEntry:
     )
     if was_entered:
         _promote_first(online.division, who)
-    return online
 
 
 # --------------------------------------------------------------------------- the director's list

@@ -33,7 +33,10 @@ Down: what only the hosted copy receives while the venue holds it (players' self
 online entries that count, check-ins from players' links, and the waiting lists at the take)
 is queued in ``VenueInbox``; the venue pulls it (``inbox_for``), settles each item through its
 own services (tournament.sync.inbox) and answers (``settle_inbox``), and the player's page
-shows the answer. Entries made at the venue come back up with the push.
+shows the answer (an entrant's withdrawal too: the venue withdraws them through its own
+service). Entries made at the venue come back up with the push, and so does where each online
+entrant stands there (``_online_states``: the director's later refusals, promotions, moves,
+"paid" and removals), which the hosted copy takes over its own record (``_apply_online``).
 
 Hand-back: ``reclaim`` (a hosted director takes authority back, with what the copy last
 received) or ``release_link`` (the venue hands it back after a final push); either revokes
@@ -122,7 +125,10 @@ RULE_FIELDS = ("cap", "rating_min", "rating_max", "fee_amount", "fee_currency")
 WINDOW_FIELDS = ("opens_at", "closes_at", "closed_at")
 # what an entrant does on the hosted copy while a venue holds it: queued for the venue, not a
 # write of the tournament's play (the venue settles it through its own services)
-QUEUED_ON_THE_COPY = frozenset({"online_entry", "confirm_online_entry", Action.VENUE_QUEUE})
+# (and an unconfirmed entry withdrawn: the venue never had it)
+QUEUED_ON_THE_COPY = frozenset(
+    {"online_entry", "confirm_online_entry", "withdraw_online_entry", Action.VENUE_QUEUE}
+)
 PLAYER_FIELDS = ("name", "naspa_id", "wespa_id", "absp_id", "country")
 GAME_FIELDS = ("board", "score1", "score2", "first", "explanation")
 
@@ -337,7 +343,121 @@ def tournament_state(
         or None,
         "divisions": [_division_state(d, None if full else divisions[d.pk], refs) for d in rows],
         "all_divisions": full,
+        # a venue's push: where each online entrant of the hosted site stands here
+        **({"online_entries": _online_states(tournament, refs)} if refs is not None else {}),
     }
+
+
+def _online_states(tournament: Tournament, refs: dict[str, int]) -> list[dict[str, Any]]:
+    """On the venue: every online entrant the hosted site sent (their player is mapped to
+    the hosted site's), as their hosted page must show them: status, division, number,
+    place on the waiting list, paid, note. Keyed by the hosted player: applying the list
+    twice, or an older and then a newer one, ends in the newer (nothing doubles).
+
+    Sent whole with every batch (a tournament's online entrants are a few hundred rows at
+    most): a director's decision touches an entrant and often the waiting list behind them,
+    and a move between divisions touches two; the whole list is always right."""
+    rows = []
+    # each division's waiting list in its order (online_entries.waiting_position's, which
+    # imports this module)
+    places: dict[int, int] = {}
+    lists: dict[int, int] = {}
+    for pk, division_id in (
+        OnlineEntry.objects.filter(tournament=tournament, status=OnlineEntry.Status.WAITING)
+        .order_by("waiting_since", "pk")
+        .values_list("pk", "division_id")
+    ):
+        lists[division_id] = places[pk] = lists.get(division_id, 0) + 1
+    onlines = (
+        OnlineEntry.objects.filter(tournament=tournament)
+        .exclude(status=OnlineEntry.Status.UNCONFIRMED)
+        .select_related("division", "entry")
+        .order_by("pk")
+    )
+    for online in onlines:
+        hosted = refs.get(str(online.player_id))
+        if not isinstance(hosted, int):
+            continue  # the venue's own entrant: the hosted site has no record of theirs
+        status, note = online.status, online.note
+        entry = online.entry
+        if status == OnlineEntry.Status.ENTERED and entry is None:
+            # the director removed the entry itself (the console's remove, not a refusal)
+            status, note = OnlineEntry.Status.WITHDRAWN, note or "removed by the venue's director"
+        elif entry is not None and entry.withdrawn_round is not None and not note:
+            note = f"withdrawn at the venue from round {entry.withdrawn_round} on"
+        rows.append(
+            {
+                "player": hosted,
+                "division": online.division.slug,
+                "status": status,
+                "number": entry.number if entry is not None else None,
+                "waiting": places.get(online.pk),
+                "promoted_at": _iso(online.promoted_at),
+                "paid": online.paid,
+                "note": note,
+            }
+        )
+    return rows
+
+
+def _apply_online(tournament: Tournament, rows: Any) -> None:
+    """On the hosted copy: each online entrant's record made what the venue says (the
+    venue's state wins over this copy's answers and guesses). Setting, never adding: a
+    resent batch writes the same values again."""
+    if not isinstance(rows, list):
+        raise _bad("online_entries: a list of the venue's online entrants")
+    divisions = {d.slug: d for d in Division.objects.filter(tournament=tournament)}
+    wanted: dict[int, tuple[OnlineEntry, dict[str, Any], Entry | None]] = {}
+    for row in rows:
+        if not isinstance(row, dict) or not isinstance(row.get("player"), int):
+            raise _bad(f"an online entrant names the hosted site's player: {row!r}"[:200])
+        if row.get("status") not in OnlineEntry.Status.values:
+            raise _bad(f"online entrant {row['player']}: status {row.get('status')!r}"[:200])
+        division = divisions.get(str(row.get("division")))
+        if division is None:
+            raise _bad(f"online entrant {row['player']}: no division {row.get('division')!r}")
+        online = (
+            OnlineEntry.objects.filter(tournament=tournament, player_id=row["player"])
+            .exclude(status=OnlineEntry.Status.UNCONFIRMED)
+            .order_by("-pk")
+            .first()
+        )
+        if online is None:
+            continue  # (not an entrant of this copy: the venue's map names someone else)
+        entry = None
+        if row.get("number") is not None:
+            if not isinstance(row["number"], int):
+                raise _bad(f"online entrant {row['player']}: number {row['number']!r}"[:200])
+            entry = Entry.objects.filter(division=division, number=row["number"]).first()
+            if entry is None or entry.player_id != online.player_id:
+                raise _bad(f"online entrant {row['player']}: #{row['number']} is not theirs")
+        online.division = division
+        wanted[online.pk] = (online, row, entry)
+    # two steps: an entry may pass from one entrant's record to another's (one to one)
+    OnlineEntry.objects.filter(pk__in=list(wanted)).update(entry=None)
+    for online, row, entry in wanted.values():
+        online.entry = entry
+        online.status = row["status"]
+        online.paid = bool(row.get("paid"))
+        online.note = str(row.get("note") or "")[:200]
+        waiting = row.get("waiting")
+        online.venue_position = int(waiting) if isinstance(waiting, int) and waiting > 0 else None
+        if row["status"] == OnlineEntry.Status.WAITING and online.waiting_since is None:
+            online.waiting_since = timezone.now()
+        if row.get("promoted_at"):
+            online.promoted_at = datetime.fromisoformat(row["promoted_at"])
+        online.save(
+            update_fields=[
+                "division",
+                "entry",
+                "status",
+                "paid",
+                "note",
+                "venue_position",
+                "waiting_since",
+                "promoted_at",
+            ]
+        )
 
 
 # --- applying a state (the hosted copy's push; the venue's take) ------------------------------
@@ -725,6 +845,8 @@ def apply_push(token: Any, payload: Any) -> dict[str, Any]:
             raise _bad("a rebase carries the whole tournament")
         refs = _apply_state(tournament, state, _hosted_resolver(tournament))
         _link_online_entries(tournament)
+        if "online_entries" in state:
+            _apply_online(tournament, state["online_entries"])
         link.last_seq_applied = max(upto, was) if rebase else upto
         link.last_push = timezone.now()
         link.save(update_fields=["last_seq_applied", "last_push"])
@@ -798,6 +920,8 @@ def reclaim(actor: Any, tournament: Tournament) -> VenueLink:
         if link is None:
             raise ServiceError("venue_no_link", where=str(tournament))
         who = Actor.of(actor).name
+        # the venue's waiting lists stop counting: this copy's own order does again
+        OnlineEntry.objects.filter(tournament=tournament).update(venue_position=None)
         return _revoke(
             link,
             actor,
@@ -1085,6 +1209,27 @@ def queue_check_in(link: VenueLink, entry: Entry, actor: Any) -> VenueInbox:
     return item
 
 
+def queue_withdrawal(link: VenueLink, online: OnlineEntry, actor: Any) -> VenueInbox:
+    """An entrant withdrawing from their link on the replica: sent to the venue, which
+    withdraws them through its own service (or refuses: round 1 paired there); once (a second
+    tap while the first waits changes nothing). Their record here is unchanged until the
+    venue answers."""
+    waiting = VenueInbox.objects.filter(
+        link=link, kind=VenueInbox.Kind.WITHDRAW, online=online, status=VenueInbox.Status.QUEUED
+    ).first()
+    if waiting is not None:
+        return waiting
+    item = VenueInbox.objects.create(link=link, kind=VenueInbox.Kind.WITHDRAW, online=online)
+    audit(
+        link.tournament,
+        actor,
+        Action.VENUE_QUEUE,
+        item,
+        f"{online.player.name} withdrew from {online.division.name}, sent to the venue",
+    )
+    return item
+
+
 def _inbox_row(item: VenueInbox) -> dict[str, Any]:
     row: dict[str, Any] = {"id": item.pk, "kind": item.kind}
     if item.entry_id is not None:
@@ -1105,8 +1250,12 @@ def _inbox_row(item: VenueInbox) -> dict[str, Any]:
             email=online.email,
             rating=online.rating,
             paid=online.paid,
+            notices=online.notices,
             made=_iso(online.created),
         )
+    elif item.kind == VenueInbox.Kind.WITHDRAW and item.online is not None:
+        online = item.online
+        row.update(division=online.division.slug, player=online.player_id, name=online.player.name)
     return row
 
 
@@ -1148,6 +1297,11 @@ def settle_inbox(token: Any, payload: Any) -> dict[str, Any]:
             item.save(update_fields=["status", "outcome", "settled"])
             if item.kind == VenueInbox.Kind.ENTRY and item.online is not None:
                 _settle_online(item.online, status, str(row.get("state") or ""), outcome)
+            elif item.kind == VenueInbox.Kind.WITHDRAW and item.online is not None:
+                if status == VenueInbox.Status.ACCEPTED:  # (the push brings the rest: numbers)
+                    item.online.status = OnlineEntry.Status.WITHDRAWN
+                    item.online.venue_position = None
+                    item.online.save(update_fields=["status", "venue_position"])
             done += 1
         if done:
             audit(

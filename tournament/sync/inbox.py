@@ -76,6 +76,7 @@ def _settle_entry(link: VenueTake, item: dict[str, Any]) -> tuple[str, str, str,
         rating=int(item.get("rating") or 0),
         made=datetime.fromisoformat(item["made"]),
         paid=bool(item.get("paid")),
+        notices_opt_in=item.get("notices") is True,
         actor=Actor(f"entrant {player.name} (from the hosted site)"),
     )
     if online.status == OnlineEntry.Status.WAITING:
@@ -103,6 +104,27 @@ def _settle_check_in(link: VenueTake, item: dict[str, Any]) -> tuple[str, str]:
     return "accepted", "checked in"
 
 
+def _settle_withdraw(link: VenueTake, item: dict[str, Any]) -> tuple[str, str]:
+    """An entrant's withdrawal made on the hosted site: through this instance's own withdraw
+    service (refused once round 1 is paired here: its words say so)."""
+    ours = _ours(link, item.get("player"))
+    online = (
+        OnlineEntry.objects.filter(
+            tournament_id=link.tournament_id, player_id=ours, status__in=oe.LIVE
+        )
+        .select_related("division", "player", "entry")
+        .first()
+        if ours is not None
+        else None
+    )
+    if online is None:
+        return "refused", "you are not entered at the venue: see its director"
+    oe.withdraw_from_hosted(
+        online, actor=Actor(f"entrant {online.player.name} (withdrew on the hosted site)")
+    )
+    return "accepted", "withdrawn"
+
+
 def _settle(link: VenueTake, item: dict[str, Any]) -> tuple[str, str, str]:
     kind = item.get("kind") or "report"
     state, ref = "", None
@@ -113,6 +135,8 @@ def _settle(link: VenueTake, item: dict[str, Any]) -> tuple[str, str, str]:
                     status, state, words, ref = _settle_entry(link, item)
                 elif kind == "check_in":
                     status, words = _settle_check_in(link, item)
+                elif kind == "withdraw":
+                    status, words = _settle_withdraw(link, item)
                 else:
                     status, words = _settle_report(link, item)
         except ServiceError as exc:

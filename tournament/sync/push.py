@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import ServiceError
 from ..models import Tournament, VenueTake
-from ..services import venue
+from ..services import notices, venue
 from . import client, inbox
 
 # a request body the hosted site accepts (Django's DATA_UPLOAD_MAX_MEMORY_SIZE is 2.5 MB)
@@ -84,10 +84,14 @@ def push(
     except ServiceError as exc:
         venue.note_push_error(link, exc.message)
         raise
+    # the hosted site answered: the internet is up, the notices held meanwhile go out now
+    # (each marked sent or failed on the Notices page; a mail server's trouble raises nothing)
+    mailed = notices.send_held(link.tournament_id)
     return {
         "batches": batches,
         "changes": changes,
         "seconds": round(time.perf_counter() - started, 3),
         "last_seq": link.last_pushed_seq,
         "reports_pulled": pulled,
+        "notices_handed_over": mailed,
     }

@@ -37,7 +37,7 @@ from ..selectors import (
 )
 from ..services import checkin
 from ..services import online_entries as oe
-from ..services.venue import venue_answers
+from ..services.venue import held_by_venue, venue_answers
 from .addresses import client_address
 from .errors import busy_refusal
 from .forms.entries import EntryForm
@@ -242,6 +242,13 @@ def mine(request: HttpRequest, token: str) -> HttpResponseBase:
     online = _online(request, token)
     division = online.division
     rule = DivisionEntryRule.objects.filter(division=division).first()
+    at_venue = held_by_venue(online.tournament) is not None
+    answers = venue_answers(online)
+    if online.status != oe.Status.SENT:
+        # the status line tells the venue's latest word on the entry (its pushes carry it),
+        # or this site's own once the tournament is back: an older "entered" answer would
+        # contradict a later refusal, a removal, or a waiting place that changed
+        answers = [a for a in answers if not (a.kind == "entry" and a.status == "accepted")]
     context = {
         "online": online,
         "tournament": online.tournament,
@@ -250,9 +257,13 @@ def mine(request: HttpRequest, token: str) -> HttpResponseBase:
         "rule": rule,
         "token": token,
         "started": bool(paired_rounds(division)),
-        "may_withdraw": online.status in oe.LIVE and not paired_rounds(division),
+        "may_withdraw": online.status in oe.LIVE
+        and not paired_rounds(division)
+        and not any(a.kind == "withdraw" and a.status == "queued" for a in answers),
         "entry": online.entry,
-        "venue_answers": venue_answers(online),
+        "venue_answers": answers,
+        "at_venue": at_venue,
+        "withdrawal_sent": any(a.kind == "withdraw" and a.status == "queued" for a in answers),
     }
     return _private(render(request, "entries/mine.html", context))
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.errors import ServiceError
 
-from ...models import Notice, Tournament
+from ...models import Notice, Tournament, VenueTake
 from ...selectors import notice_candidates, notice_log, notice_subscribers
 from ...services.notices import add_subscriber, remove_subscriber, send_final_results
 from ..permissions import director_required
@@ -39,6 +39,9 @@ def _page(
         "candidates": notice_candidates(tournament),
         "log": log,
         "failed": sum(1 for n in log if n.state == Notice.State.FAILED),
+        "queued": sum(1 for n in log if n.state == Notice.State.QUEUED),
+        # a venue's laptop (issue 23) holds its notices until the link is up
+        "at_venue": VenueTake.objects.filter(tournament=tournament, released__isnull=True).exists(),
         "results_sent": results_sent.order_by("-created").first(),
         "results_count": results_sent.count(),
         "error": error,
