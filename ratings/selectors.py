@@ -696,8 +696,8 @@ def live_entries(player_id: int, today: datetime.date | None = None) -> list:
     )
 
 
-#: Explanations built on read, per event: (event id, its rows' first id and count) -> each
-#: player's explanation. A re-rate writes new rows (new ids), so a stale entry is never hit.
+#: Explanations built on read, per event: (event id, system, list version, the rows' ids and
+#: states) -> each player's explanation. A re-rate writes new rows, so a stale entry is never hit.
 #: Kept as JSON text: each read decodes its own copy, as a stored explanation would be.
 _EXPLAINED: OrderedDict[tuple[int, int, int], dict[Any, str]] = OrderedDict()
 _EXPLAINED_MAX = 512
@@ -722,22 +722,30 @@ def event_explanations(event_id: int) -> dict[Any, dict[str, Any]]:
     rows = list(
         RatingHistory.objects.filter(event_id=event_id)
         .order_by("pk")
-        .values_list("pk", "player_id", "explanation", *STATE_FIELDS)
+        .values_list(
+            "pk",
+            "player_id",
+            "explanation",
+            *STATE_FIELDS,
+            "event__system",
+            "event__rating_list__system",
+            "event__rating_list__content_version",
+        )
     )
     if not rows:
         return {}
     if all(r[2] for r in rows):
         return {r[1]: r[2] for r in rows}
-    key = (event_id, rows[0][0], len(rows))
+    ev_system, list_system, version = rows[0][-3:]
+    system = ev_system or list_system
+    # what the explanation follows from: the rows as stored (ids and states), the system and
+    # the list's version (bumped by every re-rate and submission)
+    key = (event_id, system, version, hash(tuple((r[0], r[1], *r[3:-3]) for r in rows)))
     explained = _EXPLAINED.get(key)
     if explained is None:
-        ev = RatedEvent.objects.select_related("rating_list").get(pk=event_id)
+        ev = RatedEvent.objects.only("date", "configured_rounds", "games").get(pk=event_id)
         built = explain_event(
-            ev.system or ev.rating_list.system,
-            ev.date,
-            ev.configured_rounds,
-            ev.games,
-            {r[1]: r[3:] for r in rows},
+            system, ev.date, ev.configured_rounds, ev.games, {r[1]: r[3:-3] for r in rows}
         )
         explained = {pid: _ENCODE(e) for pid, e in built.items()}
         _EXPLAINED[key] = explained
