@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.apps import apps
+from django.db import connection
 from django.db.models import (
     Count,
     Exists,
@@ -753,4 +754,17 @@ def event_explanations(event_id: int) -> dict[Any, dict[str, Any]]:
             _EXPLAINED.popitem(last=False)
     else:
         _EXPLAINED.move_to_end(key)
-    return {r[1]: r[2] or json.loads(explained[r[1]]) for r in rows}
+    return {r[1]: r[2] or decode_as_stored(explained[r[1]]) for r in rows}
+
+
+def _jsonb_float(text: str) -> float:
+    return float(text) or 0.0  # jsonb's numbers have no -0: it reads back as 0
+
+
+def decode_as_stored(text: str) -> Any:
+    """JSON text decoded as the database's JSON column would give it back, had it been stored:
+    PostgreSQL's jsonb turns -0.0 (a rounded tiny negative change) into 0.0; SQLite keeps the
+    text. So a built explanation is exactly the one the eager path stored, sign of zero too."""
+    if connection.vendor == "postgresql":
+        return json.loads(text, parse_float=_jsonb_float)
+    return json.loads(text)

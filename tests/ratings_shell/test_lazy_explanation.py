@@ -98,3 +98,20 @@ def test_state_entering_the_event_round_trips():
     assert _decode_history(hist) == p.history
     assert _decode_history(state_columns(RatedPlayer(2, None))[4]) is None
     assert _decode_history(state_columns(RatedPlayer(3, 1200, history=()))[4]) == ()
+
+
+def test_built_explanation_decodes_as_the_database_gives_it_back():
+    """A rounded tiny negative change is -0.0: jsonb (PostgreSQL) gives it back as 0.0, SQLite
+    as -0.0. The built explanation follows the database, so even its JSON text is the same."""
+    import json
+
+    from ratings.explain import _ENCODE
+
+    lst, _events = _list("nsa2008")
+    rs.rerate_list(lst)
+    row = RatingHistory.objects.filter(event__rating_list=lst).first()
+    value = {"change": -0.0, "per_game": [[1, 2, 1500, 0.5, 1.0]], "bonus": 0.0}
+    RatingHistory.objects.filter(pk=row.pk).update(explanation=value)
+    back = RatingHistory.objects.get(pk=row.pk).explanation
+    decoded = selectors.decode_as_stored(_ENCODE(value))
+    assert json.dumps(decoded, sort_keys=True) == json.dumps(back, sort_keys=True)
