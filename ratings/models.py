@@ -154,7 +154,18 @@ class RatingHistory(models.Model):
     games = models.PositiveIntegerField(default=0)
     expected = models.FloatField(default=0.0)
     actual = models.FloatField(default=0.0)
+    #: Empty after a federation re-rate: built when read (ratings.selectors.history_explanation)
+    #: from the event's games and the participants' state before it (the columns below).
     explanation = models.JSONField(default=dict, blank=True)
+    # The player's state entering the event, beyond ``before``: what the rating system needs
+    # to rate the event again and so explain it. Plain columns, cheap to COPY (null when the
+    # system keeps no such value, or on rows written with their explanation).
+    games_before = models.PositiveIntegerField(null=True, blank=True)
+    deviation_before = models.FloatField(null=True, blank=True)
+    volatility_before = models.FloatField(null=True, blank=True)
+    last_played_before = models.DateField(null=True, blank=True)
+    #: absp only: the recent game values, "h" then the floats' repr, space-separated ("": none).
+    history_before = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["event", "player"]

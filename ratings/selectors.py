@@ -15,12 +15,15 @@ The tournament app is reached through ``apps.get_model``, as in ratings.services
 from __future__ import annotations
 
 import datetime
+import json
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.apps import apps
+from django.db import connection
 from django.db.models import (
     Count,
     Exists,
@@ -35,6 +38,7 @@ from django.db.models import (
 )
 
 from .engine import RatedPlayer, RatingError, get_system
+from .explain import _ENCODE, STATE_FIELDS, explain_event
 from .models import PlayerRating, RatedEvent, RatingHistory, RatingList
 
 PERFORMANCE_LOW, PERFORMANCE_HIGH = 0, 3000
@@ -691,3 +695,76 @@ def live_entries(player_id: int, today: datetime.date | None = None) -> list:
         .select_related("division__tournament")
         .order_by("-division__tournament__start_date", "pk")
     )
+
+
+#: Explanations built on read, per event: (event id, system, list version, the rows' ids and
+#: states) -> each player's explanation. A re-rate writes new rows, so a stale entry is never hit.
+#: Kept as JSON text: each read decodes its own copy, as a stored explanation would be.
+_EXPLAINED: OrderedDict[tuple[int, int, int], dict[Any, str]] = OrderedDict()
+_EXPLAINED_MAX = 512
+
+
+def history_explanation(row: RatingHistory) -> dict[str, Any]:
+    """The explanation of ``row``'s rating change, as players read it.
+
+    Stored on rows rated one division at a time; a federation re-rate leaves it empty and
+    stores each player's state entering the event, so it is built here by rating that one
+    event again (the same engine, the same state: the same JSON the eager path stores), then
+    kept for the event's other players and later reads. Two queries and one event's rating.
+    """
+    if row.explanation:
+        return row.explanation
+    return event_explanations(row.event_id).get(row.player_id, {})
+
+
+def event_explanations(event_id: int) -> dict[Any, dict[str, Any]]:
+    """Every participant's explanation of one event (player id -> explanation), built from the
+    stored state where a re-rate left it out; each call returns fresh copies."""
+    rows = list(
+        RatingHistory.objects.filter(event_id=event_id)
+        .order_by("pk")
+        .values_list(
+            "pk",
+            "player_id",
+            "explanation",
+            *STATE_FIELDS,
+            "event__system",
+            "event__rating_list__system",
+            "event__rating_list__content_version",
+        )
+    )
+    if not rows:
+        return {}
+    if all(r[2] for r in rows):
+        return {r[1]: r[2] for r in rows}
+    ev_system, list_system, version = rows[0][-3:]
+    system = ev_system or list_system
+    # what the explanation follows from: the rows as stored (ids and states), the system and
+    # the list's version (bumped by every re-rate and submission)
+    key = (event_id, system, version, hash(tuple((r[0], r[1], *r[3:-3]) for r in rows)))
+    explained = _EXPLAINED.get(key)
+    if explained is None:
+        ev = RatedEvent.objects.only("date", "configured_rounds", "games").get(pk=event_id)
+        built = explain_event(
+            system, ev.date, ev.configured_rounds, ev.games, {r[1]: r[3:-3] for r in rows}
+        )
+        explained = {pid: _ENCODE(e) for pid, e in built.items()}
+        _EXPLAINED[key] = explained
+        if len(_EXPLAINED) > _EXPLAINED_MAX:
+            _EXPLAINED.popitem(last=False)
+    else:
+        _EXPLAINED.move_to_end(key)
+    return {r[1]: r[2] or decode_as_stored(explained[r[1]]) for r in rows}
+
+
+def _jsonb_float(text: str) -> float:
+    return float(text) or 0.0  # jsonb's numbers have no -0: it reads back as 0
+
+
+def decode_as_stored(text: str) -> Any:
+    """JSON text decoded as the database's JSON column would give it back, had it been stored:
+    PostgreSQL's jsonb turns -0.0 (a rounded tiny negative change) into 0.0; SQLite keeps the
+    text. So a built explanation is exactly the one the eager path stored, sign of zero too."""
+    if connection.vendor == "postgresql":
+        return json.loads(text, parse_float=_jsonb_float)
+    return json.loads(text)

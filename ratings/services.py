@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import datetime
 import gc
-import json
 from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
 from typing import Any
@@ -33,10 +32,10 @@ from .engine import (
     prediction_scores,
     replay,
 )
-from .engine import PlayerRating as EnginePlayerRating
 from .engine import RatedEvent as EngineEvent
 from .engine.model import prepare_event
 from .engine.ratingsfile import parse_ratings
+from .explain import _ENCODE, _explanation, state_columns  # noqa: F401 (tests patch them here)
 from .models import PlayerRating, RatedEvent, RatingHistory, RatingList
 
 Progress = Callable[[int, int], None]
@@ -195,56 +194,6 @@ def list_history(
     return events, start
 
 
-#: One encoder for every explanation: compact (jsonb keeps no spacing; SQLite stores less).
-_ENCODE = json.JSONEncoder(check_circular=False, separators=(",", ":")).encode
-
-
-#: round(e, 4) of the chances seen so far: most are the rating system's table values (a rating
-#: difference's chance), so a federation's millions of per-game chances are a few thousand
-#: values; round() costs several times a lookup. Zero is never cached (0.0 and -0.0 are one key
-#: but round to different text), and the cache is emptied when it grows past _ROUNDED_MAX.
-_ROUNDED: dict[float, float] = {}
-_ROUNDED_MAX = 200_000
-
-
-def _round4(e: float) -> float:
-    value = round(e, 4)
-    if e:
-        if len(_ROUNDED) >= _ROUNDED_MAX:
-            _ROUNDED.clear()
-        _ROUNDED[e] = value
-    return value
-
-
-def _explanation(pr: EnginePlayerRating) -> dict[str, Any]:
-    rounded = _ROUNDED.get
-    return {
-        "text": pr.explain(),
-        "segments": [
-            {
-                "rounds": [s.first_round, s.last_round],
-                "rating_in": s.rating_in,
-                "games": s.games,
-                "expected": round(s.expected, 4),
-                "actual": s.actual,
-                "multipliers": [[k, round(e, 4)] for k, e in s.multipliers],
-                "change": round(s.change, 3),
-                "bonus": round(s.bonus, 3),
-                "feedback": round(s.feedback, 3),
-                "rating_out": s.rating_out,
-                "newcomer": s.newcomer,
-                "notes": list(s.notes),
-                # unpacked, not read by name: a federation's re-rate explains millions of games
-                "per_game": [
-                    [r, opp, opp_rating, got if (got := rounded(e)) is not None else _round4(e), a]
-                    for r, opp, opp_rating, e, a, _score, _opp_score in s.game_details
-                ],
-            }
-            for s in pr.segments
-        ],
-    }
-
-
 #: Events read from the database per fetch while re-rating (about 50 games each): memory stays
 #: bounded by this and the players' state, however long the history.
 EVENT_CHUNK = 1000
@@ -259,6 +208,11 @@ HISTORY_COLUMNS = [
     "expected",
     "actual",
     "explanation",
+    "games_before",
+    "deviation_before",
+    "volatility_before",
+    "last_played_before",
+    "history_before",
 ]
 
 
@@ -440,6 +394,7 @@ def rerate_list(
     *,
     system: str | None = None,
     progress: Progress | None = None,
+    explain: bool = False,
 ) -> dict[str, Any]:
     """Re-rate the list's events from ``from_date`` (default: from the first awaiting event).
 
@@ -452,6 +407,12 @@ def rerate_list(
 
     Events are streamed from the database in date order and history rows written in bulk
     (COPY on PostgreSQL), so memory stays bounded on a federation-sized history.
+
+    The rows are written without their explanation (``{}``) but with each player's state
+    entering the event, from which ratings.selectors.history_explanation builds it, the same,
+    when someone reads it: explaining every game and encoding it as JSON was about half of a
+    federation's re-rate, and parsing that JSON most of PostgreSQL's share, for explanations
+    few will ever open. ``explain=True`` stores them as the re-rate goes (the old way).
     """
     with _collector_paused(), transaction.atomic():
         lst = RatingList.objects.select_for_update().get(pk=rating_list.pk)
@@ -476,20 +437,22 @@ def rerate_list(
         writer = _HistoryWriter()
         done = 0
 
-        def collect(ev: EngineEvent, res: dict[Hashable, EnginePlayerRating]) -> None:
+        def collect(ev: EngineEvent, players: list[RatedPlayer], res: dict) -> None:
             nonlocal done
             add = writer.add
-            for pid, pr in res.items():
+            for p in players:
+                pr = res[p.id]
                 add(
                     (
                         ev.id,
-                        pid,
+                        p.id,
                         pr.old,
                         pr.new,
                         pr.new_games - pr.old_games,
                         float(pr.expected),
                         float(pr.actual),
-                        _ENCODE(_explanation(pr)),
+                        _ENCODE(_explanation(pr)) if explain else "{}",
+                        *state_columns(p),
                     )
                 )
             done += 1
@@ -500,7 +463,8 @@ def rerate_list(
             state = replay(
                 _event_stream(lst, system, redo, before_fetch=writer.pause),
                 state,
-                on_event=collect,
+                on_rated=collect,
+                explain=explain,
                 ordered=True,
             )
             writer.flush()

@@ -53,6 +53,8 @@ def _run(
     | None = None,
     explain: bool | None = None,
     ordered: bool = False,
+    on_rated: Callable[[RatedEvent, list[RatedPlayer], dict[Hashable, PlayerRating]], None]
+    | None = None,
 ) -> dict[Hashable, RatedPlayer]:
     state: dict[Hashable, RatedPlayer] = dict(start)
     fixed = get_system(system) if system is not None else None
@@ -87,6 +89,8 @@ def _run(
             )
         if on_event is not None:
             on_event(ev, res)
+        if on_rated is not None:
+            on_rated(ev, players, res)
     return state
 
 
@@ -98,6 +102,8 @@ def replay(
     on_event: Callable[[RatedEvent, dict[Hashable, PlayerRating]], None] | None = None,
     explain: bool | None = None,
     ordered: bool = False,
+    on_rated: Callable[[RatedEvent, list[RatedPlayer], dict[Hashable, PlayerRating]], None]
+    | None = None,
 ) -> dict[Hashable, RatedPlayer]:
     """Rate ``events`` in date order from ``start``; returns every player's final state.
 
@@ -105,8 +111,13 @@ def replay(
     not in ``start`` enter as newcomers. ``on_event`` sees each event's results (with the
     per-game explanation unless ``explain=False``). ``start`` is not modified. With
     ``ordered=True`` the caller promises date order and ``events`` may be a one-pass stream.
+    ``on_rated`` sees each event with the participants' states entering it (in the order the
+    system was given them) and the results: what a lazy explanation stores to rate the event
+    again later.
     """
-    return _run(events, start, system, on_event, explain=explain, ordered=ordered)
+    return _run(
+        events, start, system, on_event, explain=explain, ordered=ordered, on_rated=on_rated
+    )
 
 
 def prediction_scores(

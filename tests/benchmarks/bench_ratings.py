@@ -455,6 +455,8 @@ def db_section(args) -> list[dict]:
             cmd += ["--database-url", args.database_url]
         if args.skip_old:
             cmd.append("--skip-old")
+        if args.skip_explained:
+            cmd.append("--skip-explained")
         out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=REPO).stdout
         rows.extend(json.loads(out)["sections"]["db"])
     return rows
@@ -521,9 +523,15 @@ def _db_backend(args) -> list[dict]:
         sums = {}
         for path, fn in (
             ("old (ORM objects)", lambda: rerate_list_orm(lst, first)),
-            ("new (streamed, bulk)", lambda: services.rerate_list(lst, first)),
+            (
+                "explained (bulk, explanations stored)",
+                lambda: services.rerate_list(lst, first, explain=True),
+            ),
+            ("new (bulk, explanations on read)", lambda: services.rerate_list(lst, first)),
         ):
             if path.startswith("old") and args.skip_old:
+                continue
+            if path.startswith("explained") and args.skip_explained:
                 continue
             t, summary, peak, base, cpu = _in_child(fn)
             sums[path] = list_checksum(lst)
@@ -559,12 +567,28 @@ def _db_backend(args) -> list[dict]:
                 RatingHistory.objects.filter(event__rating_list=lst).count(),
                 "rows",
                 f"checksum {next(iter(checks))[:16]}"
-                + (" old = new" if len(sums) == 2 and len(checks) == 1 else "")
+                + (f" equal on all {len(sums)} paths" if len(sums) > 1 and len(checks) == 1 else "")
                 + (" OLD != NEW" if len(checks) > 1 else ""),
             )
         )
         from ratings.models import PlayerRating
+        from ratings.selectors import _EXPLAINED, history_explanation
 
+        # one explanation read after the re-rate that left them out: built, then remembered
+        h = RatingHistory.objects.filter(event__rating_list=lst, games__gt=0).order_by("pk")
+        h = h[h.count() // 2]
+        _EXPLAINED.clear()
+        t_cold, _ = timed(lambda: history_explanation(h))
+        t_warm, _ = timed(lambda: history_explanation(h), repeat=5)
+        rows.append(
+            row(
+                f"{label}: read one explanation, first time",
+                t_cold * 1000,
+                "ms",
+                f"the event rated again from the stored state; then {t_warm * 1000:.2f} ms "
+                "(remembered)",
+            )
+        )
         got = {
             int(n.rsplit(" ", 1)[1]): (r, c)
             for n, r, c in PlayerRating.objects.filter(rating_list=lst).values_list(
@@ -637,7 +661,12 @@ def main(argv: list[str] | None = None) -> int:
         help="db: also re-rate on this PostgreSQL server (a scratch database is made there)",
     )
     ap.add_argument("--backend", choices=["sqlite", "postgresql"], help=argparse.SUPPRESS)
-    ap.add_argument("--skip-old", action="store_true", help="db: time only the new re-rate")
+    ap.add_argument("--skip-old", action="store_true", help="db: skip the ORM path")
+    ap.add_argument(
+        "--skip-explained",
+        action="store_true",
+        help="db: skip the bulk path that stores every explanation as it goes",
+    )
     ap.add_argument("--section", action="append", choices=[n for n, _ in SECTIONS])
     ap.add_argument(
         "--short",

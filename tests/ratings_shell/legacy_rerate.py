@@ -17,6 +17,7 @@ from ratings.engine import PlayerRating as EnginePlayerRating
 from ratings.engine import RatedEvent as EngineEvent
 from ratings.engine import replay
 from ratings.models import RatingHistory, RatingList
+from ratings.selectors import event_explanations
 from ratings.services import BATCH, _explanation, _write_current, bump_list, list_history
 
 
@@ -76,6 +77,7 @@ def list_checksum(lst: RatingList) -> str:
     from ratings.models import PlayerRating
 
     h = hashlib.sha256()
+    lazy: dict[int, dict] = {}
     hist = RatingHistory.objects.filter(event__rating_list=lst).order_by(
         "event__date", "event__name", "player__name"
     )
@@ -88,9 +90,17 @@ def list_checksum(lst: RatingList) -> str:
         "expected",
         "actual",
         "explanation",
+        "event_id",
+        "player_id",
     ).iterator(chunk_size=5000):
-        h.update(repr(row[:-1]).encode())
-        h.update(json.dumps(_by_name(row[-1]), sort_keys=True).encode())
+        explanation = row[7]
+        if not explanation:  # a re-rate's lazy row: summed as a reader would see it
+            if row[8] not in lazy:
+                lazy.clear()  # rows come event by event: one event's explanations held
+                lazy[row[8]] = event_explanations(row[8])
+            explanation = lazy[row[8]][row[9]]
+        h.update(repr(row[:7]).encode())
+        h.update(json.dumps(_by_name(explanation), sort_keys=True).encode())
     cur = PlayerRating.objects.filter(rating_list=lst).order_by("player__name")
     for row in cur.values_list(
         "player__name",

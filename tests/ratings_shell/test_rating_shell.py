@@ -14,6 +14,7 @@ from ratings.division import division_estimates, rate_division
 from ratings.engine import RatedGame, RatingError, rate_event
 from ratings.engine import RatedPlayer as EnginePlayer
 from ratings.models import PlayerRating, RatedEvent, RatingHistory, RatingList
+from ratings.selectors import history_explanation
 from ratings.tasks import rerate as rerate_task
 from tournament.formats.tsh import read_t
 from tournament.interchange.imports import import_tsh
@@ -94,8 +95,9 @@ def test_rate_division_into_a_list(naspa):
     assert hist.count() == 26
     smylie = hist.get(player__name="Smylie, Jackson")
     assert (smylie.before, smylie.after, smylie.games) == (2009, 2022, 23)
-    assert "2009 -> 2022" in smylie.explanation["text"]
-    seg = smylie.explanation["segments"][0]
+    explanation = history_explanation(smylie)  # built on read: the re-rate stores the state
+    assert "2009 -> 2022" in explanation["text"]
+    seg = explanation["segments"][0]
     assert seg["rounds"] == [1, 12] and len(seg["per_game"]) == 12
     # Submitting the division again replaces its event instead of adding one.
     rate_division(division, lst, date=D(2023, 2, 17))

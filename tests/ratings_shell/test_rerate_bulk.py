@@ -9,9 +9,11 @@ import gc
 
 import pytest
 
+from ratings import explain
 from ratings import services as rs
 from ratings.engine import RatedGame, replay
 from ratings.models import PlayerRating, RatingHistory
+from ratings.selectors import event_explanations
 from tests.benchmarks.bench_ratings import generate_history
 
 from .legacy_rerate import list_checksum, load_history, rerate_list_orm
@@ -27,12 +29,18 @@ def generated():
 
 
 def _rows_by_key(lst) -> dict[tuple[int, int], tuple]:
-    return {
-        (r[0], r[1]): r
-        for r in RatingHistory.objects.filter(event__rating_list=lst).values_list(
-            "event_id", "player_id", "pk", "before", "after", "expected", "explanation"
-        )
-    }
+    """Each row's values with its explanation as a reader sees it (built if left out)."""
+    explained: dict[int, dict] = {}
+    out = {}
+    for r in RatingHistory.objects.filter(event__rating_list=lst).values_list(
+        "event_id", "player_id", "pk", "before", "after", "expected", "explanation"
+    ):
+        if not r[6]:
+            if r[0] not in explained:
+                explained[r[0]] = event_explanations(r[0])
+            r = (*r[:6], explained[r[0]][r[1]])
+        out[(r[0], r[1])] = r
+    return out
 
 
 def test_bulk_rerate_stores_what_the_orm_path_stored(generated, monkeypatch):
@@ -104,19 +112,19 @@ def test_failure_in_the_middle_of_the_writes_changes_nothing(generated, monkeypa
     monkeypatch.setattr(rs, "EVENT_CHUNK", 7)
     rs.rerate_list(lst)
     saved = list_checksum(lst)
-    real = rs._explanation
+    real = rs.state_columns
     calls = []
 
-    def flaky(pr):
+    def flaky(p):
         calls.append(1)
         if len(calls) > 500:  # well into the stream: rows of earlier events already sent
             raise RuntimeError("disk full")
-        return real(pr)
+        return real(p)
 
-    monkeypatch.setattr(rs, "_explanation", flaky)
+    monkeypatch.setattr(rs, "state_columns", flaky)
     with pytest.raises(RuntimeError, match="disk full"):
         rs.rerate_list(lst, D(1900, 1, 1))
-    monkeypatch.setattr(rs, "_explanation", real)
+    monkeypatch.setattr(rs, "state_columns", real)
     assert gc.isenabled()  # the collector paused for the re-rate is back on after a failure
     assert list_checksum(lst) == saved  # the connection is usable and nothing changed
     rs.rerate_list(lst, D(1900, 1, 1))
@@ -128,13 +136,13 @@ def test_rerate_pauses_the_collector_and_restores_it(generated, monkeypatch):
     tenth of a large re-rate) and back as it was afterwards, on or off."""
     lst, _events, _start = generated
     seen = []
-    real = rs._explanation
+    real = rs.state_columns
 
-    def spy(pr):
+    def spy(p):
         seen.append(gc.isenabled())
-        return real(pr)
+        return real(p)
 
-    monkeypatch.setattr(rs, "_explanation", spy)
+    monkeypatch.setattr(rs, "state_columns", spy)
     assert gc.isenabled()
     rs.rerate_list(lst)
     assert seen and not any(seen)
@@ -194,7 +202,7 @@ def _reference_explanation(pr) -> dict:
 def test_stored_explanation_is_the_reference_text(system, monkeypatch):
     """The fast explanation (cached rounding, unpacked tuples) writes the same JSON text as the
     plain one, on every kind of system, including after its rounding cache is emptied."""
-    monkeypatch.setattr(rs, "_ROUNDED_MAX", 50)
+    monkeypatch.setattr(explain, "_ROUNDED_MAX", 50)
     events, start = generate_history(3000, seed=11)
     seen = 0
 
