@@ -396,26 +396,7 @@ def submit_entry(
     address = _email(email or (user.email if signed_in else ""), needed=not signed_in)
     player = _entrant(player_id, name)
     if player.pk is not None:
-        earlier = (
-            OnlineEntry.objects.filter(
-                tournament=tournament,
-                player=player,
-                status__in=(*LIVE, Status.REFUSED, Status.SENT),
-            )
-            .select_related("division")
-            .first()
-        )
-        placed = player.entries.filter(division__tournament=tournament).select_related("division")
-        held = placed.first()
-        if earlier is not None or held is not None:
-            raise ServiceError(
-                "entries_already",
-                field="name",
-                name=player.name,
-                tournament=tournament.name,
-                division=(earlier.division if earlier else held.division).name,
-                status=earlier.get_status_display() if earlier else "entered",
-            )
+        _refuse_second_entry(tournament, player, (*LIVE, Status.REFUSED, Status.SENT))
     rating = registry_rating(player, division) if player.pk else 0
     _check_band(division, rule, rating)
     if player.pk is None:
@@ -478,6 +459,26 @@ def _confirm(online: OnlineEntry) -> None:
     _place(online, who)
 
 
+def _refuse_second_entry(tournament: Tournament, player: Player, statuses: tuple) -> None:
+    """One entry per player and tournament: refused when the player already holds an online
+    entry in one of ``statuses`` or an entry in any of its divisions, naming where."""
+    earlier = (
+        OnlineEntry.objects.filter(tournament=tournament, player=player, status__in=statuses)
+        .select_related("division")
+        .first()
+    )
+    held = player.entries.filter(division__tournament=tournament).select_related("division").first()
+    if earlier is not None or held is not None:
+        raise ServiceError(
+            "entries_already",
+            field="name",
+            name=player.name,
+            tournament=tournament.name,
+            division=(earlier.division if earlier else held.division).name,
+            status=earlier.get_status_display() if earlier else "entered",
+        )
+
+
 @transaction.atomic
 def enter_from_hosted(
     division: Division,
@@ -502,24 +503,7 @@ def enter_from_hosted(
     if paired_rounds(division):
         raise ServiceError("entries_division_started", field="division", division=division.name)
     if player.pk is not None:
-        earlier = (
-            OnlineEntry.objects.filter(
-                tournament=tournament, player=player, status__in=(*LIVE, Status.REFUSED)
-            )
-            .select_related("division")
-            .first()
-        )
-        held = player.entries.filter(division__tournament=tournament).select_related("division")
-        first = held.first()
-        if earlier is not None or first is not None:
-            raise ServiceError(
-                "entries_already",
-                field="name",
-                name=player.name,
-                tournament=tournament.name,
-                division=(earlier.division if earlier else first.division).name,
-                status=earlier.get_status_display() if earlier else "entered",
-            )
+        _refuse_second_entry(tournament, player, (*LIVE, Status.REFUSED))
     _check_band(division, rule, rating)
     if player.pk is None:
         player.email = email
