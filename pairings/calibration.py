@@ -22,15 +22,15 @@ in the simulated games and in the final standings they are scored against) and `
 their last round the event's last).
 
 The remaining rounds are paired as NASPA events pair them (``rule_schedule``), not as one
-system throughout: Swiss with no repeat (``../shared/spec/pairings.md``, Swiss: "avoid repeats
+system throughout: Swiss with no repeat (``docs/pairings.md``, Swiss: "avoid repeats
 (... default 1 = no repeats)"), and the event's **last round King of the Hill with repeats
 allowed**: the spec's KOTH is "1 v 2, 3 v 4, ... by current standings, avoiding repeats only as
 configured. Used for the final rounds" (no file configures a repeat limit), NASPA's Official
 Tournament Rules (2008, p. 53) estimate that 75-80% of tournaments pair their last one or two
 rounds KOTH, and TSH's manual says KOTH "is used widely in North America to pair the last
 round". One round (the least the rule covers), chosen from those texts before any calibration
-run of it and not changed after: nothing in it is fitted on the outcomes. Gibson pairing is on in every round (Gibson spread 500), three
-prize places, bye spread 50.
+run of it and not changed after: nothing in it is fitted on the outcomes. Gibson pairing is
+on in every round (Gibson spread 500), three prize places, bye spread 50.
 
 Outcomes share ties as the engine does: a player tied with m others for a place block counts
 1/m of each place of the block, so a two-way tie for 1st is an outcome of 0.5 for each.
