@@ -279,7 +279,9 @@ def open_organiser_invite(token: Any, *, lock: bool = False) -> OrganiserInvite 
         return None
     qs = OrganiserInvite.objects.select_related("club", "club__rating_list")
     if lock:
-        qs = qs.select_for_update()
+        # the invite's row only: PostgreSQL refuses FOR UPDATE on the outer join's nullable
+        # side (a club without a rating list)
+        qs = qs.select_for_update(of=("self",))
     return qs.filter(
         token_hash=_invite_hash(token),
         used_at__isnull=True,
