@@ -5,13 +5,58 @@ before pytest-django reads the settings, and tells them this process runs the te
 Once the session starts the settings have been read, and the variable is taken out of the
 environment again: the servers, workers and commands the tests start in other processes are
 not the test process and must read their settings as a real site does.
+
+Under pytest-xdist (the README's command runs ``-n auto``) each worker process gets what two
+workers must never share, before the settings are read:
+
+- its own Redis databases: ``REDIS_URL``'s database ``N`` becomes ``N + 2k`` for worker
+  ``gwk`` (Celery's queues there, the page cache in the next one, which the suite flushes
+  after every test), so one worker's flush or real Celery worker never touches another's;
+- its own data folder (``GIBSON_DATA_DIR``, when not set: reports and the test database file).
+
+Ports, SMTP sinks, temporary folders and cache folders are already per test (free ports,
+``tmp_path``) or per process (the file cache's folder).
 """
 
 from __future__ import annotations
 
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 os.environ["GIBSON_TESTING"] = "1"
+
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+# Redis ships 16 databases: Celery's and the page cache's for each of 8 workers. The README's
+# command caps -n auto at 8 (--maxprocesses), so a larger machine still fits.
+MAX_WORKERS = 8
+
+
+def worker_index() -> int:
+    """0 for the first xdist worker (or no xdist at all), k for ``gwk``."""
+    return int(WORKER[2:]) if WORKER.startswith("gw") and WORKER[2:].isdigit() else 0
+
+
+def _redis_url_for_worker(url: str, index: int) -> str:
+    parts = urlsplit(url)
+    path = parts.path.strip("/")
+    db = int(path) if path.isascii() and path.isdigit() else 0
+    return urlunsplit(parts._replace(path=f"/{db + 2 * index}"))
+
+
+if WORKER:
+    if worker_index() >= MAX_WORKERS:
+        raise RuntimeError(
+            f"xdist worker {WORKER}: at most {MAX_WORKERS} workers share one Redis server's 16 "
+            "databases; run with -n auto (capped by --maxprocesses) or -n 8 at most"
+        )
+    if os.environ.get("REDIS_URL"):
+        os.environ["REDIS_URL"] = _redis_url_for_worker(os.environ["REDIS_URL"], worker_index())
+    if not os.environ.get("GIBSON_DATA_DIR"):
+        from pathlib import Path
+
+        data = Path(__file__).resolve().parents[1] / "var" / f"test-{WORKER}"
+        data.mkdir(parents=True, exist_ok=True)
+        os.environ["GIBSON_DATA_DIR"] = str(data)
 
 
 def pytest_sessionstart(session) -> None:

@@ -280,6 +280,18 @@ AXES_LOCKOUT_CALLABLE = "tournament.web.accounts.lockout"
 AXES_CLIENT_IP_CALLABLE = "tournament.web.addresses.client_address"
 AXES_VERBOSE = False
 
+# The test process hashes with PBKDF2 at one iteration (tests/hashers.py): Django's 1,000,000
+# cost half a second for each of the ~400 accounts the suite makes. The hashes keep the
+# algorithm's name and carry their iteration count, so the servers the tests start (which use
+# the real hasher below) still verify them; tests/security/test_password_hashing.py checks
+# that a real site hashes at full strength.
+if TESTING:
+    PASSWORD_HASHERS = [
+        "tests.hashers.QuickPBKDF2PasswordHasher",
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+    ]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},

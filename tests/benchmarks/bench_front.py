@@ -2,7 +2,7 @@
 nginx serving the same page as a static file, in the same run, a result recorded every second.
 
 Run: python tests/benchmarks/bench_front.py [--players 500] [--rounds 20] [--seconds 10] [--json]
-     python tests/benchmarks/bench_front.py --short   # 20 players, 1 s a run
+     python tests/benchmarks/bench_front.py --short   # 20 players, 0.4 s a run
 
 Issue 24, item 3: gunicorn alone served a 500-player division's cached standings at 2,000-2,550
 req/s (p99 20-45 ms at 32 connections, 210-240 ms at 256) where nginx served the same page as
@@ -165,7 +165,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.short:
         args.players, args.rounds = min(args.players, 20), min(args.rounds, 2)
-        args.seconds, args.workers = min(args.seconds, 1.0), min(args.workers, 2)
+        args.seconds, args.workers = min(args.seconds, 0.4), min(args.workers, 2)
     targets = (
         f"targets: the tier >= {MIN_RATIO}x the static file's req/s and p99 <= "
         f"{MAX_P99_MS:.0f} ms, at {' and '.join(map(str, CONNECTIONS))} connections"
@@ -217,7 +217,7 @@ def main() -> int:
         writer = start_writer(env, slug, div, args.rounds, budget, abuse=False)
         procs.append(writer)
         # warm: every worker loaded, the page built and kept by the tier (plain and gzipped)
-        warm = 1.0 if args.short else 3.0
+        warm = 0.5 if args.short else 3.0
         for url in urls.values():
             run_python_client(url, 4, warm) if not use_wrk else run_wrk(url, 4, warm, lua)
         # gunicorn alone last: its queue of waiting requests outlives a run and would weigh
@@ -232,7 +232,7 @@ def main() -> int:
                 r = run_python_client(url, connections, args.seconds)
             r.update(row=name, connections=connections, rps=r["requests"] / r["seconds"])
             rows.append(r)
-            time.sleep(0.5 if args.short else 2.0)  # closed connections drained
+            time.sleep(0.2 if args.short else 2.0)  # closed connections drained
         rows.sort(key=lambda r: (r["connections"], list(urls).index(r["row"])))
         stop(writer)
         written = 0
@@ -270,7 +270,7 @@ def main() -> int:
         f"standings of {args.players} players, {args.rounds} rounds (built in {built:.0f} s; "
         f"{size:,} bytes gzipped); gunicorn {args.workers} workers behind nginx "
         f"(--app-nice {args.app_nice}); "
-        f"{args.seconds:.0f} s a row; load from {'wrk' if use_wrk else 'the asyncio client'}; "
+        f"{args.seconds:g} s a row; load from {'wrk' if use_wrk else 'the asyncio client'}; "
         f"{written} results recorded meanwhile (one a second)"
     )
     print(

@@ -134,6 +134,7 @@ def child_env(data_dir: Path, marker: str, redis_url: str | None) -> dict[str, s
     return env
 
 
+@pytest.mark.slow(seconds=15)  # each starts the benchmark's servers and measures: 3-30 s
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux's /proc")
 @pytest.mark.skipif(
     bool(os.environ.get("DATABASE_URL")),

@@ -137,7 +137,10 @@ def _paths(t, d) -> list[str]:
     return sorted(set(out))
 
 
+@pytest.mark.slow(seconds=25)
 def test_every_console_url_with_hostile_input_answers_without_a_server_error(client, event):
+    """Slow by nature: every console URL (~200 with real and hostile arguments) gets a GET,
+    an empty POST and each junk value twice, ~3,000 requests through the whole stack."""
     t, d = event
     paths = _paths(t, d)
     assert len(paths) > 20

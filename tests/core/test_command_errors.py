@@ -48,9 +48,11 @@ def nothing_written() -> bool:
 # --- real processes: --json errors and closed pipes -------------------------------------------
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def cli_env(tmp_path_factory):
-    """A migrated database with the demo tournament, for commands run as real processes."""
+    """A migrated database with the demo tournament, for commands run as real processes
+    (read by the commands' refusals here and in test_error_codes.py: one per test process,
+    ~9 s of child processes)."""
     db = tmp_path_factory.mktemp("cli") / "cli.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "GIBSON_DEVELOPMENT": "1"}
     for args in (["migrate", "-v", "0"], ["load_demo"]):

@@ -206,7 +206,7 @@ def waiting(venue: Site) -> int:
     return venue.json("venue_status")["links"][0]["changes_waiting"]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=60)
 def test_a_venue_runs_the_event_and_the_hosted_site_follows(tmp_path):
     database, drop = postgres_database("venue_hosted")
     hosted = Site("hosted", tmp_path / "hosted", database)
