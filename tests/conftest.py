@@ -264,6 +264,40 @@ def real_data() -> Path:
     return REAL_DATA
 
 
+class _ShiftedTime:
+    """The ``time`` module, but ``time()`` runs ``offset`` seconds ahead."""
+
+    def __init__(self, offset: float) -> None:
+        import time
+
+        self._time, self._offset = time, offset
+
+    def time(self) -> float:
+        return self._time.time() + self._offset
+
+    def __getattr__(self, name: str):
+        return getattr(self._time, name)
+
+
+@pytest.fixture(autouse=True)
+def _limit_windows_start_with_the_test(monkeypatch):
+    """The per-address limits count in fixed windows of the clock (the heavy requests' and
+    sign-ins' minute, the sign-ups' five minutes, the sign-in burst's ten seconds): a test
+    that spends a budget and expects the refusal failed when its requests straddled a
+    window's end (4 tests of one serial run, tests/security). Their clock, shared by the
+    gate, starts each test at the top of an hour, so a test shorter than the shortest window
+    it counts in never sees one end; tests that move the clock themselves still do."""
+    import math
+    import time
+
+    from tournament.web import accounts, gate, ratelimit
+
+    now = time.time()
+    clock = _ShiftedTime(math.floor(now / 3600 + 1) * 3600 - now)
+    for module in (accounts, gate, ratelimit):
+        monkeypatch.setattr(module, "time", clock)
+
+
 @pytest.fixture(autouse=True)
 def _empty_page_cache():
     """Every test starts with an empty page cache: a rolled-back test database can repeat
