@@ -5,7 +5,7 @@
 Reads each test's outcome in the SQLite and the PostgreSQL pass (the suite writes them where
 GIBSON_OUTCOMES says, tests/conftest.py) and the list of tests the
 PostgreSQL pass deselected (GIBSON_DESELECTED_LIST: they never open a database). Prints, per
-pass, the tests executed, passed, failed and skipped, and every skip reason with its count;
+pass, the tests executed, passed, failed and skipped, and every skip reason with its tests;
 then checks, exiting 1 with the names when one fails:
 
 - the SQLite pass executed at least FLOOR tests (the suite before it ran in parallel: 4,361
@@ -47,6 +47,8 @@ def summary(label: str, results: dict[str, tuple[str, str]]) -> None:
     reasons = Counter(reason for outcome, reason in results.values() if outcome == "skipped")
     for reason, count in reasons.most_common():
         print(f"ci:   skipped {count:4d} x {reason[:150]}")
+        for node in sorted(n for n, (o, r) in results.items() if o == "skipped" and r == reason):
+            print(f"ci:       {node}")
 
 
 def main(argv: list[str]) -> int:
