@@ -37,6 +37,12 @@ Gill, Gus 1512
 Hart, Hal 1433"""
 
 
+PROPOSAL_ROWS = """() => [...document.querySelectorAll('#proposal tbody tr')]
+    .map(r => [r.getAttribute('data-first'), r.getAttribute('data-second')])"""
+ROWS_CHANGED = f"""(before) => !document.querySelector('#proposal.htmx-settling, .htmx-request')
+    && JSON.stringify(({PROPOSAL_ROWS})()) !== JSON.stringify(before)"""
+
+
 @pytest.fixture(autouse=True)
 def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -164,12 +170,12 @@ def test_a_whole_event_through_the_console(live_server, browser, tmp_path):  # n
             ]
             with page.expect_response(lambda r: r.request.method == "POST" and "/pair/" in r.url):
                 page.click("form.swap button[type=submit]")
-            page.wait_for_selector("#proposal")
+            # htmx swaps #proposal after the response has arrived: wait for the new rows and
+            # read them in one call (read row by row, CI once caught the table mid-swap, with
+            # player 1 on two boards)
+            page.wait_for_function(ROWS_CHANGED, arg=[list(pair) for pair in before])
             assert AuditEvent.objects.count() == trail.seen  # still nothing stored
-            swapped = {
-                (r.get_attribute("data-first"), r.get_attribute("data-second"))
-                for r in page.locator("#proposal tbody tr").all()
-            }
+            swapped = {tuple(pair) for pair in page.evaluate(PROPOSAL_ROWS)}
             assert swapped != set(before)  # the swap changed the round on screen
         page.click("form.publish button[type=submit]")
         page.wait_for_url(f"**/console/{d.slug}/")
