@@ -368,18 +368,58 @@ def _proposal(
         [PairedGame(g.board, g.first, g.second, g.explanation) for g in games],
     )
     edited = sorted(map(frozenset, pairing.pairs())) != sorted(map(frozenset, engine.pairs()))
+    report = check_round(field, pairing, options)
+    if edited:
+        report.warnings.extend(_repeats_the_edit_made(field, engine, pairing, options, pins))
     return Proposal(
         division=division,
         round=round_number,
         system=engine.system,
         games=games,
-        report=check_round(field, pairing, options),
+        report=report,
         players={p.number: p for p in field.players},
         notes=list(engine.notes),
         engine_quality=round_quality(field, engine, options),
         pins=pins,
         edited=edited,
     )
+
+
+def _repeats_the_edit_made(
+    field: Field,
+    engine: RoundPairing,
+    pairing: RoundPairing,
+    options: PairingOptions,
+    pins: list[tuple[int, int]],
+) -> list[str]:
+    """A warning for each repeat the director's edit added to the engine's round.
+
+    Within the repeat limit the checker finds no broken rule, yet a pin realised by one swap
+    can make the displaced opponents meet again: the director asked for one game and got a
+    second repeat too. The verdict must say so (the engine's pairing is the cost baseline).
+    """
+    made = {frozenset(p) for p in engine.pairs()}
+    pinned = {frozenset(p) for p in pins}
+    players = {p.number: p for p in field.players}
+    since = options.repeats_since_round
+    lines = []
+    for g in pairing.games:
+        key = frozenset((g.first, g.second))
+        if not g.second or key in made or g.first not in players or g.second not in players:
+            continue
+        if _met_before(players[g.first], g.second, since):
+            why = "pinned by the director" if key in pinned else "made by the edit, not asked for"
+            lines.append(
+                f"board {g.board}: #{g.first} v #{g.second} meet again ({why}); "
+                "the engine's pairing avoided it"
+            )
+    return lines
+
+
+def _met_before(player: FieldPlayer, other: int, since: int | None) -> int:
+    """How often ``player`` met ``other`` in the rounds the repeat rule counts."""
+    history = player.opponents
+    return (history if since is None else history[max(0, since - 1) :]).count(other)
 
 
 def propose_round(division: Division, round_number: int, system: str | None = None) -> Proposal:
@@ -531,8 +571,7 @@ def _director_games(
             continue
         first, second = _firsts(field, options, a, b)
         why = "pinned by the director" if key in pinned else "changed by the director"
-        history = players[a].opponents
-        met = (history if since is None else history[max(0, since - 1) :]).count(b)
+        met = _met_before(players[a], b, since)
         if met:
             why += f"; repeat {ordinal(met + 1)} meeting"
         games.append(ProposedGame(board, first, second, why))

@@ -511,3 +511,32 @@ def test_first_round_without_a_schedule_offers_the_systems(client):
     games = hidden(chosen.content.decode(), "publish", "games")
     assert post(client, t, d, "publish", games, system="koth", rnd=1).status_code == 302
     assert Round.objects.get(division=d, number=1).system == "koth"
+
+
+def test_pin_that_makes_a_second_repeat_says_so_within_the_repeat_limit(td, event):
+    """Repeats allowed (max_meetings=2): the checker breaks no rule, but the pin of 7 v 6 makes
+    their old opponents 3 and 4 meet again, which the verdict and the warnings must name."""
+    t, d = event
+    ScheduleRange.objects.filter(division=d).update(options={"max_meetings": 2})
+    games = propose_round(d, 2).pairs
+    met = ({1, 2}, {3, 4}, {5, 6}, {7, 8})  # round 1
+    # a pin of two who have not met, whose engine opponents met in round 1: the one swap that
+    # realises the pin makes those two meet again
+    pin = next(
+        (p, q)
+        for p in range(1, 10)
+        for q in range(p + 1, 10)
+        if {p, q} not in met
+        and opponent(games, p) not in (q, 0)
+        and opponent(games, q)
+        and {opponent(games, p), opponent(games, q)} in met
+    )
+    proposal = edit_proposal(d, 2, games, pin=pin)
+    assert proposal.report.ok and proposal.report.warnings
+    knock_on = {opponent(games, pin[0]), opponent(games, pin[1])}
+    warning = " ".join(proposal.report.warnings)
+    assert all(f"#{n}" in warning for n in knock_on) and "not asked for" in warning
+    body = post(td, t, d, "pin", encode_pairs(games), a=pin[0], b=pin[1]).content.decode()
+    assert "No rule broken, but read the 1 warning below." in body
+    # the engine's own round has no such warning
+    assert propose_round(d, 2).report.warnings == []
