@@ -77,3 +77,22 @@ def test_a_scorekeepers_token_carries_only_their_permissions(event, django_user_
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert api.post(RESULTS, BODY, format="json").status_code == 403
+
+
+def test_the_page_says_what_a_directors_token_does_and_it_does_it(event, director):
+    """The page once said a token records results "nothing more", while the README (and the API)
+    let a director's token pair and register: the page names each, and a registration proves it."""
+    page = signed_in(director)
+    words = " ".join(page.get(URL).content.decode().split())
+    assert "nothing more" not in words
+    for power in ("records and corrects results", "pairs rounds", "registers", "revoke it"):
+        assert power in words, power
+    page.post(URL, {"action": "issue"})
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get(user=director).key}")
+    r = api.post(
+        "/api/v1/tournaments/api-open/divisions/a/entries/",
+        {"name": "Eve, Ed", "rating": 1400},
+        format="json",
+    )
+    assert r.status_code == 201, r.content
