@@ -30,9 +30,10 @@ Rows = list[tuple[Any, ...]]
 
 @dataclass
 class Snapshot:
-    counts: dict[str, int]  # every table's row count before the load
     before: dict[str, Rows]  # the changed tables' rows before the load
     after: dict[str, tuple[list[str], Rows]]  # and after it: columns, rows
+    # pristine tables the demo's rows point at (none today): compared before a restore
+    points_at: list[str]
 
 
 _PRISTINE: dict[str, int] | None = None
@@ -67,8 +68,6 @@ def _rows(cursor, table: str) -> tuple[list[str], Rows]:
 
 
 _PRISTINE_ROWS: dict[str, Rows] = {}
-# of those, the ones the demo's rows point at (none today): compared before a restore
-_SNAPSHOT_POINTS_AT: list[str] = []
 
 
 def record_pristine() -> None:
@@ -107,10 +106,10 @@ def _as_pristine(cursor) -> bool:
     watched = [t for t in _PRISTINE if t not in ACCOUNT_TABLES]
     if _counts(cursor, watched) != {t: _PRISTINE[t] for t in watched}:
         return False
-    if any(_rows(cursor, t)[1] != _PRISTINE_ROWS[t] for t in _SNAPSHOT_POINTS_AT):
-        return False
     if _SNAPSHOT is None:
         return True
+    if any(_rows(cursor, t)[1] != _PRISTINE_ROWS[t] for t in _SNAPSHOT.points_at):
+        return False
     return all(_rows(cursor, t)[1] == rows for t, rows in _SNAPSHOT.before.items())
 
 
@@ -143,11 +142,10 @@ def load_demo() -> Any:
     if ACCOUNT_TABLES & set(changed):  # the load began to write accounts: no shortcut
         return result
     _SNAPSHOT = Snapshot(
-        counts=dict(_PRISTINE or {}),
         before={t: before[t] for t in changed},
         after={t: after[t] for t in changed},
+        points_at=sorted(_points_at(set(changed)) & set(_PRISTINE_ROWS)),
     )
-    _SNAPSHOT_POINTS_AT[:] = sorted(_points_at(set(changed)) & set(_PRISTINE_ROWS))
     return result
 
 

@@ -21,7 +21,8 @@ Ports, SMTP sinks, temporary folders and cache folders are already per test (fre
 from __future__ import annotations
 
 import os
-from urllib.parse import urlsplit, urlunsplit
+
+from tournament.redisurl import redis_db_offset
 
 os.environ["GIBSON_TESTING"] = "1"
 
@@ -37,10 +38,8 @@ def worker_index() -> int:
 
 
 def _redis_url_for_worker(url: str, index: int) -> str:
-    parts = urlsplit(url)
-    path = parts.path.strip("/")
-    db = int(path) if path.isascii() and path.isdigit() else 0
-    return urlunsplit(parts._replace(path=f"/{db + 2 * index}"))
+    """Two databases a worker: its queues' and, next to it, its page cache's (settings)."""
+    return redis_db_offset(url, 2 * index)
 
 
 if WORKER:

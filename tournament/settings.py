@@ -409,12 +409,9 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": _FAST_RETRY}
 def _next_redis_db(url: str) -> str:
     """The same Redis server, the next database number: clearing the page cache (tests, a
     restore) then never touches the Celery queues in REDIS_URL's own database."""
-    from urllib.parse import urlsplit, urlunsplit
+    from tournament.redisurl import redis_db_offset
 
-    parts = urlsplit(url)
-    path = parts.path.strip("/")
-    db = int(path) if path.isascii() and path.isdigit() else 0
-    return urlunsplit(parts._replace(path=f"/{db + 1}"))
+    return redis_db_offset(url, 1)
 
 
 CACHE_URL = os.environ.get("GIBSON_CACHE_URL", "") or (
