@@ -75,6 +75,52 @@ def create_rating_list(
     )
 
 
+@transaction.atomic
+def open_rating_list(
+    name: str,
+    *,
+    actor: Any,
+    slug: str | None = None,
+    system: str = "nsa2008",
+    start_date: datetime.date | None = None,
+    description: str = "",
+) -> RatingList:
+    """A new rating list opened from the console or a command, audited; the account that
+    opens it becomes its first officer, so it can load the list's starting ratings at once.
+
+    ``create_rating_list`` stays the bare constructor for writes that audit themselves (a club
+    founded with its own list).
+    """
+    from tournament.services.audit import audit
+
+    require(actor, "open_rating_list", None, what="open a rating list")
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise RatingError("a rating list needs a name")
+    limit = RatingList._meta.get_field("name").max_length
+    if len(name) > limit:
+        raise RatingError(f"a rating list's name has at most {limit} characters, not {len(name)}")
+    if not (slug or slugify(name)):
+        raise RatingError(f"the name {name!r} gives no address: use letters or digits")
+    if RatingList.objects.filter(name=name).exists():
+        raise RatingError(f"a rating list called {name!r} already exists")
+    lst = create_rating_list(
+        name, slug=slug, system=system, start_date=start_date, description=description
+    )
+    user = getattr(actor, "user", actor)
+    if getattr(user, "pk", None) and not isinstance(user, str):
+        lst.officers.add(user)
+    audit(
+        None,
+        actor,
+        "open_rating_list",
+        lst,
+        f"rating list {lst.name} opened ({lst.system})",
+        after={"name": lst.name, "slug": lst.slug, "system": lst.system},
+    )
+    return lst
+
+
 def bump_list(lst: RatingList | int) -> None:
     """Move the list's content_version on, in the caller's transaction: pages of the list and
     of divisions rated on it are cached under it, so each write must make them stale (a
@@ -580,6 +626,17 @@ def import_ratings(
         bump_list(lst)
         if first is not None:
             rerate_list(lst)
+        from tournament.services.audit import audit
+
+        audit(
+            None,
+            actor,
+            "import_ratings",
+            lst,
+            f"{updated} starting ratings loaded into {lst.name} from {source}"
+            + (f" ({created} new players)" if created else ""),
+            after={"source": source, "rows": updated, "players_created": created},
+        )
     rating_list.refresh_from_db()
     return {"list": rating_list.slug, "rows": updated, "players_created": created}
 

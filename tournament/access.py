@@ -153,6 +153,7 @@ ACTIONS: dict[str, tuple[Callable[[Any, Any], bool], str]] = {
     "keep_registry": (lambda user, _obj: can_keep_registry(user), "the registry's keepers"),
     "add_players": (lambda user, _obj: can_add_players(user), "directors and registry keepers"),
     "rate": (can_rate, "the list's officers"),
+    "open_rating_list": (lambda user, obj: can_open_rating_list(user, obj), "site administrators"),
     "follow_import": (can_follow_import, "the director who uploaded it"),
     # taking a tournament back from its venue (venue mode): the one write a replica accepts
     # from its own directors
@@ -295,6 +296,14 @@ def tournament_staff(user: Any, tournament: Tournament) -> QuerySet[Any]:
 # --- site-wide rights (issue 19): granted by a site administrator, never by a local role ------
 
 CREATE_TOURNAMENT_PERMISSION = "tournament.create_tournament"
+
+
+def can_open_rating_list(user: Any, _obj: Any = None) -> bool:
+    """May open a new rating list: a superuser, or an account a site administrator granted
+    ``ratings.add_ratinglist`` (the admin's own right to add one). The opener becomes its first
+    officer; a list's ratings move every later rating on it, so no director gets this by
+    directing."""
+    return bool(is_signed_in(user) and user.has_perm("ratings.add_ratinglist"))
 
 
 def can_create_tournament(user: Any) -> bool:

@@ -121,6 +121,7 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("console federation files", f"{console}federation/"),
         ("console venue mode", f"{console}venue-mode/"),
         ("console venue take", "/console/venue/take/"),
+        ("console rating lists", "/console/rating-lists/"),
         ("desk", f"/t/{t}/desk/"),
         ("club manage", f"/clubs/{club.slug}/manage/"),
         ("club nights", f"/clubs/{club.slug}/nights/"),

@@ -114,6 +114,8 @@ class Action(StrEnum):
     APPROVE_SUBMISSION = "approve_submission"
     REJECT_SUBMISSION = "reject_submission"
     RERATE = "rerate"
+    OPEN_RATING_LIST = "open_rating_list"
+    IMPORT_RATINGS = "import_ratings"
     SUBMIT_WEEKEND = "submit_weekend"
     # weekends and federation files (issue 22)
     CREATE_WEEKEND = "create_weekend"

@@ -10,6 +10,7 @@ from django.urls import include, path
 from . import accounts, desk, entries, feeds, health, notices, public, selfentry, venue, weekends
 from . import ratings as ratings_pages
 from .console import api_token as console_api_token
+from .console import rating_lists as console_rating_lists
 from .console import setup as console_setup
 
 public_patterns = (
@@ -56,6 +57,7 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),  # monitors: no sign-in, no cache
     path("accounts/", include((accounts.urlpatterns, "accounts"))),
     path("console/api-token/", include(console_api_token.urlpatterns)),  # the user's API token
+    path("console/rating-lists/", include(console_rating_lists.urlpatterns)),  # open and load
     path("console/", include((console_setup.site_patterns, "console_site"))),
     path("t/<slug:slug>/desk/", include(desk_patterns)),
     path("t/<slug:slug>/console/", include("tournament.web.console.urls")),

@@ -1,6 +1,6 @@
 from django.db import transaction
 
-from ratings.services import create_rating_list, import_ratings_file, rating_list_by_slug
+from ratings.services import import_ratings_file, open_rating_list, rating_list_by_slug
 
 from ..base import GibsonCommand
 
@@ -19,7 +19,9 @@ class Command(GibsonCommand):
         actor = self.actor(opts, "import_ratings")
         with transaction.atomic():  # a refused --as account leaves no new list behind
             if opts["create"]:
-                lst = create_rating_list(opts["create"], slug=opts["list"], system=opts["system"])
+                lst = open_rating_list(
+                    opts["create"], slug=opts["list"], system=opts["system"], actor=actor
+                )
             else:
                 lst = rating_list_by_slug(opts["list"])
             summary = import_ratings_file(lst, opts["path"], actor=actor)

@@ -13,7 +13,7 @@ from django.db import transaction
 from ratings.division import division_rating_input, submit_divisions
 from ratings.engine import RatingError
 from ratings.models import PlayerRating, RatingList
-from ratings.services import create_rating_list
+from ratings.services import open_rating_list
 from tournament.selectors import tournament_by_slug
 
 from ..base import GibsonCommand
@@ -60,7 +60,9 @@ class Command(GibsonCommand):
                     raise RatingError(
                         f'no rating list {opts["list"]!r}: create it with --create "Name"'
                     )
-                lst = create_rating_list(opts["create"], slug=opts["list"])
+                lst = open_rating_list(
+                    opts["create"], slug=opts["list"], actor=self.actor(opts, "submit_ratings")
+                )
             before = dict(
                 PlayerRating.objects.filter(rating_list=lst).values_list("player_id", "rating")
             )
