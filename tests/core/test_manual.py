@@ -98,6 +98,18 @@ def test_build_manual_refuses_to_replace_a_folder_that_is_not_a_manual(tmp_path)
     assert keep.read_text() == "a director's notes"
 
 
+def test_no_line_of_the_manual_becomes_a_heading_by_accident():
+    """MkDocs' Markdown makes a heading of any line starting with '#', space or not: a wrapped
+    sentence starting "#1 meets..." became one (GitHub's reader had shown it as text)."""
+    accidental = [
+        f"{page.name}:{n}: {line[:40]}"
+        for page in sorted(DOCS.glob("*.md"))
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+        if re.match(r"#+[^#\s]", line)
+    ]
+    assert accidental == []
+
+
 # ------------------------------------------------------------------------------ the reference
 
 
