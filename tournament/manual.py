@@ -121,6 +121,23 @@ def _code_groups() -> dict[str, str]:
     return groups
 
 
+# a code a face answers with itself, outside ServiceError (a JSON body's "code" key set to a
+# literal name, as the heavy-request limit's 429 does)
+CODE_LITERAL = re.compile(r"""["']code["']:\s*["']([a-z_]+)["']""")
+
+
+def codes_outside_codes() -> dict[str, str]:
+    """code -> the module that answers with it, for codes the faces give that ``CODES`` lacks
+    (a rate limit's 429 answered before any service runs)."""
+    found: dict[str, str] = {}
+    for package in ("tournament", "pairings", "ratings"):
+        for path in sorted((REPO / package).rglob("*.py")):
+            for code in CODE_LITERAL.findall(path.read_text(encoding="utf-8")):
+                if code not in CODES:
+                    found.setdefault(code, str(path.relative_to(REPO)))
+    return found
+
+
 def refusal_codes_page() -> str:
     """docs/refusals.md as it must read: every code of ``CODES`` with its neutral wording."""
     groups = _code_groups()
@@ -143,4 +160,17 @@ def refusal_codes_page() -> str:
             title = re.sub(r"^Api\b", "API", title)
             lines += ["", f"## {title}", "", "| code | message |", "|---|---|"]
         lines.append(f"| `{code}` | `{message}` |")
+    outside = codes_outside_codes()
+    if outside:
+        lines += [
+            "",
+            "## Answered by a face before any service",
+            "",
+            "These codes are not in `CODES`: the module named answers with them and words the "
+            "message itself.",
+            "",
+            "| code | answered by |",
+            "|---|---|",
+        ]
+        lines += [f"| `{code}` | `{module}` |" for code, module in sorted(outside.items())]
     return "\n".join(lines) + "\n"

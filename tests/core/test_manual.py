@@ -19,7 +19,12 @@ from django.core.management.base import CommandError
 
 from tests.conftest import REPO
 from tournament.errors import CODES
-from tournament.manual import ManualError, build_manual, refusal_codes_page
+from tournament.manual import (
+    ManualError,
+    build_manual,
+    codes_outside_codes,
+    refusal_codes_page,
+)
 
 DOCS = REPO / "docs"
 REFERENCE = DOCS / "reference.md"
@@ -118,6 +123,13 @@ def test_every_refusal_code_is_on_the_refusals_page():
     missing = [code for code in CODES if f"| `{code}` |" not in page]
     assert missing == [], f"run manage.py build_manual --write-codes; missing: {missing}"
     assert page == refusal_codes_page(), "run manage.py build_manual --write-codes"
+
+
+def test_codes_the_faces_answer_outside_codes_are_on_the_refusals_page():
+    outside = codes_outside_codes()
+    assert outside.get("too_many_heavy_requests") == "tournament/web/ratelimit.py"
+    page = (DOCS / "refusals.md").read_text(encoding="utf-8")
+    assert [code for code in outside if f"| `{code}` |" not in page] == []
 
 
 def test_the_refusals_page_would_name_a_new_code(monkeypatch):
