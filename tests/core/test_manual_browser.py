@@ -12,6 +12,8 @@ from urllib.parse import urlsplit
 import pytest
 from django.core.management import call_command
 
+from tests.a11y.test_axe import PHONE, _audit
+
 from .browser import BROWSER_MARKS
 
 pytestmark = BROWSER_MARKS
@@ -43,3 +45,21 @@ def test_the_manual_searches_offline_under_the_sites_policy(browser, live_server
     page.wait_for_url("**/docs/venue/**", timeout=10_000)
     assert hosts == {urlsplit(live_server.url).netloc}
     assert errors == []
+
+
+@pytest.mark.slow(seconds=10)
+def test_the_manuals_pages_pass_axe_at_phone_width(browser, live_server, settings, built):
+    """axe-core on the manual's start page, the longest task page and the widest reference
+    tables, at 360 px: no serious or critical violation, no page scrolling sideways."""
+    settings.MANUAL_DIR = built
+    page = browser.new_context(viewport=PHONE, bypass_csp=True).new_page()
+    found: list[str] = []
+    wide: list[str] = []
+    for kind, path in [
+        ("manual start", "/docs/"),
+        ("manual task", "/docs/run-an-event/"),
+        ("manual reference", "/docs/reference/"),
+    ]:
+        _audit(page, live_server.url, kind, path, found, wide)
+    assert not found, "serious/critical axe-core violations:\n" + "\n".join(found)
+    assert not wide, "pages that scroll sideways at 360 px:\n" + "\n".join(wide)
