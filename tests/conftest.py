@@ -2,7 +2,7 @@
 
 - The real NASPA division files kept in fixtures/tsh/ (see its README).
 - The markers every test gets by rule, so no new test can forget one (``-m`` picks an area,
-  see the README's "Running the tests"):
+  see docs/development.md, "Running the tests"):
   ``postgres``: the test uses the database (it asks for it: a ``django_db`` mark or a fixture
   that opens it, or its module hands ``DATABASE_URL`` to a child process);
   ``browser``: it drives headless chromium; ``served``: it starts a server or another process

@@ -15,8 +15,8 @@ re-implementing them. The rules:
 
 Services check the acting user with :func:`require` (a refusal is ``ServiceError``
 ``not_allowed``); the faces ask the ``can_*`` questions first to word their own answer (a 403
-page, the API's PermissionDenied, the admin's ``has_*_permission``). The README's "Who may do
-what" table is the same rules as a grid, walked through every face by
+page, the API's PermissionDenied, the admin's ``has_*_permission``). The manual's "Who may do
+what" table (docs/reference.md) is the same rules as a grid, walked through every face by
 tests/security/test_role_table.py.
 """
 
@@ -144,7 +144,8 @@ def can_see_contact(user: Any, player: Player | None) -> bool:
 # --- one check for every service: require(actor, action, obj) ---------------------------------
 
 # action -> (the check, who holds it: the refusal's words). The vocabulary is small on purpose:
-# each service names the one action its write needs, and the README's role table lists them.
+# each service names the one action its write needs, and the manual's role table
+# (docs/reference.md) lists them.
 ACTIONS: dict[str, tuple[Callable[[Any, Any], bool], str]] = {
     "view": (can_view, "its directors and scorekeepers (it is a draft)"),
     "direct": (can_direct, "its directors"),

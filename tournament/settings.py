@@ -34,6 +34,9 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 DEBUG = env_bool("GIBSON_DEBUG", False)
 DATA_DIR = Path(os.environ.get("GIBSON_DATA_DIR", BASE_DIR / "var"))
+# The manual (docs/ built by `manage.py build_manual`; serve_demo builds it at start), served
+# at /docs/ by tournament.web.manual.
+MANUAL_DIR = DATA_DIR / "manual"
 # /healthz: below LOW_DISK_MB free in DATA_DIR the site says it is degraded, below FULL_DISK_MB
 # it answers 503 (results could not be saved).
 LOW_DISK_MB = int(os.environ.get("GIBSON_LOW_DISK_MB", "500"))

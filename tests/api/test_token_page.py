@@ -80,8 +80,9 @@ def test_a_scorekeepers_token_carries_only_their_permissions(event, django_user_
 
 
 def test_the_page_says_what_a_directors_token_does_and_it_does_it(event, director):
-    """The page once said a token records results "nothing more", while the README (and the API)
-    let a director's token pair and register: the page names each, and a registration proves it."""
+    """The page once said a token records results "nothing more", while the manual (docs/api.md)
+    and the API let a director's token pair and register: the page names each, and a
+    registration proves it."""
     page = signed_in(director)
     words = " ".join(page.get(URL).content.decode().split())
     assert "nothing more" not in words

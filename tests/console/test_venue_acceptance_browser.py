@@ -1,6 +1,6 @@
 """Venue-proof (issue 17): a two-division event, one division odd, run through the console in
 Debian's chromium, where the director makes each mistake of a real day and fixes it the way the
-README's correction table says.
+correction table (docs/run-an-event.md) says.
 
 Division A (8 players) and B (5, odd), three rounds each. The mistakes and their fixes:
 

@@ -134,13 +134,13 @@ def test_every_file_the_code_and_docs_name_is_in_the_repository():
     assert missing == []
 
 
-def test_readme_layout_matches_the_tree():
-    """Every package folder the README's Layout section lists exists, and every domain folder
-    of the tree is listed there."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    layout = readme.split("## Layout", 1)[1].split("\n## ", 1)[0]
+def test_layout_page_matches_the_tree():
+    """Every package folder the manual's Layout section (docs/development.md) lists exists, and
+    every domain folder of the tree is listed there."""
+    page = (REPO / "docs" / "development.md").read_text(encoding="utf-8")
+    layout = page.split("## Layout", 1)[1].split("\n## ", 1)[0]
     named = set(re.findall(r"`((?:tournament|pairings|ratings)/[\w/]*)`", layout))
-    assert named, "the README has a Layout section naming the folders"
+    assert named, "docs/development.md has a Layout section naming the folders"
     for folder in named:
         assert (REPO / folder.rstrip("/")).exists(), folder
     for package in PACKAGES:

@@ -1,7 +1,7 @@
 """``manage.py chances_calibration``: prize chances scored against real events (issue 21).
 
 The test checks the report's shape, the scoring rules and that a seed reproduces it; whether
-Gibson's chances beat the baselines is a measurement (README), not asserted here.
+Gibson's chances beat the baselines is a measurement (docs/chances.md), not asserted here.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """Who may do what, walked through every face (issue 19: authority in one place).
 
-``TABLE`` below is the README's "Who may do what" table as data (a test reads the README and
-checks the two agree, so neither can drift). Every cell is then tried through every face that
-offers the action: the pages (Django's test client), the API (DRF's client, token or none),
-the management commands (``--as USERNAME``) and the admin (its change views). An allowed cell
-must change what the action changes; a refused one must be refused in the face's own words
-(sign-in redirect, 403, 404, 401, a command error) and change nothing.
+``TABLE`` below is the manual's "Who may do what" table (docs/reference.md) as data (a test
+reads the page and checks the two agree, so neither can drift). Every cell is then tried
+through every face that offers the action: the pages (Django's test client), the API (DRF's
+client, token or none), the management commands (``--as USERNAME``) and the admin (its change
+views). An allowed cell must change what the action changes; a refused one must be refused in
+the face's own words (sign-in redirect, 403, 404, 401, a command error) and change nothing.
 
 Each role is a separate account that holds only that role, in a world of two tournaments, a
 club and a rating list. Every account is staff (``is_staff``), so the admin's own role checks
@@ -57,7 +57,7 @@ from tournament.models import (
 )
 from tournament.services.selfentry import issue_token
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROLE_PAGE = Path(__file__).resolve().parents[2] / "docs" / "reference.md"
 
 ROLES = (
     "anonymous",
@@ -71,7 +71,7 @@ ROLES = (
     "superuser",
 )
 
-# action -> the roles that may take it, in ROLES' order ("yes"/"no"), as the README shows it.
+# action -> the roles that may take it, in ROLES' order ("yes"/"no"), as docs/reference.md shows it.
 TABLE: dict[str, str] = {
     "view a draft tournament": "no no yes yes no no no no yes",
     "record a result": "no no yes yes no no no no yes",
@@ -738,12 +738,12 @@ def test_the_role_table_holds_through_every_face(world, action, face):
     assert wrong == [], f"{action} through {face}: {wrong}"
 
 
-# ------------------------------------------------------------------------------ the README
+# --------------------------------------------------------------------- the manual's table
 
 
-def readme_table() -> dict[str, str]:
-    """The README's "Who may do what" table: action -> "yes no ..." in ROLES' order."""
-    text = README.read_text(encoding="utf-8")
+def manual_table() -> dict[str, str]:
+    """The manual's "Who may do what" table: action -> "yes no ..." in ROLES' order."""
+    text = ROLE_PAGE.read_text(encoding="utf-8")
     section = text.split("## Who may do what", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("|")]
     header = [cell.strip() for cell in rows[0].strip("|").split("|")]
@@ -756,8 +756,8 @@ def readme_table() -> dict[str, str]:
     return table
 
 
-def test_the_readme_table_is_the_tested_table():
-    assert readme_table() == TABLE
+def test_the_manual_table_is_the_tested_table():
+    assert manual_table() == TABLE
 
 
 def test_every_action_is_tried_through_a_face_for_every_role():

@@ -6,7 +6,7 @@ qualify. A ``Rule`` holds one such scoring, ``PRESETS`` the common ones, and ``l
 nights of games into ranked rows. Ties on points are broken by wins, then spread, then name,
 so the order never depends on the database's row order.
 
-What counts, exactly (the README repeats this for organisers):
+What counts, exactly (docs/clubs.md repeats this for organisers):
 - each game scores its points for each player: ``win``, ``tie`` or ``loss``, plus
   ``margin_bonus`` for a win by ``margin`` or more; a bye is a win by its spread (no margin
   bonus: nobody was beaten), a forfeit a loss;

@@ -10,7 +10,7 @@ The announcement is one short text per tournament, shown on its public pages, th
 screen and players' pages until cleared or until its ``until`` passes.
 
 Who may: the tournament's directors (``access.require(actor, "direct", ...)``); scorekeepers
-only enter and correct results, as the README's "Who may do what" table says.
+only enter and correct results, as the "Who may do what" table (docs/reference.md) says.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Replays each real division from rounds R-6, R-3 and R-1 and scores P(1st) and P(cash) against
 the real final standings (Brier score, log loss) for Gibson's simulation and two baselines
 measured in the same run: COP's coin flip and "current standings hold". The rules and the
-assumptions are in ``pairings.calibration`` and the README's "Prize chances" section.
+assumptions are in ``pairings.calibration`` and the manual's docs/chances.md.
 """
 
 from pairings.calibration import CLIP, FORECASTERS, calibration, real_divisions
@@ -73,7 +73,7 @@ class Command(GibsonCommand):
             "Remaining rounds: every one Swiss with no repeat (--all-swiss)"
             if opts["all_swiss"]
             else "Remaining rounds: Swiss with no repeat, the event's last round King of the Hill "
-            "with repeats allowed (NASPA's rules; see the README)"
+            "with repeats allowed (NASPA's rules; see docs/chances.md)"
         )
         head = f"{'event':<30} {'after':>5} {'n':>4}  {'forecaster':<15} "
         head += f"{'Brier 1st':>9} {'Brier cash':>10} {'LL 1st':>7} {'LL cash':>7}"

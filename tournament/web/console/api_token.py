@@ -2,7 +2,7 @@
 
 The key is shown once, on the page answering the POST that issued it, and never again: the
 page only says when the current token was issued. Scripts send it as
-``Authorization: Token KEY`` (README, "API").
+``Authorization: Token KEY`` (docs/api.md).
 """
 
 from __future__ import annotations
