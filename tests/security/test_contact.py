@@ -345,3 +345,33 @@ def test_the_notices_command_as_an_account_hides_what_the_account_may_not_see(sp
     assert listed(as_user="dora") == {VERA[0]: VERA[1], QUINN[0]: None}
     assert listed(as_user=olga.username) == {VERA[0]: None, QUINN[0]: None}
     assert NoticeSubscription.objects.get(player=held).email == QUINN[1]  # still mailed there
+
+
+def test_a_weekend_entrant_shares_with_every_event_they_entered(spring):
+    """The weekend form enters one entrant in several events: the record the first entry made
+    is the entrant's own in each, signed in or not; a registry player's stays unshared."""
+    from tournament.services.weekends import add_event, create_weekend
+
+    main, mia = _director_of("Main Event", "main")
+    main.published = True
+    main.save(update_fields=["published"])
+    now = timezone.now()
+    oe.open_entries(main, now - dt.timedelta(days=1), now + dt.timedelta(days=7), actor="test")
+    oe.set_division_rule(main.divisions.get(), actor="test")
+    dora = spring.directors.get()
+    weekend = create_weekend(dora, "Spring Weekend", spring, slug="spring-weekend")
+    main.directors.add(dora)
+    add_event(weekend, main, dora)
+    both = {spring: spring.divisions.get(), main: main.divisions.get()}
+    done = oe.submit_weekend_entries(
+        weekend, both, name="Wren, Willa", email="willa@h.test", user=account("willa")
+    )
+    willa = done.entries[0].online.player
+    assert [s.online.contact_shared for s in done.entries] == [True, True]
+    assert can_see_contact(dora, willa) and can_see_contact(mia, willa)
+    held = quinn()
+    done = oe.submit_weekend_entries(
+        weekend, both, player_id=held.pk, name="", email=QUINN[1], user=account("quinn")
+    )
+    assert [s.online.contact_shared for s in done.entries] == [False, False]
+    assert not can_see_contact(mia, held)

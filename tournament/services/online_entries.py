@@ -390,9 +390,12 @@ def submit_entry(
     email: Any = "",
     notices_opt_in: bool = False,
     user: Any = None,
+    shares_contact: bool | None = None,
 ) -> Submitted:
     """A player's entry from the public form. Signed in (``user``), it counts at once;
-    otherwise it waits for the link mailed to ``email`` (``confirm_entry``)."""
+    otherwise it waits for the link mailed to ``email`` (``confirm_entry``).
+    ``shares_contact`` carries the first entry's answer to the same entrant's others (the
+    weekend form: the record the first entry made is still the entrant's own)."""
     tournament = division.tournament
     _require_open(tournament)
     rule = division_rule(division)
@@ -408,6 +411,8 @@ def submit_entry(
     # the entrant shares the registry's contact details with the directors when the record is
     # theirs (made now) or its address is the one the mailed link will prove they read
     shared = player.pk is None or (not signed_in and _same_address(address, player.email))
+    if shares_contact is not None:
+        shared = shares_contact
     if player.pk is None:
         player.email = address
         player.save()
@@ -948,6 +953,7 @@ def submit_weekend_entries(
                     email=email,
                     notices_opt_in=notices_opt_in,
                     user=user,
+                    shares_contact=done[0].online.contact_shared if done else None,
                 )
             )
         except ServiceError as exc:
