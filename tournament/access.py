@@ -12,6 +12,9 @@ re-implementing them. The rules:
   rating list by its officers.
 - account names are seen by superusers, and by a director only for the staff of the
   tournaments they direct (never the site's whole list, never a superuser's name otherwise).
+- a player's e-mail and phone are seen by the registry's keepers, and by a director only
+  where the player shared them (entered one of their tournaments online themselves) or the
+  director typed them in: never because someone entered the player somewhere.
 
 Services check the acting user with :func:`require` (a refusal is ``ServiceError``
 ``not_allowed``); the faces ask the ``can_*`` questions first to word their own answer (a 403
@@ -22,7 +25,7 @@ tests/security/test_role_table.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -163,7 +166,7 @@ def _supplied_by(user: Any, ids: set[int]) -> set[int]:
     return {pk for pk, user_id in supplier.items() if user_id == user.pk}
 
 
-def contact_visible(user: Any, player_ids: Any) -> set[int]:
+def contact_visible(user: Any, player_ids: Iterable[int | None]) -> set[int]:
     """Which of ``player_ids`` the ``user`` may see the e-mail and phone of (the one rule,
     :func:`can_see_contact`, for a whole list in two queries).
 
