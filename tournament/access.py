@@ -12,6 +12,9 @@ re-implementing them. The rules:
   rating list by its officers.
 - account names are seen by superusers, and by a director only for the staff of the
   tournaments they direct (never the site's whole list, never a superuser's name otherwise).
+- a player's e-mail and phone are seen by the registry's keepers, and by a director only
+  where the player shared them (entered one of their tournaments online themselves) or the
+  director typed them in: never because someone entered the player somewhere.
 
 Services check the acting user with :func:`require` (a refusal is ``ServiceError``
 ``not_allowed``); the faces ask the ``can_*`` questions first to word their own answer (a 403
@@ -22,7 +25,7 @@ tests/security/test_role_table.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +34,16 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 
 from .errors import ServiceError
-from .models import Club, Entry, ImportJob, Player, Tournament, VenueLink, VenueTake
+from .models import (
+    AuditEvent,
+    Club,
+    ImportJob,
+    OnlineEntry,
+    Player,
+    Tournament,
+    VenueLink,
+    VenueTake,
+)
 
 if TYPE_CHECKING:
     from ratings.models import RatingList
@@ -125,20 +137,70 @@ def can_rate(user: Any, rating_list: RatingList) -> bool:
     return bool(user.is_superuser or rating_list.officers.filter(pk=user.pk).exists())
 
 
-def can_see_contact(user: Any, player: Player | None) -> bool:
-    """Whether ``user`` may see ``player``'s email and phone.
+# The registry's writes that decide who supplied a player's contact details: the latest one
+# touching them names the supplier (tournament.services.players audits each with its values).
+CONTACT_FIELDS = ("email", "phone")
+CONTACT_ACTIONS = ("create_player", "update_player", "merge_players")
 
-    Contact details are personal data: a director needs them for the players of their own
-    tournaments (a late start, a lost scorecard), not for the whole registry. Superusers and
-    the registry's keepers see every player's.
+
+def _supplied_by(user: Any, ids: set[int]) -> set[int]:
+    """The players whose current contact details ``user`` typed in themselves (created the
+    record with them): a director sees what they gave the registry, not what others did."""
+    events = (
+        AuditEvent.objects.filter(
+            object_type="Player",
+            object_id__in=[str(pk) for pk in ids],
+            action__in=CONTACT_ACTIONS,
+        )
+        .order_by("at", "id")
+        .values_list("object_id", "action", "user_id", "after")
+    )
+    supplier: dict[int, int | None] = {}
+    for object_id, action, user_id, after in events:
+        after = after if isinstance(after, dict) else {}
+        if action == "create_player" and not any(after.get(f) for f in CONTACT_FIELDS):
+            continue
+        if action == "update_player" and not set(CONTACT_FIELDS) & set(after):
+            continue
+        supplier[int(object_id)] = user_id
+    return {pk for pk, user_id in supplier.items() if user_id == user.pk}
+
+
+def contact_visible(user: Any, player_ids: Iterable[int | None]) -> set[int]:
+    """Which of ``player_ids`` the ``user`` may see the e-mail and phone of (the one rule,
+    :func:`can_see_contact`, for a whole list in two queries).
+
+    Contact details are personal data, given by the player, not by whoever enters them
+    somewhere. A director sees them only for a player who entered one of their tournaments
+    themselves and shared them (an online entry that made the record, or confirmed from the
+    very address the registry holds: ``OnlineEntry.contact_shared``), or whose details the
+    director typed into the registry themselves. An entry a director made (the console, the
+    API, a club night's latecomer, an import) shows nothing: anyone may found a club or direct
+    an event, and registry ids run in sequence. Superusers and the registry's keepers see
+    every player's. The notices still reach an address nobody is shown.
     """
-    if not is_signed_in(user):
-        return False
+    ids = {int(pk) for pk in player_ids if pk is not None}
+    if not ids or not is_signed_in(user):
+        return set()
     if user.is_superuser or can_keep_registry(user):
-        return True
+        return ids
+    shared = set(
+        OnlineEntry.objects.filter(
+            player_id__in=ids,
+            tournament__directors=user,
+            contact_shared=True,
+        )
+        .exclude(status=OnlineEntry.Status.UNCONFIRMED)
+        .values_list("player_id", flat=True)
+    )
+    return shared | _supplied_by(user, ids - shared)
+
+
+def can_see_contact(user: Any, player: Player | None) -> bool:
+    """Whether ``user`` may see ``player``'s email and phone (see :func:`contact_visible`)."""
     if player is None or player.pk is None:
         return False
-    return Entry.objects.filter(player=player, division__tournament__directors=user).exists()
+    return player.pk in contact_visible(user, [player.pk])
 
 
 # --- one check for every service: require(actor, action, obj) ---------------------------------

@@ -8,10 +8,11 @@ Games, entries and rounds are read-only here: results are corrected through
 rounds are made by pairing and registration in the console and the commands, which check the
 rules (scores, divisions, player numbers, withdrawal forfeits). Existing players are changed
 and merged only by the registry's keepers (``tournament.manage_registry``) through
-``services.update_player``/``merge_players``; a director sees the email and phone only of the
-players of their own tournaments (``access.can_see_contact``). What the admin still saves
-itself (tournament and division settings, schedule ranges, forbidden pairs, clubs) writes an
-AuditEvent with the state before and after, inline rows included.
+``services.update_player``/``merge_players``; an officer who directs sees the email and phone
+only where the player shared them (``access.can_see_contact``: entered one of their tournaments
+online themselves), never because a director entered the player somewhere. What the admin
+still saves itself (tournament and division settings, schedule ranges, forbidden pairs, clubs)
+writes an AuditEvent with the state before and after, inline rows included.
 """
 
 from __future__ import annotations

@@ -1134,6 +1134,12 @@ class OnlineEntry(models.Model):
     promoted_at = models.DateTimeField(null=True, blank=True)
     paid = models.BooleanField(default=False)
     notices = models.BooleanField(default=False, help_text="opted in to e-mail notices")
+    # Whether the entrant gave this tournament's directors the registry player's contact
+    # details (tournament.access.can_see_contact): the entry made the player (every detail on
+    # the record is the entrant's own), or the address it was confirmed from (the mailed link,
+    # or the hosted site's) is the one the registry holds. A signed-in entrant's typed address
+    # is not checked by mail, so it proves nothing about an existing player's record.
+    contact_shared = models.BooleanField(default=False, editable=False)
     link_hash = models.CharField(max_length=64, unique=True)
     confirm_hash = models.CharField(max_length=64, unique=True, null=True, blank=True)
     note = models.CharField(max_length=200, blank=True)

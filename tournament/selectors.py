@@ -15,7 +15,7 @@ from django.db.models import CharField, Q
 from django.db.models.functions import Cast
 
 from ratings.models import PlayerRating, RatingList
-from tournament.access import can_see_contact
+from tournament.access import can_direct, can_see_contact, contact_visible
 from tournament.checks import as_int, entry_by_number, plays
 from tournament.errors import ServiceError
 
@@ -25,6 +25,7 @@ from .models import (
     Entry,
     First,
     Game,
+    OnlineEntry,
     PendingResult,
     Player,
     Round,
@@ -985,6 +986,31 @@ def notice_log(tournament: Tournament, limit: int = 200) -> list[Any]:
         .select_related("subscription__player", "division")
         .order_by("-created", "-id")[:limit]
     )
+
+
+def shown_notice_addresses(
+    user: Any, tournament: Tournament, subscribers: list[Any], candidates: list[Player]
+) -> tuple[set[int], set[int]]:
+    """Whose addresses the Notices page may show ``user``: (subscription pks, player pks).
+
+    A candidate's registry address shows only under the one rule (access.contact_visible);
+    a subscription's also, for the tournament's directors, when it is the address the entrant
+    typed on this tournament's own entry form (theirs, given to them). Every other address
+    stays hidden: the page says the player has one, and the notices still go to it.
+    """
+    visible = contact_visible(user, {s.player_id for s in subscribers} | {p.pk for p in candidates})
+    entrants = OnlineEntry.objects.filter(tournament=tournament).exclude(email="")
+    typed = {
+        (player_id, email.strip().lower())
+        for player_id, email in entrants.values_list("player_id", "email")
+        if can_direct(user, tournament)  # given to the tournament's directors, no one else
+    }
+    shown_subscriptions = {
+        s.pk
+        for s in subscribers
+        if s.player_id in visible or (s.player_id, s.email.strip().lower()) in typed
+    }
+    return shown_subscriptions, {p.pk for p in candidates if p.pk in visible}
 
 
 def notice_candidates(tournament: Tournament) -> list[Player]:

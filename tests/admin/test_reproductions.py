@@ -13,6 +13,7 @@ from ratings.models import RatedEvent, SubmissionRequest
 from tournament import services
 from tournament.models import AuditEvent, Entry, Game, Player, Round
 
+from ..core.contact import entered_themselves
 from .conftest import admin_form, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -213,6 +214,10 @@ def test_director_sees_contact_details_only_of_own_players(client, demo, other, 
     assert zoe not in found.context["cl"].queryset  # no searching by someone else's email
     mine = Entry.objects.filter(division__tournament=demo).select_related("player").first()
     Player.objects.filter(pk=mine.player_id).update(email="mine@example.org")
+    own = client.get(reverse("admin:tournament_player_change", args=[mine.player_id]))
+    assert "mine@example.org" not in own.content.decode()  # entered by hand: nothing shared
+    mine.player.refresh_from_db()
+    entered_themselves(mine)  # the player entered online from that address
     own = client.get(reverse("admin:tournament_player_change", args=[mine.player_id]))
     assert "mine@example.org" in own.content.decode()
 

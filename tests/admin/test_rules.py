@@ -23,6 +23,7 @@ from tournament.errors import ServiceError
 from tournament.models import AuditEvent, Club, Entry, Game, Membership, Player
 from tournament.selectors import visible_contact
 
+from ..core.contact import entered_themselves
 from .conftest import snapshot
 
 pytestmark = pytest.mark.django_db
@@ -141,8 +142,14 @@ def test_registry_keeper_changes_a_player_through_the_service(client, other, kee
 
 def test_visible_contact(demo, other, td, stranger, keeper):
     zoe = Player.objects.get(name="Zed, Zoe")
-    demo_player = Entry.objects.filter(division__tournament=demo).first().player
+    demo_entry = Entry.objects.filter(division__tournament=demo).first()
+    demo_player = demo_entry.player
+    # entered by hand: their directors see nothing the player did not share with them
+    assert not visible_contact(stranger, zoe) and not visible_contact(td, zoe)
+    assert not visible_contact(td, demo_player)
+    entered_themselves(Entry.objects.get(player=zoe))
     assert visible_contact(stranger, zoe) and not visible_contact(td, zoe)
+    entered_themselves(demo_entry)
     assert visible_contact(td, demo_player) and not visible_contact(stranger, demo_player)
     assert visible_contact(keeper, zoe)
     boss = get_user_model().objects.create_superuser("boss", "b@x.org", "pw-long-enough-1")

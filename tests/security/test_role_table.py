@@ -55,7 +55,10 @@ from tournament.models import (
     VenueTake,
     Weekend,
 )
+from tournament.services import notices
 from tournament.services.selfentry import issue_token
+
+from ..core.contact import entered_themselves
 
 ROLE_PAGE = Path(__file__).resolve().parents[2] / "docs" / "reference.md"
 
@@ -87,6 +90,7 @@ TABLE: dict[str, str] = {
     "download federation files": "no no no yes no no no no yes",
     "run entries online": "no no no yes no no no no yes",
     "subscribe players to e-mail notices": "no no no yes no no no no yes",
+    "see contact details": "no no no yes no no yes no yes",
     "check players in": "no yes no yes no no no no yes",
     "start a club night": "no no no no no yes no no yes",
     "edit the registry": "no no no no no no yes no yes",
@@ -137,6 +141,17 @@ def world(db, tmp_path) -> World:
     services.record_result(a, 1, 3, 380, 390)
     save_round_pairings(a, 2, [PlannedGame(1, 3, board=1), PlannedGame(2, 4, board=2)])
     token = issue_token(a.entries.get(number=1))
+    # Baker 3 entered online themselves, from the address the registry holds, and asked for
+    # notices: their contact details are this tournament's directors' to see (no one else's);
+    # Baker 4 was entered by hand and has an address too, which nobody but the registry sees
+    for n in (3, 4):
+        Player.objects.filter(name=f"Baker {n}").update(
+            email=f"baker{n}@players.test", phone=f"+44 20 7946 000{n}"
+        )
+    entered_themselves(b.entries.get(number=3))
+    for n in (3, 4):
+        baker = Player.objects.get(name=f"Baker {n}")
+        notices.subscribe(t, baker, baker.email, actor="test")
     other = services.create_tournament(name="Other Open", slug="other-open")
 
     model = get_user_model()
@@ -300,6 +315,35 @@ def _web_add_subscriber(world: World, role: str) -> bool:
     Player.objects.filter(pk=player.pk).update(email="baker2@example.org")
     response = web_client(world, role).post(CONSOLE + "notices/add/", {"player": player.pk})
     return not web_refused(response)
+
+
+def _shows_contact(text: str, n: int) -> bool:
+    return f"baker{n}@players.test" in text or f"7946 000{n}" in text
+
+
+def _web_contact(world: World, role: str) -> bool:
+    """Seen on any page the account opens: the console's Notices page (the subscribers and
+    whom to add) or the admin's page of the player (the registry's own). Baker 4, entered by
+    hand, shows to nobody but the registry's keepers and superusers."""
+    client = web_client(world, role)
+    seen = {}
+    for n in (3, 4):
+        player = Player.objects.get(name=f"Baker {n}")
+        pages = (CONSOLE + "notices/", f"/admin/tournament/player/{player.pk}/change/")
+        seen[n] = any(_shows_contact(client.get(url).content.decode(), n) for url in pages)
+    officer = role in ("registry keeper", "superuser")
+    assert seen[4] == officer, (role, "saw Baker 4's contact details" if seen[4] else "")
+    return seen[3]
+
+
+def _command_contact(world: World, role: str) -> bool:
+    """``notices SLUG --json --as USERNAME`` lists the subscribers, each address only where
+    the account may see it (null otherwise)."""
+    out = StringIO()
+    call_command("notices", SLUG, "--json", as_user=world.user(role).username, stdout=out)
+    text = out.getvalue()
+    assert _shows_contact(text, 4) == (role in ("registry keeper", "superuser")), role
+    return _shows_contact(text, 3)
 
 
 def _entry_rule_fp(world: World) -> Any:
@@ -652,6 +696,7 @@ ACTIONS: dict[str, Action] = {
         _subscription_fp,
         {"web": _web_add_subscriber},
     ),
+    "see contact details": Action(_nothing, {"web": _web_contact, "command": _command_contact}),
     "check players in": Action(
         _check_in_fp,
         {

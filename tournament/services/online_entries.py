@@ -348,6 +348,12 @@ def _email(value: Any, needed: bool) -> str:
     return email
 
 
+def _same_address(typed: str, held: str) -> bool:
+    """The address an entrant typed is the one the registry holds (any case): a non-empty
+    match, so an entrant who proves the mailbox proves they are the record's person."""
+    return bool(typed and held and typed.strip().lower() == held.strip().lower())
+
+
 def division_rule(division: Division) -> DivisionEntryRule:
     rule = DivisionEntryRule.objects.filter(division=division).first()
     if rule is None:
@@ -384,9 +390,12 @@ def submit_entry(
     email: Any = "",
     notices_opt_in: bool = False,
     user: Any = None,
+    shares_contact: bool | None = None,
 ) -> Submitted:
     """A player's entry from the public form. Signed in (``user``), it counts at once;
-    otherwise it waits for the link mailed to ``email`` (``confirm_entry``)."""
+    otherwise it waits for the link mailed to ``email`` (``confirm_entry``).
+    ``shares_contact`` carries the first entry's answer to the same entrant's others (the
+    weekend form: the record the first entry made is still the entrant's own)."""
     tournament = division.tournament
     _require_open(tournament)
     rule = division_rule(division)
@@ -399,6 +408,11 @@ def submit_entry(
         _refuse_second_entry(tournament, player, (*LIVE, Status.REFUSED, Status.SENT))
     rating = registry_rating(player, division) if player.pk else 0
     _check_band(division, rule, rating)
+    # the entrant shares the registry's contact details with the directors when the record is
+    # theirs (made now) or its address is the one the mailed link will prove they read
+    shared = player.pk is None or (not signed_in and _same_address(address, player.email))
+    if shares_contact is not None:
+        shared = shares_contact
     if player.pk is None:
         player.email = address
         player.save()
@@ -417,6 +431,7 @@ def submit_entry(
         notices=bool(notices_opt_in),
         link_hash=link,
         confirm_hash=confirm,
+        contact_shared=shared,
     )
     who = Actor(user.get_username(), user) if signed_in else Actor(f"entrant {player.name}")
     audit(
@@ -505,6 +520,7 @@ def enter_from_hosted(
     if player.pk is not None:
         _refuse_second_entry(tournament, player, (*LIVE, Status.REFUSED))
     _check_band(division, rule, rating)
+    shared = player.pk is None  # a record the entry makes holds only the entrant's own details
     if player.pk is None:
         player.email = email
         player.save()
@@ -518,6 +534,7 @@ def enter_from_hosted(
         status=Status.UNCONFIRMED,
         paid=paid,
         link_hash=link,
+        contact_shared=shared,
     )
     who = Actor.of(actor) if actor is not None else Actor(f"entrant {player.name}")
     audit(
@@ -936,6 +953,7 @@ def submit_weekend_entries(
                     email=email,
                     notices_opt_in=notices_opt_in,
                     user=user,
+                    shares_contact=done[0].online.contact_shared if done else None,
                 )
             )
         except ServiceError as exc:

@@ -8,7 +8,12 @@ from typing import Any
 from django.utils import timezone
 
 from tournament.models import Notice
-from tournament.selectors import notice_log, notice_subscribers, tournament_by_slug
+from tournament.selectors import (
+    notice_log,
+    notice_subscribers,
+    shown_notice_addresses,
+    tournament_by_slug,
+)
 from tournament.services.notices import send_final_results
 
 from ..base import GibsonCommand
@@ -39,6 +44,12 @@ class Command(GibsonCommand):
                 tournament, actor=self.actor(opts, "notices"), again=opts["again"]
             )
         subscribers = notice_subscribers(tournament)
+        shown = {s.pk for s in subscribers}  # the operator's shell holds the database anyway
+        if opts.get("as_user") is not None:
+            # an account sees the addresses its roles show it on the Notices page, no more
+            shown, _ = shown_notice_addresses(
+                self.actor(opts, "notices"), tournament, subscribers, []
+            )
         log = notice_log(tournament, limit=10_000)
         counts = {state: sum(1 for n in log if n.state == state) for state in Notice.State}
         if opts["json"]:
@@ -48,7 +59,11 @@ class Command(GibsonCommand):
                     "tournament": tournament.slug,
                     "final_results_queued": sent,
                     "subscribers": [
-                        {"player": s.player.name, "email": s.email, "active": s.active}
+                        {
+                            "player": s.player.name,
+                            "email": s.email if s.pk in shown else None,  # None: not shown
+                            "active": s.active,
+                        }
                         for s in subscribers
                     ],
                     "notices": {str(k): v for k, v in counts.items()},

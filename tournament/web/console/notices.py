@@ -1,7 +1,8 @@
 """Console: a tournament's e-mail notices (issue 22, item 3).
 
-Its directors see who subscribed (names and addresses: the addresses only here, never on a
-public page), add an entrant at the address the registry holds, stop a subscriber's notices,
+Its directors see who subscribed (names, and an address only where the player shared it with
+them: tournament.access.contact_visible; never on a public page), add an entrant at the
+address the registry holds (sent to, not shown), stop a subscriber's notices,
 read the log of what was sent or failed (with the mail server's words), and e-mail the final
 results: a confirmation step first, and sending a second time needs its own confirmation.
 """
@@ -16,7 +17,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournament.errors import ServiceError
 
 from ...models import Notice, Tournament, VenueTake
-from ...selectors import notice_candidates, notice_log, notice_subscribers
+from ...selectors import (
+    notice_candidates,
+    notice_log,
+    notice_subscribers,
+    shown_notice_addresses,
+)
 from ...services.notices import add_subscriber, remove_subscriber, send_final_results
 from ..permissions import director_required
 
@@ -32,11 +38,18 @@ def _page(
     status: int = 200,
 ) -> HttpResponse:
     log = notice_log(tournament)
+    subscribers = notice_subscribers(tournament)
+    candidates = notice_candidates(tournament)
+    shown_subscriptions, shown_players = shown_notice_addresses(
+        request.user, tournament, subscribers, candidates
+    )
     results_sent = Notice.objects.filter(tournament=tournament, kind=Notice.Kind.RESULTS)
     context = {
         "tournament": tournament,
-        "subscribers": notice_subscribers(tournament),
-        "candidates": notice_candidates(tournament),
+        "subscribers": subscribers,
+        "candidates": candidates,
+        "shown_subscriptions": shown_subscriptions,
+        "shown_players": shown_players,
         "log": log,
         "failed": sum(1 for n in log if n.state == Notice.State.FAILED),
         "queued": sum(1 for n in log if n.state == Notice.State.QUEUED),
