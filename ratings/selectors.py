@@ -632,19 +632,34 @@ def player_records(player_id: int) -> dict[str, Any]:
     return totals
 
 
+def _rounds_paired(in_division: QuerySet) -> Subquery:
+    """The highest round number paired in the entry's division (NULL before round 1)."""
+    rounds = in_division.order_by().values("round__division").annotate(n=Max("round__number"))
+    return Subquery(rounds.values("n"), output_field=IntegerField())
+
+
 def upcoming_entries(player_id: int, today: datetime.date | None = None) -> list:
-    """The player's entries in published tournaments not yet finished: no start date in the
-    past, or no results yet. Soonest first."""
+    """The player's entries in published tournaments not yet begun (no start date in the
+    past, or no results yet) and not finished. Finished is every round of the division paired
+    and each of its games scored, or the end date past: an event of today played out in the
+    morning, or a dateless one, was listed as upcoming by its start date alone. Soonest first."""
     entry = _model("Entry")
     game = _model("Game")
     today = today or datetime.date.today()
-    scored = game.objects.filter(round__division=OuterRef("division_id"), score1__isnull=False)
+    in_division = game.objects.filter(round__division=OuterRef("division_id"))
+    scored = in_division.filter(score1__isnull=False)
+    unscored = in_division.filter(player2__isnull=False, score1__isnull=True)
     return list(
         entry.objects.filter(player_id=player_id, division__tournament__published=True)
         .filter(
             Q(division__tournament__start_date__isnull=True)
             | Q(division__tournament__start_date__gte=today)
             | ~Exists(scored)
+        )
+        .exclude(division__tournament__end_date__lt=today)
+        .annotate(paired=_rounds_paired(in_division))
+        .filter(  # not played out (said as a filter: NOT of a NULL "paired" drops the row)
+            Q(paired__isnull=True) | Q(paired__lt=F("division__rounds")) | Exists(unscored)
         )
         .select_related("division__tournament")
         .only(
@@ -671,16 +686,10 @@ def live_entries(player_id: int, today: datetime.date | None = None) -> list:
     game = _model("Game")
     today = today or datetime.date.today()
     in_division = game.objects.filter(round__division=OuterRef("division_id"))
-    rounds_paired = (
-        in_division.order_by()
-        .values("round__division")
-        .annotate(n=Max("round__number"))
-        .values("n")
-    )
     return list(
         entry.objects.filter(player_id=player_id, division__tournament__published=True)
         .filter(Exists(in_division.filter(score1__isnull=False)))
-        .annotate(paired=Subquery(rounds_paired, output_field=IntegerField()))
+        .annotate(paired=_rounds_paired(in_division))
         .filter(
             Exists(in_division.filter(player2__isnull=False, score1__isnull=True))
             | Q(paired__lt=F("division__rounds"))

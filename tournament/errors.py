@@ -214,7 +214,7 @@ CODES: dict[str, str] = {
     "entries_no_division": "division {division} takes no entries online",
     "entries_division_started": "division {division} has started (round 1 is paired): ask a "
     "director to enter you",
-    "entries_band": "a rating of {rating} is outside division {division}'s band ({band}); "
+    "entries_band": "{rated} is outside division {division}'s band ({band}); "
     "divisions that fit: {fits}",
     "entries_already": "{name} has already entered {tournament} (division {division}: {status})",
     "entries_email": "{value!r} is not an e-mail address",

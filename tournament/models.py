@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import cached_property
 
 from .formats.limits import MAX_SCORE
 
@@ -340,6 +341,22 @@ class Division(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} - {self.name}"
+
+    @cached_property
+    def shares_board_numbers(self) -> bool:
+        """True when another division of the tournament exists: each division numbers its
+        boards from 1 (as TSH and the interchange exports do), so "board 3" alone sends two
+        players to different tables and whatever shows a board to players names the division."""
+        return Division.objects.filter(tournament_id=self.tournament_id).count() > 1
+
+    def board_name(self, board: int) -> str:
+        """The board as players read it: "board 3", or "division A, board 3" when another
+        division has its own board 3."""
+        return (
+            f"division {self.name}, board {board}"
+            if self.shares_board_numbers
+            else f"board {board}"
+        )
 
 
 class Entry(models.Model):

@@ -2,25 +2,28 @@
 
 Issue 17 item 9. axe-core (vendored in tests/a11y/vendor/, see its README; never served by the
 site) runs in Debian's chromium on one page of each kind (public, player, club, console, desk,
-sign-in) of the demo database. The test fails on any serious or critical violation and prints
+sign-in) of the demo database, and on pages that answer a form with a flash message (issue 31).
+The test fails on any serious or critical violation and prints
 the list (rule, impact, page, the first offending elements), so a new one names itself. At
 360 px no page scrolls sideways: a wide table scrolls inside its own box instead.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.core.browser import BROWSER_MARKS
 from tournament.clubs.models import Club, Night, Season
-from tournament.demo import DEMO_SLUG, load_demo
+from tournament.demo import DEMO_SLUG, ensure_director, load_demo
 from tournament.interchange.imports import import_tsh
-from tournament.models import Division, Entry, Game
-from tournament.services import publish_tournament
+from tournament.models import Division, Entry, Game, Tournament
+from tournament.services import create_division, online_entries, publish_tournament
 from tournament.services.results import record_result
 
 pytestmark = BROWSER_MARKS
@@ -136,6 +139,11 @@ def _audit(page, base: str, kind: str, path: str, found: list[str], wide: list[s
     # round in play with its change controls (swap, add/remove a bye, re-pair)
     expected = 400 if kind == "console round in play" else 200
     assert response is not None and response.status == expected, (kind, path, response)
+    _check(page, kind, path, found, wide)
+
+
+def _check(page, kind: str, path: str, found: list[str], wide: list[str]) -> None:
+    """Run axe-core on the page as it is now and measure its width at 360 px."""
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     result = page.evaluate(
         "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})"
@@ -184,6 +192,59 @@ def test_every_page_kind_passes_axe_and_fits_a_phone(live_server, browser, tmp_p
     page.wait_for_load_state()
     for kind, path in signed_in:
         _audit(page, live_server.url, kind, path, found, wide)
+    (tmp_path / "axe.json").write_text(json.dumps(found, indent=1))
+    assert not found, "serious/critical axe-core violations:\n" + "\n".join(found)
+    assert not wide, "pages that scroll sideways at 360 px:\n" + "\n".join(wide)
+
+
+def test_pages_after_an_action_pass_axe(live_server, browser, tmp_path):
+    """A page that answers a form shows its flash message (success or refusal) above its
+    content; that message list passes axe-core too (issue 31: the list once carried
+    role=status on the <ul>, so its items were list items outside any list)."""
+    load_demo()
+    demo = Tournament.objects.get(slug=DEMO_SLUG)
+    now = timezone.now()
+    online_entries.open_entries(demo, now, now + dt.timedelta(days=2), actor="a11y test")
+    late = create_division(demo, name="Late", rounds=3)  # a division not started yet
+    online_entries.set_division_rule(
+        late, cap=0, fee_amount="40", fee_currency="USD", actor="a11y test"
+    )
+    wanda = online_entries.submit_entry(late, name="Waiting, Wanda", email="wanda@example.org")
+    online_entries.confirm_entry(wanda.confirm_token)
+    get_user_model().objects.filter(username="director").delete()
+    ensure_director(password="pw-long-enough-1")
+    page = browser.new_context(viewport=PHONE, bypass_csp=True).new_page()
+    base = live_server.url
+    found: list[str] = []
+    wide: list[str] = []
+    shown: list[str] = []
+
+    def after(kind: str) -> None:
+        page.wait_for_load_state()
+        shown.append(kind + ": " + page.locator("main .messages").inner_text())
+        _check(page, kind, page.url, found, wide)
+
+    # a player's own entry page: withdrawing answers with a success message
+    page.goto(f"{base}/entry/{wanda.link_token}/")
+    page.check("input[name=sure]")
+    page.click("#withdraw-button")
+    after("entrant's page after withdrawing")
+    page.goto(base + reverse("accounts:login"))
+    page.fill("#id_username", "director")
+    page.fill("#id_password", "pw-long-enough-1")
+    page.locator("main button[type=submit], main input[type=submit]").first.click()
+    page.wait_for_load_state()
+    # the console's division page: starting the clock (success), then a refused round length
+    # (a browser without form checks sends 0 minutes: the refusal is an error message)
+    page.goto(f"{base}/t/{DEMO_SLUG}/console/a/")
+    page.click("#round-clock button[value=start]")
+    after("console division after starting the clock")
+    page.fill("#round-minutes", "0")
+    page.evaluate("document.querySelector('#round-minutes').form.noValidate = true")
+    page.locator("#round-minutes").press("Enter")
+    after("console division after a refused round length")
+    assert "Your entry is withdrawn" in shown[0], shown
+    assert "clock: started" in shown[1] and "Round length" in shown[2], shown
     (tmp_path / "axe.json").write_text(json.dumps(found, indent=1))
     assert not found, "serious/critical axe-core violations:\n" + "\n".join(found)
     assert not wide, "pages that scroll sideways at 360 px:\n" + "\n".join(wide)

@@ -239,7 +239,7 @@ def test_the_day_from_entries_to_the_round_clock_and_the_weekend(
         pair_round(division, 1, system="koth", actor=director)
     games = list(
         Game.objects.filter(round__division__tournament=t, round__number=1).select_related(
-            "player1__player", "player2__player"
+            "player1__player", "player2__player", "round__division"
         )
     )
     paired = {g.player1_id for g in games} | {g.player2_id for g in games if g.player2_id}
@@ -254,8 +254,10 @@ def test_the_day_from_entries_to_the_round_clock_and_the_weekend(
                 ],
                 f"{me.player.name}'s pairing mail",
             )[-1]
-            assert f"board {g.board}" in mail.subject, mail.subject
-            assert f"Round 1: board {g.board}, against {them.player.name}" in mail.body
+            # two divisions each number their boards from 1: the mail names the division
+            board = f"division {g.round.division.name}, board {g.board}"
+            assert mail.subject.endswith(board), mail.subject
+            assert f"Round 1: {board}, against {them.player.name}" in mail.body
 
     # ---- the director starts the round clock; the screen and a phone's round page count
     console.goto(f"{base}/t/{slug}/console/{a.slug}/")

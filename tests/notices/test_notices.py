@@ -57,6 +57,21 @@ def test_each_subscriber_gets_their_board_and_opponent(
     assert set(Notice.objects.values_list("state", flat=True)) == {"sent"}
 
 
+def test_with_two_divisions_the_board_names_its_division(
+    event, smtp, django_capture_on_commit_callbacks
+):
+    """Each division numbers its boards from 1 (as TSH and the exports do): with a division B
+    beside A, "board 1" alone sent a player of each to different tables (issue 31)."""
+    b = services.create_division(event.tournament, name="B", rounds=2)
+    for name in ("Ford, Fay", "Gray, Gus"):
+        services.register_player(b, name=name, rating=1200)
+    _subscribe(event, 0)
+    _pair(event, django_capture_on_commit_callbacks, ROUND_1)
+    ann = smtp.to("able@players.test")[0]
+    assert ann.subject == "Round 1, Notice Open: division A, board 1"
+    assert "Round 1: division A, board 1, against Baker, Bo (1600), you go first." in ann.body
+
+
 def test_a_bye_is_said(event, smtp, django_capture_on_commit_callbacks):
     _subscribe(event, 3)
     _pair(

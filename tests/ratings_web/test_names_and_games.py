@@ -136,3 +136,47 @@ def test_a_finished_or_old_event_is_not_live(client, world):
     # no end date, started yesterday: live
     _t, d = _live_event(world, today - datetime.timedelta(days=1), None)
     assert [e.division_id for e in live_entries(world.ann.pk, today)] == [d.pk]
+
+
+def _upcoming(page: str) -> str:
+    """The profile's Upcoming list ('' when it has none)."""
+    if "<h2>Upcoming</h2>" not in page:
+        return ""
+    return page.split("<h2>Upcoming</h2>", 1)[1].split("</ul>", 1)[0]
+
+
+def test_a_finished_event_is_not_upcoming(client, world):
+    """Issue 31: an event of today whose rounds are all scored showed under "Upcoming" (its
+    start date was not past); so did a finished event without dates, and one whose end date
+    passed with results missing. Finished is: every round paired and scored, or the end date
+    past. A future event and today's event not started yet stay upcoming."""
+    import datetime
+
+    from pairings.services.store import PlannedGame, save_round_pairings
+    from ratings.selectors import upcoming_entries
+    from tournament import services
+
+    today = datetime.date.today()
+
+    def event(name: str, start, end, scored: int) -> None:
+        t = services.create_tournament(name=name, start_date=start, end_date=end, published=True)
+        d = services.create_division(t, name="A", rounds=1)
+        for p in (world.ann, world.bob, world.cat, world.dan):
+            services.register_player(d, player=p, rating=1500)
+        if scored:
+            games = [PlannedGame(1, 2, board=1), PlannedGame(3, 4, board=2)]
+            save_round_pairings(d, 1, games, system="manual")
+        for first in (1, 3)[:scored]:
+            services.record_result(d, 1, first, 400, 300)
+
+    event("Done Today", today, today, scored=2)
+    event("Done Undated", None, None, scored=2)
+    days_ago = [today - datetime.timedelta(days=n) for n in (3, 1)]
+    event("Ended Unscored", *days_ago, scored=0)
+    event("Starts Today", today, today, scored=0)
+    upcoming = _upcoming(text(client.get(f"/players/{world.ann.pk}/")))
+    for finished in ("Done Today", "Done Undated", "Ended Unscored"):
+        assert finished not in upcoming, (finished, upcoming)
+    assert "Starts Today" in upcoming and "Future Cup" in upcoming
+    names = [e.division.tournament.name for e in upcoming_entries(world.ann.pk, today)]
+    assert names == ["Starts Today", "Future Cup"]

@@ -11,8 +11,10 @@ passwords, and an address that signed up too often in the window (429).
 from __future__ import annotations
 
 import datetime as dt
+import html
 import re
 import time
+from urllib.parse import urlencode
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -238,3 +240,48 @@ def test_club_approval_setting_leaves_founding_to_superusers(client, settings):
     client.force_login(boss)
     made = client.post("/clubs/new/", club("Approved"))
     assert made.status_code == 302 and Club.objects.filter(name="Approved").exists()
+
+
+def _href(page: str, element_id: str) -> str:
+    m = re.search(rf'<a href="([^"]*)" id="{element_id}"', page)
+    assert m, f"no link #{element_id}"
+    return html.unescape(m.group(1))
+
+
+def test_an_invitation_survives_sign_in_sign_up_and_confirmation(client):
+    """Issue 31: an organiser's invitation opened signed out goes to the sign-in page with
+    next=the invitation; its "Sign up" link dropped it, so a newcomer confirmed their account
+    and landed on a page that no longer knew the invitation. ``next`` now rides along the
+    sign-up form, the mailed link and the confirmation, which ends on the invitation."""
+    from tournament.clubs.services import create_club, create_organiser_invite
+
+    home = create_club(name="Invite Club", slug="invite-club", actor="test")
+    _invite, token = create_organiser_invite(home, actor="test")
+    join = f"/clubs/join/{token}/"
+    to_sign_in = client.get(join)
+    assert to_sign_in.status_code == 302
+    sign_up = _href(client.get(to_sign_in["Location"]).content.decode(), "signup-link")
+    assert sign_up == f"{SIGNUP}?{urlencode({'next': join})}"
+    page = client.get(sign_up).content.decode()
+    assert f'<input type="hidden" name="next" value="{join}">' in page
+    assert client.post(sign_up, form(next=join)).status_code == 302
+    link = re.search(r"http://testserver(/accounts/signup/confirm/\S+)", mail.outbox[-1].body)
+    assert link and link.group(1).endswith("?" + urlencode({"next": join})), mail.outbox[-1].body
+    confirm = client.get(link.group(1)).content.decode()
+    action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', confirm).group(1))
+    assert action == link.group(1)
+    done = client.post(action)
+    assert done.status_code == 302 and done["Location"] == join
+    joined = client.get(join)
+    assert joined.status_code == 200 and "Invite Club" in joined.content.decode()
+
+
+@pytest.mark.parametrize("elsewhere", ["https://evil.example/", "//evil.example/", "javascript:x"])
+def test_a_next_off_the_site_is_dropped(client, elsewhere):
+    page = client.get(f"{SIGNUP}?{urlencode({'next': elsewhere})}").content.decode()
+    assert "evil" not in page and "javascript" not in page
+    client.post(SIGNUP, form(next=elsewhere))
+    link = re.search(r"http://testserver(/accounts/signup/confirm/\S+)", mail.outbox[-1].body)
+    assert link and "next" not in link.group(1)
+    done = client.post(f"{link.group(1)}?{urlencode({'next': elsewhere})}")
+    assert done.status_code == 302 and done["Location"] == "/accounts/signup/done/"

@@ -524,7 +524,8 @@ def _pairing(rnd: Round, entry: Entry, game: Game | None) -> tuple[str, str] | N
     me_first = game.player1_id == entry.pk
     opponent = game.player2 if me_first else game.player1
     assert opponent is not None
-    board = f"board {game.board}" if game.board else "board to be announced"
+    # "division A, board 3" when the tournament has more divisions: each numbers from 1
+    board = rnd.division.board_name(game.board) if game.board else "board to be announced"
     if game.first_settled:
         goes = "first" if game.first_entry.pk == entry.pk else "second"
         start = f"you go {goes}"
@@ -589,7 +590,7 @@ def pairing_notices(round_id: int) -> int:
             corrected = last is not None
             subject = f"{'Corrected: ' if corrected else ''}Round {rnd.number}, {tournament.name}"
             if game is not None and game.board and game.player2_id:
-                subject += f": board {game.board}"
+                subject += f": {division.board_name(game.board)}"
             text = ("Corrected pairing. " if corrected else "") + line
             if tournament.published:
                 text += "\nYour page: " + _site(

@@ -375,6 +375,7 @@ def _check_band(division: Division, rule: DivisionEntryRule, rating: int) -> Non
         "entries_band",
         field="division",
         rating=rating,
+        rated=f"a rating of {rating}" if rating else "an unrated player",
         division=division.name,
         band=band_text(rule),
         fits=", ".join(fits) or "none",

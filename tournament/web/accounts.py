@@ -4,6 +4,8 @@ Anyone signs up at /accounts/signup/ (username, e-mail address, password twice):
 stays inactive until the link mailed to the address is opened and confirmed (a button, so a
 mail scanner that fetches links confirms nothing). Sign-ups are limited per address like
 sign-in failures (SIGN_UPS_PER_ADDRESS per window), each one being a mail the site sends.
+A ``next`` page (an organiser's invitation that sent a signed-out newcomer to sign in) rides
+along the sign-up form, the mailed link and the confirmation, which ends on it.
 
 Directors, co-directors and scorekeepers sign in here (not in the admin, which is for repairs
 by a superuser). Django's own auth views do the work; these are only their URLs and templates.
@@ -17,6 +19,7 @@ import time
 from axes.backends import AxesStandaloneBackend
 from axes.exceptions import AxesBackendPermissionDenied
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.core.cache import cache
@@ -25,6 +28,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse, reverse_lazy
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_http_methods
 from django.views.generic import TemplateView
 
@@ -225,11 +229,27 @@ def _count_sign_up(request: HttpRequest) -> None:
         pass
 
 
+def next_page(request: HttpRequest) -> str:
+    """The ``next`` path the request carries (form field, else query), if it is a page of this
+    site: a full address, another host or a scheme is dropped, so no link of ours sends a
+    newcomer elsewhere after confirming."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    if not wanted.startswith("/") or not url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return ""
+    return wanted
+
+
+def _with_next(url: str, wanted: str) -> str:
+    return f"{url}?{urlencode({'next': wanted})}" if wanted else url
+
+
 def _sign_up_page(request: HttpRequest, form: SignUpForm, status: int = 200) -> HttpResponse:
     return render(
         request,
         "accounts/signup.html",
-        {"form": form, "days": confirm_days()},
+        {"form": form, "days": confirm_days(), "next": next_page(request)},
         status=status,
     )
 
@@ -258,7 +278,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             _count_sign_up(request)
             link = request.build_absolute_uri(
-                reverse("accounts:signup_confirm", args=[confirmation_token(user)])
+                _with_next(
+                    reverse("accounts:signup_confirm", args=[confirmation_token(user)]),
+                    next_page(request),
+                )
             )
             send_mail(
                 "Confirm your Gibson account",
@@ -274,8 +297,15 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
-    """The mailed link: a button confirms (a GET changes nothing); confirming signs in."""
-    context = {"heading": "Confirm your e-mail address", "token": token}
+    """The mailed link: a button confirms (a GET changes nothing); confirming signs in, and
+    goes on to the link's ``next`` page when it has one."""
+    wanted = next_page(request)
+    context = {
+        "heading": "Confirm your e-mail address",
+        "token": token,
+        "next": wanted,
+        "action": _with_next(reverse("accounts:signup_confirm", args=[token]), wanted),
+    }
     if request.method != "POST":
         return render(request, "accounts/signup_confirm.html", context)
     try:
@@ -284,6 +314,9 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
         context["error"] = exc.message
         return render(request, "accounts/signup_confirm.html", context, status=400)
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    if wanted:
+        messages.success(request, "Your address is confirmed and you are signed in.")
+        return redirect(wanted)
     return redirect("accounts:signup_done")
 
 

@@ -335,7 +335,7 @@ def standings_rows_html(
             f'<td><a href="{escape(player_base)}{r.number}/">{escape(r.name)}</a>'
             f"{' (withdrawn)' if r.withdrawn else ''}</td>\n"
             f'<td class="num">{_count(r.wins)}</td><td class="num">{_count(r.losses)}</td>\n'
-            f'<td class="num">{r.spread:+d}</td><td class="num wide">{r.rating}</td>'
+            f'<td class="num">{r.spread:+d}</td><td class="num wide">{r.rating or "unrated"}</td>'
             f'<td class="num">{"" if estimate is None else estimate}</td>'
             + (_odds_cells(odds.get(r.number)) if odds is not None else "")
             + "</tr>\n"
