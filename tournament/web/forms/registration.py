@@ -16,6 +16,7 @@ from ...models import Entry, Player
 from ...services import MAX_SEED_RATING, NewEntry
 
 NAME_MAX = Player._meta.get_field("name").max_length
+NOTE_MAX = Player._meta.get_field("note").max_length
 CLASS_MAX = Entry._meta.get_field("player_class").max_length
 MAX_LINES = 1000  # a pasted list longer than any division is a paste of the wrong thing
 _PICK = re.compile(r"\A(\d{1,12})(?::(\d{1,12}))?\Z")
@@ -45,9 +46,22 @@ class AddPlayerForm(forms.Form):
     player_class = forms.CharField(label="Class", max_length=CLASS_MAX, required=False)
     pick = forms.CharField(required=False, widget=forms.HiddenInput)
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    # a like-named player already entered in this tournament: the director says this one is
+    # someone else, with a note that tells them apart (tournament.services.register_new_player)
+    different = forms.BooleanField(
+        label="This is a different person with the same name", required=False
+    )
+    note = forms.CharField(
+        label="What tells them apart",
+        max_length=NOTE_MAX,
+        required=False,
+        help_text='a town, "Jr.", a club: shown beside the name',
+    )
 
     def clean(self) -> dict:
         data = super().clean()
+        if data.get("different") and not " ".join((data.get("note") or "").split()):
+            self.add_error("note", "say what tells the two apart, such as their town or club")
         pick = (data.get("pick") or "").strip()
         if pick:
             match = _PICK.match(pick)
