@@ -259,6 +259,7 @@ class NewEntry:
     rating: int = 0
     player_class: str = ""
     line: int = 0
+    member_id: str = ""  # a .t line's ":ID" (its NASPA id): the same person as that id's player
 
 
 def check_seed_rating(value: Any, who: str, *, field: str = "seed_rating") -> int:
@@ -382,7 +383,13 @@ def register_players(
             ) from exc
         # a name that would make a new player next to a like-named one already entered here
         # is the Add form's job, where the director says which person it is
-        if len(Player.objects.filter(name=name)[:2]) != 1:
+        # (find_or_create_player's rule: an id names its player, else a unique exact name)
+        makes_player = (
+            not Player.objects.filter(naspa_id=row.member_id).exists()
+            if row.member_id
+            else len(Player.objects.filter(name=name)[:2]) != 1
+        )
+        if makes_player:
             same = same_name_entries(division.tournament_id, name)
             if same:
                 raise ServiceError(
@@ -402,7 +409,7 @@ def register_players(
                 problem=f"{name} is already on line {seen[key]}",
             )
         seen[key] = row.line
-        checked.append(NewEntry(name, rating, player_class, row.line))
+        checked.append(NewEntry(name, rating, player_class, row.line, row.member_id))
     entries = []
     for row in checked:
         try:
@@ -412,6 +419,7 @@ def register_players(
                     name=row.name,
                     rating=row.rating,
                     player_class=row.player_class,
+                    naspa_id=row.member_id,
                     actor=actor,
                 )
             )

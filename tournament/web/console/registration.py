@@ -351,16 +351,16 @@ def players_add(request: HttpRequest, tournament: Tournament, division: str) -> 
 @director_required
 @require_POST
 def players_paste(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
-    """Register a pasted list: all lines or none."""
+    """Register a pasted list or a .t roster (pasted or uploaded): all lines or none."""
     div = _division(request, tournament, division)
-    form = PasteForm(request.POST)
+    form = PasteForm(request.POST, request.FILES, division=div)
     if not form.is_valid():
         return _render(request, _context(request, tournament, div, paste=form), 400)
     paired_before = paired_rounds(div)
     try:
-        entries = register_players(div, form.cleaned_data["lines"], actor=request.user)
+        entries = register_players(div, form.cleaned_data["rows"], actor=request.user)
     except ServiceError as exc:
-        form.add_error("lines", exc.message)
+        form.add_error("t_file" if form.cleaned_data.get("t_file") else "lines", exc.message)
         return _render(request, _context(request, tournament, div, paste=form), 400)
     names = ", ".join(f"#{e.number} {e.name}" for e in entries)
     notice = f"Registered {len(entries)} player{'s' if len(entries) != 1 else ''}: {names}."
