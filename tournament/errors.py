@@ -78,6 +78,9 @@ CODES: dict[str, str] = {
     "({systems}) or add a schedule range",
     "unknown_system": "{where}: unknown pairing system {system!r}; use one of {systems}",
     "pairing_impossible": "{where}: {detail}",
+    "repair_changed": "{where} would now be re-paired differently from the preview you "
+    "confirmed (a result or a change came in meanwhile): nothing was changed; look at the "
+    "changes again",
     "pairing_options_invalid": "{where}: {detail}",
     # core: players, tournaments and divisions
     "empty_name": "{what} must not be empty",
