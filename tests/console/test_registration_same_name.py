@@ -150,3 +150,12 @@ def test_mid_event_a_player_with_a_game_or_not_last_is_only_withdrawn(td, event)
     assert counts() == before
     services.withdraw_player(late, from_round=2, actor="test")  # the way back for them
     assert Entry.objects.get(pk=late.pk).withdrawn_round == 2
+
+
+def test_the_registry_keeps_and_corrects_the_note(event):
+    t, a, b = event
+    entry = services.register_new_player(b, name="Smith, Jane", different_person="Leeds", actor="t")
+    services.update_player(entry.player, note="from Leeds, Jr.", actor="manage.py")
+    assert Player.objects.get(pk=entry.player_id).note == "from Leeds, Jr."
+    event_ = AuditEvent.objects.filter(action="update_player").latest("pk")
+    assert (event_.before, event_.after) == ({"note": "Leeds"}, {"note": "from Leeds, Jr."})
