@@ -20,12 +20,13 @@ from pairings.engine.needs import (
     Behind,
     Margin,
     Need,
+    NeedGroup,
     NeedsInput,
     Pending,
     Standing,
     compute_needs,
     describe,
-    summarize,
+    summarize_groups,
 )
 from tournament.errors import ServiceError
 from tournament.models import Division
@@ -50,6 +51,9 @@ class NeedsView:
     rank: int | None
     lines: list[str]
     needs: list[dict[str, Any]] = field(default_factory=list)
+    # the lines in parts, for the player's page (the few things that matter first, every way
+    # behind a tap); not in the JSON, whose ``needs`` hold the same as data
+    groups: list[NeedGroup] = field(default_factory=list)
 
 
 @dataclass
@@ -287,13 +291,15 @@ def division_needs(
     for number in sorted(result, key=lambda n: (ranks.get(n) is None, ranks.get(n) or 0, n)):
         pn = result[number]
         mode = pn.mode
+        groups = summarize_groups(pn, data.places, labels)
         views.append(
             NeedsView(
                 number=number,
                 name=names[number],
                 rank=ranks.get(number),
-                lines=summarize(pn, data.places, labels),
+                lines=[g.text for g in groups],
                 needs=[_need(n, labels) for n in pn.needs],
+                groups=groups,
             )
         )
     if not result:
@@ -317,4 +323,7 @@ def division_needs(
 
 def needs_as_dict(result: DivisionNeeds) -> dict[str, Any]:
     """The JSON the API and ``manage.py needs --json`` give."""
-    return asdict(result)
+    data = asdict(result)
+    for player in data["players"]:
+        player.pop("groups", None)
+    return data

@@ -78,6 +78,9 @@ CODES: dict[str, str] = {
     "({systems}) or add a schedule range",
     "unknown_system": "{where}: unknown pairing system {system!r}; use one of {systems}",
     "pairing_impossible": "{where}: {detail}",
+    "repair_changed": "{where} would now be re-paired differently from the preview you "
+    "confirmed (a result or a change came in meanwhile): nothing was changed; look at the "
+    "changes again",
     "pairing_options_invalid": "{where}: {detail}",
     # core: players, tournaments and divisions
     "empty_name": "{what} must not be empty",
@@ -85,6 +88,9 @@ CODES: dict[str, str] = {
     "already_registered": "division {division}: {name} is already registered",
     "reg_in_other_division": "{name} is already entered in division {other} (#{number}), not "
     "entered again in {division}: move them to {division} instead (possible before round 1)",
+    "reg_same_name_in_event": "{name} is like {others}, already entered in this tournament: "
+    "pick that player to enter or move them, or say {name} is a different person with the "
+    "same name and give a note that tells them apart (a town, Jr., a club)",
     "reg_after_last_round": "division {division}: its last round ({rounds}) is paired; no "
     "player is entered after the last round",
     "reg_numbers_fixed": "division {division}: round {round} is paired, so player numbers are "
@@ -199,7 +205,8 @@ CODES: dict[str, str] = {
     "reinstate {player} from round {next} (returning later would leave round {next} "
     "with no record)",
     "reg_remove_paired": "round {round} of division {division} is already paired, so "
-    "#{number} {player} can only be withdrawn, not removed (player numbers stay as printed)",
+    "#{number} {player} can only be withdrawn, not removed (player numbers stay as printed); "
+    "only the last number with no game played yet can still be removed",
     "reg_list_empty": "the list has no players: give one 'Name rating' a line",
     "reg_list_line": "line {line}: {problem}",
     # entries online, waiting lists and check-in (issue 22: services.online_entries, checkin)

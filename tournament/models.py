@@ -133,6 +133,13 @@ class Player(models.Model):
     country = models.CharField(max_length=100, blank=True)
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)
+    # Two people of one name in one event: what the director said tells this one apart ("from
+    # Leeds", "Jr."), shown beside the name wherever the director picks or lists players.
+    note = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text="what tells this player apart from another of the same name",
+    )
     clubs = models.ManyToManyField(Club, through="Membership", related_name="players", blank=True)
     created = models.DateTimeField(auto_now_add=True)
 

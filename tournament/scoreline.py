@@ -19,6 +19,9 @@ The forms, from the shortest to the most checked:
 ``3 f``
     player 3 forfeits the game: the opponent wins by the tournament's forfeit spread.
 
+A 0-0 line is refused: it is almost surely a slip (typed to clear a game, it recorded a tie
+at 0); ``3 ff`` is a double forfeit and ``3 clear: REASON`` takes a result back.
+
 Letters may be upper or lower case and spaces may be repeated; nothing else is guessed at.
 """
 
@@ -100,8 +103,30 @@ def _score(token: str, who: str) -> int:
     return value
 
 
+def _not_nil_nil(line: ScoreLine) -> ScoreLine:
+    """Refuse 0-0: a game both players scored nothing in is almost surely a slip (a result
+    line typed as "5 0 0" to clear a game recorded a tie at 0). A game no one played is a
+    double forfeit (``5 ff``); a result is taken back with ``5 clear: REASON``."""
+    if line.scores != (0, 0):
+        return line
+    if line.board is not None:
+        who, n = f"board {line.board}", "N"
+        tail = " (N: a player's number)"
+    else:
+        who, n, tail = f"#{line.player}", str(line.player), ""
+    raise ScoreLineError(
+        f"{who}: a 0-0 tie is not recorded (almost surely a slip): type both scores; "
+        f"{n} ff if neither played, {n} f for a forfeit, {n} clear: REASON to take a result "
+        f"back{tail}"
+    )
+
+
 def parse_score_line(text: str) -> ScoreLine:
     """Read one typed line into a ScoreLine, or raise ScoreLineError naming what is wrong."""
+    return _not_nil_nil(_parse(text))
+
+
+def _parse(text: str) -> ScoreLine:
     raw = " ".join(str(text).split())
     tokens = raw.lower().split(" ") if raw else []
     if not tokens:

@@ -759,6 +759,7 @@ def player_choices(division: Division, players: list[Player]) -> list[dict[str, 
         base = {
             "player_id": p.pk,
             "name": p.name,
+            "note": p.note,
             "ids": federation_ids(p),
             "country": p.country,
             "number": registered.get(p.pk),
@@ -824,6 +825,43 @@ def search_players(division: Division, query: str) -> list[dict[str, Any]]:
     return player_choices(division, players)
 
 
+def _near(matcher: difflib.SequenceMatcher, key: str, words: list[str], other: str) -> float:
+    """How like the folded name ``key`` the folded ``other`` is: 2.0 for the same words in
+    any order, the ratio when at least NEAR_RATIO, else 0."""
+    if other == key or sorted(other.split()) == words:
+        return 2.0
+    matcher.set_seq1(other)
+    if (
+        matcher.real_quick_ratio() >= NEAR_RATIO
+        and matcher.quick_ratio() >= NEAR_RATIO
+        and (ratio := matcher.ratio()) >= NEAR_RATIO
+    ):
+        return ratio
+    return 0.0
+
+
+def same_name_entries(tournament_id: int, name: str) -> list[Entry]:
+    """Entries of this tournament whose player's name is the same as ``name`` or nearly.
+
+    Adding a new player by such a name mid-event made a second, identical "Smith, Jane" that
+    could not be told apart or removed: the director must first say which person it is.
+    Only this tournament's entries are read (a few hundred), not the registry.
+    """
+    key = fold(name)
+    if not key:
+        return []
+    words = sorted(key.split())
+    matcher = difflib.SequenceMatcher(b=key, autojunk=False)
+    entries = Entry.objects.filter(division__tournament_id=tournament_id).select_related(
+        "player", "division"
+    )
+    return [
+        e
+        for e in entries.order_by("division__name", "number")
+        if _near(matcher, key, words, fold(e.player.name))
+    ]
+
+
 def near_duplicates(name: str) -> list[Player]:
     """Registry players whose name is the same or nearly (accents, case, a letter or two,
     given name first): before adding a new player the director should see them."""
@@ -834,16 +872,7 @@ def near_duplicates(name: str) -> list[Player]:
     found: list[tuple[float, int]] = []
     matcher = difflib.SequenceMatcher(b=key, autojunk=False)
     for pk, other in Player.objects.values_list("pk", "name").iterator():
-        folded = fold(other)
-        if folded == key or sorted(folded.split()) == words:
-            found.append((2.0, pk))
-            continue
-        matcher.set_seq1(folded)
-        if (
-            matcher.real_quick_ratio() >= NEAR_RATIO
-            and matcher.quick_ratio() >= NEAR_RATIO
-            and (ratio := matcher.ratio()) >= NEAR_RATIO
-        ):
+        if ratio := _near(matcher, key, words, fold(other)):
             found.append((ratio, pk))
     found.sort(key=lambda f: -f[0])
     ids = [pk for _, pk in found[:NEAR_LIMIT]]

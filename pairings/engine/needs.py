@@ -43,6 +43,7 @@ __all__ = [
     "MARGIN_BOUND",
     "Margin",
     "Need",
+    "NeedGroup",
     "NeedsInput",
     "Pending",
     "PlayerNeeds",
@@ -50,6 +51,7 @@ __all__ = [
     "compute_needs",
     "describe",
     "summarize",
+    "summarize_groups",
     "holds",
     "ordinal",
     "player_needs",
@@ -802,10 +804,29 @@ def _condition_text(c: Condition, mine: Margin | None, names: Mapping[int, str])
     return f"{who} loses, by enough that their margin is at most yours{_signed(limit)}"
 
 
+def need_ways(need: Need, names: Mapping[int, str] | None = None) -> list[list[str]]:
+    """Each alternative of the need as its conditions in words, the player's own first:
+    [["you win by 87 or more"], ["you win", "#5 Eads, Ed loses"]]."""
+    names = names or {}
+    ways = []
+    for alt in need.alternatives:
+        mine = next((c for c in alt if isinstance(c, Margin) and c.player == need.player), None)
+        words = []
+        if mine is not None:
+            words.append("you " + _margin_text(mine.lo, mine.hi, mine.bound, you=True))
+        words += [_condition_text(c, mine, names) for c in alt if c is not mine]
+        ways.append(words)
+    return ways
+
+
+def _target(need: Need) -> str:
+    target = "1st" if need.place == 1 else f"{ordinal(need.place)} or better"
+    return f"{target[0].upper()}{target[1:]}"
+
+
 def describe(need: Need, names: Mapping[int, str] | None = None) -> str:
     """The need in words, to the player: "1st if you win by 87 or more, or win and #5
     loses"."""
-    names = names or {}
     target = "1st" if need.place == 1 else f"{ordinal(need.place)} or better"
     if need.status == "clinched":
         return f"Clinched {target}."
@@ -813,45 +834,75 @@ def describe(need: Need, names: Mapping[int, str] | None = None) -> str:
         return f"Can no longer finish {target}."
     if not need.alternatives:
         return f"{target[0].upper()}{target[1:]}: still possible."
-    parts = []
-    for alt in need.alternatives:
-        mine = next((c for c in alt if isinstance(c, Margin) and c.player == need.player), None)
-        words = []
-        if mine is not None:
-            words.append("you " + _margin_text(mine.lo, mine.hi, mine.bound, you=True))
-        words += [_condition_text(c, mine, names) for c in alt if c is not mine]
-        parts.append(" and ".join(words) if words else "whatever happens")
-    head = f"{target[0].upper()}{target[1:]}"
+    parts = [" and ".join(w) if w else "whatever happens" for w in need_ways(need, names)]
+    head = _target(need)
     text = f"{head} if " + "; or ".join(parts)
     if not need.exact:
         text = f"{head}, for example if " + "; or ".join(parts)
     return text + "."
 
 
-def summarize(pn: PlayerNeeds, places: int, names: Mapping[int, str] | None = None) -> list[str]:
-    """A player's needs in a few lines: the best place clinched, the places still open (with
-    their conditions when exact), and what is out of reach."""
+@dataclass(frozen=True)
+class NeedGroup:
+    """One statement of a player's needs, with its parts for a page that shows the few
+    things that matter first and the rest behind a tap: ``text`` is the whole statement (as
+    the command and the API give it); for a place still open, ``head`` ("2nd or better"),
+    ``common`` (the conditions every way shares: what the player needs whatever else
+    happens) and ``ways`` (each way's other conditions, simplest first), ``example`` when the
+    ways are a sufficient few rather than all of them."""
+
+    text: str
+    head: str = ""
+    common: tuple[str, ...] = ()
+    ways: tuple[tuple[str, ...], ...] = ()
+    example: bool = False
+
+
+def _group(need: Need, names: Mapping[int, str] | None) -> NeedGroup:
+    text = describe(need, names)
+    if need.status != "open" or not need.alternatives:
+        return NeedGroup(text)
+    ways = need_ways(need, names)
+    common = tuple(c for c in ways[0] if all(c in w for w in ways[1:])) if len(ways) > 1 else ()
+    if any(all(c in common for c in w) for w in ways):
+        common = ()  # one way is the shared part alone: nothing to factor out
+    # the simplest ways first: they are the ones a player can follow at the board
+    rest = sorted((tuple(c for c in w if c not in common) for w in ways), key=len)
+    return NeedGroup(text, _target(need), common, tuple(rest), not need.exact)
+
+
+def summarize_groups(
+    pn: PlayerNeeds, places: int, names: Mapping[int, str] | None = None
+) -> list[NeedGroup]:
+    """A player's needs in a few statements: the places still open (with their conditions
+    when exact), the best place clinched, and what is out of reach."""
     if pn.mode == "final" or not pn.needs:
-        return list(pn.summary)
+        return [NeedGroup(line) for line in pn.summary]
     if pn.mode == "bounds":
-        return _bounds_summary(pn.needs, places)
-    lines = []
+        return [NeedGroup(line) for line in _bounds_summary(pn.needs, places)]
+    lines: list[NeedGroup] = []
     clinched = [d.place for d in pn.needs if d.status == "clinched"]
     best_clinched = min(clinched) if clinched else None
     for d in pn.needs:
         if d.status == "open" and (best_clinched is None or d.place < best_clinched):
-            lines.append(describe(d, names))
+            lines.append(_group(d, names))
     reachable = [d.place for d in pn.needs if d.status != "out"]
     if best_clinched is not None and reachable and min(reachable) == best_clinched > 1:
-        lines.append(f"Finishes {ordinal(best_clinched)}: clinched, and cannot finish higher.")
-        return lines
+        text = f"Finishes {ordinal(best_clinched)}: clinched, and cannot finish higher."
+        return [*lines, NeedGroup(text)]
     if best_clinched is not None:
         if best_clinched == places > 1:
-            lines.append(f"Clinched a prize ({ordinal(places)} or better).")
+            lines.append(NeedGroup(f"Clinched a prize ({ordinal(places)} or better)."))
         else:
-            lines.append(describe(pn.needs[best_clinched - 1], names))
+            lines.append(_group(pn.needs[best_clinched - 1], names))
     if not reachable:
-        lines.append(f"Can no longer finish in the prizes (top {places}).")
+        lines.append(NeedGroup(f"Can no longer finish in the prizes (top {places})."))
     elif min(reachable) > 1:
-        lines.append(f"Can no longer finish above {ordinal(min(reachable))}.")
+        lines.append(NeedGroup(f"Can no longer finish above {ordinal(min(reachable))}."))
     return lines
+
+
+def summarize(pn: PlayerNeeds, places: int, names: Mapping[int, str] | None = None) -> list[str]:
+    """A player's needs in a few lines: the best place clinched, the places still open (with
+    their conditions when exact), and what is out of reach."""
+    return [g.text for g in summarize_groups(pn, places, names)]

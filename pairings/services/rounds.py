@@ -8,6 +8,7 @@ games and entries into a ``Field`` and the engine's ``RoundPairing`` back into s
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from typing import Any
 
 from django.db import transaction
@@ -127,6 +128,90 @@ def pair_round(
             division, round_number, planned, system=system, actor=actor or "pair", force=force
         )
     return result
+
+
+@dataclasses.dataclass(frozen=True)
+class RepairChange:
+    """A player whose opponent re-pairing would change: now and after (0: the bye)."""
+
+    number: int
+    name: str
+    board: int | None
+    now: int | None  # None: no game in the round yet
+    now_name: str
+    after: int
+    after_name: str
+
+
+@dataclasses.dataclass(frozen=True)
+class RepairPreview:
+    """What re-pairing a round's unscored games would do, before anything is stored: the
+    players whose opponent changes, and a digest of the new pairing that the confirmation
+    carries back (``repair_round`` refuses when the round would now pair differently)."""
+
+    changes: list[RepairChange]
+    games: int  # unscored games after re-pairing
+    digest: str
+
+
+def _repair_digest(division: Division, round_number: int, result: RoundPairing) -> str:
+    pairs = sorted(tuple(sorted((g.first, g.second))) for g in result.games)
+    raw = repr((division.pk, round_number, pairs))
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+def preview_repair(
+    division: Division, round_number: int, *, actor: Actor | str | None = None
+) -> RepairPreview:
+    """Re-pair a round in play on paper (``pair_round(keep_scored=True, dry_run=True)``) and
+    say whose opponent changes: TSH shows the changes before it re-pairs, and one click used
+    to move players already sitting at their boards with no warning."""
+    result = pair_round(division, round_number, keep_scored=True, dry_run=True, actor=actor)
+    games = list(
+        Game.objects.filter(round__division=division, round__number=round_number).select_related(
+            "player1__player", "player2__player"
+        )
+    )
+    names = {e.number: e.name for e in division.entries.select_related("player")}
+    now: dict[int, tuple[int, int | None]] = {}  # player -> (opponent or 0, board)
+    for g in games:
+        a, b = g.player1.number, g.player2.number if g.player2_id else 0
+        now[a] = (b, g.board)
+        if b:
+            now[b] = (a, g.board)
+    after = result.opponent_of()
+    changes = []
+    for number in sorted(after):
+        opponent = after[number]
+        before, board = now.get(number, (None, None))
+        if before != opponent:
+            changes.append(
+                RepairChange(
+                    number,
+                    names.get(number, ""),
+                    board,
+                    before,
+                    names.get(before, "") if before else "",
+                    opponent,
+                    names.get(opponent, "") if opponent else "",
+                )
+            )
+    digest = _repair_digest(division, round_number, result)
+    return RepairPreview(changes, len(result.games), digest)
+
+
+def repair_round(
+    division: Division, round_number: int, expect: str, *, actor: Actor | str | None = None
+) -> RoundPairing:
+    """Re-pair the round's unscored games as the preview the director confirmed showed
+    (``expect``, its digest); refused, nothing changed, when the round would now pair
+    differently (a result or an edit came in meanwhile): the director looks again."""
+    result = pair_round(division, round_number, keep_scored=True, dry_run=True, actor=actor)
+    if _repair_digest(division, round_number, result) != expect:
+        raise ServiceError(
+            "repair_changed", field="action", where=round_place(division, round_number)
+        )
+    return pair_round(division, round_number, keep_scored=True, actor=actor)
 
 
 def _prepare(

@@ -152,9 +152,17 @@ def test_a_near_namesake_is_refused_until_the_director_says_it_is_another_person
     ann = Player.objects.get(name="Able, Ann")
     assert f"{ann.pk} Able, Ann" in err["params"]["players"]
     assert counts() == before
+    # Able, Ann is entered in this tournament: the director also says who the new one is
     r = client.post(ENTRIES, {**body, "new_player": True}, format="json")
+    err = refused(r, 400, "reg_same_name_in_event", "different_person")
+    assert "Able, Ann (division A #1)" in err["message"]
+    assert counts() == before
+    r = client.post(
+        ENTRIES, {**body, "new_player": True, "different_person": "from Leeds"}, format="json"
+    )
     assert r.status_code == 201, r.content
     assert r.json()["name"] == "Able, Anne"
+    assert Player.objects.get(name="Able, Anne").note == "from Leeds"
 
 
 @pytest.mark.parametrize(

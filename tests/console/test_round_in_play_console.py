@@ -4,6 +4,8 @@ re-pairs the unscored games with the engine; a locked player's swap is refused u
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pairings.services import add_schedule_range
@@ -48,6 +50,13 @@ def stored(d):
     )
 
 
+def confirm_repair(client, base):
+    """Re-pair the unscored games as a director does: the changes first, then confirm them."""
+    preview = client.post(base + "change/", {"action": "repair"}).content.decode()
+    digest = re.search(r'name="expect" value="([0-9a-f]+)"', preview).group(1)
+    return client.post(base + "change/", {"action": "repair", "expect": digest})
+
+
 def test_page_lists_locked_games_and_swaps_a_late_arrival_in(td, event):
     t, d = event
     base = f"/t/{t.slug}/console/{d.slug}/round/1/"
@@ -63,7 +72,7 @@ def test_page_lists_locked_games_and_swaps_a_late_arrival_in(td, event):
     assert r.status_code == 400
     assert "is scored" in r.content.decode()
     assert stored(d) == before
-    r = td.post(base + "change/", {"action": "repair"})
+    r = confirm_repair(td, base)
     assert r.status_code == 302, r.content
     assert (1, 2, 400) in stored(d) and len(stored(d)) == 4
 
@@ -142,7 +151,7 @@ def test_repair_without_a_schedule_uses_the_system_the_round_was_paired_with(cli
     page = client.get(base + "pair/").content.decode()
     assert "None-None" not in page and "400-350" in page
     events = AuditEvent.objects.count()
-    r = client.post(base + "change/", {"action": "repair"})
+    r = confirm_repair(client, base)
     assert r.status_code == 302, r.content.decode()
     assert AuditEvent.objects.count() == events + 1
     assert (1, 2, 400) in stored(d) and {n for g in stored(d) for n in g[:2]} == set(range(1, 7))
@@ -232,3 +241,34 @@ def test_bye_controls_are_for_directors_only(client, event):
     )
     assert r.status_code in (302, 403, 404)
     assert stored(d) == before
+
+
+def test_re_pairing_shows_whose_opponent_changes_and_waits_for_confirmation(td, event):
+    """One click re-paired a round in play, moving seated players with no warning (issue 31):
+    now the click shows the players whose opponent would change, nothing stored; the
+    confirmation stores exactly that, and a preview gone stale is refused unchanged."""
+    t, d = event
+    base = f"/t/{t.slug}/console/{d.slug}/round/1/"
+    before, events = stored(d), AuditEvent.objects.count()
+    preview = td.post(base + "change/", {"action": "repair"})
+    body = preview.content.decode()
+    assert preview.status_code == 200 and 'id="repair-preview"' in body
+    assert (stored(d), AuditEvent.objects.count()) == (before, events)  # nothing yet
+    rows = re.findall(
+        r"<tr><td>#(\d+) [^<]*</td><td>[^<]*</td><td>([^<]*)</td><td>(?:#(\d+) [^<]*|bye)</td>",
+        body,
+    )
+    assert rows and "change opponent" in body
+    stale = td.post(base + "change/", {"action": "repair", "expect": "0" * 16})
+    assert stale.status_code == 400
+    assert "would now be re-paired differently from the preview" in stale.content.decode()
+    assert 'id="repair-confirm"' in stale.content.decode()  # the changes as they are now
+    assert (stored(d), AuditEvent.objects.count()) == (before, events)
+    digest = re.search(r'name="expect" value="([0-9a-f]+)"', body).group(1)
+    done = td.post(base + "change/", {"action": "repair", "expect": digest})
+    assert done.status_code == 302
+    after = {a: b for a, b, _ in stored(d)} | {b: a for a, b, _ in stored(d) if b}
+    for number, _now, opponent in rows:  # each change happened as previewed
+        assert after[int(number)] == (int(opponent) if opponent else 0)
+    assert (1, 2, 400) in stored(d)
+    assert AuditEvent.objects.count() == events + 1

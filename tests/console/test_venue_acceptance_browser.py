@@ -336,6 +336,8 @@ def test_a_venue_day_of_mistakes_each_fixed_the_documented_way(live_server, brow
     page.wait_for_selector("section.in-play")
     assert page.locator("section.in-play strong", has_text="locked").count() == 2
     page.click("form.change-repair button[type=submit]")
+    page.wait_for_selector("#repair-confirm")  # the changes first, then the confirmation
+    page.click("#repair-confirm button[type=submit]")
     page.wait_for_selector("ul.messages")
     assert "its unscored games re-paired" in page.inner_text("ul.messages")
     trail.after("A round 2: the rest re-paired (the fix)", 1, "repair_unscored")

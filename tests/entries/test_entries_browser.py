@@ -93,6 +93,17 @@ def test_a_player_enters_on_a_phone_and_a_director_checks_in_by_keyboard(
     desk.keyboard.type("harriet")
     desk.keyboard.press("Enter")
     desk.wait_for_selector("#here-count:has-text('2 of 2')")
+    # Enter with no one or several left says so (it did nothing, silently)
+    desk.keyboard.type("zebra")
+    desk.keyboard.press("Enter")
+    assert desk.locator("#find-answer").inner_text() == "No one matches zebra."
+    desk.fill("#filter", "n")
+    desk.press("#filter", "Enter")
+    assert (
+        desk.locator("#find-answer")
+        .inner_text()
+        .startswith("2 players match n: A #1 Hand, Harriet; A #2 Quill, Quentin.")
+    )
     fits(desk)
     desk.screenshot(path=str(tmp_path / "checkin.png"), full_page=True)
     assert Entry.objects.filter(checked_in_at__isnull=False).count() == 2

@@ -115,6 +115,38 @@ def test_busy_port_is_named_before_anything_is_printed(tmp_path):
     assert not any((tmp_path / "static").glob("*"))
 
 
+def _time_wait_port() -> int:
+    """A port whose server just stopped: it accepted a connection and closed it first, so the
+    connection waits in TIME_WAIT and nothing listens (a director's stop before a restart).
+    The server sets SO_REUSEADDR as gunicorn and runserver do (Linux lets a new socket share
+    a TIME_WAIT port only when both said so)."""
+    with socket.socket() as server:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port)) as client:
+            conn, _ = server.accept()
+            conn.close()  # the server's side closes first: its end goes to TIME_WAIT
+            client.recv(1)
+    with socket.socket() as plain, pytest.raises(OSError):  # what the old check did
+        plain.bind(("127.0.0.1", port))
+    return port
+
+
+def test_a_port_whose_server_just_stopped_is_free_to_serve_on():
+    from tournament.management.serving import check_free
+
+    port = _time_wait_port()
+    check_free(f"127.0.0.1:{port}")  # no "Address already in use" for a minute
+    with socket.socket() as busy:  # a port with a listener is still refused
+        busy.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        busy.bind(("127.0.0.1", port))
+        busy.listen()
+        with pytest.raises(Exception, match=f"cannot serve on 127.0.0.1:{port}"):
+            check_free(f"127.0.0.1:{port}")
+
+
 @pytest.mark.parametrize(
     ("args", "env", "message"),
     [

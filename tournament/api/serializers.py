@@ -460,6 +460,13 @@ class NewEntrySerializer(StrictSerializer):
         default=False,
         help_text="add a new person even though the registry has players of a similar name",
     )
+    different_person = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=300,
+        help_text="when this tournament already has a player of that name or nearly: what "
+        "tells the new person apart (kept on the player); without it the add is refused",
+    )
 
 
 class EntryEditSerializer(StrictSerializer):

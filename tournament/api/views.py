@@ -693,7 +693,12 @@ def register(division: Division, v: dict[str, Any], actor: Any) -> Entry:
                 players="; ".join(f"{p.pk} {p.name}" for p in near),
             )
     return services.register_new_player(
-        division, name=name, rating=v.get("rating", 0), player_class=player_class, actor=actor
+        division,
+        name=name,
+        rating=v.get("rating", 0),
+        player_class=player_class,
+        actor=actor,
+        different_person=v.get("different_person", ""),
     )
 
 

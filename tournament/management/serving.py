@@ -28,10 +28,21 @@ def split_addr(addr: str) -> tuple[str, int]:
 
 
 def check_free(addr: str) -> None:
-    """Refuse a busy or malformed address up front, naming it."""
+    """Refuse a busy or malformed address up front, naming it.
+
+    The probe binds as the servers do (gunicorn and runserver set SO_REUSEADDR): a port whose
+    last server just stopped keeps its closed connections in TIME_WAIT for up to a minute,
+    and a plain bind called that "Address already in use" although nothing listened, so a
+    director restarting the server was refused. A port with a listener is still refused (on
+    Windows, whose SO_REUSEADDR would share a listening port, SO_EXCLUSIVEADDRUSE instead).
+    """
     host, port = split_addr(addr)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
+        if hasattr(socket, "SO_EXCLUSIVEADDRUSE"):
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)
+        else:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError as exc:

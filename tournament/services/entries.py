@@ -26,7 +26,7 @@ from ..models import (
     OnlineEntry,
     Player,
 )
-from ..selectors import paired_rounds
+from ..selectors import paired_rounds, same_name_entries
 from .audit import Actor, audit
 
 
@@ -68,6 +68,7 @@ def register_player(
     naspa_id: str = "",
     actor: Actor | str | None = None,
     after_last_round: bool = False,
+    reason: str = "",
 ) -> Entry:
     """Add a player to a division, giving late entries the configured record for missed rounds.
 
@@ -159,6 +160,7 @@ def register_player(
             f"; {len(missed)} missed round(s) recorded as {tournament.late_entry}" if missed else ""
         ),
         after={"number": number, "name": player.name, "rating": rating},
+        reason=reason,
     )
     return entry
 
@@ -257,6 +259,7 @@ class NewEntry:
     rating: int = 0
     player_class: str = ""
     line: int = 0
+    member_id: str = ""  # a .t line's ":ID" (its NASPA id): the same person as that id's player
 
 
 def check_seed_rating(value: Any, who: str, *, field: str = "seed_rating") -> int:
@@ -300,6 +303,11 @@ def check_player_name(value: Any, *, field: str = "name") -> str:
     return refuse_tsh_separator(name, "the player's name", field=field)
 
 
+def _entered_as(entries: list[Entry]) -> str:
+    """ "Smith, Jane (division A #3)" for each, as a refusal names them."""
+    return "; ".join(f"{e.player.name} (division {e.division.name} #{e.number})" for e in entries)
+
+
 @transaction.atomic
 def register_new_player(
     division: Division,
@@ -309,18 +317,35 @@ def register_new_player(
     player_class: str = "",
     career_games: int | None = None,
     actor: Actor | str | None = None,
+    different_person: str = "",
 ) -> Entry:
     """Create a new registry player and register them, even when a player of that name exists.
 
     ``register_player(name=...)`` reuses a player whose exact name is unique; the console asks
     the director first (near-duplicate warning) and calls this only for a person who is
     really new, such as a second John Smith.
+
+    When this tournament already has a player of the same or nearly the same name, one click
+    is not enough: a director's weekend made an identical second "Smith, Jane" mid-event that
+    no one could tell apart or remove. The director either picks the entered player (and so
+    moves or enters them) or says this is a different person with ``different_person``, a
+    note that tells the two apart ("from Leeds"); it is kept on the player and in the audit.
     """
     require(actor, "direct", division.tournament, what="register players")
     name = check_player_name(name)
     rating = check_seed_rating(rating, name, field="rating")
     player_class = check_player_class(player_class, name)
-    player = Player.objects.create(name=name)
+    note = " ".join(str(different_person or "").split())
+    check_text(
+        note, f"{name}: the note telling them apart", Player, "note", field="different_person"
+    )
+    same = same_name_entries(division.tournament_id, name)
+    if same and not note:
+        raise ServiceError(
+            "reg_same_name_in_event", field="different_person", name=name, others=_entered_as(same)
+        )
+    player = Player.objects.create(name=name, note=note)
+    reason = f"a different person from {_entered_as(same)}: {note}" if same else ""
     return register_player(
         division,
         player=player,
@@ -328,6 +353,7 @@ def register_new_player(
         player_class=player_class,
         career_games=career_games,
         actor=actor,
+        reason=reason[:300],
     )
 
 
@@ -355,6 +381,25 @@ def register_players(
             raise ServiceError(
                 "reg_list_line", field="lines", line=row.line, problem=exc.message
             ) from exc
+        # a name that would make a new player next to a like-named one already entered here
+        # is the Add form's job, where the director says which person it is
+        # (find_or_create_player's rule: an id names its player, else a unique exact name)
+        makes_player = (
+            not Player.objects.filter(naspa_id=row.member_id).exists()
+            if row.member_id
+            else len(Player.objects.filter(name=name)[:2]) != 1
+        )
+        if makes_player:
+            same = same_name_entries(division.tournament_id, name)
+            if same:
+                raise ServiceError(
+                    "reg_list_line",
+                    field="lines",
+                    line=row.line,
+                    problem=ServiceError(
+                        "reg_same_name_in_event", name=name, others=_entered_as(same)
+                    ).message,
+                )
         key = name.casefold()
         if key in seen:
             raise ServiceError(
@@ -364,7 +409,7 @@ def register_players(
                 problem=f"{name} is already on line {seen[key]}",
             )
         seen[key] = row.line
-        checked.append(NewEntry(name, rating, player_class, row.line))
+        checked.append(NewEntry(name, rating, player_class, row.line, row.member_id))
     entries = []
     for row in checked:
         try:
@@ -374,6 +419,7 @@ def register_players(
                     name=row.name,
                     rating=row.rating,
                     player_class=row.player_class,
+                    naspa_id=row.member_id,
                     actor=actor,
                 )
             )
@@ -498,17 +544,20 @@ def reinstate_player(entry: Entry, from_round: Any, actor: Actor | str | None = 
 
 @transaction.atomic
 def remove_entry(entry: Entry, actor: Actor | str | None = None) -> list[tuple[int, int]]:
-    """Remove a mistaken entry before play and close up the numbers behind it.
+    """Remove a mistaken entry and close up the numbers behind it.
 
-    Only before any round of the division is paired: once pairings exist the numbers are on
-    scorecards and wall charts, so a player is withdrawn instead. The player stays in the
-    registry. Later entries move down by one, in increasing order, so the unique
-    (division, number) pair never clashes. Returns the (old, new) numbers that moved.
+    Before any round of the division is paired, any entry. Once pairings exist the numbers are
+    on scorecards and wall charts, so a player is withdrawn instead, with one exception: a
+    player added by mistake mid-event who is the last number and has played no game (only the
+    late-entry records of the rounds they missed, which go with them) is removed, since no
+    one's number or game changes. The player stays in the registry. Later entries move down by
+    one, in increasing order, so the unique (division, number) pair never clashes. Returns the
+    (old, new) numbers that moved.
     """
     require(actor, "direct", entry.division.tournament, what="remove entries")
     division = entry.division
     paired = paired_rounds(division)
-    if paired:
+    if paired and not removable_mid_event(entry):
         raise ServiceError(
             "reg_remove_paired",
             field="entry",
@@ -529,6 +578,9 @@ def remove_entry(entry: Entry, actor: Actor | str | None = None) -> list[tuple[i
         "seed_rating": entry.seed_rating,
         "player_class": entry.player_class,
     }
+    late_records = Game.objects.filter(player1=entry, player2__isnull=True).count()
+    if late_records:
+        before["late_entry_records"] = late_records
     removed_pk, removed_number = entry.pk, entry.number
     # an online entrant removed by hand no longer holds a place (their page says withdrawn)
     OnlineEntry.objects.filter(entry=entry).update(
@@ -551,6 +603,21 @@ def remove_entry(entry: Entry, actor: Actor | str | None = None) -> list[tuple[i
         after={"renumbered": [list(m) for m in moved]},
     )
     return moved
+
+
+def removable_mid_event(entry: Entry) -> bool:
+    """True for the division's last number whose only games are late-entry records.
+
+    Such an entry (typically a player added by mistake after round 1 was paired) is on no
+    opponent's record and behind everyone else's number, so removing it changes no one else.
+    """
+    last = entry.division.entries.order_by("-number").values_list("number", flat=True).first()
+    if entry.number != last:
+        return False
+    played = Game.objects.filter(plays(entry)).exclude(
+        player1=entry, player2__isnull=True, explanation="late entry"
+    )
+    return not played.exists()
 
 
 def _unpaired(division: Division, what: str, entry: Entry | None = None) -> None:

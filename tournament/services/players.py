@@ -25,7 +25,7 @@ from ..models import Entry, Membership, Notice, NoticeSubscription, Player
 from .audit import Actor, audit
 
 # What update_player may change; the registry's fields, not entries or ratings.
-PLAYER_FIELDS = ("name", "naspa_id", "wespa_id", "absp_id", "country", "email", "phone")
+PLAYER_FIELDS = ("name", "naspa_id", "wespa_id", "absp_id", "country", "note", "email", "phone")
 ID_FIELDS = {"naspa_id": "NASPA id", "wespa_id": "WESPA id", "absp_id": "ABSP id"}
 
 

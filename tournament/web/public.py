@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
@@ -14,6 +15,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from pairings.engine.chances import PlayerChances
+from pairings.engine.needs import NeedGroup
 from pairings.needs import (
     DivisionNeeds,
     division_needs,
@@ -448,13 +450,60 @@ def player(
             # does (each poll a conditional GET: 304 until a result changes the division)
             "live": facts.scored_round < div.rounds,
             "list_rating": _list_rating(div, entry.player_id),
-            "needs": needs.players[0] if needs is not None and needs.players else None,
+            "needs": need_rows(needs.players[0].groups)
+            if needs is not None and needs.players
+            else None,
             "needs_notes": needs.assumptions if needs is not None else [],
             "chances": (_shown_chances(page, facts) or {}).get(entry.number),
             # one reverse for the opponents' links: {% url %} per row was a third of the page
             "player_base": reverse("public:player", args=(div.tournament.slug, div.slug, 1))[:-2],
         },
     )
+
+
+# A statement this long reads at a glance on a phone; a longer one (a place open in many ways
+# ran to 2,500 characters on one line) shows what matters first and every way behind a tap.
+NEED_SHORT = 160
+NEED_LEAD = 2  # conditions named up front; the rest are in the list
+
+
+def _and_more(conditions: list[str]) -> str:
+    """The first conditions, "; "-separated (a condition may hold a comma), then how many
+    more: "you win; #2 Eads, Ed loses; and 4 more results"."""
+    shown = "; ".join(conditions[:NEED_LEAD])
+    more = len(conditions) - NEED_LEAD
+    return f"{shown}; and {more} more result{'s' if more != 1 else ''}" if more > 0 else shown
+
+
+def need_rows(groups: list[NeedGroup]) -> list[dict[str, Any]]:
+    """The player's page's "What you need": short statements as they are; a long one as its
+    place and what every way needs ("2nd or better: in every way, you win; then one of 6 sets
+    of results on other boards"), the full list of ways in a <details> under it."""
+    rows: list[dict[str, Any]] = []
+    for g in groups:
+        if not g.head or len(g.text) <= NEED_SHORT:
+            rows.append({"text": g.text})
+            continue
+        if len(g.ways) == 1:
+            conditions = [*g.common, *g.ways[0]]
+            lead = f"{g.head} if {_and_more(conditions)}."
+            items, summary = conditions, "Every result it needs"
+        else:
+            count = len(g.ways)
+            elsewhere = f"one of {count} sets of results on other boards"
+            lead = (
+                f"{g.head}: in every way, {_and_more(list(g.common))}; then {elsewhere}."
+                if g.common
+                else f"{g.head}: {elsewhere}."
+            )
+            items = [" and ".join(w) for w in g.ways]
+            if g.common and len(g.common) > NEED_LEAD:
+                items = ["In every way: " + " and ".join(g.common), *items]
+            summary = f"All {count} ways, simplest first"
+        if g.example:
+            lead += " These are examples: there are other ways."
+        rows.append({"text": g.text, "lead": lead, "items": items, "summary": summary})
+    return rows
 
 
 def _needs(page: _Page, facts: DivisionFacts, entry: EntryView) -> DivisionNeeds | None:

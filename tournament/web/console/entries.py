@@ -227,23 +227,64 @@ def _checkin_rows(tournament: Tournament) -> list[dict[str, Any]]:
                 "here": here,
                 "absent": len(entries) - here,
                 "started": bool(paired_rounds(d)),
+                "hidden": set(),  # rows the find box's query does not match
             }
         )
     return rows
 
 
+def finds(entry: Entry, words: list[str]) -> bool:
+    """The find box's rule (the page's script applies the same): every word is in the name,
+    a number is the player's number."""
+    name = entry.player.name.lower()
+    return all(str(entry.number) == w if w.isascii() and w.isdigit() else w in name for w in words)
+
+
+def find_answer(query: str, matches: list[Entry]) -> str:
+    """What the find box says to Enter: an Enter that matched no one or several people did
+    nothing at all, and the director at the desk could not tell why."""
+    if not matches:
+        return f"No one matches {query}."
+    if len(matches) == 1:
+        e = matches[0]
+        return f"One player matches {query}: {e.division.name} #{e.number} {e.player.name}."
+    named = "; ".join(f"{e.division.name} #{e.number} {e.player.name}" for e in matches[:8])
+    more = f"; and {len(matches) - 8} more" if len(matches) > 8 else ""
+    return (
+        f"{len(matches)} players match {query}: {named}{more}. Type more of the name, or the "
+        "number."
+    )
+
+
 @director_required
 @require_http_methods(["GET", "HEAD"])
 def checkin_page(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
-    """Every player, by division and number, with a Here / Undo button; a filter box on top
-    (type part of a name or a number, Enter checks in the one row left)."""
+    """Every player, by division and number, with a Here / Undo button; a find box on top
+    (type part of a name or a number, Enter checks in the one row left, and says who matches
+    when no one or several do). Without a script the box is a search form: the rows that do
+    not match are hidden and the same answer shown."""
     here, entered = checked_in_count(tournament)
+    query = " ".join(request.GET.get("q", "").split())[:60]
+    words = query.lower().split()
+    rows = _checkin_rows(tournament)
+    answer = ""
+    if words:
+        matches = []
+        for row in rows:
+            for e in row["entries"]:
+                e.division = row["division"]
+                if finds(e, words):
+                    matches.append(e)
+                else:
+                    row["hidden"].add(e.pk)
+        answer = find_answer(query, matches)
     context = {
         "tournament": tournament,
-        "rows": _checkin_rows(tournament),
+        "rows": rows,
         "here": here,
         "entered": entered,
-        "query": request.GET.get("q", "")[:60],
+        "query": query,
+        "find_answer": answer,
     }
     return render(request, "console/checkin.html", context)
 

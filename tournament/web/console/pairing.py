@@ -29,11 +29,12 @@ from pairings.services.rounds import (
     Proposal,
     add_bye,
     edit_proposal,
-    pair_round,
     pin_in_round,
+    preview_repair,
     propose_round,
     publish_proposal,
     remove_bye,
+    repair_round,
     swap_in_round,
     unpair_round,
 )
@@ -310,8 +311,9 @@ def change_round(
     """A round in play: swap two players (action=swap, a, b), make two players meet
     (action=pin, a, b: a late arrival and the bye's player), give a player a bye
     (action=add_bye, player), pair a bye's player (action=remove_bye, player, optional
-    opponent) or re-pair its unscored games with the engine (action=repair); scored games stay
-    exactly as recorded."""
+    opponent) or re-pair its unscored games with the engine (action=repair: first the players
+    whose opponent would change, then, confirmed with the preview's ``expect`` digest, the
+    re-pairing); scored games stay exactly as recorded."""
     try:
         div = _division(tournament, division)
     except DivisionMoved as to:
@@ -320,8 +322,15 @@ def change_round(
     try:
         with busy_refusal():
             if action == "repair":
-                pair_round(div, round, keep_scored=True, actor=request.user)
-                done = "its unscored games re-paired"
+                expect = request.POST.get("expect", "").strip()[:64]
+                if not expect:  # first the changes, then the confirmation
+                    preview = preview_repair(div, round, actor=request.user)
+                    context = _context(tournament, div, round, None)
+                    context.update(_in_play(tournament, div, round))
+                    context["repair"] = preview
+                    return render(request, PAGE, context)
+                result = repair_round(div, round, expect, actor=request.user)
+                done = f"its unscored games re-paired ({len(result.games)} games)"
             elif action == "add_bye":
                 number = _number(request, "player", "the player to give the bye")
                 add_bye(div, round, number, actor=request.user)
@@ -349,6 +358,11 @@ def change_round(
     except ServiceError as exc:
         context = _context(tournament, div, round, None, error=exc)
         context.update(_in_play(tournament, div, round))
+        if exc.code == "repair_changed":  # the changes as they are now, to confirm again
+            try:
+                context["repair"] = preview_repair(div, round, actor=request.user)
+            except ServiceError:
+                pass
         return render(request, PAGE, context, status=400)
     messages.success(request, f"Round {round} of division {div.name}: {done}.")
     return redirect(reverse("console:pair", args=(tournament.slug, div.slug, round)))

@@ -39,9 +39,15 @@ from ...selectors import (
     near_duplicates,
     paired_rounds,
     player_choices,
+    same_name_entries,
     search_players,
 )
-from ...services.entries import move_entry, renumber_by_rating, renumber_preview
+from ...services.entries import (
+    move_entry,
+    removable_mid_event,
+    renumber_by_rating,
+    renumber_preview,
+)
 from ...services.selfentry import issue_token, revoke_token
 from ..forms.registration import AddPlayerForm, EntryForm, PasteForm, RoundForm
 from ..permissions import DivisionMoved, director_required, division_by_slug, moved
@@ -61,11 +67,15 @@ def _spans(numbers: list[int]) -> str:
 
 
 def _rows(
-    division: Division, next_round: int, failed: dict[str, Any] | None
+    division: Division, next_round: int, failed: dict[str, Any] | None, paired: list[int]
 ) -> list[dict[str, Any]]:
     failed = failed or {}
     rows = []
-    for e in division.entries.select_related("player").order_by("number"):
+    entries = list(division.entries.select_related("player").order_by("number"))
+    # Remove: any entry before round 1; after, only a last number added by mistake who has
+    # played no game (services.entries.removable_mid_event), else they are withdrawn.
+    last = entries[-1].pk if entries and paired and removable_mid_event(entries[-1]) else None
+    for e in entries:
         mine = failed.get("entry") == e.pk
         auto = f"id_e{e.pk}_%s"
         # Forms only for the row being answered (its errors at its fields); every other row's
@@ -93,6 +103,7 @@ def _rows(
                 "status": status,
                 "error": failed.get("message", "") if mine else "",
                 "open": mine,
+                "removable": not paired or e.pk == last,
             }
         )
     return rows
@@ -117,7 +128,7 @@ def _context(
     return {
         "tournament": tournament,
         "division": division,
-        "rows": _rows(division, next_round, failed),
+        "rows": _rows(division, next_round, failed, paired),
         "add": add or AddPlayerForm(),
         "paste": paste or PasteForm(),
         "paired": paired,
@@ -254,6 +265,30 @@ def _pick(division: Division, data: dict[str, Any]) -> tuple[Player, int, int | 
     return player, rating.rating, rating.career_games
 
 
+def _near_context(
+    request: HttpRequest,
+    tournament: Tournament,
+    division: Division,
+    form: AddPlayerForm,
+    name: str,
+    near: list[Player],
+) -> dict[str, Any]:
+    """The near-duplicate warning: registry players like the name, and those of them already
+    entered in this tournament, for whom "add anyway" asks which person this is."""
+    in_event = same_name_entries(tournament.pk, name)
+    return _context(
+        request,
+        tournament,
+        division,
+        add=form,
+        near=player_choices(division, near),
+        in_event=[
+            {"name": e.player.name, "division": e.division.name, "number": e.number}
+            for e in in_event
+        ],
+    )
+
+
 @director_required
 @require_POST
 def players_add(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
@@ -261,6 +296,10 @@ def players_add(request: HttpRequest, tournament: Tournament, division: str) -> 
     div = _division(request, tournament, division)
     form = AddPlayerForm(request.POST)
     if not form.is_valid():
+        if "note" in form.errors:  # the answer to "which person?" was not complete: ask again
+            name = " ".join((form.cleaned_data.get("name") or "").split())
+            ctx = _near_context(request, tournament, div, form, name, near_duplicates(name))
+            return _render(request, ctx, 400)
         return _render(request, _context(request, tournament, div, add=form), 400)
     data = form.cleaned_data
     paired_before = paired_rounds(div)
@@ -288,16 +327,21 @@ def players_add(request: HttpRequest, tournament: Tournament, division: str) -> 
             name = " ".join(data["name"].split())
             near = [] if data.get("confirm") else near_duplicates(name)
             if near:
-                ctx = _context(request, tournament, div, add=form, near=player_choices(div, near))
-                return _render(request, ctx)
+                return _render(request, _near_context(request, tournament, div, form, name, near))
             entry = register_new_player(
                 div,
                 name=name,
                 rating=data.get("rating") or 0,
                 player_class=data.get("player_class") or "",
                 actor=request.user,
+                different_person=data.get("note", "") if data.get("different") else "",
             )
     except ServiceError as exc:
+        if exc.code == "reg_same_name_in_event":
+            # the warning again, now with the question unanswered at its box
+            form.add_error("different", exc.message)
+            ctx = _near_context(request, tournament, div, form, name, near_duplicates(name))
+            return _render(request, ctx, 400)
         form.add_error(_field(exc, form, "name"), exc.message)
         return _render(request, _context(request, tournament, div, add=form), 400)
     notice = _registered(entry, tournament, paired_before, seed_from)
@@ -307,16 +351,16 @@ def players_add(request: HttpRequest, tournament: Tournament, division: str) -> 
 @director_required
 @require_POST
 def players_paste(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
-    """Register a pasted list: all lines or none."""
+    """Register a pasted list or a .t roster (pasted or uploaded): all lines or none."""
     div = _division(request, tournament, division)
-    form = PasteForm(request.POST)
+    form = PasteForm(request.POST, request.FILES, division=div)
     if not form.is_valid():
         return _render(request, _context(request, tournament, div, paste=form), 400)
     paired_before = paired_rounds(div)
     try:
-        entries = register_players(div, form.cleaned_data["lines"], actor=request.user)
+        entries = register_players(div, form.cleaned_data["rows"], actor=request.user)
     except ServiceError as exc:
-        form.add_error("lines", exc.message)
+        form.add_error("t_file" if form.cleaned_data.get("t_file") else "lines", exc.message)
         return _render(request, _context(request, tournament, div, paste=form), 400)
     names = ", ".join(f"#{e.number} {e.name}" for e in entries)
     notice = f"Registered {len(entries)} player{'s' if len(entries) != 1 else ''}: {names}."
@@ -427,7 +471,8 @@ def players_reinstate(request: HttpRequest, tournament: Tournament, division: st
 @director_required
 @require_POST
 def players_remove(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
-    """Remove a mistaken entry before round 1 is paired; later numbers close up."""
+    """Remove a mistaken entry (before round 1 is paired, or the last number with no game
+    played); later numbers close up."""
     div = _division(request, tournament, division)
     entry = _posted_entry(request, div)
     if entry is None:

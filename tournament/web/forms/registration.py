@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import csv
 import re
+from typing import Any
 
 from django import forms
 
-from ...models import Entry, Player
+from ...formats.errors import FormatError
+from ...formats.tsh import decode_bytes, parse_t
+from ...models import Division, Entry, Game, Player
 from ...services import MAX_SEED_RATING, NewEntry
 
 NAME_MAX = Player._meta.get_field("name").max_length
+NOTE_MAX = Player._meta.get_field("note").max_length
 CLASS_MAX = Entry._meta.get_field("player_class").max_length
 MAX_LINES = 1000  # a pasted list longer than any division is a paste of the wrong thing
 _PICK = re.compile(r"\A(\d{1,12})(?::(\d{1,12}))?\Z")
@@ -45,9 +49,22 @@ class AddPlayerForm(forms.Form):
     player_class = forms.CharField(label="Class", max_length=CLASS_MAX, required=False)
     pick = forms.CharField(required=False, widget=forms.HiddenInput)
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    # a like-named player already entered in this tournament: the director says this one is
+    # someone else, with a note that tells them apart (tournament.services.register_new_player)
+    different = forms.BooleanField(
+        label="This is a different person with the same name", required=False
+    )
+    note = forms.CharField(
+        label="What tells them apart",
+        max_length=NOTE_MAX,
+        required=False,
+        help_text='a town, "Jr.", a club: shown beside the name',
+    )
 
     def clean(self) -> dict:
         data = super().clean()
+        if data.get("different") and not " ".join((data.get("note") or "").split()):
+            self.add_error("note", "say what tells the two apart, such as their town or club")
         pick = (data.get("pick") or "").strip()
         if pick:
             match = _PICK.match(pick)
@@ -62,26 +79,96 @@ class AddPlayerForm(forms.Form):
 
 
 class PasteForm(forms.Form):
-    """A list pasted from a text file or a spreadsheet: ``Name rating`` or CSV, one a line."""
+    """A list pasted from a text file or a spreadsheet: ``Name rating`` or CSV, one a line; or
+    TSH's ``.t`` lines, pasted or uploaded (a roster: names, ratings, classes, ids).
+
+    A ``.t`` whose lines carry pairings or scores is refused unless the director asks for the
+    roster alone, and always when the division has games: the Players page registers people,
+    it never records games, and a file's results cannot be merged with games the division
+    already has (its numbers are the file's line order, not the division's). A whole event
+    with its results comes in through the import instead, where every pairing is checked.
+    """
 
     lines = forms.CharField(
         label="Players, one a line",
+        required=False,
         strip=False,  # leading blank lines count: errors name the line the director sees
         widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
         help_text='"Smith, John 1734" (the last word is the rating), or name,rating[,class] '
-        "copied from a spreadsheet, with or without a header row",
+        "copied from a spreadsheet, with or without a header row, or TSH .t lines",
+    )
+    t_file = forms.FileField(
+        label="Or a TSH .t file",
+        required=False,
+        help_text="its players are registered in file order: names, ratings, classes, ids",
+    )
+    roster_only = forms.BooleanField(
+        label="The .t has results: take only its names and ratings",
+        required=False,
+        help_text="only in a division with no games yet; the file's games are left out",
     )
 
-    def clean_lines(self) -> list[NewEntry]:
-        rows, problems = parse_player_list(self.cleaned_data["lines"])
+    def __init__(self, *args: Any, division: Division | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.division = division
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if self.errors:
+            return data
+        text = data.get("lines") or ""
+        upload = data.get("t_file")
+        if upload is not None:
+            if upload.size > T_FILE_MAX:
+                self.add_error(
+                    "t_file",
+                    f"the file is {upload.size} bytes; a .t is at most "
+                    f"{T_FILE_MAX // 1024} KB here",
+                )
+                return data
+            if text.strip():
+                self.add_error("lines", "paste a list or choose a .t file, not both")
+                return data
+            text = decode_bytes(upload.read())
+        field = "t_file" if upload is not None else "lines"
+        if is_t_text(text):
+            rows, problems, results = read_t_roster(text)
+            refused = self._results_problem(results) if results and not problems else None
+            problems = [refused] if refused else problems
+        else:
+            rows, problems = parse_player_list(text)
         if problems:
-            raise forms.ValidationError(
-                [f"line {n}: {what}" for n, what in problems[:20]]
-                + ([f"... and {len(problems) - 20} more"] if len(problems) > 20 else [])
+            self.add_error(
+                field,
+                [f"line {n}: {what}" if n else what for n, what in problems[:20]]
+                + ([f"... and {len(problems) - 20} more"] if len(problems) > 20 else []),
             )
-        if not rows:
-            raise forms.ValidationError("the list has no players: give one 'Name rating' a line")
-        return rows
+        elif not rows:
+            self.add_error(field, "the list has no players: give one 'Name rating' a line")
+        data["rows"] = rows
+        return data
+
+    def _results_problem(self, results: list[tuple[int, str]]) -> tuple[int, str] | None:
+        """Why a .t with results is refused here, or None when its roster alone is taken."""
+        line, name = results[0]
+        what = (
+            f"{name} has pairings or scores ({len(results)} line"
+            f"{'s' if len(results) != 1 else ''} with results)"
+        )
+        division = self.division
+        if division is not None and Game.objects.filter(round__division=division).exists():
+            return line, (
+                f"{what}, and division {division.name} has games of its own: a file's results "
+                "cannot be merged with them. Paste the players' lines without results, or "
+                "enter the games on the results page"
+            )
+        if not self.cleaned_data.get("roster_only"):
+            return line, (
+                f"{what}: this page registers players, it records no games. Tick "
+                '"take only its names and ratings" to leave the results out, or import the '
+                "whole event (Import a tournament) to bring its games in"
+            )
+        return None
 
 
 class EntryForm(forms.Form):
@@ -113,6 +200,50 @@ class RoundForm(forms.Form):
 
 
 # ----------------------------------------------------------------------- the pasted list
+
+T_FILE_MAX = 512 * 1024  # a .t of a thousand players with thirty rounds is under 200 KB
+
+
+def is_t_text(text: str) -> bool:
+    """TSH ``.t`` lines carry a ';' after the pairings ("Smith, John 1734 3 5; 400 380"); a
+    name,rating list never does (a ';' in a name is refused: it is TSH's separator)."""
+    return any(";" in line for line in text.splitlines() if not line.lstrip().startswith("#"))
+
+
+def read_t_roster(
+    text: str,
+) -> tuple[list[NewEntry], list[tuple[int, str]], list[tuple[int, str]]]:
+    """A ``.t`` text's players as rows to register, every problem as (line, what), and the
+    lines that carry pairings or scores as (line, name).
+
+    A malformed line is one problem, with the reader's own words (the rest is not read: a
+    ``.t`` line's fields depend on the ones before). Names, ratings and classes are checked as
+    a pasted list's are, so every problem of that kind shows at once.
+    """
+    if len(text.splitlines()) > MAX_LINES:
+        return [], [(MAX_LINES + 1, f"the list is longer than {MAX_LINES} lines")], []
+    try:
+        players = parse_t(text, source="the .t lines", check=False)
+    except FormatError as exc:
+        return [], [(exc.line or 0, exc.message)], []
+    rows: list[NewEntry] = []
+    problems: list[tuple[int, str]] = []
+    results: list[tuple[int, str]] = []
+    seen: dict[str, int] = {}
+    for p in players:
+        row, problem = _check(p.name, str(p.rating), p.player_class or "")
+        if row is None:
+            problems.append((p.line, problem))
+            continue
+        key = row.name.casefold()
+        if key in seen:
+            problems.append((p.line, f"{row.name} is already on line {seen[key]}"))
+            continue
+        seen[key] = p.line
+        rows.append(NewEntry(row.name, row.rating, row.player_class, p.line, p.member_id))
+        if any(v is not None for v in p.opponents + p.scores):
+            results.append((p.line, row.name))
+    return rows, problems, results
 
 
 def _rating(text: str) -> int | None:
