@@ -69,6 +69,7 @@ def enter_by_post(client: Client, slug: str, name: str) -> str:
     return next(p for p in re.findall(r"/entry/[^/\s]+/", body) if "/confirm/" not in p)
 
 
+@pytest.mark.slow(seconds=8)  # chromium through five pages and two contexts: about 7 s
 def test_a_capped_division_keeps_its_places_for_real_players_and_the_ones_who_came(
     live_server,
     browser,  # noqa: F811
