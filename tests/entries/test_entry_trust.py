@@ -212,6 +212,19 @@ def test_a_pending_entry_cannot_count_once_the_player_has_entered_otherwise(even
     assert event.a.entries.count() == 0 and later.online.pk
 
 
+def test_a_stranger_cannot_fill_the_players_mailbox_with_pending_entries(event, quill):
+    for n in range(oe.PENDING_PER_PLAYER):
+        oe.submit_entry(event.a, player_id=quill.pk, email=f"p{n}@example.org")
+    before = OnlineEntry.objects.count()
+    answer = Client().post(PAGE, {"division": "a", "player": str(quill.pk), "email": "z@ex.org"})
+    assert answer.status_code == 400
+    assert b"already has 3 entries to Spring Open awaiting their confirmation" in answer.content
+    assert OnlineEntry.objects.count() == before and not mail.outbox
+    # his own account still enters him at once
+    own = oe.submit_entry(event.a, player_id=quill.pk, user=account("qq", "qq@example.org"))
+    assert own.online.status == Status.ENTERED
+
+
 # --------------------------------------------------------------------------- secret links
 
 

@@ -62,6 +62,9 @@ from .venue import held_by_venue, queue_online_entry, queue_withdrawal
 
 Status = OnlineEntry.Status
 TOKEN_BYTES = 24  # 192 bits, as the self-entry links
+# pending entries one player may have in a tournament: each mails the registry's address,
+# so a stranger cannot fill the player's mailbox through the form (from many addresses)
+PENDING_PER_PLAYER = 3
 LIVE = (Status.ENTERED, Status.WAITING, Status.UNCONFIRMED, Status.PENDING)
 # the entries that bar the same player from entering again (a pending one bars no one: its
 # maker may not be the player)
@@ -460,6 +463,18 @@ def _submit(
     # someone naming a registry player may not be them: the player confirms, or a director
     pending = made_now is None and not new_player and not speaks_for(user, player)
     awaits = ("player" if player.email else "director") if pending else ""
+    if pending:
+        waiting_for_them = OnlineEntry.objects.filter(
+            tournament=tournament, player=player, status=Status.PENDING
+        ).count()
+        if waiting_for_them >= PENDING_PER_PLAYER:
+            raise ServiceError(
+                "entries_pending_many",
+                field="name",
+                name=player.name,
+                count=waiting_for_them,
+                tournament=tournament.name,
+            )
     rating = registry_rating(player, division) if player.pk else 0
     _check_band(division, rule, rating)
     if new_player:
