@@ -190,7 +190,13 @@ def contact_visible(user: Any, player_ids: Iterable[int | None]) -> set[int]:
             tournament__directors=user,
             contact_shared=True,
         )
-        .exclude(status=OnlineEntry.Status.UNCONFIRMED)
+        .exclude(
+            status__in=(
+                OnlineEntry.Status.UNCONFIRMED,
+                OnlineEntry.Status.PENDING,
+                OnlineEntry.Status.DECLINED,
+            )
+        )
         .values_list("player_id", flat=True)
     )
     return shared | _supplied_by(user, ids - shared)

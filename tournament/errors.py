@@ -235,6 +235,8 @@ CODES: dict[str, str] = {
     "to withdraw you",
     "entries_state": "{name}'s entry is {status}: it cannot be {what}",
     "entries_unknown_entry": "{tournament} has no online entry {value}",
+    "entries_pending_many": "{name} already has {count} entries to {tournament} awaiting their "
+    "confirmation: the player confirms one of those, or asks the director to enter them",
     "checkin_withdrawn": "#{number} {name} has withdrawn from division {division}",
     "checkin_round_paired": "round 1 of division {division} is already paired: players who "
     "did not check in are withdrawn, not removed",

@@ -1,4 +1,5 @@
-"""Log records never carry a player's self-entry link.
+"""Log records never carry a player's self-entry link, nor an online entry's own or
+confirmation link (``/entry/TOKEN/``, ``/entry/confirm/TOKEN/``, a weekend form's).
 
 The link's token (``/e/TOKEN/``) is the only thing that lets a player report their results;
 Django logs every 4xx answer with its path ("Bad Request: /e/TOKEN/report/"), and a server log
@@ -11,12 +12,14 @@ from __future__ import annotations
 import logging
 import re
 
-LINK = re.compile(r"/e/[A-Za-z0-9_-]{16,}")
-HIDDEN = "/e/<link>"
+# the secret links: a self-entry page, an online entrant's own page and the mailed
+# confirmations (an entry's, a weekend form's), whose token confirms an entry for a player
+LINK = re.compile(r"(/e/|/entry/(?:confirm/)?|/weekends/[\w-]+/confirm/)[A-Za-z0-9_-]{16,}")
+HIDDEN = r"\1<link>"
 
 
 def hide_links(value: object) -> object:
-    """``value`` with every self-entry link's token hidden (other values pass unchanged)."""
+    """``value`` with every secret link's token hidden (other values pass unchanged)."""
     if isinstance(value, str):
         return LINK.sub(HIDDEN, value)
     return value

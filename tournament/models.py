@@ -1129,12 +1129,18 @@ class OnlineEntry(models.Model):
 
     class Status(models.TextChoices):
         UNCONFIRMED = "unconfirmed", "awaiting e-mail confirmation"
+        # an entry naming a registry player, made by someone not known to be them: it holds no
+        # place and blocks no one until the player confirms it or a director approves it
+        PENDING = "pending", "awaiting the player's confirmation or the director's approval"
         ENTERED = "entered", "entered"
         WAITING = "waiting", "on the waiting list"
         # a venue holds the tournament (issue 23): the entry is queued for it to settle
         SENT = "sent", "sent to the venue"
         WITHDRAWN = "withdrawn", "withdrawn"
         REFUSED = "refused", "refused"
+        # a pending entry the director refused, or one left over when the player's own counted
+        # (unlike "refused", it never bars the player from entering)
+        DECLINED = "declined", "not confirmed for the player"
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="online_entries"
@@ -1167,6 +1173,8 @@ class OnlineEntry(models.Model):
     link_hash = models.CharField(max_length=64, unique=True)
     confirm_hash = models.CharField(max_length=64, unique=True, null=True, blank=True)
     note = models.CharField(max_length=200, blank=True)
+    # a waiting entrant here on the day, "if a place frees": removing the absent promotes them
+    checked_in_at = models.DateTimeField(null=True, blank=True, editable=False)
     # on a copy a venue holds (issue 23): the entrant's place on the venue's waiting list, as
     # its last push said (the venue's list is the one that counts, not this copy's order)
     venue_position = models.PositiveIntegerField(null=True, blank=True)

@@ -75,6 +75,11 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     )
     waiting = online_entries.submit_entry(late, name="Waiting, Wanda", email="wanda@example.org")
     online_entries.confirm_entry(waiting.confirm_token)
+    from tournament.models import Player
+
+    # an entry in a registry player's name, awaiting their confirmation (issue 31)
+    pat = Player.objects.create(name="Pending, Pat", email="pat@example.org")
+    pending = online_entries.submit_entry(late, player_id=pat.pk, email="maker@example.org")
     from tournament.services.weekends import create_weekend
 
     weekend = create_weekend("a11y test", "Demo Weekend", demo, slug="demo-weekend")
@@ -102,6 +107,7 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("self-entry", f"/e/{entry.entry_token}/"),
         ("entries", f"/t/{t}/entries/?q=a"),
         ("entrant's page", f"/entry/{waiting.link_token}/"),
+        ("pending entrant's page", f"/entry/{pending.link_token}/"),
         ("weekend", f"/weekends/{weekend.slug}/"),
         ("venue screen", f"/t/{t}/screen/"),
         ("sign-in", reverse("accounts:login")),

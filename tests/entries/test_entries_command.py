@@ -12,6 +12,10 @@ from django.core.management.base import CommandError
 
 from tournament import services
 from tournament.models import AuditEvent
+from tournament.services import checkin
+from tournament.services import online_entries as oe
+
+from .conftest import enter
 
 
 def run(*args: str) -> dict:
@@ -36,6 +40,15 @@ def test_list_check_in_and_remove_the_absent(field):
         "#1 Evans, Eve",
         "#3 Gale, Gus",
     ]
+
+
+def test_remove_absent_names_the_checked_in_waiting_it_promoted(event):
+    done = [enter(event.a, n) for n in ("Adams, Ada", "Brook, Ben", "Chu, Cara", "Diaz, Dev")]
+    checkin.check_in(done[0].online.entry, actor=event.director)
+    checkin.check_in_waiting(done[3].online, actor=oe.entries_actor(done[3].online))
+    answer = run("spring", "remove-absent", "--division", "A")
+    assert answer["removed"] == ["#2 Brook, Ben", "#3 Chu, Cara"]
+    assert answer["promoted"] == ["#2 Diaz, Dev"]
 
 
 @pytest.mark.parametrize(

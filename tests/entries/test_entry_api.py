@@ -50,7 +50,7 @@ def test_a_director_checks_in_and_removes_the_absent(field):
     assert answer.status_code == 200 and answer.json()["checked_in"] is True
     assert client_for(None).get(API + "entries/").json()["checked_in"] == 1
     answer = client.post(API + "divisions/b/remove-absent/", format="json")
-    assert answer.json() == {"removed": ["#1 Evans, Eve", "#3 Gale, Gus"]}
+    assert answer.json() == {"removed": ["#1 Evans, Eve", "#3 Gale, Gus"], "promoted": []}
     assert list(field.b.entries.values_list("number", "player__name")) == [(1, "Fong, Fay")]
 
 

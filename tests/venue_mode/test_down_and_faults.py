@@ -123,8 +123,12 @@ def test_online_entries_on_the_copy_are_settled_by_the_venues_rules(client, monk
     oe.confirm_entry(nora.confirm_token)
     sam = oe.submit_entry(hosted_a, name="Second, Sam", email="sam@example.org")
     oe.confirm_entry(sam.confirm_token)
+    # Dan is in the registry (the venue's hand entry made him): his entry counts once he
+    # confirms it at the address the registry holds for him (issue 31)
+    Player.objects.filter(name="Dup, Dan").update(email="dan@example.org")
     dan = oe.submit_entry(hosted_a, name="Dup, Dan", email="dan@example.org")
-    oe.confirm_entry(dan.confirm_token)
+    assert dan.online.status == "pending" and dan.awaits == "player"
+    dan_page = oe.confirm_entry_link(dan.confirm_token).link_token  # his own page now
     sent = OnlineEntry.objects.filter(tournament=hosted)
     assert set(sent.values_list("status", flat=True)) == {"sent"}
     assert Entry.objects.filter(division=hosted_a).count() == 4  # the copy entered nobody
@@ -138,7 +142,7 @@ def test_online_entries_on_the_copy_are_settled_by_the_venues_rules(client, monk
     assert "New, Nora" in local_names and "Second, Sam" not in local_names
     statuses = dict(sent.values_list("player__name", "status"))
     assert statuses == {"New, Nora": "entered", "Second, Sam": "waiting", "Dup, Dan": "refused"}
-    refused = client.get(f"/entry/{dan.link_token}/").content.decode()
+    refused = client.get(f"/entry/{dan_page}/").content.decode()
     assert "refused at the venue: " in refused and "already" in refused
     waiting = client.get(f"/entry/{sam.link_token}/").content.decode()
     assert "waiting list at the venue, number 1" in waiting

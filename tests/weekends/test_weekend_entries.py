@@ -94,6 +94,32 @@ def test_one_form_enters_both_events_and_one_link_confirms_them(client, weekend)
     assert dict(online.values_list("tournament__slug", "status")) == by_event
 
 
+def test_a_registry_players_name_on_the_weekend_form_waits_for_the_player(client, weekend):
+    """Issue 31: someone typing a registry player's name enters nobody; the one link goes to
+    the address the registry holds, and the player's confirmation gives them new pages."""
+    Player.objects.create(name="Wren, Willa", email="willa@example.org")
+    post = {"event-early": "a", "event-main": "a", "name": "Wren, Willa", "email": "x@ex.org"}
+    r = client.post(URL, post)
+    assert r.status_code == 200 and 'id="pending"' in r.content.decode()
+    online = OnlineEntry.objects.filter(player__name="Wren, Willa")
+    assert {o.status for o in online} == {"pending"} and Entry.objects.count() == 1
+    to_player = [m for m in mail.outbox if m.to == ["willa@example.org"]]
+    to_maker = [m for m in mail.outbox if m.to == ["x@ex.org"]]
+    assert len(to_player) == 1 and len(to_maker) == 1
+    assert "/confirm/" not in to_maker[0].body
+    old_pages = re.findall(r"/entry/[^/\s]+/", to_maker[0].body)
+    link = re.search(r"/weekends/spring/confirm/[^/\s]+/", to_player[0].body).group(0)
+    assert "Early Bird: entered in division A as #1" in client.post(link).content.decode()
+    assert dict(online.values_list("tournament__slug", "status")) == {
+        "early": "entered",
+        "main": "waiting",
+    }
+    assert all(client.get(p).status_code == 404 for p in old_pages)  # the maker's pages
+    new_pages = re.findall(r"/entry/[^/\s]+/", mail.outbox[-1].body)
+    assert mail.outbox[-1].to == ["willa@example.org"] and len(new_pages) == 2
+    assert all(client.get(p).status_code == 200 for p in new_pages)
+
+
 def test_signed_in_the_entries_count_at_once(client, weekend):
     user = get_user_model().objects.create_user("willa", "willa@example.org", "pw-long-enough-1")
     client.force_login(user)

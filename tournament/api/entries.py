@@ -84,6 +84,8 @@ class CheckedInSerializer(serializers.Serializer):
 
 class RemovedSerializer(serializers.Serializer):
     removed = serializers.ListField(child=serializers.CharField())
+    # the waiting entrants who had checked in, moved into the freed places in order
+    promoted = serializers.ListField(child=serializers.CharField())
 
 
 def entries_data(tournament: Tournament) -> dict[str, Any]:
@@ -183,4 +185,4 @@ class RemoveAbsent(APIView):
     def post(self, request: Request, slug: str, division: str) -> Response:
         target = _director_division(request, slug, division)
         names = checkin.remove_absent(target, actor=request.user)
-        return Response(RemovedSerializer({"removed": names}).data)
+        return Response(RemovedSerializer({"removed": names, "promoted": names.promoted}).data)

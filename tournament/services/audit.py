@@ -80,6 +80,8 @@ class Action(StrEnum):
     PROMOTE_ENTRY = "promote_entry"
     DEMOTE_ENTRY = "demote_entry"
     REFUSE_ENTRY = "refuse_entry"
+    APPROVE_ENTRY = "approve_entry"
+    DECLINE_ENTRY = "decline_entry"
     MARK_PAID = "mark_paid"
     MOVE_ONLINE_ENTRY = "move_online_entry"
     CHECK_IN = "check_in"

@@ -7,6 +7,11 @@ same way as those who entered online. Round 1 is then paired from those who came
 director's action removes every entry not checked in (``remove_absent``), through the
 console's ``remove_entry`` so the numbers close up, refused once round 1 is paired (after
 that, an absent player is withdrawn, not removed).
+
+A capped division's waiting entrants check in too, "if a place frees" (``check_in_waiting``,
+kept on their online entry): removing the absent then promotes those who are here into the
+freed places in their waiting-list order, each told by the promotion notice, so the division
+starts full (no bye for want of a player who came).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from tournament.errors import ServiceError
 from ..access import require
 from ..models import Division, Entry, OnlineEntry
 from ..selectors import paired_rounds
+from . import online_entries as oe
 from .audit import Actor, audit
 from .entries import remove_entry
 from .venue import held_by_venue, queue_check_in
@@ -59,6 +65,49 @@ def check_in(entry: Entry, *, here: bool = True, actor: Actor | str | Any | None
 
 
 @transaction.atomic
+def check_in_waiting(
+    online: OnlineEntry, *, here: bool = True, actor: Actor | str | Any | None = None
+) -> OnlineEntry:
+    """Mark a waiting entrant here "if a place frees" (or, ``here=False``, not here after all):
+    ``remove_absent`` promotes the checked-in waiting entrants in their list order. Checked as
+    ``check_in`` is (a director's tap, or the entrant's own link as a trusted door); refused
+    for an entrant not on the waiting list and once round 1 is paired."""
+    division = online.division
+    require(actor, "direct", division.tournament, what="check players in")
+    if online.status != OnlineEntry.Status.WAITING:
+        raise ServiceError(
+            "entries_state",
+            field="entry",
+            name=online.player.name,
+            status=online.get_status_display(),
+            what="checked in from the waiting list",
+        )
+    if paired_rounds(division):
+        raise ServiceError("checkin_round_paired", field="entry", division=division.name)
+    if (online.checked_in_at is not None) == here:
+        return online
+    online.checked_in_at = timezone.now() if here else None
+    online.save(update_fields=["checked_in_at"])
+    audit(
+        division.tournament,
+        actor,
+        "check_in" if here else "undo_check_in",
+        online,
+        f"{division.name} waiting list: {online.player.name} "
+        + ("checked in if a place frees" if here else "no longer checked in"),
+        after={"checked_in": here, "waiting": True},
+    )
+    return online
+
+
+class Removed(list[str]):
+    """The names ``remove_absent`` removed (a list, as before), and in ``promoted`` the
+    waiting entrants who were here and took the freed places, in order."""
+
+    promoted: list[str]
+
+
+@transaction.atomic
 def player_check_in(entry: Entry, *, actor: Actor | str | Any | None = None) -> str:
     """A player checking in from their own link: "checked_in" (or already), or "sent" when a
     venue runs the tournament and this is its hosted copy (issue 23): the check-in is queued
@@ -83,11 +132,13 @@ def player_check_in(entry: Entry, *, actor: Actor | str | Any | None = None) -> 
 
 
 @transaction.atomic
-def remove_absent(division: Division, *, actor: Actor | str | Any | None = None) -> list[str]:
+def remove_absent(division: Division, *, actor: Actor | str | Any | None = None) -> Removed:
     """Before round 1: remove every entry of ``division`` not checked in (numbers close up, the
-    players stay in the registry; an online entrant's entry is marked withdrawn). Returns the
-    names removed. Refused once a round is paired, when nobody has checked in (that would
-    empty the division: check-in has probably not started), and when everyone has."""
+    players stay in the registry; an online entrant's entry is marked withdrawn), then move
+    the waiting entrants who checked in into the freed places, in their waiting-list order
+    (``Removed.promoted``). Returns the names removed. Refused once a round is paired, when
+    nobody has checked in (that would empty the division: check-in has probably not
+    started), and when everyone has."""
     tournament = division.tournament
     require(actor, "direct", tournament, what="remove players who did not check in")
     if paired_rounds(division):
@@ -115,4 +166,8 @@ def remove_absent(division: Division, *, actor: Actor | str | Any | None = None)
         f"{division.name}: {len(names)} not checked in removed before round 1",
         after={"removed": names},
     )
-    return names
+    removed = Removed(names)
+    removed.promoted = [
+        f"#{o.entry.number} {o.player.name}" for o in oe.promote_checked_in(division, actor)
+    ]
+    return removed

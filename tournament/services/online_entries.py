@@ -15,6 +15,14 @@ waits. An entrant withdrawing before round 1 is paired frees their place (``remo
 numbers close up) and the first waiting entrant takes it (``promote``). The entrant's personal
 link carries a 192-bit secret of which only the SHA-256 is stored.
 
+No one enters in another player's name: an entry naming a player already in the registry
+counts only once that player confirms it (signed in with the account whose address is the one
+the registry holds for them, or by the link mailed to that address, never to the address the
+entrant typed) or a director approves it (``approve_entry``). Until then it is ``pending``: it
+holds no place, is not counted against the cap and bars no one, so a prankster cannot fill a
+capped division nor lock the real player out. The player's confirmation gives the entry a new
+personal link (the maker's stops working). An entry making a new player counts as before.
+
 Every write here is one transaction with its audit event; the director's actions require
 ``direct`` on the tournament; the entrant's own actions are checked by their link's secret.
 """
@@ -54,7 +62,13 @@ from .venue import held_by_venue, queue_online_entry, queue_withdrawal
 
 Status = OnlineEntry.Status
 TOKEN_BYTES = 24  # 192 bits, as the self-entry links
-LIVE = (Status.ENTERED, Status.WAITING, Status.UNCONFIRMED)
+# pending entries one player may have in a tournament: each mails the registry's address,
+# so a stranger cannot fill the player's mailbox through the form (from many addresses)
+PENDING_PER_PLAYER = 3
+LIVE = (Status.ENTERED, Status.WAITING, Status.UNCONFIRMED, Status.PENDING)
+# the entries that bar the same player from entering again (a pending one bars no one: its
+# maker may not be the player)
+BARRING = (Status.ENTERED, Status.WAITING, Status.UNCONFIRMED, Status.REFUSED, Status.SENT)
 
 
 def link_hash(token: str) -> str:
@@ -64,6 +78,15 @@ def link_hash(token: str) -> str:
 def _new_secret() -> tuple[str, str]:
     token = secrets.token_urlsafe(TOKEN_BYTES)
     return token, link_hash(token)
+
+
+def speaks_for(user: Any, player: Player) -> bool:
+    """Whether a signed-in account is this registry player's own: its address (confirmed when
+    the account was made) is the one the registry holds for the player."""
+    if not is_signed_in(user):
+        return False
+    mine = str(getattr(user, "email", "") or "").strip().lower()
+    return bool(mine) and mine == str(player.email or "").strip().lower()
 
 
 def entries_actor(online: OnlineEntry) -> Actor:
@@ -265,6 +288,20 @@ class Submitted:
     online: OnlineEntry
     link_token: str
     confirm_token: str | None
+    # "player": a pending entry whose confirmation goes to the address the registry holds for
+    # the player (``confirm_token`` is for that address, never the entrant's); "director": a
+    # pending entry only a director's approval makes count (the registry holds no address)
+    awaits: str = ""
+    new_player: bool = False  # the entry made the player (a weekend's other events reuse them)
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    """What a confirmation link did: the online entry and, when the player confirmed an entry
+    someone made for them, its new personal link's secret (the maker's link stops working)."""
+
+    online: OnlineEntry
+    link_token: str | None
 
 
 def window_state(tournament: Tournament, now: dt.datetime | None = None) -> str:
@@ -348,12 +385,6 @@ def _email(value: Any, needed: bool) -> str:
     return email
 
 
-def _same_address(typed: str, held: str) -> bool:
-    """The address an entrant typed is the one the registry holds (any case): a non-empty
-    match, so an entrant who proves the mailbox proves they are the record's person."""
-    return bool(typed and held and typed.strip().lower() == held.strip().lower())
-
-
 def division_rule(division: Division) -> DivisionEntryRule:
     rule = DivisionEntryRule.objects.filter(division=division).first()
     if rule is None:
@@ -394,9 +425,35 @@ def submit_entry(
     shares_contact: bool | None = None,
 ) -> Submitted:
     """A player's entry from the public form. Signed in (``user``), it counts at once;
-    otherwise it waits for the link mailed to ``email`` (``confirm_entry``).
-    ``shares_contact`` carries the first entry's answer to the same entrant's others (the
-    weekend form: the record the first entry made is still the entrant's own)."""
+    otherwise it waits for the link mailed to ``email`` (``confirm_entry``). An entry naming
+    a registry player is pending (``Submitted.awaits``) unless the signed-in account is that
+    player's (``speaks_for``)."""
+    return _submit(
+        division,
+        player_id=player_id,
+        name=name,
+        email=email,
+        notices_opt_in=notices_opt_in,
+        user=user,
+        made_now=None,
+        shares_contact=None,
+    )
+
+
+def _submit(
+    division: Division,
+    *,
+    player_id: Any,
+    name: Any,
+    email: Any,
+    notices_opt_in: bool,
+    user: Any,
+    made_now: Player | None,
+    shares_contact: bool | None,
+) -> Submitted:
+    """``submit_entry``; ``made_now`` is the player a weekend form's first entry just made
+    (their other events' entries are theirs, not a registry player's), and
+    ``shares_contact`` carries the first entry's answer to the same entrant's others."""
     tournament = division.tournament
     _require_open(tournament)
     rule = division_rule(division)
@@ -404,22 +461,40 @@ def submit_entry(
         raise ServiceError("entries_division_started", field="division", division=division.name)
     signed_in = is_signed_in(user)
     address = _email(email or (user.email if signed_in else ""), needed=not signed_in)
-    player = _entrant(player_id, name)
+    player = made_now if made_now is not None else _entrant(player_id, name)
+    new_player = player.pk is None
     if player.pk is not None:
-        _refuse_second_entry(tournament, player, (*LIVE, Status.REFUSED, Status.SENT))
+        _refuse_second_entry(tournament, player, BARRING)
+    # someone naming a registry player may not be them: the player confirms, or a director
+    pending = made_now is None and not new_player and not speaks_for(user, player)
+    awaits = ("player" if player.email else "director") if pending else ""
+    if pending:
+        waiting_for_them = OnlineEntry.objects.filter(
+            tournament=tournament, player=player, status=Status.PENDING
+        ).count()
+        if waiting_for_them >= PENDING_PER_PLAYER:
+            raise ServiceError(
+                "entries_pending_many",
+                field="name",
+                name=player.name,
+                count=waiting_for_them,
+                tournament=tournament.name,
+            )
     rating = registry_rating(player, division) if player.pk else 0
     _check_band(division, rule, rating)
     # the entrant shares the registry's contact details with the directors when the record is
-    # theirs (made now) or its address is the one the mailed link will prove they read
-    shared = player.pk is None or (not signed_in and _same_address(address, player.email))
+    # theirs (made now) or the entry waits for the link mailed to the address the registry
+    # holds: confirming it proves that address is theirs (a signed-in account's address was
+    # never proved by mail, and a director's approval proves nothing about the entrant)
+    shared = new_player or awaits == "player"
     if shares_contact is not None:
         shared = shares_contact
-    if player.pk is None:
+    if new_player:
         player.email = address
         player.save()
     link_token, link = _new_secret()
     confirm_token = confirm = None
-    if not signed_in:
+    if awaits == "player" or (not signed_in and not pending):
         confirm_token, confirm = _new_secret()
     online = OnlineEntry.objects.create(
         tournament=tournament,
@@ -428,41 +503,56 @@ def submit_entry(
         user=user if signed_in else None,
         email=address,
         rating=rating,
-        status=Status.UNCONFIRMED,
+        status=Status.PENDING if pending else Status.UNCONFIRMED,
         notices=bool(notices_opt_in),
         link_hash=link,
         confirm_hash=confirm,
         contact_shared=shared,
     )
     who = Actor(user.get_username(), user) if signed_in else Actor(f"entrant {player.name}")
+    waits = {
+        "player": "; awaiting the player's confirmation (mailed to the registry's address)",
+        "director": "; awaiting a director's approval (the registry has no address for them)",
+        "": "" if signed_in else "; awaiting e-mail confirmation",
+    }[awaits]
     audit(
         tournament,
         who,
         "online_entry",
         online,
-        f"{player.name} ({rating}) entered {division.name} online"
-        + ("" if signed_in else "; awaiting e-mail confirmation"),
+        f"{player.name} ({rating}) entered {division.name} online" + waits,
         after={"division": division.name, "player": player.name, "rating": rating},
     )
-    if notices_opt_in and address and held_by_venue(tournament) is None:
-        # (a venue's copy takes no subscription: the venue sends no mail while offline)
+    if notices_opt_in and address and not pending and held_by_venue(tournament) is None:
+        # (a venue's copy takes no subscription: the venue sends no mail while offline; a
+        # pending entry's maker subscribes no one: the player's own confirmation does)
         notices.subscribe(tournament, player, address, actor=who)
-    if signed_in:
+    if signed_in and not pending:
+        if not new_player:  # the player's own entry: entries others made for them are void
+            _decline_others(online, who)
         _place(online, who)
-    return Submitted(online, link_token, confirm_token)
+    return Submitted(online, link_token, confirm_token, awaits, new_player)
 
 
 @transaction.atomic
 def confirm_entry(token: Any) -> OnlineEntry:
     """The mailed link followed: the entry counts (placed in its division, or waiting)."""
+    return confirm_entry_link(token).online
+
+
+@transaction.atomic
+def confirm_entry_link(token: Any) -> Confirmed:
+    """``confirm_entry``, with the entry's new personal link when the player confirmed an
+    entry someone else made for them (to be shown and mailed to the player only)."""
     online = _by_secret(token, confirm=True)
-    _confirm(online)
-    return online
+    return Confirmed(online, _confirm(online))
 
 
-def _confirm(online: OnlineEntry) -> None:
+def _confirm(online: OnlineEntry) -> str | None:
+    if online.status == Status.PENDING:
+        return _confirm_for_player(online)
     if online.status != Status.UNCONFIRMED:
-        return  # a second click changes nothing
+        return None  # a second click changes nothing
     _require_open(online.tournament, field="")
     who = entries_actor(online)
     audit(
@@ -473,6 +563,79 @@ def _confirm(online: OnlineEntry) -> None:
         f"{online.player.name} confirmed their entry to {online.division.name}",
     )
     _place(online, who)
+    return None
+
+
+def _confirm_for_player(online: OnlineEntry) -> str:
+    """The player followed the link mailed to the address the registry holds for them: the
+    entry someone made in their name counts. It gets a new personal link (returned, for the
+    player alone) and that address as its contact; the maker's link no longer works."""
+    _require_open(online.tournament, field="")
+    _refuse_second_entry(online.tournament, online.player, BARRING)
+    token, link = _new_secret()
+    address = online.player.email or online.email
+    online.link_hash, online.email = link, address
+    online.save(update_fields=["link_hash", "email"])
+    who = entries_actor(online)
+    audit(
+        online.tournament,
+        who,
+        "confirm_online_entry",
+        online,
+        f"{online.player.name} confirmed the entry made for them to {online.division.name}",
+    )
+    _settle(online, who)
+    return token
+
+
+@transaction.atomic
+def approve_entry(online: OnlineEntry, *, actor: Actor | str | Any | None = None) -> None:
+    """A director vouches for a pending entry (they know its maker is the player, or the
+    registry holds no address to confirm by): it counts now, placed or waiting as any entry."""
+    require(actor, "direct", online.tournament, what="approve entries")
+    _require_status(online, (Status.PENDING,), "approved")
+    _refuse_second_entry(online.tournament, online.player, BARRING)
+    _settle(online, actor)
+    audit(
+        online.tournament,
+        actor,
+        "approve_entry",
+        online,
+        f"{online.player.name}'s entry to {online.division.name} approved: "
+        + online.get_status_display(),
+        before={"status": Status.PENDING},
+        after={"status": online.status},
+    )
+
+
+def _settle(online: OnlineEntry, who: Any) -> None:
+    """A pending entry counts: the player's other pending entries here are declined (their
+    own one counts now), the notices asked for go to the entry's address, and it is placed."""
+    _decline_others(online, who)
+    if online.notices and online.email and held_by_venue(online.tournament) is None:
+        notices.subscribe(online.tournament, online.player, online.email, actor=who)
+    _place(online, who)
+
+
+def _decline_others(online: OnlineEntry, who: Any) -> None:
+    """The player's entry counts: the other pending entries made for them here are void."""
+    others = (
+        OnlineEntry.objects.select_related("division")
+        .filter(tournament=online.tournament, player=online.player, status=Status.PENDING)
+        .exclude(pk=online.pk)
+    )
+    for other in others:
+        other.status, other.note = Status.DECLINED, "another entry for the player counts"
+        other.save(update_fields=["status", "note"])
+        audit(
+            online.tournament,
+            who,
+            "decline_entry",
+            other,
+            f"{other.player.name}'s other pending entry to {other.division.name} declined",
+            before={"status": Status.PENDING},
+            after={"status": other.status},
+        )
 
 
 def _refuse_second_entry(tournament: Tournament, player: Player, statuses: tuple) -> None:
@@ -519,7 +682,7 @@ def enter_from_hosted(
     if paired_rounds(division):
         raise ServiceError("entries_division_started", field="division", division=division.name)
     if player.pk is not None:
-        _refuse_second_entry(tournament, player, (*LIVE, Status.REFUSED))
+        _refuse_second_entry(tournament, player, BARRING)
     _check_band(division, rule, rating)
     shared = player.pk is None  # a record the entry makes holds only the entrant's own details
     if player.pk is None:
@@ -596,6 +759,9 @@ def _enter(online: OnlineEntry, actor: Any) -> None:
     online.entry = entry
     online.status = Status.ENTERED
     online.save(update_fields=["entry", "status"])
+    if online.checked_in_at is not None:  # they checked in while waiting: they are here
+        entry.checked_in_at = online.checked_in_at
+        entry.save(update_fields=["checked_in_at"])
 
 
 def _door(actor: Any) -> Any:
@@ -659,19 +825,43 @@ def _promote_first(division: Division, actor: Any) -> OnlineEntry | None:
     queue = waiting_list(division)
     if not queue:
         return None
-    first = queue[0]
-    _enter(first, actor)
-    first.promoted_at = timezone.now()
-    first.save(update_fields=["promoted_at"])
+    _promote(queue[0], actor)
+    return queue[0]
+
+
+def _promote(online: OnlineEntry, actor: Any) -> None:
+    """A waiting entrant takes a freed place: audited, and told by the promotion notice."""
+    division = online.division
+    _enter(online, actor)
+    online.promoted_at = timezone.now()
+    online.save(update_fields=["promoted_at"])
     audit(
         division.tournament,
         actor,
         "promote_entry",
-        first,
-        f"{first.player.name} moved off {division.name}'s waiting list into #{first.entry.number}",
+        online,
+        f"{online.player.name} moved off {division.name}'s waiting list into "
+        f"#{online.entry.number}",
     )
-    notices.notify_promoted(division.tournament, first.player, division)
-    return first
+    notices.notify_promoted(division.tournament, online.player, division)
+
+
+def promote_checked_in(division: Division, actor: Any) -> list[OnlineEntry]:
+    """On the day, once the absent are removed (``checkin.remove_absent``): the waiting
+    entrants who checked in "if a place frees" take the freed places in their waiting-list
+    order, each told by the promotion notice. Those not here are passed over and keep their
+    place on the list. The caller holds the director's check."""
+    _lock(division)
+    promoted: list[OnlineEntry] = []
+    if paired_rounds(division):
+        return promoted
+    for online in waiting_list(division):
+        if not _room(division):
+            break
+        if online.checked_in_at is not None:
+            _promote(online, actor)
+            promoted.append(online)
+    return promoted
 
 
 def _free_place(online: OnlineEntry, actor: Any) -> None:
@@ -706,7 +896,7 @@ def withdraw_entry(token: Any) -> OnlineEntry:
     and it closes up and promotes by its own rules."""
     online = _by_secret(token)
     link = held_by_venue(online.tournament)
-    if link is not None and online.status != Status.UNCONFIRMED:
+    if link is not None and online.status not in (Status.UNCONFIRMED, Status.PENDING):
         _require_status(online, (*LIVE, Status.SENT), "withdrawn")
         queue_withdrawal(link, online, entries_actor(online))
         return online
@@ -795,7 +985,9 @@ def refuse_entry(
     was_entered = online.status == Status.ENTERED
     before = {"status": online.status}
     _free_place(online, actor)
-    online.status, online.note = Status.REFUSED, note
+    # a pending entry refused is declined: not the player's doing, it never bars them
+    refused = Status.DECLINED if online.status == Status.PENDING else Status.REFUSED
+    online.status, online.note = refused, note
     online.save(update_fields=["status", "note"])
     audit(
         online.tournament,
@@ -947,13 +1139,14 @@ def submit_weekend_entries(
         division.tournament = tournament
         try:
             done.append(
-                submit_entry(
+                _submit(
                     division,
                     player_id=done[0].online.player_id if done else player_id,
                     name=name,
                     email=email,
                     notices_opt_in=notices_opt_in,
                     user=user,
+                    made_now=done[0].online.player if done and done[0].new_player else None,
                     shares_contact=done[0].online.contact_shared if done else None,
                 )
             )
@@ -969,6 +1162,13 @@ def confirm_weekend_entries(weekend: Weekend, token: Any) -> list[OnlineEntry]:
     """The weekend form's one mailed link: confirms the entry it was made for and the same
     entrant's other unconfirmed entries to this weekend's events from that address (they
     were submitted together), each placed or put on its waiting list by its event's rules."""
+    return [done.online for done in confirm_weekend_links(weekend, token)]
+
+
+@transaction.atomic
+def confirm_weekend_links(weekend: Weekend, token: Any) -> list[Confirmed]:
+    """``confirm_weekend_entries`` with each entry's new personal link when the player
+    confirmed entries someone made in their name (mailed to the registry's address)."""
     first = _by_secret(token, confirm=True)
     events = weekend.events.values_list("tournament_id", flat=True)
     if first.tournament_id not in set(events):
@@ -978,11 +1178,9 @@ def confirm_weekend_entries(weekend: Weekend, token: Any) -> list[OnlineEntry]:
         .filter(
             player=first.player,
             email=first.email,
-            status=Status.UNCONFIRMED,
+            status=first.status if first.status == Status.PENDING else Status.UNCONFIRMED,
             tournament_id__in=events,
         )
         .exclude(pk=first.pk)
     )
-    for online in together:
-        _confirm(online)
-    return together
+    return [Confirmed(online, _confirm(online)) for online in together]

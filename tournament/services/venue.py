@@ -370,7 +370,7 @@ def _online_states(tournament: Tournament, refs: dict[str, int]) -> list[dict[st
         lists[division_id] = places[pk] = lists.get(division_id, 0) + 1
     onlines = (
         OnlineEntry.objects.filter(tournament=tournament)
-        .exclude(status=OnlineEntry.Status.UNCONFIRMED)
+        .exclude(status__in=NOT_COUNTED)
         .select_related("division", "entry")
         .order_by("pk")
     )
@@ -400,6 +400,14 @@ def _online_states(tournament: Tournament, refs: dict[str, int]) -> list[dict[st
     return rows
 
 
+# entries no one has confirmed (and pending ones declined): never the venue's business
+NOT_COUNTED = (
+    OnlineEntry.Status.UNCONFIRMED,
+    OnlineEntry.Status.PENDING,
+    OnlineEntry.Status.DECLINED,
+)
+
+
 def _apply_online(tournament: Tournament, rows: Any) -> None:
     """On the hosted copy: each online entrant's record made what the venue says (the
     venue's state wins over this copy's answers and guesses). Setting, never adding: a
@@ -418,7 +426,7 @@ def _apply_online(tournament: Tournament, rows: Any) -> None:
             raise _bad(f"online entrant {row['player']}: no division {row.get('division')!r}")
         online = (
             OnlineEntry.objects.filter(tournament=tournament, player_id=row["player"])
-            .exclude(status=OnlineEntry.Status.UNCONFIRMED)
+            .exclude(status__in=NOT_COUNTED)
             .order_by("-pk")
             .first()
         )

@@ -47,6 +47,10 @@ from .selfentry import _private
 SENT_TO_VENUE = (
     "Your check-in is sent to the venue, which runs the event: this page shows its answer."
 )
+WAITING_HERE = (
+    "You are checked in, if a place frees: when the players who did not come are removed "
+    "before round 1, you move into a freed place in your waiting-list order."
+)
 ENTRIES_PER_ADDRESS = 40
 ENTRY_WINDOW_SECONDS = 600
 
@@ -178,6 +182,8 @@ def entries(request: HttpRequest, slug: str) -> HttpResponseBase:
     _count_entry(request)
     link = request.build_absolute_uri(reverse("entries:mine", args=[done.link_token]))
     online = done.online
+    if done.awaits:
+        return _pending(request, tournament, done, link)
     if done.confirm_token:
         confirm = request.build_absolute_uri(reverse("entries:confirm", args=[done.confirm_token]))
         send_mail(
@@ -211,6 +217,52 @@ def entries(request: HttpRequest, slug: str) -> HttpResponseBase:
     return _private(redirect("entries:mine", token=done.link_token))
 
 
+def _pending(
+    request: HttpRequest, tournament: Tournament, done: oe.Submitted, link: str
+) -> HttpResponseBase:
+    """An entry naming a registry player, made by someone not known to be them: the player
+    is asked at the address the registry holds (never the one typed), the maker is told it
+    holds no place until the player confirms it or a director approves it."""
+    online = done.online
+    division = online.division
+    waits = "the player's confirmation or " if done.awaits == "player" else ""
+    # (the player's own address typed: the confirmation mail is all they need)
+    to_maker = bool(online.email) and online.email.lower() != online.player.email.lower()
+    if to_maker:
+        send_mail(
+            f"Your entry to {tournament.name}: awaiting confirmation",
+            f"Your entry of {online.player.name} in division {division.name} awaits {waits}"
+            f"a director's approval: it holds no place until then.\nIts page:\n\n{link}",
+            None,
+            [online.email],
+        )
+    if done.confirm_token:
+        confirm = request.build_absolute_uri(reverse("entries:confirm", args=[done.confirm_token]))
+        send_mail(
+            f"Confirm your entry to {tournament.name}",
+            f"Someone entered you, {online.player.name}, in {tournament.name}, division "
+            f"{division.name}.\nIf you mean to play, confirm it here (your own page comes "
+            f"with the confirmation):\n\n{confirm}\n\nIf it was not you, ignore this "
+            "message: nothing is entered.",
+            None,
+            [online.player.email],
+        )
+    if request.user.is_authenticated:
+        messages.success(
+            request,
+            f"Your entry awaits {waits}a director's approval: it holds no place until then. "
+            "Keep this page's address: it is your entry's own.",
+        )
+        return _private(redirect("entries:mine", token=done.link_token))
+    context = {
+        "tournament": tournament,
+        "online": online,
+        "awaits": done.awaits,
+        "to_maker": to_maker,
+    }
+    return _private(render(request, "entries/sent.html", context))
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def confirm(request: HttpRequest, token: str) -> HttpResponseBase:
     """The mailed link: a button confirms (a GET changes nothing, as mail scanners open
@@ -220,10 +272,22 @@ def confirm(request: HttpRequest, token: str) -> HttpResponseBase:
         return _private(render(request, "entries/confirm.html", context))
     try:
         with busy_refusal():
-            online = oe.confirm_entry(token)
+            done = oe.confirm_entry_link(token)
     except ServiceError as exc:
         context["error"] = exc.message
         return _private(render(request, "entries/confirm.html", context, status=400))
+    online = done.online
+    if done.link_token:  # the player confirmed an entry made for them: the page is theirs now
+        mine = request.build_absolute_uri(reverse("entries:mine", args=[done.link_token]))
+        send_mail(
+            f"Your entry to {online.tournament.name}",
+            f"{online.player.name}: {online.get_status_display()} in division "
+            f"{online.division.name}.\nYour own page (see your entry, withdraw it, check in "
+            f"on the day):\n\n{mine}",
+            None,
+            [online.email],
+        )
+        context["mine"] = mine
     context["online"] = online
     context["position"] = oe.waiting_position(online)
     return _private(render(request, "entries/confirm.html", context))
@@ -287,6 +351,15 @@ def withdraw(request: HttpRequest, token: str) -> HttpResponseBase:
 @require_POST
 def check_in(request: HttpRequest, token: str) -> HttpResponseBase:
     online = _online(request, token)
+    if online.entry is None and online.status == oe.Status.WAITING:
+        try:  # "if a place frees": removing the absent moves them in, in list order
+            with busy_refusal():
+                checkin.check_in_waiting(online, actor=oe.entries_actor(online))
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, WAITING_HERE)
+        return _private(redirect("entries:mine", token=token))
     if online.entry is None:
         messages.error(request, "Only an entrant with a place in a division checks in.")
         return _private(redirect("entries:mine", token=token))

@@ -106,7 +106,30 @@ def weekend_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
         for s in done.entries
     )
     first = done.entries[0].online
-    if done.confirm_token:
+    awaits = done.entries[0].awaits
+    if awaits:
+        # entries naming a registry player: the player confirms at the registry's address
+        # (never the one typed here), or a director approves; they hold no place until then
+        if done.confirm_token:
+            confirm = request.build_absolute_uri(
+                reverse("public:weekend_confirm", args=[weekend.slug, done.confirm_token])
+            )
+            send_mail(
+                f"Confirm your entries to {weekend.name}",
+                f"Someone entered you, {first.player.name}, in {len(done.entries)} event(s) of "
+                f"{weekend.name}.\nIf you mean to play, confirm them here:\n\n{confirm}\n\n"
+                "If it was not you, ignore this message: nothing is entered.",
+                None,
+                [first.player.email],
+            )
+        body = (
+            f"Your entries of {first.player.name} to {weekend.name} await "
+            + ("the player's confirmation or " if done.confirm_token else "")
+            + "a director's approval: they hold no place until then.\n\nYour own page in "
+            f"each event:\n\n{pages}"
+        )
+        subject = f"Your entries to {weekend.name}: awaiting confirmation"
+    elif done.confirm_token:
         confirm = request.build_absolute_uri(
             reverse("public:weekend_confirm", args=[weekend.slug, done.confirm_token])
         )
@@ -123,7 +146,12 @@ def weekend_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
         subject = f"Your entries to {weekend.name}"
     if first.email:
         send_mail(subject, body, None, [first.email])
-    context = {"weekend": weekend, "done": done.entries, "mailed": bool(done.confirm_token)}
+    context = {
+        "weekend": weekend,
+        "done": done.entries,
+        "mailed": bool(done.confirm_token) and not awaits,
+        "awaits": awaits,
+    }
     return _private(render(request, "tournament/weekend_sent.html", context))
 
 
@@ -137,11 +165,24 @@ def weekend_confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse
         return _private(render(request, "tournament/weekend_confirm.html", context))
     try:
         with busy_refusal():
-            context["confirmed"] = [
-                (online, oe.waiting_position(online))
-                for online in oe.confirm_weekend_entries(weekend, token)
-            ]
+            confirmed = oe.confirm_weekend_links(weekend, token)
     except ServiceError as exc:
         context["error"] = exc.message
         return _private(render(request, "tournament/weekend_confirm.html", context, status=400))
+    context["confirmed"] = [(c.online, oe.waiting_position(c.online)) for c in confirmed]
+    renewed = [c for c in confirmed if c.link_token]
+    if renewed:  # the player confirmed entries made for them: their own pages are new
+        pages = "\n".join(
+            f"{c.online.tournament.name}, division {c.online.division.name}: "
+            + request.build_absolute_uri(reverse("entries:mine", args=[c.link_token]))
+            for c in renewed
+        )
+        send_mail(
+            f"Your entries to {weekend.name}",
+            f"{renewed[0].online.player.name}: your own page in each event (see your entry, "
+            f"withdraw it, check in on the day):\n\n{pages}",
+            None,
+            [renewed[0].online.email],
+        )
+        context["renewed"] = True
     return _private(render(request, "tournament/weekend_confirm.html", context))

@@ -45,10 +45,18 @@ class Command(GibsonCommand):
         if action == "remove-absent":
             names = checkin.remove_absent(division, actor=actor)
             if opts["json"]:
-                self.emit_json({"ok": True, "division": division.name, "removed": names})
+                self.emit_json(
+                    {
+                        "ok": True,
+                        "division": division.name,
+                        "removed": list(names),
+                        "promoted": names.promoted,
+                    }
+                )
             else:
                 self.stdout.write(
                     f"division {division.name}: removed {len(names)}: {', '.join(names)}"
+                    + (f"; promoted: {', '.join(names.promoted)}" if names.promoted else "")
                 )
             return
         raw = opts["number"]

@@ -83,10 +83,16 @@ def _entries_page(
                 "form": form,
                 "entered": [o for o in online if o.status == OnlineEntry.Status.ENTERED],
                 "waiting": oe.waiting_list(d),
+                "pending": [o for o in online if o.status == OnlineEntry.Status.PENDING],
                 "others": [
                     o
                     for o in online
-                    if o.status not in (OnlineEntry.Status.ENTERED, OnlineEntry.Status.WAITING)
+                    if o.status
+                    not in (
+                        OnlineEntry.Status.ENTERED,
+                        OnlineEntry.Status.WAITING,
+                        OnlineEntry.Status.PENDING,
+                    )
                 ],
                 "started": bool(paired_rounds(d)),
             }
@@ -168,14 +174,14 @@ def division_rule(request: HttpRequest, tournament: Tournament, division: str) -
     return _back(tournament, f"#rule-{div.slug}")
 
 
-ACTIONS = ("paid", "unpaid", "refuse", "promote", "demote", "move")
+ACTIONS = ("paid", "unpaid", "approve", "refuse", "promote", "demote", "move")
 
 
 @director_required
 @require_POST
 def entry_action(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
-    """One button of an entrant's row: ``action`` paid, unpaid, refuse (``reason``), promote,
-    demote, or move (``to``: a division's slug)."""
+    """One button of an entrant's row: ``action`` paid, unpaid, approve (a pending entry),
+    refuse (``reason``), promote, demote, or move (``to``: a division's slug)."""
     action = request.POST.get("action", "")
     try:
         online = oe.online_entry(tournament, request.POST.get("entry"))
@@ -184,6 +190,8 @@ def entry_action(request: HttpRequest, tournament: Tournament) -> HttpResponseBa
         with busy_refusal():
             if action in ("paid", "unpaid"):
                 oe.mark_paid(online, action == "paid", actor=request.user)
+            elif action == "approve":
+                oe.approve_entry(online, actor=request.user)
             elif action == "refuse":
                 oe.refuse_entry(online, request.POST.get("reason", ""), actor=request.user)
             elif action == "promote":
@@ -224,6 +232,7 @@ def _checkin_rows(tournament: Tournament) -> list[dict[str, Any]]:
             {
                 "division": d,
                 "entries": entries,
+                "waiting": oe.waiting_list(d),
                 "here": here,
                 "absent": len(entries) - here,
                 "started": bool(paired_rounds(d)),
@@ -292,7 +301,10 @@ def checkin_page(request: HttpRequest, tournament: Tournament) -> HttpResponseBa
 @director_required
 @require_POST
 def checkin_tap(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
-    """Check one player in (``here=1``) or out (``here=0``)."""
+    """Check one player in (``here=1``) or out (``here=0``); ``online`` instead of ``entry``:
+    a waiting entrant, checked in if a place frees."""
+    if request.POST.get("online"):
+        return _waiting_tap(request, tournament)
     entry = (
         Entry.objects.select_related("player", "division")
         .filter(division__tournament=tournament, pk=_pk(request.POST.get("entry")))
@@ -318,6 +330,35 @@ def checkin_tap(request: HttpRequest, tournament: Tournament) -> HttpResponseBas
     return redirect(back)  # the find box has the focus again, for the next name
 
 
+def _coming(division: Any, absent: int) -> list[OnlineEntry]:
+    """The checked-in waiting entrants who would take the places ``absent`` removals free,
+    in waiting-list order (as ``checkin.remove_absent`` promotes them)."""
+    rule = DivisionEntryRule.objects.filter(division=division).first()
+    here = [o for o in oe.waiting_list(division) if o.checked_in_at is not None]
+    if rule is None or rule.cap is None:
+        return here
+    return here[: max(rule.cap - (division.entries.count() - absent), 0)]
+
+
+def _waiting_tap(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
+    back = reverse("console:checkin", args=(tournament.slug,))
+    here = request.POST.get("here", "1") != "0"
+    try:
+        online = oe.online_entry(tournament, request.POST.get("online"))
+        online.tournament = online.division.tournament = tournament
+        with busy_refusal():
+            checkin.check_in_waiting(online, here=here, actor=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            f"{online.division.name} waiting list: {online.player.name}: "
+            + ("checked in if a place frees" if here else "not checked in"),
+        )
+    return redirect(back)
+
+
 def _pk(value: Any) -> int | None:
     text = str(value or "")
     return int(text) if text.isascii() and text.isdigit() and len(text) < 12 else None
@@ -340,9 +381,15 @@ def remove_absent(request: HttpRequest, tournament: Tournament, division: str) -
         except ServiceError as exc:
             messages.error(request, exc.message)
         else:
+            promoted = names.promoted
             messages.success(
                 request,
-                f"Division {div.name}: {len(names)} not checked in removed; numbers closed up.",
+                f"Division {div.name}: {len(names)} not checked in removed; numbers closed up."
+                + (
+                    f" Off the waiting list into the freed places: {', '.join(promoted)}."
+                    if promoted
+                    else ""
+                ),
             )
         return redirect(back + f"#d-{div.slug}")
     absent = list(div.entries.filter(checked_in_at__isnull=True).select_related("player"))
@@ -350,6 +397,7 @@ def remove_absent(request: HttpRequest, tournament: Tournament, division: str) -
         "tournament": tournament,
         "division": div,
         "absent": absent,
+        "coming": _coming(div, len(absent)),
         "started": bool(paired_rounds(div)),
     }
     return render(request, "console/checkin_absent.html", context)

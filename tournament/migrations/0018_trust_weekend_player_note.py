@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0016_h23b_venue_online_state'),
+        ('tournament', '0017_trust_contact_shared'),
     ]
 
     operations = [
