@@ -289,26 +289,39 @@ def test_a_player_who_entered_shows_to_that_tournaments_directors_only(spring):
 
 
 def test_an_entry_shares_only_an_address_its_entrant_proved(spring):
-    """Entering a registry player online from another address, or unconfirmed, or signed in
-    (a typed address no mail proved) shares nothing of the registry's record."""
+    """An entry naming a registry player shares the registry's record only once the link
+    mailed to the registry's own address is followed (never to the address typed): pending,
+    approved by a director, or signed in (a typed address no mail proved), it shares nothing."""
     dora = spring.directors.get()
     held = quinn()
-    online = _enter_online(spring, QUINN[0], "not-quinn@else.test")
-    assert online.player == held and online.status == OnlineEntry.Status.ENTERED
-    assert not online.contact_shared and not can_see_contact(dora, held)
+    done = oe.submit_entry(spring.divisions.get(), name=QUINN[0], email="not-quinn@else.test")
+    assert done.online.player == held and done.online.status == OnlineEntry.Status.PENDING
+    assert not can_see_contact(dora, held)  # pending: someone typed her name
+    assert {tuple(m.to) for m in mail.outbox} <= {(QUINN[1],)}  # never the typed address
+    # phone only in the registry: no mailbox to prove, a director's approval shares nothing
+    phoned = services.create_player(actor="import_players", name="Pell, Pia", phone="+1 555 0100")
+    asked = oe.submit_entry(spring.divisions.get(), name="Pell, Pia", email="pia@else.test")
+    oe.approve_entry(asked.online, actor=dora)
+    assert not can_see_contact(dora, phoned)
     client = Client()
     client.force_login(dora)
     page = client.get("/t/spring/console/notices/").content.decode()
     assert secrets_in(page) == []
+    # the mailed link followed: whoever reads the registry's mailbox is its player
+    oe.confirm_entry(done.confirm_token)
+    assert can_see_contact(dora, held)
     # unconfirmed, from the registry's own address: nothing until the mailed link is followed
     second = services.create_player(actor="import_players", name="Rowe, Ria", email="r@h.test")
     waiting = oe.submit_entry(spring.divisions.get(), name="Rowe, Ria", email="r@h.test")
     assert not can_see_contact(dora, second)
     oe.confirm_entry(waiting.confirm_token)
     assert can_see_contact(dora, second)
-    # signed in, typing the registry's address of an existing player: no mail proved it
+    # signed in with an account of the registry's address: it enters at once, but no mail
+    # proved that address (an invited account's never was), so it shares nothing
     third = services.create_player(actor="import_players", name="Sand, Sol", email="s@h.test")
-    _enter_online(spring, "Sand, Sol", "s@h.test", user=account("sol"))
+    sol = get_user_model().objects.create_user("sol", "s@h.test", PASSWORD)
+    entered = _enter_online(spring, "Sand, Sol", "s@h.test", user=sol)
+    assert entered.status == OnlineEntry.Status.ENTERED and not entered.contact_shared
     assert not can_see_contact(dora, third)
     # signed in, a new player: every detail on the record is the entrant's own
     fresh = _enter_online(spring, "Tate, Tom", "tom@h.test", user=account("tom"))
@@ -349,7 +362,8 @@ def test_the_notices_command_as_an_account_hides_what_the_account_may_not_see(sp
 
 def test_a_weekend_entrant_shares_with_every_event_they_entered(spring):
     """The weekend form enters one entrant in several events: the record the first entry made
-    is the entrant's own in each, signed in or not; a registry player's stays unshared."""
+    is the entrant's own in each, signed in or not; a registry player's stays unshared while
+    the player has not confirmed."""
     from tournament.services.weekends import add_event, create_weekend
 
     main, mia = _director_of("Main Event", "main")
@@ -373,5 +387,6 @@ def test_a_weekend_entrant_shares_with_every_event_they_entered(spring):
     done = oe.submit_weekend_entries(
         weekend, both, player_id=held.pk, name="", email=QUINN[1], user=account("quinn")
     )
-    assert [s.online.contact_shared for s in done.entries] == [False, False]
-    assert not can_see_contact(mia, held)
+    # someone else's account naming a registry player: pending in both events, nothing shared
+    assert [s.online.status for s in done.entries] == [OnlineEntry.Status.PENDING] * 2
+    assert not can_see_contact(mia, held) and not can_see_contact(dora, held)
