@@ -6,6 +6,13 @@ class TournamentConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
+        from django.db.backends.signals import connection_created
+
+        from .dblocks import set_lock_timeout
+
+        # a write behind another's lock is refused in seconds ("busy, try again"), not a 500
+        connection_created.connect(set_lock_timeout, dispatch_uid="lock timeout")
+
         # Register the Celery app so shared tasks bind to our configuration.
         from . import celery  # noqa: F401
         from .services.audit import bump_tournament_versions, register_audit_hook

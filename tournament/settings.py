@@ -214,6 +214,13 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# How long a write waits for another's lock before "the database is busy, try again" (503):
+# SQLite's busy timeout, PostgreSQL's lock_timeout (both set on every new connection by
+# tournament.dblocks, from this setting). Without it a PostgreSQL write behind a long lock
+# waited until gunicorn killed the worker, and the user got a bare 500 half a minute later.
+DATABASE_LOCK_TIMEOUT = float(
+    os.environ.get("GIBSON_DB_LOCK_TIMEOUT") or os.environ.get("GIBSON_SQLITE_BUSY_TIMEOUT") or 5
+)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
     # A file, not memory, so a real Celery worker process can see the test database; one per
@@ -222,12 +229,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A director's laptop at a venue: several people entering scores at once must not hit
     # "database is locked"; WAL lets readers and one writer work together, and IMMEDIATE takes
     # the write lock when a transaction starts (no deadlock halfway through). A writer waits
-    # up to GIBSON_SQLITE_BUSY_TIMEOUT seconds for another's transaction (imports write in one
+    # up to DATABASE_LOCK_TIMEOUT seconds for another's transaction (imports write in one
     # short one), then gets "the database is busy, try again" (ServiceError database_busy)
     # rather than a page that hangs for ever.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
-            "timeout": float(os.environ.get("GIBSON_SQLITE_BUSY_TIMEOUT", "5")),
+            "timeout": DATABASE_LOCK_TIMEOUT,
             "transaction_mode": "IMMEDIATE",
             "init_command": "PRAGMA journal_mode=WAL;",
         }

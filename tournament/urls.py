@@ -9,3 +9,6 @@ urlpatterns = [
     path("clubs/", include("tournament.clubs.urls")),  # clubs, nights, seasons
     path("api/", include("tournament.api.urls")),  # the machine interface (tournament.api)
 ]
+
+# an error no view answered: a busy database or a full disk is a clear page, not a bare 500
+handler500 = "tournament.web.errors.server_error"

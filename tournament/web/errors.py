@@ -5,17 +5,21 @@ the busy timeout (settings: GIBSON_SQLITE_BUSY_TIMEOUT) and then gets ``Operatio
 database is locked``. Nothing was written, so the honest answer is "the database is busy, try
 again": ``busy_refusal`` turns it into ``ServiceError("database_busy")`` where a view already
 shows refusals at a field, and ``BusyDatabaseMiddleware`` answers any other page the same way
-(status 503 with the message) instead of a 500.
+(status 503 with the message) instead of a 500. ``server_error`` (the site's handler500) does
+the same for a busy database met outside a view (a session saved after a sign-in, another
+middleware's write), which no view's handler sees.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from django.db.utils import OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
+from django.views import defaults
 
 from tournament.errors import ServiceError
 
@@ -58,10 +62,17 @@ def busy_refusal(field: str = "") -> Iterator[None]:
         raise
 
 
+def wants_json(request: HttpRequest) -> bool:
+    """A script (the API, or a client asking for JSON) is answered in JSON, a person a page."""
+    return request.path.startswith("/api/") or request.headers.get("Accept", "").startswith(
+        "application/json"
+    )
+
+
 def busy_response(request: HttpRequest) -> HttpResponse:
     """A page (or JSON for a script) saying the database is busy; status 503, retry in 5 s."""
     message = busy_error().message
-    if request.headers.get("Accept", "").startswith("application/json"):
+    if wants_json(request):
         response: HttpResponse = JsonResponse(
             {"ok": False, "code": "database_busy", "error": message}, status=503
         )
@@ -85,3 +96,12 @@ class BusyDatabaseMiddleware:
         if is_database_busy(exception):
             return busy_response(request)
         return None
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: an error no view handled. A busy database is "try again" (503) wherever it
+    was met; anything else is Django's plain 500 page (the error is logged with its trace)."""
+    exc = sys.exc_info()[1]
+    if exc is not None and is_database_busy(exc):
+        return busy_response(request)
+    return defaults.server_error(request)
