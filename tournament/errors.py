@@ -170,6 +170,8 @@ CODES: dict[str, str] = {
     # concurrency
     "database_busy": "the database is busy with another change (an import or a re-rate); "
     "nothing was saved: try again in a moment",
+    "disk_full": "the server's disk is full, so nothing was saved: tell the director (or "
+    "whoever runs the server) to free space, then try again",
     # self-entry
     "selfentry_unknown_token": "this link is not valid",
     "selfentry_no_token": "#{number} {name} has no self-entry link to revoke",
