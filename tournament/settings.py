@@ -501,8 +501,27 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # self-entry links are secrets: no log line carries one (tournament/logfilters.py)
+    # links that carry a token (self-entry, online entries, invites, resets...) are secrets:
+    # no log line carries one (tournament/logfilters.py), not even the development server's
+    # request lines ("GET /e/TOKEN/ HTTP/1.1" 200), which Django logs on a handler of its own
     "filters": {"hide_links": {"()": "tournament.logfilters.HideSelfEntryLinks"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["hide_links"]}},
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["hide_links"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["hide_links"],
+        },
+    },
+    "loggers": {
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("GIBSON_LOG_LEVEL", "WARNING")},
 }
