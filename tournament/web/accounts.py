@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 from axes.backends import AxesStandaloneBackend
 from axes.exceptions import AxesBackendPermissionDenied
@@ -234,6 +235,38 @@ def _sign_up_page(request: HttpRequest, form: SignUpForm, status: int = 200) -> 
     )
 
 
+def _mail_confirmation(request: HttpRequest, user: Any) -> None:
+    """The new account's confirmation link."""
+    link = request.build_absolute_uri(
+        reverse("accounts:signup_confirm", args=[confirmation_token(user)])
+    )
+    send_mail(
+        "Confirm your Gibson account",
+        f"Someone (we hope you) signed up to Gibson as {user.get_username()}.\n"
+        f"Confirm this address here within {confirm_days()} days:\n\n{link}\n\n"
+        "If it was not you, ignore this message: the account stays unusable.",
+        None,
+        [user.email],
+    )
+
+
+def _mail_existing_owner(request: HttpRequest, owner: Any, email: str) -> None:
+    """A sign-up gave an address that already has an account: its owner is told (with how
+    to sign in or reset the password), nothing is made, and the page says "check your mail"
+    as for a new address, so the form is no way to learn whose address has an account."""
+    sign_in = request.build_absolute_uri(reverse("accounts:login"))
+    reset = request.build_absolute_uri(reverse("accounts:password_reset"))
+    send_mail(
+        "Your Gibson account",
+        "Someone (we hope you) tried to sign up to Gibson with this address, which already "
+        f"has an account: {owner.get_username()}.\n\n"
+        f"Sign in: {sign_in}\nForgot the password? {reset}\n\n"
+        "If it was not you, ignore this message: nothing was changed.",
+        None,
+        [email],
+    )
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """/accounts/signup/: a new inactive account and its confirmation mail; 429 once the
@@ -250,24 +283,17 @@ def signup(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            user = sign_up(
+            made = sign_up(
                 username=data["username"], email=data["email"], password=data["password"]
             )
         except ServiceError as exc:
             show_error(form, exc)
         else:
             _count_sign_up(request)
-            link = request.build_absolute_uri(
-                reverse("accounts:signup_confirm", args=[confirmation_token(user)])
-            )
-            send_mail(
-                "Confirm your Gibson account",
-                f"Someone (we hope you) signed up to Gibson as {user.get_username()}.\n"
-                f"Confirm this address here within {confirm_days()} days:\n\n{link}\n\n"
-                "If it was not you, ignore this message: the account stays unusable.",
-                None,
-                [user.email],
-            )
+            if made.new:
+                _mail_confirmation(request, made.user)
+            else:  # the same answer as a new address: the owner alone learns of the try
+                _mail_existing_owner(request, made.user, data["email"])
             return redirect("accounts:signup_sent")
     return _sign_up_page(request, form, 400)
 
