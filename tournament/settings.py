@@ -278,6 +278,11 @@ SIGN_IN_BURST_SECONDS = 10
 SIGN_UPS_PER_ADDRESS = int(os.environ.get("GIBSON_SIGN_UPS_PER_ADDRESS", "5"))
 SIGN_UP_CONFIRM_DAYS = int(os.environ.get("GIBSON_SIGN_UP_CONFIRM_DAYS", "3"))
 CLUB_APPROVAL = env_bool("GIBSON_CLUB_APPROVAL", False)
+# Venue mode: the laptop fetches the hosted site's address a director types. Off: only public
+# internet addresses are asked (not this machine, its network, link-local or cloud metadata
+# addresses), so the page cannot be used to reach what only the server reaches. On for a
+# hosted site on the venue's own network, and for the tests' two sites on loopback.
+VENUE_ALLOW_PRIVATE_ADDRESSES = env_bool("GIBSON_VENUE_ALLOW_PRIVATE", False)
 AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
