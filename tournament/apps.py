@@ -40,7 +40,8 @@ class TournamentConfig(AppConfig):
 
         from django.contrib.auth.signals import user_logged_in, user_login_failed
 
-        from .web.accounts import count_failed_sign_in, release_sign_in
+        from .web.accounts import count_failed_sign_in, release_sign_in, remember_device
 
         user_login_failed.connect(count_failed_sign_in, dispatch_uid="sign-in per address")
         user_logged_in.connect(release_sign_in, dispatch_uid="sign-in per address: signed in")
+        user_logged_in.connect(remember_device, dispatch_uid="sign-in: a known device")

@@ -146,3 +146,66 @@ def test_made_up_names_from_one_address_are_stopped(users, settings):
     fresh = Client()
     _try(fresh, LOGIN, "director", PASSWORD, VENUE)
     assert _signed_in(fresh)
+
+
+# --- lock the guessing, not the owner (issue 31, item 5i) -------------------------------------
+
+
+def _known_browser(address: str = VENUE) -> Client:
+    """The director's own browser: it signed in here before, then signed out."""
+    browser = Client()
+    assert _try(browser, LOGIN, "director", PASSWORD, address).status_code == 302
+    assert browser.cookies.get("gibson_device"), "a sign-in marks the browser as known"
+    browser.post("/accounts/logout/", REMOTE_ADDR=address)
+    assert not _signed_in(browser)
+    return browser
+
+
+def test_a_flood_from_the_venues_address_does_not_lock_out_the_owners_browser(users, settings):
+    """Made-up names from the venue's address spend its budget: strangers are refused there,
+    the director's own browser (and the right password) still signs in."""
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.SIGN_IN_FAILURES_PER_ADDRESS = 12
+    settings.SIGN_IN_FAILURES_PER_MINUTE = 100
+    browser = _known_browser()
+    flood = Client()
+    answers = [_try(flood, LOGIN, f"nobody-{k}", "wrong", VENUE).status_code for k in range(15)]
+    assert answers[-3:] == [429, 429, 429]
+    assert _try(Client(), LOGIN, "director", PASSWORD, VENUE).status_code == 429  # a stranger
+    response = _try(browser, LOGIN, "director", PASSWORD, VENUE)
+    assert response.status_code == 302 and _signed_in(browser)
+
+
+def test_a_guessed_name_locked_at_the_address_still_lets_its_owners_browser_in(users):
+    """Ten wrong passwords for "director" from the venue lock that name there (axes); the
+    owner's browser, at the same address, signs in with the right one."""
+    browser = _known_browser()
+    guesser = Client()
+    for i in range(10):
+        _try(guesser, LOGIN, "director", f"guess-{i}", VENUE)
+    assert _try(guesser, LOGIN, "director", PASSWORD, VENUE).status_code == 429
+    response = _try(browser, LOGIN, "director", PASSWORD, VENUE)
+    assert response.status_code == 302 and _signed_in(browser)
+
+
+def test_a_known_browser_has_its_own_budget_and_names_only_its_account(users):
+    """The cookie is no pass: it names the account it signed in to (another name from it is a
+    stranger's try), and ten wrong passwords from it spend it like any address's."""
+    browser = _known_browser()
+    guesser = Client()
+    for i in range(10):
+        _try(guesser, LOGIN, "scorer", f"guess-{i}", VENUE)
+    # "scorer" is locked at the venue; the director's cookie does not open it
+    assert _try(browser, LOGIN, "scorer", PASSWORD, VENUE).status_code == 429
+    # a forged or altered cookie is no cookie
+    forged = Client()
+    forged.cookies["gibson_device"] = browser.cookies["gibson_device"].value[:-2] + "xx"
+    for i in range(10):
+        _try(guesser, LOGIN, "director", f"guess-{i}", VENUE)
+    assert _try(forged, LOGIN, "director", PASSWORD, VENUE).status_code == 429
+    # the known browser's own wrong passwords: ten, then it is a stranger again
+    statuses = [_try(browser, LOGIN, "director", f"typo-{i}", VENUE).status_code for i in range(10)]
+    assert set(statuses) == {200}  # the form again each time: its own budget, not the lock
+    assert _try(browser, LOGIN, "director", PASSWORD, VENUE).status_code == 429

@@ -11,6 +11,7 @@ by a superuser). Django's own auth views do the work; these are only their URLs 
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from typing import Any
@@ -20,9 +21,10 @@ from axes.exceptions import AxesBackendPermissionDenied
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.core import signing
 from django.core.cache import cache
 from django.core.mail import send_mail
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import path, reverse, reverse_lazy
 from django.utils import timezone
@@ -37,6 +39,96 @@ from .console.setup import show_error
 from .console.staff import accept_invite
 from .forms.staff import SignUpForm
 
+# --- known devices: lock the guessing, not the owner ---------------------------------------
+#
+# A flood of wrong sign-ins from an address (made-up names, or one name's password guessed)
+# locks that address, or that name at that address, for minutes: a venue's director behind the
+# same address would be locked out with the guesser. A browser that signed in to an account
+# before carries a signed cookie naming it (set at that sign-in); a try for that account from
+# that browser is checked against its own budget (AXES_FAILURE_LIMIT wrong passwords per
+# AXES_COOLOFF_TIME) instead of the address's and axes' locks, so the right password still
+# signs in. A guesser has no such cookie (it is signed with the site's secret and names the
+# account), and a stolen one is spent after as many guesses as the address would allow.
+
+DEVICE_COOKIE = "gibson_device"
+DEVICE_SALT = "gibson.sign-in-device"
+DEVICE_DAYS = 90
+DEVICE_NAMES = 5  # the accounts one browser remembers (a shared laptop at the desk)
+
+
+def _device_names(request: HttpRequest) -> list[str]:
+    """The account names this browser signed in to before (its signed cookie), newest first."""
+    value = request.COOKIES.get(DEVICE_COOKIE, "")
+    if not value:
+        return []
+    try:
+        names = signing.loads(value, salt=DEVICE_SALT, max_age=DEVICE_DAYS * 86400)
+    except signing.BadSignature:
+        return []
+    if not isinstance(names, list):
+        return []
+    return [n for n in names if isinstance(n, str)][:DEVICE_NAMES]
+
+
+def _device_key(request: HttpRequest, username: str) -> str:
+    digest = hashlib.sha256(
+        f"{request.COOKIES.get(DEVICE_COOKIE, '')}|{username.casefold()}".encode()
+    ).hexdigest()[:32]
+    return f"signin:device:{digest}"
+
+
+def known_device(request: HttpRequest, username: Any) -> bool:
+    """Whether this browser signed in to ``username`` before and has not since spent its own
+    budget of wrong passwords for it (then it is a stranger again until the cool-off ends)."""
+    name = str(username or "").strip().casefold()
+    if not name or name not in _device_names(request):
+        return False
+    try:
+        failures = int(cache.get(_device_key(request, name), 0))
+    except Exception:  # noqa: BLE001 - a cache failure: the device's budget cannot be read
+        return False
+    return failures < settings.AXES_FAILURE_LIMIT
+
+
+def _count_device_failure(request: HttpRequest, username: str) -> None:
+    seconds = int(settings.AXES_COOLOFF_TIME.total_seconds())
+    key = _device_key(request, username.casefold())
+    try:
+        cache.add(key, 0, timeout=seconds)
+        cache.incr(key)
+    except Exception:  # noqa: BLE001 - expired between add and incr, or the cache failed
+        pass
+
+
+def remember_device(
+    sender: object, request: HttpRequest | None = None, user: Any = None, **kwargs: object
+) -> None:
+    """``user_logged_in`` receiver: a password sign-in (one ThrottledBackend saw) marks the
+    browser as known for that account (the cookie is set on the way out, by the gate)."""
+    if request is None or user is None or not getattr(request, "_sign_in_password", False):
+        return  # not a password sign-in (a confirmed sign-up, an invite, a test's login)
+    name = user.get_username().casefold()
+    names = [name, *(n for n in _device_names(request) if n != name)][:DEVICE_NAMES]
+    request._sign_in_device_names = names  # type: ignore[attr-defined]
+    try:
+        cache.delete(_device_key(request, name))
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def set_device_cookie(request: HttpRequest, response: HttpResponseBase) -> None:
+    """Set the known-device cookie a sign-in asked for (remember_device)."""
+    names = getattr(request, "_sign_in_device_names", None)
+    if names:
+        response.set_cookie(
+            DEVICE_COOKIE,
+            signing.dumps(names, salt=DEVICE_SALT),
+            max_age=DEVICE_DAYS * 86400,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+
 
 class ThrottledBackend(AxesStandaloneBackend):
     """django-axes' check before the password check, for sign-ins that come with a request.
@@ -48,6 +140,12 @@ class ThrottledBackend(AxesStandaloneBackend):
 
     def authenticate(self, request, username=None, password=None, **kwargs):  # noqa: ANN001
         if request is None:
+            return None
+        request._sign_in_password = True  # type: ignore[attr-defined] # remember_device reads it
+        if known_device(request, username):
+            # the owner's browser: its own budget, not the address's or axes' locks (the
+            # password is checked by ModelBackend next; a wrong one counts for this device)
+            request._sign_in_device_try = str(username).strip()  # type: ignore[attr-defined]
             return None
         if sign_in_wait(request):
             # made-up names from one address: axes counts per name and address, so each new
@@ -159,6 +257,13 @@ def count_failed_sign_in(
     just locked its name (axes), does not count (a colleague at the same venue address still
     signs in while one name is locked)."""
     if request is None:
+        return
+    device_try = getattr(request, "_sign_in_device_try", None)
+    if device_try:
+        _count_device_failure(request, device_try)  # the device's budget, not the address's
+        # axes (whose receiver ran first) may have marked the name locked at this address:
+        # that lock is for strangers; this browser gets the form again until its own is spent
+        request.axes_locked_out = False  # type: ignore[attr-defined]
         return
     if getattr(request, "axes_locked_out", False):
         release_sign_in(request)
