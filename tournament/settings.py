@@ -272,6 +272,11 @@ SIGN_IN_FAILURES_PER_MINUTE = int(os.environ.get("GIBSON_SIGN_IN_FAILURES_PER_MI
 # minute they cost the crowd little. A person retyping a password is slower than this.
 SIGN_IN_FAILURES_PER_BURST = int(os.environ.get("GIBSON_SIGN_IN_FAILURES_PER_BURST", "2"))
 SIGN_IN_BURST_SECONDS = 10
+# ... and the locks are for the guessing, not the owner: a name refused by one of them may
+# still try its password SIGN_IN_RETRY_SECONDS after its first refused try (then once per as
+# many seconds; at most SIGN_IN_FAILURES_PER_BURST such tries per burst for the address), and
+# a browser that signed in to the account before is not held by them (web/accounts.py).
+SIGN_IN_RETRY_SECONDS = int(os.environ.get("GIBSON_SIGN_IN_RETRY_SECONDS", "30"))
 # Sign-up (/accounts/signup/): SIGN_UPS_PER_ADDRESS new accounts or confirmation mails per
 # address in a window of SIGN_IN_WINDOW_SECONDS; a confirmation link works for
 # SIGN_UP_CONFIRM_DAYS. CLUB_APPROVAL=1: only a superuser founds a club (approval by hand).

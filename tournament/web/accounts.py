@@ -130,6 +130,43 @@ def set_device_cookie(request: HttpRequest, response: HttpResponseBase) -> None:
         )
 
 
+def paced_try(request: HttpRequest, username: Any) -> bool:
+    """Whether a try refused by a lock (the address's budget, or axes' name at this address)
+    may still have its password checked: once per SIGN_IN_RETRY_SECONDS for a name at an
+    address, counted from the name's first refused try there, and at most
+    SIGN_IN_FAILURES_PER_BURST such checks per burst window for the whole address (a flood's
+    password checks stay bounded). So the owner without a known browser waits a short delay,
+    not the lock's minutes; a wrong password in such a try counts as any other (and where
+    axes holds the name, is answered with its lock page)."""
+    name = str(username or "").strip().casefold()
+    if not name:
+        return False
+    if getattr(request, "_sign_in_paced", False):
+        return True  # claimed already (the gate, then the backend, ask for one request)
+    address = client_address(request) or "unknown"
+    digest = hashlib.sha256(name.encode()).hexdigest()[:32]
+    key = f"signin:paced:{address}:{digest}"
+    delay = settings.SIGN_IN_RETRY_SECONDS
+    now = time.time()
+    try:
+        since = cache.get(key)
+        if not isinstance(since, (int, float)):
+            cache.set(key, now, timeout=delay * 4 + 60)  # the first refused try starts the wait
+            return False
+        if now - since < delay:
+            return False
+        cache.set(key, now, timeout=delay * 4 + 60)  # the next one after another delay
+        window = int(now // settings.SIGN_IN_BURST_SECONDS)
+        cap = f"signin:paced-all:{address}:{window}"
+        cache.add(cap, 0, timeout=settings.SIGN_IN_BURST_SECONDS * 2)
+        if int(cache.incr(cap)) > settings.SIGN_IN_FAILURES_PER_BURST:
+            return False
+    except Exception:  # noqa: BLE001 - a cache failure: the lock decides
+        return False
+    request._sign_in_paced = True  # type: ignore[attr-defined]
+    return True
+
+
 class ThrottledBackend(AxesStandaloneBackend):
     """django-axes' check before the password check, for sign-ins that come with a request.
 
@@ -147,7 +184,7 @@ class ThrottledBackend(AxesStandaloneBackend):
             # password is checked by ModelBackend next; a wrong one counts for this device)
             request._sign_in_device_try = str(username).strip()  # type: ignore[attr-defined]
             return None
-        if sign_in_wait(request):
+        if sign_in_wait(request) and not paced_try(request, username):
             # made-up names from one address: axes counts per name and address, so each new
             # name started afresh (600 attempts over 200 names were never stopped)
             request.axes_locked_out = True
@@ -159,6 +196,11 @@ class ThrottledBackend(AxesStandaloneBackend):
         try:
             return super().authenticate(request, username=username, password=password, **kwargs)
         except AxesBackendPermissionDenied:
+            if paced_try(request, username):
+                # the name is locked at this address, and its short delay has passed: the
+                # password is checked (a wrong one meets axes' lock again, as its answer)
+                request.axes_locked_out = False  # type: ignore[attr-defined]
+                return None
             release_sign_in(request)
             raise
 
@@ -218,7 +260,8 @@ def sign_in_refusal_text(wait: int) -> str:
         f"{settings.SIGN_IN_FAILURES_PER_BURST} in {settings.SIGN_IN_BURST_SECONDS} seconds, "
         f"{settings.SIGN_IN_FAILURES_PER_MINUTE} a minute and "
         f"{settings.SIGN_IN_FAILURES_PER_ADDRESS} in {settings.SIGN_IN_WINDOW_SECONDS // 60} "
-        f"minutes, whatever the names. Try again in {wait} seconds."
+        f"minutes, whatever the names. Try again in {wait} seconds (your own name: in "
+        f"{settings.SIGN_IN_RETRY_SECONDS} seconds)."
     )
 
 

@@ -188,12 +188,14 @@ class AbuseGate:
         if path.startswith("/e/"):
             return self.self_entry(path)
         if path in SIGN_IN_PATHS:
-            from .accounts import known_device, sign_in_refusal_text, sign_in_wait
+            from .accounts import known_device, paced_try, sign_in_refusal_text, sign_in_wait
 
             wait = sign_in_wait(request)
             # the flood's lock is for the guessing: the owner's known browser goes on (its
-            # own budget); the form is read only while the address is over its budget
-            if wait and not known_device(request, request.POST.get("username", "")):
+            # own budget), and so does a name's try after a short delay (paced_try); the
+            # form is read only while the address is over its budget
+            name = request.POST.get("username", "") if wait else ""
+            if wait and not known_device(request, name) and not paced_try(request, name):
                 return _tiny_html("Too many attempts", sign_in_refusal_text(wait), wait)
         return None
 
