@@ -72,6 +72,15 @@ def can_view(user: Any, tournament: Tournament) -> bool:
     return tournament.published or can_keep_score(user, tournament)
 
 
+def name_for(user: Any, tournament: Any) -> str:
+    """How a refusal names ``tournament`` to ``user``: its name if they may see it, else
+    "this tournament". A draft's name is its staff's news, so a refused visitor (who typed or
+    guessed the slug) learns no more than the address they already have."""
+    if isinstance(tournament, Tournament) and not can_view(user, tournament):
+        return "this tournament"
+    return str(tournament)
+
+
 def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     """Published tournaments, and the drafts this user directs or keeps score for."""
     qs = Tournament.objects.filter(importing=False)
@@ -329,7 +338,7 @@ def require(actor: Any, action: str, obj: Any = None, *, what: str) -> None:
     user = acting_user(actor)
     name = user.get_username() if is_signed_in(user) else "an anonymous visitor"
     _check, who = ACTIONS[action]
-    where = str(obj) if obj is not None else "Gibson"
+    where = name_for(user, obj) if obj is not None else "Gibson"
     raise ServiceError(
         "not_allowed", user=name or "an anonymous visitor", what=what, where=where, who=who
     )

@@ -10,10 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.forms.models import model_to_dict
+from django.http import HttpResponseRedirect
 
 from tournament.errors import ServiceError
 from tournament.services import audit
@@ -95,7 +96,35 @@ class FilterOnlyLookups:
 
 
 class AuditedAdmin(FilterOnlyLookups, admin.ModelAdmin):
-    """Each save and delete, inline rows included, writes an AuditEvent with before and after."""
+    """Each save and delete, inline rows included, writes an AuditEvent with before and after.
+
+    A save the services refuse while it is written (the audit hook's checks: a tournament its
+    venue runs, one handed back to its hosted site) is rolled back whole by the admin's own
+    transaction and shown as the admin's error message on the same page, not a server error.
+    """
+
+    def _refused(self, request, exc: ServiceError) -> HttpResponseRedirect:
+        self.message_user(request, f"{exc.message}. Nothing was changed.", messages.ERROR)
+        return HttpResponseRedirect(request.get_full_path())
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except ServiceError as exc:  # the admin's transaction was rolled back
+            return self._refused(request, exc)
+
+    def delete_view(self, request, object_id, extra_context=None):
+        try:
+            return super().delete_view(request, object_id, extra_context)
+        except ServiceError as exc:
+            return self._refused(request, exc)
+
+    def changelist_view(self, request, extra_context=None):
+        try:
+            with transaction.atomic():  # a list edit or an action: all of it, or none
+                return super().changelist_view(request, extra_context)
+        except ServiceError as exc:
+            return self._refused(request, exc)
 
     def save_model(self, request, obj, form, change):
         before = _snapshot(type(obj).objects.filter(pk=obj.pk).first()) if change else None

@@ -6,6 +6,13 @@ class TournamentConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
+        from django.db.backends.signals import connection_created
+
+        from .dblocks import set_lock_timeout
+
+        # a write behind another's lock is refused in seconds ("busy, try again"), not a 500
+        connection_created.connect(set_lock_timeout, dispatch_uid="lock timeout")
+
         # Register the Celery app so shared tasks bind to our configuration.
         from . import celery  # noqa: F401
         from .services.audit import bump_tournament_versions, register_audit_hook
@@ -33,7 +40,8 @@ class TournamentConfig(AppConfig):
 
         from django.contrib.auth.signals import user_logged_in, user_login_failed
 
-        from .web.accounts import count_failed_sign_in, release_sign_in
+        from .web.accounts import count_failed_sign_in, release_sign_in, remember_device
 
         user_login_failed.connect(count_failed_sign_in, dispatch_uid="sign-in per address")
         user_logged_in.connect(release_sign_in, dispatch_uid="sign-in per address: signed in")
+        user_logged_in.connect(remember_device, dispatch_uid="sign-in: a known device")

@@ -176,6 +176,8 @@ CODES: dict[str, str] = {
     # concurrency
     "database_busy": "the database is busy with another change (an import or a re-rate); "
     "nothing was saved: try again in a moment",
+    "disk_full": "the server's disk is full, so nothing was saved: tell the director (or "
+    "whoever runs the server) to free space, then try again",
     # self-entry
     "selfentry_unknown_token": "this link is not valid",
     "selfentry_no_token": "#{number} {name} has no self-entry link to revoke",
@@ -459,6 +461,9 @@ CODES: dict[str, str] = {
     "venue_not_held": "{where} was not taken from a hosted site: there is no link to push to",
     "venue_bad_url": "{url!r} is not a hosted site's address: give it as "
     "https://gibson.example.org (nothing was taken)",
+    "venue_private_address": "{url} is at {address}, an address of this machine or its "
+    "local network, not a hosted site on the internet: nothing was asked of it (a site "
+    "administrator allows such addresses with GIBSON_VENUE_ALLOW_PRIVATE=1)",
     "venue_token_needed": "the venue link's token is needed: paste the one the hosted site "
     "showed when the link was made (nothing was taken)",
     # clubs commands (club_night, season_standings, club_night_close, club_season)

@@ -217,6 +217,13 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# How long a write waits for another's lock before "the database is busy, try again" (503):
+# SQLite's busy timeout, PostgreSQL's lock_timeout (both set on every new connection by
+# tournament.dblocks, from this setting). Without it a PostgreSQL write behind a long lock
+# waited until gunicorn killed the worker, and the user got a bare 500 half a minute later.
+DATABASE_LOCK_TIMEOUT = float(
+    os.environ.get("GIBSON_DB_LOCK_TIMEOUT") or os.environ.get("GIBSON_SQLITE_BUSY_TIMEOUT") or 5
+)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
     # A file, not memory, so a real Celery worker process can see the test database; one per
@@ -225,12 +232,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A director's laptop at a venue: several people entering scores at once must not hit
     # "database is locked"; WAL lets readers and one writer work together, and IMMEDIATE takes
     # the write lock when a transaction starts (no deadlock halfway through). A writer waits
-    # up to GIBSON_SQLITE_BUSY_TIMEOUT seconds for another's transaction (imports write in one
+    # up to DATABASE_LOCK_TIMEOUT seconds for another's transaction (imports write in one
     # short one), then gets "the database is busy, try again" (ServiceError database_busy)
     # rather than a page that hangs for ever.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
-            "timeout": float(os.environ.get("GIBSON_SQLITE_BUSY_TIMEOUT", "5")),
+            "timeout": DATABASE_LOCK_TIMEOUT,
             "transaction_mode": "IMMEDIATE",
             "init_command": "PRAGMA journal_mode=WAL;",
         }
@@ -268,12 +275,22 @@ SIGN_IN_FAILURES_PER_MINUTE = int(os.environ.get("GIBSON_SIGN_IN_FAILURES_PER_MI
 # minute they cost the crowd little. A person retyping a password is slower than this.
 SIGN_IN_FAILURES_PER_BURST = int(os.environ.get("GIBSON_SIGN_IN_FAILURES_PER_BURST", "2"))
 SIGN_IN_BURST_SECONDS = 10
+# ... and the locks are for the guessing, not the owner: a name refused by one of them may
+# still try its password SIGN_IN_RETRY_SECONDS after its first refused try (then once per as
+# many seconds; at most SIGN_IN_FAILURES_PER_BURST such tries per burst for the address), and
+# a browser that signed in to the account before is not held by them (web/accounts.py).
+SIGN_IN_RETRY_SECONDS = int(os.environ.get("GIBSON_SIGN_IN_RETRY_SECONDS", "30"))
 # Sign-up (/accounts/signup/): SIGN_UPS_PER_ADDRESS new accounts or confirmation mails per
 # address in a window of SIGN_IN_WINDOW_SECONDS; a confirmation link works for
 # SIGN_UP_CONFIRM_DAYS. CLUB_APPROVAL=1: only a superuser founds a club (approval by hand).
 SIGN_UPS_PER_ADDRESS = int(os.environ.get("GIBSON_SIGN_UPS_PER_ADDRESS", "5"))
 SIGN_UP_CONFIRM_DAYS = int(os.environ.get("GIBSON_SIGN_UP_CONFIRM_DAYS", "3"))
 CLUB_APPROVAL = env_bool("GIBSON_CLUB_APPROVAL", False)
+# Venue mode: the laptop fetches the hosted site's address a director types. Off: only public
+# internet addresses are asked (not this machine, its network, link-local or cloud metadata
+# addresses), so the page cannot be used to reach what only the server reaches. On for a
+# hosted site on the venue's own network, and for the tests' two sites on loopback.
+VENUE_ALLOW_PRIVATE_ADDRESSES = env_bool("GIBSON_VENUE_ALLOW_PRIVATE", False)
 AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
@@ -494,8 +511,27 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # self-entry links are secrets: no log line carries one (tournament/logfilters.py)
+    # links that carry a token (self-entry, online entries, invites, resets...) are secrets:
+    # no log line carries one (tournament/logfilters.py), not even the development server's
+    # request lines ("GET /e/TOKEN/ HTTP/1.1" 200), which Django logs on a handler of its own
     "filters": {"hide_links": {"()": "tournament.logfilters.HideSelfEntryLinks"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["hide_links"]}},
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["hide_links"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["hide_links"],
+        },
+    },
+    "loggers": {
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("GIBSON_LOG_LEVEL", "WARNING")},
 }

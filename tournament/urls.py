@@ -14,3 +14,6 @@ urlpatterns = [
     # the manual, docs/ built by `manage.py build_manual` (tournament.web.manual)
     re_path(r"^docs/(?P<path>.*)$", manual, name="manual"),
 ]
+
+# an error no view answered: a busy database or a full disk is a clear page, not a bare 500
+handler500 = "tournament.web.errors.server_error"

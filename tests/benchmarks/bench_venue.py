@@ -137,6 +137,7 @@ def line(out: str, tag: str) -> list[str]:
 def site_env(folder: Path, database_url: str | None) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(GIBSON_DATA_DIR=str(folder), GIBSON_SECRET_KEY="bench-venue", GIBSON_DEVELOPMENT="0")
+    env["GIBSON_VENUE_ALLOW_PRIVATE"] = "1"  # the two sites talk over loopback
     if database_url:
         env["DATABASE_URL"] = database_url
     folder.mkdir(parents=True, exist_ok=True)

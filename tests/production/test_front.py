@@ -118,11 +118,11 @@ class Front:
         try:
             conn.request(method, path, body=body, headers=headers or {})
             response = conn.getresponse()
-            return Answer(
-                response.status,
-                {k.lower(): v for k, v in response.getheaders()},
-                response.read(),
-            )
+            fields: dict[str, str] = {}
+            for k, v in response.getheaders():  # a sign-in sets several cookies: keep them all
+                key = k.lower()
+                fields[key] = f"{fields[key]}\n{v}" if key in fields else v
+            return Answer(response.status, fields, response.read())
         finally:
             conn.close()
 

@@ -46,3 +46,21 @@ def test_the_registry_and_tournament_names_refuse_it_too(division):
     with pytest.raises(ServiceError) as refused:
         services.create_tournament(name="Open \u202e")
     assert refused.value.code == "bidi_control"
+
+
+@pytest.mark.parametrize("control", ["\u202e", "\u202b", "\u2067"])
+def test_a_new_registry_player_refuses_a_direction_control(division, control):
+    """The console's "a new person of that name" (register_new_player) and a pasted list
+    check names with the same validator as a registration (issue 31, item 5d)."""
+    with pytest.raises(ServiceError) as refused:
+        services.register_new_player(division, name=f"{control}Love, Ann", actor="test")
+    assert refused.value.code == "bidi_control"
+    assert refused.value.field == "name"
+    assert f"U+{ord(control):04X}" in refused.value.message
+    rows = [services.NewEntry(f"Love, Ann{control}", 1500, "", 3)]
+    with pytest.raises(ServiceError) as refused:
+        services.register_players(division, rows, actor="test")
+    assert refused.value.code == "reg_list_line"
+    assert "line 3" in refused.value.message
+    assert f"U+{ord(control):04X}" in refused.value.message
+    assert Entry.objects.count() == 0 and Player.objects.count() == 0

@@ -843,7 +843,8 @@ def test_a_command_as_an_unknown_account_is_refused_by_name(world):
 
 
 def test_a_service_refuses_a_user_without_the_role_by_name(world):
-    """The faces check first; the service checks again, naming who, what and where."""
+    """The faces check first; the service checks again, naming who, what and where (a draft
+    the account may not see is "this tournament": its name is its staff's)."""
     from tournament.errors import ServiceError
 
     division = _division(world, "A")
@@ -851,7 +852,8 @@ def test_a_service_refuses_a_user_without_the_role_by_name(world):
         services.record_result(division, 2, 1, 400, 300, actor=world.user("another director"))
     assert refused.value.code == "not_allowed"
     assert refused.value.message == (
-        "stranger may not record results in Role Open: only its directors and scorekeepers may"
+        "stranger may not record results in this tournament: "
+        "only its directors and scorekeepers may"
     )
     assert _record_fp(world) == (None, None)
     services.record_result(division, 2, 1, 400, 300, actor=world.user("scorekeeper"))

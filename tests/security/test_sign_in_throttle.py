@@ -146,3 +146,123 @@ def test_made_up_names_from_one_address_are_stopped(users, settings):
     fresh = Client()
     _try(fresh, LOGIN, "director", PASSWORD, VENUE)
     assert _signed_in(fresh)
+
+
+# --- lock the guessing, not the owner (issue 31, item 5i) -------------------------------------
+
+
+def _known_browser(address: str = VENUE) -> Client:
+    """The director's own browser: it signed in here before, then signed out."""
+    browser = Client()
+    assert _try(browser, LOGIN, "director", PASSWORD, address).status_code == 302
+    assert browser.cookies.get("gibson_device"), "a sign-in marks the browser as known"
+    browser.post("/accounts/logout/", REMOTE_ADDR=address)
+    assert not _signed_in(browser)
+    return browser
+
+
+def test_a_flood_from_the_venues_address_does_not_lock_out_the_owners_browser(users, settings):
+    """Made-up names from the venue's address spend its budget: strangers are refused there,
+    the director's own browser (and the right password) still signs in."""
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.SIGN_IN_FAILURES_PER_ADDRESS = 12
+    settings.SIGN_IN_FAILURES_PER_MINUTE = 100
+    browser = _known_browser()
+    flood = Client()
+    answers = [_try(flood, LOGIN, f"nobody-{k}", "wrong", VENUE).status_code for k in range(15)]
+    assert answers[-3:] == [429, 429, 429]
+    assert _try(Client(), LOGIN, "director", PASSWORD, VENUE).status_code == 429  # a stranger
+    response = _try(browser, LOGIN, "director", PASSWORD, VENUE)
+    assert response.status_code == 302 and _signed_in(browser)
+
+
+def test_a_guessed_name_locked_at_the_address_still_lets_its_owners_browser_in(users):
+    """Ten wrong passwords for "director" from the venue lock that name there (axes); the
+    owner's browser, at the same address, signs in with the right one."""
+    browser = _known_browser()
+    guesser = Client()
+    for i in range(10):
+        _try(guesser, LOGIN, "director", f"guess-{i}", VENUE)
+    assert _try(guesser, LOGIN, "director", PASSWORD, VENUE).status_code == 429
+    response = _try(browser, LOGIN, "director", PASSWORD, VENUE)
+    assert response.status_code == 302 and _signed_in(browser)
+
+
+def test_a_known_browser_has_its_own_budget_and_names_only_its_account(users):
+    """The cookie is no pass: it names the account it signed in to (another name from it is a
+    stranger's try), and ten wrong passwords from it spend it like any address's."""
+    browser = _known_browser()
+    guesser = Client()
+    for i in range(10):
+        _try(guesser, LOGIN, "scorer", f"guess-{i}", VENUE)
+    # "scorer" is locked at the venue; the director's cookie does not open it
+    assert _try(browser, LOGIN, "scorer", PASSWORD, VENUE).status_code == 429
+    # a forged or altered cookie is no cookie
+    forged = Client()
+    forged.cookies["gibson_device"] = browser.cookies["gibson_device"].value[:-2] + "xx"
+    for i in range(10):
+        _try(guesser, LOGIN, "director", f"guess-{i}", VENUE)
+    assert _try(forged, LOGIN, "director", PASSWORD, VENUE).status_code == 429
+    # the known browser's own wrong passwords: ten, then it is a stranger again
+    statuses = [_try(browser, LOGIN, "director", f"typo-{i}", VENUE).status_code for i in range(10)]
+    assert set(statuses) == {200}  # the form again each time: its own budget, not the lock
+    assert _try(browser, LOGIN, "director", PASSWORD, VENUE).status_code == 429
+
+
+@pytest.mark.slow(seconds=3)  # waits out a one-second retry delay twice, in real time
+def test_after_a_short_delay_the_right_password_still_signs_in(users, settings):
+    """Without a known browser, the owner waits SIGN_IN_RETRY_SECONDS, not the lock's
+    minutes: a flood of made-up names locks the address, a guesser locks "director" at it,
+    and the right password, tried again after the delay, signs in; a wrong one then is
+    refused like any wrong password, and the next try waits another delay."""
+    import time
+
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.SIGN_IN_RETRY_SECONDS = 1
+    settings.SIGN_IN_FAILURES_PER_ADDRESS = 12
+    settings.SIGN_IN_FAILURES_PER_MINUTE = 100
+    flood = Client()
+    for k in range(13):
+        _try(flood, LOGIN, f"nobody-{k}", "wrong", VENUE)
+    for i in range(10):
+        _try(flood, LOGIN, "director", f"guess-{i}", ELSEWHERE)  # "director" locked there too
+    owner = Client()
+    assert _try(owner, LOGIN, "director", PASSWORD, VENUE).status_code == 429
+    assert _try(owner, LOGIN, "director", PASSWORD, VENUE).status_code == 429  # no delay yet
+    time.sleep(1.1)
+    assert _try(owner, LOGIN, "director", "a-typo-1", VENUE).status_code == 200  # a wrong one
+    assert _try(owner, LOGIN, "director", PASSWORD, VENUE).status_code == 429  # its delay again
+    time.sleep(1.1)
+    response = _try(owner, LOGIN, "director", PASSWORD, VENUE)
+    assert response.status_code == 302 and _signed_in(owner)
+    # the same at the address where the name itself is locked (axes), not only the address
+    elsewhere = Client()
+    assert _try(elsewhere, LOGIN, "director", PASSWORD, ELSEWHERE).status_code == 429
+    time.sleep(1.1)
+    response = _try(elsewhere, LOGIN, "director", PASSWORD, ELSEWHERE)
+    assert response.status_code == 302 and _signed_in(elsewhere)
+
+
+def test_the_delayed_tries_of_a_flood_stay_within_the_burst_budget(users, settings):
+    """Names primed by a refused try each come back after the delay; the address still gets
+    no more password checks than its burst budget allows."""
+    from django.core.cache import cache
+
+    from tournament.web import accounts
+
+    cache.clear()
+    settings.SIGN_IN_FAILURES_PER_BURST = 2
+    settings.SIGN_IN_RETRY_SECONDS = 0  # every primed name is due at once
+    from django.test import RequestFactory
+
+    def post(name: str):
+        return RequestFactory().post(LOGIN, {"username": name}, REMOTE_ADDR=VENUE)
+
+    for k in range(20):
+        assert not accounts.paced_try(post(f"made-up-{k}"), f"made-up-{k}")  # primed
+    allowed = sum(accounts.paced_try(post(f"made-up-{k}"), f"made-up-{k}") for k in range(20))
+    assert allowed == 2

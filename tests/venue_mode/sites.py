@@ -37,6 +37,7 @@ class Site:
             GIBSON_SECRET_KEY=f"venue-mode-test-{name}",
             GIBSON_DEVELOPMENT="0",
             GIBSON_LOG_LEVEL="WARNING",
+            GIBSON_VENUE_ALLOW_PRIVATE="1",  # the two sites talk over loopback
         )
         if database_url:
             self.env["DATABASE_URL"] = database_url

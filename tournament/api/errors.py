@@ -3,7 +3,8 @@
 Codes are keys of ``tournament.errors.CODES`` (a service's own refusal keeps its
 code; DRF's errors get the API's codes under ``# api``), so a client branches on ``code`` and
 shows ``message``. Nothing here returns HTML: a client's mistake is a 4xx, a busy or
-unreachable database a 503 (``database_busy``, ``database_unavailable``), a bug a 500
+unreachable database a 503 (``database_busy``, ``database_unavailable``), a full disk a 507
+(``disk_full``), a bug a 500
 (``server_error``, logged with its traceback), each in the same shape.
 """
 
@@ -20,7 +21,7 @@ from rest_framework.response import Response
 
 from tournament.errors import CODES, ServiceError
 
-from ..web.errors import is_database_busy
+from ..web.errors import is_database_busy, is_disk_full
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    if is_disk_full(exc):
+        # no retry mends it: the client's person tells whoever runs the server
+        log.error("API: the server's disk is full (%s)", exc)
+        return Response(body(error("disk_full")), status=507)
     if isinstance(exc, (OperationalError, InterfaceError)):
         # a busy SQLite, a PostgreSQL restarting: nothing was written; the client may retry
         # (other database errors are bugs: the 500 below, logged)

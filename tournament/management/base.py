@@ -53,6 +53,13 @@ CLI_WORDING: dict[str, str] = {
 }
 
 
+def _disk_full(exc: Exception) -> bool:
+    """The server's disk (or the database's) has no room: nothing was written."""
+    from ..web.errors import is_disk_full
+
+    return is_disk_full(exc)
+
+
 def _database_busy(exc: Exception) -> bool:
     """SQLite's (or a PostgreSQL lock timeout's) "another writer holds the lock"."""
     from ..web.errors import is_database_busy
@@ -167,7 +174,13 @@ class GibsonCommand(BaseCommand):
             raise CommandFailure(str(exc), code="invalid_file", params=params) from exc
         except ValueError as exc:
             raise CommandFailure(str(exc), code="invalid_argument") from exc
+        except OSError as exc:
+            if _disk_full(exc):
+                raise CommandFailure.from_service(ServiceError("disk_full")) from exc
+            raise
         except (OperationalError, ProgrammingError) as exc:
+            if _disk_full(exc):
+                raise CommandFailure.from_service(ServiceError("disk_full")) from exc
             # Another writer (an import, a re-rate) held SQLite's lock for the whole busy
             # timeout: nothing was written, so say "try again", not a traceback.
             if _database_busy(exc):

@@ -12,10 +12,12 @@ tournaments and the admin are a site administrator's to give.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.core import signing
 from django.db import transaction
 from django.utils import timezone
@@ -81,16 +83,35 @@ def _stale_sign_ups(username: str, email: str) -> None:
         user.delete()
 
 
+@dataclass(frozen=True)
+class SignUp:
+    """What a sign-up made: a new inactive account (``new``), or nothing, because the address
+    already belongs to ``user``. The page answers both alike ("check your mail"): the caller
+    mails the new account ``confirmation_token(user)``, or the address's owner a note that
+    they already have an account, so the form never tells a stranger whose address has one."""
+
+    user: Any
+    new: bool
+
+
 @transaction.atomic
-def sign_up(*, username: Any, email: Any, password: Any) -> Any:
+def sign_up(*, username: Any, email: Any, password: Any) -> SignUp:
     """A new, inactive account (username, e-mail address, password checked like the staff
-    pages': Django's username and password rules; one account per address); audited. The
-    caller mails ``confirmation_token(user)``."""
+    pages': Django's username and password rules; one account per address); audited. An
+    address that already has an account makes nothing (see SignUp)."""
     email = str(email or "").strip()
     if not email:
         raise ServiceError("setup_required", field="email", what="the e-mail address")
     _stale_sign_ups(str(username or "").strip(), email)
-    user = new_account(username, email, password, active=False, unique_email=True)
+    try:
+        user = new_account(username, email, password, active=False, unique_email=True)
+    except ServiceError as exc:
+        if exc.code != "account_email_taken":
+            raise
+        make_password(str(password or ""))  # the same hashing time as a new account's
+        User = get_user_model()
+        owner = User.objects.filter(email__iexact=email).order_by("pk").first()
+        return SignUp(owner, new=False)
     audit(
         None,
         user,
@@ -99,7 +120,7 @@ def sign_up(*, username: Any, email: Any, password: Any) -> Any:
         f"{user.get_username()} signed up (address to confirm)",
         after={"user": user.get_username()},
     )
-    return user
+    return SignUp(user, new=True)
 
 
 @transaction.atomic

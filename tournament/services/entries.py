@@ -12,6 +12,7 @@ from tournament.checks import (
     check_class_word,
     check_text,
     plays,
+    refuse_bidi_controls,
     refuse_tsh_separator,
     validate_bye_score,
 )
@@ -291,12 +292,15 @@ def check_player_class(value: Any, who: str, *, field: str = "player_class") -> 
 
 
 def check_player_name(value: Any, *, field: str = "name") -> str:
-    """A player's name with its spaces collapsed; empty or longer than the column is refused."""
+    """A player's name with its spaces collapsed; empty or longer than the column is refused,
+    and so is an invisible direction control (a name displayed as someone else's), as in
+    every other name check (checks.refuse_bidi_controls)."""
     name = " ".join(str(value or "").split())
     if not name:
         raise ServiceError("reg_name_required", field=field)
     if "\x00" in name:
         raise ServiceError("nul_character", field=field, what="a player's name")
+    refuse_bidi_controls(name, "a player's name", field=field)
     limit = Player._meta.get_field("name").max_length
     if len(name) > limit:
         raise ServiceError("reg_name_too_long", field=field, max=limit, length=len(name))

@@ -81,8 +81,6 @@ def new_account(
             validate_email(email)
         except ValidationError:
             raise ServiceError("staff_email", field="email", value=email) from None
-        if unique_email and User.objects.filter(email__iexact=email).exists():
-            raise ServiceError("account_email_taken", field="email", value=email)
     password = str(password or "")
     user = User(**{User.USERNAME_FIELD: username}, email=email, is_active=active)
     try:
@@ -91,6 +89,10 @@ def new_account(
         raise ServiceError(
             "staff_password", field="password", detail=" ".join(exc.messages)
         ) from None
+    # last, after every other check: sign-up answers a taken address as it answers a new
+    # one, so no other refusal may depend on whether the address has an account
+    if email and unique_email and User.objects.filter(email__iexact=email).exists():
+        raise ServiceError("account_email_taken", field="email", value=email)
     user.set_password(password)
     user.save()
     return user

@@ -4,18 +4,119 @@ Plain urllib (no new dependency): JSON in and out, the link's token in the Autho
 header (``Venue <token>``), a timeout short enough that a dead link fails fast. Every failure
 becomes a ServiceError: ``venue_unreachable`` (no answer: try again later, nothing is lost)
 or ``venue_refused`` (the hosted site answered no; its code and words are kept).
+
+The address is typed by a director, and the server makes the request: so only a public
+internet address is asked (``venue_private_address`` otherwise, unless settings'
+VENUE_ALLOW_PRIVATE_ADDRESSES), checked on the connected socket itself, so neither a name
+that resolves again to another address nor a redirect reaches this machine or its network.
+Requests go straight to the site (no proxy from the environment: the check is of the site).
 """
 
 from __future__ import annotations
 
+import http.client
+import ipaddress
 import json
+import socket
 import urllib.error
 import urllib.request
 from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from django.conf import settings
 
 from ..errors import ServiceError
 
 TIMEOUT = 30.0
+
+
+def public_address(address: str) -> bool:
+    """Whether ``address`` (an IP) is on the public internet: not loopback, private,
+    link-local (cloud metadata), shared, reserved, multicast or unspecified."""
+    ip = ipaddress.ip_address(address.split("%")[0])
+    mapped = getattr(ip, "ipv4_mapped", None)
+    if mapped is not None:
+        ip = mapped
+    return ip.is_global and not ip.is_multicast
+
+
+def check_address(url: str, address: str) -> None:
+    """Refuse to talk to ``address`` for ``url`` unless it is public (or the site allows)."""
+    if settings.VENUE_ALLOW_PRIVATE_ADDRESSES or public_address(address):
+        return
+    raise ServiceError("venue_private_address", field="url", url=url, address=address)
+
+
+def check_host(url: str) -> None:
+    """Refuse ``url`` at once if its host names a non-public address (a name that does not
+    resolve is left to the request, which answers "cannot be reached")."""
+    host = unquote(urlsplit(url).hostname or "")  # an IPv6 zone: [fe80::1%25eth0]
+    try:
+        found = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return
+    for *_rest, sockaddr in found:
+        check_address(url, str(sockaddr[0]))
+
+
+class _CheckedHTTPConnection(http.client.HTTPConnection):
+    """Checks the address it actually connected to, before a byte is sent."""
+
+    checked_url = ""
+
+    def connect(self) -> None:
+        super().connect()
+        try:
+            check_address(self.checked_url or self.host, self.sock.getpeername()[0])
+        except ServiceError:
+            self.close()
+            raise
+
+
+class _CheckedHTTPSConnection(http.client.HTTPSConnection, _CheckedHTTPConnection):
+    """The same check, on the TCP connection before the TLS handshake (MRO: HTTPSConnection's
+    connect calls ours, then wraps the socket)."""
+
+
+class _CheckedHTTP(urllib.request.HTTPHandler):
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.url = url
+
+    def http_open(self, req: urllib.request.Request) -> Any:
+        url = self.url
+
+        def connection(*args: Any, **kwargs: Any) -> http.client.HTTPConnection:
+            conn = _CheckedHTTPConnection(*args, **kwargs)
+            conn.checked_url = url
+            return conn
+
+        return self.do_open(connection, req)
+
+
+class _CheckedHTTPS(urllib.request.HTTPSHandler):
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.url = url
+
+    def https_open(self, req: urllib.request.Request) -> Any:
+        url = self.url
+
+        def connection(*args: Any, **kwargs: Any) -> http.client.HTTPSConnection:
+            conn = _CheckedHTTPSConnection(*args, **kwargs)
+            conn.checked_url = url
+            return conn
+
+        return self.do_open(
+            connection, req, context=self._context, check_hostname=self._check_hostname
+        )
+
+
+def _opener(base: str) -> urllib.request.OpenerDirector:
+    """urllib's opener with every connection checked, and no proxy taken from the environment."""
+    return urllib.request.build_opener(
+        urllib.request.ProxyHandler({}), _CheckedHTTP(base), _CheckedHTTPS(base)
+    )
 
 
 def _call(base: str, path: str, token: str, body: Any = None) -> dict[str, Any]:
@@ -32,7 +133,8 @@ def _call(base: str, path: str, token: str, body: Any = None) -> dict[str, Any]:
         },
     )
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:  # noqa: S310 - the director's URL
+        check_host(base)
+        with _opener(base).open(request, timeout=TIMEOUT) as answer:
             return json.loads(answer.read() or b"{}")
     except urllib.error.HTTPError as exc:
         try:

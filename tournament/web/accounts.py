@@ -13,8 +13,10 @@ by a superuser). Django's own auth views do the work; these are only their URLs 
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
+from typing import Any
 
 from axes.backends import AxesStandaloneBackend
 from axes.exceptions import AxesBackendPermissionDenied
@@ -22,9 +24,10 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.core import signing
 from django.core.cache import cache
 from django.core.mail import send_mail
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import path, reverse, reverse_lazy
 from django.utils import timezone
@@ -40,6 +43,133 @@ from .console.setup import show_error
 from .console.staff import accept_invite
 from .forms.staff import SignUpForm
 
+# --- known devices: lock the guessing, not the owner ---------------------------------------
+#
+# A flood of wrong sign-ins from an address (made-up names, or one name's password guessed)
+# locks that address, or that name at that address, for minutes: a venue's director behind the
+# same address would be locked out with the guesser. A browser that signed in to an account
+# before carries a signed cookie naming it (set at that sign-in); a try for that account from
+# that browser is checked against its own budget (AXES_FAILURE_LIMIT wrong passwords per
+# AXES_COOLOFF_TIME) instead of the address's and axes' locks, so the right password still
+# signs in. A guesser has no such cookie (it is signed with the site's secret and names the
+# account), and a stolen one is spent after as many guesses as the address would allow.
+
+DEVICE_COOKIE = "gibson_device"
+DEVICE_SALT = "gibson.sign-in-device"
+DEVICE_DAYS = 90
+DEVICE_NAMES = 5  # the accounts one browser remembers (a shared laptop at the desk)
+
+
+def _device_names(request: HttpRequest) -> list[str]:
+    """The account names this browser signed in to before (its signed cookie), newest first."""
+    value = request.COOKIES.get(DEVICE_COOKIE, "")
+    if not value:
+        return []
+    try:
+        names = signing.loads(value, salt=DEVICE_SALT, max_age=DEVICE_DAYS * 86400)
+    except signing.BadSignature:
+        return []
+    if not isinstance(names, list):
+        return []
+    return [n for n in names if isinstance(n, str)][:DEVICE_NAMES]
+
+
+def _device_key(request: HttpRequest, username: str) -> str:
+    digest = hashlib.sha256(
+        f"{request.COOKIES.get(DEVICE_COOKIE, '')}|{username.casefold()}".encode()
+    ).hexdigest()[:32]
+    return f"signin:device:{digest}"
+
+
+def known_device(request: HttpRequest, username: Any) -> bool:
+    """Whether this browser signed in to ``username`` before and has not since spent its own
+    budget of wrong passwords for it (then it is a stranger again until the cool-off ends)."""
+    name = str(username or "").strip().casefold()
+    if not name or name not in _device_names(request):
+        return False
+    try:
+        failures = int(cache.get(_device_key(request, name), 0))
+    except Exception:  # noqa: BLE001 - a cache failure: the device's budget cannot be read
+        return False
+    return failures < settings.AXES_FAILURE_LIMIT
+
+
+def _count_device_failure(request: HttpRequest, username: str) -> None:
+    seconds = int(settings.AXES_COOLOFF_TIME.total_seconds())
+    key = _device_key(request, username.casefold())
+    try:
+        cache.add(key, 0, timeout=seconds)
+        cache.incr(key)
+    except Exception:  # noqa: BLE001 - expired between add and incr, or the cache failed
+        pass
+
+
+def remember_device(
+    sender: object, request: HttpRequest | None = None, user: Any = None, **kwargs: object
+) -> None:
+    """``user_logged_in`` receiver: a password sign-in (one ThrottledBackend saw) marks the
+    browser as known for that account (the cookie is set on the way out, by the gate)."""
+    if request is None or user is None or not getattr(request, "_sign_in_password", False):
+        return  # not a password sign-in (a confirmed sign-up, an invite, a test's login)
+    name = user.get_username().casefold()
+    names = [name, *(n for n in _device_names(request) if n != name)][:DEVICE_NAMES]
+    request._sign_in_device_names = names  # type: ignore[attr-defined]
+    try:
+        cache.delete(_device_key(request, name))
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def set_device_cookie(request: HttpRequest, response: HttpResponseBase) -> None:
+    """Set the known-device cookie a sign-in asked for (remember_device)."""
+    names = getattr(request, "_sign_in_device_names", None)
+    if names:
+        response.set_cookie(
+            DEVICE_COOKIE,
+            signing.dumps(names, salt=DEVICE_SALT),
+            max_age=DEVICE_DAYS * 86400,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+
+
+def paced_try(request: HttpRequest, username: Any) -> bool:
+    """Whether a try refused by a lock (the address's budget, or axes' name at this address)
+    may still have its password checked: once per SIGN_IN_RETRY_SECONDS for a name at an
+    address, counted from the name's first refused try there, and at most
+    SIGN_IN_FAILURES_PER_BURST such checks per burst window for the whole address (a flood's
+    password checks stay bounded). So the owner without a known browser waits a short delay,
+    not the lock's minutes; a wrong password in such a try counts as any other (and where
+    axes holds the name, is answered with its lock page)."""
+    name = str(username or "").strip().casefold()
+    if not name:
+        return False
+    if getattr(request, "_sign_in_paced", False):
+        return True  # claimed already (the gate, then the backend, ask for one request)
+    address = client_address(request) or "unknown"
+    digest = hashlib.sha256(name.encode()).hexdigest()[:32]
+    key = f"signin:paced:{address}:{digest}"
+    delay = settings.SIGN_IN_RETRY_SECONDS
+    now = time.time()
+    try:
+        since = cache.get(key)
+        if not isinstance(since, (int, float)):
+            cache.set(key, now, timeout=delay * 4 + 60)  # the first refused try starts the wait
+            return False
+        if now - since < delay:
+            return False
+        cache.set(key, now, timeout=delay * 4 + 60)  # the next one after another delay
+        window = int(now // settings.SIGN_IN_BURST_SECONDS)
+        cap = f"signin:paced-all:{address}:{window}"
+        cache.add(cap, 0, timeout=settings.SIGN_IN_BURST_SECONDS * 2)
+        if int(cache.incr(cap)) > settings.SIGN_IN_FAILURES_PER_BURST:
+            return False
+    except Exception:  # noqa: BLE001 - a cache failure: the lock decides
+        return False
+    request._sign_in_paced = True  # type: ignore[attr-defined]
+    return True
+
 
 class ThrottledBackend(AxesStandaloneBackend):
     """django-axes' check before the password check, for sign-ins that come with a request.
@@ -52,7 +182,13 @@ class ThrottledBackend(AxesStandaloneBackend):
     def authenticate(self, request, username=None, password=None, **kwargs):  # noqa: ANN001
         if request is None:
             return None
-        if sign_in_wait(request):
+        request._sign_in_password = True  # type: ignore[attr-defined] # remember_device reads it
+        if known_device(request, username):
+            # the owner's browser: its own budget, not the address's or axes' locks (the
+            # password is checked by ModelBackend next; a wrong one counts for this device)
+            request._sign_in_device_try = str(username).strip()  # type: ignore[attr-defined]
+            return None
+        if sign_in_wait(request) and not paced_try(request, username):
             # made-up names from one address: axes counts per name and address, so each new
             # name started afresh (600 attempts over 200 names were never stopped)
             request.axes_locked_out = True
@@ -64,6 +200,11 @@ class ThrottledBackend(AxesStandaloneBackend):
         try:
             return super().authenticate(request, username=username, password=password, **kwargs)
         except AxesBackendPermissionDenied:
+            if paced_try(request, username):
+                # the name is locked at this address, and its short delay has passed: the
+                # password is checked (a wrong one meets axes' lock again, as its answer)
+                request.axes_locked_out = False  # type: ignore[attr-defined]
+                return None
             release_sign_in(request)
             raise
 
@@ -123,7 +264,8 @@ def sign_in_refusal_text(wait: int) -> str:
         f"{settings.SIGN_IN_FAILURES_PER_BURST} in {settings.SIGN_IN_BURST_SECONDS} seconds, "
         f"{settings.SIGN_IN_FAILURES_PER_MINUTE} a minute and "
         f"{settings.SIGN_IN_FAILURES_PER_ADDRESS} in {settings.SIGN_IN_WINDOW_SECONDS // 60} "
-        f"minutes, whatever the names. Try again in {wait} seconds."
+        f"minutes, whatever the names. Try again in {wait} seconds (your own name: in "
+        f"{settings.SIGN_IN_RETRY_SECONDS} seconds)."
     )
 
 
@@ -162,6 +304,13 @@ def count_failed_sign_in(
     just locked its name (axes), does not count (a colleague at the same venue address still
     signs in while one name is locked)."""
     if request is None:
+        return
+    device_try = getattr(request, "_sign_in_device_try", None)
+    if device_try:
+        _count_device_failure(request, device_try)  # the device's budget, not the address's
+        # axes (whose receiver ran first) may have marked the name locked at this address:
+        # that lock is for strangers; this browser gets the form again until its own is spent
+        request.axes_locked_out = False  # type: ignore[attr-defined]
         return
     if getattr(request, "axes_locked_out", False):
         release_sign_in(request)
@@ -254,6 +403,42 @@ def _sign_up_page(request: HttpRequest, form: SignUpForm, status: int = 200) -> 
     )
 
 
+def _mail_confirmation(request: HttpRequest, user: Any) -> None:
+    """The new account's confirmation link, carrying the page the newcomer was headed for (an
+    invitation) so confirming lands them there."""
+    link = request.build_absolute_uri(
+        _with_next(
+            reverse("accounts:signup_confirm", args=[confirmation_token(user)]),
+            next_page(request),
+        )
+    )
+    send_mail(
+        "Confirm your Gibson account",
+        f"Someone (we hope you) signed up to Gibson as {user.get_username()}.\n"
+        f"Confirm this address here within {confirm_days()} days:\n\n{link}\n\n"
+        "If it was not you, ignore this message: the account stays unusable.",
+        None,
+        [user.email],
+    )
+
+
+def _mail_existing_owner(request: HttpRequest, owner: Any, email: str) -> None:
+    """A sign-up gave an address that already has an account: its owner is told (with how
+    to sign in or reset the password), nothing is made, and the page says "check your mail"
+    as for a new address, so the form is no way to learn whose address has an account."""
+    sign_in = request.build_absolute_uri(reverse("accounts:login"))
+    reset = request.build_absolute_uri(reverse("accounts:password_reset"))
+    send_mail(
+        "Your Gibson account",
+        "Someone (we hope you) tried to sign up to Gibson with this address, which already "
+        f"has an account: {owner.get_username()}.\n\n"
+        f"Sign in: {sign_in}\nForgot the password? {reset}\n\n"
+        "If it was not you, ignore this message: nothing was changed.",
+        None,
+        [email],
+    )
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """/accounts/signup/: a new inactive account and its confirmation mail; 429 once the
@@ -270,27 +455,17 @@ def signup(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            user = sign_up(
+            made = sign_up(
                 username=data["username"], email=data["email"], password=data["password"]
             )
         except ServiceError as exc:
             show_error(form, exc)
         else:
             _count_sign_up(request)
-            link = request.build_absolute_uri(
-                _with_next(
-                    reverse("accounts:signup_confirm", args=[confirmation_token(user)]),
-                    next_page(request),
-                )
-            )
-            send_mail(
-                "Confirm your Gibson account",
-                f"Someone (we hope you) signed up to Gibson as {user.get_username()}.\n"
-                f"Confirm this address here within {confirm_days()} days:\n\n{link}\n\n"
-                "If it was not you, ignore this message: the account stays unusable.",
-                None,
-                [user.email],
-            )
+            if made.new:
+                _mail_confirmation(request, made.user)
+            else:  # the same answer as a new address: the owner alone learns of the try
+                _mail_existing_owner(request, made.user, data["email"])
             return redirect("accounts:signup_sent")
     return _sign_up_page(request, form, 400)
 

@@ -21,7 +21,9 @@ Retry-After. Other requests (public pages, static files) pay nothing but a path 
   ``SELF_POSTS_PER_MINUTE`` POSTs in a minute, whatever they change (counted before any query).
 - sign-in POSTs (/accounts/login/, /admin/login/), per client address: refused while the
   address is over its sign-in failure budget (tournament.web.accounts.sign_in_wait), so a
-  flood of made-up names checks no more passwords than the budget allows.
+  flood of made-up names checks no more passwords than the budget allows; a browser that
+  signed in to the account before (tournament.web.accounts.known_device) goes on, and gets
+  its cookie here on the way out.
 
 Addresses come from tournament.web.addresses, the rule every per-address limit uses. If the
 cache fails the gate stays open: the limits behind it still decide.
@@ -166,7 +168,12 @@ class AbuseGate:
         refusal = self.refusal(request)
         if refusal is not None:
             return refusal
-        return self.get_response(request)
+        response = self.get_response(request)
+        if request.path_info in SIGN_IN_PATHS:
+            from .accounts import set_device_cookie
+
+            set_device_cookie(request, response)  # a sign-in: this browser is known now
+        return response
 
     def refusal(self, request: HttpRequest) -> HttpResponse | None:
         path = request.path_info
@@ -181,10 +188,14 @@ class AbuseGate:
         if path.startswith("/e/"):
             return self.self_entry(path)
         if path in SIGN_IN_PATHS:
-            from .accounts import sign_in_refusal_text, sign_in_wait
+            from .accounts import known_device, paced_try, sign_in_refusal_text, sign_in_wait
 
             wait = sign_in_wait(request)
-            if wait:
+            # the flood's lock is for the guessing: the owner's known browser goes on (its
+            # own budget), and so does a name's try after a short delay (paced_try); the
+            # form is read only while the address is over its budget
+            name = request.POST.get("username", "") if wait else ""
+            if wait and not known_device(request, name) and not paced_try(request, name):
                 return _tiny_html("Too many attempts", sign_in_refusal_text(wait), wait)
         return None
 

@@ -6,7 +6,7 @@ again by the services for writes, so a view that forgot a check still could not 
 
 Views take their tournament from :func:`staff_tournament`, which answers the three cases the
 same way everywhere: anonymous -> the sign-in page (then back), signed in without the role ->
-403 naming the tournament, unknown slug -> 404.
+403 naming the tournament ("this tournament" for a draft they may not see), unknown slug -> 404.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponseBase, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404
 
-from ..access import can_direct, can_keep_score, can_view
+from ..access import can_direct, can_keep_score, can_view, name_for
 from ..models import Division, Tournament
 
 DIRECTOR = "director"
@@ -49,7 +49,8 @@ def staff_tournament(request: HttpRequest, slug: str, role: str = DIRECTOR) -> T
         raise NeedsSignIn
     if not has_role(request.user, tournament, role):
         what = "directors" if role == DIRECTOR else "directors and scorekeepers"
-        raise PermissionDenied(f"only the {what} of {tournament.name} may do this")
+        where = name_for(request.user, tournament)  # a draft's name only to its staff
+        raise PermissionDenied(f"only the {what} of {where} may do this")
     return tournament
 
 
