@@ -136,3 +136,11 @@ def test_a_finished_or_old_event_is_not_live(client, world):
     # no end date, started yesterday: live
     _t, d = _live_event(world, today - datetime.timedelta(days=1), None)
     assert [e.division_id for e in live_entries(world.ann.pk, today)] == [d.pk]
+
+
+def test_games_column_of_an_unseeded_newcomer_without_lifeg():
+    # TSH counts a missing lifeg as 100 games for newcomers too (docs/ratings.md rule 3), so
+    # the engine carries 100 + 3 for a newcomer who came with no rating and no career count;
+    # the Games column still shows the 3 games rated.
+    row = PlayerRating(start_rating=0, start_career_games=None, rating=1400, career_games=103)
+    assert row.rated_games == 3
