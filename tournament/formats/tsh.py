@@ -45,6 +45,9 @@ UNDEFINED = "00"
 # reported with its line instead of surfacing later as a crash in standings or ratings.
 _INT_LIST_FIELDS = ("p12", "newr", "rrank", "board", "penalty")
 _INT_SCALAR_FIELDS = ("lifeg", "off")
+# Fields that may hold a team's rating as written ('0+0+0'): a rating estimate under TSH's
+# rating system 'none' is a copy of the entry's rating (Ratings::None, docs/formats.md).
+_TEAM_FORM_FIELDS = ("newr",)
 # limits: the range of each number a line carries, beyond the digit count every number has.
 _FIELD_RANGES = {
     "p12": (0, 4),
@@ -87,8 +90,13 @@ class TshPlayer:
 
     @property
     def newr(self) -> list[int]:
-        """The rating estimate TSH printed after each round."""
-        return self._ints("newr")
+        """The rating estimate TSH printed after each round (a team's 'a+b+c': the mean)."""
+        return [
+            team_rating([int(m) for m in tok.split("+")])
+            if _TEAM_RATING.match(tok)
+            else _int_value(tok, "newr", self)
+            for tok in self.fields.get("newr", [])
+        ]
 
     @property
     def rrank(self) -> list[int]:
@@ -302,6 +310,12 @@ def check_fields(player: TshPlayer, fail) -> None:
         for tok in player.fields.get(key, []):
             if _other_digits(tok):
                 raise fail(f"{tok!r} uses digits other than 0-9; write numbers with 0-9")
+            if key in _TEAM_FORM_FIELDS and _TEAM_RATING.match(tok):
+                # TSH's rating system 'none' copies a team's 'a+b+c' rating into its estimate
+                for member in tok.split("+"):
+                    what = f"player {number} ({name}): field '{key}' member"
+                    _check_number(member, what, 0, MAX_RATING, fail)
+                continue
             if not _is_int(tok):
                 raise fail(
                     f"player {number} ({name}): field '{key}' value {tok!r} is not an integer"
