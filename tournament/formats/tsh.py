@@ -434,10 +434,15 @@ def write_t(players: list[TshPlayer]) -> str:
     lines = []
     for p, name in zip(players, names, strict=True):
         rating = p.rating_text or str(p.rating)  # a team's 'a+b+c' is written back as it came
-        head = " ".join([name.ljust(width), rating, *map(_token, p.opponents)])
-        parts = [head, " " + " ".join(map(_token, p.scores))]
-        parts += [" " + " ".join([key, *values]) for key, values in p.fields.items()]
-        lines.append(";".join(parts).rstrip() + "\n")
+        # TSH's TFile::FormatLine: "NAME RATING OPPS; SCORES", so a player not yet paired has
+        # "RATING ; " (the space before ';' and the one after stay); then every extra field
+        # with values as "; KEY V1 V2", the keys in alphabetical order, an empty field left out
+        opponents = " ".join(map(_token, p.opponents))
+        line = f"{name.ljust(width)} {rating} {opponents}; {' '.join(map(_token, p.scores))}"
+        for key in sorted(p.fields):
+            if p.fields[key]:
+                line += "; " + " ".join([key, *p.fields[key]])
+        lines.append(line + "\n")
     return "".join(lines)
 
 
