@@ -13,7 +13,14 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from ratings.engine import RatedGame, RatedPlayer, RatingError, estimates_by_round, get_system
+from ratings.engine import (
+    NO_RATING_SYSTEM,
+    RatedGame,
+    RatedPlayer,
+    RatingError,
+    estimates_by_round,
+    get_system,
+)
 from ratings.engine.systems import rate_event
 from ratings.models import RatedEvent, RatingList, SubmissionRequest
 from ratings.services import rerate_list, submit_event
@@ -24,14 +31,26 @@ from tournament.services.audit import Actor, audit
 
 
 def division_system(division: Division, system: str | None = None) -> str:
-    """The system asked for, else the division's, else its list's (checked by name)."""
+    """The system asked for, else the division's, else its list's (checked by name).
+
+    TSH's ``none`` is a name too: its estimates are the entries' ratings (``copied_estimates``).
+    """
     name = (
         system
         or division.rating_system
         or (division.rating_list.system if division.rating_list_id else "nsa2008")
     )
-    get_system(name)
+    if name != NO_RATING_SYSTEM:
+        get_system(name)
     return name
+
+
+def copied_estimates(
+    players: list[RatedPlayer], games: list[RatedGame], through_round: int
+) -> dict[Any, list[int]]:
+    """TSH's estimates under rating system ``none`` (``Ratings::None::RateDivision``): every
+    round's estimate is the entry's own rating, copied, for every round rated so far."""
+    return {p.id: [p.rating or 0] * through_round for p in players}
 
 
 def division_rating_input(division: Division) -> tuple[list, list[RatedPlayer], list[RatedGame]]:
@@ -80,7 +99,10 @@ def division_estimates(
             f"--through-round {through_round}: division {division.name} has rounds 0..{configured}"
         )
     through = last if through_round is None else through_round
-    est = estimates_by_round(name, players, games, configured, through_round=through)
+    if name == NO_RATING_SYSTEM:
+        est = copied_estimates(players, games, through)
+    else:
+        est = estimates_by_round(name, players, games, configured, through_round=through)
     out = []
     for e in entries:
         by_round = est[e.number]
@@ -136,6 +158,8 @@ def estimates_from(
         configured = max(division.rounds, last, 1)
         if not 0 <= after_round <= configured:
             return {}
+        if name == NO_RATING_SYSTEM:
+            return {p.id: p.rating or 0 for p in players}
         played = [g for g in games if g.round <= after_round]
         rated = rate_event(name, players, played, configured, explain=False)
     except (RatingError, ValueError):

@@ -74,15 +74,16 @@ class PlayerRating(models.Model):
     def rated_games(self) -> int | None:
         """The games the Games column shows: the player's real count of rated games.
 
-        A player who came onto the list with a rating but no known career count (a seed rating
-        from elsewhere, a ratings file without games) is rated as if they had played
-        UNKNOWN_CAREER_GAMES games (the K table's rule), and ``career_games`` carries that
-        assumption forward: a newcomer with 3 games showed 103. The assumption is for the K
-        table only; the page shows the games actually rated (None when nothing is known).
+        A player who came onto the list with no known career count (a seed rating from
+        elsewhere, a ratings file without games, a newcomer entered without ``lifeg``) is rated
+        as if they had played UNKNOWN_CAREER_GAMES games (the K table's rule, TSH's), and
+        ``career_games`` carries that assumption forward: a newcomer with 3 games showed 103.
+        The assumption is for the K table only; the page shows the games actually rated (None
+        when nothing is known).
         """
         if self.career_games is None:
             return self.start_career_games
-        if self.start_career_games is None and self.start_rating:
+        if self.start_career_games is None:
             return max(self.career_games - UNKNOWN_CAREER_GAMES, 0)
         return self.career_games
 

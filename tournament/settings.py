@@ -179,7 +179,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # CORS * on the API's anonymous reads only (a club's site reads its ladder in the browser)
+    # CORS * on anonymous reads (API, tourney.js) and their preflights, before any view
     "tournament.api.cors.AnonymousReadCors",
     # a write that met a busy SQLite database answers "try again" (503), not a traceback
     "tournament.web.errors.BusyDatabaseMiddleware",

@@ -25,10 +25,18 @@ from .model import (
     round_half_up,
     segment_plan,
 )
-from .systems import SYSTEMS, estimates_by_round, get_system, rate_event
+from .systems import (
+    NO_RATING_SYSTEM,
+    SYSTEMS,
+    estimates_by_round,
+    get_system,
+    rate_event,
+    system_names,
+)
 
 __all__ = [
     "MAX_GAME_SCORE",
+    "NO_RATING_SYSTEM",
     "SYSTEMS",
     "GameExplanation",
     "PlayerRating",
@@ -45,4 +53,5 @@ __all__ = [
     "replay",
     "round_half_up",
     "segment_plan",
+    "system_names",
 ]

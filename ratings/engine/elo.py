@@ -157,54 +157,88 @@ class EloSystem(RatingSystem):
     ) -> tuple[dict[int, float], dict[int, float]]:
         """Iterated performance ratings of all the segment's newcomers together (rule 7).
 
-        Newcomers are revised in turn (each sees the others' latest values), in player order,
-        until a full pass changes nothing or 50 passes are done. Returns the estimates and, for
-        the newcomers held down by it, the cap.
+        As TSH's ``Ratings::Elo::RateNewcomersCorrectly``: every pass works from the previous
+        pass's estimates (all newcomers are revised at once, then the new values replace the
+        old), until a pass changes nothing or 50 passes are done. Each result is floored at
+        500 and capped at the best opponent + 400 x wins / games, the best opponent being the
+        highest pre-event rating among rated opponents or, for a newcomer who met none, the
+        highest current estimate among newcomer opponents. Should 50 passes not settle, TSH
+        runs 50 more (capped by rated opponents only) and takes each newcomer's mean over
+        them. Returns the estimates and, for the newcomers held down by it, the cap.
         """
-        table_get = self._table.get
-        expected = self._expected
         est: dict[int, float] = {}
         wins: dict[int, float] = {}
-        caps: dict[int, float | None] = {}
+        best_rated: dict[int, int | None] = {}
         for p in newcomers:
             rated = [rin[o] for o in opps[p] if rin[o] is not None]
             est[p] = sum(rated) / len(rated) if rated else NEWCOMER_SEED
             n = len(opps[p])
             actual = sum(acts[p])
             wins[p] = 0.05 * n if actual == 0 else 0.95 * n if actual == n else actual
-            caps[p] = max(rated) + CAP_PER_WIN_SHARE * actual / n if rated else None
+            best_rated[p] = max(rated) if rated else None
         held: dict[int, float] = {}
         for _ in range(NEWCOMER_ITERATIONS):
-            changed = False
+            est, held, changed = self._newcomer_pass(
+                newcomers, rin, opps, acts, est, wins, best_rated, unrated_cap=True
+            )
+            if not changed:
+                return est, held
+        totals = dict.fromkeys(newcomers, 0.0)
+        for _ in range(NEWCOMER_ITERATIONS):
+            est, held, _changed = self._newcomer_pass(
+                newcomers, rin, opps, acts, est, wins, best_rated, unrated_cap=False
+            )
             for p in newcomers:
-                opp_r = [rin[o] if rin[o] is not None else est[o] for o in opps[p]]
-                w = wins[p]
-                lo, hi = SEARCH_LOW, SEARCH_HIGH
-                mid = lo
-                while hi - lo > 1:
-                    mid = (lo + hi) // 2
-                    s = 0.0
-                    for x in opp_r:
-                        d = mid - x
-                        e = table_get(d)
-                        s += expected(d) if e is None else e
-                    if s > w:
-                        hi = mid
-                    else:
-                        lo = mid
-                r: float = max(mid, NEWCOMER_FLOOR)
-                cap = caps[p]
-                if cap is not None and r > cap:
+                totals[p] += est[p]
+        return {p: totals[p] / NEWCOMER_ITERATIONS for p in newcomers}, held
+
+    def _newcomer_pass(
+        self,
+        newcomers: list[int],
+        rin: list[int | None],
+        opps: list[list[int]],
+        acts: list[list[float]],
+        prev: dict[int, float],
+        wins: dict[int, float],
+        best_rated: dict[int, int | None],
+        *,
+        unrated_cap: bool,
+    ) -> tuple[dict[int, float], dict[int, float], bool]:
+        """One pass of the iteration: every newcomer against the previous pass's estimates."""
+        table_get = self._table.get
+        expected = self._expected
+        out: dict[int, float] = {}
+        held: dict[int, float] = {}
+        changed = False
+        for p in newcomers:
+            opp_r = [rin[o] if rin[o] is not None else prev[o] for o in opps[p]]
+            w = wins[p]
+            lo, hi = SEARCH_LOW, SEARCH_HIGH
+            mid = lo
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                s = 0.0
+                for x in opp_r:
+                    d = mid - x
+                    e = table_get(d)
+                    s += expected(d) if e is None else e
+                if s > w:
+                    hi = mid
+                else:
+                    lo = mid
+            r: float = max(mid, NEWCOMER_FLOOR)
+            best = best_rated[p]
+            if best is None and unrated_cap:
+                best = max(prev[o] for o in opps[p])
+            if best:
+                cap = best + CAP_PER_WIN_SHARE * sum(acts[p]) / len(opps[p])
+                if r > cap:
                     r = cap
                     held[p] = cap
-                else:
-                    held.pop(p, None)
-                if r != est[p]:
-                    est[p] = r
-                    changed = True
-            if not changed:
-                break
-        return est, held
+            if r != prev[p]:
+                changed = True
+            out[p] = r
+        return out, held, changed
 
     # -- one segment ------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 #: Highest score accepted in one game. The record is far below; anything above is a typing slip.
 MAX_GAME_SCORE = 1500
 
-#: Career games assumed for a rated player whose count is unknown (the ratings spec, rule 3).
+#: Career games assumed for any player whose count is unknown, newcomers too (rule 3).
 UNKNOWN_CAREER_GAMES = 100
 
 
@@ -44,10 +44,15 @@ class RatedPlayer:
 
     @property
     def known_career_games(self) -> int:
-        """Career games as the K table reads them: unknown counts 100 for a rated player, 0 new."""
+        """Career games as the K table reads them: unknown counts 100, newcomers included.
+
+        TSH reads a missing ``lifeg`` as 100 games for every player (``MakeRatingsInput``,
+        docs/ratings.md rule 3), so a newcomer rated as established in a long event's later
+        segment gets the 100-game K, not the 0-game one.
+        """
         if self.career_games is not None:
             return self.career_games
-        return 0 if self.is_newcomer else UNKNOWN_CAREER_GAMES
+        return UNKNOWN_CAREER_GAMES
 
 
 class RatedGame(NamedTuple):

@@ -20,6 +20,17 @@ SYSTEMS: dict[str, RatingSystem] = {
 }
 
 
+#: TSH's null rating system (``Ratings::None``): no rating is computed; each round's estimate
+#: is a copy of the entry's rating as written (a team's ``0+0+0`` too). Not a ``RatingSystem``:
+#: it rates nothing, so ``ratings.division`` answers it without the engine.
+NO_RATING_SYSTEM = "none"
+
+
+def system_names() -> list[str]:
+    """Every name a division may be rated by: the engine's systems and TSH's ``none``."""
+    return sorted([*SYSTEMS, NO_RATING_SYSTEM])
+
+
 def get_system(system: str | RatingSystem) -> RatingSystem:
     """The system called ``system``; a bad name is refused with the list of good ones."""
     if isinstance(system, RatingSystem):

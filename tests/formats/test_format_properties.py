@@ -85,6 +85,9 @@ def divisions(draw, max_players: int = 9, max_rounds: int = 5, full: bool = Fals
 @settings(max_examples=150, deadline=None)
 @given(divisions())
 def test_t_round_trip(players):
+    # A field with no values is left out, as TSH's TFile::FormatLine leaves it out
+    for p in players:
+        p.fields = {key: values for key, values in p.fields.items() if values}
     assert parse_t(write_t(players)) == players
 
 

@@ -20,7 +20,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from pairings.services.rounds import pair_round
+from ratings.division import division_estimates, rating_estimates
 from tournament.formats import FormatError, parse_t
+from tournament.formats.tourney_js import write_tourney_js
 from tournament.interchange.exports import export_files, export_tourney_js
 from tournament.interchange.imports import import_tsh
 from tournament.models import Division, Game
@@ -234,3 +236,56 @@ def test_the_feed_carries_the_teams_and_imports_them(tmp_path):
     assert [(r.rank, r.team, r.ranks) for r in division_team_standings(again)] == [
         (rank, team, ranks) for rank, team, ranks, *_ in INTERCLUB_TEAMS
     ]
+
+
+# A team event rated by TSH's 'none' (fixtures/teams/none/, hand-made after TSH's rules, see
+# fixtures/teams/README.md): TSH copies each entry's rating into its estimate, so a team's
+# etc.newr is its 'a+b+c' text, round after round (Ratings::None, docs/formats.md).
+NONE_DIR = SCHOOL.with_name("none")
+TEAM_TEXTS = ["0+0+0", "0+0+0", "1200+1100+900", "800+700+0"]
+
+
+@pytest.mark.django_db
+def test_a_team_event_rated_by_none_round_trips_byte_for_byte():
+    t = import_tsh(NONE_DIR / "config.tsh")
+    division = Division.objects.get(tournament=t)
+    assert division.rating_system == "none"
+    assert export_files(t)["a.t"] == (NONE_DIR / "a.t").read_text("utf-8")
+    feed_text = (NONE_DIR / "tourney.js").read_text("utf-8")
+    assert write_tourney_js(export_tourney_js(t)) == feed_text
+    # the feed TSH would publish imports (its newr "0+0+0" was refused) and comes back whole
+    again = import_tsh(NONE_DIR / "tourney.js")
+    assert write_tourney_js(export_tourney_js(again)) == feed_text
+    assert export_files(again)["a.t"] == (NONE_DIR / "a.t").read_text("utf-8")
+
+
+@pytest.mark.django_db
+def test_rating_system_none_copies_each_rating_into_the_estimates(tmp_path):
+    # school.t has no newr: every value below is computed, not kept from a file
+    (tmp_path / "a.t").write_text(SCHOOL.read_text("utf-8"), encoding="utf-8")
+    (tmp_path / "config.tsh").write_text(
+        "division A a.t\nconfig max_rounds = 3\nconfig rating_system = 'none'\n", "utf-8"
+    )
+    t = import_tsh(tmp_path / "config.tsh")
+    division = Division.objects.get(tournament=t)
+    rows = division_estimates(division)
+    assert [row["by_round"] for row in rows] == [[s] * 3 for s in (0, 0, 1067, 500)]
+    assert rating_estimates(division, 2) == {1: 0, 2: 0, 3: 1067, 4: 500}
+    players = export_tourney_js(t)["divisions"][0]["players"][1:]
+    assert [p["etc"]["newr"] for p in players] == [[text] * 3 for text in TEAM_TEXTS]
+    assert [p["rating"] for p in players] == TEAM_TEXTS
+    assert [p["etc"]["rrank"] for p in players] == [
+        [3, 2, 3, 2],
+        [3, 3, 2, 3],
+        [1] * 4,
+        [2, 4, 4, 4],
+    ]
+    # .t readers take the team's estimate as the members' mean, which Gibson rates by
+    written = parse_t((NONE_DIR / "a.t").read_text("utf-8"))
+    assert [p.newr for p in written] == [[s] * 3 for s in (0, 0, 1067, 500)]
+
+
+@pytest.mark.parametrize("bad", ["0+0+", "+0+0", "0+x+0", "1500+99999999"], ids=repr)
+def test_a_broken_team_estimate_is_still_refused(bad):
+    with pytest.raises(FormatError, match="newr"):
+        parse_t(f"Team One 0+0+0 2; 400; newr {bad}\nTeam Two 0+0+0 1; 380\n")

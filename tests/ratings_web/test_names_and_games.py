@@ -180,3 +180,11 @@ def test_a_finished_event_is_not_upcoming(client, world):
     assert "Starts Today" in upcoming and "Future Cup" in upcoming
     names = [e.division.tournament.name for e in upcoming_entries(world.ann.pk, today)]
     assert names == ["Starts Today", "Future Cup"]
+
+
+def test_games_column_of_an_unseeded_newcomer_without_lifeg():
+    # TSH counts a missing lifeg as 100 games for newcomers too (docs/ratings.md rule 3), so
+    # the engine carries 100 + 3 for a newcomer who came with no rating and no career count;
+    # the Games column still shows the 3 games rated.
+    row = PlayerRating(start_rating=0, start_career_games=None, rating=1400, career_games=103)
+    assert row.rated_games == 3

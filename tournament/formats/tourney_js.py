@@ -543,7 +543,8 @@ def build_tourney_js(
                     "id": p.number,
                     "name": p.full_name,
                     "pairings": list(p.opponents),
-                    "rating": p.rating,
+                    # a team entry's rating is the text TSH holds ('0+0+0'), as TSH writes it
+                    "rating": p.rating_text or p.rating,
                     "scores": list(p.scores),
                 }
             )
@@ -589,7 +590,7 @@ def computed_keys(
     prize_places: int,
     rating_list: str,
     rating_system: str,
-    newr: dict[int, list[int]],
+    newr: dict[int, list[int | str]],
     ranks: dict[int, list[int | None]] | None = None,
     capped_ranks: dict[int, list[int | None]] | None = None,
     kept: dict | None = None,
@@ -641,7 +642,8 @@ def computed_keys(
             while values and values[-1] is None:
                 values.pop()  # TSH's array ends at the last value (a withdrawn player's rank)
             if values:
-                etc[key] = [None if v is None else int(v) for v in values]
+                # a team's estimate under rating system 'none' is its rating as written
+                etc[key] = [v if v is None or isinstance(v, str) else int(v) for v in values]
         row["etc"] = etc
         per_player[p.number] = row
     return division, per_player

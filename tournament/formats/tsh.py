@@ -45,6 +45,9 @@ UNDEFINED = "00"
 # reported with its line instead of surfacing later as a crash in standings or ratings.
 _INT_LIST_FIELDS = ("p12", "newr", "rrank", "board", "penalty")
 _INT_SCALAR_FIELDS = ("lifeg", "off")
+# Fields that may hold a team's rating as written ('0+0+0'): a rating estimate under TSH's
+# rating system 'none' is a copy of the entry's rating (Ratings::None, docs/formats.md).
+_TEAM_FORM_FIELDS = ("newr",)
 # limits: the range of each number a line carries, beyond the digit count every number has.
 _FIELD_RANGES = {
     "p12": (0, 4),
@@ -87,8 +90,13 @@ class TshPlayer:
 
     @property
     def newr(self) -> list[int]:
-        """The rating estimate TSH printed after each round."""
-        return self._ints("newr")
+        """The rating estimate TSH printed after each round (a team's 'a+b+c': the mean)."""
+        return [
+            team_rating([int(m) for m in tok.split("+")])
+            if _TEAM_RATING.match(tok)
+            else _int_value(tok, "newr", self)
+            for tok in self.fields.get("newr", [])
+        ]
 
     @property
     def rrank(self) -> list[int]:
@@ -302,6 +310,12 @@ def check_fields(player: TshPlayer, fail) -> None:
         for tok in player.fields.get(key, []):
             if _other_digits(tok):
                 raise fail(f"{tok!r} uses digits other than 0-9; write numbers with 0-9")
+            if key in _TEAM_FORM_FIELDS and _TEAM_RATING.match(tok):
+                # TSH's rating system 'none' copies a team's 'a+b+c' rating into its estimate
+                for member in tok.split("+"):
+                    what = f"player {number} ({name}): field '{key}' member"
+                    _check_number(member, what, 0, MAX_RATING, fail)
+                continue
             if not _is_int(tok):
                 raise fail(
                     f"player {number} ({name}): field '{key}' value {tok!r} is not an integer"
@@ -420,10 +434,15 @@ def write_t(players: list[TshPlayer]) -> str:
     lines = []
     for p, name in zip(players, names, strict=True):
         rating = p.rating_text or str(p.rating)  # a team's 'a+b+c' is written back as it came
-        head = " ".join([name.ljust(width), rating, *map(_token, p.opponents)])
-        parts = [head, " " + " ".join(map(_token, p.scores))]
-        parts += [" " + " ".join([key, *values]) for key, values in p.fields.items()]
-        lines.append(";".join(parts).rstrip() + "\n")
+        # TSH's TFile::FormatLine: "NAME RATING OPPS; SCORES", so a player not yet paired has
+        # "RATING ; " (the space before ';' and the one after stay); then every extra field
+        # with values as "; KEY V1 V2", the keys in alphabetical order, an empty field left out
+        opponents = " ".join(map(_token, p.opponents))
+        line = f"{name.ljust(width)} {rating} {opponents}; {' '.join(map(_token, p.scores))}"
+        for key in sorted(p.fields):
+            if p.fields[key]:
+                line += "; " + " ".join([key, *p.fields[key]])
+        lines.append(line + "\n")
     return "".join(lines)
 
 

@@ -446,7 +446,8 @@ def _add_results(tournament: Tournament, division: Division, players: list[TshPl
     written back as it came (its readers had what TSH gave them; the export stays lossless).
     A withdrawn player's ranks end where TSH's do, at the last one.
     """
-    from ratings.division import RatingError, division_estimates
+    from ratings.division import RatingError, division_estimates, division_system
+    from ratings.engine import NO_RATING_SYSTEM
 
     file_rounds = (division.config or {}).get("file_rounds")
     scored = max((len(p.scores) for p in players), default=0)
@@ -455,6 +456,8 @@ def _add_results(tournament: Tournament, division: Division, players: list[TshPl
 
     try:
         newr = {row["number"]: row["by_round"] for row in division_estimates(division)}
+        if division_system(division) == NO_RATING_SYSTEM:
+            newr = _copied_ratings(players, newr)
     except (RatingError, ValueError):
         newr = {}  # a rating system we cannot compute: no estimates, as in the live feed
     ranks, _ = _round_ranks(tournament, division, players)
@@ -464,7 +467,7 @@ def _add_results(tournament: Tournament, division: Division, players: list[TshPl
             for value in source.get(p.number) or []:
                 if value is None:
                     break  # a .t list has no holes: it ends at the last known value
-                values.append(str(int(value)))
+                values.append(value if isinstance(value, str) else str(int(value)))
             kept = p.fields.get(key)
             if kept:
                 values = list(kept) + values[len(kept) :]
@@ -592,6 +595,7 @@ def export_archive(tournament: Tournament, *, min_players: int = 4) -> str:
 def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
     """TSH's live feed structure; public copies never carry players' passwords."""
     from ratings.division import RatingError, division_estimates
+    from ratings.engine import NO_RATING_SYSTEM
     from tournament.formats.tourney_js import TERMDICT, VIEWER_CONFIG, computed_keys
     from tournament.models import REALM_DEFAULTS, Realm
 
@@ -616,6 +620,8 @@ def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
         system = division.rating_system or (
             division.rating_list.system if division.rating_list_id else realm_system
         )
+        if system == NO_RATING_SYSTEM:
+            newr = _copied_ratings(players, newr)
         systems.append(system)
         keys, per_player = computed_keys(
             players,
@@ -634,9 +640,11 @@ def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
         )
         division_keys.append(keys)
         player_keys.append(per_player)
-    config = dict(tournament_config(tournament).settings)
-    for key, default in VIEWER_CONFIG.items():  # every key TSH writes, as TSH writes it unset
-        config.setdefault(key, default)
+    settings = tournament_config(tournament).settings
+    # the event's own settings, then every key TSH writes for the viewers (as TSH writes it
+    # unset) in one fixed order, so that a feed read back is written back byte for byte
+    config = {k: v for k, v in settings.items() if k not in VIEWER_CONFIG}
+    config.update({key: settings.get(key, default) for key, default in VIEWER_CONFIG.items()})
     config["_termdict"] = TERMDICT
     # esb.js calls config.rating_system.match(...) unguarded: always a string, as TSH writes it
     kept_system = config.get("rating_system")
@@ -653,6 +661,14 @@ def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
     return build_tourney_js(
         config, divisions, top=top, division_keys=division_keys, player_keys=player_keys
     )
+
+
+def _copied_ratings(
+    players: list[TshPlayer], newr: dict[int, list[int]]
+) -> dict[int, list[int | str]]:
+    """Under TSH's rating system ``none`` each estimate is the entry's rating as written
+    (``Ratings::None::RateDivision`` copies ``Rating()``), so a team's is its ``a+b+c`` text."""
+    return {p.number: [p.rating_text or v for v in newr.get(p.number, [])] for p in players}
 
 
 def _round_ranks(

@@ -264,9 +264,9 @@ def check_tournament_settings(
 
 
 def _rating_systems() -> list[str]:
-    from ratings.engine import SYSTEMS
+    from ratings.engine import system_names
 
-    return sorted(SYSTEMS)
+    return system_names()
 
 
 def check_division_settings(

@@ -117,4 +117,8 @@ def tourney_js(request: HttpRequest, slug: str) -> HttpResponseBase:
     etag = f'"{_page_key(version, request, FEED_NAME)}"'
     if response.status_code in (200, 304) and response.get("ETag", "").removeprefix("W/") == etag:
         response["Last-Modified"] = http_date(sent)
+    if response.status_code in (200, 304):
+        # a 304 to If-None-Match is made before the view runs: it needs the origin too, or a
+        # scoreboard on another origin cannot read it (tournament/api/cors.py)
+        response["Access-Control-Allow-Origin"] = "*"
     return response

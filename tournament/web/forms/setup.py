@@ -19,10 +19,10 @@ from ...models import Realm, Tournament
 
 
 def rating_system_choices(blank: str | None = None) -> list[tuple[str, str]]:
-    """The rating systems the ratings engine knows, by name."""
-    from ratings.engine import SYSTEMS
+    """The rating systems the ratings engine knows, by name, and TSH's ``none``."""
+    from ratings.engine import system_names
 
-    choices = [(name, name) for name in sorted(SYSTEMS)]
+    choices = [(name, name) for name in system_names()]
     return ([("", blank)] if blank else []) + choices
 
 
