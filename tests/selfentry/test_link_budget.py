@@ -5,8 +5,9 @@ standings from 728 to 28 requests a second: the page was not throttled and each 
 ranked the whole division again (~150 ms at 500 players); malformed reports cost as much and
 spent no budget. Here: every request of a link, page or POST, goes through the link's budget
 at the gate (a short 429 with words past it, before any query); a malformed report spends
-the link's report budget as a changing one does; and the card's rows come from the
-division's cached facts, never from standings ranked for the request.
+the link's report budget as a changing one does; the card's rows come from the division's
+cached facts, never from standings ranked for the request; and the open page asks every 15 s
+(and when the phone comes back to it) whether the opponent answered, then loads the card.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import re
 
 import pytest
 
+from pairings.services.store import PlannedGame, save_round_pairings
 from tournament import selectors
 from tournament.services import selfentry
 from tournament.services.results import record_result
-from tournament.services.selfentry import REPORTS_PER_MINUTE
+from tournament.services.selfentry import REPORTS_PER_MINUTE, report_own_result
 from tournament.web import gate
 
 from .conftest import counts, token
@@ -139,3 +141,65 @@ def test_the_cards_rows_come_from_the_cached_standings_not_a_ranking_per_request
     record_result(d, 1, 3, 300, 310)
     assert client.get(card).status_code == 200 and client.get(card).status_code == 200
     assert division_loads == ["snapshot", "snapshot"]
+
+
+# --------------------------------------------------------------------------- the refresh
+
+
+def _watch(response) -> tuple[str, str]:
+    """The page's state URL and trigger (the htmx poll)."""
+    found = re.search(
+        r'<div id="watch" hx-get="([^"]+)" hx-trigger="([^"]+)" hx-swap="none">',
+        response.content.decode(),
+    )
+    assert found, "the page does not ask for its state"
+    return found.group(1).replace("&amp;", "&"), found.group(2)
+
+
+def test_the_open_page_is_loaded_again_when_the_opponent_confirms(client, event):
+    t, d = event
+    mine, theirs = token(d, 1), token(d, 2)
+    sent = client.post(f"/e/{mine}/report/", {"score": "412", "opp_score": "380", "round": "1"})
+    assert sent.status_code == 302
+    url, trigger = _watch(client.get(f"/e/{mine}/"))
+    assert url.startswith(f"/e/{mine}/state/?seen=")
+    assert trigger == "every 15s, focus from:window"
+    # nothing changed: 204, htmx leaves the page alone
+    quiet = client.get(url, HTTP_HX_REQUEST="true")
+    assert quiet.status_code == 204 and quiet["Cache-Control"] == "private, no-store"
+    # the opponent confirms from their own link
+    other = client.get(f"/e/{theirs}/").content.decode()
+    pending = re.search(r'name="pending" value="(\d+)"', other).group(1)
+    assert client.post(f"/e/{theirs}/confirm/", {"pending": pending}).status_code == 302
+    changed = client.get(url, HTTP_HX_REQUEST="true")
+    assert changed.status_code == 200 and changed["HX-Redirect"] == f"/e/{mine}/"
+    # the card loaded again shows the recorded game and asks with its new state
+    again = client.get(f"/e/{mine}/")
+    assert "412 380 +32 1-0" in _card_rows(again)[0]
+    assert client.get(_watch(again)[0]).status_code == 204
+
+
+def test_the_opponents_page_is_loaded_again_when_a_report_arrives(client, event):
+    t, d = event
+    url, _ = _watch(client.get(f"/e/{token(d, 2)}/"))
+    assert client.get(url).status_code == 204
+    report_own_result(token(d, 1), 412, 380)  # player 1 reports: player 2 has to answer
+    assert client.get(url)["HX-Redirect"] == f"/e/{token(d, 2)}/"
+    assert 'id="confirm-form"' in client.get(f"/e/{token(d, 2)}/").content.decode()
+
+
+def test_the_state_of_a_wrong_link_is_not_found_and_a_finished_event_asks_nothing(client, event):
+    t, d = event
+    assert client.get(f"/e/{'Q' * 32}/state/?seen=x").status_code == 404
+    for rnd in range(1, d.rounds + 1):
+        if rnd > 1:
+            save_round_pairings(
+                d,
+                rnd,
+                [PlannedGame(1, 2, board=1), PlannedGame(3, 4, board=2), PlannedGame(5, 6)],
+                system="manual",
+            )
+        for first in (1, 3, 5 if rnd > 1 else 6):
+            record_result(d, rnd, first, 400, 300)
+    page = client.get(f"/e/{token(d, 1)}/").content.decode()
+    assert 'id="all-scored"' in page and 'id="watch"' not in page

@@ -9,7 +9,10 @@ After the round is scored the page only shows the result.
 
 The card's rows, rank and record come from the division's facts the public pages cache (one
 computation per change of the division, tournament.web.public.public_facts), never from
-standings ranked for the request; the player's own games are the only games read.
+standings ranked for the request; the player's own games are the only games read. The open
+page asks ``state/`` every 15 s and when the phone comes back to it whether its current round
+changed (the opponent reported, confirmed or disputed, a director recorded the game, the next
+round was paired): 204 while it has not, else htmx loads the card again.
 
 Security: the token is the only credential, so a wrong or revoked one is answered exactly as
 an unknown address is (Django's 404 page, no hint), and wrong tokens are counted per client
@@ -34,8 +37,9 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
 
 from tournament.errors import ServiceError
 
@@ -43,6 +47,7 @@ from ..models import Entry
 from ..selectors import games_seen_by, player_game_rows, records_by_round
 from ..services.checkin import player_check_in
 from ..services.selfentry import (
+    SelfState,
     confirm_report,
     dispute_report,
     entry_for_token,
@@ -146,6 +151,19 @@ def _card(entry: Entry) -> Card:
     return Card(rows, standing, facts.last_round, facts.scored_round)
 
 
+def state_mark(state: SelfState) -> str:
+    """What the page's current round shows, as a short digest: the open page sends it back
+    every 15 s and is loaded again when it differs (an opponent's report, confirmation or
+    dispute, a director's result, the next round paired). No secret goes in: ids and scores."""
+    reports = [
+        (p.pk, p.status, p.score1, p.score2) if p is not None else None
+        for p in (state.mine, state.theirs)
+    ]
+    game = state.game
+    raw = repr((game.pk if game else None, reports, state.disputed))
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
 def _errors(form: Any) -> list[str]:
     return [e for field_errors in form.errors.values() for e in field_errors]
 
@@ -217,6 +235,9 @@ def _page(
         "last_round": last,
         "scored_round": card.scored_round,
         "state": state,
+        # asks whether the current round changed while a round may still come or be answered
+        "watch": state.game is not None or card.scored_round < div.rounds,
+        "mark": state_mark(state),
         "opponent": opponent,
         "mine_scores": mine_scores,
         "theirs_scores": theirs_scores,
@@ -278,6 +299,19 @@ def entry_page(request: HttpRequest, token: str) -> HttpResponseBase:
     if isinstance(entry, HttpResponse):
         return entry
     return _page(request, entry)
+
+
+@require_safe
+def state(request: HttpRequest, token: str) -> HttpResponseBase:
+    """What the open page asks every 15 s: 204 while its current round shows what ``seen``
+    says, else htmx is told to load the card again (a redirect to the card, not a reload: a
+    page shown after a refused POST has the POST's address)."""
+    entry = _entry(request, token)
+    if isinstance(entry, HttpResponse):
+        return entry
+    if request.GET.get("seen") == state_mark(self_state(entry)):
+        return _private(HttpResponse(status=204))
+    return _private(HttpResponseClientRedirect(reverse("selfentry:entry", args=(token,))))
 
 
 def _outcome_text(outcome: Any, entry: Entry) -> str:
@@ -385,4 +419,5 @@ urlpatterns: list[URLPattern] = [
     path("<str:token>/confirm/", confirm, name="confirm"),
     path("<str:token>/dispute/", dispute, name="dispute"),
     path("<str:token>/check-in/", check_in, name="check_in"),
+    path("<str:token>/state/", state, name="state"),
 ]
