@@ -49,9 +49,10 @@ from .addresses import client_address
 
 # Requests one self-entry link may send in a minute, pages and POSTs together, whatever they
 # change: a player opens their card, reports, confirms or disputes a handful of times a round
-# and their open page asks every 15 s whether the opponent has answered; a script sends
-# hundreds.
-SELF_REQUESTS_PER_MINUTE = 60
+# and their open page asks 4 times a minute whether the opponent has answered; a script sends
+# hundreds. Each page within it costs ~15 ms at 500 players (bench_web.py --abuse: 60 took
+# half the crowd's rate in the minute they came).
+SELF_REQUESTS_PER_MINUTE = 30
 SIGN_IN_PATHS = ("/accounts/login/", "/admin/login/")
 
 
