@@ -183,6 +183,9 @@ CODES: dict[str, str] = {
     "selfentry_no_token": "#{number} {name} has no self-entry link to revoke",
     "selfentry_too_many": "too many reports from this link or for this game: at most "
     "{per_minute} a minute; wait a minute and send it again, or ask the director",
+    "selfentry_too_many_requests": "too many requests from this link: at most {per_minute} a "
+    "minute, pages and reports together; wait {seconds} seconds and open your scorecard's link "
+    "again",
     "selfentry_nothing_to_report": "every game of yours paired so far has its result",
     "selfentry_round_not_current": "round {round} is not the round to report now (the "
     "current round is {current})",

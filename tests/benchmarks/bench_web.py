@@ -24,7 +24,10 @@ when a target is missed (not with ``--short``: see benchkit.py) or a page answer
 beside one abusing client at a time, each in a process of its own with four connections:
 self-report spam on one player's link, anonymous API reads claiming a new X-Forwarded-For
 each, a sign-in flood with made-up names, and ``games/?limit=1000`` at 95% of the anonymous
-rate. Each abuse is paired with a quiet run just before it; the target is >= 80%. A control
+rate; and (issue 31, "Trust when the doors are open") one player's self-entry page read as fast
+as it is answered and malformed reports from another link (each request once rebuilt the whole
+division's standings). ``--only TEXT`` keeps the abuses whose name holds TEXT (and the
+control). Each abuse is paired with a quiet run just before it; the target is >= 80%. A control
 row sends the cheapest request there is (a static file) as fast as it is answered: the cost
 of any client that fast (its own process's CPU on a small machine, gunicorn's accept), which
 no refusal can go below.
@@ -395,6 +398,8 @@ def run_python_client(url: str, seconds: float, players: int, conditional: bool)
 # one client abuses the site beside the crowd.
 ABUSE_RATIO = 0.80
 ABUSE_THREADS = 4
+# An abuse whose ratio is within this of the control row's passes (the control is the floor).
+CONTROL_MARGIN = 0.10
 
 ABUSER = textwrap.dedent(
     r"""
@@ -451,6 +456,15 @@ ABUSER = textwrap.dedent(
             note(send(opener, base + path + "report/", urllib.parse.urlencode(data).encode())[0])
 
 
+    def malformed(k):
+        # one player's link: reports no form accepts, as fast as the site answers
+        opener = browser()
+        token, _ = form(opener, base + path)
+        while time.monotonic() < deadline:
+            data = {"csrfmiddlewaretoken": token, "score": "lots", "opp_score": "", "round": "x"}
+            note(send(opener, base + path + "report/", urllib.parse.urlencode(data).encode())[0])
+
+
     def flood(k):
         # sign-ins with made-up names from one address
         opener = browser()
@@ -472,7 +486,8 @@ ABUSER = textwrap.dedent(
 
 
     def plain(k):
-        # the control: the cheapest answer the site has (a static file), as fast as it comes
+        # one address as fast as it is answered: the control (a static file, the cheapest
+        # answer the site has) and a player's self-entry page
         opener = browser()
         while time.monotonic() < deadline:
             note(send(opener, base + path)[0])
@@ -495,7 +510,7 @@ ABUSER = textwrap.dedent(
 
 
     work = {"spam": spam, "flood": flood, "forwarded": forwarded, "paced": paced,
-            "plain": plain}[kind]
+            "plain": plain, "malformed": malformed}[kind]
     started = time.monotonic()
     pool = [threading.Thread(target=work, args=(k,)) for k in range(threads)]
     for t in pool:
@@ -508,18 +523,26 @@ ABUSER = textwrap.dedent(
 )
 
 
-def abuse_link(slug: str, div: str) -> str:
-    """The self-entry link of a player whose game in the last round the writer leaves
-    unscored (the writer's spare game), so the spammer's reports stay reports."""
-    from tournament.models import Division
+def abuse_links(slug: str, div: str) -> tuple[str, str, str]:
+    """Three self-entry links, one for each self-entry abuse (a link's budget is its own, so
+    one abuse's spent minute does not cut the next one short): the two players of the game in
+    the last round the writer leaves unscored (the writer's spare game), so the spammer's
+    reports stay reports and the malformed reports' page has a form; and a player whose
+    card is read."""
+    from tournament.models import Division, Entry
     from tournament.selectors import missing_games
     from tournament.services.selfentry import ensure_tokens
 
     d = Division.objects.get(tournament__slug=slug, slug=div)
     ensure_tokens(d, "bench")
     game = list(missing_games(d, d.rounds))[-1]
-    game.player1.refresh_from_db()
-    return f"/e/{game.player1.entry_token}/"
+    reader = Entry.objects.filter(division=d).exclude(pk__in=[game.player1_id, game.player2_id])
+    tokens = [
+        Entry.objects.get(pk=game.player1_id).entry_token,
+        Entry.objects.get(pk=game.player2_id).entry_token,
+        reader.order_by("number").first().entry_token,
+    ]
+    return tuple(f"/e/{t}/" for t in tokens)  # type: ignore[return-value]
 
 
 def measure(url: str, seconds: float, use_wrk: bool, lua: Path) -> dict:
@@ -544,7 +567,7 @@ def abuse_main(args: argparse.Namespace) -> int:
     try:
         setup_django(data_dir)
         slug, div = build_division(args.players, args.rounds)
-        link = abuse_link(slug, div)
+        link, malformed_link, read_link = abuse_links(slug, div)
         from django.db import connection
 
         connection.close()
@@ -562,6 +585,9 @@ def abuse_main(args: argparse.Namespace) -> int:
             # name -> (kind, path, threads, per minute); the forwarded-address reads spend
             # 127.0.0.1's anonymous API budget for a minute, so they come after the games
             "self-report spam, one link": ("spam", link, ABUSE_THREADS, 0),
+            # issue 31: one player's page read flat out, and reports no form accepts
+            "self-entry page, one link": ("plain", read_link, ABUSE_THREADS, 0),
+            "malformed self-reports, one link": ("malformed", malformed_link, ABUSE_THREADS, 0),
             "sign-in flood, made-up names": ("flood", "/accounts/login/", ABUSE_THREADS, 0),
             f"games/?limit={max_limit}, {0.95 * per_minute:.0f}/min": (
                 "paced",
@@ -585,6 +611,12 @@ def abuse_main(args: argparse.Namespace) -> int:
                 0,
             ),
         }
+        if args.only:
+            abuses = {
+                name: spec
+                for name, spec in abuses.items()
+                if name.startswith("control") or any(o.lower() in name.lower() for o in args.only)
+            }
         budget = (args.seconds + 5) * 2 * len(abuses) + 120
         writer = start_writer(env, slug, div, args.rounds, budget, abuse=True)
         procs.append(writer)
@@ -627,7 +659,7 @@ def abuse_main(args: argparse.Namespace) -> int:
                     "quiet_rps": quiet["rps"],
                     "abuse_rps": loud["rps"],
                     "ratio": ratio,
-                    "pass": ratio >= ABUSE_RATIO and not (loud["other"] or loud["errors"]),
+                    "clean": not (loud["other"] or loud["errors"]),
                     "quiet_p95_ms": quiet["p95_ms"],
                     "abuse_p95_ms": loud["p95_ms"],
                     "abuser_answers": done["counts"],
@@ -639,13 +671,29 @@ def abuse_main(args: argparse.Namespace) -> int:
             stop(p)
         shutil.rmtree(data_dir, ignore_errors=True)
 
+    # A machine whose cores the abuser's own process shares (2 cores) cannot keep more of the
+    # crowd's rate than beside the control: within CONTROL_MARGIN of it passes too.
+    control = next((r["ratio"] for r in rows if r["abuse"].startswith("control")), None)
+    for r in rows:
+        near_control = control is not None and r["ratio"] >= control - CONTROL_MARGIN
+        r["pass"] = r.pop("clean") and (r["ratio"] >= ABUSE_RATIO or near_control)
     failed = [
         f"{r['abuse']}: {r['ratio']:.0%} of the quiet rate"
         for r in rows
         if not r["pass"] and not r["abuse"].startswith("control")
     ]
     if args.json:
-        print(json.dumps({"abuse": rows, "ratio": ABUSE_RATIO, "short": args.short}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "abuse": rows,
+                    "ratio": ABUSE_RATIO,
+                    "margin": CONTROL_MARGIN,
+                    "short": args.short,
+                },
+                indent=2,
+            )
+        )
         return exit_status(failed, short=args.short)
     print(
         f"standings of {args.players} players, {args.rounds} rounds on gunicorn ({args.workers} "
@@ -663,7 +711,10 @@ def abuse_main(args: argparse.Namespace) -> int:
             f"{'yes' if r['pass'] else 'NO':>6}{r['abuse_p95_ms']:>8.0f}   {answers} "
             f"({r['abuser_rps']:.0f}/s)"
         )
-    print(f"\ntarget: standings beside each abuse >= {ABUSE_RATIO:.0%} of the quiet figure")
+    print(
+        f"\ntarget: standings beside each abuse >= {ABUSE_RATIO:.0%} of the quiet figure, or "
+        f"within {CONTROL_MARGIN:.2f} of the control row's ratio"
+    )
     return verdict(failed, short=args.short)
 
 
@@ -680,9 +731,18 @@ def main() -> int:
         "--abuse",
         action="store_true",
         help="standings quiet and beside each abuse of issue 19 (self-report spam, forwarded "
-        "addresses, a sign-in flood, the biggest API page at the rate limit)",
+        "addresses, a sign-in flood, the biggest API page at the rate limit) and issue 31 (a "
+        "self-entry page read flat out, malformed self-reports)",
     )
     parser.add_argument("--workers", type=int, default=WORKERS, help="gunicorn's workers")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="with --abuse: only the abuses whose name holds TEXT (repeatable; the control "
+        "row always runs)",
+    )
     add_short(parser)
     args = parser.parse_args()
     if args.short:  # 20 players, 2 rounds, 0.4 s a page (it runs, judged by nothing), 2 workers

@@ -164,9 +164,9 @@ def test_a_spent_link_is_refused_at_the_gate_without_a_query(
 def test_a_link_posting_faster_than_a_player_is_refused_before_any_query(
     client, fixed_minute, monkeypatch, django_assert_num_queries
 ):
-    """The same report again writes nothing but still costs its queries: a link's POSTs are
-    counted at the gate, whatever they change."""
-    monkeypatch.setattr(gate, "SELF_POSTS_PER_MINUTE", 5)
+    """The same report again writes nothing but still costs its queries: a link's requests
+    are counted at the gate, whatever they change."""
+    monkeypatch.setattr(gate, "SELF_REQUESTS_PER_MINUTE", 5)
     t, d = build_event()
     url = f"/e/{token(d, 1)}/report/"
     same = {"score": 400, "opp_score": 350, "round": 1}
@@ -179,7 +179,13 @@ def test_a_link_posting_faster_than_a_player_is_refused_before_any_query(
     with django_assert_num_queries(0):
         assert client.post(confirm, {"pending": 1}).status_code == 429
     assert _state(t) == before
-    assert client.get(f"/e/{token(d, 1)}/").status_code == 200  # the card is still shown
+    # pages and POSTs share the link's budget (issue 31): the card waits for the next minute
+    card_url = f"/e/{token(d, 1)}/"
+    with django_assert_num_queries(0):
+        card = client.get(card_url)
+    assert card.status_code == 429 and b"pages and reports together" in card.content
+    fixed_minute[0] += 60
+    assert client.get(card_url).status_code == 200
 
 
 def test_junk_links_are_left_to_the_view(client):

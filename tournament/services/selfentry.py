@@ -77,6 +77,17 @@ def _check_budget(entry: Entry, game: Game) -> None:
             raise ServiceError("selfentry_too_many", field="score", per_minute=limit, seconds=60)
 
 
+def spend_refused_report(entry: Entry) -> None:
+    """A report, confirmation or dispute refused as malformed (a form no page sends, scores
+    out of range, a stale round) spends the link's budget as a changing report does: each one
+    costs a page built with its errors, and a script sending them unchecked took public
+    standings to a tenth of their rate (issue 31). A person mistyping twice is far inside it.
+    Raises ``selfentry_too_many`` once the minute's budget is spent."""
+    limit = REPORTS_PER_MINUTE["entry"]
+    if _spend("entry", entry.pk) > limit:
+        raise ServiceError("selfentry_too_many", field="score", per_minute=limit, seconds=60)
+
+
 def new_token() -> str:
     """A fresh link secret: 192 bits from the operating system's random source."""
     return secrets.token_urlsafe(TOKEN_BYTES)

@@ -17,8 +17,11 @@ Retry-After. Other requests (public pages, static files) pay nothing but a path 
   user's or a token's budget is their own), per client address; shut by the anonymous
   throttle (tournament.api.throttling) for as long as it would refuse.
 - ``self``: POSTs to a self-entry link, per token and minute; shut when the service refuses a
-  report over the link's or the game's budget, or here when the link sends more than
-  ``SELF_POSTS_PER_MINUTE`` POSTs in a minute, whatever they change (counted before any query).
+  report over the link's or the game's budget (malformed reports spend it too).
+- ``self-link``: every request to a self-entry link, its page and its refresh as well as its
+  POSTs (issue 31: one token reading its page over 8 connections took public standings from
+  728 to 28 req/s), per token and minute; shut here when the link sends more than
+  ``SELF_REQUESTS_PER_MINUTE`` in a minute, whatever they are (counted before any query).
 - sign-in POSTs (/accounts/login/, /admin/login/), per client address: refused while the
   address is over its sign-in failure budget (tournament.web.accounts.sign_in_wait), so a
   flood of made-up names checks no more passwords than the budget allows; a browser that
@@ -46,9 +49,12 @@ from tournament.errors import CODES
 
 from .addresses import client_address
 
-# POSTs one self-entry link may send in a minute, whatever they change: a player reports,
-# confirms or disputes a handful of times a round; a script sends hundreds.
-SELF_POSTS_PER_MINUTE = 60
+# Requests one self-entry link may send in a minute, pages and POSTs together, whatever they
+# change: a player opens their card, reports, confirms or disputes a handful of times a round
+# and their open page asks 4 times a minute whether the opponent has answered; a script sends
+# hundreds. Each page within it costs ~15 ms at 500 players (bench_web.py --abuse: 60 took
+# half the crowd's rate in the minute they came).
+SELF_REQUESTS_PER_MINUTE = 30
 SIGN_IN_PATHS = ("/accounts/login/", "/admin/login/")
 
 
@@ -106,8 +112,8 @@ def shut_self(token: str) -> None:
     shut("self", self_subject(token), 120)
 
 
-def _count_self_post(token: str) -> int:
-    key = _key("self-posts", self_subject(token))
+def _count_self_request(token: str) -> int:
+    key = _key("self-requests", self_subject(token))
     try:
         cache.add(key, 0, timeout=120)
         return int(cache.incr(key))
@@ -183,10 +189,10 @@ class AbuseGate:
                 if wait:
                     return _api_refusal(wait)
             return None
+        if path.startswith("/e/"):
+            return self.self_entry(path, request.method == "POST")
         if request.method != "POST":
             return None
-        if path.startswith("/e/"):
-            return self.self_entry(path)
         if path in SIGN_IN_PATHS:
             from .accounts import known_device, paced_try, sign_in_refusal_text, sign_in_wait
 
@@ -199,23 +205,31 @@ class AbuseGate:
                 return _tiny_html("Too many attempts", sign_in_refusal_text(wait), wait)
         return None
 
-    def self_entry(self, path: str) -> HttpResponse | None:
+    def self_entry(self, path: str, post: bool) -> HttpResponse | None:
+        """A self-entry link's request: refused once the link's requests of the minute are
+        spent (every request counts, its page as well as its POSTs), and a POST once its
+        reports are."""
         from tournament.services.selfentry import _TOKEN_SHAPE, REPORTS_PER_MINUTE
 
         token = path[3:].split("/", 1)[0]
         if not _TOKEN_SHAPE.match(token):
             return None  # junk: the view's 404 (and its per-address count of wrong links)
-        limit = REPORTS_PER_MINUTE["entry"]
-        wait = wait_at_gate("self", self_subject(token))
-        if not wait and _count_self_post(token) > SELF_POSTS_PER_MINUTE:
-            shut_self(token)
-            wait, limit = 1, SELF_POSTS_PER_MINUTE
-        if not wait:
-            return None
-        message = CODES["selfentry_too_many"].format(per_minute=limit)
-        return _tiny_html(
-            "Too many attempts",
-            message[:1].upper() + message[1:] + ".",
-            self_window_left(),
-            link=f"/e/{token}/",
+        subject = self_subject(token)
+        back = f"/e/{token}/" if post else ""
+        if not wait_at_gate("self-link", subject):
+            if post and wait_at_gate("self", subject):
+                message = CODES["selfentry_too_many"].format(per_minute=REPORTS_PER_MINUTE["entry"])
+                return _tiny_html("Too many attempts", _sentence(message), self_window_left(), back)
+            if _count_self_request(token) <= SELF_REQUESTS_PER_MINUTE:
+                return None
+            # one cache read refuses the rest of the minute's requests
+            shut("self-link", subject, 120)
+        wait = self_window_left()
+        message = CODES["selfentry_too_many_requests"].format(
+            per_minute=SELF_REQUESTS_PER_MINUTE, seconds=wait
         )
+        return _tiny_html("Too many requests", _sentence(message), wait, back)
+
+
+def _sentence(message: str) -> str:
+    return message[:1].upper() + message[1:] + "."

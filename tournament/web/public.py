@@ -43,7 +43,7 @@ from ..selectors import (
 )
 from ..standings import StandingsRow
 from ..team_standings import TeamStandingsRow
-from .caching import Version, cached, data_key, viewer_role
+from .caching import PUBLIC, Version, cached, data_key, viewer_role
 from .caching import public_page as cached_page
 from .chances import chances_hidden, page_chances
 from .permissions import (
@@ -175,10 +175,16 @@ class _Page:
     """One request's reads of a division: the games are loaded at most once, and only when
     the cache does not already hold what the page needs."""
 
-    def __init__(self, request: HttpRequest, version: Version, div: Division) -> None:
+    def __init__(
+        self,
+        request: HttpRequest | None,
+        version: Version,
+        div: Division,
+        role: str | None = None,
+    ) -> None:
         self.div = div
         self.version = version
-        self.role = viewer_role(request, version.tournament)
+        self.role = role if role is not None else viewer_role(request, version.tournament)
         self._snapshot: DivisionSnapshot | None = None
 
     def snapshot(self) -> DivisionSnapshot:
@@ -223,6 +229,14 @@ class _Page:
             self.key("standings", after_round),
             lambda: _rows_with_estimates(self.div, self.snapshot(), after_round),
         )
+
+
+def public_facts(version: Version, div: Division) -> DivisionFacts:
+    """The division's facts exactly as its public pages cache them at ``version``: what a page
+    without a viewer role of its own (a player's self-entry link) reads, so that it shares the
+    one computation per change of the division with the standings and player pages instead
+    of ranking the division on every request (issue 31). ``div.tournament`` is read already."""
+    return _Page(None, version, div, role=PUBLIC).facts()
 
 
 def _division_page(

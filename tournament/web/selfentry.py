@@ -7,11 +7,20 @@ shows the report with "Confirm" and "That's wrong, the scores were..."; a confir
 recorded (tournament.services.selfentry), a disputed one waits for a director on the console.
 After the round is scored the page only shows the result.
 
+The card's rows, rank and record come from the division's facts the public pages cache (one
+computation per change of the division, tournament.web.public.public_facts), never from
+standings ranked for the request; the player's own games are the only games read. The open
+page asks ``state/`` every 15 s and when the phone comes back to it whether its current round
+changed (the opponent reported, confirmed or disputed, a director recorded the game, the next
+round was paired): 204 while it has not, else htmx loads the card again.
+
 Security: the token is the only credential, so a wrong or revoked one is answered exactly as
 an unknown address is (Django's 404 page, no hint), and wrong tokens are counted per client
 address: more than ``WRONG_PER_MINUTE`` in a minute get 429 instead of 404. A valid token is
-looked up first and never counted or throttled (a venue's players share one address), and
-the counter lives in the site's cache: if the cache fails, valid tokens still work. Pages are
+looked up first and never counted per address (a venue's players share one address), and
+the counter lives in the site's cache: if the cache fails, valid tokens still work. Each link
+has its own budget instead, counted at the gate before any query (tournament.web.gate: every
+request, page or POST; reports that change something and malformed ones). Pages are
 private (no-store; no referrer to other sites) so the link does not leak into caches or
 other sites' logs.
 """
@@ -21,27 +30,24 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
 
 from tournament.errors import ServiceError
 
 from ..models import Entry
-from ..selectors import (
-    division_standings,
-    entry_games,
-    last_round_number,
-    last_scored_round,
-    running_records,
-)
+from ..selectors import games_seen_by, player_game_rows, records_by_round
 from ..services.checkin import player_check_in
 from ..services.selfentry import (
+    SelfState,
     confirm_report,
     dispute_report,
     entry_for_token,
@@ -49,12 +55,15 @@ from ..services.selfentry import (
     player_actor,
     report_own_result,
     self_state,
+    spend_refused_report,
 )
 from ..services.venue import venue_reports
 from .addresses import client_address
+from .caching import tournament_version
 from .errors import busy_refusal
 from .forms.selfentry import ConfirmForm, DisputeForm, ReportForm
 from .gate import shut_self
+from .public import public_facts
 
 log = logging.getLogger(__name__)
 
@@ -104,23 +113,55 @@ def _private(response: HttpResponseBase) -> HttpResponseBase:
     return response
 
 
-def _card_rows(entry: Entry) -> tuple[list[dict[str, Any]], Any, int]:
-    """The player's rounds as the public player page shows them, and their standing."""
+@dataclass
+class Card:
+    """The card as the page shows it: the player's rounds, their standings row, the last
+    paired round and the last round every game of which is scored."""
+
+    rows: list[dict[str, Any]]
+    standing: Any
+    last_round: int
+    scored_round: int
+
+
+def _card(entry: Entry) -> Card:
+    """The player's rounds as the public player page shows them, and their standing, from the
+    division's cached facts (one computation per change of the division for every page and
+    link): a link read flat out once ranked 500 players per request (issue 31)."""
     div = entry.division
-    _, games = entry_games(div, entry.number)
-    last = last_round_number(div)
-    standing = next((r for r in division_standings(div, last) if r.number == entry.number), None)
-    running = running_records(div, entry.number)
+    version = tournament_version(div.tournament.slug)
+    if version is None:  # the tournament was deleted meanwhile
+        raise Http404()
+    facts = public_facts(version, div)
+    view = facts.entries.get(entry.pk)
+    if view is None:  # the entry was removed meanwhile: nothing of theirs to show
+        return Card([], None, facts.last_round, facts.scored_round)
+    games = games_seen_by(view, player_game_rows(div, entry.pk), facts.entries)
+    running = records_by_round(div.tournament, view, games, facts.entries)
+    standing = next((r for r in facts.rows if r.number == entry.number), None)
     by_round = {g.round: g for g in games}
     rows = []
-    for n in range(1, last + 1):
+    for n in range(1, facts.last_round + 1):
         g = by_round.get(n)
         row: dict[str, Any] = {"round": n, "game": g}
         if g is not None and g.score is not None:
             row["spread"] = g.score - (g.opponent_score or 0) if g.opponent else g.score
             row["record"] = running.get(n)
         rows.append(row)
-    return rows, standing, last
+    return Card(rows, standing, facts.last_round, facts.scored_round)
+
+
+def state_mark(state: SelfState) -> str:
+    """What the page's current round shows, as a short digest: the open page sends it back
+    every 15 s and is loaded again when it differs (an opponent's report, confirmation or
+    dispute, a director's result, the next round paired). No secret goes in: ids and scores."""
+    reports = [
+        (p.pk, p.status, p.score1, p.score2) if p is not None else None
+        for p in (state.mine, state.theirs)
+    ]
+    game = state.game
+    raw = repr((game.pk if game else None, reports, state.disputed))
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
 def _errors(form: Any) -> list[str]:
@@ -139,7 +180,8 @@ def _page(
     div = entry.division
     tournament = div.tournament
     state = self_state(entry)
-    rows, standing, last = _card_rows(entry)
+    card = _card(entry)
+    last = card.last_round
     opponent = state.opponent
     report = confirm = dispute = None
     stale: list[str] = []
@@ -188,11 +230,14 @@ def _page(
         "tournament": tournament,
         "division": div,
         "entry": entry,
-        "standing": standing,
-        "rows": rows,
+        "standing": card.standing,
+        "rows": card.rows,
         "last_round": last,
-        "scored_round": last_scored_round(div),
+        "scored_round": card.scored_round,
         "state": state,
+        # asks whether the current round changed while a round may still come or be answered
+        "watch": state.game is not None or card.scored_round < div.rounds,
+        "mark": state_mark(state),
         "opponent": opponent,
         "mine_scores": mine_scores,
         "theirs_scores": theirs_scores,
@@ -209,6 +254,14 @@ def _page(
 
 
 def _refused(request: HttpRequest, entry: Entry, form: Any, exc: ServiceError) -> HttpResponseBase:
+    """A refused report, confirmation or dispute: the page with the refusal at its field, or,
+    past the link's budget (which a refusal spends too, but for a busy database), the short
+    429 page."""
+    if exc.code not in ("selfentry_too_many", "database_busy"):
+        try:
+            spend_refused_report(entry)
+        except ServiceError as spent:
+            exc = spent
     if exc.code == "selfentry_too_many":
         # A short page, not the card: a script past the budget must not get the card's
         # standings computed for every refused report (bench_web.py --abuse: a quarter of a
@@ -221,9 +274,17 @@ def _refused(request: HttpRequest, entry: Entry, form: Any, exc: ServiceError) -
         return _private(response)
     visible = {f.name for f in form.visible_fields()}
     form.add_error(exc.field if exc.field in visible else None, exc.message)
-    return _page(
-        request, entry, bound=form, status=429 if exc.code == "selfentry_too_many" else 400
-    )
+    return _page(request, entry, bound=form, status=400)
+
+
+def _malformed(request: HttpRequest, entry: Entry, form: Any) -> HttpResponseBase:
+    """A form no page sends (or one mistyped): its errors at its fields, spending the link's
+    budget like any refused report (a script sending them unchecked cost a page a time)."""
+    try:
+        spend_refused_report(entry)
+    except ServiceError as exc:
+        return _refused(request, entry, form, exc)
+    return _page(request, entry, bound=form, status=400)
 
 
 def _done(request: HttpRequest, token: str, text: str) -> HttpResponseBase:
@@ -238,6 +299,19 @@ def entry_page(request: HttpRequest, token: str) -> HttpResponseBase:
     if isinstance(entry, HttpResponse):
         return entry
     return _page(request, entry)
+
+
+@require_safe
+def state(request: HttpRequest, token: str) -> HttpResponseBase:
+    """What the open page asks every 15 s: 204 while its current round shows what ``seen``
+    says, else htmx is told to load the card again (a redirect to the card, not a reload: a
+    page shown after a refused POST has the POST's address)."""
+    entry = _entry(request, token)
+    if isinstance(entry, HttpResponse):
+        return entry
+    if request.GET.get("seen") == state_mark(self_state(entry)):
+        return _private(HttpResponse(status=204))
+    return _private(HttpResponseClientRedirect(reverse("selfentry:entry", args=(token,))))
 
 
 def _outcome_text(outcome: Any, entry: Entry) -> str:
@@ -271,7 +345,7 @@ def report(request: HttpRequest, token: str) -> HttpResponseBase:
         return entry
     form = ReportForm(request.POST)
     if not form.is_valid():
-        return _page(request, entry, bound=form, status=400)
+        return _malformed(request, entry, form)
     data = form.cleaned_data
     try:
         with busy_refusal("score"):
@@ -291,7 +365,7 @@ def confirm(request: HttpRequest, token: str) -> HttpResponseBase:
         return entry
     form = ConfirmForm(request.POST)
     if not form.is_valid():
-        return _page(request, entry, bound=form, status=400)
+        return _malformed(request, entry, form)
     try:
         with busy_refusal():
             outcome = confirm_report(token, form.cleaned_data["pending"])
@@ -308,7 +382,7 @@ def dispute(request: HttpRequest, token: str) -> HttpResponseBase:
         return entry
     form = DisputeForm(request.POST)
     if not form.is_valid():
-        return _page(request, entry, bound=form, status=400)
+        return _malformed(request, entry, form)
     data = form.cleaned_data
     try:
         with busy_refusal("score"):
@@ -345,4 +419,5 @@ urlpatterns: list[URLPattern] = [
     path("<str:token>/confirm/", confirm, name="confirm"),
     path("<str:token>/dispute/", dispute, name="dispute"),
     path("<str:token>/check-in/", check_in, name="check_in"),
+    path("<str:token>/state/", state, name="state"),
 ]
