@@ -201,7 +201,11 @@ CODES: dict[str, str] = {
     "reg_seed_rating": "{player}: seed rating {value!r} must be a whole number from 0 (unrated) "
     "to {max}",
     "reg_class_too_long": "{player}: class {value!r} is longer than {max} characters",
-    "reg_nothing_to_change": "{player}: give a new seed rating or class to change",
+    "reg_nothing_to_change": "{player}: give a new seed rating, class or NASPA id to change",
+    "reg_naspa_id_held": (
+        "{player} already has NASPA id {naspa_id} in the registry: only the registry's keepers "
+        "change or clear it (ask one, or correct it in the admin)"
+    ),
     "reg_not_withdrawn": "#{number} {player} is not withdrawn, so there is nothing to reinstate",
     "reg_round_number": "{what}: round {value!r} must be a whole number from 1 up",
     "reg_reinstate_paired": "round {round} of division {division} is already paired; "

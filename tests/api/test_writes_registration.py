@@ -240,6 +240,24 @@ def test_the_director_corrects_a_seed_rating_and_class(event, director):
     _one_more_audit(audits, "update_entry", director)
 
 
+def test_the_director_gives_a_missing_naspa_id_but_never_replaces_one(event, director):
+    client = token_client(director)
+    audits = AuditEvent.objects.count()
+    r = client.patch(entry_url(2), {"naspa_id": "NA2002"}, format="json")
+    assert r.status_code == 200, r.content
+    entry = Entry.objects.select_related("player").get(division=event[1], number=2)
+    assert entry.player.naspa_id == "NA2002"
+    _one_more_audit(audits, "update_entry", director)
+    before = counts()
+    refused(
+        client.patch(entry_url(2), {"naspa_id": "NA9"}, format="json"),
+        400,
+        "reg_naspa_id_held",
+        "naspa_id",
+    )
+    assert counts() == before
+
+
 @pytest.mark.parametrize(
     "body, code, field",
     [
@@ -249,6 +267,8 @@ def test_the_director_corrects_a_seed_rating_and_class(event, director):
         ({"player_class": "x" * 11}, "reg_class_too_long", "player_class"),
         ({"player_class": ["B"]}, "wrong_type", "player_class"),
         ({"rating": 1750}, "unknown_field", "rating"),
+        ({"naspa_id": 1234}, "wrong_type", "naspa_id"),
+        ({"naspa_id": "N" * 21}, "registry_too_long", "naspa_id"),
     ],
 )
 def test_bad_edits_are_refused_at_their_fields(event, director, body, code, field):

@@ -325,11 +325,16 @@ def test_update_entry_service_refuses_absurd_values():
         ({"seed_rating": -1}, "from 0 (unrated) to 3000"),
         ({"seed_rating": "x"}, "from 0 (unrated) to 3000"),
         ({"player_class": "X" * 11}, "longer than 10"),
-        ({}, "give a new seed rating or class"),
+        ({}, "give a new seed rating, class or NASPA id"),
     ]:
         with pytest.raises(ServiceError, match=re.escape(what)) as exc:
             services.update_entry(e, actor="test", **kwargs)
         assert exc.value.code.startswith("reg_") and exc.value.field
+    # a NASPA id is checked as the registry checks one: direction controls, the column's length
+    for naspa_id in ("NA\u202e1", "N" * 21):
+        with pytest.raises(ServiceError) as exc:
+            services.update_entry(e, naspa_id=naspa_id, actor="test")
+        assert exc.value.field == "naspa_id" and "naspa_id" in exc.value.message
     assert AuditEvent.objects.count() == before
     services.update_entry(e, seed_rating=1500, actor="test")  # no change: no event
     assert AuditEvent.objects.count() == before
@@ -532,3 +537,73 @@ def test_reinstate_service_rules(division):
     delete_round_pairings(division, 1, actor="test")
     services.reinstate_player(e, from_round=1, actor="test")
     assert division.entries.get(number=3).withdrawn_round is None
+
+
+# ------------------------------------------------------------------------------- NASPA ids
+
+
+def test_a_director_gives_the_naspa_id_the_registry_lacks(director_client, division):
+    """Issue 31: NASPA ids could not be entered in the console, so a federation file needed
+    the admin. The edit form takes one while the registry has none, audited."""
+    e = division.entries.get(number=2)
+    page = director_client.get(url(division)).content.decode()
+    assert f'id="id_e{e.pk}_naspa_id"' in page
+    response = director_client.post(
+        url(division, "players_edit"),
+        {"entry": e.pk, "seed_rating": "1700", "player_class": "", "naspa_id": " NA4242 "},
+        **HTMX,
+    )
+    assert response.status_code == 200
+    assert "NASPA id NA4242" in response.content.decode()
+    assert Player.objects.get(pk=e.player_id).naspa_id == "NA4242"
+    event = AuditEvent.objects.get(action="update_entry")
+    assert (event.before["naspa_id"], event.after["naspa_id"]) == ("", "NA4242")
+    # once held, the form shows it and offers no box: the registry's keepers change it
+    page = director_client.get(url(division)).content.decode()
+    assert f'id="id_e{e.pk}_naspa_id"' not in page and "NASPA id NA4242" in page
+
+
+def test_a_director_cannot_replace_a_held_or_anothers_naspa_id(director_client, division):
+    services.find_or_create_player("Dunn, Di", naspa_id="NA7")
+    held = division.entries.get(number=1)
+    Player.objects.filter(pk=held.player_id).update(naspa_id="NA1")
+    other = division.entries.get(number=3)
+    before = counts()
+    refused = director_client.post(
+        url(division, "players_edit"),
+        {"entry": held.pk, "seed_rating": "1800", "naspa_id": "NA2"},
+    )
+    assert refused.status_code == 400
+    assert "already has NASPA id NA1" in field_error(refused, f"id_e{held.pk}_naspa_id")
+    taken = director_client.post(
+        url(division, "players_edit"),
+        {"entry": other.pk, "seed_rating": "1600", "naspa_id": "NA7"},
+    )
+    assert taken.status_code == 400 and "Dunn, Di" in taken.content.decode()
+    assert counts() == before
+    assert Player.objects.get(pk=held.player_id).naspa_id == "NA1"
+    assert Player.objects.get(pk=other.player_id).naspa_id == ""
+
+
+def test_a_registry_keeper_may_replace_a_naspa_id_and_others_may_not(division):
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
+
+    e = division.entries.get(number=1)
+    Player.objects.filter(pk=e.player_id).update(naspa_id="NA1")
+    director = make_director(division.tournament, "td2")
+    with pytest.raises(ServiceError) as refused:
+        services.update_entry(e, naspa_id="", actor=director)
+    assert refused.value.code == "reg_naspa_id_held"
+    keeper = get_user_model().objects.create_user("keeper", "k@example.org", "pw-long-1")
+    keeper.user_permissions.add(Permission.objects.get(codename="manage_registry"))
+    division.tournament.directors.add(keeper)
+    keeper = get_user_model().objects.get(pk=keeper.pk)  # permissions cache
+    services.update_entry(e, naspa_id="NA9", actor=keeper)
+    assert Player.objects.get(pk=e.player_id).naspa_id == "NA9"
+    # a director of another tournament is refused before anything is read
+    other = services.create_tournament(name="Other", actor="test")
+    stranger = make_director(other, "stranger")
+    with pytest.raises(ServiceError) as denied:
+        services.update_entry(e, naspa_id="NA10", actor=stranger)
+    assert denied.value.code == "not_allowed"

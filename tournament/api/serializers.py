@@ -470,10 +470,12 @@ class NewEntrySerializer(StrictSerializer):
 
 
 class EntryEditSerializer(StrictSerializer):
-    """Correct a player's seed rating and/or class (a field left out stays as it is)."""
+    """Correct a player's seed rating and/or class, or give the NASPA id the registry lacks
+    (a field left out stays as it is; an id the registry holds is its keepers' to change)."""
 
     seed_rating = StrictIntegerField(required=False, min_value=-INT_MAX, max_value=INT_MAX)
     player_class = StrictCharField(required=False, allow_blank=True, max_length=300)
+    naspa_id = StrictCharField(required=False, allow_blank=True, max_length=300)
 
 
 class EntryRoundSerializer(StrictSerializer):

@@ -715,13 +715,15 @@ class EntryDetail(TournamentScoped, generics.RetrieveAPIView):
         request=s.EntryEditSerializer, responses={200: s.EntrySerializer, **WRITE_ERRORS}
     )
     def patch(self, request: Request, slug: str, division: str, number: int) -> Response:
-        """Correct the seed rating and/or class, as the console's edit form does."""
+        """Correct the seed rating and/or class, or give a missing NASPA id, as the console's
+        edit form does."""
         entry = _entry(_directed_division(request, slug, division), number)
         v = _valid(s.EntryEditSerializer, request)
         services.update_entry(
             entry,
             seed_rating=v.get("seed_rating"),
             player_class=v.get("player_class"),
+            naspa_id=v.get("naspa_id"),
             actor=request.user,
         )
         return Response(_entry_data(entry))

@@ -29,6 +29,7 @@ from ..models import (
 )
 from ..selectors import paired_rounds, same_name_entries
 from .audit import Actor, audit
+from .players import _clean_fields, may_manage_registry
 
 
 def find_or_create_player(name: str, *, naspa_id: str = "", **fields: Any) -> Player:
@@ -440,26 +441,38 @@ def update_entry(
     *,
     seed_rating: Any = None,
     player_class: str | None = None,
+    naspa_id: str | None = None,
     actor: Actor | str | None = None,
 ) -> Entry:
-    """Correct a player's seed rating and/or class (None leaves a value as it is).
+    """Correct a player's seed rating and/or class, or give a NASPA id the registry lacks
+    (None leaves a value as it is).
 
     Seeds order the first pairings and break ties in the standings, so a change is audited
     with the old and new values; 0..3000 and the class column's length are enforced here.
+    A NASPA id belongs to the registry player, shared by every event: a director fills one in
+    that is missing (a federation file needs it), but changing or clearing one the registry
+    already holds is the registry keepers' job (``update_player``).
     """
     require(actor, "direct", entry.division.tournament, what="change entries")
     who = f"#{entry.number} {entry.name}"
-    if seed_rating is None and player_class is None:
+    if seed_rating is None and player_class is None and naspa_id is None:
         raise ServiceError("reg_nothing_to_change", field="seed_rating", player=who)
+    player = entry.player
     before = {"seed_rating": entry.seed_rating, "player_class": entry.player_class}
+    if naspa_id is not None:  # the trail names the id only when one was given
+        before["naspa_id"] = player.naspa_id
     if seed_rating is not None:
         entry.seed_rating = check_seed_rating(seed_rating, who)
     if player_class is not None:
         entry.player_class = check_player_class(player_class, who)
     after = {"seed_rating": entry.seed_rating, "player_class": entry.player_class}
+    if naspa_id is not None:
+        after["naspa_id"] = player.naspa_id = _fill_naspa_id(player, naspa_id, who, actor)
     if after == before:
         return entry
     entry.save(update_fields=["seed_rating", "player_class"])
+    if after.get("naspa_id", "") != before.get("naspa_id", ""):
+        player.save(update_fields=["naspa_id"])
     changes = ", ".join(
         f"{k} {before[k]!r} -> {after[k]!r}" for k in after if before[k] != after[k]
     )
@@ -473,6 +486,19 @@ def update_entry(
         after=after,
     )
     return entry
+
+
+def _fill_naspa_id(player: Player, value: Any, who: str, actor: Any) -> str:
+    """The NASPA id a director gives: checked as the registry checks it (length, direction
+    controls, not another player's); only a keeper of the registry replaces or clears one."""
+    text = str(value).strip()
+    if text == player.naspa_id:
+        return text
+    if player.naspa_id and not may_manage_registry(actor):
+        raise ServiceError(
+            "reg_naspa_id_held", field="naspa_id", player=who, naspa_id=player.naspa_id
+        )
+    return _clean_fields({"naspa_id": text}, player)["naspa_id"]
 
 
 @transaction.atomic

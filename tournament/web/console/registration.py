@@ -86,7 +86,11 @@ def _rows(
                 failed["form"]
                 if failed.get("kind") == "edit"
                 else EntryForm(
-                    initial={"seed_rating": e.seed_rating, "player_class": e.player_class},
+                    initial={
+                        "seed_rating": e.seed_rating,
+                        "player_class": e.player_class,
+                        "naspa_id": e.player.naspa_id,
+                    },
                     auto_id=auto,
                 )
             )
@@ -398,7 +402,8 @@ def _row_refused(
 @director_required
 @require_POST
 def players_edit(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponse:
-    """Correct one player's seed rating and class."""
+    """Correct one player's seed rating and class, or give the NASPA id the registry lacks
+    (the field is on the form only while the player has none)."""
     div = _division(request, tournament, division)
     entry = _posted_entry(request, div)
     if entry is None:
@@ -411,13 +416,15 @@ def players_edit(request: HttpRequest, tournament: Tournament, division: str) ->
             entry,
             seed_rating=form.cleaned_data["seed_rating"],
             player_class=form.cleaned_data["player_class"],
+            naspa_id=form.cleaned_data["naspa_id"] if "naspa_id" in request.POST else None,
             actor=request.user,
         )
     except ServiceError as exc:
         form.add_error(_field(exc, form, "seed_rating"), exc.message)
         return _row_refused(request, tournament, div, entry, "edit", form)
     cls = f", class {entry.player_class}" if entry.player_class else ", no class"
-    notice = f"#{entry.number} {entry.name}: seed {entry.seed_rating}{cls}."
+    naspa = f", NASPA id {entry.player.naspa_id}" if entry.player.naspa_id else ""
+    notice = f"#{entry.number} {entry.name}: seed {entry.seed_rating}{cls}{naspa}."
     return _render(request, _context(request, tournament, div, notice=notice))
 
 

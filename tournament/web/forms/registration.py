@@ -186,6 +186,14 @@ class EntryForm(forms.Form):
         required=False,
         widget=forms.TextInput(attrs={"size": 4, "class": "class"}),
     )
+    # shown only while the registry has none (a keeper changes one it holds); checked by
+    # the service, so the form takes any text
+    naspa_id = forms.CharField(
+        label="NASPA id",
+        required=False,
+        max_length=100,
+        widget=forms.TextInput(attrs={"size": 8, "class": "member-id", "autocomplete": "off"}),
+    )
 
 
 class RoundForm(forms.Form):
