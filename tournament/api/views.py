@@ -379,6 +379,8 @@ class Standings(TournamentScoped, _Built):
                 "scored_round": progress.scored_round,
                 "games": progress.games,
                 "games_in": progress.games_in,
+                "byes": progress.byes,
+                "forfeits": progress.forfeits,
                 "text": progress.describe(),
             },
             "rows": [
