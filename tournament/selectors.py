@@ -37,6 +37,22 @@ from .standings import PlayerRound, StandingsPlayer, StandingsRow, compute_stand
 from .team_standings import TeamStandingsRow, compute_team_standings, team_name
 
 
+def division_by_key(tournament: Tournament, key: str) -> Division | None:
+    """A division named in a URL by its slug ('div-1') or its name ('Div 1', 'A'); None when
+    neither matches. The slug wins, then the exact name, then the name in any case when only
+    one division has it: a client that knows the division as TSH names it (``A``, as in
+    ``tourney.js``) need not know how Gibson slugged it."""
+    divisions = list(tournament.divisions.all())
+    for d in divisions:
+        if d.slug == key:
+            return d
+    for d in divisions:
+        if d.name == key:
+            return d
+    folded = [d for d in divisions if d.name.casefold() == key.casefold()]
+    return folded[0] if len(folded) == 1 else None
+
+
 def division_by_name(tournament: Tournament, name: str | None) -> Division:
     """The named division, or the only one; errors list the names there are."""
     divisions = list(tournament.divisions.all())
