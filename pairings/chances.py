@@ -84,8 +84,16 @@ def check_after_round(division: Division, after_round: Any) -> int | None:
             raise ServiceError(
                 "not_a_number", field="after_round", what="after round", value=after_round
             ) from None
+    if after_round < 0:  # no round at all: refused as such, whatever was paired
+        raise ServiceError(
+            "below_minimum",
+            field="after_round",
+            what=f"division {division.name}: after round",
+            minimum=0,
+            value=after_round,
+        )
     last = last_round_number(division)
-    if not 0 <= after_round <= last:
+    if after_round > last:
         raise ServiceError(
             "number_too_large",
             field="after_round",

@@ -21,6 +21,7 @@ from ratings.engine import (
     estimates_by_round,
     get_system,
 )
+from ratings.engine.elo import EloSystem
 from ratings.engine.systems import rate_event
 from ratings.models import RatedEvent, RatingList, SubmissionRequest
 from ratings.services import rerate_list, submit_event
@@ -82,6 +83,21 @@ def division_rating_input(division: Division) -> tuple[list, list[RatedPlayer], 
     return entries, players, games
 
 
+def nobody_rated(system: str, players: list[RatedPlayer]) -> bool:
+    """True when no player of the division has a rating and ``system`` rates a newcomer by
+    performance against rated opponents (the Elo family: NASPA's, WESPA's, TSH's
+    ``RateNewcomersCorrectly``): with no rated player there is no scale, and the iteration
+    only spreads its seed between the 500 floor and its caps. A ``.TOU`` carries no ratings,
+    so its players would all show such numbers; they show unrated (0) instead.
+    """
+    if any(p.rating for p in players):
+        return False
+    try:
+        return isinstance(get_system(system), EloSystem)
+    except RatingError:
+        return False
+
+
 def division_estimates(
     division: Division, through_round: int | None = None, system: str | None = None
 ) -> list[dict[str, Any]]:
@@ -99,7 +115,9 @@ def division_estimates(
             f"--through-round {through_round}: division {division.name} has rounds 0..{configured}"
         )
     through = last if through_round is None else through_round
-    if name == NO_RATING_SYSTEM:
+    if nobody_rated(name, players):
+        est = {p.id: [0] * through for p in players}
+    elif name == NO_RATING_SYSTEM:
         est = copied_estimates(players, games, through)
     else:
         est = estimates_by_round(name, players, games, configured, through_round=through)
@@ -158,7 +176,7 @@ def estimates_from(
         configured = max(division.rounds, last, 1)
         if not 0 <= after_round <= configured:
             return {}
-        if name == NO_RATING_SYSTEM:
+        if name == NO_RATING_SYSTEM or nobody_rated(name, players):
             return {p.id: p.rating or 0 for p in players}
         played = [g for g in games if g.round <= after_round]
         rated = rate_event(name, players, played, configured, explain=False)

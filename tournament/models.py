@@ -813,6 +813,9 @@ class ImportJob(models.Model):
     total = models.PositiveIntegerField(default=0)
     phrase = models.CharField(max_length=200, blank=True)
     error = models.TextField(blank=True)
+    # what a finished import tells its director without refusing (ranks and estimates TSH
+    # printed before a later change, autopair lines left out, ...)
+    warnings = models.JSONField(default=list, blank=True)
     tournament = models.ForeignKey(
         Tournament,
         on_delete=models.SET_NULL,

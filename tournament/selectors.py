@@ -37,6 +37,22 @@ from .standings import PlayerRound, StandingsPlayer, StandingsRow, compute_stand
 from .team_standings import TeamStandingsRow, compute_team_standings, team_name
 
 
+def division_by_key(tournament: Tournament, key: str) -> Division | None:
+    """A division named in a URL by its slug ('div-1') or its name ('Div 1', 'A'); None when
+    neither matches. The slug wins, then the exact name, then the name in any case when only
+    one division has it: a client that knows the division as TSH names it (``A``, as in
+    ``tourney.js``) need not know how Gibson slugged it."""
+    divisions = list(tournament.divisions.all())
+    for d in divisions:
+        if d.slug == key:
+            return d
+    for d in divisions:
+        if d.name == key:
+            return d
+    folded = [d for d in divisions if d.name.casefold() == key.casefold()]
+    return folded[0] if len(folded) == 1 else None
+
+
 def division_by_name(tournament: Tournament, name: str | None) -> Division:
     """The named division, or the only one; errors list the names there are."""
     divisions = list(tournament.divisions.all())
@@ -485,12 +501,24 @@ class RoundProgress:
     scored_round: int
     games: int
     games_in: int
+    # byes (positive score) and forfeits (negative) of the round: decided when it is paired,
+    # so the standings count them from then on, as TSH's ``standings`` does (it shows
+    # ``rs $dp->MostScores()``, a bye's score counting: lib/perl/TSH/Command/STANDINGS.pm)
+    byes: int = 0
+    forfeits: int = 0
 
     def describe(self) -> str:
-        """The wording pages and clients show beside standings counting a partial round."""
+        """The wording pages and clients show beside standings counting a partial round: what
+        of the round they count, its byes and forfeits too (before its first result they alone
+        make the standings differ from those after the previous round)."""
+        counted = "".join(
+            f", {n} {word}{'s' if n > 1 else ''} counted"
+            for n, word in ((self.byes, "bye"), (self.forfeits, "forfeit"))
+            if n
+        )
         return (
             f"after round {self.scored_round}; round {self.round}: "
-            f"{self.games_in} of {self.games} games in"
+            f"{self.games_in} of {self.games} games in{counted}"
         )
 
 
@@ -550,11 +578,14 @@ class DivisionSnapshot:
         if scored >= self.last_round():
             return None
         games = [g for g in self.games if g[0] == scored + 1 and g[3] is not None]
+        alone = [g[4] for g in self.games if g[0] == scored + 1 and g[3] is None and g[4]]
         return RoundProgress(
             round=scored + 1,
             scored_round=scored,
             games=len(games),
             games_in=sum(1 for g in games if g[4] is not None),
+            byes=sum(1 for score in alone if score > 0),
+            forfeits=sum(1 for score in alone if score < 0),
         )
 
     def player_rounds(self) -> tuple[list[StandingsPlayer], list[PlayerRound]]:

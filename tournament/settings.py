@@ -396,6 +396,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "SWAGGER_UI_SETTINGS": {"validatorUrl": None},  # no call to an outside validator
     "COMPONENT_SPLIT_REQUEST": True,
+    # first paragraphs of docstrings only, minimums of path numbers (tournament/api/schema.py)
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tournament.api.schema.public_schema",
+    ],
 }
 
 # Celery: with REDIS_URL tasks go to workers through Redis; without it they run inline in the

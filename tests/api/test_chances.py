@@ -37,7 +37,8 @@ def test_a_bad_round_is_a_400_naming_the_field(event, value):
     r = APIClient().get(URL, {"after_round": value})
     assert r.status_code == 400
     error = r.json()["errors"][0]
-    assert error["field"] == "after_round" and error["code"] in ("number_too_large", "not_a_number")
+    expected = {"9": "number_too_large", "-1": "below_minimum", "x": "not_a_number"}[value]
+    assert (error["field"], error["code"]) == ("after_round", expected)
 
 
 def test_unknown_division_is_a_404(event):

@@ -25,6 +25,8 @@ def test_round_paired_with_no_result_is_in_progress_with_none_in(event):
         "scored_round": 1,
         "games": 2,
         "games_in": 0,
+        "byes": 0,
+        "forfeits": 0,
         "text": "after round 1; round 2: 0 of 2 games in",
     }
 
@@ -57,3 +59,6 @@ def test_a_bye_is_not_a_game_to_wait_for(event):
     save_round_pairings(d, 3, [PlannedGame(1, 2), PlannedGame(3, 4), PlannedGame(5, 0)])
     progress = _body()["in_progress"]
     assert (progress["round"], progress["games"], progress["games_in"]) == (3, 2, 0)
+    # ...but it counts in the standings from its pairing on, and the text says so
+    assert progress["byes"] == 1
+    assert progress["text"] == "after round 2; round 3: 0 of 2 games in, 1 bye counted"

@@ -7,9 +7,13 @@ compared with Gibson's per-round ranks (the ones the tourney.js writer writes) a
 ``division_estimates``. TSH writes 0 for "not computed" in both (a rank it has not worked out,
 an estimate before any rated game); those are compared with "no value" on our side.
 
-The only estimates left out are the ones where a file contradicts itself (``NEWR_EXCEPTIONS``):
-each is checked to follow, to the point, another segment split than the same file's later
-estimates and its configured rounds, so no single rule can give both.
+The only estimates left out are the ones TSH printed before a later change (its rule 1: a
+value is stored when first computed and kept until a score clears it; docs/tsh.md), listed in
+``NEWR_EXCEPTIONS`` with their proof: an earlier data state (here the event's earlier number of
+rounds) that reproduces every player's printed value in those rounds, to the point. The import
+itself must name exactly those rounds to the director and no others (``printed_before_change``),
+so a difference without a proof here fails, and so does a proof for rounds the import does not
+find different.
 """
 
 from __future__ import annotations
@@ -139,6 +143,17 @@ def test_every_rating_estimate_tsh_printed(name):
     equal = len(kept) - len(Compared.misses(kept))
     print(f"{name}: estimates equal {equal}/{len(kept)} (+{len(out.newr) - len(kept)} excepted)")
     assert Compared.misses(kept) == []
+    # The import names to the director exactly the proven rounds, for estimates only.
+    named = {
+        (row["division"], row["field"]): row["rounds"]
+        for row in tournament.import_printed_before_change
+    }
+    proven = {
+        (division, "newr"): list(rounds)
+        for (feed, division), (rounds, _n, _why) in NEWR_EXCEPTIONS.items()
+        if feed == name
+    }
+    assert named == proven
     # An exception must still be a real miss: our rule does not give those numbers...
     for (feed, division), (rounds, configured, _why) in NEWR_EXCEPTIONS.items():
         if feed != name:
@@ -147,6 +162,7 @@ def test_every_rating_estimate_tsh_printed(name):
         assert set(rounds) <= missed
         # ...and the file's numbers are exactly the estimates cut as a `configured`-round event.
         d = tournament.divisions.get(name=division)
+        assert configured != max(d.rounds, max(rounds)), "the proof is another data state"
         _entries, players, games = division_rating_input(d)
         last = max(rounds)
         other = estimates_by_round(

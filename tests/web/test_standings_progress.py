@@ -49,3 +49,21 @@ def test_standings_say_which_games_of_the_round_in_play_they_count(event):
     services.record_result(d, 2, 2, 390, 380)
     page = _page(d)
     assert "standings after round 2</h1>" in page and 'class="progress"' not in page
+
+
+def test_between_pairing_and_the_first_score_the_bye_counted_is_said():
+    """A bye is scored when its round is paired, so the standings count it before any game of
+    the round is in; TSH's ``standings`` shows that round then (``rs MostScores``). The page
+    said "after round 0; round 1: 0 of 1 games in" above a table giving the bye 1-0 +50."""
+    t = services.create_tournament(name="Bye Open", slug="bye-open")
+    services.publish_tournament(t, True, None)
+    d = services.create_division(t, name="A", rounds=3)
+    for name, rating in (("Able, Ann", 1800), ("Baker, Bo", 1700), ("Cole, Cy", 1600)):
+        services.register_player(d, name=name, rating=rating)
+    save_round_pairings(d, 1, [PlannedGame(1, 2), PlannedGame(3, 0)])
+    page = Client().get(f"/t/bye-open/{d.slug}/standings/").content.decode()
+    assert "after round 0; round 1: 0 of 1 games in, 1 bye counted" in page
+    from tournament.selectors import division_standings
+
+    cole = next(r for r in division_standings(d, 1) if r.number == 3)
+    assert (cole.wins, cole.rank) == (1, 1)  # what the line says the table counts

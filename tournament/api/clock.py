@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 
 from ..clock import STATES, ClockState
 from ..models import Division, RoundClock
-from ..selectors import round_clock
+from ..selectors import division_by_key, round_clock
 from ..services import clock as clock_services
 from .permissions import require_director, visible_tournament
 from .serializers import StrictCharField, StrictIntegerField, StrictSerializer
@@ -65,7 +65,7 @@ class ClockActionSerializer(StrictSerializer):
 
 def _division(request: Request, slug: str, key: str) -> Division:
     tournament = visible_tournament(request.user, slug)
-    division = tournament.divisions.filter(slug=key).first()
+    division = division_by_key(tournament, key)
     if division is None:
         raise NotFound(f"no division {key!r} in {slug}")
     division.tournament = tournament

@@ -104,7 +104,7 @@ class NightSerializer(serializers.ModelSerializer):
 
 
 class RuleSerializer(serializers.Serializer):
-    """How the season scores a game and a night (tournament.clubs.ladder.Rule)."""
+    """How the season scores a game and a night."""
 
     win = serializers.FloatField()
     tie = serializers.FloatField()
@@ -154,7 +154,7 @@ class SeasonSerializer(serializers.ModelSerializer):
 
 
 class LadderRowSerializer(serializers.Serializer):
-    """A ladder row as tournament.clubs.ladder.LadderRow.as_dict() gives it."""
+    """One player's line of a season's ladder."""
 
     rank = serializers.IntegerField(allow_null=True, help_text="null: not ranked yet")
     player = serializers.IntegerField(help_text="the player's registry id")

@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ..models import Division, DivisionEntryRule, Tournament
-from ..selectors import checked_in_count, public_entry_list
+from ..selectors import checked_in_count, division_by_key, public_entry_list
 from ..services import checkin
 from ..services import online_entries as oe
 from .permissions import require_director, visible_tournament
@@ -143,7 +143,7 @@ def _director_division(request: Request, slug: str, key: str) -> Division:
         raise NotAuthenticated()
     tournament = visible_tournament(request.user, slug)
     require_director(request.user, tournament)
-    division = tournament.divisions.filter(slug=key).first()
+    division = division_by_key(tournament, key)
     if division is None:
         raise NotFound(f"no division {key!r} in {slug}")
     division.tournament = tournament

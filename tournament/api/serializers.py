@@ -190,6 +190,12 @@ class RoundProgressSerializer(serializers.Serializer):
     scored_round = serializers.IntegerField()
     games = serializers.IntegerField()
     games_in = serializers.IntegerField()
+    byes = serializers.IntegerField(
+        min_value=0, help_text="the round's byes, counted since it was paired"
+    )
+    forfeits = serializers.IntegerField(
+        min_value=0, help_text="the round's forfeits, counted since it was paired"
+    )
     text = serializers.CharField()
 
 

@@ -39,7 +39,7 @@ from tournament.errors import ServiceError
 
 from .. import selectors, services
 from ..models import Division, Entry, Game, Player, Round, Tournament
-from ..selectors import near_duplicates, pairings_after
+from ..selectors import division_by_key, near_duplicates, pairings_after
 from ..services import results
 from ..web.caching import PUBLIC_CACHE_CONTROL, serve_cached, site_version, tournament_version
 from ..web.chances import cached_chances, chances_hidden
@@ -141,7 +141,7 @@ class TournamentScoped(ETagMixin):
     def division(self) -> Division:
         if not hasattr(self, "_division"):
             key = self.kwargs["division"]
-            division = self.tournament().divisions.filter(slug=key).first()
+            division = division_by_key(self.tournament(), key)
             if division is None:
                 raise NotFound(f"no division {key!r} in {self.kwargs['slug']}")
             self._division = division
@@ -259,8 +259,9 @@ class RoundList(TournamentScoped, generics.ListAPIView):
 
 
 class GameFilter(django_filters.FilterSet):
-    round = django_filters.NumberFilter(field_name="round__number")
-    player = django_filters.NumberFilter(method="by_player")
+    # rounds and players are numbered from 1: a negative or 0 is refused, not an empty page
+    round = django_filters.NumberFilter(field_name="round__number", min_value=1)
+    player = django_filters.NumberFilter(method="by_player", min_value=1)
     scored = django_filters.BooleanFilter(field_name="score1", lookup_expr="isnull", exclude=True)
 
     class Meta:
@@ -271,7 +272,15 @@ class GameFilter(django_filters.FilterSet):
         return queryset.filter(Q(player1__number=value) | Q(player2__number=value))
 
 
-@extend_schema(responses={200: s.GameSerializer(many=True), **READ_ERRORS})
+@extend_schema(
+    parameters=[
+        OpenApiParameter("round", {"type": "integer", "minimum": 1}, description="only this round"),
+        OpenApiParameter(
+            "player", {"type": "integer", "minimum": 1}, description="only this player number"
+        ),
+    ],
+    responses={200: s.GameSerializer(many=True), **READ_ERRORS},
+)
 class GameList(TournamentScoped, generics.ListAPIView):
     """The division's games, by round and board; filter by round, player number, scored."""
 
@@ -309,7 +318,13 @@ class GameList(TournamentScoped, generics.ListAPIView):
 
 
 @extend_schema(
-    parameters=[OpenApiParameter("after_round", int, description="default: the latest round")],
+    parameters=[
+        OpenApiParameter(
+            "after_round",
+            {"type": "integer", "minimum": 0},
+            description="default: the latest round",
+        )
+    ],
     responses={200: s.StandingsSerializer, **READ_ERRORS},
 )
 class _Built(APIView):
@@ -358,7 +373,11 @@ class Standings(TournamentScoped, _Built):
                 raise ServiceError(
                     "not_a_number", field="after_round", what="after round", value=raw
                 ) from None
-            if not 0 <= after <= last:
+            if after < 0:  # a negative round is no round at all, whatever was paired
+                raise ServiceError(
+                    "below_minimum", field="after_round", what="after round", minimum=0, value=after
+                )
+            if after > last:
                 raise ServiceError(
                     "number_too_large",
                     field="after_round",
@@ -379,6 +398,8 @@ class Standings(TournamentScoped, _Built):
                 "scored_round": progress.scored_round,
                 "games": progress.games,
                 "games_in": progress.games_in,
+                "byes": progress.byes,
+                "forfeits": progress.forfeits,
                 "text": progress.describe(),
             },
             "rows": [
@@ -400,7 +421,11 @@ class Standings(TournamentScoped, _Built):
 
 
 @extend_schema(
-    parameters=[OpenApiParameter("player", int, description="only this player number")],
+    parameters=[
+        OpenApiParameter(
+            "player", {"type": "integer", "minimum": 1}, description="only this player number"
+        )
+    ],
     responses={200: s.NeedsSerializer, **READ_ERRORS},
 )
 class Needs(Standings):
@@ -430,7 +455,7 @@ class Needs(Standings):
     parameters=[
         OpenApiParameter(
             "after_round",
-            int,
+            {"type": "integer", "minimum": 0},
             description="replay: as if only rounds 1..N had been played and paired "
             "(default: the division as it stands)",
         )
@@ -445,9 +470,10 @@ class _BuiltChances(_Built):
 class Chances(Standings, _BuiltChances):
     """Prize chances (``manage.py chances --json``): each player's P(1st), P(each prize
     place), P(in the money), P(class prize), expected rank and the best and worst rank seen,
-    from seeded simulations of the remaining rounds. Computed once per version of the data
-    and kept (tournament.web.chances); refused while the director hides them, except to the
-    tournament's staff."""
+    from seeded simulations of the remaining rounds. Refused while the director hides them,
+    except to the tournament's staff.
+
+    Computed once per version of the data and kept (tournament.web.chances)."""
 
     def compute(self) -> Response:
         d = self.division()
@@ -468,7 +494,7 @@ class _ResultWrite(APIView):
     def _target(self, slug: str, key: str) -> Division:
         tournament = visible_tournament(self.request.user, slug)
         require_score_keeper(self.request.user, tournament)
-        division = tournament.divisions.filter(slug=key).first()
+        division = division_by_key(tournament, key)
         if division is None:
             raise NotFound(f"no division {key!r} in {slug}")
         return division
@@ -545,7 +571,7 @@ def _directed_division(request: Request, slug: str, key: str) -> Division:
     """The division, if the caller directs its tournament (403 otherwise, 404 if unknown)."""
     tournament = visible_tournament(request.user, slug)
     require_director(request.user, tournament)
-    division = tournament.divisions.filter(slug=key).first()
+    division = division_by_key(tournament, key)
     if division is None:
         raise NotFound(f"no division {key!r} in {slug}")
     return division
@@ -747,7 +773,7 @@ class MoveEntry(_DirectorWrite):
         source = _directed_division(request, slug, division)
         entry = _entry(source, number)
         v = _valid(s.MoveEntrySerializer, request)
-        target = source.tournament.divisions.filter(slug=v["division"]).first()
+        target = division_by_key(source.tournament, v["division"])
         if target is None:
             names = ", ".join(source.tournament.divisions.values_list("slug", flat=True))
             raise ServiceError(
@@ -811,6 +837,8 @@ class ReinstateEntry(_DirectorWrite):
 
 @extend_schema(responses={200: s.RatingListSerializer(many=True), **READ_ERRORS})
 class RatingListList(ETagMixin, generics.ListAPIView):
+    """The site's rating lists: slug, name, rating system, description and start date."""
+
     serializer_class = s.RatingListSerializer
     queryset = RatingList.objects.order_by("name")
 

@@ -345,7 +345,9 @@ def division_players(division: Division) -> list[TshPlayer]:
 def tournament_config(tournament: Tournament) -> TshConfig:
     kept = tournament.config or {}
     settings = dict(kept.get("settings") or {})
-    settings.setdefault("event_name", tournament.name)
+    # the tournament's name is the one truth: an imported event_name is only the name the file
+    # had (``import_tsh --name`` or a later rename replaces it); kept in its place in the file
+    settings["event_name"] = tournament.name
     if tournament.start_date:
         settings.setdefault("event_date", tournament.start_date.isoformat())
     settings["realm"] = settings.get("realm", tournament.realm)

@@ -81,6 +81,8 @@ class ImportPlan:
     config: TshConfig | None = None
     settings: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    # the rounds whose printed ranks or estimates no recomputation gives (snapshots.py)
+    printed_before_change: list[dict] = field(default_factory=list)
     tourney_js: dict | None = None  # keys of an imported tourney.js kept for export
 
 
@@ -777,6 +779,8 @@ def write_import(
             tick(0, "creating the tournament")
         from pairings.services.schedule import schedule_from_autopair
 
+        from .snapshots import printed_before_change
+
         summary = []
         s = plan.settings
         js_divisions = plan.tourney_js["divisions"] if plan.tourney_js else []
@@ -799,6 +803,10 @@ def write_import(
                     },
                 )
             _write_division(division, prepared_division, batch=batch, tick=tick, writer=writer)
+            # TSH's printed ranks and estimates that no recomputation gives (TSH's rule 1)
+            for row in printed_before_change(tournament, division, parsed.players):
+                plan.warnings.append(row.pop("message"))
+                plan.printed_before_change.append(row)
             with writer.batch():
                 plan.warnings.extend(schedule_from_autopair(division, prepared.config["autopair"]))
             played = prepared_division.played
@@ -823,6 +831,7 @@ def write_import(
             discard_import(tournament.pk)
         raise
     tournament.import_warnings = plan.warnings  # for the command's report, not stored
+    tournament.import_printed_before_change = plan.printed_before_change
     tournament.import_writes = {
         "transactions": writer.batches,
         "longest_write_ms": round(writer.longest * 1000, 1),

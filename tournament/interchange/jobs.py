@@ -146,6 +146,7 @@ def _finish(
     fields: dict[str, Any] = {"state": state, "finished": timezone.now(), "error": error[:4000]}
     if state == State.DONE:
         fields.update(tournament=tournament, phrase="done", done=F("total"))
+        fields["warnings"] = list(getattr(tournament, "import_warnings", []) or [])
     else:
         fields.update(tournament=None)
     with transaction.atomic():

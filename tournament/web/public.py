@@ -352,7 +352,8 @@ def standings_rows_html(
             f"{' (withdrawn)' if r.withdrawn else ''}</td>\n"
             f'<td class="num">{_count(r.wins)}</td><td class="num">{_count(r.losses)}</td>\n'
             f'<td class="num">{r.spread:+d}</td><td class="num wide">{r.rating or "unrated"}</td>'
-            f'<td class="num">{"" if estimate is None else estimate}</td>'
+            # 0: an unrated player not rated yet (nobody rated in the division, say)
+            f'<td class="num">{"" if estimate is None else estimate or "unrated"}</td>'
             + (_odds_cells(odds.get(r.number)) if odds is not None else "")
             + "</tr>\n"
         )

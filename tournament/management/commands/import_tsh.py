@@ -45,6 +45,10 @@ class Command(GibsonCommand):
                     "tournament": tournament.slug,
                     "divisions": divisions,
                     "warnings": warnings,
+                    # rounds whose ranks/estimates TSH printed before a later change
+                    "printed_before_change": getattr(
+                        tournament, "import_printed_before_change", []
+                    ),
                     "progress": {
                         "job": str(job.pk),
                         "steps": job.total,
