@@ -99,15 +99,26 @@ def nobody_rated(system: str, players: list[RatedPlayer]) -> bool:
 
 
 def division_estimates(
-    division: Division, through_round: int | None = None, system: str | None = None
+    division: Division,
+    through_round: int | None = None,
+    system: str | None = None,
+    *,
+    snapshot: Any = None,
 ) -> list[dict[str, Any]]:
     """Per entry: old rating, estimate after each round, and the latest estimate (``new``).
 
     Segments are cut by the division's configured rounds (or the last round played, if more
-    were played than configured), exactly as TSH prints its estimates.
+    were played than configured), exactly as TSH prints its estimates. ``snapshot``: the
+    division already read (selectors.DivisionSnapshot), so the live feed reads its games once.
     """
     name = division_system(division, system)
-    entries, players, games = division_rating_input(division)
+    if snapshot is None:
+        entries, players, games = division_rating_input(division)
+        rows = [(e.number, e.player.name, e.seed_rating) for e in entries]
+    else:
+        players, games = snapshot_rating_input(snapshot)
+        by_number = sorted(snapshot.entries.values(), key=lambda e: e.number)
+        rows = [(e.number, e.name, e.seed_rating) for e in by_number]
     last = max((g.round for g in games), default=0)
     configured = max(division.rounds, last, 1)
     if through_round is not None and not 0 <= through_round <= configured:
@@ -122,14 +133,14 @@ def division_estimates(
     else:
         est = estimates_by_round(name, players, games, configured, through_round=through)
     out = []
-    for e in entries:
-        by_round = est[e.number]
+    for number, player_name, seed_rating in rows:
+        by_round = est[number]
         out.append(
             {
-                "number": e.number,
-                "name": e.player.name,
-                "old": e.seed_rating,
-                "new": by_round[-1] if by_round else e.seed_rating,
+                "number": number,
+                "name": player_name,
+                "old": seed_rating,
+                "new": by_round[-1] if by_round else seed_rating,
                 "by_round": by_round,
             }
         )

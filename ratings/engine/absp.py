@@ -45,6 +45,7 @@ class AbspSystem(RatingSystem):
     name = "absp"
     label = "ABSP (UK)"
     splits = False
+    expectancy_by_difference = True
 
     @staticmethod
     def history_of(p: RatedPlayer) -> tuple[float, ...]:

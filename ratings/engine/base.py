@@ -28,6 +28,10 @@ class RatingSystem:
     is_estimate: bool = False
     #: Whether long events are split into segments (ratings spec rule 8).
     splits: bool = False
+    #: True when ``expected_score`` of two rated players with no deviation given depends only
+    #: on their rating difference: ``systems.expectancy_matrix`` then computes one value per
+    #: difference rather than one per pair of ratings.
+    expectancy_by_difference: bool = False
 
     def segment_plan(self, configured_rounds: int) -> list[tuple[int, int]]:
         plan = segment_plan(configured_rounds)  # also checks the number

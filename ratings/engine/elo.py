@@ -75,6 +75,8 @@ def _aus_expected(d: float) -> float:
 class EloSystem(RatingSystem):
     """A NASPA-style system; the knobs are the differences the spec lists between systems."""
 
+    expectancy_by_difference = True
+
     def __init__(
         self,
         name: str,

@@ -105,6 +105,7 @@ class Glicko2System(RatingSystem):
     name = "glicko2"
     label = "Glicko-2"
     splits = False
+    expectancy_by_difference = True
 
     @staticmethod
     def state(p: RatedPlayer) -> tuple[float, float, float]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Hashable
 
 import numpy as np
@@ -94,16 +95,53 @@ def expectancy_matrix(system: str | RatingSystem, ratings: list[int]) -> np.ndar
     simulation (``pairings.engine.simulate``), which knows no rating system itself.
 
     Unrated players (rating 0) are given the median rating of the rated ones: the expectancy
-    of 0 against a rated player says nothing about a newcomer's play. Computed once per
-    distinct pair of ratings.
+    of 0 against a rated player says nothing about a newcomer's play. A standings page asks
+    for the same field's matrix again and again, so the last few are kept (read-only arrays,
+    keyed by the system and the ratings as a tuple).
     """
     try:
         sys = get_system(system)
     except RatingError:
         sys = get_system("nsa2008")
+    return _expectancy_matrix(sys, tuple(ratings))
+
+
+@functools.lru_cache(maxsize=4)  # a 2,000-player field's matrix is 32 MB
+def _expectancy_matrix(sys: RatingSystem, ratings: tuple[int, ...]) -> np.ndarray:
     rated = sorted(r for r in ratings if r)
     fill = rated[len(rated) // 2] if rated else 1500
     used = [r or fill for r in ratings]
+    if used and sys.expectancy_by_difference and all(type(r) is int for r in used):
+        out = _by_difference(sys, used)
+    else:
+        out = _by_pair(sys, used)
+    np.fill_diagonal(out, 0.5)
+    out.setflags(write=False)
+    return out
+
+
+def _by_difference(sys: RatingSystem, used: list[int]) -> np.ndarray:
+    """The matrix from one ``expected_score`` per rating difference, for a system whose
+    expectancy depends on nothing else: every value is the one ``_by_pair`` computes, since
+    each difference is asked of a pair of ratings inside the field's range (all rated: a
+    filled-in newcomer has a rating too)."""
+    lo, hi = min(used), max(used)
+    if lo <= 0:  # a pair inside the range could include 0, which reads as a newcomer
+        return _by_pair(sys, used)
+    span = hi - lo
+    score = sys.expected_score
+    lut = np.array(
+        [
+            score(RatedPlayer(0, lo + max(d, 0)), RatedPlayer(1, lo + max(-d, 0)))
+            for d in range(-span, span + 1)
+        ]
+    )
+    r = np.array(used, dtype=np.int64)
+    return lut[r[:, None] - r[None, :] + span]
+
+
+def _by_pair(sys: RatingSystem, used: list[int]) -> np.ndarray:
+    """The matrix from one ``expected_score`` per distinct pair of ratings (any system)."""
     distinct = sorted(set(used))
     pos = {r: k for k, r in enumerate(distinct)}
     table = np.empty((len(distinct), len(distinct)))
@@ -111,6 +149,4 @@ def expectancy_matrix(system: str | RatingSystem, ratings: list[int]) -> np.ndar
         for b, rb in enumerate(distinct):
             table[a, b] = sys.expected_score(RatedPlayer(a, ra), RatedPlayer(b, rb))
     idx = np.array([pos[r] for r in used], dtype=np.intp)
-    out = table[np.ix_(idx, idx)]
-    np.fill_diagonal(out, 0.5)
-    return out
+    return table[np.ix_(idx, idx)]

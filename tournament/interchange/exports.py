@@ -41,7 +41,13 @@ from tournament.formats.tourney_js import (
 )
 from tournament.formats.tsh import TshPlayer, team_rating, write_t
 from tournament.models import Division, First, Game, Tournament
-from tournament.selectors import division_standings, last_round_number
+from tournament.selectors import (
+    GAME_ROW,
+    DivisionSnapshot,
+    EntryView,
+    division_standings,
+    last_round_number,
+)
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -258,15 +264,90 @@ def _trim(values: list[Any], empty: Any) -> list[Any]:
 TEAM_RATING_KEY = "+rating"
 
 
-def division_players(division: Division) -> list[TshPlayer]:
+# An entry as an export reads it (``FeedEntry``, in this order): what a .t line carries.
+ENTRY_ROW = (
+    "pk",
+    "number",
+    "player__name",
+    "player__naspa_id",
+    "seed_rating",
+    "career_games",
+    "player_class",
+    "withdrawn_round",
+    "withdrawal_score",
+    "extra",
+    "player_id",
+)
+
+
+@dataclass(frozen=True)
+class FeedEntry:
+    """One entry's row (``ENTRY_ROW``): a plain value, not a model object."""
+
+    pk: int
+    number: int
+    name: str
+    naspa_id: str
+    seed_rating: int
+    career_games: int | None
+    player_class: str
+    withdrawn_round: int | None
+    withdrawal_score: int | None
+    extra: list | None
+    player_id: int
+
+
+@dataclass(frozen=True)
+class DivisionRead:
+    """A division's entries and games read once, as rows (two queries), shared by every part
+    of an export that needs them: the ``.t`` players, the rating estimates and the ranks after
+    each round. The live feed is rebuilt on every new page version; reading the games three
+    times in three shapes, as model objects, cost most of its time at 500 players."""
+
+    entries: list[FeedEntry]  # by number
+    games: list[tuple]  # selectors.GAME_ROW, in round then id order (as ratings read them)
+
+    @classmethod
+    def load(cls, division: Division) -> DivisionRead:
+        entries = [
+            FeedEntry(*row) for row in division.entries.order_by("number").values_list(*ENTRY_ROW)
+        ]
+        games = list(
+            Game.objects.filter(round__division=division)
+            .order_by("round__number", "id")
+            .values_list(*GAME_ROW)
+        )
+        return cls(entries, games)
+
+    def snapshot(self) -> DivisionSnapshot:
+        """The same rows as the pages' ``DivisionSnapshot``, for the standings and ratings."""
+        entries = {
+            e.pk: EntryView(
+                e.pk,
+                e.number,
+                e.name,
+                e.seed_rating,
+                e.withdrawn_round,
+                e.career_games,
+                e.player_id,
+            )
+            for e in self.entries
+        }
+        return DivisionSnapshot(entries, self.games)
+
+
+def division_players(division: Division, read: DivisionRead | None = None) -> list[TshPlayer]:
     """The division as TSH players: modelled fields from games/entries, the rest as imported."""
-    entries = list(division.entries.select_related("player").order_by("number"))
+    if read is None:
+        read = DivisionRead.load(division)
+    entries = read.entries
     by_id = {e.pk: e for e in entries}
-    per: dict[int, dict[int, tuple[Game, int]]] = {e.pk: {} for e in entries}
-    for g in Game.objects.filter(round__division=division).select_related("round"):
-        per[g.player1_id][g.round.number] = (g, 1)
-        if g.player2_id:
-            per[g.player2_id][g.round.number] = (g, 2)
+    # round, board, p1, p2, score1, score2, first (selectors.GAME_ROW) and the side played
+    per: dict[int, dict[int, tuple[tuple, int]]] = {e.pk: {} for e in entries}
+    for g in read.games:
+        per[g[2]][g[0]] = (g, 1)
+        if g[3]:
+            per[g[3]][g[0]] = (g, 2)
     players = []
     for e in entries:
         games = per[e.pk]
@@ -283,15 +364,14 @@ def division_players(division: Division) -> list[TshPlayer]:
                 p12.append(First.UNKNOWN)
                 boards.append(0)
                 continue
-            g, side = item
-            other = g.player2_id if side == 1 else g.player1_id
+            (_r, board, player1, player2, score1, score2, first, _expl), side = item
+            other = player2 if side == 1 else player1
             opponents.append(by_id[other].number if other else 0)
-            scores.append(g.score1 if side == 1 else g.score2)
-            first = g.first
+            scores.append(score1 if side == 1 else score2)
             if side == 2 and first in (First.PLAYER1, First.PLAYER2):
                 first = 3 - first
             p12.append(first)
-            boards.append(g.board or 0)
+            boards.append(board or 0)
         _trim(scores, None)
         derived: dict[str, list[str] | None] = {
             "p12": [str(v) for v in _trim(p12, First.UNKNOWN)] or None,
@@ -330,8 +410,8 @@ def division_players(division: Division) -> list[TshPlayer]:
         players.append(
             TshPlayer(
                 number=e.number,
-                name=e.player.name,
-                member_id=e.player.naspa_id,
+                name=e.name,
+                member_id=e.naspa_id,
                 rating=e.seed_rating,
                 opponents=opponents,
                 scores=scores,
@@ -413,7 +493,8 @@ def export_files(tournament: Tournament) -> dict[str, str]:
     divisions = list(tournament.divisions.order_by("position", "name"))
     names = division_file_names(divisions)
     for division in divisions:
-        players = division_players(division)
+        read = DivisionRead.load(division)
+        players = division_players(division, read)
         for p in players:
             if ";" in p.name:  # stored before names were checked: refuse, naming the player
                 raise ServiceError(
@@ -423,7 +504,7 @@ def export_files(tournament: Tournament) -> dict[str, str]:
                     number=p.number,
                     name=p.name,
                 )
-        _add_results(tournament, division, players)
+        _add_results(tournament, division, players, read)
         try:
             files[names[division.pk]] = write_t(players)
         except FormatError as exc:  # any other value a .t cannot carry: named, never a 500
@@ -436,7 +517,9 @@ def export_files(tournament: Tournament) -> dict[str, str]:
     return files
 
 
-def _add_results(tournament: Tournament, division: Division, players: list[TshPlayer]) -> None:
+def _add_results(
+    tournament: Tournament, division: Division, players: list[TshPlayer], read: DivisionRead
+) -> None:
     """TSH's ``rrank`` and ``newr`` on every player of a ``.t`` Gibson writes.
 
     Readers of ``.t`` files (rating programs, TSH's own reports) take a player's final rank and
@@ -456,13 +539,17 @@ def _add_results(tournament: Tournament, division: Division, players: list[TshPl
     if isinstance(file_rounds, int) and scored <= file_rounds:
         return
 
+    snapshot = read.snapshot()
     try:
-        newr = {row["number"]: row["by_round"] for row in division_estimates(division)}
+        newr = {
+            row["number"]: row["by_round"]
+            for row in division_estimates(division, snapshot=snapshot)
+        }
         if division_system(division) == NO_RATING_SYSTEM:
             newr = _copied_ratings(players, newr)
     except (RatingError, ValueError):
         newr = {}  # a rating system we cannot compute: no estimates, as in the live feed
-    ranks, _ = _round_ranks(tournament, division, players)
+    ranks, _ = _round_ranks(tournament, division, players, snapshot)
     for p in players:
         for key, source in (("newr", newr), ("rrank", ranks)):
             values: list[str] = []
@@ -609,16 +696,21 @@ def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
     player_keys = []
     systems = []
     for division in tournament.divisions.order_by("position", "name").select_related("rating_list"):
-        players = division_players(division)
+        read = DivisionRead.load(division)  # the division's only two queries
+        snapshot = read.snapshot()
+        players = division_players(division, read)
         if public:
             for p in players:
                 p.fields.pop("password", None)
         divisions.append((division.name, players))
         try:
-            newr = {row["number"]: row["by_round"] for row in division_estimates(division)}
+            newr = {
+                row["number"]: row["by_round"]
+                for row in division_estimates(division, snapshot=snapshot)
+            }
         except (RatingError, ValueError):
             newr = {}  # a system we cannot rate: the viewers show no new ratings
-        ranks, capped = _round_ranks(tournament, division, players)
+        ranks, capped = _round_ranks(tournament, division, players, snapshot)
         system = division.rating_system or (
             division.rating_list.system if division.rating_list_id else realm_system
         )
@@ -674,7 +766,10 @@ def _copied_ratings(
 
 
 def _round_ranks(
-    tournament: Tournament, division: Division, players: list[TshPlayer]
+    tournament: Tournament,
+    division: Division,
+    players: list[TshPlayer],
+    snapshot: DivisionSnapshot | None = None,
 ) -> tuple[dict[int, list[int | None]], dict[int, list[int | None]] | None]:
     """TSH's ``etc.rrank`` and, under a spread cap, ``etc.rcrank`` of every player: the rank
     after rounds 0 (the seeding) to the last round with a score, as the standings rank them.
@@ -682,11 +777,10 @@ def _round_ranks(
     ``rrank`` ranks on the spread shown (capped only when the cap applies everywhere);
     ``rcrank`` on the capped spread, which is what esb.js shows when the config has a cap.
     """
-    from tournament.selectors import player_rounds
     from tournament.standings import ranks_by_round
 
     last = max((len(p.scores) for p in players), default=0)  # TSH's MostScores
-    entrants, rounds = player_rounds(division)
+    entrants, rounds = (snapshot or DivisionSnapshot.load(division)).player_rounds()
     cap = tournament.spread_cap_rule
     common = {"last_round": last, "sum_before_spread": tournament.sum_before_spread}
     try:
