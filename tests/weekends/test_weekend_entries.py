@@ -59,6 +59,7 @@ def written() -> tuple[int, ...]:
     )
 
 
+@pytest.mark.django_db(transaction=True)  # the mails go after a real commit (issue 33)
 def test_one_form_enters_both_events_and_one_link_confirms_them(client, weekend):
     page = client.get(URL).content.decode()
     assert 'name="event-early"' in page and 'name="event-main"' in page
@@ -94,6 +95,7 @@ def test_one_form_enters_both_events_and_one_link_confirms_them(client, weekend)
     assert dict(online.values_list("tournament__slug", "status")) == by_event
 
 
+@pytest.mark.django_db(transaction=True)  # the mails go after a real commit (issue 33)
 def test_a_registry_players_name_on_the_weekend_form_waits_for_the_player(client, weekend):
     """Issue 31: someone typing a registry player's name enters nobody; the one link goes to
     the address the registry holds, and the player's confirmation gives them new pages."""

@@ -26,7 +26,6 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.core import signing
 from django.core.cache import cache
-from django.core.mail import send_mail
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import path, reverse, reverse_lazy
@@ -36,7 +35,8 @@ from django.views.decorators.http import require_http_methods
 from django.views.generic import TemplateView
 
 from tournament.errors import ServiceError
-from tournament.services.accounts import confirm_days, confirm_sign_up, confirmation_token, sign_up
+from tournament.models import Notice
+from tournament.services.accounts import confirm_days, confirm_sign_up, sign_up
 
 from .addresses import client_address
 from .console.setup import show_error
@@ -403,42 +403,6 @@ def _sign_up_page(request: HttpRequest, form: SignUpForm, status: int = 200) -> 
     )
 
 
-def _mail_confirmation(request: HttpRequest, user: Any) -> None:
-    """The new account's confirmation link, carrying the page the newcomer was headed for (an
-    invitation) so confirming lands them there."""
-    link = request.build_absolute_uri(
-        _with_next(
-            reverse("accounts:signup_confirm", args=[confirmation_token(user)]),
-            next_page(request),
-        )
-    )
-    send_mail(
-        "Confirm your Gibson account",
-        f"Someone (we hope you) signed up to Gibson as {user.get_username()}.\n"
-        f"Confirm this address here within {confirm_days()} days:\n\n{link}\n\n"
-        "If it was not you, ignore this message: the account stays unusable.",
-        None,
-        [user.email],
-    )
-
-
-def _mail_existing_owner(request: HttpRequest, owner: Any, email: str) -> None:
-    """A sign-up gave an address that already has an account: its owner is told (with how
-    to sign in or reset the password), nothing is made, and the page says "check your mail"
-    as for a new address, so the form is no way to learn whose address has an account."""
-    sign_in = request.build_absolute_uri(reverse("accounts:login"))
-    reset = request.build_absolute_uri(reverse("accounts:password_reset"))
-    send_mail(
-        "Your Gibson account",
-        "Someone (we hope you) tried to sign up to Gibson with this address, which already "
-        f"has an account: {owner.get_username()}.\n\n"
-        f"Sign in: {sign_in}\nForgot the password? {reset}\n\n"
-        "If it was not you, ignore this message: nothing was changed.",
-        None,
-        [email],
-    )
-
-
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """/accounts/signup/: a new inactive account and its confirmation mail; 429 once the
@@ -456,16 +420,25 @@ def signup(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             made = sign_up(
-                username=data["username"], email=data["email"], password=data["password"]
+                username=data["username"],
+                email=data["email"],
+                password=data["password"],
+                site=request.build_absolute_uri("/").rstrip("/"),
+                next_page=next_page(request),
             )
         except ServiceError as exc:
             show_error(form, exc)
         else:
             _count_sign_up(request)
-            if made.new:
-                _mail_confirmation(request, made.user)
-            else:  # the same answer as a new address: the owner alone learns of the try
-                _mail_existing_owner(request, made.user, data["email"])
+            # the service queued the link (or, for an address that has an account, the
+            # owner's note: the same answer here) and it was sent after the commit
+            made.mail.refresh_from_db()
+            if made.mail.state == Notice.State.FAILED:
+                messages.warning(
+                    request,
+                    "Our mail server is not answering just now: the mail will follow as soon "
+                    "as it is back.",
+                )
             return redirect("accounts:signup_sent")
     return _sign_up_page(request, form, 400)
 
