@@ -1001,7 +1001,8 @@ class Notice(models.Model):
         indexes = [models.Index(fields=["subscription", "kind", "round_number"])]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} to {self.subscription.player}: {self.state}"
+        to = self.subscription.player if self.subscription else "an address"
+        return f"{self.get_kind_display()} to {to}: {self.state}"
 
 
 # --- weekends and federation files (issue 22, items 5 and 6) ---------------------------------
