@@ -220,6 +220,18 @@ def test_with_the_mail_server_down_the_weekend_entries_are_stored_and_the_mail_f
     finally:
         server.stop()
     [mailed] = inbox.to("w@example.org")
+    # "send the link again" on the weekend's page: its one mail, the same link, once more
+    assert 'id="resend"' in page
+    server = Controller(inbox, hostname="127.0.0.1", port=port)
+    server.start()
+    try:
+        again = client.post("/t/early/entries/resend/", {"email": "w@example.org"})
+    finally:
+        server.stop()
+    assert again.status_code == 200 and [m.body for m in inbox.to("w@example.org")] == [
+        mailed.body,
+        mailed.body,
+    ]
     [link] = re.findall(r"http://testserver(/weekends/spring/confirm/[^/\s]+/)", mailed.body)
     assert client.post(link).status_code == 200
     assert set(OnlineEntry.objects.values_list("status", flat=True)) >= {"entered"}

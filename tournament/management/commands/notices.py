@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import CommandError
 from django.utils import timezone
 
 from tournament.models import Notice
@@ -17,7 +16,7 @@ from tournament.selectors import (
 )
 from tournament.services.notices import retry_failed, send_final_results
 
-from ..base import GibsonCommand
+from ..base import CommandFailure, GibsonCommand
 
 
 class Command(GibsonCommand):
@@ -52,7 +51,7 @@ class Command(GibsonCommand):
                 self.stdout.write(f"retried: {retried['sent']} sent, {retried['failed']} failed")
             return
         if not opts["slug"]:
-            raise CommandError("name the tournament (its slug), or ask for --retry")
+            raise CommandFailure("name the tournament (its slug), or ask for --retry", field="slug")
         tournament = tournament_by_slug(opts["slug"])
         sent = None
         if opts["final_results"]:
