@@ -106,6 +106,7 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("club night", f"/clubs/{club.slug}/nights/{night.pk}/"),
         ("self-entry", f"/e/{entry.entry_token}/"),
         ("entries", f"/t/{t}/entries/?q=a"),
+        ("sign-up sent, with its resend form", "/accounts/signup/sent/"),
         ("entrant's page", f"/entry/{waiting.link_token}/"),
         ("pending entrant's page", f"/entry/{pending.link_token}/"),
         ("weekend", f"/weekends/{weekend.slug}/"),

@@ -171,3 +171,37 @@ def test_a_refused_mailbox_is_not_retried(event, settings):
         assert notices.retry_failed() == {"sent": 0, "failed": 0}
     finally:
         controller.stop()
+
+
+def test_a_sign_ups_link_is_sent_again_throttled_and_unknown_addresses_learn_nothing(
+    db, smtp, settings
+):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    password = "a-long-passphrase-9"
+    client = Client()
+    client.post(
+        "/accounts/signup/",
+        {
+            "username": "nell",
+            "email": "nell@example.org",
+            "password": password,
+            "password_again": password,
+        },
+    )
+    [first] = smtp.to("nell@example.org")
+    page = client.get("/accounts/signup/sent/")
+    assert b"Send the link again" in page.content
+    again = client.post("/accounts/signup/sent/", {"email": "NELL@example.org"})
+    assert again.status_code == 200 and b'id="resent"' in again.content
+    assert [m.body for m in smtp.to("nell@example.org")] == [first.body, first.body]
+    throttled = client.post("/accounts/signup/sent/", {"email": "nell@example.org"})
+    assert throttled.status_code == 429 and len(smtp.to("nell@example.org")) == 2
+    # an address with no account, and one whose account is confirmed: the same answer, no mail
+    get_user_model().objects.create_user("olga", "olga@example.org", password)
+    for address in ("nobody@example.org", "olga@example.org"):
+        answer = Client().post("/accounts/signup/sent/", {"email": address})
+        assert answer.status_code == 200 and b'id="resent"' in answer.content
+    assert len(smtp.mails) == 2
+    link = re.search(r"http://testserver(/accounts/signup/confirm/\S+/)", first.body).group(1)
+    client.post(link)
+    assert get_user_model().objects.get(username="nell").is_active

@@ -173,8 +173,35 @@ def _mail_owner(owner: Any, email: str, site: str | None) -> Any:
         f"Sign in: {base}{reverse('accounts:login')}\n"
         f"Forgot the password? {base}{reverse('accounts:password_reset')}\n\n"
         "If it was not you, ignore this message: nothing was changed.",
-        key=f"user:{owner.pk}",
+        key=f"owner:{owner.pk}",  # (never sent again: only a sign-up's link is)
     )
+
+
+@transaction.atomic
+def resend_sign_up(email: Any) -> int:
+    """ "Send the link again" on the "check your email" page: an account still awaiting its
+    address's confirmation gets its confirmation mail once more (its token made as it is
+    sent). Answers how many (0 or 1); the page answers alike either way and throttles."""
+    address = str(email or "").strip()
+    if not address or len(address) > 254:
+        raise ServiceError("setup_required", field="email", what="the e-mail address")
+    User = get_user_model()
+    user = (
+        User.objects.filter(email__iexact=address, is_active=False, last_login__isnull=True)
+        .order_by("-pk")
+        .first()
+    )
+    if user is None or notices.send_again(Notice.Kind.SIGN_UP, f"user:{user.pk}") is None:
+        return 0
+    audit(
+        None,
+        user,
+        "resend_sign_up",
+        user,
+        f"{user.get_username()}'s confirmation link sent again",
+        after={"user": user.get_username()},
+    )
+    return 1
 
 
 @transaction.atomic

@@ -77,6 +77,7 @@ class Action(StrEnum):
     ONLINE_ENTRY = "online_entry"
     CONFIRM_ONLINE_ENTRY = "confirm_online_entry"
     RESEND_ENTRY_LINK = "resend_entry_link"
+    RESEND_SIGN_UP = "resend_sign_up"
     WITHDRAW_ONLINE_ENTRY = "withdraw_online_entry"
     PROMOTE_ENTRY = "promote_entry"
     DEMOTE_ENTRY = "demote_entry"

@@ -36,7 +36,12 @@ from django.views.generic import TemplateView
 
 from tournament.errors import ServiceError
 from tournament.models import Notice
-from tournament.services.accounts import confirm_days, confirm_sign_up, sign_up
+from tournament.services.accounts import (
+    confirm_days,
+    confirm_sign_up,
+    resend_sign_up,
+    sign_up,
+)
 
 from .addresses import client_address
 from .console.setup import show_error
@@ -443,6 +448,48 @@ def signup(request: HttpRequest) -> HttpResponse:
     return _sign_up_page(request, form, 400)
 
 
+RESEND_SECONDS = 300  # one "send the link again" per address typed in this time
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def signup_sent(request: HttpRequest) -> HttpResponse:
+    """ "Check your email", with "Send the link again": a POST with the address resends the
+    confirmation of an account awaiting it. The answer is the same whether there is one (no
+    way to learn whose address signed up); one resend per address each RESEND_SECONDS, and
+    each counts as a sign-up from the client's address."""
+    context: dict[str, Any] = {}
+    status = 200
+    if request.method == "POST":
+        address = " ".join(str(request.POST.get("email", "")).split())[:254]
+        context["resend_email"] = address
+        digest = hashlib.sha256(address.lower().encode("utf-8", "replace")).hexdigest()[:24]
+        if not address or "@" not in address:
+            context["resend_error"], status = "Type the e-mail address you signed up with.", 400
+        else:
+            try:
+                fresh = cache.add("signup:resend:" + digest, 1, timeout=RESEND_SECONDS)
+            except Exception:  # noqa: BLE001 - a cache down: the client's own count holds
+                fresh = True
+            if not fresh or sign_ups_from(request) >= settings.SIGN_UPS_PER_ADDRESS:
+                context["resend_error"] = (
+                    "A link was sent again to that address a moment ago: wait a few minutes "
+                    "for it before asking once more."
+                )
+                status = 429
+            else:
+                _count_sign_up(request)
+                try:
+                    resend_sign_up(address)
+                except ServiceError as exc:
+                    context["resend_error"], status = exc.message, 400
+                else:
+                    context["resent"] = True
+    response = render(request, "accounts/signup_sent.html", context, status=status)
+    if status == 429:
+        response["Retry-After"] = str(RESEND_SECONDS)
+    return response
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """The mailed link: a button confirms (a GET changes nothing); confirming signs in, and
@@ -533,18 +580,7 @@ urlpatterns = [
         name="reset_done",
     ),
     path("signup/", signup, name="signup"),
-    path(
-        "signup/sent/",
-        TemplateView.as_view(
-            template_name="accounts/done.html",
-            extra_context={
-                "heading": "Check your email",
-                "text": "A link to confirm your address is on its way. Open it to start "
-                "using your account.",
-            },
-        ),
-        name="signup_sent",
-    ),
+    path("signup/sent/", signup_sent, name="signup_sent"),
     path("signup/confirm/<str:token>/", signup_confirm, name="signup_confirm"),
     path(
         "signup/done/",
