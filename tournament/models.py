@@ -955,6 +955,10 @@ class Notice(models.Model):
     mail server's words) by the task that hands it to the mail server. ``key`` is what the
     notice said in short (a pairing's board, opponent and start), so a re-paired round sends
     a correction only to the players whose pairing changed.
+
+    An entry's or a sign-up's mail (issue 33) is a notice to ``email`` with no subscription
+    (a sign-up's, no tournament either); its body holds each link's nonce, never the link: the
+    secret is derived from it with the site's key as it is sent (tournament.services.notices).
     """
 
     class Kind(models.TextChoices):
@@ -963,16 +967,25 @@ class Notice(models.Model):
         PROMOTED = "promoted", "off the waiting list"
         PAIRING = "pairing", "pairing"
         RESULTS = "results", "final results"
+        # mails to an address, not to a subscriber (issue 33: one mail path)
+        ENTRY_LINK = "entry_link", "entry confirmation link"
+        ENTRY_PAGE = "entry_page", "entrant's page"
+        ENTRY_HELD = "entry_held", "entry awaiting the player"
+        SIGN_UP = "sign_up", "sign-up confirmation"
 
     class State(models.TextChoices):
         QUEUED = "queued", "queued"
         SENT = "sent", "sent"
         FAILED = "failed", "failed"
 
+    # None for a mail to an address (an entry's or a sign-up's link): ``email`` says where
     subscription = models.ForeignKey(
-        NoticeSubscription, on_delete=models.CASCADE, related_name="notices"
+        NoticeSubscription, on_delete=models.CASCADE, related_name="notices", null=True, blank=True
     )
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="notices")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="notices", null=True, blank=True
+    )
+    email = models.EmailField(blank=True)
     kind = models.CharField(max_length=10, choices=Kind.choices)
     division = models.ForeignKey(
         Division, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -991,7 +1004,8 @@ class Notice(models.Model):
         indexes = [models.Index(fields=["subscription", "kind", "round_number"])]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} to {self.subscription.player}: {self.state}"
+        to = self.subscription.player if self.subscription else "an address"
+        return f"{self.get_kind_display()} to {to}: {self.state}"
 
 
 # --- weekends and federation files (issue 22, items 5 and 6) ---------------------------------

@@ -1038,11 +1038,12 @@ def notice_subscribers(tournament: Tournament) -> list[Any]:
 
 
 def notice_log(tournament: Tournament, limit: int = 200) -> list[Any]:
-    """The tournament's latest notices, newest first, with whom each went to."""
+    """The tournament's latest notices to its subscribers, newest first, with whom each went
+    to (an entry's confirmation mails go to an address, not a subscriber: not listed)."""
     from .models import Notice
 
     return list(
-        Notice.objects.filter(tournament=tournament)
+        Notice.objects.filter(tournament=tournament, subscription__isnull=False)
         .select_related("subscription__player", "division")
         .order_by("-created", "-id")[:limit]
     )

@@ -423,6 +423,12 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = _FAST_RETRY
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
 CELERY_REDIS_SOCKET_TIMEOUT = 5
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": _FAST_RETRY}
+# A worker started with its beat (`celery -A tournament worker -B`) retries failed mail every
+# five minutes (tournament.services.notices.retry_failed); without one, `manage.py notices
+# --retry` does it, and every new mail that finds the server answering takes them along.
+CELERY_BEAT_SCHEDULE = {
+    "retry-failed-mail": {"task": "tournament.retry_notices", "schedule": 300.0},
+}
 
 
 # Derived pages (standings, player pages, tourney.js) are cached where every worker process

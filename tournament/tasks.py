@@ -9,7 +9,7 @@ from tournament.interchange.exports import export_tsh
 from tournament.selectors import tournament_by_slug
 
 from .reports import tasks as report_tasks  # noqa: F401  (workers discover only <app>.tasks)
-from .services.notices import deliver_notices  # noqa: F401  (the notices' mail task)
+from .services.notices import deliver_notices, retry_notices  # noqa: F401  (mail tasks)
 
 
 @shared_task(name="tournament.export_tsh")

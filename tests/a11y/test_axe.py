@@ -106,6 +106,7 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("club night", f"/clubs/{club.slug}/nights/{night.pk}/"),
         ("self-entry", f"/e/{entry.entry_token}/"),
         ("entries", f"/t/{t}/entries/?q=a"),
+        ("sign-up sent, with its resend form", "/accounts/signup/sent/"),
         ("entrant's page", f"/entry/{waiting.link_token}/"),
         ("pending entrant's page", f"/entry/{pending.link_token}/"),
         ("weekend", f"/weekends/{weekend.slug}/"),
@@ -235,6 +236,18 @@ def test_pages_after_an_action_pass_axe(live_server, browser, tmp_path):
     page.check("input[name=sure]")
     page.click("#withdraw-button")
     after("entrant's page after withdrawing")
+    # a new entrant's "check your e-mail" page, then its "send the link again" answer (issue 33)
+    page.goto(f"{base}/t/{DEMO_SLUG}/entries/")
+    page.select_option("#id_division", "late")
+    page.fill("#id_name", "Newcomer, Nell")
+    page.fill("#id_email", "nell@example.org")
+    page.locator("#entry-form button[type=submit]").click()
+    page.wait_for_load_state()
+    _check(page, "check your e-mail", page.url, found, wide)
+    page.click("text=Send the link again")
+    page.wait_for_load_state()
+    assert page.locator("#resent").count() == 1
+    _check(page, "check your e-mail after sending the link again", page.url, found, wide)
     page.goto(base + reverse("accounts:login"))
     page.fill("#id_username", "director")
     page.fill("#id_password", "pw-long-enough-1")

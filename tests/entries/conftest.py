@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from tests.core.smtp import smtp  # noqa: F401 (the loopback mail server, tests/core/smtp.py)
 from tournament import services
 from tournament.models import Division, Tournament
 from tournament.services import online_entries as oe

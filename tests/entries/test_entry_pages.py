@@ -37,6 +37,7 @@ def director(event) -> Client:
     return client
 
 
+@pytest.mark.django_db(transaction=True)  # the mails go after a real commit (issue 33)
 def test_a_player_enters_confirms_by_mail_and_sees_their_own_page(event):
     client = Client()
     page = client.get(PAGE)

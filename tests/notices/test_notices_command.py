@@ -48,6 +48,7 @@ def test_the_command_lists_and_sends_the_final_results(
         (["notice-open", "--final-results", "--as", "kim"], "not_allowed"),
         (["notice-open", "--final-results", "--as", "stan"], "not_allowed"),
         (["no-such-open"], "unknown_tournament"),
+        ([], "invalid_argument"),  # neither a tournament nor --retry (issue 33)
     ],
 )
 def test_the_command_refuses_with_a_code_and_writes_nothing(event, args, code):
@@ -56,3 +57,10 @@ def test_the_command_refuses_with_a_code_and_writes_nothing(event, args, code):
         _run(*args)
     assert refused.value.code == code
     assert AuditEvent.objects.count() == events and not Notice.objects.exists()
+
+
+def test_the_command_retries_failed_mail_without_a_tournament(event, smtp_down):
+    """``--retry`` alone: the worker's periodic retry, from the shell (issue 33)."""
+    notices.deliver([notices.queue_mail("entry_page", "able@players.test", "S", "B").pk])
+    assert Notice.objects.get().state == "failed"
+    assert "retried: 0 sent, 1 failed" in _run("--retry")

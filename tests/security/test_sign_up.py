@@ -25,7 +25,8 @@ from django.urls import reverse
 from tournament.models import AuditEvent, Club
 from tournament.services import accounts
 
-pytestmark = pytest.mark.django_db
+# the mails go after the commit (issue 33: one mail path): real commits, so they are sent
+pytestmark = pytest.mark.django_db(transaction=True)
 User = get_user_model()
 SIGNUP = "/accounts/signup/"
 PASSWORD = "a-long-passphrase-9"

@@ -117,7 +117,11 @@ def test_the_venues_notices_go_out_after_a_push_when_mail_works(
         "Entry confirmed: Entries Venue Open, division A"
     ]
     assert "Waiting list, number 1" in smtp.to("sam@example.org")[0].subject
-    assert set(Notice.objects.values_list("state", flat=True)) == {"sent"}
+    # (the subscribers' notices: the entries' own confirmation mails are notices to an
+    # address, sent on the hosted site's commit, which these submits outside the capture
+    # never reach)
+    subscribers = Notice.objects.filter(subscription__isnull=False)
+    assert set(subscribers.values_list("state", flat=True)) == {"sent"}
     # the hosted copy subscribed no one: the venue's mail is the event's
     assert not hosted.notice_subscriptions.exists()
 
@@ -135,4 +139,5 @@ def test_a_hosted_site_notices_are_sent_at_once_as_before(
         list(Notice.objects.values_list("pk", flat=True))
     )
     services.publish_tournament(t, True, actor="test")  # (no second mail: nothing new)
-    assert Notice.objects.filter(state="sent").count() == 1
+    # one notice to the subscriber (the other mail was the entry's confirmation link)
+    assert Notice.objects.filter(state="sent", subscription__isnull=False).count() == 1

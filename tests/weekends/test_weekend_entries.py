@@ -59,6 +59,7 @@ def written() -> tuple[int, ...]:
     )
 
 
+@pytest.mark.django_db(transaction=True)  # the mails go after a real commit (issue 33)
 def test_one_form_enters_both_events_and_one_link_confirms_them(client, weekend):
     page = client.get(URL).content.decode()
     assert 'name="event-early"' in page and 'name="event-main"' in page
@@ -94,6 +95,7 @@ def test_one_form_enters_both_events_and_one_link_confirms_them(client, weekend)
     assert dict(online.values_list("tournament__slug", "status")) == by_event
 
 
+@pytest.mark.django_db(transaction=True)  # the mails go after a real commit (issue 33)
 def test_a_registry_players_name_on_the_weekend_form_waits_for_the_player(client, weekend):
     """Issue 31: someone typing a registry player's name enters nobody; the one link goes to
     the address the registry holds, and the player's confirmation gives them new pages."""
@@ -190,3 +192,46 @@ def test_the_service_refuses_a_tournament_outside_the_weekend_at_its_field(weeke
     assert refused.value.code == "weekend_entries_not_an_event"
     assert refused.value.field == "event-other"
     assert written() == before
+
+
+@pytest.mark.django_db(transaction=True)  # the mail goes after a real commit (issue 33)
+def test_with_the_mail_server_down_the_weekend_entries_are_stored_and_the_mail_follows(
+    client, weekend, settings
+):
+    from aiosmtpd.controller import Controller
+
+    from tests.core.smtp import Inbox, free_port, point_mail_at
+    from tournament.services import notices
+
+    port = free_port()
+    point_mail_at(settings, port)  # nobody listens there yet
+    r = client.post(
+        URL,
+        {"event-early": "a", "event-main": "a", "name": "Wren, Willa", "email": "w@example.org"},
+    )
+    page = r.content.decode()
+    assert r.status_code == 200 and 'id="sent"' in page and 'id="mail-late"' in page
+    assert OnlineEntry.objects.filter(email="w@example.org", status="unconfirmed").count() == 2
+    inbox = Inbox()
+    server = Controller(inbox, hostname="127.0.0.1", port=port)
+    server.start()
+    try:
+        assert notices.retry_failed()["sent"] == 1
+    finally:
+        server.stop()
+    [mailed] = inbox.to("w@example.org")
+    # "send the link again" on the weekend's page: its one mail, the same link, once more
+    assert 'id="resend"' in page
+    server = Controller(inbox, hostname="127.0.0.1", port=port)
+    server.start()
+    try:
+        again = client.post("/t/early/entries/resend/", {"email": "w@example.org"})
+    finally:
+        server.stop()
+    assert again.status_code == 200 and [m.body for m in inbox.to("w@example.org")] == [
+        mailed.body,
+        mailed.body,
+    ]
+    [link] = re.findall(r"http://testserver(/weekends/spring/confirm/[^/\s]+/)", mailed.body)
+    assert client.post(link).status_code == 200
+    assert set(OnlineEntry.objects.values_list("status", flat=True)) >= {"entered"}

@@ -14,18 +14,21 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.core import signing
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from tournament.errors import ServiceError
 
-from ..models import AuditEvent
+from ..models import AuditEvent, Notice
+from . import notices
 from .audit import audit
 from .staff import new_account
 
@@ -92,13 +95,24 @@ class SignUp:
 
     user: Any
     new: bool
+    mail: Any = None  # the queued notice (its state tells the page whether the mail went)
 
 
 @transaction.atomic
-def sign_up(*, username: Any, email: Any, password: Any) -> SignUp:
+def sign_up(
+    *,
+    username: Any,
+    email: Any,
+    password: Any,
+    site: str | None = None,
+    next_page: str = "",
+) -> SignUp:
     """A new, inactive account (username, e-mail address, password checked like the staff
     pages': Django's username and password rules; one account per address); audited. An
-    address that already has an account makes nothing (see SignUp)."""
+    address that already has an account makes nothing (see SignUp). Either way a mail is
+    queued in this transaction (the link, or the owner's note; links on ``site``, the
+    confirmation carrying ``next_page``) and sent after the commit: the mail server down
+    loses no sign-up, and the mail follows when it is back (tournament.services.notices)."""
     email = str(email or "").strip()
     if not email:
         raise ServiceError("setup_required", field="email", what="the e-mail address")
@@ -111,7 +125,7 @@ def sign_up(*, username: Any, email: Any, password: Any) -> SignUp:
         make_password(str(password or ""))  # the same hashing time as a new account's
         User = get_user_model()
         owner = User.objects.filter(email__iexact=email).order_by("pk").first()
-        return SignUp(owner, new=False)
+        return SignUp(owner, new=False, mail=_mail_owner(owner, email, site))
     audit(
         None,
         user,
@@ -120,7 +134,74 @@ def sign_up(*, username: Any, email: Any, password: Any) -> SignUp:
         f"{user.get_username()} signed up (address to confirm)",
         after={"user": user.get_username()},
     )
-    return SignUp(user, new=True)
+    return SignUp(user, new=True, mail=_mail_confirmation(user, site, next_page))
+
+
+def _site(site: str | None) -> str:
+    return (site or settings.SITE_URL).rstrip("/")
+
+
+def _mail_confirmation(user: Any, site: str | None, next_page: str) -> Any:
+    """The new account's confirmation link, carrying the page the newcomer was headed for (an
+    invitation) so confirming lands them there; its token is made as the mail is sent."""
+    path = reverse("accounts:signup_confirm", args=["SECRET-PLACEHOLDER"])
+    path = path.replace("SECRET-PLACEHOLDER", notices.account_placeholder(user.pk))
+    if next_page:
+        path += "?" + urlencode({"next": next_page})
+    return notices.queue_mail(
+        Notice.Kind.SIGN_UP,
+        user.email,
+        "Confirm your Gibson account",
+        f"Someone (we hope you) signed up to Gibson as {user.get_username()}.\n"
+        f"Confirm this address here within {confirm_days()} days:\n\n{_site(site)}{path}\n\n"
+        "If it was not you, ignore this message: the account stays unusable.",
+        key=f"user:{user.pk}",
+    )
+
+
+def _mail_owner(owner: Any, email: str, site: str | None) -> Any:
+    """A sign-up gave an address that already has an account: its owner is told (with how
+    to sign in or reset the password), nothing is made, and the page says "check your mail"
+    as for a new address, so the form is no way to learn whose address has an account."""
+    base = _site(site)
+    return notices.queue_mail(
+        Notice.Kind.SIGN_UP,
+        email,
+        "Your Gibson account",
+        "Someone (we hope you) tried to sign up to Gibson with this address, which already "
+        f"has an account: {owner.get_username()}.\n\n"
+        f"Sign in: {base}{reverse('accounts:login')}\n"
+        f"Forgot the password? {base}{reverse('accounts:password_reset')}\n\n"
+        "If it was not you, ignore this message: nothing was changed.",
+        key=f"owner:{owner.pk}",  # (never sent again: only a sign-up's link is)
+    )
+
+
+@transaction.atomic
+def resend_sign_up(email: Any) -> int:
+    """ "Send the link again" on the "check your email" page: an account still awaiting its
+    address's confirmation gets its confirmation mail once more (its token made as it is
+    sent). Answers how many (0 or 1); the page answers alike either way and throttles."""
+    address = str(email or "").strip()
+    if not address or len(address) > 254:
+        raise ServiceError("setup_required", field="email", what="the e-mail address")
+    User = get_user_model()
+    user = (
+        User.objects.filter(email__iexact=address, is_active=False, last_login__isnull=True)
+        .order_by("-pk")
+        .first()
+    )
+    if user is None or notices.send_again(Notice.Kind.SIGN_UP, f"user:{user.pk}") is None:
+        return 0
+    audit(
+        None,
+        user,
+        "resend_sign_up",
+        user,
+        f"{user.get_username()}'s confirmation link sent again",
+        after={"user": user.get_username()},
+    )
+    return 1
 
 
 @transaction.atomic

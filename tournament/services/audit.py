@@ -76,6 +76,8 @@ class Action(StrEnum):
     ENTRY_RULE = "entry_rule"
     ONLINE_ENTRY = "online_entry"
     CONFIRM_ONLINE_ENTRY = "confirm_online_entry"
+    RESEND_ENTRY_LINK = "resend_entry_link"
+    RESEND_SIGN_UP = "resend_sign_up"
     WITHDRAW_ONLINE_ENTRY = "withdraw_online_entry"
     PROMOTE_ENTRY = "promote_entry"
     DEMOTE_ENTRY = "demote_entry"

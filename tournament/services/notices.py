@@ -20,6 +20,17 @@ Why it is built this way:
   and the site's secret key; only its SHA-256 is stored. The link's page unsubscribes with one
   POST (a GET only asks), and the mail's ``List-Unsubscribe`` header names the same address.
 
+- **Mails to an address ride the same path** (issue 33): an online entry's confirmation link,
+  its entrant's page, a weekend's, a sign-up's link are notices of the ``MAIL_KINDS`` with no
+  subscription (``queue_mail``), queued in the write's transaction and sent after its commit
+  like the rest; the mail server down leaves the entry or the account stored and the mail
+  ``failed``, and ``retry_failed`` (the ``tournament.retry_notices`` task every few minutes on
+  a worker, ``manage.py notices --retry`` from the shell, and each new mail that finds the
+  server answering) sends it when the server is back. Their links carry secrets of which the
+  database holds only the SHA-256: the body stores a placeholder with a nonce
+  (``secret_placeholder``) and the secret is derived from it with the site's key as the mail
+  is sent, so the stored body opens nothing.
+
 Who may: ``subscribe`` is the door the entry services call (the player entering, checked
 there: any signed-in player or a trusted name for a published tournament, its staff for a
 draft) and the console's ``add_subscriber`` (a director, ``require(actor, "direct")``);
@@ -29,9 +40,13 @@ draft) and the console's ``add_subscriber`` (a director, ``require(actor, "direc
 
 from __future__ import annotations
 
+import base64
+import datetime as dt
 import hashlib
 import logging
+import re
 import secrets
+import smtplib
 from collections.abc import Iterable
 from functools import partial
 from typing import Any
@@ -66,6 +81,31 @@ from .audit import Action, Actor, audit
 log = logging.getLogger(__name__)
 
 TOKEN_PURPOSE = "gibson.notices.unsubscribe"
+MAIL_PURPOSE = "gibson.mail."
+# the mails to an address rather than a subscriber (no unsubscribe link: the person asked)
+MAIL_KINDS = frozenset(
+    {
+        Notice.Kind.ENTRY_LINK,
+        Notice.Kind.ENTRY_PAGE,
+        Notice.Kind.ENTRY_HELD,
+        Notice.Kind.SIGN_UP,
+    }
+)
+# what a failure is retried for: a pairing is stale once its round is played, so a failed one
+# is left to the director's log (the player's page shows the pairing anyway)
+RETRIED_KINDS = MAIL_KINDS | {
+    Notice.Kind.ENTRY,
+    Notice.Kind.WAITING,
+    Notice.Kind.PROMOTED,
+    Notice.Kind.RESULTS,
+}
+RETRY_HOURS = 48  # a mail still failing two days on is given up (it stays in the log)
+RETRY_BATCH = 200
+RIDE_ALONG = 20  # failures a new mail takes along (inline, a director may be waiting)
+# a failure no retry mends (the server refused the mailbox, the player unsubscribed)
+FINAL = "not retried: "
+_ACCOUNT = re.compile(r"\[\[account:([0-9]{1,12})\]\]")
+_PLACEHOLDER = re.compile(r"\[\[secret:([a-z_.]{1,40}):([0-9a-f]{32})\]\]")
 EMAIL_LENGTH = 254
 ERROR_LENGTH = 300
 # The audit actions that store a round's pairings (pairings.services.store): the hook's cue.
@@ -304,6 +344,94 @@ def _queued(
     )
 
 
+def derived_secret(purpose: str, nonce: str) -> str:
+    """The secret a mail's link carries (192 bits, URL-safe, 32 characters like the random
+    ones it replaces): derived from a stored nonce with the site's secret key, so the mail can
+    be written now and sent (or sent again) later while the database keeps no working link."""
+    digest = salted_hmac(MAIL_PURPOSE + purpose, nonce, algorithm="sha256").digest()[:24]
+    return base64.urlsafe_b64encode(digest).decode("ascii")
+
+
+def new_mail_secret(purpose: str) -> tuple[str, str]:
+    """A fresh (nonce, secret) pair: store the secret's hash, mail the placeholder."""
+    nonce = secrets.token_hex(16)
+    return nonce, derived_secret(purpose, nonce)
+
+
+def secret_placeholder(purpose: str, nonce: str) -> str:
+    """What a queued mail's body holds where the link's secret goes."""
+    return f"[[secret:{purpose}:{nonce}]]"
+
+
+def account_placeholder(user_id: int) -> str:
+    """Where a sign-up mail's body holds the account's confirmation token: made as it is sent
+    (``accounts.confirmation_token``, from the account's state then)."""
+    return f"[[account:{int(user_id)}]]"
+
+
+def _account_token(match: re.Match[str]) -> str:
+    from django.contrib.auth import get_user_model
+
+    from .accounts import confirmation_token  # (accounts mails through here)
+
+    user = get_user_model().objects.filter(pk=int(match.group(1))).first()
+    return confirmation_token(user) if user is not None else "gone"
+
+
+def _with_secrets(body: str) -> str:
+    body = _PLACEHOLDER.sub(lambda m: derived_secret(m.group(1), m.group(2)), body)
+    return _ACCOUNT.sub(_account_token, body)
+
+
+def queue_mail(
+    kind: str,
+    email: str,
+    subject: str,
+    body: str,
+    *,
+    tournament: Tournament | None = None,
+    key: str = "",
+) -> Notice:
+    """Queue one mail to an address (an entry's or a sign-up's: ``MAIL_KINDS``) in the
+    caller's transaction; it is sent once that commits, never for a write rolled back. The
+    body's secrets are placeholders (``secret_placeholder``)."""
+    if kind not in MAIL_KINDS:  # a caller's mistake, never the visitor's
+        raise ValueError(f"not a mail kind: {kind}")
+    notice = Notice.objects.create(
+        tournament=tournament,
+        kind=kind,
+        email=email,
+        key=key[:200],
+        subject=subject[:200],
+        body=body,
+    )
+    _send_after_commit([notice])
+    return notice
+
+
+def mail_state(kind: str, key: str) -> str | None:
+    """The state of the latest mail of ``kind`` under ``key`` (None when there is none): the
+    page after an entry says whether its mail went or will follow."""
+    return (
+        Notice.objects.filter(kind=kind, key=key[:200])
+        .order_by("-id")
+        .values_list("state", flat=True)
+        .first()
+    )
+
+
+def send_again(kind: str, key: str) -> Notice | None:
+    """Queue the latest mail of ``kind`` under ``key`` once more, the same words and the same
+    links (its secrets derive from the same nonces); None when there was none. The caller
+    throttles and audits."""
+    last = Notice.objects.filter(kind=kind, key=key[:200]).order_by("-id").first()
+    if last is None:
+        return None
+    return queue_mail(
+        kind, last.email, last.subject, last.body, tournament=last.tournament, key=last.key
+    )
+
+
 def _send_after_commit(notices: Iterable[Notice]) -> None:
     """Hand the notices to the mail task once the write that made them is committed (at once
     outside a transaction); a rolled-back write drops this with everything else."""
@@ -374,6 +502,10 @@ def deliver(ids: list[int]) -> dict[str, int]:
         .select_related("subscription__player", "subscription__tournament", "tournament")
         .order_by("id")
     )
+    if notices:
+        # the server answering again is the moment to send what failed before it: the
+        # earliest failures ride along on the same connection (``retry_failed``)
+        notices += _due(exclude=ids, limit=RIDE_ALONG)
     counts = {"sent": 0, "failed": 0}
     if not notices:
         return counts
@@ -395,27 +527,37 @@ def deliver(ids: list[int]) -> dict[str, int]:
     try:
         for notice in notices:
             sub = notice.subscription
-            if not sub.active:
-                failed(notice, "unsubscribed before it was sent")
-                continue
-            _current_token(sub)
-            url = unsubscribe_url(sub)
-            message = EmailMessage(
-                subject=notice.subject,
-                body=notice.body + _footer(sub),
-                from_email=settings.DEFAULT_FROM_EMAIL,
-                to=[sub.email],
-                headers={
-                    "List-Unsubscribe": f"<{url}>",
-                    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-                },
-                connection=connection,
-            )
+            if sub is None:  # a mail to an address: its links' secrets are derived now
+                message = EmailMessage(
+                    subject=notice.subject,
+                    body=_with_secrets(notice.body),
+                    from_email=settings.DEFAULT_FROM_EMAIL,
+                    to=[notice.email],
+                    connection=connection,
+                )
+            else:
+                if not sub.active:
+                    failed(notice, FINAL + "unsubscribed before it was sent")
+                    continue
+                _current_token(sub)
+                url = unsubscribe_url(sub)
+                message = EmailMessage(
+                    subject=notice.subject,
+                    body=notice.body + _footer(sub),
+                    from_email=settings.DEFAULT_FROM_EMAIL,
+                    to=[sub.email],
+                    headers={
+                        "List-Unsubscribe": f"<{url}>",
+                        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+                    },
+                    connection=connection,
+                )
             try:
                 message.send()
             except Exception as exc:  # noqa: BLE001
-                log.warning("notice %s to %s failed: %s", notice.pk, sub.player, exc)
-                failed(notice, str(exc) or type(exc).__name__)
+                log.warning("notice %s (%s) failed: %s", notice.pk, notice.kind, exc)
+                final = _refused(exc)
+                failed(notice, (FINAL if final else "") + (str(exc) or type(exc).__name__))
                 continue
             notice.state = Notice.State.SENT
             notice.sent_at = timezone.now()
@@ -428,6 +570,59 @@ def deliver(ids: list[int]) -> dict[str, int]:
         except Exception:  # noqa: BLE001  (closing a connection that broke mid-way)
             pass
     return counts
+
+
+def _refused(exc: Exception) -> bool:
+    """Whether the server refused the mail for good (a 5xx answer: no such mailbox, a
+    rejected message): retrying would only be refused again."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _ in exc.recipients.values())
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return exc.smtp_code >= 500
+    return False
+
+
+def _due(*, exclude: Iterable[int] = (), limit: int = RETRY_BATCH) -> list[Notice]:
+    """The failed notices worth another try, oldest first, claimed (marked queued again, by
+    a conditional update so two retries never send one twice): a kind that is retried, failed
+    within ``RETRY_HOURS`` for a reason a retry may mend, not held at a venue."""
+    since = timezone.now() - dt.timedelta(hours=RETRY_HOURS)
+    candidates = list(
+        Notice.objects.filter(state=Notice.State.FAILED, kind__in=RETRIED_KINDS, created__gte=since)
+        .exclude(pk__in=list(exclude))
+        .exclude(error__startswith=FINAL)
+        .exclude(
+            tournament__in=VenueTake.objects.filter(released__isnull=True).values("tournament_id")
+        )
+        .order_by("id")
+        .values_list("pk", flat=True)[:limit]
+    )
+    claimed = [
+        pk
+        for pk in candidates
+        if Notice.objects.filter(pk=pk, state=Notice.State.FAILED).update(state=Notice.State.QUEUED)
+    ]
+    return list(
+        Notice.objects.filter(pk__in=claimed)
+        .select_related("subscription__player", "subscription__tournament", "tournament")
+        .order_by("id")
+    )
+
+
+def retry_failed(limit: int = RETRY_BATCH) -> dict[str, int]:
+    """Send once more the notices that failed for a reason a retry may mend (the mail server
+    down or busy) within the last ``RETRY_HOURS``: the periodic task's and ``manage.py
+    notices --retry``'s work. Answers how many were sent and how many failed again."""
+    due = _due(limit=limit)
+    if not due:
+        return {"sent": 0, "failed": 0}
+    return deliver([n.pk for n in due])
+
+
+@shared_task(name="tournament.retry_notices")
+def retry_notices() -> dict[str, int]:
+    """The Celery task a worker's beat runs every few minutes (``CELERY_BEAT_SCHEDULE``)."""
+    return retry_failed()
 
 
 # --------------------------------------------------------------------------- entries

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +54,7 @@ from ..models import (
     Weekend,
 )
 from ..selectors import fold, near_duplicates, paired_rounds, registry_rating
-from . import notices
+from . import entry_mail, notices
 from .audit import Actor, audit
 from .entries import MAX_SEED_RATING, check_player_name, move_entry, register_player, remove_entry
 from .venue import held_by_venue, queue_online_entry, queue_withdrawal
@@ -75,9 +74,12 @@ def link_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _new_secret() -> tuple[str, str]:
-    token = secrets.token_urlsafe(TOKEN_BYTES)
-    return token, link_hash(token)
+def _new_secret(purpose: str = "entry.link") -> tuple[str, str, str]:
+    """(nonce, secret, its hash): the secret derives from the nonce with the site's key
+    (``notices.derived_secret``), so its mail can be queued now and sent, or sent again,
+    later while the database holds only the hash and the nonce."""
+    nonce, token = notices.new_mail_secret(purpose)
+    return nonce, token, link_hash(token)
 
 
 def speaks_for(user: Any, player: Player) -> bool:
@@ -293,6 +295,8 @@ class Submitted:
     # pending entry only a director's approval makes count (the registry holds no address)
     awaits: str = ""
     new_player: bool = False  # the entry made the player (a weekend's other events reuse them)
+    link_nonce: str = ""  # what the queued mail holds in the links' place (entry_mail)
+    confirm_nonce: str = ""
 
 
 @dataclass(frozen=True)
@@ -302,6 +306,7 @@ class Confirmed:
 
     online: OnlineEntry
     link_token: str | None
+    link_nonce: str = ""
 
 
 def window_state(tournament: Tournament, now: dt.datetime | None = None) -> str:
@@ -423,12 +428,15 @@ def submit_entry(
     notices_opt_in: bool = False,
     user: Any = None,
     shares_contact: bool | None = None,
+    site: str | None = None,
 ) -> Submitted:
     """A player's entry from the public form. Signed in (``user``), it counts at once;
     otherwise it waits for the link mailed to ``email`` (``confirm_entry``). An entry naming
     a registry player is pending (``Submitted.awaits``) unless the signed-in account is that
-    player's (``speaks_for``)."""
-    return _submit(
+    player's (``speaks_for``). Its mails (the confirmation link, the entrant's page) are
+    queued in the same transaction, their links on ``site`` (the site's own address by
+    default), and sent after the commit: a mail server down loses no entry."""
+    done = _submit(
         division,
         player_id=player_id,
         name=name,
@@ -438,6 +446,8 @@ def submit_entry(
         made_now=None,
         shares_contact=None,
     )
+    entry_mail.submitted(done, site=site)
+    return done
 
 
 def _submit(
@@ -492,10 +502,10 @@ def _submit(
     if new_player:
         player.email = address
         player.save()
-    link_token, link = _new_secret()
-    confirm_token = confirm = None
+    link_nonce, link_token, link = _new_secret()
+    confirm_nonce, confirm_token, confirm = "", None, None
     if awaits == "player" or (not signed_in and not pending):
-        confirm_token, confirm = _new_secret()
+        confirm_nonce, confirm_token, confirm = _new_secret("entry.confirm")
     online = OnlineEntry.objects.create(
         tournament=tournament,
         division=division,
@@ -531,7 +541,9 @@ def _submit(
         if not new_player:  # the player's own entry: entries others made for them are void
             _decline_others(online, who)
         _place(online, who)
-    return Submitted(online, link_token, confirm_token, awaits, new_player)
+    return Submitted(
+        online, link_token, confirm_token, awaits, new_player, link_nonce, confirm_nonce
+    )
 
 
 @transaction.atomic
@@ -541,18 +553,23 @@ def confirm_entry(token: Any) -> OnlineEntry:
 
 
 @transaction.atomic
-def confirm_entry_link(token: Any) -> Confirmed:
+def confirm_entry_link(token: Any, *, site: str | None = None) -> Confirmed:
     """``confirm_entry``, with the entry's new personal link when the player confirmed an
-    entry someone else made for them (to be shown and mailed to the player only)."""
+    entry someone else made for them (to be shown and mailed to the player only: the mail is
+    queued here, its links on ``site``, the site's own address by default)."""
     online = _by_secret(token, confirm=True)
-    return Confirmed(online, _confirm(online))
+    confirmed = _confirm(online)
+    if confirmed.link_token:  # the player's own page, mailed to them after the commit
+        entry_mail.page_renewed([confirmed], site=site)
+    return confirmed
 
 
-def _confirm(online: OnlineEntry) -> str | None:
+def _confirm(online: OnlineEntry) -> Confirmed:
     if online.status == Status.PENDING:
-        return _confirm_for_player(online)
+        nonce, token = _confirm_for_player(online)
+        return Confirmed(online, token, nonce)
     if online.status != Status.UNCONFIRMED:
-        return None  # a second click changes nothing
+        return Confirmed(online, None)  # a second click changes nothing
     _require_open(online.tournament, field="")
     who = entries_actor(online)
     audit(
@@ -563,16 +580,16 @@ def _confirm(online: OnlineEntry) -> str | None:
         f"{online.player.name} confirmed their entry to {online.division.name}",
     )
     _place(online, who)
-    return None
+    return Confirmed(online, None)
 
 
-def _confirm_for_player(online: OnlineEntry) -> str:
+def _confirm_for_player(online: OnlineEntry) -> tuple[str, str]:
     """The player followed the link mailed to the address the registry holds for them: the
     entry someone made in their name counts. It gets a new personal link (returned, for the
     player alone) and that address as its contact; the maker's link no longer works."""
     _require_open(online.tournament, field="")
     _refuse_second_entry(online.tournament, online.player, BARRING)
-    token, link = _new_secret()
+    nonce, token, link = _new_secret()
     address = online.player.email or online.email
     online.link_hash, online.email = link, address
     online.save(update_fields=["link_hash", "email"])
@@ -585,7 +602,7 @@ def _confirm_for_player(online: OnlineEntry) -> str:
         f"{online.player.name} confirmed the entry made for them to {online.division.name}",
     )
     _settle(online, who)
-    return token
+    return nonce, token
 
 
 @transaction.atomic
@@ -688,7 +705,7 @@ def enter_from_hosted(
     if player.pk is None:
         player.email = email
         player.save()
-    _token, link = _new_secret()  # the entrant's own link is the hosted site's
+    _nonce, _token, link = _new_secret()  # the entrant's own link is the hosted site's
     online = OnlineEntry.objects.create(
         tournament=tournament,
         division=division,
@@ -1105,6 +1122,7 @@ def submit_weekend_entries(
     email: Any = "",
     notices_opt_in: bool = False,
     user: Any = None,
+    site: str | None = None,
 ) -> WeekendSubmitted:
     """One form for several events of a weekend: a division per event chosen, each entered
     through ``submit_entry`` (so each event's window, cap, band and duplicate rules apply), all
@@ -1154,7 +1172,9 @@ def submit_weekend_entries(
             if exc.field in ("division", ""):
                 exc.field = "event-" + tournament.slug
             raise
-    return WeekendSubmitted(done, done[0].confirm_token)
+    submitted = WeekendSubmitted(done, done[0].confirm_token)
+    entry_mail.weekend_submitted(weekend, submitted, site=site)  # one mail for all, after commit
+    return submitted
 
 
 @transaction.atomic
@@ -1166,7 +1186,9 @@ def confirm_weekend_entries(weekend: Weekend, token: Any) -> list[OnlineEntry]:
 
 
 @transaction.atomic
-def confirm_weekend_links(weekend: Weekend, token: Any) -> list[Confirmed]:
+def confirm_weekend_links(
+    weekend: Weekend, token: Any, *, site: str | None = None
+) -> list[Confirmed]:
     """``confirm_weekend_entries`` with each entry's new personal link when the player
     confirmed entries someone made in their name (mailed to the registry's address)."""
     first = _by_secret(token, confirm=True)
@@ -1183,4 +1205,8 @@ def confirm_weekend_links(weekend: Weekend, token: Any) -> list[Confirmed]:
         )
         .exclude(pk=first.pk)
     )
-    return [Confirmed(online, _confirm(online)) for online in together]
+    confirmed = [_confirm(online) for online in together]
+    renewed = [c for c in confirmed if c.link_token]
+    if renewed:  # the player confirmed entries made for them: their own pages are new
+        entry_mail.page_renewed(renewed, site=site, weekend=weekend)
+    return confirmed

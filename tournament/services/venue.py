@@ -127,7 +127,13 @@ WINDOW_FIELDS = ("opens_at", "closes_at", "closed_at")
 # write of the tournament's play (the venue settles it through its own services)
 # (and an unconfirmed entry withdrawn: the venue never had it)
 QUEUED_ON_THE_COPY = frozenset(
-    {"online_entry", "confirm_online_entry", "withdraw_online_entry", Action.VENUE_QUEUE}
+    {
+        "online_entry",
+        "confirm_online_entry",
+        "withdraw_online_entry",
+        Action.VENUE_QUEUE,
+        Action.RESEND_ENTRY_LINK,  # a mail sent again: nothing of the event changes
+    }
 )
 PLAYER_FIELDS = ("name", "naspa_id", "wespa_id", "absp_id", "country")
 GAME_FIELDS = ("board", "score1", "score2", "first", "explanation")
@@ -155,6 +161,7 @@ NOT_PUSHED = frozenset(
         Action.SELF_DISPUTE,
         Action.VENUE_RELEASE,
         Action.VENUE_TAKE,
+        Action.RESEND_ENTRY_LINK,
     }
 )
 

@@ -26,7 +26,6 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.core import signing
 from django.core.cache import cache
-from django.core.mail import send_mail
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import path, reverse, reverse_lazy
@@ -36,7 +35,13 @@ from django.views.decorators.http import require_http_methods
 from django.views.generic import TemplateView
 
 from tournament.errors import ServiceError
-from tournament.services.accounts import confirm_days, confirm_sign_up, confirmation_token, sign_up
+from tournament.models import Notice
+from tournament.services.accounts import (
+    confirm_days,
+    confirm_sign_up,
+    resend_sign_up,
+    sign_up,
+)
 
 from .addresses import client_address
 from .console.setup import show_error
@@ -403,42 +408,6 @@ def _sign_up_page(request: HttpRequest, form: SignUpForm, status: int = 200) -> 
     )
 
 
-def _mail_confirmation(request: HttpRequest, user: Any) -> None:
-    """The new account's confirmation link, carrying the page the newcomer was headed for (an
-    invitation) so confirming lands them there."""
-    link = request.build_absolute_uri(
-        _with_next(
-            reverse("accounts:signup_confirm", args=[confirmation_token(user)]),
-            next_page(request),
-        )
-    )
-    send_mail(
-        "Confirm your Gibson account",
-        f"Someone (we hope you) signed up to Gibson as {user.get_username()}.\n"
-        f"Confirm this address here within {confirm_days()} days:\n\n{link}\n\n"
-        "If it was not you, ignore this message: the account stays unusable.",
-        None,
-        [user.email],
-    )
-
-
-def _mail_existing_owner(request: HttpRequest, owner: Any, email: str) -> None:
-    """A sign-up gave an address that already has an account: its owner is told (with how
-    to sign in or reset the password), nothing is made, and the page says "check your mail"
-    as for a new address, so the form is no way to learn whose address has an account."""
-    sign_in = request.build_absolute_uri(reverse("accounts:login"))
-    reset = request.build_absolute_uri(reverse("accounts:password_reset"))
-    send_mail(
-        "Your Gibson account",
-        "Someone (we hope you) tried to sign up to Gibson with this address, which already "
-        f"has an account: {owner.get_username()}.\n\n"
-        f"Sign in: {sign_in}\nForgot the password? {reset}\n\n"
-        "If it was not you, ignore this message: nothing was changed.",
-        None,
-        [email],
-    )
-
-
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """/accounts/signup/: a new inactive account and its confirmation mail; 429 once the
@@ -456,18 +425,69 @@ def signup(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             made = sign_up(
-                username=data["username"], email=data["email"], password=data["password"]
+                username=data["username"],
+                email=data["email"],
+                password=data["password"],
+                site=request.build_absolute_uri("/").rstrip("/"),
+                next_page=next_page(request),
             )
         except ServiceError as exc:
             show_error(form, exc)
         else:
             _count_sign_up(request)
-            if made.new:
-                _mail_confirmation(request, made.user)
-            else:  # the same answer as a new address: the owner alone learns of the try
-                _mail_existing_owner(request, made.user, data["email"])
+            # the service queued the link (or, for an address that has an account, the
+            # owner's note: the same answer here) and it was sent after the commit
+            made.mail.refresh_from_db()
+            if made.mail.state == Notice.State.FAILED:
+                messages.warning(
+                    request,
+                    "Our mail server is not answering just now: the mail will follow as soon "
+                    "as it is back.",
+                )
             return redirect("accounts:signup_sent")
     return _sign_up_page(request, form, 400)
+
+
+RESEND_SECONDS = 300  # one "send the link again" per address typed in this time
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def signup_sent(request: HttpRequest) -> HttpResponse:
+    """ "Check your email", with "Send the link again": a POST with the address resends the
+    confirmation of an account awaiting it. The answer is the same whether there is one (no
+    way to learn whose address signed up); one resend per address each RESEND_SECONDS, and
+    each counts as a sign-up from the client's address."""
+    context: dict[str, Any] = {}
+    status = 200
+    if request.method == "POST":
+        address = " ".join(str(request.POST.get("email", "")).split())[:254]
+        context["resend_email"] = address
+        digest = hashlib.sha256(address.lower().encode("utf-8", "replace")).hexdigest()[:24]
+        if not address or "@" not in address:
+            context["resend_error"], status = "Type the e-mail address you signed up with.", 400
+        else:
+            try:
+                fresh = cache.add("signup:resend:" + digest, 1, timeout=RESEND_SECONDS)
+            except Exception:  # noqa: BLE001 - a cache down: the client's own count holds
+                fresh = True
+            if not fresh or sign_ups_from(request) >= settings.SIGN_UPS_PER_ADDRESS:
+                context["resend_error"] = (
+                    "A link was sent again to that address a moment ago: wait a few minutes "
+                    "for it before asking once more."
+                )
+                status = 429
+            else:
+                _count_sign_up(request)
+                try:
+                    resend_sign_up(address)
+                except ServiceError as exc:
+                    context["resend_error"], status = exc.message, 400
+                else:
+                    context["resent"] = True
+    response = render(request, "accounts/signup_sent.html", context, status=status)
+    if status == 429:
+        response["Retry-After"] = str(RESEND_SECONDS)
+    return response
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -560,18 +580,7 @@ urlpatterns = [
         name="reset_done",
     ),
     path("signup/", signup, name="signup"),
-    path(
-        "signup/sent/",
-        TemplateView.as_view(
-            template_name="accounts/done.html",
-            extra_context={
-                "heading": "Check your email",
-                "text": "A link to confirm your address is on its way. Open it to start "
-                "using your account.",
-            },
-        ),
-        name="signup_sent",
-    ),
+    path("signup/sent/", signup_sent, name="signup_sent"),
     path("signup/confirm/<str:token>/", signup_confirm, name="signup_confirm"),
     path(
         "signup/done/",

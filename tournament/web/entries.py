@@ -18,7 +18,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
-from django.core.mail import send_mail
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
@@ -35,7 +34,7 @@ from ..selectors import (
     public_entry_list,
     search_players,
 )
-from ..services import checkin
+from ..services import checkin, entry_mail
 from ..services import online_entries as oe
 from ..services.venue import held_by_venue, venue_answers
 from .addresses import client_address
@@ -53,6 +52,16 @@ WAITING_HERE = (
 )
 ENTRIES_PER_ADDRESS = 40
 ENTRY_WINDOW_SECONDS = 600
+RESEND_SECONDS = 300  # one "send the link again" per address typed in this time
+MAIL_LATE = (
+    "Our mail server is not answering just now: your entry is stored, and its mail will "
+    "follow as soon as the server is back."
+)
+
+
+def _site(request: HttpRequest) -> str:
+    """The address the visitor used, for the links in the mails queued for them."""
+    return request.build_absolute_uri("/").rstrip("/")
 
 
 def _tournament(slug: str) -> Tournament:
@@ -171,6 +180,7 @@ def entries(request: HttpRequest, slug: str) -> HttpResponseBase:
                 email=data["email"],
                 notices_opt_in=data["notices"],
                 user=user,
+                site=_site(request),
             )
     except ServiceError as exc:
         field = exc.field if exc.field in form.fields and exc.field != "player" else None
@@ -180,32 +190,15 @@ def entries(request: HttpRequest, slug: str) -> HttpResponseBase:
             near = player_choices(division, near_duplicates(str(form.data.get("name", ""))))
         return _page(request, tournament, form, 400, near=near)
     _count_entry(request)
-    link = request.build_absolute_uri(reverse("entries:mine", args=[done.link_token]))
     online = done.online
     if done.awaits:
-        return _pending(request, tournament, done, link)
+        return _pending(request, tournament, done)
+    late = entry_mail.mail_failed(online)
     if done.confirm_token:
-        confirm = request.build_absolute_uri(reverse("entries:confirm", args=[done.confirm_token]))
-        send_mail(
-            f"Confirm your entry to {tournament.name}",
-            f"Someone (we hope you) entered {online.player.name} in {tournament.name}, "
-            f"division {division.name}.\nYour entry counts once you confirm it here:\n\n"
-            f"{confirm}\n\nYour own page (see your entry, withdraw it, check in on the day):"
-            f"\n\n{link}\n\nIf it was not you, ignore this message: nothing is entered.",
-            None,
-            [online.email],
-        )
-        context = {"tournament": tournament, "online": online}
+        context = {"tournament": tournament, "online": online, "late": late}
         return _private(render(request, "entries/sent.html", context))
-    if online.email:
-        send_mail(
-            f"Your entry to {tournament.name}",
-            f"{online.player.name}: {online.get_status_display()} in division "
-            f"{division.name}.\nYour own page (see your entry, withdraw it, check in on the "
-            f"day):\n\n{link}",
-            None,
-            [online.email],
-        )
+    if late:
+        messages.warning(request, MAIL_LATE)
     if online.status == OnlineEntry.Status.SENT:  # a venue runs the event (issue 23)
         messages.success(
             request,
@@ -217,37 +210,19 @@ def entries(request: HttpRequest, slug: str) -> HttpResponseBase:
     return _private(redirect("entries:mine", token=done.link_token))
 
 
-def _pending(
-    request: HttpRequest, tournament: Tournament, done: oe.Submitted, link: str
-) -> HttpResponseBase:
+def _pending(request: HttpRequest, tournament: Tournament, done: oe.Submitted) -> HttpResponseBase:
     """An entry naming a registry player, made by someone not known to be them: the player
     is asked at the address the registry holds (never the one typed), the maker is told it
-    holds no place until the player confirms it or a director approves it."""
+    holds no place until the player confirms it or a director approves it (the service
+    queued both mails)."""
     online = done.online
-    division = online.division
     waits = "the player's confirmation or " if done.awaits == "player" else ""
     # (the player's own address typed: the confirmation mail is all they need)
     to_maker = bool(online.email) and online.email.lower() != online.player.email.lower()
-    if to_maker:
-        send_mail(
-            f"Your entry to {tournament.name}: awaiting confirmation",
-            f"Your entry of {online.player.name} in division {division.name} awaits {waits}"
-            f"a director's approval: it holds no place until then.\nIts page:\n\n{link}",
-            None,
-            [online.email],
-        )
-    if done.confirm_token:
-        confirm = request.build_absolute_uri(reverse("entries:confirm", args=[done.confirm_token]))
-        send_mail(
-            f"Confirm your entry to {tournament.name}",
-            f"Someone entered you, {online.player.name}, in {tournament.name}, division "
-            f"{division.name}.\nIf you mean to play, confirm it here (your own page comes "
-            f"with the confirmation):\n\n{confirm}\n\nIf it was not you, ignore this "
-            "message: nothing is entered.",
-            None,
-            [online.player.email],
-        )
+    late = entry_mail.mail_failed(online)
     if request.user.is_authenticated:
+        if late:
+            messages.warning(request, MAIL_LATE)
         messages.success(
             request,
             f"Your entry awaits {waits}a director's approval: it holds no place until then. "
@@ -259,7 +234,49 @@ def _pending(
         "online": online,
         "awaits": done.awaits,
         "to_maker": to_maker,
+        "late": late,
     }
+    return _private(render(request, "entries/sent.html", context))
+
+
+def _resend_key(tournament: Tournament, address: str) -> str:
+    digest = hashlib.sha256(f"{tournament.pk}|{address.lower()}".encode("utf-8", "replace"))
+    return "entries:resend:" + digest.hexdigest()[:24]
+
+
+@require_POST
+def resend(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """ "Send the link again" (the "check your e-mail" page): the confirmation of the entries
+    from the address typed that still await it goes out once more. The answer is the same
+    whether there are any (it reveals no entry); one resend per address each
+    ``RESEND_SECONDS``, and each counts against the client's entries."""
+    tournament = _tournament(slug)
+    address = " ".join(str(request.POST.get("email", "")).split())[:254]
+    context: dict[str, Any] = {"tournament": tournament, "resend_email": address}
+    if not address or "@" not in address:
+        context["resend_error"] = "Type the e-mail address you entered with."
+        return _private(render(request, "entries/sent.html", context, status=400))
+    key = _resend_key(tournament, address)
+    try:
+        fresh = cache.add(key, 1, timeout=RESEND_SECONDS)
+    except Exception:  # noqa: BLE001 - a cache down: the client's own count still holds
+        fresh = True
+    if not fresh or _entries_from(request) >= ENTRIES_PER_ADDRESS:
+        context["resend_error"] = (
+            "A link was sent again to that address a moment ago: "
+            "wait a few minutes for it before asking once more."
+        )
+        response = _private(render(request, "entries/sent.html", context, status=429))
+        response["Retry-After"] = str(RESEND_SECONDS)
+        return response
+    _count_entry(request)
+    try:
+        with busy_refusal("email"):
+            entry_mail.resend_entry_link(tournament, address)
+    except ServiceError as exc:
+        context["resend_error"] = exc.message
+        return _private(render(request, "entries/sent.html", context, status=400))
+    context["resent"] = True
     return _private(render(request, "entries/sent.html", context))
 
 
@@ -272,22 +289,16 @@ def confirm(request: HttpRequest, token: str) -> HttpResponseBase:
         return _private(render(request, "entries/confirm.html", context))
     try:
         with busy_refusal():
-            done = oe.confirm_entry_link(token)
+            done = oe.confirm_entry_link(token, site=_site(request))
     except ServiceError as exc:
         context["error"] = exc.message
         return _private(render(request, "entries/confirm.html", context, status=400))
     online = done.online
     if done.link_token:  # the player confirmed an entry made for them: the page is theirs now
-        mine = request.build_absolute_uri(reverse("entries:mine", args=[done.link_token]))
-        send_mail(
-            f"Your entry to {online.tournament.name}",
-            f"{online.player.name}: {online.get_status_display()} in division "
-            f"{online.division.name}.\nYour own page (see your entry, withdraw it, check in "
-            f"on the day):\n\n{mine}",
-            None,
-            [online.email],
+        # (mailed to them too, by the service, after the commit)
+        context["mine"] = request.build_absolute_uri(
+            reverse("entries:mine", args=[done.link_token])
         )
-        context["mine"] = mine
     context["online"] = online
     context["position"] = oe.waiting_position(online)
     return _private(render(request, "entries/confirm.html", context))

@@ -29,6 +29,7 @@ public_patterns = (
         path("t/<slug:slug>/screen/live/", venue.live_strip, name="screen_live"),
         # entries online: the lists, the entry form (issue 22; tournament.web.entries)
         path("t/<slug:slug>/entries/", entries.entries, name="entries"),
+        path("t/<slug:slug>/entries/resend/", entries.resend, name="entries_resend"),
         path("t/<slug:slug>/<str:division>/standings/", public.standings, name="standings"),
         path(
             "t/<slug:slug>/<str:division>/round/<str:number>/",

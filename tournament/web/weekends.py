@@ -11,17 +11,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.mail import send_mail
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from ..access import can_view
 from ..errors import ServiceError
 from ..models import Division, DivisionEntryRule, Tournament, Weekend
+from ..services import entry_mail
 from ..services import online_entries as oe
-from .entries import ENTRIES_PER_ADDRESS, ENTRY_WINDOW_SECONDS, _count_entry, _entries_from
+from .entries import (
+    ENTRIES_PER_ADDRESS,
+    ENTRY_WINDOW_SECONDS,
+    _count_entry,
+    _entries_from,
+    _site,
+)
 from .errors import busy_refusal
 from .forms.entries import WeekendEntryForm
 from .selfentry import _private
@@ -95,62 +100,20 @@ def weekend_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
                 email=data["email"],
                 notices_opt_in=data["notices"],
                 user=user,
+                site=_site(request),
             )
     except ServiceError as exc:
         form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         return _render(request, weekend, events, form, 400)
     _count_entry(request)
-    pages = "\n".join(
-        f"{s.online.tournament.name}, division {s.online.division.name}: "
-        + request.build_absolute_uri(reverse("entries:mine", args=[s.link_token]))
-        for s in done.entries
-    )
     first = done.entries[0].online
     awaits = done.entries[0].awaits
-    if awaits:
-        # entries naming a registry player: the player confirms at the registry's address
-        # (never the one typed here), or a director approves; they hold no place until then
-        if done.confirm_token:
-            confirm = request.build_absolute_uri(
-                reverse("public:weekend_confirm", args=[weekend.slug, done.confirm_token])
-            )
-            send_mail(
-                f"Confirm your entries to {weekend.name}",
-                f"Someone entered you, {first.player.name}, in {len(done.entries)} event(s) of "
-                f"{weekend.name}.\nIf you mean to play, confirm them here:\n\n{confirm}\n\n"
-                "If it was not you, ignore this message: nothing is entered.",
-                None,
-                [first.player.email],
-            )
-        body = (
-            f"Your entries of {first.player.name} to {weekend.name} await "
-            + ("the player's confirmation or " if done.confirm_token else "")
-            + "a director's approval: they hold no place until then.\n\nYour own page in "
-            f"each event:\n\n{pages}"
-        )
-        subject = f"Your entries to {weekend.name}: awaiting confirmation"
-    elif done.confirm_token:
-        confirm = request.build_absolute_uri(
-            reverse("public:weekend_confirm", args=[weekend.slug, done.confirm_token])
-        )
-        body = (
-            f"Someone (we hope you) entered {first.player.name} in {len(done.entries)} "
-            f"event(s) of {weekend.name}.\nThey count once you confirm them, all at once, "
-            f"here:\n\n{confirm}\n\nYour own page in each event (see your entry, withdraw "
-            f"it, check in on the day):\n\n{pages}\n\nIf it was not you, ignore this "
-            "message: nothing is entered."
-        )
-        subject = f"Confirm your entries to {weekend.name}"
-    else:
-        body = f"{first.player.name}: your entries to {weekend.name}.\n\n{pages}"
-        subject = f"Your entries to {weekend.name}"
-    if first.email:
-        send_mail(subject, body, None, [first.email])
     context = {
         "weekend": weekend,
         "done": done.entries,
         "mailed": bool(done.confirm_token) and not awaits,
         "awaits": awaits,
+        "late": entry_mail.mail_failed(first),  # the service queued the mail: it follows
     }
     return _private(render(request, "tournament/weekend_sent.html", context))
 
@@ -165,24 +128,11 @@ def weekend_confirm(request: HttpRequest, slug: str, token: str) -> HttpResponse
         return _private(render(request, "tournament/weekend_confirm.html", context))
     try:
         with busy_refusal():
-            confirmed = oe.confirm_weekend_links(weekend, token)
+            confirmed = oe.confirm_weekend_links(weekend, token, site=_site(request))
     except ServiceError as exc:
         context["error"] = exc.message
         return _private(render(request, "tournament/weekend_confirm.html", context, status=400))
     context["confirmed"] = [(c.online, oe.waiting_position(c.online)) for c in confirmed]
-    renewed = [c for c in confirmed if c.link_token]
-    if renewed:  # the player confirmed entries made for them: their own pages are new
-        pages = "\n".join(
-            f"{c.online.tournament.name}, division {c.online.division.name}: "
-            + request.build_absolute_uri(reverse("entries:mine", args=[c.link_token]))
-            for c in renewed
-        )
-        send_mail(
-            f"Your entries to {weekend.name}",
-            f"{renewed[0].online.player.name}: your own page in each event (see your entry, "
-            f"withdraw it, check in on the day):\n\n{pages}",
-            None,
-            [renewed[0].online.email],
-        )
+    if any(c.link_token for c in confirmed):  # their new pages are mailed to the player
         context["renewed"] = True
     return _private(render(request, "tournament/weekend_confirm.html", context))

@@ -14,21 +14,26 @@ from tournament.selectors import (
     shown_notice_addresses,
     tournament_by_slug,
 )
-from tournament.services.notices import send_final_results
+from tournament.services.notices import retry_failed, send_final_results
 
-from ..base import GibsonCommand
+from ..base import CommandFailure, GibsonCommand
 
 
 class Command(GibsonCommand):
     help = (
         "Show a tournament's notice subscribers and the notices sent or failed; with "
         "--final-results e-mail each subscriber their final place, record and spread "
-        "(refused a second time unless --again)."
+        "(refused a second time unless --again). With --retry (and no tournament), send "
+        "once more the mail that failed in the last two days for a reason a retry may mend "
+        "(the mail server down): entries' and sign-ups' links, notices."
     )
     acts_as = True
 
     def add_arguments(self, parser):
-        parser.add_argument("slug")
+        parser.add_argument("slug", nargs="?")
+        parser.add_argument(
+            "--retry", action="store_true", help="send the mail that failed once more, now"
+        )
         parser.add_argument(
             "--final-results", action="store_true", help="e-mail the final results now"
         )
@@ -37,6 +42,16 @@ class Command(GibsonCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        # --retry: the operator's shell does the worker's periodic task now
+        retried = retry_failed() if opts["retry"] else None
+        if retried is not None and not opts["slug"]:
+            if opts["json"]:
+                self.emit_json({"ok": True, "retried": retried})
+            else:
+                self.stdout.write(f"retried: {retried['sent']} sent, {retried['failed']} failed")
+            return
+        if not opts["slug"]:
+            raise CommandFailure("name the tournament (its slug), or ask for --retry", field="slug")
         tournament = tournament_by_slug(opts["slug"])
         sent = None
         if opts["final_results"]:
@@ -58,6 +73,7 @@ class Command(GibsonCommand):
                     "ok": True,
                     "tournament": tournament.slug,
                     "final_results_queued": sent,
+                    "retried": retried,
                     "subscribers": [
                         {
                             "player": s.player.name,
@@ -80,6 +96,8 @@ class Command(GibsonCommand):
                 }
             )
             return
+        if retried is not None:
+            self.stdout.write(f"retried: {retried['sent']} sent, {retried['failed']} failed")
         if sent is not None:
             self.stdout.write(f"final results queued for {sent} subscribers")
         active = sum(1 for s in subscribers if s.active)
