@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0019_trust_entries_pending_and_waiting_checkin'),
+        ('tournament', '0020_trust_fidelity2_import_warnings'),
     ]
 
     operations = [
