@@ -71,7 +71,7 @@ def test_the_text_table_names_the_players(event) -> None:
     [
         (("--division", "Z"), "no division 'Z'"),
         (("--after-round", "24"), "after round: 24 is out of range (0..23)"),
-        (("--after-round", "-1"), "after round: -1 is out of range (0..23)"),
+        (("--after-round", "-1"), "after round must be at least 0, not -1"),
         (("--after-round", "x"), "after round"),
         (("--sims", "0"), "simulations: 0 is out of range (1..1000000)"),
         (("--sims", "5000000"), "simulations: 5000000 is out of range"),
