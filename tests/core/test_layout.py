@@ -49,7 +49,7 @@ def test_an_upward_import_breaks_its_contract(tmp_path):
             REPO / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
         )
     shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
-    selectors = tmp_path / "tournament" / "selectors.py"
+    selectors = tmp_path / "tournament" / "selectors" / "core.py"
     selectors.write_text(
         selectors.read_text(encoding="utf-8") + "\nfrom tournament.services import results\n",
         encoding="utf-8",
@@ -57,7 +57,7 @@ def test_an_upward_import_breaks_its_contract(tmp_path):
     done = _lint_imports(tmp_path)
     assert done.returncode != 0
     assert "Selectors never import services BROKEN" in done.stdout
-    assert "tournament.selectors -> tournament.services.results" in done.stdout
+    assert "tournament.selectors.core -> tournament.services.results" in done.stdout
 
 
 def _project_graph() -> nx.DiGraph:
