@@ -49,7 +49,7 @@ def test_an_upward_import_breaks_its_contract(tmp_path):
             REPO / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
         )
     shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
-    selectors = tmp_path / "tournament" / "selectors.py"
+    selectors = tmp_path / "tournament" / "selectors" / "core.py"
     selectors.write_text(
         selectors.read_text(encoding="utf-8") + "\nfrom tournament.services import results\n",
         encoding="utf-8",
@@ -57,7 +57,33 @@ def test_an_upward_import_breaks_its_contract(tmp_path):
     done = _lint_imports(tmp_path)
     assert done.returncode != 0
     assert "Selectors never import services BROKEN" in done.stdout
-    assert "tournament.selectors -> tournament.services.results" in done.stdout
+    assert "tournament.selectors.core -> tournament.services.results" in done.stdout
+
+
+def test_a_new_module_is_held_by_the_contracts(tmp_path):
+    """The contracts name packages, not modules: a module written tomorrow into
+    tournament/services/ that imports a page, into tournament/api/ that imports another face,
+    or into pairings/ that calls tournament's entry services, breaks its contract without
+    anyone adding it to pyproject.toml."""
+    for package in PACKAGES:
+        shutil.copytree(
+            REPO / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    services = tmp_path / "tournament" / "services" / "tomorrow.py"
+    services.write_text("from tournament.web import errors\n", encoding="utf-8")
+    api = tmp_path / "tournament" / "api" / "tomorrow.py"
+    api.write_text("from tournament.web import gate\n", encoding="utf-8")
+    shell = tmp_path / "pairings" / "tomorrow.py"
+    shell.write_text("from tournament.services import entries\n", encoding="utf-8")
+    done = _lint_imports(tmp_path)
+    assert done.returncode != 0
+    assert "Domain code never imports a face BROKEN" in done.stdout
+    assert "tournament.services.tomorrow -> tournament.web.errors" in done.stdout
+    assert "Faces never import faces BROKEN" in done.stdout
+    assert "tournament.api.tomorrow -> tournament.web.gate" in done.stdout
+    assert "errors and audit BROKEN" in done.stdout  # the pairing and rating shells' contract
+    assert "pairings.tomorrow -> tournament.services.entries" in done.stdout
 
 
 def _project_graph() -> nx.DiGraph:

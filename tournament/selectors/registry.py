@@ -1,0 +1,217 @@
+"""Registry search: players looked up by name, federation id or a name nearly the same."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from typing import Any
+
+from django.db.models import Q
+
+from ratings.models import PlayerRating, RatingList
+
+from ..models import (
+    Division,
+    Entry,
+    Player,
+)
+
+# ------------------------------------------------------------------- registry search
+#
+# The console's registration, the clubs' member pages and the API all look players up here:
+# by name (every typed word), federation id, or a name nearly the same (before a new player
+# is made). Only names, ids and ratings come out, never contact details.
+
+SEARCH_LIMIT = 12
+NEAR_LIMIT = 5
+NEAR_RATIO = 0.85  # "Smith, Jon" v "Smith, John" is 0.95; "Smith, Joan" v "Smyth, Jane" 0.82
+
+
+def fold(name: str) -> str:
+    """A name for comparing: accents off, case folded, punctuation to spaces ("Bégin, J.")."""
+    text = unicodedata.normalize("NFKD", name)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", text).split())
+
+
+def federation_ids(player: Player) -> list[tuple[str, str]]:
+    return [
+        (label, value)
+        for label, value in (
+            ("NASPA", player.naspa_id),
+            ("WESPA", player.wespa_id),
+            ("ABSP", player.absp_id),
+        )
+        if value
+    ]
+
+
+def player_choices(division: Division, players: list[Player]) -> list[dict[str, Any]]:
+    """One pickable row per player and rating: the division's list if it has one, else every
+    list the player is on (an unrated row when on none). Only names, ids and ratings go in:
+    the template never sees a Player, so contact details cannot leak into the page.
+
+    Each row's ``label`` says which list its rating is on ("2087 on NASPA-CSW"), a club's own
+    list as a club rating, and off the division's list what the director has instead ("no
+    rating on NASPA-CSW; club rating 1004"): a seed's source must never be a guess.
+    """
+    ratings = list(
+        PlayerRating.objects.filter(player__in=players)
+        .select_related("rating_list")
+        .order_by("rating_list__name")
+    )
+    club_lists = set(
+        RatingList.objects.filter(
+            pk__in={r.rating_list_id for r in ratings} | {division.rating_list_id or 0},
+            club__isnull=False,
+        ).values_list("pk", flat=True)
+    )
+    by_player: dict[int, list[Any]] = {}
+    clubs: dict[int, list[Any]] = {}
+    for r in ratings:
+        if r.rating_list_id in club_lists and r.rating_list_id != division.rating_list_id:
+            clubs.setdefault(r.player_id, []).append(r)
+        if not division.rating_list_id or r.rating_list_id == division.rating_list_id:
+            by_player.setdefault(r.player_id, []).append(r)
+    registered = dict(
+        division.entries.filter(player__in=players).values_list("player_id", "number")
+    )
+    # one person, one division: a player entered in another division of this tournament is
+    # named as such, so the director moves them rather than adds a second person by that name
+    elsewhere = (
+        {
+            pid: f"division {name} as #{number}"
+            for pid, name, number in Entry.objects.filter(
+                division__tournament_id=division.tournament_id, player__in=players
+            )
+            .exclude(division=division)
+            .values_list("player_id", "division__name", "number")
+        }
+        if division.tournament_id  # a club's member search asks with no division
+        else {}
+    )
+    rows = []
+    for p in players:
+        base = {
+            "player_id": p.pk,
+            "name": p.name,
+            "note": p.note,
+            "ids": federation_ids(p),
+            "country": p.country,
+            "number": registered.get(p.pk),
+            "elsewhere": elsewhere.get(p.pk, ""),
+        }
+        listed = by_player.get(p.pk, [])
+        for r in listed:
+            rows.append(
+                {
+                    **base,
+                    "pick": f"{p.pk}:{r.rating_list_id}",
+                    "rating": r.rating,
+                    "list": r.rating_list.name,
+                    "label": rating_label(
+                        r.rating, r.rating_list.name, r.rating_list_id in club_lists
+                    ),
+                }
+            )
+        if not listed:
+            off_list = division.rating_list.name if division.rating_list_id else ""
+            label = f"no rating on {off_list}" if off_list else "unrated"
+            label += "".join(f"; club rating {r.rating}" for r in clubs.get(p.pk, []) if r.rating)
+            rows.append(
+                {**base, "pick": str(p.pk), "rating": None, "list": off_list, "label": label}
+            )
+    return rows
+
+
+def rating_label(rating: int, list_name: str, club: bool) -> str:
+    """A rating with its list, as registration shows it: "2087 on NASPA-CSW", a club's list as
+    "club rating 1004 (Riverside club ratings)", a 0 as "no rating on LIST"."""
+    if not rating:
+        return f"no rating on {list_name}"
+    if club:
+        return f"club rating {rating} ({list_name})"
+    return f"{rating} on {list_name}"
+
+
+def search_players(division: Division, query: str) -> list[dict[str, Any]]:
+    """Registry players whose name has every typed word, or whose federation id is the query.
+
+    The database does the matching (a registry holds tens of thousands of players); when it
+    finds nothing, names are compared without accents ("Begin" finds "Bégin").
+    """
+    # NUL is no name's letter, and PostgreSQL refuses it in any query (a 500, not no match)
+    query = " ".join(query.replace("\x00", " ").split())[:100]
+    words = [w for w in re.split(r"[\s,]+", query) if w]
+    if len(query) < 2 or not words:
+        return []
+    by_name = Q()
+    for w in words:
+        by_name &= Q(name__icontains=w)
+    by_id = Q(naspa_id__iexact=query) | Q(wespa_id__iexact=query) | Q(absp_id__iexact=query)
+    players = list(Player.objects.filter(by_name | by_id).order_by("name")[:SEARCH_LIMIT])
+    if not players:
+        folded = [fold(w) for w in words]
+        ids = [
+            pk
+            for pk, name in Player.objects.values_list("pk", "name").iterator()
+            if all(w in fold(name) for w in folded)
+        ][:SEARCH_LIMIT]
+        players = list(Player.objects.filter(pk__in=ids).order_by("name"))
+    return player_choices(division, players)
+
+
+def _near(matcher: difflib.SequenceMatcher, key: str, words: list[str], other: str) -> float:
+    """How like the folded name ``key`` the folded ``other`` is: 2.0 for the same words in
+    any order, the ratio when at least NEAR_RATIO, else 0."""
+    if other == key or sorted(other.split()) == words:
+        return 2.0
+    matcher.set_seq1(other)
+    if (
+        matcher.real_quick_ratio() >= NEAR_RATIO
+        and matcher.quick_ratio() >= NEAR_RATIO
+        and (ratio := matcher.ratio()) >= NEAR_RATIO
+    ):
+        return ratio
+    return 0.0
+
+
+def same_name_entries(tournament_id: int, name: str) -> list[Entry]:
+    """Entries of this tournament whose player's name is the same as ``name`` or nearly.
+
+    Adding a new player by such a name mid-event made a second, identical "Smith, Jane" that
+    could not be told apart or removed: the director must first say which person it is.
+    Only this tournament's entries are read (a few hundred), not the registry.
+    """
+    key = fold(name)
+    if not key:
+        return []
+    words = sorted(key.split())
+    matcher = difflib.SequenceMatcher(b=key, autojunk=False)
+    entries = Entry.objects.filter(division__tournament_id=tournament_id).select_related(
+        "player", "division"
+    )
+    return [
+        e
+        for e in entries.order_by("division__name", "number")
+        if _near(matcher, key, words, fold(e.player.name))
+    ]
+
+
+def near_duplicates(name: str) -> list[Player]:
+    """Registry players whose name is the same or nearly (accents, case, a letter or two,
+    given name first): before adding a new player the director should see them."""
+    key = fold(name)
+    if not key:
+        return []
+    words = sorted(key.split())
+    found: list[tuple[float, int]] = []
+    matcher = difflib.SequenceMatcher(b=key, autojunk=False)
+    for pk, other in Player.objects.values_list("pk", "name").iterator():
+        if ratio := _near(matcher, key, words, fold(other)):
+            found.append((ratio, pk))
+    found.sort(key=lambda f: -f[0])
+    ids = [pk for _, pk in found[:NEAR_LIMIT]]
+    by_pk = Player.objects.in_bulk(ids)
+    return [by_pk[pk] for pk in ids if pk in by_pk]

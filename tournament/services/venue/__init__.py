@@ -1,0 +1,152 @@
+"""Venue mode (issue 23): one writer per tournament, and a hosted copy that follows the venue.
+
+A hosted director makes a venue link (``create_link``: a token shown once). The venue
+instance (a laptop at the venue) downloads the tournament with it (``take_state`` on the
+hosted site, ``take_tournament`` on the venue) and from then holds the authority: the hosted
+tournament is a read replica that refuses every write naming the venue
+(``tournament.access.check_authority``, reached through ``require`` and, for the doors that
+check their caller themselves, the audit hook of ``changes``).
+
+Up: every write of a venue-held tournament logs a ``VenueChange`` in its own transaction
+(the audit hook: it runs inside every audited write), numbered per tournament and naming what
+the write touched: one round of a division (results, pairings), a division (entries, its
+settings), or the whole tournament. ``next_batch`` turns the unconfirmed changes into one
+batch carrying the after-state of what they touched, read at that moment (full rows keyed by
+natural keys: division slug, entry number, round number, a game's two player numbers), and
+the hosted site applies it with ``apply_push``: in order (``last_seq_applied``; a gap is
+refused), exactly once (a batch already applied is a no-op), one transaction per batch.
+
+Why after-states read at push time rather than stored with each change: a state is
+idempotent (applying it twice, or an older and then a newer one, ends in the newer state),
+so a resent or overlapping batch can never double a result, and a round of 250 results is one
+round's rows on the wire, not 250 copies of a growing division. The log entry itself is
+written in the write's transaction, so a write confirmed at the venue is always either
+applied on the hosted site or still waiting in the log, whatever is killed when.
+
+When the two sides disagree (either was restored from an older backup) the venue's state
+wins: the venue sends its whole tournament as a *rebase* (``_log_rebase``: after a gap the
+hosted copy refused, or an answer showing the copy holds changes this log never saw
+confirmed), which the copy applies over whatever it holds and audits as ``venue_rebase``; its
+pages say so (``tournament.selectors.replica_note``).
+
+Down: what only the hosted copy receives while the venue holds it (players' self-reports,
+online entries that count, check-ins from players' links, and the waiting lists at the take)
+is queued in ``VenueInbox``; the venue pulls it (``inbox_for``), settles each item through its
+own services (tournament.sync.inbox) and answers (``settle_inbox``), and the player's page
+shows the answer (an entrant's withdrawal too: the venue withdraws them through its own
+service). Entries made at the venue come back up with the push, and so does where each online
+entrant stands there (``_online_states``: the director's later refusals, promotions, moves,
+"paid" and removals), which the hosted copy takes over its own record (``_apply_online``).
+
+Hand-back: ``reclaim`` (a hosted director takes authority back, with what the copy last
+received) or ``release_link`` (the venue hands it back after a final push); either revokes
+the link and is one audited action.
+
+The parts, a module each: ``fields`` (what crosses), ``queue`` (down: what the copy queues),
+``changes`` (the audit hook and the change log), ``state`` (after-states and applying them),
+``hosted`` (the hosted site's side), ``take`` (the venue's side) and ``inbox`` (the venue
+settles what the copy queued). Every name is re-exported here, so
+``from tournament.services import venue`` reads as before.
+"""
+
+from .changes import (
+    venue_hook,
+)
+from .fields import (
+    BATCH_CHANGES,
+    DATE_FIELDS,
+    DIVISION_FIELDS,
+    ENTRY_FIELDS,
+    ENTRY_MOMENTS,
+    GAME_FIELDS,
+    NOT_PUSHED,
+    PLAYER_FIELDS,
+    QUEUED_ON_THE_COPY,
+    REBASE_KINDS,
+    RULE_FIELDS,
+    TOURNAMENT_FIELDS,
+    WINDOW_FIELDS,
+    hash_token,
+)
+from .hosted import (
+    apply_push,
+    create_link,
+    link_for_token,
+    reclaim,
+    release_link,
+    take_state,
+)
+from .inbox import (
+    inbox_for,
+    record_inbox_outcome,
+    settle_inbox,
+    venue_answers,
+    venue_reports,
+)
+from .queue import (
+    held_by_venue,
+    queue_check_in,
+    queue_online_entry,
+    queue_self_report,
+    queue_withdrawal,
+)
+from .state import (
+    NOT_COUNTED,
+    _apply_online,
+    tournament_state,
+)
+from .take import (
+    confirm_push,
+    link_state,
+    mark_released,
+    next_batch,
+    note_push_error,
+    restart_from,
+    take_tournament,
+    venue_panel,
+)
+
+__all__ = [
+    "BATCH_CHANGES",
+    "DATE_FIELDS",
+    "DIVISION_FIELDS",
+    "ENTRY_FIELDS",
+    "ENTRY_MOMENTS",
+    "GAME_FIELDS",
+    "NOT_COUNTED",
+    "NOT_PUSHED",
+    "PLAYER_FIELDS",
+    "QUEUED_ON_THE_COPY",
+    "REBASE_KINDS",
+    "RULE_FIELDS",
+    "TOURNAMENT_FIELDS",
+    "WINDOW_FIELDS",
+    "_apply_online",
+    "apply_push",
+    "confirm_push",
+    "create_link",
+    "hash_token",
+    "held_by_venue",
+    "inbox_for",
+    "link_for_token",
+    "link_state",
+    "mark_released",
+    "next_batch",
+    "note_push_error",
+    "queue_check_in",
+    "queue_online_entry",
+    "queue_self_report",
+    "queue_withdrawal",
+    "reclaim",
+    "record_inbox_outcome",
+    "release_link",
+    "restart_from",
+    "settle_inbox",
+    "take_state",
+    "take_tournament",
+    "tournament_state",
+    "venue_answers",
+    "venue_hook",
+    "venue_panel",
+    "venue_reports",
+]
