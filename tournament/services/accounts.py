@@ -23,31 +23,21 @@ from django.core import signing
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.crypto import constant_time_compare
 
 from tournament.errors import ServiceError
 
 from ..models import AuditEvent, Notice
 from . import notices
+from .account_tokens import SALT, account_state, confirmation_token  # noqa: F401 (re-exported)
 from .audit import audit
 from .staff import new_account
 
-SALT = "gibson.sign-up"
-
-
-def _state(user: Any) -> str:
-    """What a confirmation link is bound to; any change (confirming included) spends it."""
-    value = f"{user.pk}|{user.password}|{user.is_active}|{user.last_login}|{user.email}"
-    return salted_hmac(SALT, value).hexdigest()[:32]
+_state = account_state
 
 
 def confirm_days() -> int:
     return int(settings.SIGN_UP_CONFIRM_DAYS)
-
-
-def confirmation_token(user: Any) -> str:
-    """The token of the link mailed to a new account (URL-safe)."""
-    return signing.dumps({"u": user.pk, "s": _state(user)}, salt=SALT, compress=True)
 
 
 def _stale_sign_ups(username: str, email: str) -> None:

@@ -27,7 +27,7 @@ from . import notices
 from .audit import Actor, audit
 
 if TYPE_CHECKING:
-    from .online_entries import Confirmed, Submitted, WeekendSubmitted
+    from .online_entries.outcomes import Confirmed, Submitted, WeekendSubmitted
 
 LINK = "entry.link"
 CONFIRM = "entry.confirm"

@@ -365,14 +365,14 @@ def secret_placeholder(purpose: str, nonce: str) -> str:
 
 def account_placeholder(user_id: int) -> str:
     """Where a sign-up mail's body holds the account's confirmation token: made as it is sent
-    (``accounts.confirmation_token``, from the account's state then)."""
+    (``account_tokens.confirmation_token``, from the account's state then)."""
     return f"[[account:{int(user_id)}]]"
 
 
 def _account_token(match: re.Match[str]) -> str:
     from django.contrib.auth import get_user_model
 
-    from .accounts import confirmation_token  # (accounts mails through here)
+    from .account_tokens import confirmation_token  # (no import of accounts: it mails through here)
 
     user = get_user_model().objects.filter(pk=int(match.group(1))).first()
     return confirmation_token(user) if user is not None else "gone"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -28,6 +27,7 @@ from .. import entry_mail, notices
 from ..audit import Actor, audit
 from ..entries import check_player_name, register_player, remove_entry
 from ..venue import held_by_venue, queue_online_entry, queue_withdrawal
+from .outcomes import Confirmed, Submitted
 from .window import (
     BARRING,
     LIVE,
@@ -43,33 +43,6 @@ from .window import (
 )
 
 # --------------------------------------------------------------------------- the entrant's side
-
-
-@dataclass(frozen=True)
-class Submitted:
-    """What ``submit_entry`` did: the online entry, the personal link's secret (shown or mailed
-    once, never stored), and the e-mail confirmation's secret when one is needed."""
-
-    online: OnlineEntry
-    link_token: str
-    confirm_token: str | None
-    # "player": a pending entry whose confirmation goes to the address the registry holds for
-    # the player (``confirm_token`` is for that address, never the entrant's); "director": a
-    # pending entry only a director's approval makes count (the registry holds no address)
-    awaits: str = ""
-    new_player: bool = False  # the entry made the player (a weekend's other events reuse them)
-    link_nonce: str = ""  # what the queued mail holds in the links' place (entry_mail)
-    confirm_nonce: str = ""
-
-
-@dataclass(frozen=True)
-class Confirmed:
-    """What a confirmation link did: the online entry and, when the player confirmed an entry
-    someone made for them, its new personal link's secret (the maker's link stops working)."""
-
-    online: OnlineEntry
-    link_token: str | None
-    link_nonce: str = ""
 
 
 def window_state(tournament: Tournament, now: dt.datetime | None = None) -> str:

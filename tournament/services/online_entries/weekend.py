@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -23,21 +22,12 @@ from .entrant import (
     _confirm,
     _submit,
 )
+from .outcomes import WeekendSubmitted
 from .window import (
     Status,
 )
 
 # --------------------------------------------------------------------------- a weekend's form
-
-
-@dataclass(frozen=True)
-class WeekendSubmitted:
-    """What ``submit_weekend_entries`` did: one ``Submitted`` per event entered, in the
-    weekend's order; ``confirm_token`` is the one mailed link confirming them all (None when
-    signed in: the entries count at once)."""
-
-    entries: list[Submitted]
-    confirm_token: str | None
 
 
 @transaction.atomic
