@@ -618,7 +618,11 @@ def computed_keys(
     for p in players:
         if p.player_class:
             classes[p.player_class] = classes.get(p.player_class, 0) + 1
-    division = dict(kept.get("keys") or {})
+    # TSH writes a division's keys sorted (every real feed has classes, first_out_of_the_money,
+    # maxr, ... in that order); sorting the kept ones keeps that order whatever the database
+    # gave them back in (PostgreSQL's jsonb stores an object's keys shortest first)
+    kept_keys = kept.get("keys") or {}
+    division = {key: kept_keys[key] for key in sorted(kept_keys)}
     division.update(
         {
             "classes": classes or None,
