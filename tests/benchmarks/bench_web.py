@@ -312,7 +312,8 @@ def run_wrk(url: str, seconds: float, players: int, conditional: bool, lua: Path
             "-c",
             str(CLIENTS),
             "-d",
-            f"{seconds:.0f}s",
+            # whole seconds, at least one: wrk refuses "0s" (the --short windows are 0.4 s)
+            f"{max(1, round(seconds))}s",
             "--timeout",
             "10s",
             "-s",
