@@ -351,6 +351,8 @@ CODES: dict[str, str] = {
     "registry_merge_same": "a player cannot be merged with themself",
     "registry_merge_same_division": "{keep} and {duplicate} both play in division {division} "
     "of {tournament}; remove one entry before merging",
+    "registry_merge_both_online": "{keep} and {duplicate} both have an entry online to "
+    "{tournament}; refuse or withdraw one before merging",
     "registry_merge_same_game": "{keep} and {duplicate} play each other in division "
     "{division}; they cannot be one player",
     "registry_merge_ids_differ": "{keep} and {duplicate} have different {label}s "

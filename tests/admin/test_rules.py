@@ -316,3 +316,34 @@ def test_ratings_admin_is_scoped(client, demo, other, td, stranger, rating_list)
     assert PlayerRating.objects.get(pk=theirs.pk).start_rating == 1500
     lst_url = reverse("admin:ratings_ratinglist_change", args=[rating_list.pk])
     assert client.post(lst_url, {"name": "Mine now"}).status_code == 403
+
+
+def test_merge_moves_entries_online_and_refuses_two_live_ones_in_one_tournament(other, keeper):
+    """An entry online holds its player (protected): the merge used to fail with a traceback
+    once the duplicate had entered online; it moves with the player now, and two live entries
+    of one tournament are refused until the director settles one."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tournament.services import online_entries as oe
+
+    zoe = Player.objects.get(name="Zed, Zoe")
+    twin = Player.objects.create(name="Zed, Zoe (2)")
+    other_twin = Player.objects.create(name="Zed, Zoe (3)")
+    event = services.create_tournament(name="Autumn Open", slug="autumn", published=True)
+    division = services.create_division(event, name="A", rounds=3)
+    now = timezone.now()
+    oe.open_entries(event, now - dt.timedelta(days=1), now + dt.timedelta(days=2), actor="t")
+    oe.set_division_rule(division, actor="t")
+    first = oe.submit_entry(division, player_id=twin.pk, email="twin@example.org").online
+    services.merge_players(zoe, twin, actor=keeper)
+    first.refresh_from_db()
+    assert first.player_id == zoe.pk and not Player.objects.filter(pk=twin.pk).exists()
+    oe.submit_entry(division, player_id=other_twin.pk, email="t3@example.org")
+    before = snapshot()
+    with pytest.raises(ServiceError) as refused:
+        services.merge_players(zoe, other_twin, actor=keeper)
+    assert refused.value.code == "registry_merge_both_online"
+    assert "Autumn Open" in refused.value.message
+    assert snapshot() == before

@@ -99,6 +99,7 @@ def entry_loop(data_dir: str, division_id: int, stop_path: str) -> None:
             waits.append(time.monotonic() - started)
         except Exception as exc:  # noqa: BLE001 - counted, the loop goes on
             failures.append(f"{type(exc).__name__}: {exc}"[:120])
+        Path(stop_path + ".ready").touch()  # the first result is in: the import may start
         player += 2
         time.sleep(0.25)
     print(json.dumps({"waits": waits, "failures": failures}))
@@ -117,7 +118,12 @@ def run(data_dir: str, prepared, division_id: int, whole: bool) -> dict:
         text=True,
     )
     try:
-        time.sleep(2.0)  # its Django is up and entering results
+        # wait until its Django is up and its first result is in (a fixed sleep was too short
+        # on a loaded machine: the short import ended before any result was tried)
+        ready = Path(str(stop_file) + ".ready")
+        deadline = time.monotonic() + 60
+        while not ready.exists() and entry.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
         writer = BatchWriter()
         started = time.monotonic()
         if whole:

@@ -7,6 +7,10 @@
   checks player #N in (or out with ``false``).
 - ``POST tournaments/SLUG/divisions/D/remove-absent/``: a director removes every player not
   checked in before round 1 (numbers close up); answers the names removed.
+- ``GET tournaments/SLUG/online-entries/``: the director's list of online entries (ids,
+  status, paid, waiting position); ``POST tournaments/SLUG/online-entries/ID/``
+  ``{"action": "approve"}`` (or refuse with ``reason``, promote, demote, paid, unpaid, move
+  with ``to``): the console's buttons, through the same service.
 """
 
 from __future__ import annotations
@@ -186,3 +190,71 @@ class RemoveAbsent(APIView):
         target = _director_division(request, slug, division)
         names = checkin.remove_absent(target, actor=request.user)
         return Response(RemovedSerializer({"removed": names, "promoted": names.promoted}).data)
+
+
+class OnlineEntrySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    division = serializers.CharField()
+    name = serializers.CharField()
+    rating = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=oe.Status.choices)
+    number = serializers.IntegerField(allow_null=True, help_text="the player's number, entered")
+    waiting_position = serializers.IntegerField(allow_null=True)
+    paid = serializers.BooleanField()
+    note = serializers.CharField(help_text="a refusal's reason", allow_blank=True)
+    entered_at = serializers.DateTimeField()
+
+
+class EntryActionSerializer(StrictSerializer):
+    action = serializers.ChoiceField(choices=oe.ENTRY_ACTIONS)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    to = serializers.CharField(
+        required=False, allow_blank=True, max_length=60, help_text="move: a division's slug or name"
+    )
+
+
+def _director_tournament(request: Request, slug: str) -> Tournament:
+    if not request.user.is_authenticated:
+        raise NotAuthenticated()
+    tournament = visible_tournament(request.user, slug)
+    require_director(request.user, tournament)
+    return tournament
+
+
+class OnlineEntries(APIView):
+    """The director's list of online entries: pending, entered, waiting, refused, withdrawn;
+    no contact details (those stay on the console, under the contact rule)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: OnlineEntrySerializer(many=True), **WRITE_ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = _director_tournament(request, slug)
+        return Response(OnlineEntrySerializer(oe.director_rows(tournament), many=True).data)
+
+
+class OnlineEntryAction(APIView):
+    """A director acts on one online entry, as the console's buttons do: approve (a pending
+    entry), refuse (``reason``), promote, demote, paid, unpaid, move (``to``)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        request=EntryActionSerializer, responses={200: OnlineEntrySerializer, **WRITE_ERRORS}
+    )
+    def post(self, request: Request, slug: str, pk: int) -> Response:
+        tournament = _director_tournament(request, slug)
+        online = oe.online_entry(tournament, pk)
+        online.tournament = tournament
+        ser = EntryActionSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        data = ser.validated_data
+        oe.apply_entry_action(
+            online,
+            data["action"],
+            reason=data.get("reason", ""),
+            to=data.get("to", ""),
+            actor=request.user,
+        )
+        row = next(r for r in oe.director_rows(tournament) if r["id"] == online.pk)
+        return Response(OnlineEntrySerializer(row).data)

@@ -12,6 +12,16 @@ v1 = [
     path("tournaments/<slug:slug>/", views.TournamentDetail.as_view(), name="tournament"),
     path("tournaments/<slug:slug>/divisions/", views.DivisionList.as_view(), name="divisions"),
     path("tournaments/<slug:slug>/entries/", entries.EntryLists.as_view(), name="entry_lists"),
+    path(
+        "tournaments/<slug:slug>/online-entries/",
+        entries.OnlineEntries.as_view(),
+        name="online_entries",
+    ),
+    path(
+        "tournaments/<slug:slug>/online-entries/<int:pk>/",
+        entries.OnlineEntryAction.as_view(),
+        name="online_entry_action",
+    ),
     path(D, views.DivisionDetail.as_view(), name="division"),
     path(D + "entries/", views.EntryList.as_view(), name="entries"),
     path(D + "entries/<int:number>/", views.EntryDetail.as_view(), name="entry"),

@@ -21,7 +21,7 @@ from tournament.checks import refuse_bidi_controls, refuse_tsh_separator
 from tournament.errors import ServiceError
 
 from ..access import REGISTRY_PERMISSION, allowed  # noqa: F401 (REGISTRY_PERMISSION re-exported)
-from ..models import Entry, Membership, Notice, NoticeSubscription, Player
+from ..models import Entry, Membership, Notice, NoticeSubscription, OnlineEntry, Player
 from .audit import Actor, audit
 
 # What update_player may change; the registry's fields, not entries or ratings.
@@ -187,6 +187,24 @@ def merge_players(keep: Player, duplicate: Player, *, actor: Actor | str | Any) 
             division=both.division.name,
             tournament=both.division.tournament.name,
         )
+    # entries online follow the player too (they hold the player, protected); two live ones
+    # in one tournament would be one person entered twice: the director settles that first
+    S = OnlineEntry.Status
+    live = (S.ENTERED, S.WAITING, S.UNCONFIRMED, S.PENDING)
+    twice = (
+        OnlineEntry.objects.filter(player=keep, status__in=live)
+        .filter(tournament__online_entries__player=duplicate)
+        .filter(tournament__online_entries__status__in=live)
+        .select_related("tournament")
+        .first()
+    )
+    if twice is not None:
+        raise ServiceError(
+            "registry_merge_both_online",
+            keep=keep.name,
+            duplicate=duplicate.name,
+            tournament=twice.tournament.name,
+        )
     before = {"keep": _snapshot(keep), "duplicate": {"pk": duplicate.pk, **_snapshot(duplicate)}}
 
     # Rated events hold player keys in their games: one event with both is two seats for one.
@@ -226,6 +244,7 @@ def merge_players(keep: Player, duplicate: Player, *, actor: Actor | str | Any) 
 
     entries = Entry.objects.filter(player=duplicate).count()
     Entry.objects.filter(player=duplicate).update(player=keep)
+    OnlineEntry.objects.filter(player=duplicate).update(player=keep)
     clubs = set(Membership.objects.filter(player=keep).values_list("club_id", flat=True))
     Membership.objects.filter(player=duplicate, club_id__in=clubs).delete()
     Membership.objects.filter(player=duplicate).update(player=keep)

@@ -1,5 +1,7 @@
 """Entries and check-in from the shell: list a tournament's entrants and waiting lists, check
-a player in (or out), or remove those not checked in before round 1."""
+a player in (or out), or remove those not checked in before round 1; and the director's list
+of online entries with its actions (approve a pending entry, refuse, promote, demote, paid,
+move), the same service calls as the console's buttons."""
 
 from __future__ import annotations
 
@@ -13,31 +15,46 @@ from tournament.selectors import (
     tournament_by_slug,
 )
 from tournament.services import checkin
+from tournament.services import online_entries as oe
 
 from ..base import GibsonCommand
 
-ACTIONS = ("list", "check-in", "undo-check-in", "remove-absent")
+ACTIONS = ("list", "check-in", "undo-check-in", "remove-absent", "online", *oe.ENTRY_ACTIONS)
 
 
 class Command(GibsonCommand):
     help = (
         "Entries of a tournament: list (every division's players, checked in or not, and its "
         "waiting list), check-in NUMBER / undo-check-in NUMBER (--division), or remove-absent "
-        "(--division: every player not checked in, before round 1; the numbers close up)."
+        "(--division: every player not checked in, before round 1; the numbers close up); "
+        "online (the online entries with their ids and status), or approve / refuse (--reason) "
+        "/ promote / demote / paid / unpaid / move (--to DIVISION) ID: one online entry."
     )
     acts_as = True
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("action", choices=ACTIONS)
-        parser.add_argument("number", nargs="?", help="check-in: the player's number")
+        parser.add_argument(
+            "number",
+            nargs="?",
+            help="check-in: the player's number; an online entry's action: its id (from online)",
+        )
         parser.add_argument("--division", help="division name (may be left out with one division)")
+        parser.add_argument("--reason", default="", help="refuse: the reason the entrant reads")
+        parser.add_argument("--to", default="", help="move: the division to move the entry to")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         tournament = tournament_by_slug(opts["slug"])
         action = opts["action"]
         if action == "list":
             self._list(tournament, opts["json"])
+            return
+        if action == "online":
+            self._online(tournament, opts["json"])
+            return
+        if action in oe.ENTRY_ACTIONS:
+            self._entry_action(tournament, action, opts)
             return
         division = division_by_name(tournament, opts["division"])
         division.tournament = tournament
@@ -117,3 +134,51 @@ class Command(GibsonCommand):
                 self.stdout.write(f"  {mark} #{e['number']:<3} {e['name']} ({e['rating']})")
             for w in row["waiting"]:
                 self.stdout.write(f"  waiting {w['position']}: {w['name']} ({w['rating']})")
+
+    def _online(self, tournament: Any, as_json: bool) -> None:
+        rows = oe.director_rows(tournament)
+        if as_json:
+            self.emit_json({"ok": True, "tournament": tournament.slug, "online_entries": rows})
+            return
+        self.stdout.write(f"{tournament.name}: {len(rows)} online entries")
+        for r in rows:
+            where = (
+                f"#{r['number']}"
+                if r["number"] is not None
+                else (f"waiting {r['waiting_position']}" if r["waiting_position"] else "")
+            )
+            paid = "paid" if r["paid"] else "not paid"
+            self.stdout.write(
+                f"  id {r['id']:<5} {r['division']:<8} {r['status']:<9} {where:<11} "
+                f"{r['name']} ({r['rating']}), {paid}" + (f"; {r['note']}" if r["note"] else "")
+            )
+
+    def _entry_action(self, tournament: Any, action: str, opts: dict[str, Any]) -> None:
+        if opts["number"] is None:
+            raise ServiceError(
+                "setup_required", field="number", what="the online entry's id (see: online)"
+            )
+        online = oe.online_entry(tournament, opts["number"])
+        online.tournament = tournament
+        done = oe.apply_entry_action(
+            online,
+            action,
+            reason=opts["reason"],
+            to=opts["to"],
+            actor=self.actor(opts, "entries"),
+        )
+        online.refresh_from_db()
+        if opts["json"]:
+            self.emit_json(
+                {
+                    "ok": True,
+                    "id": online.pk,
+                    "action": action,
+                    "name": online.player.name,
+                    "division": online.division.name,
+                    "status": online.status,
+                    "paid": online.paid,
+                }
+            )
+        else:
+            self.stdout.write(done + f" Now {online.status} in {online.division.name}.")

@@ -33,7 +33,10 @@ list) and ``weekend`` (a weekend's form). Every public name is re-exported here,
 """
 
 from .director import (
+    ENTRY_ACTIONS,
+    apply_entry_action,
     demote_entry,
+    director_rows,
     mark_paid,
     move_online_entry,
     online_entry,
@@ -83,6 +86,7 @@ from .window import (
 
 __all__ = [
     "BARRING",
+    "ENTRY_ACTIONS",
     "Confirmed",
     "LIVE",
     "PENDING_PER_PLAYER",
@@ -90,6 +94,7 @@ __all__ = [
     "Submitted",
     "TOKEN_BYTES",
     "WeekendSubmitted",
+    "apply_entry_action",
     "approve_entry",
     "band_text",
     "close_entries",
@@ -98,6 +103,7 @@ __all__ = [
     "confirm_weekend_entries",
     "confirm_weekend_links",
     "demote_entry",
+    "director_rows",
     "describe_rule",
     "division_rule",
     "enter_from_hosted",

@@ -20,6 +20,7 @@ from ...models import (
     OnlineEntry,
     Tournament,
 )
+from ...selectors import division_by_key
 from .. import notices
 from ..audit import Actor, audit
 from ..entries import MAX_SEED_RATING, move_entry
@@ -28,6 +29,8 @@ from .entrant import (
     _free_place,
     _promote_first,
     _require_status,
+    approve_entry,
+    waiting_list,
 )
 from .window import (
     LIVE,
@@ -250,3 +253,89 @@ def move_online_entry(
     )
     if online.status == Status.ENTERED:
         _promote_first(source, actor)
+
+
+# --------------------------------------------------------------------------- one action, any face
+
+#: the director's actions on one online entry, as the console's buttons, ``manage.py entries``
+#: and the API name them
+ENTRY_ACTIONS = ("paid", "unpaid", "approve", "refuse", "promote", "demote", "move")
+
+
+def apply_entry_action(
+    online: OnlineEntry,
+    action: Any,
+    *,
+    reason: Any = "",
+    to: Any = None,
+    actor: Actor | str | Any | None = None,
+) -> str:
+    """Run one of ``ENTRY_ACTIONS`` on an online entry and say what was done.
+
+    The console's row buttons, the ``entries`` command and the API's online-entry action all
+    come through here, so an approval or a refusal is the same act with the same checks from
+    any face. ``to`` (for ``move``) is a division of the tournament, its slug or its name."""
+    action = str(action or "").strip().lower()
+    name = online.player.name
+    if action in ("paid", "unpaid"):
+        mark_paid(online, action == "paid", actor=actor)
+    elif action == "approve":
+        approve_entry(online, actor=actor)
+    elif action == "refuse":
+        refuse_entry(online, reason, actor=actor)
+    elif action == "promote":
+        promote_entry(online, actor=actor)
+    elif action == "demote":
+        demote_entry(online, actor=actor)
+    elif action == "move":
+        target = to
+        if not isinstance(to, Division):
+            key = str(to or "").strip()[:60]
+            target = division_by_key(online.tournament, key) if key else None
+        if target is None:
+            raise ServiceError(
+                "reg_move_where", field="to", name=name, division=online.division.name
+            )
+        move_online_entry(online, target, actor=actor)
+    else:
+        raise ServiceError(
+            "setup_choice",
+            field="action",
+            what="action",
+            value=action[:20],
+            choices=ENTRY_ACTIONS,
+        )
+    return f"{name}: {action} done."
+
+
+def director_rows(tournament: Tournament) -> list[dict[str, Any]]:
+    """Every online entry of the tournament as the director's list shows it (status, paid,
+    waiting position, the reason of a refusal), for the command and the API. No contact
+    details: those stay on the console, under the contact rule."""
+    rows = []
+    online = (
+        OnlineEntry.objects.filter(tournament=tournament)
+        .select_related("player", "division", "entry")
+        .order_by("division__pk", "status", "waiting_since", "pk")
+    )
+    waiting: dict[int, dict[int, int]] = {}
+    for o in online:
+        if o.status == Status.WAITING and o.division_id not in waiting:
+            waiting[o.division_id] = {
+                w.pk: i for i, w in enumerate(waiting_list(o.division), start=1)
+            }
+        rows.append(
+            {
+                "id": o.pk,
+                "division": o.division.name,
+                "name": o.player.name,
+                "rating": o.rating,
+                "status": o.status,
+                "number": o.entry.number if o.entry_id else None,
+                "waiting_position": waiting.get(o.division_id, {}).get(o.pk),
+                "paid": o.paid,
+                "note": o.note,
+                "entered_at": o.created.isoformat(),
+            }
+        )
+    return rows

@@ -174,49 +174,26 @@ def division_rule(request: HttpRequest, tournament: Tournament, division: str) -
     return _back(tournament, f"#rule-{div.slug}")
 
 
-ACTIONS = ("paid", "unpaid", "approve", "refuse", "promote", "demote", "move")
-
-
 @director_required
 @require_POST
 def entry_action(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
     """One button of an entrant's row: ``action`` paid, unpaid, approve (a pending entry),
     refuse (``reason``), promote, demote, or move (``to``: a division's slug)."""
-    action = request.POST.get("action", "")
     try:
         online = oe.online_entry(tournament, request.POST.get("entry"))
         online.tournament = tournament
-        name = online.player.name
         with busy_refusal():
-            if action in ("paid", "unpaid"):
-                oe.mark_paid(online, action == "paid", actor=request.user)
-            elif action == "approve":
-                oe.approve_entry(online, actor=request.user)
-            elif action == "refuse":
-                oe.refuse_entry(online, request.POST.get("reason", ""), actor=request.user)
-            elif action == "promote":
-                oe.promote_entry(online, actor=request.user)
-            elif action == "demote":
-                oe.demote_entry(online, actor=request.user)
-            elif action == "move":
-                to = tournament.divisions.filter(slug=request.POST.get("to", "")).first()
-                if to is None:
-                    raise ServiceError(
-                        "reg_move_where", field="to", name=name, division=online.division.name
-                    )
-                oe.move_online_entry(online, to, actor=request.user)
-            else:
-                raise ServiceError(
-                    "setup_choice",
-                    field="action",
-                    what="action",
-                    value=action[:20],
-                    choices=ACTIONS,
-                )
+            done = oe.apply_entry_action(
+                online,
+                request.POST.get("action", ""),
+                reason=request.POST.get("reason", ""),
+                to=request.POST.get("to", ""),
+                actor=request.user,
+            )
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"{name}: {action} done.")
+        messages.success(request, done)
     return _back(tournament, "#entrants")
 
 
