@@ -8,7 +8,12 @@ import pytest
 from tests.core.conftest import make_director
 from tournament.errors import ServiceError
 from tournament.models import AuditEvent, Entry, GameRecord
-from tournament.selectors.gcg import division_records, public_record_games, record_of
+from tournament.selectors.gcg import (
+    division_records,
+    public_record_boards,
+    public_record_rounds,
+    record_of,
+)
 from tournament.services import gcg
 from tournament.services.selfentry import ensure_tokens
 
@@ -115,7 +120,7 @@ def test_private_records_show_once_the_round_is_published(db):
     gcg.attach_record(game, GOOD, actor=boss)
     d.tournament.refresh_from_db()
     assert record_of(game, public=True) is None and record_of(game, public=False) is not None
-    assert public_record_games(d) == set() and division_records(d, public=True) == []
+    assert public_record_boards(d, 1) == set() and division_records(d, public=True) == []
     with pytest.raises(ServiceError):
         gcg.publish_round_records(
             d,
@@ -127,7 +132,8 @@ def test_private_records_show_once_the_round_is_published(db):
     gcg.publish_round_records(d, 1, actor=boss)
     game.round.refresh_from_db()
     assert record_of(game, public=True) is not None
-    assert public_record_games(d) == {game.pk}
+    assert public_record_boards(d, 1) == {1}
+    assert public_record_rounds(d, game.player2_id) == {1}
     [(name, text)] = division_records(d, public=True)
     assert name == "r01-b01-Del_Solar_Cesar-v-ABLE_Ann.gcg" and text == GOOD
     assert AuditEvent.objects.filter(action="publish_game_records").count() == 1

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ..errors import ServiceError
-from ..models import Division, Game, GameRecord, Round
+from ..models import Division, Game, GameRecord, Round, Seat
 
 
 def game_on_board(division: Division, round_number: Any, board: Any) -> Game:
@@ -44,12 +44,28 @@ def record_of(game: Game, *, public: bool) -> GameRecord | None:
     return record
 
 
-def public_record_games(division: Division) -> set[int]:
-    """The ids of the division's games whose record the public may see (for links)."""
+def _public_rows(division: Division):
     rows = GameRecord.objects.filter(game__round__division=division)
     if division.tournament.records_private:
         rows = rows.filter(game__round__records_published__isnull=False)
-    return set(rows.values_list("game_id", flat=True))
+    return rows
+
+
+def public_record_boards(division: Division, round_number: int) -> set[int]:
+    """The boards of a round whose record the public may see (the round page links them)."""
+    rows = _public_rows(division).filter(game__round__number=round_number)
+    return set(rows.values_list("game__board", flat=True))
+
+
+def public_record_rounds(division: Division, entry_id: int) -> set[int]:
+    """The rounds of an entry's games with a public record (the player card links them).
+
+    Read through the seat index, never the games table: the card's one load of the games is
+    what keeps a player page cheap when a round's results come in."""
+    seats = Seat.objects.filter(entry_id=entry_id, game_id__in=GameRecord.objects.values("game_id"))
+    if division.tournament.records_private:
+        seats = seats.filter(round__records_published__isnull=False)
+    return set(seats.values_list("round__number", flat=True))
 
 
 def record_file_name(game: Game) -> str:
