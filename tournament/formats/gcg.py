@@ -21,8 +21,10 @@ worth naming by its line before anyone compares it with the result. Errors are `
 
 from __future__ import annotations
 
+import io
 import re
 import unicodedata
+import zipfile
 from dataclasses import dataclass, field
 
 from .errors import FormatError
@@ -350,3 +352,12 @@ def _letters(word: str) -> list[str | None] | None:
 
 def _shown(text: str) -> str:
     return repr(text[:40])
+
+
+def zip_records(files: list[tuple[str, str]]) -> bytes:
+    """Records as one zip, each ``(name, GCG text)`` a member in UTF-8 (a division's export)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in files:
+            archive.writestr(name, text)
+    return buffer.getvalue()

@@ -9,9 +9,15 @@ from ..errors import ServiceError
 from ..models import Division, Game, GameRecord, Round, Seat
 
 
+def whole_number(value: Any) -> bool:
+    """Whether a value from a URL or form is a plain number ("²".isdigit() is True too)."""
+    text = str(value)
+    return text.isascii() and text.isdigit()
+
+
 def game_on_board(division: Division, round_number: Any, board: Any) -> Game:
     """The game of a round's board (how the command and the API name a game)."""
-    number = int(round_number) if str(round_number).isdigit() else -1
+    number = int(round_number) if whole_number(round_number) else -1
     game_round = Round.objects.filter(division=division, number=number).first()
     if game_round is None:
         raise ServiceError(

@@ -26,6 +26,7 @@ from ..access import require
 from ..errors import ServiceError
 from ..formats.gcg import MAX_BYTES, GcgError, GcgGame, decode, parse_gcg
 from ..models import Division, Entry, Game, GameRecord, Round, Tournament
+from ..selectors.gcg import whole_number as _whole
 from .audit import Actor, audit
 from .selfentry import entry_for_token, player_actor
 
@@ -170,7 +171,7 @@ def _player_game(token: Any, game_id: Any) -> tuple[Entry, Game]:
             "round__division__tournament", "player1__player", "player2__player"
         )
         .select_for_update(of=("self",))
-        .filter(pk=game_id if str(game_id).isdigit() else -1)
+        .filter(pk=game_id if _whole(game_id) else -1)
         .first()
     )
     if game is None or entry.pk not in (game.player1_id, game.player2_id):
@@ -229,7 +230,7 @@ def publish_round_records(
     require(actor, "direct", tournament, what="publish game records")
     game_round = (
         Round.objects.select_for_update()
-        .filter(division=division, number=round_number if str(round_number).isdigit() else -1)
+        .filter(division=division, number=round_number if _whole(round_number) else -1)
         .first()
     )
     if game_round is None:

@@ -7,15 +7,13 @@ steps this module writes into the page as JSON (a data block, which the CSP leav
 
 from __future__ import annotations
 
-import io
-import zipfile
 from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ..formats.gcg import COLUMNS, PREMIUMS, SIZE, GcgGame, Turn, parse_gcg
+from ..formats.gcg import COLUMNS, PREMIUMS, SIZE, GcgGame, Turn, parse_gcg, zip_records
 from ..models import Game, GameRecord
 
 PREMIUM_NAMES = {
@@ -124,10 +122,6 @@ def game_page(request: HttpRequest, game: Game, record: GameRecord, back: str) -
 
 def zip_response(files: list[tuple[str, str]], filename: str) -> HttpResponse:
     """GCG files as one zip download."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, text in files:
-            archive.writestr(name, text)
-    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+    response = HttpResponse(zip_records(files), content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

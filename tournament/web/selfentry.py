@@ -510,7 +510,7 @@ def view_record(request: HttpRequest, token: str, game: str) -> HttpResponseBase
     found = (
         Game.objects.select_related("round__division__tournament", "player1__player")
         .select_related("player2__player")
-        .filter(pk=game if game.isdigit() else -1)
+        .filter(pk=game if game.isascii() and game.isdigit() else -1)
         .filter(Q(player1=entry) | Q(player2=entry))
         .first()
     )

@@ -3,11 +3,11 @@ records, or write a division's records as one zip."""
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 from typing import Any
 
 from tournament.errors import ServiceError
+from tournament.formats.gcg import zip_records
 from tournament.selectors import division_by_name, tournament_by_slug
 from tournament.selectors.gcg import division_records, game_on_board
 from tournament.services import gcg as gcg_services
@@ -47,9 +47,12 @@ class Command(GibsonCommand):
         if action == "export":
             self._need(opts, "file")
             files = division_records(division, public=False)
-            with zipfile.ZipFile(opts["file"], "w", zipfile.ZIP_DEFLATED) as archive:
-                for name, text in files:
-                    archive.writestr(name, text)
+            try:
+                Path(opts["file"]).write_bytes(zip_records(files))
+            except OSError as exc:
+                raise ServiceError(
+                    "cannot_write", field="file", path=opts["file"], reason=exc.strerror or str(exc)
+                ) from exc
             self._say(
                 opts,
                 {"division": division.name, "files": len(files)},
