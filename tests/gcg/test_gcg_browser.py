@@ -9,7 +9,7 @@ import pytest
 
 from tests.a11y.test_axe import AXE, FAILING, TAGS
 from tests.core.browser import BROWSER_MARKS
-from tests.core.conftest import browser  # noqa: F401 (a fixture)
+from tests.core.conftest import browser, make_director  # noqa: F401 (browser: a fixture)
 from tournament.models import Entry, GameRecord
 from tournament.services.selfentry import ensure_tokens
 
@@ -107,3 +107,23 @@ def test_a_player_attaches_steps_through_and_the_opponent_sees_it(live_server, b
     ann.click("a.gcg")
     assert status(ann) == "Turn 3 of 3"
     assert "rack left (ABC)" in ann.locator("#gcg-sheet").inner_text()
+
+
+@pytest.mark.slow(seconds=6)  # chromium: the sign-in, the console page, one upload, axe twice
+def test_the_console_records_page_attaches_and_passes_axe(live_server, browser, tmp_path):  # noqa: F811
+    t, d, game = two_player_event("Del Solar, Cesar", "Able, Ann", (24, 0), "Console Records")
+    make_director(t, "boss")
+    path = tmp_path / "r1.gcg"
+    path.write_text(GOOD)
+    page = phone(browser, f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "boss")
+    page.fill("#id_password", "pw-long-enough-1")
+    page.locator("main button[type=submit], main input[type=submit]").first.click()
+    page.wait_for_load_state()
+    page.goto(f"{live_server.url}/t/{t.slug}/console/{d.slug}/records/")
+    assert axe_serious(page) == []
+    page.set_input_files(f"#file-{game.pk}", str(path))
+    page.locator(f"tr[data-game='{game.pk}'] button[type=submit]").click()
+    assert "record attached (3 turns)" in page.locator("ul.messages").inner_text()
+    assert axe_serious(page) == []
+    assert GameRecord.objects.get(game=game).file_name == "r1.gcg"
