@@ -56,6 +56,9 @@ def test_a_player_attaches_from_their_link_and_the_public_sees_the_game(client, 
     steps = json.loads(body.split('id="gcg-steps" type="application/json">')[1].split("<")[0])
     assert len(steps["steps"]) == 4 and steps["steps"][1]["rows"][7][7:10] == "CAB"
     assert steps["steps"][3]["totals"] == [24, 0]
+    # a record that names the racks left at the end shows them
+    gcg.attach_record(game, GOOD + "#rack2 DEFGHIJ\n", actor="test")
+    assert "Racks at the end: Ann Able DEFGHIJ" in client.get(url).content.decode()
     # the division's zip
     response = client.get(f"/t/{t.slug}/{d.slug}/records.zip")
     assert response["Content-Type"] == "application/zip"
