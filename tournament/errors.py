@@ -495,6 +495,19 @@ CODES: dict[str, str] = {
     "weekend_event_no_games": "{tournament}: no scored games to rate",
     "weekend_entries_none": "choose a division in at least one event of {weekend}",
     "weekend_entries_not_an_event": "{tournament} is not an event of the weekend {weekend}",
+    # game records (tournament.services.gcg)
+    "gcg_malformed": "{file} line {line}: {reason}",
+    "gcg_running_total": "{file} line {line}: {reason}",
+    "gcg_result_mismatch": "{file} line {line}: {name} ends on {total}, but the game's "
+    "recorded result gives {name} {score}",
+    "gcg_players_mismatch": "{file} line {line}: the record's players ({names}) are not this "
+    "game's players ({players})",
+    "gcg_no_result": "{where}: the game has no result yet; record it first, then attach its record",
+    "gcg_bye": "{where}: a bye or forfeit has no game record",
+    "gcg_no_record": "{where}: the game has no record",
+    "gcg_not_your_game": "{where}: you are not a player of this game",
+    "gcg_not_a_game": "{where}: there is no game on board {board} (boards: {boards})",
+    "gcg_file_too_large": "{file} is over {limit} KB: a game record is a few KB",
     # federation files (tournament.services.federation)
     "unknown_federation_file": "{value!r} is not a federation file here (choose one of {choices})",
     "federation_file_invalid": "{file}: {count} problem(s) found; fix them first, or "

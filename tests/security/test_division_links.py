@@ -82,6 +82,8 @@ def test_every_page_links_divisions_by_slug_never_by_name(hostile, client):
                 kwargs["round"] = 1
             if "<str:number>" in route:
                 kwargs["number"] = "1"
+            if "<str:board>" in route:
+                kwargs["board"] = "1"
             response = client.get(reverse(name, kwargs=kwargs))
             assert response.status_code < 500, (name, response.status_code)
             if "text/html" not in response.get("Content-Type", ""):

@@ -3,7 +3,7 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import clock, clubs, entries, venue, views
+from . import clock, clubs, entries, gcg, venue, views
 
 D = "tournaments/<slug:slug>/divisions/<str:division>/"
 
@@ -37,6 +37,12 @@ v1 = [
     path(D + "rounds/<int:round>/byes/", views.RoundByes.as_view(), name="round_byes"),
     path(D + "rounds/<int:round>/clock/", clock.RoundClockView.as_view(), name="round_clock"),
     path(D + "games/", views.GameList.as_view(), name="games"),
+    path(
+        D + "rounds/<int:round>/boards/<int:board>/record/",
+        gcg.GameRecordView.as_view(),
+        name="game_record",
+    ),
+    path(D + "records.zip", gcg.DivisionRecordsZip.as_view(), name="records_zip"),
     path(D + "standings/", views.Standings.as_view(), name="standings"),
     path(D + "needs/", views.Needs.as_view(), name="needs"),
     path(D + "chances/", views.Chances.as_view(), name="chances"),

@@ -30,6 +30,7 @@ from .core import (
     keep_version,
     slug_validator,
 )
+from .gcg import GameRecord
 from .interchange import ImportFile, ImportJob
 from .notices import Notice, NoticeSubscription
 from .online_entries import DivisionEntryRule, EntryWindow, OnlineEntry
@@ -49,6 +50,7 @@ __all__ = [
     "FederationDownload",
     "First",
     "Game",
+    "GameRecord",
     "ImportFile",
     "ImportJob",
     "Membership",

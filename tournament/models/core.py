@@ -236,6 +236,11 @@ class Tournament(models.Model):
     config = models.JSONField(
         default=dict, blank=True, help_text="other settings kept from an imported config.tsh"
     )
+    # Game records (GCG) attached to this event's games stay off public pages until the
+    # director publishes each round's records (a director who wants no hints mid-event).
+    records_private = models.BooleanField(
+        default=False, help_text="keep game records private until their round is published"
+    )
     # The round clock's length when a director starts it without giving one (issue 22).
     round_minutes = models.PositiveSmallIntegerField(
         default=25, help_text="minutes on the round clock unless the start says otherwise"
@@ -467,6 +472,9 @@ class Round(models.Model):
     number = models.PositiveIntegerField()
     system = models.CharField(max_length=20, blank=True, help_text="pairing system used")
     paired_at = models.DateTimeField(null=True, blank=True)
+    # When the director published this round's game records (tournaments that keep them
+    # private until then: Tournament.records_private).
+    records_published = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["division", "number"]

@@ -49,6 +49,14 @@ from .core import (
     tournament_by_slug,
     visible_contact,
 )
+from .gcg import (
+    division_records,
+    game_on_board,
+    public_record_boards,
+    public_record_rounds,
+    record_file_name,
+    record_of,
+)
 from .notices import (
     notice_candidates,
     notice_log,
@@ -80,6 +88,12 @@ from .venue import (
 )
 
 __all__ = [
+    "record_of",
+    "record_file_name",
+    "public_record_rounds",
+    "public_record_boards",
+    "game_on_board",
+    "division_records",
     "BoardRow",
     "CrossCell",
     "CrossRow",

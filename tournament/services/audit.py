@@ -112,6 +112,12 @@ class Action(StrEnum):
     SELF_REPORT = "self_report"
     SELF_CONFIRM = "self_confirm"
     SELF_DISPUTE = "self_dispute"
+    # game records (services.gcg)
+    ATTACH_GAME_RECORD = "attach_game_record"
+    REPLACE_GAME_RECORD = "replace_game_record"
+    REMOVE_GAME_RECORD = "remove_game_record"
+    PUBLISH_GAME_RECORDS = "publish_game_records"
+    RECORDS_PRIVATE = "records_private"
     # ratings
     SUBMIT_RATINGS = "submit_ratings"
     REQUEST_SUBMISSION = "request_submission"

@@ -27,7 +27,7 @@ from tournament.errors import ServiceError
 from tournament.selectors import RoundProgress, last_round_number, last_scored_round
 from tournament.standings import format_wins
 
-from ..models import Division, EntryWindow, Tournament
+from ..models import Division, EntryWindow, Game, Tournament
 from ..selectors import (
     DivisionSnapshot,
     EntryView,
@@ -41,11 +41,18 @@ from ..selectors import (
     replica_note,
     round_boards,
 )
+from ..selectors.gcg import (
+    division_records,
+    public_record_boards,
+    public_record_rounds,
+    record_of,
+)
 from ..standings import StandingsRow
 from ..team_standings import TeamStandingsRow
-from .caching import PUBLIC, Version, cached, data_key, viewer_role
+from .caching import PUBLIC, Version, cached, data_key, tournament_version, viewer_role
 from .caching import public_page as cached_page
 from .chances import chances_hidden, page_chances
+from .gcg import game_page, zip_response
 from .permissions import (
     DivisionMoved,
     can_direct,
@@ -446,6 +453,12 @@ def player(
             row["spread"] = g.score
         row["record"] = running.get(n) if g is not None and g.score is not None else None
         rows.append(row)
+    # rounds whose game has a public record: the card links the game's page
+    gcg_rounds = public_record_rounds(div, entry.pk)
+    for row in rows:
+        game_row = row["game"]
+        on_board = game_row is not None and row["round"] in gcg_rounds and game_row.board
+        row["gcg_board"] = game_row.board if on_board else None
     return render(
         request,
         "tournament/player.html",
@@ -591,6 +604,7 @@ def round_pairings(
             "boards": boards,
             "live": wanted > facts.scored_round,
             "rounds": range(1, facts.last_round + 1),
+            "record_boards": public_record_boards(div, wanted),
         },
     )
 
@@ -621,3 +635,53 @@ def crosstable(
             "live": facts.scored_round < div.rounds,
         },
     )
+
+
+@csrf_exempt
+@require_safe
+@cached_page("game")
+def game(
+    request: HttpRequest,
+    slug: str,
+    division: str,
+    number: str,
+    board: str,
+    version: Version | None,
+) -> HttpResponse:
+    """A game's own page: its GCG record in the board viewer (once public; its directors see
+    it at once), linked from the round's boards and the players' cards."""
+    page = _division_page(request, slug, division, version)
+    if isinstance(page, HttpResponse):
+        return page
+    div = page.div
+    wanted, on = _round_number(number), _round_number(board)
+    found = (
+        Game.objects.select_related("round", "player1__player", "player2__player")
+        .filter(round__division=div, round__number=wanted or -1, board=on or -1)
+        .first()
+    )
+    record = None
+    if found is not None:
+        found.round.division = div
+        record = record_of(found, public=not can_direct(request.user, div.tournament))
+    if record is None:
+        return _refuse(
+            request,
+            f"division {div.name}: round {number} board {board} has no game record to show",
+            404,
+        )
+    back = reverse("public:round", args=(div.tournament.slug, div.slug, found.round.number))
+    return game_page(request, found, record, back)
+
+
+@csrf_exempt
+@require_safe
+def records_zip(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+    """The division's game records as one zip of GCG files (the public ones; a director
+    gets every one)."""
+    page = _division_page(request, slug, division, tournament_version(slug))
+    if isinstance(page, HttpResponse):
+        return page
+    div = page.div
+    files = division_records(div, public=not can_direct(request.user, div.tournament))
+    return zip_response(files, f"{div.tournament.slug}-{div.slug}-gcg.zip")

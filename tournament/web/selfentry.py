@@ -35,6 +35,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
@@ -43,9 +44,12 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from tournament.errors import ServiceError
 
-from ..models import Entry
+from ..formats.gcg import MAX_BYTES
+from ..models import Entry, Game, GameRecord
 from ..selectors import games_seen_by, player_game_rows, records_by_round
+from ..selectors.gcg import record_of
 from ..services.checkin import player_check_in
+from ..services.gcg import attach_record_by_token, remove_record_by_token
 from ..services.selfentry import (
     SelfState,
     confirm_report,
@@ -63,6 +67,7 @@ from .caching import tournament_version
 from .errors import busy_refusal
 from .forms.selfentry import ConfirmForm, DisputeForm, ReportForm
 from .gate import shut_self
+from .gcg import game_page
 from .public import public_facts
 
 log = logging.getLogger(__name__)
@@ -174,6 +179,7 @@ def _page(
     *,
     bound: Any = None,
     status: int = 200,
+    record_error: str = "",
 ) -> HttpResponseBase:
     """The player's page; ``bound`` is a refused form shown with its errors at its fields
     (or, when the page has moved on since it was sent, its errors above the current state)."""
@@ -249,6 +255,9 @@ def _page(
         "public": tournament.published,
         "may_check_in": entry.checked_in_at is None and not last and entry.withdrawn_round is None,
         "venue_reports": venue_reports(entry),
+        "record_games": record_games(entry),
+        "record_error": record_error,
+        "record_max_kb": MAX_BYTES // 1024,
     }
     return _private(render(request, "selfentry/entry.html", context, status=status))
 
@@ -413,7 +422,109 @@ def check_in(request: HttpRequest, token: str) -> HttpResponseBase:
     return _private(redirect("selfentry:entry", token=token))
 
 
+def record_games(entry: Entry) -> list[dict[str, Any]]:
+    """The player's scored games (byes have no record), for the record form: round, the
+    opponent, and whether a record is attached."""
+    games = (
+        Game.objects.filter(player2__isnull=False, score1__isnull=False)
+        .filter(Q(player1=entry) | Q(player2=entry))
+        .select_related("round", "player1__player", "player2__player")
+        .order_by("round__number")
+    )
+    with_record = set(
+        GameRecord.objects.filter(game__in=[g.pk for g in games]).values_list("game_id", flat=True)
+    )
+    return [
+        {
+            "pk": g.pk,
+            "round": g.round.number,
+            "opponent": (g.player2 if g.player1_id == entry.pk else g.player1).player.name,
+            "has_record": g.pk in with_record,
+        }
+        for g in games
+    ]
+
+
+def _record_refused(request: HttpRequest, entry: Entry, exc: ServiceError) -> HttpResponseBase:
+    """A refused record: the page with the refusal (naming the file's line) above the form. A
+    refusal spends the link's budget as a refused report does."""
+    try:
+        spend_refused_report(entry)
+    except ServiceError as spent:
+        shut_self(entry.entry_token or "")
+        context = {"message": spent.message, "card": entry.entry_token}
+        response = render(request, "selfentry/throttled.html", context, status=429)
+        response["Retry-After"] = "60"
+        return _private(response)
+    return _page(request, entry, status=400, record_error=exc.message)
+
+
+@require_POST
+def attach_record(request: HttpRequest, token: str) -> HttpResponseBase:
+    """Attach (or replace) the GCG record of one of the player's scored games."""
+    entry = _entry(request, token)
+    if isinstance(entry, HttpResponse):
+        return entry
+    upload = request.FILES.get("file")
+    if upload is None:
+        return _record_refused(
+            request, entry, ServiceError("setup_required", field="file", what="the GCG file")
+        )
+    data = upload.read(MAX_BYTES + 1)
+    try:
+        with busy_refusal("file"):
+            attached = attach_record_by_token(
+                token, request.POST.get("game", ""), data, file_name=upload.name or ""
+            )
+    except ServiceError as exc:
+        return _record_refused(request, entry, exc)
+    game = attached.record.game
+    verb = "replaced" if attached.replaced else "attached"
+    return _done(
+        request,
+        token,
+        f"Round {game.round.number}: your game record is {verb} ({len(attached.parsed.turns)} "
+        "turns).",
+    )
+
+
+@require_POST
+def remove_record(request: HttpRequest, token: str, game: str) -> HttpResponseBase:
+    """Take the record of one of the player's games off."""
+    entry = _entry(request, token)
+    if isinstance(entry, HttpResponse):
+        return entry
+    try:
+        remove_record_by_token(token, game)
+    except ServiceError as exc:
+        return _record_refused(request, entry, exc)
+    return _done(request, token, "Your game record is removed.")
+
+
+@require_safe
+def view_record(request: HttpRequest, token: str, game: str) -> HttpResponseBase:
+    """The viewer for one of the player's own games (private records too)."""
+    entry = _entry(request, token)
+    if isinstance(entry, HttpResponse):
+        return entry
+    found = (
+        Game.objects.select_related("round__division__tournament", "player1__player")
+        .select_related("player2__player")
+        .filter(pk=game if game.isascii() and game.isdigit() else -1)
+        .filter(Q(player1=entry) | Q(player2=entry))
+        .first()
+    )
+    record = record_of(found, public=False) if found is not None else None
+    if record is None:
+        raise Http404()
+    back = reverse("selfentry:entry", args=(token,))
+    return _private(game_page(request, found, record, back))
+
+
 urlpatterns: list[URLPattern] = [
+    path("<str:token>/record/", attach_record, name="attach_record"),
+    path("<str:token>/record/<str:game>/", view_record, name="record"),
+    path("<str:token>/record/<str:game>/remove/", remove_record, name="remove_record"),
     path("<str:token>/", entry_page, name="entry"),
     path("<str:token>/report/", report, name="report"),
     path("<str:token>/confirm/", confirm, name="confirm"),

@@ -37,6 +37,12 @@ public_patterns = (
             name="round",
         ),
         path("t/<slug:slug>/<str:division>/crosstable/", public.crosstable, name="crosstable"),
+        path(
+            "t/<slug:slug>/<str:division>/round/<str:number>/board/<str:board>/",
+            public.game,
+            name="game",
+        ),
+        path("t/<slug:slug>/<str:division>/records.zip", public.records_zip, name="records_zip"),
         path("t/<slug:slug>/<str:division>/player/<str:number>/", public.player, name="player"),
     ],
     "public",
