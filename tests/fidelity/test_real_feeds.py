@@ -167,9 +167,12 @@ def test_every_rank_tsh_printed(name):
                 assert uncapped[p.number][r] == p.rrank[r], (division, p.name, r)
 
 
-@pytest.mark.parametrize("name", ["ccc-may2026-pairing.js", "cpss-may2026.js", "raining2026.js"])
+@pytest.mark.parametrize(
+    "name",
+    ["ccc-may2026-pairing.js", "ccc-may2026-pairings.js", "cpss-may2026.js", "raining2026.js"],
+)
 def test_capped_feeds_rank_on_the_capped_spread(name):
-    """The three feeds with ``spread_cap = [250]``: every ``rcrank`` after every round."""
+    """The four feeds with ``spread_cap = [250]``: every ``rcrank`` after every round."""
     out, tournament, _printed = compare_feed(name)
     assert tournament.spread_cap == 250 and tournament.spread_cap_list == [250]
     assert len(out.capped) > 100
