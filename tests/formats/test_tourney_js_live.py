@@ -44,18 +44,17 @@ REAL_FEEDS = sorted(FEEDS.glob("*.js"))
 # TSH 3.350's feeds (2026); the older liwords captures write first_out_of_the_money differently
 NEWEST_FEEDS = ("cpss-may2026.js", "pairings111.js", "raining2026.js")
 # an older TSH's feed (2025): no maxrp, and none of the viewer keys TSH added since
-OLDER_TSH_FEEDS = {
-    "botb2025.js": {
-        "class_prize_colors",
-        "class_prize_colours",
-        "esb_lite",
-        "player_moods",
-        "scoreboard_team_colors",
-        "scoreboard_team_colours",
-        "spread_bad",
-        "suppress_results_in_pairings",
-    }
+_BOTB_MISSING = {
+    "class_prize_colors",
+    "class_prize_colours",
+    "esb_lite",
+    "player_moods",
+    "scoreboard_team_colors",
+    "scoreboard_team_colours",
+    "spread_bad",
+    "suppress_results_in_pairings",
 }
+OLDER_TSH_FEEDS = {"botb2025.js": _BOTB_MISSING, "botb2025-r7.js": _BOTB_MISSING}
 # config keys every real feed carries that are the event's own data, not viewer settings
 EVENT_DATA = {"event_date", "max_rounds", "notes", "prize_bands", "division_label", "tables"}
 
