@@ -25,28 +25,30 @@ BEFORE_ROUND_1 = (
 
 STAGES = {
     "before round 1": [
-        "Able, Ann 1800 ; ; class A; lifeg 300",
-        "Baker, Bo 1700 ; ",
-        "Cole, Cy  1600 ; ; class B",
-        "Dee, Di   0 ; ",
+        "Able, Ann               1800 ; ; class A; lifeg 300",
+        "Baker, Bo               1700 ; ",
+        "Cole, Cy                1600 ; ; class B",
+        "Dee, Di                    0 ; ",
     ],
     "paired": [
-        "Able, Ann 1800 2; ; board 1; class A; lifeg 300; p12 1",
-        "Baker, Bo 1700 1; ; board 1; p12 2",
-        "Cole, Cy  1600 4; ; board 2; class B; p12 1",
-        "Dee, Di   0 3; ; board 2; p12 2",
+        "Able, Ann               1800 2; ; board 1; class A; lifeg 300; p12 1",
+        "Baker, Bo               1700 1; ; board 1; p12 2",
+        "Cole, Cy                1600 4; ; board 2; class B; p12 1",
+        "Dee, Di                    0 3; ; board 2; p12 2",
     ],
     "partly scored": [
-        "Able, Ann 1800 2; 400; board 1; class A; lifeg 300; newr 1808; p12 1; rrank 1 1",
-        "Baker, Bo 1700 1; 350; board 1; newr 1692; p12 2; rrank 2 4",
-        "Cole, Cy  1600 4; ; board 2; class B; newr 1600; p12 1; rrank 3 2",
-        "Dee, Di   0 3; ; board 2; newr 0; p12 2; rrank 4 2",
+        "Able, Ann               1800 2; 400; board 1; class A; lifeg 300; newr 1808; p12 1; "
+        "rrank 1 1",
+        "Baker, Bo               1700 1; 350; board 1; newr 1692; p12 2; rrank 2 4",
+        "Cole, Cy                1600 4; ; board 2; class B; newr 1600; p12 1; rrank 3 2",
+        "Dee, Di                    0 3; ; board 2; newr 0; p12 2; rrank 4 2",
     ],
     "scored": [
-        "Able, Ann 1800 2; 400; board 1; class A; lifeg 300; newr 1808; p12 1; rrank 1 1",
-        "Baker, Bo 1700 1; 350; board 1; newr 1692; p12 2; rrank 2 4",
-        "Cole, Cy  1600 4; 380; board 2; class B; newr 1596; p12 1; rrank 3 3",
-        "Dee, Di   0 3; 420; board 2; newr 2000; p12 2; rrank 4 2",
+        "Able, Ann               1800 2; 400; board 1; class A; lifeg 300; newr 1808; p12 1; "
+        "rrank 1 1",
+        "Baker, Bo               1700 1; 350; board 1; newr 1692; p12 2; rrank 2 4",
+        "Cole, Cy                1600 4; 380; board 2; class B; newr 1596; p12 1; rrank 3 3",
+        "Dee, Di                    0 3; 420; board 2; newr 2000; p12 2; rrank 4 2",
     ],
 }
 
@@ -89,4 +91,4 @@ def test_keys_sort_as_perl_sorts_them_and_an_empty_field_is_left_out():
         scores=[],
         fields={"rrank": ["1"], "p12": [], "board": ["3"], "Zone": ["x"], "lifeg": ["9"]},
     )
-    assert write_t([p]) == "Able, Ann 1800 ; ; Zone x; board 3; lifeg 9; rrank 1\n"
+    assert write_t([p]) == "Able, Ann               1800 ; ; Zone x; board 3; lifeg 9; rrank 1\n"

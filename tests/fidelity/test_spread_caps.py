@@ -155,6 +155,22 @@ def test_round_trip_config_import_export_keeps_the_list(tmp_path):
 
 
 @pytest.mark.django_db
+def test_config_tsh_standings_spread_cap_is_read_and_written_back(tmp_path):
+    """``config standings_spread_cap = 1`` was an unknown key to the config reader (kept as a
+    line, never read), so the import ranked and showed the capped spread."""
+    path = _event(tmp_path / "event", "[100, 100, 150]")
+    path.write_text(path.read_text() + "config standings_spread_cap = 1\n")
+    tournament = import_tsh(path)
+    assert tournament.standings_spread_cap
+    rows = division_standings(tournament.divisions.get())
+    assert {row.number: row.spread for row in rows} == {1: 240, 2: 100, 3: -340, 4: 0}
+    export_tsh(tournament, tmp_path / "out")
+    written = (tmp_path / "out" / "config.tsh").read_text()
+    assert written.count("standings_spread_cap") == 1
+    assert import_tsh(tmp_path / "out" / "config.tsh").standings_spread_cap
+
+
+@pytest.mark.django_db
 def test_one_cap_is_written_as_a_one_element_list(tmp_path):
     tournament = import_tsh(_event(tmp_path / "event", "250"))
     assert tournament_config(tournament).settings["spread_cap"] == [250]

@@ -155,7 +155,10 @@ def test_unknown_fields_kept_and_written_back_as_tsh_writes_them():
     ]
     # TSH's TFile::FormatLine: keys in alphabetical order, a field without values left out
     written = write_t(players)
-    assert written == "A, A 1500 2; 400; password secret; zeta 1 x\nB, B 1400 1; 350\n"
+    assert written == (
+        "A, A                    1500 2; 400; password secret; zeta 1 x\n"
+        "B, B                    1400 1; 350\n"
+    )
     del players[0].fields["alpha"]
     assert parse_t(written) == players
 

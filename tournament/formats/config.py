@@ -52,6 +52,8 @@ COMMON_KEYS = (
     "prize_bands",
     "director_id",
     "tournament_id",
+    "show_inactive",  # the standings rank withdrawn players too (their rcrank in capped events)
+    "standings_spread_cap",  # the cap ranks the standings only (the spread shown stays real)
 )
 
 

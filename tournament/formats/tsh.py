@@ -413,7 +413,7 @@ def _written_name(player: TshPlayer) -> str:
 
 
 def write_t(players: list[TshPlayer]) -> str:
-    """Render players as a ``.t`` file, names padded so the ratings line up.
+    """Render players as a ``.t`` file, each line as TSH's ``TFile::FormatLine`` writes it.
 
     Players are written in list order, so their ``number`` must match their position: the
     line order *is* the numbering and a mismatch would silently re-pair everyone.
@@ -429,16 +429,17 @@ def write_t(players: list[TshPlayer]) -> str:
         for key, values in p.fields.items():
             if not _KEY.match(key) or any(";" in v or not v or v.split() != [v] for v in values):
                 raise FormatError(f"player {index} ({p.name}): field {key!r} cannot be written")
-    names = [_written_name(p) for p in players]
-    width = max((len(n) for n in names), default=0)
     lines = []
-    for p, name in zip(players, names, strict=True):
+    for p in players:
         rating = p.rating_text or str(p.rating)  # a team's 'a+b+c' is written back as it came
-        # TSH's TFile::FormatLine: "NAME RATING OPPS; SCORES", so a player not yet paired has
-        # "RATING ; " (the space before ';' and the one after stay); then every extra field
-        # with values as "; KEY V1 V2", the keys in alphabetical order, an empty field left out
+        # TSH's TFile::FormatLine: sprintf("%-22s %5s %s; %s", name, rating, opponents,
+        # scores), so a player not yet paired has "RATING ; " (the space before ';' and the
+        # one after stay) and no line is shorter than 31 characters (a reader skips shorter
+        # ones); then every extra field with values as "; KEY V1 V2", the keys in alphabetical
+        # order, an empty field left out
         opponents = " ".join(map(_token, p.opponents))
-        line = f"{name.ljust(width)} {rating} {opponents}; {' '.join(map(_token, p.scores))}"
+        name = _written_name(p)
+        line = f"{name:<22} {rating:>5} {opponents}; {' '.join(map(_token, p.scores))}"
         for key in sorted(p.fields):
             if p.fields[key]:
                 line += "; " + " ".join([key, *p.fields[key]])

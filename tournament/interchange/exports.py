@@ -24,7 +24,7 @@ import io
 import os
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -776,6 +776,13 @@ def _round_ranks(
 
     ``rrank`` ranks on the spread shown (capped only when the cap applies everywhere);
     ``rcrank`` on the capped spread, which is what esb.js shows when the config has a cap.
+
+    With ``config show_inactive`` TSH's standings rank the withdrawn players too, and in a
+    capped event the standings are what computes and stores ``rcrank``:
+    ``TSH::Report::Standings`` calls ``ComputeCappedRanks($r0, {show_inactive => ...})``, and
+    ``TSH::Division::ComputeCappedRanks`` skips ``SpliceInactive`` when given it. So ``rcrank``
+    then places every player, a withdrawn one as if still entered, while ``rrank`` (computed
+    by the pairing commands, which pass no option) leaves them out as usual.
     """
     from tournament.standings import ranks_by_round
 
@@ -783,6 +790,8 @@ def _round_ranks(
     entrants, rounds = (snapshot or DivisionSnapshot.load(division)).player_rounds()
     cap = tournament.spread_cap_rule
     common = {"last_round": last, "sum_before_spread": tournament.sum_before_spread}
+    settings = (tournament.config or {}).get("settings") or {}
+    show_inactive = str(settings.get("show_inactive", "")).strip() not in ("", "0")
     try:
         ranks = ranks_by_round(
             entrants,
@@ -791,7 +800,10 @@ def _round_ranks(
             **common,
         )
         capped = None if cap is None else ranks
-        if cap is not None and tournament.standings_spread_cap:
+        if cap is not None and show_inactive:
+            everyone = [replace(e, withdrawn_round=None) for e in entrants]
+            capped = ranks_by_round(everyone, rounds, spread_cap=cap, **common)
+        elif cap is not None and tournament.standings_spread_cap:
             capped = ranks_by_round(entrants, rounds, spread_cap=cap, **common)
     except ValueError:
         return {}, None  # data the standings refuse too: the .t fields stay as they were
