@@ -334,6 +334,11 @@ class StreamThread:
         main = self.stream.serve(self.host, self.port, self._started.set)
         with contextlib.suppress(asyncio.CancelledError):
             self.loop.run_until_complete(main)
+        # the cancelled tasks (poll, heartbeat, connections) finish before the loop closes
+        left = asyncio.all_tasks(self.loop)
+        if left:
+            self.loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+        self.loop.close()
 
     def start(self) -> StreamThread:
         self._thread.start()
