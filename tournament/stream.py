@@ -27,6 +27,7 @@ import logging
 import re
 import resource
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ HEARTBEAT_SECONDS = 15.0  # a comment line: proxies keep the connection, dead on
 RETRY_MS = 1000  # EventSource waits this long before reconnecting (a restart, a blip)
 MAX_BUFFER = 256 * 1024  # a client this far behind (not reading) is dropped; it reconnects
 REQUEST_TIMEOUT = 10.0
+KNOWN_SECONDS = 2.0  # a tournament's lookup serves the connections of the next 2 s
 PATH = re.compile(r"^/t/([-a-zA-Z0-9_]+)/live/$")
 
 
@@ -87,6 +89,8 @@ class StreamServer:
         self.redis_url = redis_url
         self.poll_seconds = poll_seconds or (REDIS_POLL_SECONDS if redis_url else POLL_SECONDS)
         self.channels: dict[int, Channel] = {}
+        self.known: dict[str, tuple[int, float]] = {}  # slug -> (pk, when looked up)
+        self.replays: dict[tuple[int, int], tuple[int, list[Any]]] = {}
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stream-db")
         self.wake = asyncio.Event()
         self.sent = 0  # events written (the benchmark's count)
@@ -133,7 +137,7 @@ class StreamServer:
             match = PATH.match(url.path)
             if method not in ("GET", "HEAD") or match is None:
                 return _answer(writer, 404, "Not found: the live stream is /t/SLUG/live/\n")
-            found = await self.tournament(match.group(1))
+            found = self.recent(match.group(1)) or await self.tournament(match.group(1))
             if found is None:
                 return _answer(writer, 404, "No such published tournament\n")
             pk, last_now = found
@@ -172,10 +176,22 @@ class StreamServer:
             with contextlib.suppress(Exception):
                 writer.close()
 
+    def recent(self, slug: str) -> tuple[int, int] | None:
+        """A tournament someone listens to, looked up less than ``KNOWN_SECONDS`` ago: a
+        crowd reconnecting at once (a restart) costs one lookup, not one each."""
+        known = self.known.get(slug)
+        if known is None or time.monotonic() - known[1] > KNOWN_SECONDS:
+            return None
+        channel = self.channels.get(known[0])
+        return (channel.pk, channel.last) if channel is not None else None
+
     async def tournament(self, slug: str) -> tuple[int, int] | None:
         from .selectors.live import live_tournament
 
-        return await self.read(live_tournament, slug)
+        found = await self.read(live_tournament, slug)
+        if found is not None:
+            self.known[slug] = (found[0], time.monotonic())
+        return found
 
     async def channel(self, pk: int, last_now: int) -> Channel:
         channel = self.channels.get(pk)
@@ -193,7 +209,17 @@ class StreamServer:
         """What a reconnecting page missed, from the audit trail (too much: "reload")."""
         from .selectors.live import REPLAY_LIMIT, changes_since
 
-        missed = await self.read(changes_since, pk, listener.last)
+        key = (pk, listener.last)
+        kept = self.replays.get(key)
+        channel = self.channels.get(pk)
+        if kept is not None and channel is not None and kept[0] == channel.last:
+            missed = kept[1]  # the same gap as the page before it (a crowd reconnecting)
+        else:
+            missed = await self.read(changes_since, pk, listener.last)
+            if channel is not None:
+                if len(self.replays) > 1000:
+                    self.replays.clear()
+                self.replays[key] = (channel.last, missed)
         if len(missed) > REPLAY_LIMIT:
             listener.send(event(missed[-1].id, "reload"), missed[-1].id)
             return

@@ -16,15 +16,20 @@
   var url = base.replace(/\/$/, "") + me.dataset.path + "?since=" + live.last;
   var pending = null;
 
+  var lastRefresh = 0;
   function refresh(kind) {
     if (kind === "reload") { location.reload(); return; }
     document.documentElement.dataset.liveKind = kind;
     if (pending) return;
-    // several writes in a burst (a pairing of 200 boards): one refresh for them all
+    // several writes in a burst (a pairing of 200 boards, results typed one a second): one
+    // refresh for them, at most one a second; spread over 0.2 s so a crowd's pages do not
+    // all ask in the same millisecond
+    var wait = Math.max(60, lastRefresh + 1000 - Date.now()) + Math.floor(Math.random() * 200);
     pending = setTimeout(function () {
       pending = null;
+      lastRefresh = Date.now();
       document.body.dispatchEvent(new CustomEvent("live-change", { bubbles: true }));
-    }, 60);
+    }, wait);
   }
 
   function connect() {
