@@ -137,3 +137,27 @@ def test_the_page_names_the_stream_only_when_one_is_configured(event):
     t.published = False
     with override_settings(GIBSON_STREAM_URL="/"):
         assert template.render(Context({"t": t})) == ""
+
+
+def test_serve_demo_starts_the_stream_on_the_next_port_and_tells_the_pages(event, settings):
+    from tournament.management.commands.serve_demo import start_demo_stream
+
+    t, d = event
+    port = free_port()
+    # it sets django.conf.settings itself; the fixture puts back what it is given here
+    settings.GIBSON_STREAM_URL = settings.GIBSON_STREAM_URL
+    settings.CONTENT_SECURITY_POLICY = settings.CONTENT_SECURITY_POLICY
+    line, demo = start_demo_stream(f"127.0.0.1:{port - 1}")
+    try:
+        assert demo is not None and f"127.0.0.1:{port}/t/SLUG/live/" in line
+        assert settings.GIBSON_STREAM_URL == f":{port}"
+        assert settings.CONTENT_SECURITY_POLICY["DIRECTIVES"]["connect-src"][-1] == f"*:{port}"
+        page = Listener(port, f"/t/{t.slug}/live/")
+        assert "text/event-stream" in page.until("retry:")
+        page.close()
+        # the port taken (a second demo): no stream, the pages poll
+        again, none = start_demo_stream(f"127.0.0.1:{port - 1}")
+        assert none is None and "busy" in again
+    finally:
+        if demo is not None:
+            demo.stop()

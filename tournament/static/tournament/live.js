@@ -22,9 +22,9 @@
     document.documentElement.dataset.liveKind = kind;
     if (pending) return;
     // several writes in a burst (a pairing of 200 boards, results typed one a second): one
-    // refresh for them, at most one a second; spread over 0.2 s so a crowd's pages do not
+    // refresh for them, at most one a second; spread over 0.1 s so a crowd's pages do not
     // all ask in the same millisecond
-    var wait = Math.max(60, lastRefresh + 1000 - Date.now()) + Math.floor(Math.random() * 200);
+    var wait = Math.max(30, lastRefresh + 1000 - Date.now()) + Math.floor(Math.random() * 100);
     pending = setTimeout(function () {
       pending = null;
       lastRefresh = Date.now();
