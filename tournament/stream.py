@@ -42,6 +42,7 @@ HEARTBEAT_SECONDS = 15.0  # a comment line: proxies keep the connection, dead on
 RETRY_MS = 1000  # EventSource waits this long before reconnecting (a restart, a blip)
 MAX_BUFFER = 256 * 1024  # a client this far behind (not reading) is dropped; it reconnects
 REQUEST_TIMEOUT = 10.0
+MAX_STREAMS = 20_000  # beyond, a page is told 503 and polls (open files stay for the rest)
 KNOWN_SECONDS = 2.0  # a tournament's lookup serves the connections of the next 2 s
 PATH = re.compile(r"^/t/([-a-zA-Z0-9_]+)/live/$")
 
@@ -85,8 +86,15 @@ def event(change_id: int, kind: str) -> bytes:
 class StreamServer:
     """The streams of every tournament in this process; ``serve`` runs it on an address."""
 
-    def __init__(self, *, redis_url: str = "", poll_seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        redis_url: str = "",
+        poll_seconds: float | None = None,
+        max_streams: int = MAX_STREAMS,
+    ) -> None:
         self.redis_url = redis_url
+        self.max_streams = max_streams
         self.poll_seconds = poll_seconds or (REDIS_POLL_SECONDS if redis_url else POLL_SECONDS)
         self.channels: dict[int, Channel] = {}
         self.known: dict[str, tuple[int, float]] = {}  # slug -> (pk, when looked up)
@@ -137,6 +145,8 @@ class StreamServer:
             match = PATH.match(url.path)
             if method not in ("GET", "HEAD") or match is None:
                 return _answer(writer, 404, "Not found: the live stream is /t/SLUG/live/\n")
+            if self.clients >= self.max_streams:
+                return _answer(writer, 503, "Too many streams: poll the page instead\n")
             found = self.recent(match.group(1)) or await self.tournament(match.group(1))
             if found is None:
                 return _answer(writer, 404, "No such published tournament\n")
@@ -315,7 +325,7 @@ def _since(last_event_id: str | None, query: list[str] | None) -> int | None:
 
 
 def _answer(writer: asyncio.StreamWriter, status: int, text: str) -> None:
-    reason = {200: "OK", 400: "Bad Request", 404: "Not Found"}[status]
+    reason = {200: "OK", 400: "Bad Request", 404: "Not Found", 503: "Service Unavailable"}[status]
     body = text.encode()
     writer.write(
         f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\n"
@@ -347,8 +357,11 @@ def run(
 class StreamThread:
     """The stream in a thread of this process, for ``serve_demo`` and the tests."""
 
-    def __init__(self, host: str, port: int, *, redis_url: str = "") -> None:
+    def __init__(
+        self, host: str, port: int, *, redis_url: str = "", max_streams: int = MAX_STREAMS
+    ) -> None:
         self.host, self.port, self.redis_url = host, port, redis_url
+        self.max_streams = max_streams
         self.loop: asyncio.AbstractEventLoop | None = None
         self.stream: StreamServer | None = None
         self._started = threading.Event()
@@ -356,7 +369,7 @@ class StreamThread:
 
     def _run(self) -> None:
         self.loop = asyncio.new_event_loop()
-        self.stream = StreamServer(redis_url=self.redis_url)
+        self.stream = StreamServer(redis_url=self.redis_url, max_streams=self.max_streams)
         main = self.stream.serve(self.host, self.port, self._started.set)
         with contextlib.suppress(asyncio.CancelledError):
             self.loop.run_until_complete(main)

@@ -161,3 +161,25 @@ def test_serve_demo_starts_the_stream_on_the_next_port_and_tells_the_pages(event
     finally:
         if demo is not None:
             demo.stop()
+
+
+def test_beyond_its_limit_the_stream_says_503_and_the_page_polls(event):
+    """A flood of connections cannot take every open file: the one too many is refused at
+    once (EventSource then gives up and the page's htmx polling carries on)."""
+    t, d = event
+    small = StreamThread("127.0.0.1", free_port(), max_streams=2).start()
+    try:
+        pages = [Listener(small.port, f"/t/{t.slug}/live/") for _ in range(2)]
+        for page in pages:
+            assert "text/event-stream" in page.until("retry:")
+        extra = Listener(small.port, f"/t/{t.slug}/live/")
+        assert extra.until("\r\n\r\n").startswith("HTTP/1.1 503")
+        extra.close()
+        pages[0].close()
+        time.sleep(0.2)  # its place is free again
+        again = Listener(small.port, f"/t/{t.slug}/live/")
+        assert "text/event-stream" in again.until("retry:")
+        for page in (again, pages[1]):
+            page.close()
+    finally:
+        small.stop()
