@@ -183,3 +183,25 @@ def test_beyond_its_limit_the_stream_says_503_and_the_page_polls(event):
             page.close()
     finally:
         small.stop()
+
+
+def test_the_live_public_pages_load_the_stream_script_when_there_is_a_stream(
+    event, client, settings
+):
+    t, d = event
+    pages = [
+        f"/t/{t.slug}/{d.slug}/standings/",
+        f"/t/{t.slug}/{d.slug}/round/2/",
+        f"/t/{t.slug}/{d.slug}/player/1/",
+        f"/t/{t.slug}/{d.slug}/crosstable/",
+        f"/t/{t.slug}/screen/",
+        f"/t/{t.slug}/broadcast/",
+    ]
+    for path in pages:
+        assert "live.js" not in client.get(path).content.decode(), path
+    settings.GIBSON_STREAM_URL = "/"
+    services.update_tournament(t, actor="cmd", venue="Hall")  # a new version: pages rebuilt
+    for path in pages:
+        html = client.get(path).content.decode()
+        assert f'data-live="/" data-path="/t/{t.slug}/live/"' in html, path
+        assert "live-change from:body" in html, path

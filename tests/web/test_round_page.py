@@ -201,7 +201,8 @@ def test_the_player_card_refreshes_while_play_goes_on_and_answers_304(client, ev
     url = f"/t/{t.slug}/{d.slug}/player/1/"
     first = client.get(url)
     html_ = first.content.decode()
-    assert 'hx-get="' + url + '"' in html_ and 'hx-trigger="every 15s"' in html_
+    assert 'hx-get="' + url + '"' in html_
+    assert 'hx-trigger="every 15s, live-change from:body"' in html_
     assert 'hx-select="#card"' in html_ and 'id="card"' in html_
     # a poll with the page's ETag is a 304 until a result changes the division
     etag = first["ETag"]
