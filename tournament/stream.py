@@ -102,6 +102,7 @@ class StreamServer:
         self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stream-db")
         self.wake = asyncio.Event()
         self.sent = 0  # events written (the benchmark's count)
+        self.streams = 0  # stream connections open or opening
         self.server: asyncio.AbstractServer | None = None
 
     @property
@@ -136,6 +137,7 @@ class StreamServer:
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         listener: Listener | None = None
         channel: Channel | None = None
+        counted = False
         try:
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), REQUEST_TIMEOUT)
             method, target, headers = _parse(head)
@@ -145,8 +147,10 @@ class StreamServer:
             match = PATH.match(url.path)
             if method not in ("GET", "HEAD") or match is None:
                 return _answer(writer, 404, "Not found: the live stream is /t/SLUG/live/\n")
-            if self.clients >= self.max_streams:
+            if self.streams >= self.max_streams:
                 return _answer(writer, 503, "Too many streams: poll the page instead\n")
+            self.streams += 1  # counted from here (no await since the check), until it ends
+            counted = True
             found = self.recent(match.group(1)) or await self.tournament(match.group(1))
             if found is None:
                 return _answer(writer, 404, "No such published tournament\n")
@@ -179,6 +183,8 @@ class StreamServer:
         except ValueError:
             _answer(writer, 400, "Bad request\n")
         finally:
+            if counted:
+                self.streams -= 1
             if channel is not None and listener is not None:
                 channel.listeners.discard(listener)
                 if not channel.listeners:
