@@ -31,6 +31,11 @@ class TournamentConfig(AppConfig):
 
         register_audit_hook("prize chances on a worker", refresh_on_change)
 
+        from .live import announce_on_commit
+
+        # the live stream's processes hear of a write at once through Redis, if there is one
+        register_audit_hook("live stream", announce_on_commit)
+
         from django.contrib.auth import get_user_model
         from django.db.models.signals import pre_save
 

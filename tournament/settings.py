@@ -519,6 +519,20 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
+# The live stream (``manage.py serve_stream``, tournament.stream) public pages and overlays
+# listen to: "" none (pages poll, as before), "/" this site's own address (nginx in front sends
+# /t/SLUG/live/ to the stream), ":PORT" the page's host on another port (``serve --stream``
+# without a front), or a full origin such as https://live.example.org. Another origin is
+# added to the pages' connect-src (the stream answers with Access-Control-Allow-Origin: *).
+GIBSON_STREAM_URL = os.environ.get("GIBSON_STREAM_URL", "").strip().rstrip("/") or (
+    "/" if os.environ.get("GIBSON_STREAM_URL", "").strip() == "/" else ""
+)
+if GIBSON_STREAM_URL and GIBSON_STREAM_URL != "/":
+    _stream_source = (
+        f"*{GIBSON_STREAM_URL}" if GIBSON_STREAM_URL.startswith(":") else GIBSON_STREAM_URL
+    )
+    CONTENT_SECURITY_POLICY["DIRECTIVES"]["connect-src"] = ["'self'", _stream_source]
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -6,8 +6,9 @@ director sees. Checked through the tier: a result shows on the public standings 
 second; a signed-in director's pages and a draft's staff view are never kept nor given to
 anyone else; an API write is never answered from the cache; per-address limits count the
 client nginx saw, never what a client wrote in X-Forwarded-For; ``restore`` empties the tier;
-stopping the command stops nginx and gunicorn. Skipped where nginx is not installed (CI
-installs it: .ci/run).
+stopping the command stops nginx and gunicorn, and the live stream (``--stream``) started
+beside them, whose events reach a page through nginx unbuffered. Skipped where nginx is not
+installed (CI installs it: .ci/run).
 """
 
 from __future__ import annotations
@@ -179,12 +180,13 @@ def front(tmp_path_factory) -> Iterator[Front]:
     )
     assert made.returncode == 0, made.stderr[-3000:]
     token = json.loads(made.stdout.strip().splitlines()[-1])["token"]
-    port, app_port = free_port(), free_port()
+    port, app_port, stream_port = free_port(), free_port(), free_port()
     log = data / "serve.log"
     with log.open("w") as out:
         process = subprocess.Popen(
             [sys.executable, "manage.py", "serve", "--front", f"127.0.0.1:{port}"]
-            + ["--addr", f"127.0.0.1:{app_port}", "--workers", "2"],
+            + ["--addr", f"127.0.0.1:{app_port}", "--workers", "2"]
+            + ["--stream", f"127.0.0.1:{stream_port}"],
             cwd=REPO,
             env=env,
             stdout=out,
@@ -287,6 +289,32 @@ def test_an_api_write_is_never_answered_from_the_cache(front):
     assert read.status == 200 and read.headers["cache-control"] == "public, max-age=1"
 
 
+def test_the_live_stream_passes_through_the_tier_at_once(front):
+    """A page names the stream on its own address; nginx passes each event on unbuffered."""
+    page = front.request(STANDINGS).text
+    assert f'data-live="/" data-path="/t/{SLUG}/live/"' in page
+    sock = socket.create_connection(("127.0.0.1", front.port), timeout=5)
+    sock.sendall(f"GET /t/{SLUG}/live/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    got = b""
+    while b"retry:" not in got:
+        got += sock.recv(4096)
+    assert b"text/event-stream" in got and b"x-cache: " not in got.lower()
+    started = time.monotonic()
+    clock = front.request(
+        API + "rounds/1/clock/",
+        method="POST",
+        body=b'{"action": "start"}',
+        headers={"Authorization": f"Token {front.token}", "Content-Type": "application/json"},
+    )
+    assert clock.status == 200, clock.text
+    sock.settimeout(2)
+    while b'"kind":"clock"' not in got:
+        got += sock.recv(4096)
+    assert time.monotonic() - started < 1.0
+    sock.close()
+    assert front.request(f"/t/{DRAFT}/live/").status == 404  # a draft is not streamed
+
+
 def test_per_address_limits_count_the_client_nginx_saw(front):
     def read(n: int, source: str, forwarded: str | None = None) -> int:
         headers = {"X-Forwarded-For": forwarded} if forwarded else {}
@@ -326,6 +354,10 @@ def test_restore_empties_the_tier(front, tmp_path):
 
 def test_stopping_the_command_stops_nginx_and_gunicorn(front):
     pid = int((front.data / "front" / "nginx.pid").read_text())
+    streams = subprocess.run(
+        ["pgrep", "-P", str(front.process.pid), "-f", "serve_stream"], capture_output=True
+    )
+    assert streams.stdout.split(), "the live stream runs beside gunicorn"
     os.killpg(front.process.pid, signal.SIGTERM)
     assert front.process.wait(timeout=60) == 0
     time.sleep(0.5)
@@ -333,3 +365,6 @@ def test_stopping_the_command_stops_nginx_and_gunicorn(front):
         os.kill(pid, 0)
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", front.port), timeout=2).close()
+    for stream_pid in streams.stdout.split():  # the live stream stopped with them
+        with pytest.raises(ProcessLookupError):
+            os.kill(int(stream_pid), 0)

@@ -31,7 +31,7 @@ def test_the_screen_follows_the_phase_and_carries_the_clocks_times(event, now):
     # A: round 1 in play, its boards; B: nothing paired yet
     assert "Division A: round 1" in html and "#1 Able, Ann1" in html and "0 of 2 games in" in html
     assert "Division B: before round 1" in html
-    assert 'hx-get="/t/clock-open/screen/" hx-trigger="every 5s"' in html
+    assert 'hx-get="/t/clock-open/screen/" hx-trigger="every 5s, live-change from:body"' in html
     assert "not started" in html and "25:00" in html
     svc.start_clock(event.a, 1, actor=event.director)
     now.advance(minutes=4, seconds=30)

@@ -75,7 +75,8 @@ def test_the_round_lists_every_board_with_first_and_second_and_the_bye_last(clie
     assert [r[0] for r in rows] == ["1", "2", ""] and rows[1][1] == "#3 Cole, Cy"
     html = response.content.decode()
     assert 'id="find-name"' in html and "find-name.js" in html
-    assert 'hx-trigger="every 15s"' in html and 'hx-select="#boards"' in html  # live: unscored
+    assert 'hx-trigger="every 15s, live-change from:body"' in html  # live: unscored
+    assert 'hx-select="#boards"' in html
 
 
 def test_a_scored_round_shows_scores_and_does_not_poll(client, event):
@@ -200,7 +201,8 @@ def test_the_player_card_refreshes_while_play_goes_on_and_answers_304(client, ev
     url = f"/t/{t.slug}/{d.slug}/player/1/"
     first = client.get(url)
     html_ = first.content.decode()
-    assert 'hx-get="' + url + '"' in html_ and 'hx-trigger="every 15s"' in html_
+    assert 'hx-get="' + url + '"' in html_
+    assert 'hx-trigger="every 15s, live-change from:body"' in html_
     assert 'hx-select="#card"' in html_ and 'id="card"' in html_
     # a poll with the page's ETag is a 304 until a result changes the division
     etag = first["ETag"]

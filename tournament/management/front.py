@@ -143,10 +143,14 @@ def _user_line() -> str:
     return f"user {user} {group};\n"
 
 
-def render_config(front: str, upstream: str, paths: FrontPaths | None = None) -> str:
+def render_config(
+    front: str, upstream: str, paths: FrontPaths | None = None, stream: str | None = None
+) -> str:
     """nginx.conf for the tier listening on ``front`` and passing to gunicorn on ``upstream``
-    (both HOST:PORT). Everything nginx writes stays under ``paths.root``."""
+    (both HOST:PORT), and ``/t/SLUG/live/`` to the live stream on ``stream`` if given.
+    Everything nginx writes stays under ``paths.root``."""
     paths = paths or front_paths()
+    stream_upstream, stream_location = _stream_blocks(stream) if stream else ("", "")
     static_root = Path(settings.STATIC_ROOT)
     static_url = "/" + settings.STATIC_URL.strip("/") + "/"
     types = "\n".join(f"        {kind} {exts};" for kind, exts in MIME_TYPES.items())
@@ -218,7 +222,7 @@ http {{
         server {upstream};
         keepalive 32;
     }}
-
+{stream_upstream}
     server {{
         listen {_listen(front)} backlog=4096;
 
@@ -238,7 +242,7 @@ http {{
         location @gibson {{
             proxy_pass http://gibson;
         }}
-
+{stream_location}
         proxy_http_version 1.1;
         proxy_set_header Connection "";
         proxy_set_header Host $http_host;
@@ -268,12 +272,33 @@ http {{
 """
 
 
-def write_config(front: str, upstream: str, paths: FrontPaths | None = None) -> FrontPaths:
+def _stream_blocks(stream: str) -> tuple[str, str]:
+    """The live stream behind the tier: each event passed on at once (no buffering, no
+    cache), and a stream left open for an hour between events (the stream's own heartbeat
+    comes every 15 s, so a dead connection is still found)."""
+    upstream = "\n    upstream gibson_stream {\n        server " + stream + ";\n    }\n"
+    location = """
+        location ~ ^/t/[-a-zA-Z0-9_]+/live/$ {
+            proxy_pass http://gibson_stream;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_buffering off;
+            proxy_cache off;
+            proxy_read_timeout 1h;
+            proxy_send_timeout 1h;
+        }
+"""
+    return upstream, location
+
+
+def write_config(
+    front: str, upstream: str, paths: FrontPaths | None = None, stream: str | None = None
+) -> FrontPaths:
     """Write nginx.conf and make the folders nginx needs; returns the paths."""
     paths = paths or front_paths()
     for folder in (paths.root, paths.cache, paths.temp):
         folder.mkdir(parents=True, exist_ok=True)
-    paths.conf.write_text(render_config(front, upstream, paths), encoding="utf-8")
+    paths.conf.write_text(render_config(front, upstream, paths, stream), encoding="utf-8")
     return paths
 
 
@@ -374,10 +399,17 @@ def _wait_listening(addr: str, proc: subprocess.Popen, stopping: list[int]) -> N
             time.sleep(0.1)
 
 
-def supervise(nginx: list[str], gunicorn: list[str], err=sys.stderr, app_nice: int = 0) -> int:
-    """Run nginx and gunicorn (at ``app_nice``) until a stop signal (SIGTERM, SIGINT, SIGHUP)
-    or until either ends; then stop the other (gunicorn finishes requests in flight, nginx its
-    answers). Exit status 0 after a stop signal, 1 when a server ended by itself."""
+def supervise(
+    nginx: list[str] | None,
+    gunicorn: list[str],
+    err=sys.stderr,
+    app_nice: int = 0,
+    stream: list[str] | None = None,
+) -> int:
+    """Run gunicorn (at ``app_nice``), the live stream if given and nginx if given, until a
+    stop signal (SIGTERM, SIGINT, SIGHUP) or until one ends; then stop the others (gunicorn
+    finishes requests in flight, nginx its answers). Exit status 0 after a stop signal, 1
+    when a server ended by itself."""
     stopping: list[int] = []
 
     def on_signal(signum: int, _frame: object) -> None:
@@ -388,11 +420,15 @@ def supervise(nginx: list[str], gunicorn: list[str], err=sys.stderr, app_nice: i
     }
     procs = {"gunicorn": _start(gunicorn, app_nice)}
     try:
+        if stream is not None:
+            procs["stream"] = _start(stream)
         # nginx once gunicorn answers: no "502 Bad Gateway" to the first visitors
         _wait_listening(gunicorn[gunicorn.index("--bind") + 1], procs["gunicorn"], stopping)
-        procs["nginx"] = _start(nginx)
+        if nginx is not None:
+            procs["nginx"] = _start(nginx)
     except BaseException:
-        _stop(procs["gunicorn"], signal.SIGTERM, 30)
+        for proc in procs.values():
+            _stop(proc, signal.SIGTERM, 30)
         raise
     ended = ""
     try:
@@ -403,14 +439,17 @@ def supervise(nginx: list[str], gunicorn: list[str], err=sys.stderr, app_nice: i
                     break
             time.sleep(0.2)
     finally:
-        _stop(procs["nginx"], signal.SIGQUIT, 20)  # graceful: answers in flight are sent
+        if "nginx" in procs:
+            _stop(procs["nginx"], signal.SIGQUIT, 20)  # graceful: answers in flight are sent
+        if "stream" in procs:
+            _stop(procs["stream"], signal.SIGINT, 10)  # pages reconnect to the next one
         _stop(procs["gunicorn"], signal.SIGTERM, 30)  # graceful: requests in flight finish
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if ended and not stopping:
         code = procs[ended].returncode
-        where = f" (see {nginx[nginx.index('-e') + 1]})" if ended == "nginx" else ""
-        err.write(f"{ended} stopped by itself (status {code}){where}; the other was stopped\n")
+        where = f" (see {nginx[nginx.index('-e') + 1]})" if ended == "nginx" and nginx else ""
+        err.write(f"{ended} stopped by itself (status {code}){where}; the others were stopped\n")
         err.flush()
         return 1
     return 0

@@ -8,6 +8,7 @@ import Game`` (and every migration) reads as before; the tables, ``app_label`` a
 ``db_table`` are those of the single module this package replaced.
 """
 
+from .broadcast import FeaturedBoard
 from .clock import Announcement, RoundClock
 from .core import (
     MAX_ABS_SCORE,
@@ -38,6 +39,7 @@ from .venue import VenueChange, VenueInbox, VenueLink, VenueTake
 from .weekends import FederationDownload, Weekend, WeekendEvent
 
 __all__ = [
+    "FeaturedBoard",
     "MAX_ABS_SCORE",
     "REALM_DEFAULTS",
     "Announcement",

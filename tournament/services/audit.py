@@ -43,6 +43,8 @@ class Action(StrEnum):
     RESET_CLOCK = "reset_clock"
     POST_ANNOUNCEMENT = "post_announcement"
     CLEAR_ANNOUNCEMENT = "clear_announcement"
+    # the stream's overlays (services.broadcast)
+    FEATURE_BOARDS = "feature_boards"
     # e-mail notices (services.notices)
     SUBSCRIBE_NOTICES = "subscribe_notices"
     UNSUBSCRIBE_NOTICES = "unsubscribe_notices"

@@ -7,7 +7,19 @@ redirect (see permissions.division_by_slug).
 
 from django.urls import include, path
 
-from . import accounts, desk, entries, feeds, health, notices, public, selfentry, venue, weekends
+from . import (
+    accounts,
+    broadcast,
+    desk,
+    entries,
+    feeds,
+    health,
+    notices,
+    public,
+    selfentry,
+    venue,
+    weekends,
+)
 from . import ratings as ratings_pages
 from .console import api_token as console_api_token
 from .console import rating_lists as console_rating_lists
@@ -60,6 +72,20 @@ desk_patterns = (
     "desk",
 )
 
+# on screen (issue 37): overlays for a stream's browser sources and the commentators' page
+broadcast_patterns = (
+    [
+        path("", broadcast.commentators, name="commentators"),
+        path("board/<int:position>/", broadcast.featured_board, name="board"),
+        path("board/<int:position>/h2h/", broadcast.head_to_head, name="h2h"),
+        path("announcement/", broadcast.lower_third, name="lower_third"),
+        path("<str:division>/ticker/", broadcast.ticker, name="ticker"),
+        path("<str:division>/prizes/", broadcast.prize_race, name="prizes"),
+        path("<str:division>/pairings/", broadcast.pairings_loop, name="pairings"),
+    ],
+    "broadcast",
+)
+
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),  # monitors: no sign-in, no cache
     path("accounts/", include((accounts.urlpatterns, "accounts"))),
@@ -67,6 +93,7 @@ urlpatterns = [
     path("console/rating-lists/", include(console_rating_lists.urlpatterns)),  # open and load
     path("console/", include((console_setup.site_patterns, "console_site"))),
     path("t/<slug:slug>/desk/", include(desk_patterns)),
+    path("t/<slug:slug>/broadcast/", include(broadcast_patterns)),
     path("t/<slug:slug>/console/", include("tournament.web.console.urls")),
     path("ratings/", include((ratings_pages.list_patterns, "ratings"))),
     path("players/", include((ratings_pages.player_patterns, "players"))),

@@ -10,6 +10,11 @@ reaches gunicorn directly and it finishes the requests in flight):
 3. collects the static files into STATIC_ROOT, which whitenoise serves;
 4. starts gunicorn on ``--addr`` with ``--workers`` processes.
 
+With ``--stream HOST:PORT`` the live stream (``serve_stream``: server-sent events that tell
+public pages and overlays of each write at once) runs beside gunicorn, in a process of its own
+so the open streams hold none of gunicorn's workers; pages find it on that port of their own
+host, or through nginx at ``/t/SLUG/live/`` with ``--front``.
+
 With ``--front HOST:PORT`` nginx answers the visitors there (static files, and a cache of
 public answers kept at most a second: tournament/management/front.py) and gunicorn listens on
 ``--addr``, a loopback address, behind it. This process then stays, running both, and stops
@@ -71,6 +76,14 @@ class Command(GibsonCommand):
             "address",
         )
         parser.add_argument(
+            "--stream",
+            metavar="HOST:PORT",
+            default=os.environ.get("GIBSON_STREAM_ADDR") or None,
+            help="run the live stream (server-sent events to public pages and overlays) on "
+            "HOST:PORT beside gunicorn (default GIBSON_STREAM_ADDR; none if unset); behind "
+            "--front, nginx passes /t/SLUG/live/ to it",
+        )
+        parser.add_argument(
             "--app-nice",
             type=int,
             default=0,
@@ -86,6 +99,15 @@ class Command(GibsonCommand):
         if not 0 <= app_nice <= 19 or (app_nice and not front):
             raise CommandError(f"--app-nice {app_nice}: give 0 to 19, with --front")
         check_free(addr)  # before anything is printed: no "serving" line for a dead server
+        stream = opts["stream"]
+        if stream:
+            check_free(stream)
+            if split_addr(stream) in (split_addr(addr), split_addr(front or addr)):
+                raise CommandError(f"--stream {stream}: give a port of its own")
+            # the pages' script opens the stream there (a page cached whole names it too)
+            os.environ.setdefault(
+                "GIBSON_STREAM_URL", "/" if front else f":{split_addr(stream)[1]}"
+            )
         raw = opts["workers"]
         workers = _workers(str(raw).strip(), "--workers") if raw is not None else default_workers()
         if importlib.util.find_spec("gunicorn") is None:
@@ -95,7 +117,9 @@ class Command(GibsonCommand):
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         if nginx is not None:
-            return self.serve_front(nginx, front, addr, workers, site_url, app_nice)
+            return self.serve_front(nginx, front, addr, workers, site_url, app_nice, stream)
+        if stream:
+            return self.serve_with_stream(addr, stream, workers, site_url)
         self.stdout.write(
             f"Gibson is serving on http://{addr}/ with {workers} worker processes (gunicorn); "
             f"health: http://{addr}/healthz\n"
@@ -106,13 +130,34 @@ class Command(GibsonCommand):
         sys.stderr.flush()
         os.execv(sys.executable, gunicorn_argv(addr, workers))  # gunicorn takes over (and its pid)
 
+    def serve_with_stream(self, addr: str, stream: str, workers: int, site_url: str) -> None:
+        """gunicorn on ``addr`` and the live stream on ``stream``, until stopped."""
+        self.stdout.write(
+            f"Gibson is serving on http://{addr}/ with {workers} worker processes (gunicorn) "
+            f"and its live stream on http://{stream}/t/SLUG/live/; health: http://{addr}/healthz\n"
+            f"Scorecard QR codes open {site_url}\n"
+            f"Background jobs need a worker too when REDIS_URL is set: celery -A tournament worker"
+        )
+        self.stdout.flush()
+        sys.stderr.flush()
+        status = supervise(None, gunicorn_argv(addr, workers), self.stderr, 0, stream_argv(stream))
+        if status:
+            raise SystemExit(status)
+
     def serve_front(
-        self, nginx: str, front: str, addr: str, workers: int, site_url: str, app_nice: int = 0
+        self,
+        nginx: str,
+        front: str,
+        addr: str,
+        workers: int,
+        site_url: str,
+        app_nice: int = 0,
+        stream: str | None = None,
     ) -> None:
         """nginx on ``front`` and gunicorn on ``addr`` behind it, until stopped."""
         os.environ["GIBSON_BEHIND_PROXY"] = "1"  # the client is the address nginx appends
         os.environ["GIBSON_FRONT_CACHE"] = "1"  # public answers say how long nginx keeps them
-        paths = write_config(front, addr)
+        paths = write_config(front, addr, stream=stream)
         check_config(nginx, paths)
         empty_cache()  # an earlier run's pages: never served again
         self.stdout.write(
@@ -126,7 +171,11 @@ class Command(GibsonCommand):
         self.stdout.flush()
         sys.stderr.flush()
         status = supervise(
-            nginx_argv(nginx, paths), gunicorn_argv(addr, workers), self.stderr, app_nice
+            nginx_argv(nginx, paths),
+            gunicorn_argv(addr, workers),
+            self.stderr,
+            app_nice,
+            stream_argv(stream) if stream else None,
         )
         if status:
             raise SystemExit(status)
@@ -178,6 +227,12 @@ def gunicorn_argv(addr: str, workers: int) -> list[str]:
         # the same machine (another event, a test run) would take it over. Not used here.
         argv.append("--no-control-socket")
     return argv
+
+
+def stream_argv(stream: str) -> list[str]:
+    """The live stream's process (``manage.py serve_stream``) on ``stream``."""
+    manage = str(settings.BASE_DIR / "manage.py")
+    return [sys.executable, manage, "serve_stream", "--addr", stream]
 
 
 def _has_control_socket() -> bool:

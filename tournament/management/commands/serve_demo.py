@@ -2,11 +2,13 @@ import os
 
 from django.conf import settings
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from ...demo import ensure_director, load_demo
 from ...manual import ManualError, publish_manual
+from ...stream import StreamThread
 from ..base import GibsonCommand
-from ..serving import announce_site_url, check_free
+from ..serving import announce_site_url, check_free, split_addr
 
 
 class Command(GibsonCommand):
@@ -16,6 +18,11 @@ class Command(GibsonCommand):
     def add_arguments(self, parser):
         parser.add_argument("--addr", default=os.environ.get("GIBSON_ADDR", "127.0.0.1:8000"))
         parser.add_argument("--no-serve", action="store_true", help="set up only, do not serve")
+        parser.add_argument(
+            "--no-stream",
+            action="store_true",
+            help="no live stream beside the site (pages then poll every few seconds)",
+        )
         parser.add_argument(
             "--new-password",
             action="store_true",
@@ -52,6 +59,8 @@ class Command(GibsonCommand):
             )
         )
         if not opts["no_serve"]:
+            if not opts["no_stream"]:
+                self.stdout.write(start_demo_stream(addr)[0])
             # --insecure: serve the admin's static files with DEBUG off, as a venue laptop needs.
             call_command("runserver", addr, use_reloader=False, insecure_serving=True)
 
@@ -64,3 +73,23 @@ class Command(GibsonCommand):
         except ManualError as exc:
             return f"The manual could not be built ({exc}); read docs/ in the repository"
         return f"The manual: http://{addr}/docs/"
+
+
+def start_demo_stream(addr: str) -> tuple[str, StreamThread | None]:
+    """The live stream in a thread of this process, on the port after the site's, and the
+    pages told of it (as ``serve --stream`` does): the demo's pages update themselves.
+    Returns the line to print and the stream; a busy port leaves the pages polling."""
+    host, port = split_addr(addr)
+    stream_addr = f"{host}:{port + 1}" if ":" not in host else f"[{host}]:{port + 1}"
+    try:
+        check_free(stream_addr)
+    except CommandError:
+        return f"No live stream: port {port + 1} is busy (the pages poll instead)", None
+    stream = StreamThread(host, port + 1).start()
+    settings.GIBSON_STREAM_URL = f":{port + 1}"
+    policy = dict(settings.CONTENT_SECURITY_POLICY)
+    directives = dict(policy["DIRECTIVES"])
+    directives["connect-src"] = ["'self'", f"*:{port + 1}"]
+    policy["DIRECTIVES"] = directives
+    settings.CONTENT_SECURITY_POLICY = policy
+    return f"Live updates: the pages listen to http://{stream_addr}/t/SLUG/live/", stream

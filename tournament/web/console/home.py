@@ -33,6 +33,7 @@ from ...models import AuditEvent, Division, Tournament
 from ...services.selfentry import open_self_reports
 from ...services.venue import venue_panel
 from ..permissions import DivisionMoved, can_direct, division_by_slug, moved, scorekeeper_required
+from .broadcast import featured_panel
 from .clock import announcement_panel, clock_panel
 
 RECENT_ACTIONS = 12
@@ -89,6 +90,7 @@ def console_home(request: HttpRequest, tournament: Tournament) -> HttpResponseBa
             "links": _tournament_links(tournament, directs),
             "actions": _recent_actions(tournament),
             **announcement_panel(tournament),
+            **featured_panel(tournament),
             **venue_panel(tournament),
         },
     )

@@ -8,6 +8,7 @@ to no tournament yet (the list of one's tournaments, creating a new one).
 from django.urls import path
 
 from . import (
+    broadcast,
     clock,
     entries,
     federation,
@@ -32,6 +33,7 @@ urlpatterns = [
     *setup.urlpatterns,
     *staff.urlpatterns,
     *clock.urlpatterns,
+    *broadcast.urlpatterns,
     *notices.urlpatterns,
     *weekend.urlpatterns,
     *federation.urlpatterns,
