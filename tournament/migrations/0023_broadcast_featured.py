@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0021_trust_mailpath_mail_notices"),
+        ("tournament", "0022_gcg_records"),
     ]
 
     operations = [
