@@ -890,7 +890,9 @@ class _Round:
             parts_c.append(c)
             if prefer >= 0:  # ties broken towards the float the window above chose
                 tie = np.zeros(sum(len(x) for x in parts_u), dtype=np.int64)
-                tie[-len(c) :] = outer != prefer
+                # the copy edges are the last part (none when no player above has a game
+                # into W: tie[-0:] would be the whole array)
+                tie[tie.size - len(c) :] = outer != prefer
             nodes += len(copies)
             sinks = len(copies) - 1  # all copies but one sit out: a path copy-sink-copy-...
             if sinks > 0:

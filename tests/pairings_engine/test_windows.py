@@ -18,7 +18,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pairings.engine import PairingOptions, matching, pair_round
@@ -120,6 +120,9 @@ def test_the_generated_fields_mostly_use_the_windows(generated_outcomes):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=1000, max_value=10**6))
+# a window whose level above has no game into it while a float is preferred: the tie-break
+# slice tie[-0:] took the whole array (found by this test in a full run)
+@example(seed=48501)
 def test_windows_cost_what_the_whole_graph_costs_hypothesis(seed):
     kind, ours, full = windows_and_full(*generated_field(seed))
     assert ours == full, (seed, kind)
