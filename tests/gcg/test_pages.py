@@ -101,3 +101,14 @@ def test_a_private_record_is_off_public_pages_until_the_round_is_published(clien
     assert client.get(url).status_code == 200
     publish_tournament(t, False, actor=boss)  # a draft shows nothing to the public
     assert client.get(url).status_code == 404
+
+
+def test_the_commentators_page_links_a_game_record_once_it_arrives(client, played):
+    """Annotated games as they arrive (issue 37): the board's row links the game's page once a
+    public record is attached, and not before."""
+    t, d, game, tokens = played
+    commentators = f"/t/{t.slug}/broadcast/"
+    url = f"/t/{t.slug}/{d.slug}/round/1/board/1/"
+    assert url not in client.get(commentators).content.decode()
+    upload(client, tokens[1], game, GOOD)
+    assert url in client.get(commentators).content.decode()

@@ -30,7 +30,13 @@ from pairings.needs import division_needs, needs_input
 from ..access import can_view
 from ..errors import ServiceError
 from ..models import Division, FeaturedBoard, Game, Tournament
-from ..selectors import DivisionSnapshot, division_by_key, live_announcement, round_boards
+from ..selectors import (
+    DivisionSnapshot,
+    division_by_key,
+    live_announcement,
+    public_record_boards,
+    round_boards,
+)
 from ..standings import format_wins
 from .caching import PUBLIC, Version, cached, data_key, tournament_version
 from .chances import chances_hidden, page_chances
@@ -92,6 +98,9 @@ class DivisionShow:
     boards: list[Board]
     standings: list[Seat]  # after the last scored round, in order
     chances: bool  # computed and not hidden by the director
+    # boards of the round whose game record (GCG) the public may see: annotated games as
+    # they arrive, linked from the commentators' page
+    record_boards: frozenset[int] = frozenset()
 
 
 def division_show(version: Version, division: Division) -> DivisionShow:
@@ -147,6 +156,7 @@ def division_show(version: Version, division: Division) -> DivisionShow:
             boards,
             standings,
             shown_chances,
+            frozenset(public_record_boards(division, last)) if last else frozenset(),
         )
 
     return cached(data_key(version, PUBLIC, "broadcast", division.pk), compute)
