@@ -247,15 +247,15 @@ def public_player(player_id: int):
 
 
 def search_players(q: str, limit: int = 100) -> list:
-    """Public players whose name has every word of ``q`` (any case, any order), by name; at
-    most ``limit`` + 1 (one more tells the page there are more to narrow down)."""
+    """Public players whose name answers ``q`` best, forgiving typos, accents, word order and
+    nicknames ("Bob Smtih" finds "Smith, Robert"), ranked by how well then by who played last;
+    at most ``limit`` + 1 (one more tells the page there are more to narrow down)."""
+    from tournament.selectors.registry import find_player_ids
+
     player = _model("Player")
-    return list(
-        player.objects.filter(name_q(q))
-        .filter(public_player_q())
-        .only("name", "country")
-        .order_by("name", "pk")[: limit + 1]
-    )
+    ids = find_player_ids(q, scope=public_player_q(), limit=limit + 1)
+    by_pk = player.objects.only("name", "country").in_bulk(ids)
+    return [by_pk[pk] for pk in ids if pk in by_pk]
 
 
 def player_ratings(player_id: int) -> list[PlayerRating]:
