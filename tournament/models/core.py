@@ -202,6 +202,14 @@ class Tournament(models.Model):
     start_date = models.DateField(null=True, blank=True)
     end_date = models.DateField(null=True, blank=True)
     venue = models.CharField(max_length=200, blank=True)
+    # Where and in what lexicon, for the events calendar's filters (issue 36).
+    country = models.CharField(max_length=100, blank=True, help_text="e.g. Canada")
+    region = models.CharField(
+        max_length=100, blank=True, help_text="state, province or region (e.g. Ontario)"
+    )
+    lexicon = models.CharField(
+        max_length=20, blank=True, help_text="the word list played (e.g. CSW24, NWL2023)"
+    )
     realm = models.CharField(max_length=10, choices=Realm.choices, default=Realm.NASPA)
     bye_spread = models.IntegerField(default=50, help_text="spread a bye scores (a win)")
     forfeit_spread = models.IntegerField(default=-50, help_text="spread a forfeit scores (a loss)")
