@@ -323,3 +323,22 @@ def test_settings_take_country_region_and_lexicon(calendar):
     with pytest.raises(ServiceError) as exc:
         services.update_tournament(t, actor=None, lexicon="X" * 21)
     assert exc.value.field == "lexicon"
+
+
+def test_the_tournament_page_links_its_ics_and_contact(client, calendar):
+    page = client.get("/t/spring-open/").content.decode()
+    assert 'href="/t/spring-open/event.ics"' in page and 'href="/t/spring-open/contact/"' in page
+
+
+def test_the_console_form_sets_country_region_and_lexicon(client, calendar):
+    from tests.console.test_setup import NEW, new_form
+
+    user = get_user_model().objects.create_user("maker", password="pw-long-enough-1")
+    from django.contrib.auth.models import Permission
+
+    user.user_permissions.add(Permission.objects.get(codename="create_tournament"))
+    client.force_login(user)
+    data = new_form(country="Canada", region="Quebec", lexicon="csw24")
+    assert client.post(NEW, data).status_code == 302
+    t = Tournament.objects.get(name="Spring Open", region="Quebec")
+    assert (t.country, t.lexicon) == ("Canada", "CSW24")
