@@ -59,6 +59,8 @@ class ListFilters:
     club: str = ""  # a Club slug
     country: str = ""
     player_class: str = ""
+    lexicon: str = ""  # played an event of a published tournament in this lexicon
+    active_since: datetime.date | None = None  # rated on this list at an event since then
 
 
 def last_class_subquery() -> Subquery:
@@ -119,6 +121,22 @@ def rating_ids(lst: RatingList, filters: ListFilters = ListFilters()) -> QuerySe
         )
         qs = qs.annotate(last_class=last_class_subquery()).filter(
             last_class__iexact=filters.player_class
+        )
+    if filters.lexicon:
+        entry = _model("Entry")
+        qs = qs.filter(
+            player_id__in=entry.objects.filter(
+                division__tournament__lexicon__iexact=filters.lexicon,
+                division__tournament__published=True,
+            ).values("player_id")
+        )
+    if filters.active_since is not None:
+        # the list's events since then (a few hundred a year), then their players
+        recent = RatedEvent.objects.filter(rating_list=lst, date__gte=filters.active_since)
+        qs = qs.filter(
+            player_id__in=RatingHistory.objects.filter(event__in=recent.values("pk")).values(
+                "player_id"
+            )
         )
     return qs.order_by("-rating", "player_id").values_list("pk", flat=True)
 
