@@ -22,6 +22,7 @@ then score here, so both give the same players in the same order.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -144,14 +145,28 @@ def search_key(name: str) -> str:
     return " ".join(ALIASES.get(w, w) for w in fold(name).split())
 
 
+def stored_key(name: str) -> str:
+    """``search_key`` as a player row keeps it: a space before and after, so that each piece
+    of a query is one substring test in SQL (a word's start is " j", its end "hn ")."""
+    key = search_key(name)
+    return f" {key} " if key else ""
+
+
 def trigrams(key: str) -> frozenset[str]:
     """The distinct three-letter pieces of a key, as pg_trgm makes them ("  j", " jo", "joh",
     "ohn", "hn " for "john")."""
-    out: set[str] = set()
-    for word in key.split():
-        padded = f"  {word} "
-        out.update(padded[i : i + 3] for i in range(len(padded) - 2))
-    return frozenset(out)
+    words = key.split()
+    if len(words) == 1:
+        return word_trigrams(words[0])
+    return frozenset().union(*(word_trigrams(w) for w in words))
+
+
+@functools.lru_cache(maxsize=65536)
+def word_trigrams(word: str) -> frozenset[str]:
+    """One word's pieces; kept, since a registry's names share their words (a search scores
+    thousands of names made of a few thousand words)."""
+    padded = f"  {word} "
+    return frozenset(padded[i : i + 3] for i in range(len(padded) - 2))
 
 
 def similarity(a: frozenset[str], b: frozenset[str]) -> float:
@@ -182,7 +197,8 @@ class Query:
         self.key = search_key(text)
         self.words = self.key.split()
         self.pieces = trigrams(self.key)
-        self.word_pieces = [trigrams(w) for w in self.words]
+        self.word_pieces = [word_trigrams(w) for w in self.words]
+        self._scores: dict[str, float] = {}  # a registry repeats names: each scored once
 
     def __bool__(self) -> bool:
         return bool(self.pieces)
@@ -196,18 +212,25 @@ class Query:
         of the name (a family name typed alone, misspelt, against "Family, Given Names").
         Below ``THRESHOLD`` is 0.
         """
+        known = self._scores.get(key)
+        if known is None:
+            known = self._scores[key] = self._score(key)
+        return known
+
+    def _score(self, key: str) -> float:
         words = key.split()
         if sorted(words) == sorted(self.words):
             return 1.0
         sim = similarity(self.pieces, trigrams(key))
         if _prefixes(self.words, words):
             return PREFIX_FLOOR + (1 - PREFIX_FLOOR) * sim * 0.999
-        name_pieces = [trigrams(w) for w in words]
-        if name_pieces:
-            per_word = sum(
-                max(similarity(q, n) for n in name_pieces) for q in self.word_pieces
-            ) / len(self.word_pieces)
-            sim = max(sim, WORD_WEIGHT * per_word)
+        if words:
+            best = [0.0] * len(self.word_pieces)
+            for w in words:
+                pieces = word_trigrams(w)
+                for i, q in enumerate(self.word_pieces):
+                    best[i] = max(best[i], similarity(q, pieces))
+            sim = max(sim, WORD_WEIGHT * sum(best) / len(best))
         return sim if sim >= THRESHOLD else 0.0
 
     def least_shared(self) -> int:
@@ -224,30 +247,14 @@ class Query:
         by_prefix = len(self.pieces) - len(self.words)
         return max(1, min(by_similarity, by_word, by_prefix))
 
-    def candidate_lookups(self) -> list[list[tuple[str, str]]]:
-        """For each piece of the query, the (lookup, text) tests a space-joined key passes
-        when it has that piece: "  j" is a word starting with j ("j..." or "... j..."), "hn "
-        a word ending in hn, "ohn" anywhere. A database without trigrams counts them."""
-        out = []
-        for piece in sorted(self.pieces):
-            core = piece.strip()
-            start, end = piece.startswith(" "), piece.endswith(" ")
-            if start and end:
-                out.append(
-                    [
-                        ("exact", core),
-                        ("startswith", f"{core} "),
-                        ("endswith", f" {core}"),
-                        ("contains", f" {core} "),
-                    ]
-                )
-            elif start:
-                out.append([("startswith", core), ("contains", f" {core}")])
-            elif end:
-                out.append([("endswith", core), ("contains", f"{core} ")])
-            else:
-                out.append([("contains", core)])
-        return out
+    def candidate_lookups(self) -> list[str]:
+        """For each piece of the query, the text a stored key (``stored_key``: its words
+        between single spaces, one space before and after) contains when it has that piece:
+        "  j" is " j" (a word starting with j), "hn " is "hn " (a word ending in hn), "ohn"
+        itself. A database without trigrams counts these with one LIKE each."""
+        return sorted(
+            " " + piece.strip() if piece.startswith("  ") else piece for piece in self.pieces
+        )
 
 
 def rank(query: Query, names: Iterable[tuple[int, str]]) -> list[tuple[float, int]]:

@@ -73,7 +73,7 @@ def build(members: int, years: int, seed: int = 7, slug: str = "bench") -> dict:
     from tournament.clubs.ladder import PRESETS
     from tournament.clubs.models import Night, Season
     from tournament.models import Division, Entry, Game, Membership, Player, Round, Tournament
-    from tournament.namesearch import search_key
+    from tournament.namesearch import stored_key
 
     rng = random.Random(seed)
     today = timezone.localdate()
@@ -87,7 +87,7 @@ def build(members: int, years: int, seed: int = 7, slug: str = "bench") -> dict:
             (
                 Player(
                     name=f"Member{i:03d}, Given {slug}",
-                    search_key=search_key(f"Member{i:03d}, Given {slug}"),
+                    search_key=stored_key(f"Member{i:03d}, Given {slug}"),
                 )
                 for i in range(members)
             ),

@@ -4,7 +4,7 @@ player; on PostgreSQL, pg_trgm and a trigram index on it (nothing on SQLite)."""
 from django.contrib.postgres.operations import TrigramExtension
 from django.db import migrations, models
 
-from tournament.namesearch import search_key
+from tournament.namesearch import stored_key
 
 INDEX = "tournament_player_search_key_trgm"
 
@@ -13,7 +13,7 @@ def fill(apps, schema_editor) -> None:
     player = apps.get_model("tournament", "Player")
     rows = list(player.objects.only("pk", "name"))
     for p in rows:
-        p.search_key = search_key(p.name)
+        p.search_key = stored_key(p.name)
     player.objects.bulk_update(rows, ["search_key"], batch_size=1000)
 
 

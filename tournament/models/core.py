@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils.functional import cached_property
 
 from ..formats.limits import MAX_SCORE
-from ..namesearch import search_key
+from ..namesearch import stored_key
 
 # Scores a game may carry at all; the service layer applies the finer rules of docs/rules.md
 # (0..1500 for played games, negatives only for byes, forfeits and penalties).
@@ -141,8 +141,9 @@ class Player(models.Model):
     )
     clubs = models.ManyToManyField(Club, through="Membership", related_name="players", blank=True)
     created = models.DateTimeField(auto_now_add=True)
-    # The name as searches compare it (tournament.namesearch.search_key: no accents, nicknames
-    # as their given name), kept by save(); PostgreSQL indexes it for trigram similarity.
+    # The name as searches compare it (tournament.namesearch.stored_key: no accents, nicknames
+    # as their given name, a space each side), kept by save(); PostgreSQL indexes it for
+    # trigram similarity.
     search_key = models.CharField(max_length=400, blank=True, editable=False)
 
     class Meta:
@@ -170,7 +171,7 @@ class Player(models.Model):
     def save(self, *args, **kwargs) -> None:
         """Keep ``search_key`` with the name, so every way a player is made or renamed (the
         services, imports, the admin) leaves them findable."""
-        self.search_key = search_key(self.name)
+        self.search_key = stored_key(self.name)
         fields = kwargs.get("update_fields")
         if fields is not None and "name" in fields and "search_key" not in fields:
             kwargs["update_fields"] = [*fields, "search_key"]

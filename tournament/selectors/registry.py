@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from django.db import connection
 from django.db.models import Case, IntegerField, Max, Q, Value, When
 
 from ratings.models import PlayerRating, RatingHistory, RatingList
@@ -32,31 +33,29 @@ NEAR_RATIO = 0.85  # "Smith, Jon" v "Smith, John" is 0.95; "Smith, Joan" v "Smyt
 CANDIDATE_CAP = 5000
 
 
-def _candidates(query: Query, scope: Q | None) -> list[tuple[int, str]]:
+def _candidates(query: Query) -> list[tuple[int, str]]:
     """(id, search key) of the players that may answer the query: those sharing at least
     ``Query.least_shared`` trigrams with it, which every player that scores does.
 
-    One query for both databases, so both find the same candidates: each trigram is a LIKE
-    or two on ``search_key``; a name must pass one of them (on PostgreSQL the pg_trgm index
-    on the key answers these, migration 0022) and enough of them (counted). ``Query.score``
+    One query for both databases, so both find the same candidates: each trigram is one LIKE
+    on the stored key; a name must pass enough of them (counted), and on PostgreSQL one of
+    them first, which the pg_trgm index on the key answers (migration 0022). ``Query.score``
     then ranks them in Python, the same on both.
     """
-    players = Player.objects.all() if scope is None else Player.objects.filter(scope)
     shares_one = Q()
     shared = []
-    for tests in query.candidate_lookups():
-        has = Q()
-        for lookup, text in tests:
-            has |= Q(**{f"search_key__{lookup}": text})
+    for text in query.candidate_lookups():
+        has = Q(search_key__contains=text)
         shares_one |= has
         shared.append(Case(When(has, then=Value(1)), default=Value(0)))
     count = shared[0]
     for more in shared[1:]:
         count = count + more
-    players = (
-        players.filter(shares_one)
-        .alias(shared=count)
-        .filter(shared__gte=Value(query.least_shared(), output_field=IntegerField()))
+    players = Player.objects.all()
+    if connection.vendor == "postgresql":  # the trigram index finds these; SQLite scans anyway
+        players = players.filter(shares_one)
+    players = players.alias(shared=count).filter(
+        shared__gte=Value(query.least_shared(), output_field=IntegerField())
     )
     return list(players.order_by("pk").values_list("pk", "search_key")[:CANDIDATE_CAP])
 
@@ -90,7 +89,16 @@ def find_player_ids(text: str, scope: Q | None = None, limit: int = SEARCH_LIMIT
     query = Query(text.replace("\x00", " ")[:MAX_QUERY])
     if not query:
         return []
-    scored = rank(query, _candidates(query, scope))
+    scored = rank(query, _candidates(query))
+    if scope is not None and scored:
+        # the scope is asked of the names that score (a few hundred), not of every row the
+        # candidate query reads
+        kept: set[int] = set()
+        ids = [pk for _, pk in scored]
+        for start in range(0, len(ids), 900):
+            chunk = ids[start : start + 900]
+            kept.update(Player.objects.filter(scope, pk__in=chunk).values_list("pk", flat=True))
+        scored = [s for s in scored if s[1] in kept]
     # activity decides only among the best: read it for the first ``limit`` and their ties
     if len(scored) > limit:
         cut = round(scored[limit - 1][0], 6)
