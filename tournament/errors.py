@@ -175,6 +175,8 @@ CODES: dict[str, str] = {
     "e-mails); to send them again, confirm sending again",
     # the events calendar (selectors.calendar) and its contact form (services.calendar)
     "calendar_bad_filter": "{name}: {problem}",
+    # the what-if rating calculator (ratings.division.what_if)
+    "what_if_bad": "what if: {problem}",
     "contact_name_needed": "give your name, so the directors know who wrote",
     "contact_email_needed": "give your e-mail address, so the directors can answer",
     "contact_message_needed": "write your message to the directors",

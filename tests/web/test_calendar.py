@@ -342,3 +342,84 @@ def test_the_console_form_sets_country_region_and_lexicon(client, calendar):
     assert client.post(NEW, data).status_code == 302
     t = Tournament.objects.get(name="Spring Open", region="Quebec")
     assert (t.country, t.lexicon) == ("Canada", "CSW24")
+
+
+# --- what if (issue 36, item 5) -------------------------------------------------------------
+
+
+@pytest.fixture
+def rated(db):
+    """Four rated players, round 1 of 3 scored, on NASPA's 2008 system."""
+    t = _event("rated-open", TODAY, TODAY + DAY)
+    d = services.create_division(t, name="A", rounds=3)
+    for name, rating in (
+        ("Able, Ann", 1800),
+        ("Baker, Bo", 1700),
+        ("Cole, Cy", 1600),
+        ("Dunn, Di", 1500),
+    ):
+        services.register_player(d, name=name, rating=rating)
+    save_round_pairings(d, 1, [PlannedGame(1, 2), PlannedGame(3, 4)])
+    services.record_result(d, 1, 1, 420, 380)
+    services.record_result(d, 1, 3, 350, 410)
+    return t, d
+
+
+def _answer(page: str) -> tuple[int, int]:
+    import re
+
+    m = re.search(r"would be <strong>(\d+)</strong> \(now estimated (\d+)\)", page)
+    assert m, page[-2000:]
+    return int(m.group(1)), int(m.group(2))
+
+
+def test_what_if_wins_raise_and_losses_lower_the_estimate(client, rated):
+    from ratings.division import rating_estimates
+
+    t, d = rated
+    url = f"/t/{t.slug}/{d.slug}/player/4/what-if/"
+    assert 'id="what-if-link"' in client.get(f"/t/{t.slug}/{d.slug}/player/4/").content.decode()
+    wins, now = _answer(client.get(url, {"spread": ["+100", "+100"]}).content.decode())
+    assert now == rating_estimates(d, 1)[4]  # the live estimate the standings show
+    losses, now2 = _answer(
+        client.get(url, {"spread": ["-100", "-100"], "opponent": ["1400", ""]}).content.decode()
+    )
+    assert now2 == now and losses < now < wins
+    # against stronger opponents a win is worth more
+    strong, _ = _answer(
+        client.get(url, {"spread": ["+100"], "opponent": ["2000"]}).content.decode()
+    )
+    weak, _ = _answer(client.get(url, {"spread": ["+100"], "opponent": ["1000"]}).content.decode())
+    assert strong > weak
+
+
+@pytest.mark.parametrize(
+    "query,words",
+    [
+        ({"spread": ["lots"]}, "is not a number like +100"),
+        ({"spread": ["+100"], "opponent": ["strong"]}, "opponent rating"),
+        ({"spread": ["+5000"]}, "a spread is at most 1000"),
+        ({"spread": ["+100"], "opponent": ["9999"]}, "a rating is 0 to 3000"),
+        ({"spread": ["+1"] * 31}, "at most 30 games"),
+    ],
+)
+def test_what_if_bad_input_is_refused(client, rated, query, words):
+    t, d = rated
+    response = client.get(f"/t/{t.slug}/{d.slug}/player/4/what-if/", query)
+    assert response.status_code == 400
+    assert words in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "draft-open/a/player/1",
+        "rated-open/zz/player/1",
+        "rated-open/a/player/99",
+        "rated-open/a/player/x",
+    ],
+)
+def test_what_if_of_an_unknown_or_draft_event_division_or_player_is_404(
+    client, rated, calendar, path
+):
+    assert client.get(f"/t/{path}/what-if/").status_code == 404

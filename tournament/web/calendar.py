@@ -227,6 +227,81 @@ def contact(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournament/contact.html", context)
 
 
+# --- what if: a player's rating after the games they name (issue 36, item 5) ----------------
+
+
+def _what_if_games(request: HttpRequest) -> list[tuple[int, int | None]]:
+    """``spread`` (one per game, "+100" a win by 100, "-30" a loss) and ``opponent`` (their
+    rating, blank for one's own) from the query string; BadFilter names a bad one."""
+    spreads = [s.strip() for s in request.GET.getlist("spread")]
+    opponents = [o.strip() for o in request.GET.getlist("opponent")]
+    games = []
+    for i, raw in enumerate(spreads):
+        if not raw:
+            continue
+        text = raw.removeprefix("+")
+        if not (text.lstrip("-").isascii() and text.lstrip("-").isdigit()) or len(text) > 5:
+            raise BadFilter(f"game {i + 1}: spread {raw[:20]!r} is not a number like +100 or -30")
+        opp_raw = opponents[i] if i < len(opponents) else ""
+        if opp_raw and not (opp_raw.isascii() and opp_raw.isdigit() and len(opp_raw) <= 4):
+            raise BadFilter(f"game {i + 1}: opponent rating {opp_raw[:20]!r} is not a number")
+        games.append((int(text), int(opp_raw) if opp_raw else None))
+    return games
+
+
+@csrf_exempt
+@require_safe
+def what_if_page(request: HttpRequest, slug: str, division: str, number: str) -> HttpResponse:
+    """ "If I win my last three by 100": the player's rating by the division's own system,
+    after the games so far and those typed here. Changes nothing."""
+    from ratings.division import WHAT_IF_GAMES, what_if
+
+    from .permissions import division_by_slug
+
+    tournament = _visible(request, slug)
+    if tournament is None:
+        return _unknown(request, slug)
+    try:
+        div = division_by_slug(tournament, division)
+    except Exception:  # noqa: BLE001 - unknown or moved: a plain not-found either way
+        div = None
+    if div is None:
+        return _refuse(request, f"{tournament.name} has no division {division[:40]!r}.", 404)
+    entry = (
+        div.entries.select_related("player").filter(number=int(number)).first()
+        if number.isascii() and number.isdigit() and len(number) <= 6
+        else None
+    )
+    if entry is None:
+        return _refuse(request, f"division {div.name} has no player {number[:20]!r}.", 404)
+    try:
+        games = _what_if_games(request)
+        answer = what_if(div, entry.number, games)
+    except BadFilter as exc:
+        return _refuse(request, str(exc), 400)
+    except ServiceError as exc:
+        return _refuse(request, str(exc), 400)
+    rows = [
+        {"n": i + 1, "spread": f"{s:+d}", "opponent": "" if o is None else o}
+        for i, (s, o) in enumerate(games)
+    ]
+    blank = max(0, min(WHAT_IF_GAMES, 3) - len(rows))
+    rows += [{"n": len(rows) + i + 1, "spread": "", "opponent": ""} for i in range(blank)]
+    return render(
+        request,
+        "tournament/what_if.html",
+        {
+            "tournament": tournament,
+            "division": div,
+            "entry": entry,
+            "name": entry.player.name,
+            "rows": rows,
+            "asked": bool(games),
+            "answer": answer,
+        },
+    )
+
+
 urlpatterns = [
     path("", events, name="events"),
     path("past/", past, name="past"),
@@ -236,4 +311,9 @@ urlpatterns = [
 event_patterns = [
     path("t/<slug:slug>/event.ics", event_ics, name="event_ics"),
     path("t/<slug:slug>/contact/", contact, name="contact"),
+    path(
+        "t/<slug:slug>/<str:division>/player/<str:number>/what-if/",
+        what_if_page,
+        name="what_if",
+    ),
 ]
