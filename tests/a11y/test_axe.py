@@ -102,6 +102,7 @@ def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("events calendar", "/events/"),
         ("past events", "/events/past/"),
         ("contact the directors", f"/t/{t}/contact/"),
+        ("pairing quality", f"/t/{t}/{d}/round/4/quality/"),
         ("what if", f"/t/{t}/{d}/player/1/what-if/?spread=%2B100&spread=-20&opponent=1500"),
         ("clubs", "/clubs/"),
         ("club", f"/clubs/{club.slug}/"),

@@ -9,6 +9,7 @@ from django.urls import include, path
 
 from . import accounts, desk, entries, feeds, health, notices, public, selfentry, venue, weekends
 from . import calendar as calendar_pages
+from . import quality as quality_pages
 from . import ratings as ratings_pages
 from .console import api_token as console_api_token
 from .console import rating_lists as console_rating_lists
@@ -68,6 +69,7 @@ urlpatterns = [
     # the events calendar, its iCalendar feeds and the directors' contact form (issue 36)
     path("events/", include((calendar_pages.urlpatterns, "calendar"))),
     path("", include((calendar_pages.event_patterns, "event"))),
+    path("", include((quality_pages.urlpatterns, "quality"))),
     # a player's own link from their scorecard's QR code (secret token; tournament.web.selfentry)
     path("e/", include((selfentry.urlpatterns, "selfentry"))),
     # the unsubscribe link of every notice e-mail (secret token; tournament.web.notices)
