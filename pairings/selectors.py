@@ -9,9 +9,16 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from pairings.engine import Field, FieldPlayer, PairingOptions
+from pairings.engine import (
+    Field,
+    FieldPlayer,
+    PairedGame,
+    PairingOptions,
+    RoundPairing,
+    check_round,
+)
 from pairings.engine.standing import gibsonized, ordered_active
 from pairings.models import ForbiddenPair, ScheduleRange
 from tournament.errors import ServiceError
@@ -169,3 +176,49 @@ def gibsonized_players(division: Division) -> list[Entry]:
     numbers = gibsonized(field, options, ordered_active(field))
     entries = {e.number: e for e in division.entries.select_related("player")}
     return [entries[n] for n in numbers if n in entries]
+
+
+def stored_round_check(division: Division, round_number: int) -> tuple[Any, dict[str, Any]]:
+    """The independent checker's report on a round as it was paired and stored, against the
+    field as it stood before it (``build_field`` reads meetings of earlier rounds only), and
+    the round's starts balance: how many players have gone first more often than second, or
+    the other way, by two or more after it (the start/reply rule keeps it within one).
+
+    What the public pairing-quality page shows after each round (issue 36).
+    """
+    scheduled = schedule_entry(division, round_number)
+    lag = scheduled.lag if scheduled is not None else 0
+    field_ = build_field(division, round_number, lag)
+    options = pairing_options(division, scheduled)
+    system = (
+        division.round_set.filter(number=round_number).values_list("system", flat=True).first()
+        or ""
+    )
+    number = dict(division.entries.values_list("pk", "number"))
+    stored = list(
+        Game.objects.filter(round__division=division, round__number=round_number)
+        .order_by("board", "pk")
+        .values_list("board", "player1_id", "player2_id", "explanation", "first")
+    )
+    games = []
+    for i, (board, p1, p2, explanation, first) in enumerate(stored, start=1):
+        a, b = number[p1], number[p2] if p2 else 0
+        if b and first == First.PLAYER2:  # the engine's game names the starter first
+            a, b = b, a
+        games.append(PairedGame(board or i, a, b, explanation))
+    report = check_round(field_, RoundPairing(round_number, system or "stored", games), options)
+    starts: dict[int, int] = {}
+    for p in field_.players:
+        starts[p.number] = sum(1 if f == 1 else -1 if f == 2 else 0 for f in p.firsts)
+    for _board, p1, p2, _x, first in stored:
+        if p2 and first in (First.PLAYER1, First.PLAYER2):
+            a, b = number[p1], number[p2]
+            starts[a] += 1 if first == First.PLAYER1 else -1
+            starts[b] += 1 if first == First.PLAYER2 else -1
+    balance = {
+        "games": len([g for g in stored if g[2]]),
+        "byes": len([g for g in stored if not g[2]]),
+        "firsts_known": len([g for g in stored if g[2] and g[4] in (First.PLAYER1, First.PLAYER2)]),
+        "unbalanced": sum(1 for v in starts.values() if abs(v) >= 2),
+    }
+    return report, balance

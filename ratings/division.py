@@ -7,6 +7,7 @@ without a second player) are never rated.
 
 from __future__ import annotations
 
+import copy
 import datetime
 from typing import Any
 
@@ -465,3 +466,54 @@ def rerate(
             after={k: summary[k] for k in ("system", "from", "events_rerated", "players")},
         )
     return summary
+
+
+# --- what if: a player's rating after games not yet played (issue 36) -----------------------
+
+WHAT_IF_GAMES = 30  # hypothetical games one question may add
+WHAT_IF_SCORE = 400  # the loser's score in a hypothetical game; the winner's adds the spread
+
+
+def what_if(
+    division: Division, number: int, games: list[tuple[int, int | None]]
+) -> dict[str, int | None]:
+    """The player's rating estimate now and after ``games`` [(spread, opponent rating)] more,
+    played after the last round in, each against a player of that rating (None: the player's
+    own seed rating), rated by the division's own system with its games so far.
+
+    ``{"now": ..., "then": ...}``; None where the system gives no estimate (no rating system,
+    or nobody rated). Refused (``what_if_bad``) beyond ``WHAT_IF_GAMES`` games, a spread over
+    the engine's limits, an unknown player.
+    """
+    if len(games) > WHAT_IF_GAMES:
+        raise ServiceError(
+            "what_if_bad", field="spread", problem=f"at most {WHAT_IF_GAMES} games, please"
+        )
+    _entries, players, played = division_rating_input(division)
+    me = next((p for p in players if p.id == number), None)
+    if me is None:
+        raise ServiceError("what_if_bad", field="player", problem=f"no player #{number}")
+    last = max((g.round for g in played), default=0)
+    now = estimates_from(division, players, played, last).get(number)
+    extra_players = list(players)
+    extra_games = list(played)
+    for i, (spread, opponent) in enumerate(games, start=1):
+        if abs(spread) > 1000:
+            raise ServiceError(
+                "what_if_bad", field="spread", problem=f"{spread:+d}: a spread is at most 1000"
+            )
+        rating = opponent if opponent is not None else (me.rating or 0)
+        if not 0 <= rating <= 3000:
+            raise ServiceError(
+                "what_if_bad", field="opponent", problem=f"{rating}: a rating is 0 to 3000"
+            )
+        ghost = ("what-if", i)
+        extra_players.append(RatedPlayer(ghost, rating or None, 100))
+        mine = WHAT_IF_SCORE + max(spread, 0)
+        theirs = WHAT_IF_SCORE + max(-spread, 0)
+        extra_games.append(RatedGame(last + i, number, ghost, mine, theirs))
+    then_round = last + len(games)
+    probe = copy.copy(division)  # never saved: only its rounds grow to hold the new games
+    probe.rounds = max(division.rounds, then_round)
+    then = estimates_from(probe, extra_players, extra_games, then_round).get(number)
+    return {"now": now, "then": then}

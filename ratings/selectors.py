@@ -59,6 +59,8 @@ class ListFilters:
     club: str = ""  # a Club slug
     country: str = ""
     player_class: str = ""
+    lexicon: str = ""  # played an event of a published tournament in this lexicon
+    active_since: datetime.date | None = None  # rated on this list at an event since then
 
 
 def last_class_subquery() -> Subquery:
@@ -119,6 +121,22 @@ def rating_ids(lst: RatingList, filters: ListFilters = ListFilters()) -> QuerySe
         )
         qs = qs.annotate(last_class=last_class_subquery()).filter(
             last_class__iexact=filters.player_class
+        )
+    if filters.lexicon:
+        entry = _model("Entry")
+        qs = qs.filter(
+            player_id__in=entry.objects.filter(
+                division__tournament__lexicon__iexact=filters.lexicon,
+                division__tournament__published=True,
+            ).values("player_id")
+        )
+    if filters.active_since is not None:
+        # the list's events since then (a few hundred a year), then their players
+        recent = RatedEvent.objects.filter(rating_list=lst, date__gte=filters.active_since)
+        qs = qs.filter(
+            player_id__in=RatingHistory.objects.filter(event__in=recent.values("pk")).values(
+                "player_id"
+            )
         )
     return qs.order_by("-rating", "player_id").values_list("pk", flat=True)
 
@@ -247,15 +265,15 @@ def public_player(player_id: int):
 
 
 def search_players(q: str, limit: int = 100) -> list:
-    """Public players whose name has every word of ``q`` (any case, any order), by name; at
-    most ``limit`` + 1 (one more tells the page there are more to narrow down)."""
+    """Public players whose name answers ``q`` best, forgiving typos, accents, word order and
+    nicknames ("Bob Smtih" finds "Smith, Robert"), ranked by how well then by who played last;
+    at most ``limit`` + 1 (one more tells the page there are more to narrow down)."""
+    from tournament.selectors.registry import find_player_ids
+
     player = _model("Player")
-    return list(
-        player.objects.filter(name_q(q))
-        .filter(public_player_q())
-        .only("name", "country")
-        .order_by("name", "pk")[: limit + 1]
-    )
+    ids = find_player_ids(q, scope=public_player_q(), limit=limit + 1)
+    by_pk = player.objects.only("name", "country").in_bulk(ids)
+    return [by_pk[pk] for pk in ids if pk in by_pk]
 
 
 def player_ratings(player_id: int) -> list[PlayerRating]:

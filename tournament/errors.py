@@ -173,6 +173,16 @@ CODES: dict[str, str] = {
     "{rounds}: its final results are not in yet",
     "final_results_already_sent": "the final results were already e-mailed on {when} ({count} "
     "e-mails); to send them again, confirm sending again",
+    # the events calendar (selectors.calendar) and its contact form (services.calendar)
+    "calendar_bad_filter": "{name}: {problem}",
+    # the what-if rating calculator (ratings.division.what_if)
+    "what_if_bad": "what if: {problem}",
+    "contact_name_needed": "give your name, so the directors know who wrote",
+    "contact_email_needed": "give your e-mail address, so the directors can answer",
+    "contact_message_needed": "write your message to the directors",
+    "contact_message_too_long": "the message is {value} characters long; at most {maximum}",
+    "contact_no_directors": "{tournament}'s directors have no e-mail address to write to; "
+    "ask the organisers another way",
     # concurrency
     "database_busy": "the database is busy with another change (an import or a re-rate); "
     "nothing was saved: try again in a moment",

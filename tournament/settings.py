@@ -54,6 +54,9 @@ TESTING = env_bool("GIBSON_TESTING", False)
 # The test process sweeps hundreds of pages in one test; tests of the limit set their own.
 HEAVY_RATE = os.environ.get("GIBSON_HEAVY_RATE", "100000/hour" if TESTING else "60/minute")
 HEAVY_RATE = HEAVY_RATE.strip()
+# Messages one client address may send to directors through the events calendar's contact
+# form (tournament/web/calendar.py): enough for a question and its follow-ups, not a spammer's.
+CONTACT_RATE = "5/hour"
 if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour)", HEAVY_RATE):
     raise ImproperlyConfigured(
         f"GIBSON_HEAVY_RATE={HEAVY_RATE!r}: expected N/second, N/minute or N/hour, e.g. 60/minute"

@@ -73,6 +73,7 @@ def build(members: int, years: int, seed: int = 7, slug: str = "bench") -> dict:
     from tournament.clubs.ladder import PRESETS
     from tournament.clubs.models import Night, Season
     from tournament.models import Division, Entry, Game, Membership, Player, Round, Tournament
+    from tournament.namesearch import stored_key
 
     rng = random.Random(seed)
     today = timezone.localdate()
@@ -83,7 +84,14 @@ def build(members: int, years: int, seed: int = 7, slug: str = "bench") -> dict:
             name=f"Bench Club {slug}", slug=slug, actor="bench", meets="Tuesdays 7pm, the library"
         )
         made = Player.objects.bulk_create(
-            (Player(name=f"Member{i:03d}, Given {slug}") for i in range(members)), batch_size=BATCH
+            (
+                Player(
+                    name=f"Member{i:03d}, Given {slug}",
+                    search_key=stored_key(f"Member{i:03d}, Given {slug}"),
+                )
+                for i in range(members)
+            ),
+            batch_size=BATCH,
         )
         # this club's own members (a second club is built into the same database)
         ids = sorted(

@@ -69,6 +69,7 @@ def build(players: int, games: int, seed: int = 11, big_events: int = 500) -> di
 
     from ratings.models import PlayerRating, RatedEvent, RatingHistory, RatingList
     from tournament.models import Division, Entry, Game, Player, Round, Tournament
+    from tournament.namesearch import stored_key
 
     rng = random.Random(seed)
     per_event = EVENT_PLAYERS * EVENT_ROUNDS // 2
@@ -79,6 +80,8 @@ def build(players: int, games: int, seed: int = 11, big_events: int = 500) -> di
             (
                 Player(
                     name=f"Surname{i:05d}, Given",
+                    # bulk_create skips save(), which keeps the key the searches read
+                    search_key=stored_key(f"Surname{i:05d}, Given"),
                     country=("CAN", "USA", "GBR")[i % 3],
                     email=f"p{i}@example.org",
                 )

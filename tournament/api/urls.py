@@ -3,11 +3,12 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import clock, clubs, entries, gcg, venue, views
+from . import calendar, clock, clubs, entries, gcg, venue, views
 
 D = "tournaments/<slug:slug>/divisions/<str:division>/"
 
 v1 = [
+    path("events/", calendar.EventList.as_view(), name="events"),
     path("tournaments/", views.TournamentList.as_view(), name="tournaments"),
     path("tournaments/<slug:slug>/", views.TournamentDetail.as_view(), name="tournament"),
     path("tournaments/<slug:slug>/divisions/", views.DivisionList.as_view(), name="divisions"),

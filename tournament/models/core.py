@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils.functional import cached_property
 
 from ..formats.limits import MAX_SCORE
+from ..namesearch import stored_key
 
 # Scores a game may carry at all; the service layer applies the finer rules of docs/rules.md
 # (0..1500 for played games, negatives only for byes, forfeits and penalties).
@@ -140,6 +141,10 @@ class Player(models.Model):
     )
     clubs = models.ManyToManyField(Club, through="Membership", related_name="players", blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    # The name as searches compare it (tournament.namesearch.stored_key: no accents, nicknames
+    # as their given name, a space each side), kept by save(); PostgreSQL indexes it for
+    # trigram similarity.
+    search_key = models.CharField(max_length=400, blank=True, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -162,6 +167,15 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """Keep ``search_key`` with the name, so every way a player is made or renamed (the
+        services, imports, the admin) leaves them findable."""
+        self.search_key = stored_key(self.name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields and "search_key" not in fields:
+            kwargs["update_fields"] = [*fields, "search_key"]
+        super().save(*args, **kwargs)
 
 
 class Membership(models.Model):
@@ -189,6 +203,14 @@ class Tournament(models.Model):
     start_date = models.DateField(null=True, blank=True)
     end_date = models.DateField(null=True, blank=True)
     venue = models.CharField(max_length=200, blank=True)
+    # Where and in what lexicon, for the events calendar's filters (issue 36).
+    country = models.CharField(max_length=100, blank=True, help_text="e.g. Canada")
+    region = models.CharField(
+        max_length=100, blank=True, help_text="state, province or region (e.g. Ontario)"
+    )
+    lexicon = models.CharField(
+        max_length=20, blank=True, help_text="the word list played (e.g. CSW24, NWL2023)"
+    )
     realm = models.CharField(max_length=10, choices=Realm.choices, default=Realm.NASPA)
     bye_spread = models.IntegerField(default=50, help_text="spread a bye scores (a win)")
     forfeit_spread = models.IntegerField(default=-50, help_text="spread a forfeit scores (a loss)")

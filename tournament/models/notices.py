@@ -74,6 +74,8 @@ class Notice(models.Model):
         ENTRY_PAGE = "entry_page", "entrant's page"
         ENTRY_HELD = "entry_held", "entry awaiting the player"
         SIGN_UP = "sign_up", "sign-up confirmation"
+        # a visitor's message to an event's directors (the calendar's contact form)
+        CONTACT = "contact", "message to the directors"
 
     class State(models.TextChoices):
         QUEUED = "queued", "queued"

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import difflib
-import re
-import unicodedata
 from typing import Any
 
-from django.db.models import Q
+from django.db import connection
+from django.db.models import Case, IntegerField, Max, Q, Value, When
 
-from ratings.models import PlayerRating, RatingList
+from ratings.models import PlayerRating, RatingHistory, RatingList
 
 from ..models import (
     Division,
     Entry,
     Player,
 )
+from ..namesearch import Query, by_activity, fold, rank
 
 # ------------------------------------------------------------------- registry search
 #
@@ -24,15 +24,86 @@ from ..models import (
 # is made). Only names, ids and ratings come out, never contact details.
 
 SEARCH_LIMIT = 12
+MAX_QUERY = 100  # characters of a query read (a name is shorter)
 NEAR_LIMIT = 5
 NEAR_RATIO = 0.85  # "Smith, Jon" v "Smith, John" is 0.95; "Smith, Joan" v "Smyth, Jane" 0.82
 
 
-def fold(name: str) -> str:
-    """A name for comparing: accents off, case folded, punctuation to spaces ("Bégin, J.")."""
-    text = unicodedata.normalize("NFKD", name)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
-    return " ".join(re.sub(r"[^\w]+", " ", text).split())
+# a query that starts thousands of names ("s") is answered from this many, not the registry
+CANDIDATE_CAP = 5000
+
+
+def _candidates(query: Query) -> list[tuple[int, str]]:
+    """(id, search key) of the players that may answer the query: those sharing at least
+    ``Query.least_shared`` trigrams with it, which every player that scores does.
+
+    One query for both databases, so both find the same candidates: each trigram is one LIKE
+    on the stored key; a name must pass enough of them (counted), and on PostgreSQL one of
+    them first, which the pg_trgm index on the key answers (migration 0022). ``Query.score``
+    then ranks them in Python, the same on both.
+    """
+    shares_one = Q()
+    shared = []
+    for text in query.candidate_lookups():
+        has = Q(search_key__contains=text)
+        shares_one |= has
+        shared.append(Case(When(has, then=Value(1)), default=Value(0)))
+    count = shared[0]
+    for more in shared[1:]:
+        count = count + more
+    players = Player.objects.all()
+    if connection.vendor == "postgresql":  # the trigram index finds these; SQLite scans anyway
+        players = players.filter(shares_one)
+    players = players.alias(shared=count).filter(
+        shared__gte=Value(query.least_shared(), output_field=IntegerField())
+    )
+    return list(players.order_by("pk").values_list("pk", "search_key")[:CANDIDATE_CAP])
+
+
+def last_active(player_ids: list[int]) -> dict[int, str]:
+    """Each player's last event (entered, or rated on a list) as an ISO date: what breaks a
+    tie between two names as like the query (the active player is the one meant)."""
+    out: dict[int, str] = {}
+    for rows in (
+        Entry.objects.filter(
+            player_id__in=player_ids, division__tournament__start_date__isnull=False
+        )
+        .values("player_id")
+        .annotate(last=Max("division__tournament__start_date"))
+        .values_list("player_id", "last"),
+        RatingHistory.objects.filter(player_id__in=player_ids)
+        .values("player_id")
+        .annotate(last=Max("event__date"))
+        .values_list("player_id", "last"),
+    ):
+        for pk, last in rows:
+            if last is not None and last.isoformat() > out.get(pk, ""):
+                out[pk] = last.isoformat()
+    return out
+
+
+def find_player_ids(text: str, scope: Q | None = None, limit: int = SEARCH_LIMIT) -> list[int]:
+    """Ids of the players whose name answers ``text`` best, forgiving typos, accents, word
+    order and nicknames (tournament.namesearch), ranked by how well, then by who played
+    last; at most ``limit``. ``scope`` narrows the players (the public's: listed ones)."""
+    query = Query(text.replace("\x00", " ")[:MAX_QUERY])
+    if not query:
+        return []
+    scored = rank(query, _candidates(query))
+    if scope is not None and scored:
+        # the scope is asked of the names that score (a few hundred), not of every row the
+        # candidate query reads
+        kept: set[int] = set()
+        ids = [pk for _, pk in scored]
+        for start in range(0, len(ids), 900):
+            chunk = ids[start : start + 900]
+            kept.update(Player.objects.filter(scope, pk__in=chunk).values_list("pk", flat=True))
+        scored = [s for s in scored if s[1] in kept]
+    # activity decides only among the best: read it for the first ``limit`` and their ties
+    if len(scored) > limit:
+        cut = round(scored[limit - 1][0], 6)
+        scored = [s for s in scored if round(s[0], 6) >= cut]
+    return by_activity(scored, last_active([pk for _, pk in scored]))[:limit]
 
 
 def federation_ids(player: Player) -> list[tuple[str, str]]:
@@ -136,30 +207,21 @@ def rating_label(rating: int, list_name: str, club: bool) -> str:
 
 
 def search_players(division: Division, query: str) -> list[dict[str, Any]]:
-    """Registry players whose name has every typed word, or whose federation id is the query.
+    """Registry players whose federation id is the query, then those whose name answers it
+    (``find_player_ids``: typos, accents, word order and nicknames forgiven), best first.
 
-    The database does the matching (a registry holds tens of thousands of players); when it
-    finds nothing, names are compared without accents ("Begin" finds "Bégin").
+    The console's registration, the players' own online entry and a club's member search ask
+    here; the rows are ``player_choices``' (names, ids and ratings, no contact details).
     """
     # NUL is no name's letter, and PostgreSQL refuses it in any query (a 500, not no match)
-    query = " ".join(query.replace("\x00", " ").split())[:100]
-    words = [w for w in re.split(r"[\s,]+", query) if w]
-    if len(query) < 2 or not words:
+    query = " ".join(query.replace("\x00", " ").split())[:MAX_QUERY]
+    if len(query) < 2:
         return []
-    by_name = Q()
-    for w in words:
-        by_name &= Q(name__icontains=w)
     by_id = Q(naspa_id__iexact=query) | Q(wespa_id__iexact=query) | Q(absp_id__iexact=query)
-    players = list(Player.objects.filter(by_name | by_id).order_by("name")[:SEARCH_LIMIT])
-    if not players:
-        folded = [fold(w) for w in words]
-        ids = [
-            pk
-            for pk, name in Player.objects.values_list("pk", "name").iterator()
-            if all(w in fold(name) for w in folded)
-        ][:SEARCH_LIMIT]
-        players = list(Player.objects.filter(pk__in=ids).order_by("name"))
-    return player_choices(division, players)
+    ids = list(Player.objects.filter(by_id).order_by("pk").values_list("pk", flat=True)[:3])
+    ids += [pk for pk in find_player_ids(query, limit=SEARCH_LIMIT) if pk not in ids]
+    by_pk = Player.objects.in_bulk(ids[:SEARCH_LIMIT])
+    return player_choices(division, [by_pk[pk] for pk in ids[:SEARCH_LIMIT] if pk in by_pk])
 
 
 def _near(matcher: difflib.SequenceMatcher, key: str, words: list[str], other: str) -> float:

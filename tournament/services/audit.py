@@ -168,6 +168,8 @@ class Action(StrEnum):
     VENUE_REBASE = "venue_rebase"
     # an entrant's online entry or check-in on the hosted copy, queued for the venue
     VENUE_QUEUE = "venue_queue"
+    # a visitor wrote to the directors through the calendar (services.calendar)
+    CONTACT_DIRECTORS = "contact_directors"
 
 
 @dataclass(frozen=True)
@@ -191,7 +193,7 @@ class Actor:
 # Writes no cached page shows: a player's pending or disputed self-report is seen only on the
 # player's private link and the console, so it leaves public pages' versions alone (a stream
 # of reports would otherwise rebuild every public page of the tournament each time).
-UNSEEN_ACTIONS = frozenset({Action.SELF_REPORT, Action.SELF_DISPUTE})
+UNSEEN_ACTIONS = frozenset({Action.SELF_REPORT, Action.SELF_DISPUTE, Action.CONTACT_DIRECTORS})
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,7 @@ MAIL_KINDS = frozenset(
         Notice.Kind.ENTRY_PAGE,
         Notice.Kind.ENTRY_HELD,
         Notice.Kind.SIGN_UP,
+        Notice.Kind.CONTACT,
     }
 )
 # what a failure is retried for: a pairing is stale once its round is played, so a failed one

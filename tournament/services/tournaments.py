@@ -67,6 +67,10 @@ TOURNAMENT_FIELDS = {
     "late_entry",
     "paper",
     "config",
+    # where and in what lexicon: the events calendar's (tournament.selectors.calendar)
+    "country",
+    "region",
+    "lexicon",
 }
 
 
@@ -221,6 +225,10 @@ def check_tournament_settings(
             out[key] = setting_text(value, key, "the tournament name", 200, required=True)
         elif key == "venue":
             out[key] = setting_text(value, key, "the venue", 200)
+        elif key in ("country", "region"):
+            out[key] = setting_text(value, key, f"the {key}", 100)
+        elif key == "lexicon":
+            out[key] = setting_text(value, key, "the lexicon", 20).upper()
         elif key == "realm":
             out[key] = setting_choice(value, key, "realm", [str(r) for r in Realm.values])
         elif key in ("start_date", "end_date"):

@@ -600,6 +600,8 @@ def round_pairings(
         {
             "tournament": div.tournament,
             "division": div,
+            # every name links to the player's page (one reverse, not one per row)
+            "player_base": reverse("public:player", args=(div.tournament.slug, div.slug, 1))[:-2],
             "number": wanted,
             "boards": boards,
             "live": wanted > facts.scored_round,
@@ -630,6 +632,8 @@ def crosstable(
         {
             "tournament": div.tournament,
             "division": div,
+            # every name links to the player's page (one reverse, not one per row)
+            "player_base": reverse("public:player", args=(div.tournament.slug, div.slug, 1))[:-2],
             "rows": rows,
             "rounds": range(1, last + 1),
             "live": facts.scored_round < div.rounds,

@@ -59,6 +59,18 @@ def heavy_wait(request: HttpRequest) -> int:
     return max(1, math.ceil((slot + 1) * window - now))
 
 
+def rate_wait(request: HttpRequest, name: str, rate: str) -> int:
+    """Seconds this address must wait before its next ``name`` request at ``rate`` ("5/hour");
+    0: go ahead, counted."""
+    limit, window = parse_rate(rate)
+    now = time.time()
+    slot = int(now // window)
+    address = client_address(request) or "unknown"
+    if _count(f"gibson-{name}:{address}:{slot}", window) <= limit:
+        return 0
+    return max(1, math.ceil((slot + 1) * window - now))
+
+
 def too_many(request: HttpRequest, wait: int) -> HttpResponse:
     """The 429: what is limited, the limit and its setting, and when to try again."""
     message = (

@@ -20,6 +20,8 @@ from . import (
     venue,
     weekends,
 )
+from . import calendar as calendar_pages
+from . import quality as quality_pages
 from . import ratings as ratings_pages
 from .console import api_token as console_api_token
 from .console import rating_lists as console_rating_lists
@@ -97,6 +99,10 @@ urlpatterns = [
     path("t/<slug:slug>/console/", include("tournament.web.console.urls")),
     path("ratings/", include((ratings_pages.list_patterns, "ratings"))),
     path("players/", include((ratings_pages.player_patterns, "players"))),
+    # the events calendar, its iCalendar feeds and the directors' contact form (issue 36)
+    path("events/", include((calendar_pages.urlpatterns, "calendar"))),
+    path("", include((calendar_pages.event_patterns, "event"))),
+    path("", include((quality_pages.urlpatterns, "quality"))),
     # a player's own link from their scorecard's QR code (secret token; tournament.web.selfentry)
     path("e/", include((selfentry.urlpatterns, "selfentry"))),
     # the unsubscribe link of every notice e-mail (secret token; tournament.web.notices)

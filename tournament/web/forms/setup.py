@@ -38,6 +38,11 @@ class TournamentForm(forms.Form):
     start_date = forms.DateField(required=False, widget=DateInput)
     end_date = forms.DateField(required=False, widget=DateInput)
     venue = forms.CharField(max_length=200, required=False)
+    country = forms.CharField(max_length=100, required=False, help_text="for the events calendar")
+    region = forms.CharField(max_length=100, required=False, help_text="state, province or region")
+    lexicon = forms.CharField(
+        max_length=20, required=False, help_text="the word list played, e.g. CSW24 or NWL2023"
+    )
     realm = forms.ChoiceField(choices=Realm.choices, help_text="fills the defaults below")
     bye_spread = forms.IntegerField(help_text="spread a bye scores (a win, 0 or more)")
     forfeit_spread = forms.IntegerField(help_text="spread a forfeit scores (a loss, 0 or less)")
