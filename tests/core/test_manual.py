@@ -274,3 +274,21 @@ def test_serve_demo_builds_the_manual_it_serves(client, settings, tmp_path, monk
     assert "Find your task" in b"".join(client.get("/docs/")).decode()
     call_command("serve_demo", "--no-serve", stdout=StringIO(), stderr=StringIO())
     assert start.stat().st_mtime_ns == built_at  # same sources: not built again
+
+
+@pytest.mark.django_db
+def test_every_page_and_the_console_link_the_served_manual(client, served):
+    """A director finds the manual from the site: every page's footer links /docs/, the
+    console's links open the day in order; both are pages this site serves (no internet)."""
+    from tournament.demo import load_demo
+
+    from .conftest import make_director
+
+    tournament, _ = load_demo()
+    public = client.get(f"/t/{tournament.slug}/").content.decode()
+    assert '<footer><a href="/docs/">Manual</a>' in public
+    client.force_login(make_director(tournament, "manual-reader"))
+    console = client.get(f"/t/{tournament.slug}/console/").content.decode()
+    assert '<a href="/docs/run-an-event/">Manual</a>' in console
+    day = client.get("/docs/run-an-event/")
+    assert day.status_code == 200 and "Pair a round" in b"".join(day).decode()
