@@ -63,3 +63,25 @@ def test_the_manuals_pages_pass_axe_at_phone_width(browser, live_server, setting
         _audit(page, live_server.url, kind, path, found, wide)
     assert not found, "serious/critical axe-core violations:\n" + "\n".join(found)
     assert not wide, "pages that scroll sideways at 360 px:\n" + "\n".join(wide)
+
+
+@pytest.mark.slow(seconds=6)
+def test_the_screenshot_tool_takes_a_phone_page_of_the_demo(browser, live_server, tmp_path):
+    """``build_manual --screenshots`` on one page: the demo's standings at 360 px, written as a
+    small palette picture. Seconds: the demo's load and chromium."""
+    from PIL import Image
+
+    from tournament.demo import load_demo
+    from tournament.manual_screenshots import SHOTS, take
+
+    load_demo()
+    shot = next(s for s in SHOTS if s.name == "phone-standings")
+    page = browser.new_page()
+    picture = take(page, live_server.url, shot, tmp_path / "img")
+    assert picture == tmp_path / "img" / "phone-standings.png"
+    with Image.open(picture) as image:
+        assert image.size == (360, 720) and image.mode == "P"
+        colours = image.convert("RGB").getcolors(maxcolors=256)
+    assert colours is not None and len(colours) > 8  # a page, not a blank
+    assert picture.stat().st_size < 40_000
+    assert "Yamamoto" in page.inner_text("main")  # the demo's division A, as in the manual
