@@ -422,22 +422,7 @@ class Prepared:
             alike = False
         v.sort(axis=1)
         shift = lay.shift
-        clinched = None
-        if r.system == "random":
-            perm = np.argsort(rng.random((size, m)), axis=1)
-            v[:, :m] = np.take_along_axis(v[:, :m], perm, axis=1)
-        elif r.gibson and m > 2:
-            ra = lay.base - (v[:, 0] >> shift)
-            rb = lay.base - (v[:, 1] >> shift)
-            gap = (ra >> lay.w) - (rb >> lay.w)
-            low = (1 << lay.low_bits) - 1
-            sgap = (ra & low) - (rb & low)
-            clinched = (gap > 2 * plan.left) | ((gap == 2 * plan.left) & (sgap > plan.catch))
-            if clinched.any():
-                perm = np.concatenate([_gibson_perm(m, self.setup.prize_places), np.arange(m, n)])
-                v[clinched] = v[clinched][:, perm]
-            else:
-                clinched = None
+        clinched = self._reorder(rng, plan, v, size)
         pairs = m - (m % 2)
         if m % 2:  # the lowest player takes the bye
             bye = (2 << lay.w) + _clip(self.setup.bye_spread, r.cap)
@@ -445,21 +430,7 @@ class Prepared:
             if record_opp:
                 v[:, m - 1] |= lay.no_opp  # the bye's player met nobody
         rowoff = (np.arange(v.shape[0], dtype=np.intp) * n)[:, None]
-        if r.system == "factor" and r.factor > 1:
-            a_cols, b_cols = _factor_columns(pairs, r.factor)
-            va, vb = v[:, a_cols], v[:, b_cols]
-        elif r.system in HALVES_SYSTEMS and pairs > 2:
-            a_pos, b_pos = _score_group_halves(v, pairs, lay)
-            if clinched is not None:
-                # a Gibsonized leader was placed beside their opponent: those simulations
-                # pair adjacent players (the score groups no longer line up there)
-                rows = np.flatnonzero(clinched)[:, None] * n
-                a_pos[clinched] = rows + np.arange(0, pairs, 2)
-                b_pos[clinched] = rows + np.arange(1, pairs, 2)
-            flat = v.ravel()
-            va, vb = flat.take(a_pos), flat.take(b_pos)
-        else:
-            va, vb = v[:, 0:pairs:2].copy(), v[:, 1:pairs:2].copy()
+        va, vb = self._pair_columns(r, v, pairs, clinched)
         # the slots as views into va and vb where the layout allows (no copies): a repeat
         # swap moves whole V, so sb keeps following vb
         sa, sb = _slot_view(va, lay), _slot_view(vb, lay)
@@ -494,6 +465,49 @@ class Prepared:
             flat[sa + rowoff] = sb
             flat[sb + rowoff] = sa
         return record
+
+    def _reorder(
+        self, rng: np.random.Generator, plan: _Plan, v: np.ndarray, size: int
+    ) -> np.ndarray | None:
+        """``random`` shuffles the sorted players; with Gibson, a leader nobody can catch is
+        placed beside the first player out of the money (returns where; None: nowhere)."""
+        r, m, lay = plan.rnd, plan.active, self.lay
+        n = v.shape[1]
+        if r.system == "random":
+            perm = np.argsort(rng.random((size, m)), axis=1)
+            v[:, :m] = np.take_along_axis(v[:, :m], perm, axis=1)
+        elif r.gibson and m > 2:
+            ra = lay.base - (v[:, 0] >> lay.shift)
+            rb = lay.base - (v[:, 1] >> lay.shift)
+            gap = (ra >> lay.w) - (rb >> lay.w)
+            low = (1 << lay.low_bits) - 1
+            sgap = (ra & low) - (rb & low)
+            clinched = (gap > 2 * plan.left) | ((gap == 2 * plan.left) & (sgap > plan.catch))
+            if clinched.any():
+                perm = np.concatenate([_gibson_perm(m, self.setup.prize_places), np.arange(m, n)])
+                v[clinched] = v[clinched][:, perm]
+                return clinched
+        return None
+
+    def _pair_columns(
+        self, r: SimRound, v: np.ndarray, pairs: int, clinched: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each game's first and second players' V, as the round's system pairs them."""
+        lay, n = self.lay, v.shape[1]
+        if r.system == "factor" and r.factor > 1:
+            a_cols, b_cols = _factor_columns(pairs, r.factor)
+            return v[:, a_cols], v[:, b_cols]
+        if r.system in HALVES_SYSTEMS and pairs > 2:
+            a_pos, b_pos = _score_group_halves(v, pairs, lay)
+            if clinched is not None:
+                # a Gibsonized leader was placed beside their opponent: those simulations
+                # pair adjacent players (the score groups no longer line up there)
+                rows = np.flatnonzero(clinched)[:, None] * n
+                a_pos[clinched] = rows + np.arange(0, pairs, 2)
+                b_pos[clinched] = rows + np.arange(1, pairs, 2)
+            flat = v.ravel()
+            return flat.take(a_pos), flat.take(b_pos)
+        return v[:, 0:pairs:2].copy(), v[:, 1:pairs:2].copy()
 
     def _avoid_repeats(
         self,
