@@ -395,12 +395,9 @@ class Prepared:
         alike: bool = False,
     ) -> np.ndarray | None:
         """One approximately paired round, in place: sort, pair, play (see the module doc).
-
         ``alike``: every simulation (row of ``v``, and of ``last``) holds the same records, as
-        before the first simulated round: their pairings are all the same, so one row is
-        sorted and paired and only the games are played in every row (a sixth of the work of
-        100,000 playings of 5 rounds, and the same figures).
-
+        before the first simulated round, so one row is sorted and paired and only the games
+        are played in every row (a sixth of the work of 100,000 playings of 5 rounds).
         ``last``: each slot's opponent in the previous round (points layout; None: no round
         before, so no rematch to avoid); ``record``: where to write this round's opponents
         (points layout; None: the last round). In the plain layout the opponents are in V:
