@@ -7,7 +7,8 @@ recorded games rather than typed in (docs/rules.md: games are the truth).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from .data import Prize, PrizeGame, ReportError, StandingLine, format_record, format_spread
 
@@ -114,6 +115,27 @@ def _standing_prize(category: str, label: str, s: StandingLine) -> Prize:
     )
 
 
+def _best(candidates: list[Any], key: Callable[[Any], Any]) -> list[Any]:
+    """Every candidate with the highest key (a shared prize), or none."""
+    if not candidates:
+        return []
+    top = max(key(c) for c in candidates)
+    return [c for c in candidates if key(c) == top]
+
+
+def _score_prize(kind: str, title: str, side: tuple, name: Callable[[int], str]) -> Prize:
+    """A prize for one player's score in one game (high game, high loss)."""
+    score, own, opp, opp_score, g = side
+    return Prize(
+        kind,
+        title,
+        (own,),
+        (name(own),),
+        f"{score}-{opp_score} vs #{opp} {name(opp)}, round {g.round}",
+        score,
+    )
+
+
 def _specials(
     players: Mapping[int, StandingLine],
     games: Sequence[PrizeGame],
@@ -128,38 +150,10 @@ def _specials(
         sides.append((g.player_score, g.player_number, g.opponent_number, g.opponent_score, g))
         sides.append((g.opponent_score, g.opponent_number, g.player_number, g.player_score, g))
 
-    out: list[Prize] = []
-
-    def best(candidates, key):
-        if not candidates:
-            return []
-        top = max(key(c) for c in candidates)
-        return [c for c in candidates if key(c) == top]
-
-    for score, own, opp, opp_score, g in best(sides, key=lambda s: s[0]):
-        out.append(
-            Prize(
-                "high game",
-                "High game",
-                (own,),
-                (name(own),),
-                f"{score}-{opp_score} vs #{opp} {name(opp)}, round {g.round}",
-                score,
-            )
-        )
+    out = [_score_prize("high game", "High game", s, name) for s in _best(sides, lambda s: s[0])]
     losses = [s for s in sides if s[0] < s[3]]
-    for score, own, opp, opp_score, g in best(losses, key=lambda s: s[0]):
-        out.append(
-            Prize(
-                "high loss",
-                "High loss",
-                (own,),
-                (name(own),),
-                f"{score}-{opp_score} vs #{opp} {name(opp)}, round {g.round}",
-                score,
-            )
-        )
-    for g in best(list(games), key=lambda g: g.player_score + g.opponent_score):
+    out += [_score_prize("high loss", "High loss", s, name) for s in _best(losses, lambda s: s[0])]
+    for g in _best(list(games), lambda g: g.player_score + g.opponent_score):
         total = g.player_score + g.opponent_score
         out.append(
             Prize(
@@ -176,7 +170,7 @@ def _specials(
         r_own, r_opp = players[own].rating, players[opp].rating
         if score > opp_score and r_own > 0 and r_opp > r_own:
             upsets.append((r_opp - r_own, own, opp, score, opp_score, g))
-    for gap, own, opp, score, opp_score, g in best(upsets, key=lambda u: u[0]):
+    for gap, own, opp, score, opp_score, g in _best(upsets, lambda u: u[0]):
         out.append(
             Prize(
                 "upset",
@@ -193,7 +187,7 @@ def _specials(
         for s in standings
         if s.rating > 0 and s.estimate is not None and s.rank is not None
     ]
-    for gain, s in best(gains, key=lambda t: t[0]):
+    for gain, s in _best(gains, lambda t: t[0]):
         if gain <= 0:
             break
         out.append(
