@@ -45,23 +45,7 @@ def prizes_from(
     """
     if places < 0:
         raise ReportError(f"prize places must not be negative (got {places})")
-    players = {s.number: s for s in standings}
-    if len(players) != len(standings):
-        seen: set[int] = set()
-        for s in standings:
-            if s.number in seen:
-                raise ReportError(f"player #{s.number} {s.name} appears twice in the standings")
-            seen.add(s.number)
-    for g in games:
-        for number in (g.player_number, g.opponent_number):
-            if number not in players:
-                raise ReportError(
-                    f"round {g.round}: game between #{g.player_number} and #{g.opponent_number} "
-                    f"names player #{number}, who is not in the standings"
-                )
-        if g.player_number == g.opponent_number:
-            raise ReportError(f"round {g.round}: player #{g.player_number} plays themself")
-
+    players = _players_of(standings, games)
     ranked = sorted((s for s in standings if s.rank is not None), key=lambda s: (s.rank, s.number))
     prizes: list[Prize] = []
     winners: set[int] = set()
@@ -103,6 +87,30 @@ def prizes_from(
 
     prizes.extend(_specials(players, games, standings))
     return prizes
+
+
+def _players_of(
+    standings: Sequence[StandingLine], games: Sequence[PrizeGame]
+) -> dict[int, StandingLine]:
+    """The standings by player number, refused when a player is listed twice or a game names
+    a player the standings lack (or pairs a player with themself)."""
+    players = {s.number: s for s in standings}
+    if len(players) != len(standings):
+        seen: set[int] = set()
+        for s in standings:
+            if s.number in seen:
+                raise ReportError(f"player #{s.number} {s.name} appears twice in the standings")
+            seen.add(s.number)
+    for g in games:
+        for number in (g.player_number, g.opponent_number):
+            if number not in players:
+                raise ReportError(
+                    f"round {g.round}: game between #{g.player_number} and #{g.opponent_number} "
+                    f"names player #{number}, who is not in the standings"
+                )
+        if g.player_number == g.opponent_number:
+            raise ReportError(f"round {g.round}: player #{g.player_number} plays themself")
+    return players
 
 
 def _standing_prize(category: str, label: str, s: StandingLine) -> Prize:
