@@ -134,6 +134,27 @@ def _table_round(
     return [SimGame(g.first, g.second) for g in result.games]
 
 
+def _games_known(
+    snap: DivisionSnapshot, base: int, live: bool
+) -> tuple[list[tuple[int, int]], dict[int, list[SimGame]]]:
+    """Who met whom through ``base`` (and, ``live``, in the rounds paired beyond it), and
+    those later rounds' games as the simulation keeps them: a result in stays as recorded."""
+    known: dict[int, list[SimGame]] = {}
+    number_of = {pk: e.number for pk, e in snap.entries.items()}
+    met = []
+    for rnd, _board, p1, p2, s1, s2, _first, _expl in snap.games:
+        if p2 is not None and (rnd <= base or live):
+            met.append((number_of[p1], number_of[p2]))
+        if live and rnd > base:
+            if p2 is None:
+                # a bye's or forfeit's spread; None: not yet entered (counted as a bye)
+                known.setdefault(rnd, []).append(SimGame(number_of[p1], 0, s1))
+                continue
+            margin = s1 - s2 if s1 is not None and s2 is not None else None
+            known.setdefault(rnd, []).append(SimGame(number_of[p1], number_of[p2], margin))
+    return met, known
+
+
 def chance_setup(
     division: Division, after_round: int | None = None, snapshot: DivisionSnapshot | None = None
 ) -> SimSetup:
@@ -167,19 +188,7 @@ def chance_setup(
         sp.player_class = classes.get(sp.number, "") or ""
     withdrawn = {p.number: p.withdrawn_round for p in players}
     entries = [(p.number, p.name, p.rating) for p in players]
-    known: dict[int, list[SimGame]] = {}
-    number_of = {pk: e.number for pk, e in snap.entries.items()}
-    met = []
-    for rnd, _board, p1, p2, s1, s2, _first, _expl in snap.games:
-        if p2 is not None and (rnd <= base or live):
-            met.append((number_of[p1], number_of[p2]))
-        if live and rnd > base:
-            if p2 is None:
-                # a bye's or forfeit's spread; None: not yet entered (counted as a bye)
-                known.setdefault(rnd, []).append(SimGame(number_of[p1], 0, s1))
-                continue
-            margin = s1 - s2 if s1 is not None and s2 is not None else None
-            known.setdefault(rnd, []).append(SimGame(number_of[p1], number_of[p2], margin))
+    met, known = _games_known(snap, base, live)
     sim_rounds = []
     for rnd in range(base + 1, total + 1):
         scheduled = schedule_entry(division, rnd)

@@ -149,13 +149,20 @@ def rating_chart(series: Sequence[Series], *, title: str = "Rating history") -> 
             )
         out.append("</g>")
     if len(lines) > 1:  # a legend only when there is more than one list to tell apart
-        for i, (name, _) in enumerate(lines):
-            colour = COLOURS[i % len(COLOURS)]
-            y = TOP + 4 + i * 14
-            out.append(
-                f'<rect x="{LEFT + 8}" y="{y}" width="10" height="10" fill="{colour}"/>'
-                f'<text x="{LEFT + 22}" y="{y + 9}" font-size="11" '
-                f'font-family="system-ui,sans-serif">{esc(name)}</text>'
-            )
+        out.extend(_legend([name for name, _ in lines]))
     out.append("</svg>")
     return "".join(out)
+
+
+def _legend(names: list[str]) -> list[str]:
+    """Each list's colour and name, top left of the plot."""
+    out = []
+    for i, name in enumerate(names):
+        colour = COLOURS[i % len(COLOURS)]
+        y = TOP + 4 + i * 14
+        out.append(
+            f'<rect x="{LEFT + 8}" y="{y}" width="10" height="10" fill="{colour}"/>'
+            f'<text x="{LEFT + 22}" y="{y + 9}" font-size="11" '
+            f'font-family="system-ui,sans-serif">{esc(name)}</text>'
+        )
+    return out

@@ -3,7 +3,13 @@
 Each interface words a code for its user: the command line may say "use --force", a web page
 offers a button instead, the API returns the code itself. The default wording here is neutral
 (no command-line flags, no page furniture) so an interface that has no wording of its own can
-still show it. The list of codes is this module's ``CODES``; the API extends it with its own.
+still show it.
+
+``CODES`` is the one registry of codes every face, test and the manual's refusals page read.
+This module's literal holds the event core's codes; each other domain owns its codes in its
+own ``errors`` module (``pairings/errors.py``, ``tournament/clubs/errors.py``), which adds
+them with ``register_codes`` when Django loads its app, so they are all there before any
+request, command or task runs.
 """
 
 from __future__ import annotations
@@ -52,36 +58,6 @@ CODES: dict[str, str] = {
     "no_result_to_correct": "{where}: #{number} has no result yet to correct; record it first",
     "unknown_result_state": "{where}: {state!r} is not a result state (scores, forfeit, "
     "double_forfeit or clear)",
-    # core: stored pairings and the pairing shell
-    "self_pairing": "{where}: #{number} cannot play against themselves",
-    "player_has_result": "{where}: #{number} {name} already has a result this round",
-    "player_already_paired": "{where}: #{number} {name} is already paired this round; "
-    "replace the pairing to re-pair",
-    "pairing_refused": "{where}: pairing refused by the database: {detail}",
-    "round_has_results": "{where} already has results; it cannot be re-paired",
-    "round_already_paired": "{where} is already paired",
-    "pairing_changes_scored_game": "{where}: board {board} (#{player1} v #{player2}) is "
-    "scored; a change to the round keeps every scored game with the same two players "
-    "(correct or clear the result first)",
-    "player_paired_twice": "{where}: player #{number} is paired twice",
-    "no_pairings": "{where} has no pairings to delete",
-    "results_block_unpairing": "{where} already has results; correct them instead of "
-    "deleting its pairings",
-    "unknown_pairing_options": "division {division} schedule {schedule}: unknown pairing "
-    "options {names}",
-    "earlier_round_unpaired": "{where}: round {round} has not been paired yet",
-    "round_beyond_division": "{where}: the division has {rounds} rounds; raise its number "
-    "of rounds in the division's settings to pair more",
-    "earlier_round_incomplete": "{where}: round {round} is incomplete ({missing} games without "
-    "a result); enter its results first{hint}",
-    "no_system_scheduled": "{where}: no pairing system scheduled for this round; choose one "
-    "({systems}) or add a schedule range",
-    "unknown_system": "{where}: unknown pairing system {system!r}; use one of {systems}",
-    "pairing_impossible": "{where}: {detail}",
-    "repair_changed": "{where} would now be re-paired differently from the preview you "
-    "confirmed (a result or a change came in meanwhile): nothing was changed; look at the "
-    "changes again",
-    "pairing_options_invalid": "{where}: {detail}",
     # core: players, tournaments and divisions
     "empty_name": "{what} must not be empty",
     "entry_needs_player": "division {division}: a new entry needs a player or a name",
@@ -315,39 +291,6 @@ CODES: dict[str, str] = {
     "organiser_invite_gone": "that invitation link is already used or turned off",
     "staff_not_member": "{user} is not a {role} of this tournament",
     "staff_last_director": "{user} is the last director; add another director first",
-    # pairing
-    "pairing_round_number": "round {round!r} must be a whole number from 1 to {maximum}",
-    "pairing_has_results": "division {division} round {round} already has results; "
-    "it cannot be paired again",
-    "pairing_already_paired": "division {division} round {round} is already paired; "
-    "unpair it to pair it again",
-    "pairing_later_paired": "division {division} round {round}: round {later} is paired "
-    "after it; unpair round {later} first",
-    "pairing_malformed": "the pairing sent is not readable ({detail}); start again from the "
-    "engine's proposal",
-    "pairing_unknown_player": "division {division} round {round}: there is no player "
-    "number {number}",
-    "pairing_withdrawn": "division {division} round {round}: #{number} {name} has withdrawn "
-    "and cannot be paired",
-    "pairing_twice": "division {division} round {round}: #{number} is paired twice",
-    "pairing_self": "division {division} round {round}: #{number} cannot play against themselves",
-    "pairing_missing": "division {division} round {round}: not paired: {numbers}",
-    "pairing_byes": "division {division} round {round}: {byes} byes for {players} active "
-    "players; there must be {expected}",
-    "pairing_not_in_round": "#{number} is not a player of this round",
-    "pairing_same_player": "choose two different players",
-    "pairing_same_game": "#{a} and #{b} already play each other; swap players of two "
-    "different games",
-    "pairing_pin_exists": "#{a} and #{b} already play each other",
-    "pairing_both_alone": "#{a} and #{b} both play nobody this round (a bye, a missed round); "
-    "swapping them changes nothing but their records: pair them with each other instead",
-    "pairing_has_bye": "{where}: #{number} already has the bye",
-    "pairing_no_bye": "{where}: #{number} has no bye to remove",
-    "pairing_bye_no_opponent": "{where}: nobody else is without a game, so #{number} keeps "
-    "the bye (an odd field needs one)",
-    "pairing_bye_choose": "{where}: say who #{number} plays instead of the bye: {numbers}",
-    "pairing_opponent_not_free": "{where}: #{number} already has a game this round; choose a "
-    "player with a bye or without a game",
     # admin and registry
     "actor_required": "{what}: say who is acting (a signed-in user or a command)",
     "registry_permission": "changing {what} of an existing player is the registry's job: "
@@ -416,45 +359,6 @@ CODES: dict[str, str] = {
     "api_unknown_registry_player": "there is no player {player_id} in the registry",
     "api_near_duplicates": "the registry already has players named like {name!r}: {players}; "
     "register one of them by player_id, or send new_player: true to add another person",
-    # clubs: clubs, members, organisers, nights and seasons (tournament.clubs)
-    "organiser_required": "{user} is not an organiser of the club {club}",
-    "unknown_club_setting": "club: unknown setting(s) {names}",
-    "unknown_rating_system": "rating system {system!r}: unknown; choose one of {systems}",
-    "club_slug_taken": "club slug {slug!r} is already taken",
-    "no_such_user": "there is no active account {value!r}",
-    "already_organiser": "{user} already organises {club}",
-    "not_organiser": "{user} is not an organiser of {club}",
-    "last_organiser": "{club} needs at least one organiser; add another before removing this one",
-    "no_such_player": "{what}: there is no player with id {value}",
-    "already_member": "{name} is already in {club}",
-    "unknown_member_setting": "member: unknown setting(s) {names}",
-    "not_yes_no": "{what}: {value!r} is not yes or no",
-    "unknown_draw": "draw {draw!r}: unknown; choose from {draws}",
-    "rating_draw_first_only": "game {game}: drawing by rating is for the first game only; "
-    "later games are drawn winners-play-winners (koth), Swiss, random or round robin",
-    "night_too_small_to_submit": "{format}: the federation rates club events of {minimum} "
-    "or more players; this night had {players}",
-    "player_ticked_twice": "{name} is ticked twice for the night",
-    "night_needs_players": "a night needs at least 2 players, not {count}",
-    "night_closed": "the {club} night of {date} is closed; reopen it to change it",
-    "night_open": "the night of {date} is not closed",
-    "already_playing": "{where}: {name} already plays {opponent}; log the game after the next "
-    "draw, or record it on that board",
-    "not_at_night": "{name!r} is not a player at this night; add them first",
-    "ambiguous_name": "{name!r} fits more than one player ({names}); type more of the name or "
-    "the number",
-    "night_games_missing": "the night of {date} has {count} game(s) without a result; enter "
-    "them before closing",
-    "night_has_play": "the night of {date} has games played; only a night with no game "
-    "played can be deleted",
-    "night_without_games": "the night of {date} has no games to close",
-    "unknown_preset": "scoring preset {preset!r}: unknown; choose one of {presets}",
-    "unknown_rule_setting": "season: unknown setting(s) {names}",
-    "not_a_points_value": "{what}: {value!r} is not a number of points",
-    "season_ends_before_start": "the season ends ({end}) before it starts ({start})",
-    "season_overlaps": "these dates overlap the season {name} ({start} to {end})",
-    "season_name_taken": "{club} already has a season named {name!r}",
-    "season_archived": "the season {name} is archived; it can no longer change",
     # venue mode (tournament.services.venue): one writer per tournament
     "venue_holds_authority": "{where} is run from the venue {venue} since {since}: change it "
     "there (this copy follows it), or take authority back first",
@@ -485,12 +389,8 @@ CODES: dict[str, str] = {
     "administrator allows such addresses with GIBSON_VENUE_ALLOW_PRIVATE=1)",
     "venue_token_needed": "the venue link's token is needed: paste the one the hosted site "
     "showed when the link was made (nothing was taken)",
-    # clubs commands (club_night, season_standings, club_night_close, club_season)
-    "unknown_club": "there is no club {club!r}",
+    # accounts (manage_user)
     "unknown_user": "there is no account {user!r}",
-    "unknown_season": "{club} has no season {season!r} (seasons: {seasons})",
-    "no_season": "{club} has no season yet; create one first",
-    "not_a_club_night": "{slug!r} is not a club night",
     # weekends (tournament.services.weekends, ratings.weekend)
     "weekend_name_required": "a weekend needs a name",
     "weekend_bad_slug": "{value!r} is not a slug: use letters, digits, '-' and '_'",
@@ -523,6 +423,27 @@ CODES: dict[str, str] = {
     "federation_file_invalid": "{file}: {count} problem(s) found; fix them first, or "
     "download anyway (the download is recorded with the problems)",
 }
+
+
+# code -> the module that registered it (None: this module); the refusals page groups by it
+OWNERS: dict[str, str] = {}
+
+
+def register_codes(owner: str, codes: dict[str, str]) -> None:
+    """Add a domain's refusal codes (``owner`` its errors module's name) to ``CODES``.
+
+    A code names one refusal everywhere, so a code already registered with other words, or by
+    another module, is refused: two domains must not answer one code two ways. Registering
+    the same codes again (a module reloaded) changes nothing."""
+    clashes = [
+        code
+        for code, message in codes.items()
+        if code in CODES and (CODES[code] != message or OWNERS.get(code) != owner)
+    ]
+    if clashes:
+        raise ValueError(f"{owner}: refusal codes already registered: {', '.join(clashes)}")
+    CODES.update(codes)
+    OWNERS.update(dict.fromkeys(codes, owner))
 
 
 class ServiceError(Exception):

@@ -6,14 +6,16 @@ pages under ``GIBSON_DATA_DIR/manual``, and ``tournament.web.manual`` serves the
 development dependency (``pip install -e '.[dev]'``, as the README's commands do): without it
 the build is refused with a message saying so, and the site runs on without its manual.
 
-The refusal codes' page (docs/refusals.md) is written from ``tournament.errors.CODES`` by
-``refusal_codes_page``, grouped as the module groups them, so every code a client may meet is
+The refusal codes' page (docs/refusals.md) is written from ``tournament.errors.CODES`` (the
+event core's codes and those each domain registers from its own errors module) by
+``refusal_codes_page``, grouped as the modules group them, so every code a client may meet is
 listed with its wording; a test holds the page equal to it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import re
 import shutil
@@ -22,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .errors import CODES
+from .errors import CODES, OWNERS
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = REPO / "mkdocs.yml"
@@ -104,12 +106,29 @@ def publish_manual(target: Path, *, force: bool = True) -> tuple[int, bool]:
     return sum(1 for _ in target.rglob("index.html")), True
 
 
+def _code_modules() -> list[Path]:
+    """tournament/errors.py, then each module that registered codes (``register_codes``)."""
+    paths = [ERRORS_MODULE]
+    for owner in dict.fromkeys(OWNERS.values()):
+        spec = importlib.util.find_spec(owner)
+        if spec is not None and spec.origin:
+            paths.append(Path(spec.origin))
+    return paths
+
+
 def _code_groups() -> dict[str, str]:
-    """code -> the comment heading it in errors.py's CODES (the module's own grouping)."""
+    """code -> the comment heading it in its module's CODES (each module's own grouping)."""
+    groups: dict[str, str] = {}
+    for path in _code_modules():
+        groups.update(_module_groups(path))
+    return groups
+
+
+def _module_groups(path: Path) -> dict[str, str]:
     groups: dict[str, str] = {}
     heading = ""
     comment: list[str] = []
-    for line in ERRORS_MODULE.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("    # "):
             comment.append(line[6:].strip())
             continue
@@ -146,9 +165,11 @@ def refusal_codes_page() -> str:
         "",
         "Every refusal carries a stable code: the API's `errors[].code`, a command's "
         '`--json` answer (`{"ok": false, "code": ...}`) and the pages all use the codes below '
-        "(`CODES` in `tournament/errors.py`). The message is the neutral wording, its "
+        "(`CODES` in `tournament/errors.py`, with the codes each domain registers from its own "
+        "`errors` module: `pairings/errors.py`, `tournament/clubs/errors.py`). The message is "
+        "the neutral wording, its "
         "`{names}` filled from the refusal's `params`; a page or a command may word it its own "
-        "way. This page is written from that module by `manage.py build_manual --write-codes` "
+        "way. This page is written from those modules by `manage.py build_manual --write-codes` "
         "(`tests/core/test_manual.py` fails when it is out of date).",
     ]
     heading = None

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from .model import Field, FieldPlayer, PairingOptions, RoundPairing
+from .model import Field, FieldPlayer, PairedGame, PairingOptions, RoundPairing
 from .systems import PAIRING_SYSTEMS
 
 
@@ -155,16 +155,36 @@ def _repeat_line(board: int, a: FieldPlayer, b: FieldPlayer, since: int | None) 
 
 
 def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -> CheckReport:
+    """Every rule a round's pairing must keep, each check in the order its refusals depend
+    on (the bye and Gibson checks only when nothing else is wrong), and the round's quality."""
     rep = CheckReport()
-    err, warn = rep.errors.append, rep.warnings.append
     by_number = {p.number: p for p in field_.players}
-    since = options.repeats_since_round
     known = PAIRING_SYSTEMS.get(pairing.system)
     tables = known is not None and known.table
     table_byes = known is not None and known.table_byes
     active = {p.number for p in field_.players if p.active}
+    seen, byes = _check_presence(rep, pairing, by_number, active, table_byes)
+    games = [
+        g for g in pairing.games if g.second and g.first in by_number and g.second in by_number
+    ]
+    _check_repeats(rep, field_, pairing, options, games, tables)
+    _check_bye_and_gibson(rep, field_, pairing, options, byes, active)
+    imbalance = _check_starts(rep, field_, games, seen, tables)
+    rep.quality = round_quality(field_, pairing, options)
+    rep.quality["max_imbalance"] = imbalance
+    return rep
 
-    # Each active player exactly once, nobody else.
+
+def _check_presence(
+    rep: CheckReport,
+    pairing: RoundPairing,
+    by_number: dict[int, FieldPlayer],
+    active: set[int],
+    table_byes: bool,
+) -> tuple[dict[int, int], list[int]]:
+    """Each active player exactly once, nobody else, and as many byes as the field needs;
+    returns (player -> board, the players with a bye)."""
+    err, warn = rep.errors.append, rep.warnings.append
     seen: dict[int, int] = {}
     for g in pairing.games:
         for x in (g.first, g.second):
@@ -186,11 +206,22 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
         err(f"{len(byes)} byes for {len(active)} active players")
     if table_byes and len(byes) > len(active) % 2:
         warn(f"{len(byes)} byes from the {pairing.system} table (withdrawn players' slots)")
-    games = [
-        g for g in pairing.games if g.second and g.first in by_number and g.second in by_number
-    ]
+    return seen, byes
 
-    # Repeats and forbidden pairs.
+
+def _check_repeats(
+    rep: CheckReport,
+    field_: Field,
+    pairing: RoundPairing,
+    options: PairingOptions,
+    games: list[PairedGame],
+    tables: bool,
+) -> None:
+    """Repeats (each listed), games beyond the repeat limit that could be avoided, and
+    forbidden pairs."""
+    err, warn = rep.errors.append, rep.warnings.append
+    by_number = {p.number: p for p in field_.players}
+    since = options.repeats_since_round
     over = 0
     for g in games:
         m = _met(by_number[g.first], g.second, since)
@@ -212,7 +243,21 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
             if best is not None and over > best:
                 err(f"{over} games beyond the repeat limit where {best} were unavoidable")
 
-    # Bye and Gibson rules.
+
+def _check_bye_and_gibson(
+    rep: CheckReport,
+    field_: Field,
+    pairing: RoundPairing,
+    options: PairingOptions,
+    byes: list[int],
+    active: set[int],
+) -> None:
+    """The bye goes by the bye order (a Gibsonized player first), and a Gibsonized player
+    meets a non-contender when one was available, each at no cost in repeats."""
+    err = rep.errors.append
+    known = PAIRING_SYSTEMS.get(pairing.system)
+    tables = known is not None and known.table
+    table_byes = known is not None and known.table_byes
     order = _order(field_)
     gib, noncontenders = _gibson_state(field_, options, order)
     uses_gibson = known is not None and known.uses_gibson
@@ -261,7 +306,14 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
                 g, o = wrong[0]
                 err(f"Gibsonized {g} plays contender {o} while non-contenders were available")
 
-    # Start/reply rule, per game, from counts before the round.
+
+def _check_starts(
+    rep: CheckReport, field_: Field, games: list[PairedGame], seen: dict[int, int], tables: bool
+) -> int:
+    """The start/reply rule per game, from the counts before the round; returns the largest
+    starts-replies imbalance after it."""
+    err = rep.errors.append
+    by_number = {p.number: p for p in field_.players}
     imbalance = 0
     for g in games:
         a, b = by_number[g.first], by_number[g.second]
@@ -285,9 +337,7 @@ def check_round(field_: Field, pairing: RoundPairing, options: PairingOptions) -
         if g is not None:
             s, r = (s + 1, r) if g.first == p.number else (s, r + 1)
         imbalance = max(imbalance, abs(s - r))
-    rep.quality = round_quality(field_, pairing, options)
-    rep.quality["max_imbalance"] = imbalance
-    return rep
+    return imbalance
 
 
 def round_quality(field_: Field, pairing: RoundPairing, options: PairingOptions) -> dict:

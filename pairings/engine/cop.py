@@ -297,12 +297,7 @@ class _CopRound:
                 dtype=bool,
             )
             u, v = u[~banned], v[~banned]
-        met = np.zeros((n, n), dtype=np.int64)
-        for i, counts in enumerate(self.met):
-            for other, c in counts.items():
-                if other in self.pos:
-                    met[i, self.pos[other]] = c
-        m = met[u, v]
+        m = self._met_matrix()[u, v]
         over = (m + 1 > opts.max_meetings).astype(np.int64)
         if opts.hard_repeat_limit:
             keep = over == 0
@@ -323,19 +318,8 @@ class _CopRound:
         i, j = u[plain], v[plain]
         contender = np.array(self.contender, dtype=bool)
         ci, cj = contender[i], contender[j]
-        koth = np.zeros(len(i), dtype=np.int64)
         if self.last_round:
-            q = np.full(n, -1, dtype=np.int64)
-            q[self.cash_order] = np.arange(len(self.cash_order), dtype=np.int64)
-            mate = np.where(q % 2 == 0, q + 1, q - 1)
-            both = ci & cj
-            qi, qj = q[i], q[j]
-            koth = np.where(both, (np.abs(qj - mate[i]) + np.abs(qi - mate[j])) ** 2, 0)
-            lone = ci ^ cj
-            floater = np.where(ci, qi, qj)
-            size = len(self.cash_order)
-            koth = np.where(lone, 4 * (size + 1) ** 2 + size - floater, koth)
-        costs[plain, 3] = koth
+            costs[plain, 3] = self._koth_band(i, j, ci, cj)
         if self.leader is not None:
             lead = (i == self.leader) | (j == self.leader)
             duel = ((i == self.leader) & (j == self.rival)) | (
@@ -367,6 +351,30 @@ class _CopRound:
             v = np.concatenate([v, np.full(len(keep), n, dtype=np.int64)])
             costs = np.concatenate([costs, bye])
         return u, v, costs
+
+    def _met_matrix(self) -> np.ndarray:
+        """How often each two players (by place in ``ordered``) have met."""
+        met = np.zeros((self.n, self.n), dtype=np.int64)
+        for i, counts in enumerate(self.met):
+            for other, c in counts.items():
+                if other in self.pos:
+                    met[i, self.pos[other]] = c
+        return met
+
+    def _koth_band(
+        self, i: np.ndarray, j: np.ndarray, ci: np.ndarray, cj: np.ndarray
+    ) -> np.ndarray:
+        """The last round's King of the Hill band among the contenders: two contenders cost
+        how far each is from the other's KOTH mate (squared); a contender with a
+        non-contender costs more, the more the higher the contender stands."""
+        q = np.full(self.n, -1, dtype=np.int64)
+        q[self.cash_order] = np.arange(len(self.cash_order), dtype=np.int64)
+        mate = np.where(q % 2 == 0, q + 1, q - 1)
+        qi, qj = q[i], q[j]
+        koth = np.where(ci & cj, (np.abs(qj - mate[i]) + np.abs(qi - mate[j])) ** 2, 0)
+        floater = np.where(ci, qi, qj)
+        size = len(self.cash_order)
+        return np.where(ci ^ cj, 4 * (size + 1) ** 2 + size - floater, koth)
 
     # -- explanations: the numbers that decided each board -----------------------------------
     def tag(self, i: int, first: bool = False) -> str:

@@ -75,35 +75,7 @@ def _chunks(
                     if nb:
                         opponents[nb].append(na)
                 continue
-            code = lay.base - (v[0] >> lay.shift)
-            wins2 = code >> lay.w
-            losses2 = lay.loss_room - ((code >> lay.l) & lay.loss_room)
-            spread = (code & ((1 << lay.low_bits) - 1)) - lay.zero
-            players = []
-            for i, p in enumerate(setup.players):
-                s = int(prep.slot_of[i])
-                active = p.plays_until is None or p.plays_until >= r.number
-                hist = opponents[p.number][: r.number - 1]
-                hist += [0] * (r.number - 1 - len(hist))
-                players.append(
-                    FieldPlayer(
-                        number=p.number,
-                        rating=p.rating,
-                        name=p.name,
-                        wins=int(wins2[s]) / 2,
-                        losses=int(losses2[s]) / 2,
-                        spread=int(spread[s]),
-                        opponents=hist,
-                        firsts=[0] * len(hist),
-                        active=active,
-                    )
-                )
-            field = Field(
-                players=players,
-                round=r.number,
-                rounds_total=rounds_total,
-                complete_rounds=r.number - 1,
-            )
+            field = _field_now(prep, v[0], opponents, r.number, rounds_total)
             base = options(r)
             result = pair_round(
                 field,
@@ -133,6 +105,47 @@ def _chunks(
             batch = []
     if batch:
         yield np.vstack(batch)
+
+
+def _field_now(
+    prep: Prepared,
+    v: np.ndarray,
+    opponents: Mapping[int, list[int]],
+    round_number: int,
+    rounds_total: int,
+) -> Field:
+    """The field the real engine pairs round ``round_number`` from: each player's record in
+    this simulation (``v``, by slot) and their opponents so far."""
+    lay = prep.lay
+    code = lay.base - (v >> lay.shift)
+    wins2 = code >> lay.w
+    losses2 = lay.loss_room - ((code >> lay.l) & lay.loss_room)
+    spread = (code & ((1 << lay.low_bits) - 1)) - lay.zero
+    players = []
+    for i, p in enumerate(prep.setup.players):
+        s = int(prep.slot_of[i])
+        active = p.plays_until is None or p.plays_until >= round_number
+        hist = opponents[p.number][: round_number - 1]
+        hist += [0] * (round_number - 1 - len(hist))
+        players.append(
+            FieldPlayer(
+                number=p.number,
+                rating=p.rating,
+                name=p.name,
+                wins=int(wins2[s]) / 2,
+                losses=int(losses2[s]) / 2,
+                spread=int(spread[s]),
+                opponents=hist,
+                firsts=[0] * len(hist),
+                active=active,
+            )
+        )
+    return Field(
+        players=players,
+        round=round_number,
+        rounds_total=rounds_total,
+        complete_rounds=round_number - 1,
+    )
 
 
 def _clip(value: int, cap: int | None) -> int:

@@ -35,19 +35,54 @@ are ``(combined +- margin) / 2`` with a normal combined score. Randomness is a s
 
 from __future__ import annotations
 
-import functools
-import json
 import math
 import os
-import sys
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from pathlib import Path
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
+
+from .simdata import (
+    MODEL_FILE,  # noqa: F401  (fit_game_model writes it)
+    GameModel,
+    SimGame,
+    SimPlayer,
+    SimResult,
+    SimRound,
+    SimSetup,
+    _Counts,
+    _ndtri,
+    _table,
+    _Want,
+    load_game_model,
+)
+from .simpairs import (
+    HALVES_SYSTEMS,
+    REPEAT_REACH,
+    SPARSE_REPEATS,
+    _factor_columns,
+    _gibson_perm,
+    _score_group_halves,
+    approximate_pairs,
+)
+from .simrecords import (
+    _POINTS,
+    MAX_PLAYERS,
+    _aligned_ok,
+    _by_slot,
+    _distinct,
+    _opponents,
+    _pack,
+    _picker,
+    _plain_layout,
+    _Plan,
+    _reuse_freed_memory,
+    _set_opponents,
+    _slot_view,
+    _slots,
+    _unpack,
+)
 
 __all__ = [
     "GameModel",
@@ -63,7 +98,6 @@ __all__ = [
     "simulate_chunks",
 ]
 
-MODEL_FILE = Path(__file__).with_name("game_model.json")
 #: simulations handled together: about CHUNK_CELLS players' records (so a round's arrays stay
 #: in cache), at least CHUNK simulations (so small divisions are not slowed by Python's
 #: per-call cost); ``chunk`` arguments of 0 mean this rule
@@ -71,420 +105,9 @@ CHUNK = 2048
 #: most threads ``simulate`` plays chunks on (0 = one per core up to this)
 MAX_THREADS = 4
 CHUNK_CELLS = 400_000
-#: the normal quantile table the margins are drawn from (one uint16 draw per game)
-_TABLE_BITS = 16
 #: margins are drawn in 1/QUANTUM of a point (the expectation and the draw each rounded to
 #: it): fine enough that the tie band (about half a point) keeps its width within 2%
 QUANTUM = 16
-
-
-@dataclass(frozen=True)
-class GameModel:
-    """How a game ends, fitted on real games (``manage.py fit_game_model`` writes the file).
-
-    ``sigma``: standard deviation of a game's spread around its rating-predicted mean;
-    ``slope``: mean spread per rating point of difference (kept for reference: the simulation
-    takes its win chance from the rating system, and the margin's mean follows from it);
-    ``tie_rate``: share of real games tied; ``combined_mean``/``combined_sd``: the two scores'
-    sum, for events ranking on points before spread; ``confidence``: how far to trust the
-    rating system's expectancy, fitted on the real games' wins (a win chance p becomes
-    Phi(confidence * Phi^-1(p)): below 1, ratings predicted the fixtures' games too surely).
-    """
-
-    sigma: float = 95.0
-    slope: float = 0.3
-    tie_rate: float = 0.005
-    combined_mean: float = 800.0
-    combined_sd: float = 70.0
-    confidence: float = 1.0
-    games: int = 0
-    source: str = ""
-
-    @property
-    def tie_band(self) -> float:
-        """Half-width of the band of margins counted as a tie: for a normal margin of spread
-        ``sigma`` around 0, P(|margin| < h) ~ 2h / (sigma * sqrt(2 pi)) = tie_rate."""
-        return self.tie_rate * self.sigma * math.sqrt(2 * math.pi) / 2
-
-    def to_json(self) -> dict:
-        return {
-            "sigma": self.sigma,
-            "slope": self.slope,
-            "tie_rate": self.tie_rate,
-            "combined_mean": self.combined_mean,
-            "combined_sd": self.combined_sd,
-            "confidence": self.confidence,
-            "games": self.games,
-            "source": self.source,
-        }
-
-
-def load_game_model(path: str | Path | None = None) -> GameModel:
-    """The committed fitted model (``pairings/engine/game_model.json``); defaults if absent."""
-    p = Path(path) if path else MODEL_FILE
-    if not p.exists():
-        return GameModel()
-    data = json.loads(p.read_text())
-    return GameModel(**{k: data[k] for k in GameModel.__dataclass_fields__ if k in data})
-
-
-@dataclass
-class SimPlayer:
-    """One entrant at the start of the simulation.
-
-    ``spread`` is the *ranking* spread (each game clipped to the round's cap), ``plays_from``
-    ..``plays_until``: rounds the player is paired in (a withdrawn player stops); ``ranked``:
-    whether the final standings rank them (a withdrawn player is not ranked).
-    """
-
-    number: int
-    rating: int = 0
-    wins: float = 0.0
-    losses: float = 0.0
-    spread: int = 0
-    points: int = 0
-    player_class: str = ""
-    name: str = ""
-    plays_until: int | None = None  # last round played; None = every round
-    ranked: bool = True
-
-    @classmethod
-    def from_standing(cls, player: Any, row: Any, *, ranked: bool) -> SimPlayer:
-        """The entrant as the standings left them: ``player`` as the standings take it
-        (number, rating, name, withdrawn_round), ``row`` its standings row (wins, losses,
-        spread, points_for). One place for the division's shell, the calibration replays and
-        the benchmark, which each built it field by field."""
-        withdrawn = player.withdrawn_round
-        return cls(
-            number=player.number,
-            rating=player.rating,
-            wins=row.wins,
-            losses=row.losses,
-            spread=row.spread,
-            points=row.points_for,
-            name=player.name,
-            plays_until=None if withdrawn is None else withdrawn - 1,
-            ranked=ranked,
-        )
-
-
-@dataclass(frozen=True)
-class SimGame:
-    """A known game of a future round: ``second`` 0 is a bye (or forfeit when margin < 0);
-    ``margin`` is the first player's spread when the result is already in."""
-
-    first: int
-    second: int
-    margin: int | None = None
-
-
-@dataclass
-class SimRound:
-    """A round to play: its system, or its real pairings when already known."""
-
-    number: int
-    system: str = "koth"
-    pairs: list[SimGame] | None = None
-    gibson: bool = False
-    gibson_spread: int = 500
-    factor: int = 1
-    cap: int | None = None
-    max_meetings: int = 1  # a pairing meeting this often already is a repeat to avoid
-    #: False: the system's pairing stands whatever the meetings (a King of the Hill allowing
-    #: repeats, as NASPA events pair their last round), previous round's opponent included
-    avoid_repeats: bool = True
-
-
-@dataclass
-class SimSetup:
-    """A division after its last counted round, and the rounds left to play.
-
-    ``win_prob[i, j]``: chance player index i beats j (ties half), from the rating system;
-    ``prize_places``: paid places (Gibson pairs a clinched leader with the first one out).
-    """
-
-    players: list[SimPlayer]
-    rounds: list[SimRound]
-    win_prob: np.ndarray
-    bye_spread: int = 50
-    sum_before_spread: bool = False
-    prize_places: int = 1
-    tiebreak: list[int] = field(default_factory=list)  # order of equal players (index list)
-    #: games already played, as pairs of player numbers (one entry a meeting): the
-    #: approximation swaps a proposed repeat with the next game's opponent when that avoids it
-    met: list[tuple[int, int]] = field(default_factory=list)
-
-    def index_of(self) -> dict[int, int]:
-        return {p.number: i for i, p in enumerate(self.players)}
-
-
-@dataclass
-class SimResult:
-    """What ``simulate`` counted over all simulations.
-
-    ``place_share[i, k]``: in how many simulations player index i finished in place k+1
-    (players tied on wins, losses[, points] and spread share their places equally, so a
-    two-way tie for 1st counts one half each); ``best``/``worst``: best and worst competition
-    rank seen; ``ranks`` (only with ``keep_ranks``): competition rank per simulation and player
-    (0 for an unranked player), for callers that need joint outcomes (calibration, COP).
-    """
-
-    sims: int
-    place_share: np.ndarray
-    best: np.ndarray
-    worst: np.ndarray
-    ranked: np.ndarray
-    ranks: np.ndarray | None = None
-    class_share: np.ndarray | None = None
-
-
-def _ndtri(p: np.ndarray) -> np.ndarray:
-    """Inverse normal CDF of each probability (no SciPy): NormalDist on the distinct values."""
-    flat = np.clip(np.asarray(p, dtype=np.float64), 1e-9, 1 - 1e-9)
-    values, inverse = np.unique(flat, return_inverse=True)
-    inv = NormalDist().inv_cdf
-    out = np.array([inv(v) for v in values], dtype=np.float64)
-    return out[inverse].reshape(flat.shape)
-
-
-def _quantile_table() -> np.ndarray:
-    """Standard normal quantiles at the midpoints of 65,536 equal slices: a uint16 draw looked
-    up here is a normal draw, at a tenth of the cost of ``standard_normal``."""
-    size = 1 << _TABLE_BITS
-    mids = (np.arange(size, dtype=np.float64) + 0.5) / size
-    return _ndtri(mids).astype(np.float32)
-
-
-_TABLE: np.ndarray | None = None
-
-
-def _table() -> np.ndarray:
-    global _TABLE
-    if _TABLE is None:
-        _TABLE = _quantile_table()
-    return _TABLE
-
-
-def approximate_pairs(
-    order: np.ndarray, system: str, *, factor: int = 1, rng: np.random.Generator | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """The cheap pairing of one round in every simulation.
-
-    ``order`` (sims, m): the active players' indices, best first. Returns ``(a, b, bye)``:
-    a[s, g] meets b[s, g]; ``bye`` (sims,) is the player left out of an odd field, or None.
-    ``random`` shuffles first; ``factor`` pairs 1 v 1+F within blocks of 2F; every other
-    system pairs 1 v 2, 3 v 4.
-    """
-    sims, m = order.shape
-    if system == "random" and rng is not None:
-        order = np.take_along_axis(order, np.argsort(rng.random((sims, m)), axis=1), axis=1)
-    bye = None
-    if m % 2:
-        bye = order[:, -1]
-        order = order[:, :-1]
-        m -= 1
-    if system == "factor" and factor > 1:
-        pos = np.arange(m)
-        block = 2 * factor
-        within = pos % block
-        start = pos - within
-        size = np.minimum(block, m - start)  # the last block may be short
-        half = size // 2
-        firsts = pos[within < half]
-        seconds = firsts + half[firsts]
-        return order[:, firsts], order[:, seconds], bye
-    return order[:, 0::2], order[:, 1::2], bye
-
-
-def _gibson_perm(m: int, cut: int) -> np.ndarray:
-    """Positions so that adjacent pairing makes the leader (position 0) meet the player at
-    ``cut`` (the first out of the money) and everyone else keeps their order."""
-    cut = max(1, min(cut, m - 1))
-    return np.array([0, cut, *range(1, cut), *range(cut + 1, m)], dtype=np.intp)
-
-
-# --- the records as one int64 value per player --------------------------------------------
-#
-# A player's record is one linear code R = wins2 << W + (LOSS_ROOM - losses2) << L
-# [+ points << P] + spread + ZERO (wins and losses doubled so a tie stays whole), whose order is
-# the standings' order. Each simulation holds, per player,
-# V = (BASE - R) << SHIFT | slot << OPP | previous opponent's slot, where slot is the player's
-# place in the standings' fixed tiebreak order (rating, name value, number). Sorting V
-# ascending (numpy's SIMD sort, ten times faster than an argsort) is then ranking by wins,
-# losses[, points], spread and the tiebreak, and the slot and last round's opponent ride along
-# in the low bits (slots are distinct, so the opponent never decides an order): no argsort, no
-# gather, and a rematch of the previous round is seen by comparing two aligned arrays instead
-# of looking up a table by slot. A game subtracts one number from each player's V.
-# The points layout (``sum_before_spread``) has no room for the opponent (OPP = 0): there the
-# previous round's opponents are kept in a table by slot, as before.
-
-ID_BITS = 11  # bits of a slot (and of an opponent)
-MAX_PLAYERS = (1 << ID_BITS) - 1
-_ID_MASK = (1 << ID_BITS) - 1
-_LOSS_ROOM = 255
-
-
-@dataclass(frozen=True)
-class _Layout:
-    w: int
-    l: int  # noqa: E741  (the losses' shift)
-    p: int | None
-    zero: int
-    top: int  # bits of R
-    opp: int = 0  # bits of the previous opponent's slot below the slot (0: not held in V)
-    slot_bits: int = ID_BITS
-    loss_room: int = _LOSS_ROOM  # losses2 are kept as loss_room - losses2 (a field of all ones)
-    #: 16-bit slot and opponent fields under a 32-bit record: read and written as uint16
-    #: views of V, without shifting and masking whole arrays
-    aligned: bool = False
-
-    @property
-    def shift(self) -> int:
-        """Bits below the record: the slot and the previous opponent."""
-        return self.opp + self.slot_bits
-
-    @property
-    def slot_mask(self) -> int:
-        return (1 << self.slot_bits) - 1
-
-    @property
-    def no_opp(self) -> int:
-        """The opponent field of a player who met nobody yet (no slot has this value)."""
-        return (1 << self.opp) - 1
-
-    @property
-    def low_mask(self) -> int:
-        return (1 << self.shift) - 1
-
-    @property
-    def low_bits(self) -> int:
-        return self.p if self.p is not None else self.l
-
-    @property
-    def base(self) -> int:
-        return (1 << self.top) - 2
-
-    @property
-    def stopped(self) -> int:
-        """V of a player no longer playing (withdrawn): after every real record."""
-        return ((1 << self.top) - 1) << self.shift
-
-
-#: wins2 and losses2 8 bits each, spread 25 bits (+-16 million), slot, opponent: 63 bits
-_PLAIN = _Layout(w=33, l=25, p=None, zero=1 << 24, top=41, opp=ID_BITS)
-#: the usual case, when the records fit: wins2 and losses2 7 bits each (up to 63 games),
-#: spread 17 bits (+-65,536), then a 16-bit slot and a 16-bit opponent
-_ALIGNED = _Layout(
-    w=24, l=17, p=None, zero=1 << 16, top=31, opp=16, slot_bits=16, loss_room=127, aligned=True
-)
-_POINTS = _Layout(w=44, l=36, p=20, zero=1 << 19, top=52)
-
-
-def _u16(v: np.ndarray, field: int) -> np.ndarray:
-    """A uint16 view of field 0 (the opponent) or 1 (the slot) of each V (little-endian)."""
-    return v.view(np.uint16)[..., field::4]
-
-
-def _aligned_ok(v: np.ndarray) -> bool:
-    return v.ndim >= 1 and v.strides[-1] == v.itemsize and sys.byteorder == "little"
-
-
-def _slots(v: np.ndarray, lay: _Layout) -> np.ndarray:
-    """The slot of each V (a new contiguous array)."""
-    if lay.aligned and _aligned_ok(v):
-        return np.ascontiguousarray(_u16(v, 1))
-    out = v >> lay.opp if lay.opp else v.copy()
-    out &= lay.slot_mask
-    return out
-
-
-def _picker(x: np.ndarray) -> Any:
-    """A function picking ``x.flat[i]`` for index arrays i, without copying a strided x."""
-    if x.flags.c_contiguous:
-        return x.reshape(-1).take
-    g = x.shape[-1]
-    return lambda i: x[np.divmod(i, g)]
-
-
-def _slot_view(v: np.ndarray, lay: _Layout) -> np.ndarray:
-    """The slot of each V: a view into ``v`` in the aligned layout, else a new array."""
-    if lay.aligned and _aligned_ok(v):
-        return _u16(v, 1)
-    return _slots(v, lay)
-
-
-def _opponents(v: np.ndarray, lay: _Layout) -> np.ndarray:
-    """The previous opponent's slot held in each V (plain layouts)."""
-    if lay.aligned and _aligned_ok(v):
-        return _u16(v, 0)
-    return v & lay.no_opp
-
-
-def _set_opponents(v: np.ndarray, opp: np.ndarray | int, lay: _Layout) -> None:
-    """Write each V's opponent field, in place."""
-    if lay.aligned and _aligned_ok(v):
-        _u16(v, 0)[...] = opp
-        return
-    v &= ~np.int64(lay.no_opp)
-    v |= opp
-
-
-def _pack(lay: _Layout, wins2, losses2, spread, points) -> np.ndarray:
-    code = (np.asarray(wins2, dtype=np.int64) << lay.w) + (
-        (lay.loss_room - np.asarray(losses2, dtype=np.int64)) << lay.l
-    )
-    if lay.p is not None:
-        code = code + (np.asarray(points, dtype=np.int64) << lay.p)
-    return code + np.asarray(spread, dtype=np.int64) + lay.zero
-
-
-def _unpack(lay: _Layout, code: np.ndarray) -> tuple[np.ndarray, ...]:
-    wins2 = code >> lay.w
-    losses2 = lay.loss_room - ((code >> lay.l) & lay.loss_room)
-    spread = (code & ((1 << lay.low_bits) - 1)) - lay.zero
-    if lay.p is not None:
-        points = (code >> lay.p) & ((1 << (lay.l - lay.p)) - 1)
-    else:
-        points = np.zeros_like(code)
-    return wins2, losses2, spread, points
-
-
-@dataclass
-class _Plan:
-    rnd: SimRound
-    active: int  # players paired this round
-    stopping: np.ndarray  # slots of the players who no longer play from this round on
-    known: list[tuple[int, int, int | None]] | None  # (slot, slot or -1, margin)
-    left: int  # rounds left including this one (Gibson)
-    catch: int  # spread a chaser can still gain (Gibson)
-
-
-#: glibc's mallopt parameters (malloc.h)
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-_MALLOC_TUNED = False
-
-
-def _reuse_freed_memory() -> None:
-    """Let the C allocator keep freed arrays for the next ones (glibc only; once a process).
-
-    Why: a simulated round makes a score of arrays of a megabyte or two and frees them. By
-    default glibc gives such blocks back to the kernel at once (mmap, then trimming the heap),
-    so every new array is fresh pages that the kernel must fault in and zero: on this machine
-    that was over half the simulation's time (5.3 s of 100,000 playings, 2.0 s without).
-    Blocks up to 32 MB then come from the heap, and up to 64 MB of free heap is kept.
-    """
-    global _MALLOC_TUNED
-    if _MALLOC_TUNED:
-        return
-    _MALLOC_TUNED = True
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(_M_MMAP_THRESHOLD, 32 << 20)
-        libc.mallopt(_M_TRIM_THRESHOLD, 64 << 20)
-    except (OSError, AttributeError):  # not glibc: its allocator, its defaults
-        pass
 
 
 class Prepared:
@@ -772,12 +395,9 @@ class Prepared:
         alike: bool = False,
     ) -> np.ndarray | None:
         """One approximately paired round, in place: sort, pair, play (see the module doc).
-
         ``alike``: every simulation (row of ``v``, and of ``last``) holds the same records, as
-        before the first simulated round: their pairings are all the same, so one row is
-        sorted and paired and only the games are played in every row (a sixth of the work of
-        100,000 playings of 5 rounds, and the same figures).
-
+        before the first simulated round, so one row is sorted and paired and only the games
+        are played in every row (a sixth of the work of 100,000 playings of 5 rounds).
         ``last``: each slot's opponent in the previous round (points layout; None: no round
         before, so no rematch to avoid); ``record``: where to write this round's opponents
         (points layout; None: the last round). In the plain layout the opponents are in V:
@@ -799,22 +419,7 @@ class Prepared:
             alike = False
         v.sort(axis=1)
         shift = lay.shift
-        clinched = None
-        if r.system == "random":
-            perm = np.argsort(rng.random((size, m)), axis=1)
-            v[:, :m] = np.take_along_axis(v[:, :m], perm, axis=1)
-        elif r.gibson and m > 2:
-            ra = lay.base - (v[:, 0] >> shift)
-            rb = lay.base - (v[:, 1] >> shift)
-            gap = (ra >> lay.w) - (rb >> lay.w)
-            low = (1 << lay.low_bits) - 1
-            sgap = (ra & low) - (rb & low)
-            clinched = (gap > 2 * plan.left) | ((gap == 2 * plan.left) & (sgap > plan.catch))
-            if clinched.any():
-                perm = np.concatenate([_gibson_perm(m, self.setup.prize_places), np.arange(m, n)])
-                v[clinched] = v[clinched][:, perm]
-            else:
-                clinched = None
+        clinched = self._reorder(rng, plan, v, size)
         pairs = m - (m % 2)
         if m % 2:  # the lowest player takes the bye
             bye = (2 << lay.w) + _clip(self.setup.bye_spread, r.cap)
@@ -822,21 +427,7 @@ class Prepared:
             if record_opp:
                 v[:, m - 1] |= lay.no_opp  # the bye's player met nobody
         rowoff = (np.arange(v.shape[0], dtype=np.intp) * n)[:, None]
-        if r.system == "factor" and r.factor > 1:
-            a_cols, b_cols = _factor_columns(pairs, r.factor)
-            va, vb = v[:, a_cols], v[:, b_cols]
-        elif r.system in HALVES_SYSTEMS and pairs > 2:
-            a_pos, b_pos = _score_group_halves(v, pairs, lay)
-            if clinched is not None:
-                # a Gibsonized leader was placed beside their opponent: those simulations
-                # pair adjacent players (the score groups no longer line up there)
-                rows = np.flatnonzero(clinched)[:, None] * n
-                a_pos[clinched] = rows + np.arange(0, pairs, 2)
-                b_pos[clinched] = rows + np.arange(1, pairs, 2)
-            flat = v.ravel()
-            va, vb = flat.take(a_pos), flat.take(b_pos)
-        else:
-            va, vb = v[:, 0:pairs:2].copy(), v[:, 1:pairs:2].copy()
+        va, vb = self._pair_columns(r, v, pairs, clinched)
         # the slots as views into va and vb where the layout allows (no copies): a repeat
         # swap moves whole V, so sb keeps following vb
         sa, sb = _slot_view(va, lay), _slot_view(vb, lay)
@@ -871,6 +462,49 @@ class Prepared:
             flat[sa + rowoff] = sb
             flat[sb + rowoff] = sa
         return record
+
+    def _reorder(
+        self, rng: np.random.Generator, plan: _Plan, v: np.ndarray, size: int
+    ) -> np.ndarray | None:
+        """``random`` shuffles the sorted players; with Gibson, a leader nobody can catch is
+        placed beside the first player out of the money (returns where; None: nowhere)."""
+        r, m, lay = plan.rnd, plan.active, self.lay
+        n = v.shape[1]
+        if r.system == "random":
+            perm = np.argsort(rng.random((size, m)), axis=1)
+            v[:, :m] = np.take_along_axis(v[:, :m], perm, axis=1)
+        elif r.gibson and m > 2:
+            ra = lay.base - (v[:, 0] >> lay.shift)
+            rb = lay.base - (v[:, 1] >> lay.shift)
+            gap = (ra >> lay.w) - (rb >> lay.w)
+            low = (1 << lay.low_bits) - 1
+            sgap = (ra & low) - (rb & low)
+            clinched = (gap > 2 * plan.left) | ((gap == 2 * plan.left) & (sgap > plan.catch))
+            if clinched.any():
+                perm = np.concatenate([_gibson_perm(m, self.setup.prize_places), np.arange(m, n)])
+                v[clinched] = v[clinched][:, perm]
+                return clinched
+        return None
+
+    def _pair_columns(
+        self, r: SimRound, v: np.ndarray, pairs: int, clinched: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each game's first and second players' V, as the round's system pairs them."""
+        lay, n = self.lay, v.shape[1]
+        if r.system == "factor" and r.factor > 1:
+            a_cols, b_cols = _factor_columns(pairs, r.factor)
+            return v[:, a_cols], v[:, b_cols]
+        if r.system in HALVES_SYSTEMS and pairs > 2:
+            a_pos, b_pos = _score_group_halves(v, pairs, lay)
+            if clinched is not None:
+                # a Gibsonized leader was placed beside their opponent: those simulations
+                # pair adjacent players (the score groups no longer line up there)
+                rows = np.flatnonzero(clinched)[:, None] * n
+                a_pos[clinched] = rows + np.arange(0, pairs, 2)
+                b_pos[clinched] = rows + np.arange(1, pairs, 2)
+            flat = v.ravel()
+            return flat.take(a_pos), flat.take(b_pos)
+        return v[:, 0:pairs:2].copy(), v[:, 1:pairs:2].copy()
 
     def _avoid_repeats(
         self,
@@ -1142,111 +776,6 @@ class Prepared:
         return out
 
 
-def _distinct(x: np.ndarray) -> np.ndarray:
-    """``np.unique`` of a short integer array, by a sort: numpy's hash-based unique costs
-    half a millisecond a call here, more than the rest of a repeat pass."""
-    x = np.sort(x)
-    if x.size > 1:
-        x = x[np.concatenate(([True], x[1:] != x[:-1]))]
-    return x
-
-
-def _plain_layout(setup: SimSetup, model: GameModel) -> _Layout:
-    """``_ALIGNED`` when every record the simulation can reach fits it (7-bit wins and
-    losses, 17-bit spread), else ``_PLAIN``."""
-    rounds = len(setup.rounds)
-    wins2 = max((round(2 * p.wins) for p in setup.players), default=0)
-    losses2 = max((round(2 * p.losses) for p in setup.players), default=0)
-    spread = max((abs(p.spread) for p in setup.players), default=0)
-    # a game moves a spread by at most its margin table's reach; a bye or a recorded result
-    # by at most a score's range
-    per_round = max(int(10.5 * model.sigma) + 2, abs(setup.bye_spread), 1500)
-    fits = (
-        len(setup.players) < (1 << 16) - 1
-        and wins2 + 2 * rounds <= _ALIGNED.loss_room
-        and losses2 + 2 * rounds <= _ALIGNED.loss_room
-        and spread + per_round * rounds < _ALIGNED.zero - 1
-    )
-    return _ALIGNED if fits and sys.byteorder == "little" else _PLAIN
-
-
-def _by_slot(v: np.ndarray, lay: _Layout) -> np.ndarray:
-    """V with column s holding slot s (the known pairings' and the records' columns)."""
-    out = np.empty_like(v)
-    out[np.arange(v.shape[0])[:, None], _slots(v, lay)] = v
-    return out
-
-
-#: systems approximated by "top half v bottom half of each score group" (Swiss); the others
-#: pairing on the standings (King of the Hill, contention, cop) pair 1 v 2, 3 v 4
-HALVES_SYSTEMS = frozenset({"swiss", "australian", "fontes"})
-#: how many games down a repeat looks for an opponent to swap with
-REPEAT_REACH = 12
-#: repeats are swapped from a list of them while under one game in this many, else by passes
-#: over whole arrays
-SPARSE_REPEATS = 2
-
-
-def _score_group_halves(v: np.ndarray, pairs: int, lay: _Layout) -> tuple[np.ndarray, np.ndarray]:
-    """Swiss's pairing within score groups, for every simulation: ``v`` sorted (best first),
-    ``pairs`` an even number of columns to pair; returns the *flat* indices into ``v`` of each
-    game's two players.
-
-    A score group is the players on the same wins. An odd group's last player drops into
-    the group below (the boundary moves up one place), so every group is even; within a group
-    of 2h the k-th player meets the (k+h)-th. Pair j (positions 2j, 2j+1 when pairing
-    adjacent players) then belongs to the group of position 2j+1: a group starting at an odd
-    position starts one earlier, one ending at an odd position ends one earlier. So the groups
-    are the runs of equal wins among the pairs' second players, counted per simulation with
-    one bincount: pair j of a run of h pairs starting at pair t meets, from position j + t,
-    the player h places down.
-    """
-    size, n = v.shape
-    half = pairs // 2
-    if lay.aligned and lay.shift + lay.w == 56 and _aligned_ok(v) and v.flags.c_contiguous:
-        # the top byte of each V (little-endian: its eighth), read without a shift
-        wins = v.view(np.uint8)[:, 15 : 8 * pairs : 16]
-    else:
-        wins = v[:, 1:pairs:2] >> (lay.shift + lay.w)  # a constant less wins (see _Layout)
-    # (a Gibsonized row is no longer sorted: its pairs are replaced by the caller). Every row
-    # is sorted from its second pair on, so its lowest and highest keys are among its first,
-    # second and last: the bounds without a pass over the whole array
-    edges = wins[:, [0, 1, -1]] if half > 1 else wins
-    low = int(edges.min())
-    span = int(edges.max()) - low + 1
-    key = np.add(wins, (np.arange(size, dtype=np.int64) * span - low)[:, None], dtype=np.int64)
-    counts = np.bincount(key.ravel(), minlength=size * span)
-    starts = np.cumsum(counts)
-    starts -= counts  # first pair of each run, counted over the whole chunk
-    # pair j of simulation s sits at flat pair s * half + j, its first player at s * n + 2j:
-    # the run's first player is at s * n + 2 * (start - s * half), pair j's at that + (j - t)
-    a_pos = starts.take(key)
-    a_pos += _pair_offsets(size, n, half)
-    b_pos = counts.take(key)
-    b_pos += a_pos
-    return a_pos, b_pos
-
-
-@functools.lru_cache(maxsize=8)
-def _pair_offsets(size: int, n: int, half: int) -> np.ndarray:
-    """``s * (n - half) + j`` for simulation s and pair j (see ``_score_group_halves``): the
-    same for every round of a chunk, so made once."""
-    out = (np.arange(size, dtype=np.int64) * (n - half))[:, None] + np.arange(half)
-    out.flags.writeable = False
-    return out
-
-
-def _factor_columns(m: int, factor: int) -> tuple[np.ndarray, np.ndarray]:
-    """Factor pairing's columns: 1 v 1+F within blocks of 2F (the last block may be short)."""
-    pos = np.arange(m)
-    block = 2 * factor
-    within = pos % block
-    start = pos - within
-    half = np.minimum(block, m - start) // 2
-    firsts = pos[within < half]
-    return firsts, firsts + half[firsts]
-
-
 def _clip(value: int, cap: int | None) -> int:
     return value if cap is None else max(-cap, min(cap, value))
 
@@ -1330,33 +859,6 @@ def tally(
     or ``pairings.engine.fullsim``'s playings with the real pairing engine)."""
     want = _Want(classes, class_exclusive_places, keep_ranks)
     return _merge(prep, (prep.count(v, want) for v in chunks), sims, want)
-
-
-@dataclass(frozen=True)
-class _Want:
-    """What a count needs beyond the places: class prizes, every simulation's ranks."""
-
-    classes: Sequence[Sequence[int]] = ()
-    class_exclusive_places: int = 0
-    keep_ranks: bool = False
-
-    @property
-    def comp(self) -> bool:
-        return bool(self.classes) or self.keep_ranks
-
-
-@dataclass
-class _Counts:
-    """One chunk's counts, flat over (slot, place index): ``hist`` the players' positions
-    in the final order; ``comp_fix``/``share_fix`` what tied groups change in it (None: no
-    tie) for the competition rank (a tied group's first place) and the shared places.
-    ``class_share`` and ``ranks`` are by player index."""
-
-    hist: np.ndarray
-    comp_fix: np.ndarray | None = None
-    share_fix: np.ndarray | None = None
-    class_share: np.ndarray | None = None
-    ranks: np.ndarray | None = None
 
 
 def _merge(prep: Prepared, parts: Iterable[_Counts], sims: int, want: _Want) -> SimResult:

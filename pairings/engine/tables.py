@@ -15,10 +15,11 @@ by a small matching that keeps every other table game.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from . import matching
 from .firsts import previous_first
-from .model import Field, PairingError, PairingOptions, RoundPairing
+from .model import Field, FieldPlayer, PairingError, PairingOptions, RoundPairing
 from .standing import BYE_REASONS, bye_order, meetings, ordered_active
 from .weighted import build_pairing, ordinal
 
@@ -104,16 +105,12 @@ def _table_pairing(
     if rule_byes:
         pairs = _bye_by_rule(field, options, pairs, why, group_of, assigned)
     order = {p.number: i for i, p in enumerate(sorted(field.players, key=lambda p: p.number))}
-
-    def explain(a: int, b: int) -> str:
-        return why[a]
-
     return build_pairing(
         field,
         system,
         options,
         pairs,
-        explain,
+        lambda a, b: why[a],
         lambda b: why[b],
         notes,
         lambda x: order[x],
@@ -167,10 +164,7 @@ def _bye_by_rule(
         bye, repaired = quick
         moved = {x for ab in repaired for x in ab}
         for a, b in repaired:
-            why[a] = why[b] = f"{group_of[a]}; re-paired around the bye rule"
-            before = previous_first(by_number[a], b)
-            if before is not None:  # a repeat swaps the earlier meeting's starts
-                assigned[(min(a, b), max(a, b))] = b if before == a else a
+            _note_repaired(by_number[a], b, why, group_of, assigned)
         out = [g for g in games if g[0] not in moved and g[1] not in moved] + repaired
         if bye is not None:
             why[bye] = BYE_REASONS[options.bye_method]
@@ -180,20 +174,8 @@ def _bye_by_rule(
     flexible |= {x for a, b in games if over(a, b) for x in (a, b)}
     players = [p.number for p in active]
     index = {x: k for k, x in enumerate(players)}
-    seed = {
-        p.number: k
-        for k, p in enumerate(sorted(field.players, key=lambda p: (-p.rating, p.number)))
-    }
     table = {frozenset(g) for g in games}
-    edges: list[matching.Edge] = [(index[a], index[b], (over(a, b), 0, 0, 0)) for a, b in games]
-    done: set[frozenset[int]] = set()
-    for a in sorted(flexible, key=index.__getitem__):
-        for b in players:
-            key = frozenset((a, b))
-            if b == a or key in table or key in done or key in field.forbidden:
-                continue
-            done.add(key)
-            edges.append((index[a], index[b], (over(a, b), 0, 1, abs(seed[a] - seed[b]))))
+    edges = _flexible_edges(field, players, games, flexible, over)
     bye_node = len(players)
     edges += [(index[c], bye_node, (0, rank, 0, 0)) for rank, c in enumerate(candidates)]
     result = matching.solve(len(players) + odd, edges)
@@ -217,11 +199,50 @@ def _bye_by_rule(
         b = players[v]
         out.append((a, b))
         if frozenset((a, b)) not in table:
-            why[a] = why[b] = f"{group_of[a]}; re-paired around the bye rule"
-            before = previous_first(by_number[a], b)
-            if before is not None:  # a repeat swaps the earlier meeting's starts
-                assigned[(min(a, b), max(a, b))] = b if before == a else a
+            _note_repaired(by_number[a], b, why, group_of, assigned)
     return out
+
+
+def _note_repaired(
+    a: FieldPlayer,
+    b: int,
+    why: dict[int, str],
+    group_of: dict[int, str],
+    assigned: dict[tuple[int, int], int],
+) -> None:
+    """A game the bye rule made: both players' reason, and a repeat's starts swapped."""
+    why[a.number] = why[b] = f"{group_of[a.number]}; re-paired around the bye rule"
+    before = previous_first(a, b)
+    if before is not None:  # a repeat swaps the earlier meeting's starts
+        assigned[(min(a.number, b), max(a.number, b))] = b if before == a.number else a.number
+
+
+def _flexible_edges(
+    field: Field,
+    players: list[int],
+    games: list[tuple[int, int]],
+    flexible: set[int],
+    over: Callable[[int, int], int],
+) -> list[matching.Edge]:
+    """The matching's edges: each table game as it is, and every other game a flexible
+    player could play (not a forbidden pair), costed by repeats, table games broken and seed
+    distance."""
+    index = {x: k for k, x in enumerate(players)}
+    seed = {
+        p.number: k
+        for k, p in enumerate(sorted(field.players, key=lambda p: (-p.rating, p.number)))
+    }
+    table = {frozenset(g) for g in games}
+    edges: list[matching.Edge] = [(index[a], index[b], (over(a, b), 0, 0, 0)) for a, b in games]
+    done: set[frozenset[int]] = set()
+    for a in sorted(flexible, key=index.__getitem__):
+        for b in players:
+            key = frozenset((a, b))
+            if b == a or key in table or key in done or key in field.forbidden:
+                continue
+            done.add(key)
+            edges.append((index[a], index[b], (over(a, b), 0, 1, abs(seed[a] - seed[b]))))
+    return edges
 
 
 def _quick_repair(

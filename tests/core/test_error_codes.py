@@ -410,3 +410,44 @@ def test_rounds_below_the_file_word_the_flag_only_on_the_command_line(db, tmp_pa
     assert not FLAG.search(refused.value.message)
     with pytest.raises(CommandError, match=r"^--rounds 2: div\.t line 1 .* needs --rounds 3"):
         run("import_tsh", str(path), "--rounds", "2")
+
+
+# --- each domain owns its codes ------------------------------------------------------------
+
+
+def test_each_domain_owns_its_refusal_codes_in_its_own_errors_module():
+    """The pairing shell's and the clubs' codes live in their own modules and reach the one
+    registry when Django loads their app, so every face and this file's tests see them."""
+    import pairings.errors
+    import tournament.clubs.errors
+    from tournament.errors import OWNERS
+
+    core = (REPO / "tournament" / "errors.py").read_text(encoding="utf-8")
+    for domain, code in [
+        (pairings.errors, "pairing_twice"),
+        (tournament.clubs.errors, "night_closed"),
+    ]:
+        assert OWNERS[code] == domain.__name__
+        assert domain.CODES.items() <= CODES.items()
+        assert f'"{code}":' not in core
+    assert "unknown_tournament" in CODES and "unknown_tournament" not in OWNERS  # the core's own
+    assert ServiceError("pairing_twice", division="A", round=3, number=7).message == (
+        "division A round 3: #7 is paired twice"
+    )
+
+
+def test_a_code_is_answered_one_way_by_one_domain(monkeypatch):
+    from tournament.errors import OWNERS, register_codes
+
+    monkeypatch.setattr("tournament.errors.CODES", dict(CODES))
+    monkeypatch.setattr("tournament.errors.OWNERS", dict(OWNERS))
+    with pytest.raises(ValueError, match="already registered: pairing_twice"):
+        register_codes("tournament.other.errors", {"pairing_twice": "{division}: twice"})
+    with pytest.raises(ValueError, match="already registered: unknown_tournament"):
+        register_codes("pairings.errors", {"unknown_tournament": CODES["unknown_tournament"]})
+    register_codes("pairings.errors", {"pairing_twice": CODES["pairing_twice"]})  # again: same
+    register_codes("tournament.other.errors", {"brand_new_code": "{what} refused"})
+    from tournament import errors
+
+    assert errors.CODES["brand_new_code"] == "{what} refused"
+    assert errors.OWNERS["brand_new_code"] == "tournament.other.errors"

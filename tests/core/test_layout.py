@@ -3,8 +3,9 @@
 import-linter checks the contracts written in pyproject.toml (engines import no Django,
 selectors never import services, domain code never imports a face, ...); this module runs it as
 part of the test command, shows that it does catch an upward import, computes the import cycles
-among the project's modules (there must be none), and checks that every file the code, the
-docs and the README point at is in the repository.
+among the project's modules (there must be none), checks that every file the code, the
+docs and the README point at is in the repository, and holds two ratchets: functions over 80
+lines and source files over 900 lines may only get fewer.
 """
 
 from __future__ import annotations
@@ -173,3 +174,68 @@ def test_layout_page_matches_the_tree():
         for sub in (REPO / package).iterdir():
             if sub.is_dir() and (sub / "__init__.py").exists() and sub.name != "migrations":
                 assert f"{package}/{sub.name}/" in named, f"{package}/{sub.name}/ not in Layout"
+
+
+# ------------------------------------------------------------------------- size ratchets
+
+# Functions over LONG_FUNCTION lines in tournament/, pairings/ and ratings/ (migrations aside).
+# A ratchet: the count may only go down; lower the ceiling when a long function is split.
+LONG_FUNCTION = 80
+LONG_FUNCTIONS_CEILING = 21
+# Source files over LONG_FILE lines (migrations aside): a file that long holds several
+# concepts, each of which deserves its own module. A ratchet as well: 10 when counted first,
+# then pairings/engine/simulate.py and needs.py were split.
+LONG_FILE = 900
+LONG_FILES_CEILING = 5
+
+
+def long_functions(paths: list[Path]) -> list[str]:
+    """``path:line name (N lines)`` of every function or method longer than LONG_FUNCTION."""
+    import ast
+
+    found = []
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                size = node.end_lineno - node.lineno + 1
+                if size > LONG_FUNCTION:
+                    rel = path.relative_to(REPO) if path.is_relative_to(REPO) else path.name
+                    found.append(f"{rel}:{node.lineno} {node.name} ({size} lines)")
+    return found
+
+
+def _source_files() -> list[Path]:
+    return [
+        path
+        for package in PACKAGES
+        for path in sorted((REPO / package).rglob("*.py"))
+        if "migrations" not in path.parts
+    ]
+
+
+def test_long_functions_only_get_fewer():
+    found = long_functions(_source_files())
+    assert len(found) <= LONG_FUNCTIONS_CEILING, (
+        f"{len(found)} functions over {LONG_FUNCTION} lines (ceiling "
+        f"{LONG_FUNCTIONS_CEILING}): split the new one\n" + "\n".join(sorted(found))
+    )
+
+
+def test_the_long_function_count_sees_a_long_function(tmp_path):
+    body = "\n".join(f"    x{i} = {i}" for i in range(LONG_FUNCTION))
+    probe = tmp_path / "probe.py"
+    probe.write_text(f"def short():\n    return 1\n\n\ndef long():\n{body}\n    return x0\n")
+    assert long_functions([probe]) == ["probe.py:5 long (82 lines)"]
+
+
+def test_long_files_only_get_fewer():
+    over = []
+    for path in _source_files():
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > LONG_FILE:
+            over.append(f"{path.relative_to(REPO)} ({lines} lines)")
+    assert len(over) <= LONG_FILES_CEILING, (
+        f"{len(over)} source files over {LONG_FILE} lines (ceiling {LONG_FILES_CEILING}): "
+        "split the new one into modules of its concepts\n" + "\n".join(over)
+    )

@@ -86,6 +86,7 @@ def test_a_broken_link_or_a_page_left_out_fails_the_build(tmp_path):
     index.write_text(
         index.read_text()
         + f"\nSee [the lost page]({lost}.md) and [a step](run-an-event.md#no-such-step).\n"
+        + "\n![A picture nobody took](img/never-taken.png)\n"
     )
     (tmp_path / "docs" / f"{stray}.md").write_text("# A page nobody listed\n")
     with pytest.raises(ManualError) as refused:
@@ -93,6 +94,7 @@ def test_a_broken_link_or_a_page_left_out_fails_the_build(tmp_path):
     assert f"{lost}.md" in str(refused.value)
     assert f"{stray}.md" in str(refused.value)
     assert "no-such-step" in str(refused.value)
+    assert "img/never-taken.png" in str(refused.value)
 
 
 def test_build_manual_refuses_to_replace_a_folder_that_is_not_a_manual(tmp_path):
@@ -113,6 +115,63 @@ def test_no_line_of_the_manual_becomes_a_heading_by_accident():
         if re.match(r"#+[^#\s]", line)
     ]
     assert accidental == []
+
+
+# ------------------------------------------------------------------------------ the pictures
+
+PICTURE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
+
+
+def test_every_picture_a_page_shows_exists_says_what_it_shows_and_the_pictures_stay_small():
+    """Each picture a page shows is a file of docs/ with alt text, each picture the tool takes
+    is shown with the tool's own alt text, none lies unused, and all of them stay small (the
+    manual travels with the code and is served to phones at a venue)."""
+    from tournament.manual_screenshots import PDF_ALT, PDF_SHOT, SHOTS
+
+    shown: dict[str, str] = {}
+    missing, no_alt = [], []
+    for page in sorted(DOCS.glob("*.md")):
+        for alt, target in PICTURE.findall(page.read_text(encoding="utf-8")):
+            if not (DOCS / target).is_file():
+                missing.append(f"{page.name}: {target}")
+            if not alt.strip():
+                no_alt.append(f"{page.name}: {target}")
+            shown[target] = alt
+    assert missing == [] and no_alt == []
+    taken = {f"img/{s.name}.png": s.alt for s in SHOTS} | {f"img/{PDF_SHOT}.png": PDF_ALT}
+    assert {t: shown.get(t) for t in taken} == taken
+    files = sorted((DOCS / "img").glob("*"))
+    assert sorted(f"img/{f.name}" for f in files) == sorted(shown), "a picture no page shows"
+    assert sum(f.stat().st_size for f in files) < 400_000
+    assert max(f.stat().st_size for f in files) < 60_000
+
+
+def test_the_screenshot_command_names_a_picture_it_does_not_take():
+    with pytest.raises(CommandError, match="--only console-pairng: no such picture"):
+        call_command("build_manual", "--screenshots", "--only", "console-pairng", stdout=StringIO())
+    with pytest.raises(CommandError, match="give it with --screenshots"):
+        call_command("build_manual", "--only", "console-pairing", stdout=StringIO())
+
+
+def test_a_pdf_page_becomes_a_small_picture(tmp_path):
+    """The scorecards' picture: poppler renders the first page, reduced to a small palette."""
+    from PIL import Image
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    from tournament.manual_screenshots import pdf_page_png
+
+    pdf = tmp_path / "cards.pdf"
+    sheet = canvas.Canvas(str(pdf), pagesize=letter)
+    sheet.drawString(72, 700, "#1 Yamamoto, Yuki")
+    sheet.showPage()
+    sheet.drawString(72, 700, "page two, never drawn")
+    sheet.save()
+    picture = pdf_page_png(pdf, tmp_path / "img" / "cards.png")
+    with Image.open(picture) as image:
+        assert image.mode == "P"  # a palette
+        assert image.size == (510, 660)  # 8.5 x 11 in at 60 dpi: the first page only
+    assert picture.stat().st_size < 20_000
 
 
 # ------------------------------------------------------------------------------ the reference
@@ -274,3 +333,21 @@ def test_serve_demo_builds_the_manual_it_serves(client, settings, tmp_path, monk
     assert "Find your task" in b"".join(client.get("/docs/")).decode()
     call_command("serve_demo", "--no-serve", stdout=StringIO(), stderr=StringIO())
     assert start.stat().st_mtime_ns == built_at  # same sources: not built again
+
+
+@pytest.mark.django_db
+def test_every_page_and_the_console_link_the_served_manual(client, served):
+    """A director finds the manual from the site: every page's footer links /docs/, the
+    console's links open the day in order; both are pages this site serves (no internet)."""
+    from tournament.demo import load_demo
+
+    from .conftest import make_director
+
+    tournament, _ = load_demo()
+    public = client.get(f"/t/{tournament.slug}/").content.decode()
+    assert '<footer><a href="/docs/">Manual</a>' in public
+    client.force_login(make_director(tournament, "manual-reader"))
+    console = client.get(f"/t/{tournament.slug}/console/").content.decode()
+    assert '<a href="/docs/run-an-event/">Manual</a>' in console
+    day = client.get("/docs/run-an-event/")
+    assert day.status_code == 200 and "Pair a round" in b"".join(day).decode()

@@ -180,7 +180,8 @@ def test_points_before_spread_rank_on_points() -> None:
 
 
 def test_swiss_pairs_top_half_against_bottom_half_of_each_score_group() -> None:
-    from pairings.engine.simulate import _PLAIN, _score_group_halves
+    from pairings.engine.simpairs import _score_group_halves
+    from pairings.engine.simrecords import _PLAIN
 
     # wins (doubled) of eight players, best first: groups {8,8,8,8}, {6,6,6}, {4}
     wins2 = np.array([8, 8, 8, 8, 6, 6, 6, 4])
@@ -268,6 +269,7 @@ def test_the_compact_layout_plays_as_the_wide_one(monkeypatch, system) -> None:
     layout (16-bit slot and previous-opponent fields read as uint16 views); anything larger
     falls back to the wide one. Both must play the same games: the same figures, bit for bit,
     with repeats to avoid and a known round with a bye before the simulated ones."""
+    from pairings.engine import simrecords
     from pairings.engine import simulate as sim
 
     setup = _setup(11, 4, system)
@@ -275,20 +277,21 @@ def test_the_compact_layout_plays_as_the_wide_one(monkeypatch, system) -> None:
         number=10, system=system, pairs=[SimGame(1, 2, 40), SimGame(3, 4), SimGame(5, 0)]
     )
     setup.met = [(1, 2), (1, 3), (2, 3), (6, 7)]
-    assert sim.Prepared(setup, MODEL).lay is sim._ALIGNED
+    assert sim.Prepared(setup, MODEL).lay is simrecords._ALIGNED
     compact = simulate(setup, MODEL, 3000, seed=9, keep_ranks=True)
-    monkeypatch.setattr(sim, "_plain_layout", lambda setup, model: sim._PLAIN)
-    assert sim.Prepared(setup, MODEL).lay is sim._PLAIN
+    monkeypatch.setattr(sim, "_plain_layout", lambda setup, model: simrecords._PLAIN)
+    assert sim.Prepared(setup, MODEL).lay is simrecords._PLAIN
     wide = simulate(setup, MODEL, 3000, seed=9, keep_ranks=True)
     assert np.array_equal(compact.place_share, wide.place_share)
     assert np.array_equal(compact.ranks, wide.ranks)
 
 
 def test_a_record_too_large_for_the_compact_layout_uses_the_wide_one() -> None:
+    from pairings.engine import simrecords
     from pairings.engine import simulate as sim
 
     setup = _setup(6, 2)
     setup.players[0].spread = 70_000
-    assert sim.Prepared(setup, MODEL).lay is sim._PLAIN
+    assert sim.Prepared(setup, MODEL).lay is simrecords._PLAIN
     result = simulate(setup, MODEL, 500, seed=1)
     assert result.place_share[:, 0].sum() == pytest.approx(500)

@@ -81,6 +81,10 @@ def test_serve_runs_gunicorn_with_two_workers_and_static_files(tmp_path):
         # collected into STATIC_ROOT first, which is what whitenoise serves from
         assert (tmp_path / "static" / "django_htmx" / "htmx-2.min.js").is_file()
         assert fetch(f"{base}/healthz")[:2] == (200, b"ok")
+        # the manual, built at start into the data folder, served by the workers
+        status, body, kind = fetch(f"{base}/docs/")
+        assert status == 200 and b"<title>Gibson manual</title>" in body, body[:200]
+        assert (tmp_path / "manual" / "search" / "search_index.json").is_file()
         assert (tmp_path / "gibson.sqlite3").is_file()  # migrated before serving
         # gunicorn replaced the command's process: it is the master, with two workers
         deadline = time.monotonic() + 20
@@ -91,6 +95,7 @@ def test_serve_runs_gunicorn_with_two_workers_and_static_files(tmp_path):
         stop(server)
     output = server.stdout.read()
     assert f"Gibson is serving on http://127.0.0.1:{port}/ with 2 worker processes" in output
+    assert f"The manual: http://127.0.0.1:{port}/docs/" in output
     assert server.returncode == 0, output
 
 
@@ -177,3 +182,37 @@ def test_default_workers_follow_the_environment(monkeypatch):
     assert default_workers() == 3
     monkeypatch.delenv("GIBSON_WORKERS")
     assert default_workers() == 2 * (os.cpu_count() or 1)
+
+
+@pytest.mark.slow(seconds=4)
+def test_serve_rebuilds_a_manual_older_than_docs_and_keeps_a_current_one(settings, tmp_path):
+    """A manual built from other sources (an upgrade changed docs/) is built again at start;
+    one built from these sources is kept, so a restart stays quick. Seconds: one build."""
+    from tournament.management.serving import ensure_manual
+    from tournament.manual import STAMP
+
+    settings.MANUAL_DIR = tmp_path / "manual"
+    settings.MANUAL_DIR.mkdir()
+    (settings.MANUAL_DIR / "index.html").write_text("the manual of the previous version")
+    (settings.MANUAL_DIR / STAMP).write_text("digest of older sources")
+    assert ensure_manual("http://127.0.0.1:8000") == "The manual: http://127.0.0.1:8000/docs/"
+    start = settings.MANUAL_DIR / "index.html"
+    assert "<title>Gibson manual</title>" in start.read_text()
+    built_at = start.stat().st_mtime_ns
+    ensure_manual("http://127.0.0.1:8000")
+    assert start.stat().st_mtime_ns == built_at
+
+
+def test_serve_says_when_the_manual_cannot_be_built_and_serves_on(settings, tmp_path, monkeypatch):
+    """A server installed without the development extras has no MkDocs: the start says so."""
+    import tournament.manual
+    from tournament.management.serving import ensure_manual
+
+    def no_mkdocs(out, **kwargs):
+        raise tournament.manual.ManualError("the manual needs MkDocs (mkdocs is not installed)")
+
+    monkeypatch.setattr(tournament.manual, "build_manual", no_mkdocs)
+    settings.MANUAL_DIR = tmp_path / "manual"
+    said = ensure_manual("http://127.0.0.1:8000")
+    assert said.startswith("The manual could not be built (the manual needs MkDocs")
+    assert not settings.MANUAL_DIR.exists()

@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from . import errors  # noqa: F401  (registers the clubs' refusal codes at start)
+
 
 class ClubsConfig(AppConfig):
     name = "tournament.clubs"

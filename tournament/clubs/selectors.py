@@ -382,7 +382,10 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _club_records(club: Club, min_games: int) -> list[ClubRecord]:
+def _night_summaries(club: Club) -> tuple[dict[int, tuple], dict[int, Any]]:
+    """The club's closed, published nights in date order (pk -> date, slug, division) and
+    each night's summary of its games (made from the games for a night closed before
+    summaries were kept)."""
     found = list(
         Division.objects.filter(
             tournament__club_night__club=club,
@@ -416,6 +419,11 @@ def _club_records(club: Club, min_games: int) -> list[ClubRecord]:
             games[night].append(tuple(game))
         for pk, night_games in games.items():
             summaries[pk] = summarise(night_games, keep=MAX_MARKS)
+    return nights, summaries
+
+
+def _club_records(club: Club, min_games: int) -> list[ClubRecord]:
+    nights, summaries = _night_summaries(club)
     folded = fold(((pk, summaries[pk]) for pk in nights), keep=MAX_MARKS)
     high_value, high = folded.high
     loss_value, loss = folded.loss

@@ -143,27 +143,10 @@ def _user_line() -> str:
     return f"user {user} {group};\n"
 
 
-def render_config(
-    front: str, upstream: str, paths: FrontPaths | None = None, stream: str | None = None
-) -> str:
-    """nginx.conf for the tier listening on ``front`` and passing to gunicorn on ``upstream``
-    (both HOST:PORT), and ``/t/SLUG/live/`` to the live stream on ``stream`` if given.
-    Everything nginx writes stays under ``paths.root``."""
-    paths = paths or front_paths()
-    stream_upstream, stream_location = _stream_blocks(stream) if stream else ("", "")
-    static_root = Path(settings.STATIC_ROOT)
-    static_url = "/" + settings.STATIC_URL.strip("/") + "/"
-    types = "\n".join(f"        {kind} {exts};" for kind, exts in MIME_TYPES.items())
-    private = _cookie_pattern(settings.SESSION_COOKIE_NAME, MESSAGES_COOKIE)
-    any_auth = _cookie_pattern(
-        settings.SESSION_COOKIE_NAME, MESSAGES_COOKIE, settings.CSRF_COOKIE_NAME
-    )
-    # a little above the app's own limit: the app refuses a bigger body itself, with a page
-    # that says what the limit is (nginx's own 413 says nothing useful)
-    body_mb = int(getattr(settings, "MAX_UPLOAD_MB", 5)) + 1
-    temp = paths.temp
-    return f"""# Written by `manage.py serve --front`; written again at each start (edits are lost).
-{_user_line()}worker_processes auto;
+# nginx.conf, filled by ``render_config`` (str.format: ``{{`` and ``}}`` are nginx's braces)
+NGINX_CONFIG = """\
+# Written by `manage.py serve --front`; written again at each start (edits are lost).
+{user_line}worker_processes auto;
 pid {paths.pid};
 error_log {paths.error_log} warn;
 
@@ -224,7 +207,7 @@ http {{
     }}
 {stream_upstream}
     server {{
-        listen {_listen(front)} backlog=4096;
+        listen {listen} backlog=4096;
 
         location {static_url} {{
             alias {static_root}/;
@@ -289,6 +272,42 @@ def _stream_blocks(stream: str) -> tuple[str, str]:
         }
 """
     return upstream, location
+
+
+def render_config(
+    front: str, upstream: str, paths: FrontPaths | None = None, stream: str | None = None
+) -> str:
+    """nginx.conf for the tier listening on ``front`` and passing to gunicorn on ``upstream``
+    (both HOST:PORT), and ``/t/SLUG/live/`` to the live stream on ``stream`` if given.
+    Everything nginx writes stays under ``paths.root``."""
+    paths = paths or front_paths()
+    stream_upstream, stream_location = _stream_blocks(stream) if stream else ("", "")
+    static_root = Path(settings.STATIC_ROOT)
+    static_url = "/" + settings.STATIC_URL.strip("/") + "/"
+    types = "\n".join(f"        {kind} {exts};" for kind, exts in MIME_TYPES.items())
+    private = _cookie_pattern(settings.SESSION_COOKIE_NAME, MESSAGES_COOKIE)
+    any_auth = _cookie_pattern(
+        settings.SESSION_COOKIE_NAME, MESSAGES_COOKIE, settings.CSRF_COOKIE_NAME
+    )
+    # a little above the app's own limit: the app refuses a bigger body itself, with a page
+    # that says what the limit is (nginx's own 413 says nothing useful)
+    body_mb = int(getattr(settings, "MAX_UPLOAD_MB", 5)) + 1
+    temp = paths.temp
+    return NGINX_CONFIG.format(
+        user_line=_user_line(),
+        paths=paths,
+        types=types,
+        body_mb=body_mb,
+        temp=temp,
+        private=private,
+        any_auth=any_auth,
+        upstream=upstream,
+        listen=_listen(front),
+        static_url=static_url,
+        static_root=static_root,
+        stream_upstream=stream_upstream,
+        stream_location=stream_location,
+    )
 
 
 def write_config(

@@ -1,8 +1,10 @@
-"""What the commands that serve the site share: refusing a busy address before anything runs.
+"""What the commands that serve the site share: refusing a busy address before anything runs,
+and the manual they serve at /docs/.
 
 ``serve_demo`` (runserver on a laptop) and ``serve`` (gunicorn) both check the address first,
 so a second copy started by mistake says which port is taken instead of printing a "ready"
-line for a server that never comes up.
+line for a server that never comes up. Both build the manual at start when it is missing or
+older than docs/ (``publish_manual``), so a director at a venue without internet has it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.management import CommandError
 
+from ..manual import ManualError, publish_manual
 from ..siteurl import LISTEN_ENV, SITE_URL_ENV, site_url_from_addr, unreachable_warning
 
 
@@ -89,3 +92,15 @@ def allow_site_host(site_url: str) -> None:
     allowed.append(host)
     settings.ALLOWED_HOSTS = allowed
     os.environ["GIBSON_ALLOWED_HOSTS"] = ",".join(allowed)
+
+
+def ensure_manual(base_url: str) -> str:
+    """Build the manual (docs/) into ``settings.MANUAL_DIR`` unless the built one is from the
+    same sources, and say where it is served. A failed build (MkDocs not installed on a
+    server without the development extras, a broken page) is said and the site serves on: the
+    manual is help, not a reason to keep a tournament offline."""
+    try:
+        publish_manual(settings.MANUAL_DIR, force=False)
+    except ManualError as exc:
+        return f"The manual could not be built ({exc}); read docs/ in the repository"
+    return f"The manual: {base_url}/docs/"

@@ -25,17 +25,7 @@ def pairings_pdf(
     """Round ``round``'s pairings: first by board, then every player alphabetically."""
     if round < 1:
         raise ReportError(f"pairings: round must be 1 or more (got {round})")
-    boards: dict[int, PairingLine] = {}
-    for line in lines:
-        if line.board is not None and not line.bye:
-            if line.board in boards:
-                other = boards[line.board]
-                raise ReportError(
-                    f"round {round}: board {line.board} is given to both "
-                    f"#{other.first_number} {other.first_name} and "
-                    f"#{line.first_number} {line.first_name}"
-                )
-            boards[line.board] = line
+    _check_boards(round, lines)
     alpha = alphabetical(lines)  # also refuses a player paired twice
     by_board = sorted(lines, key=lambda ln: (ln.bye, ln.board is None, ln.board or 0))
 
@@ -101,6 +91,21 @@ def pairings_pdf(
             head_size=9.5,
         )
     return doc.finish()
+
+
+def _check_boards(round: int, lines: Sequence[PairingLine]) -> None:
+    """Refuse a board given to two games: the room would send two pairs to one table."""
+    boards: dict[int, PairingLine] = {}
+    for line in lines:
+        if line.board is not None and not line.bye:
+            if line.board in boards:
+                other = boards[line.board]
+                raise ReportError(
+                    f"round {round}: board {line.board} is given to both "
+                    f"#{other.first_number} {other.first_name} and "
+                    f"#{line.first_number} {line.first_name}"
+                )
+            boards[line.board] = line
 
 
 def _board_row(line: PairingLine) -> list[str]:

@@ -7,7 +7,8 @@ recorded games rather than typed in (docs/rules.md: games are the truth).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from .data import Prize, PrizeGame, ReportError, StandingLine, format_record, format_spread
 
@@ -44,23 +45,7 @@ def prizes_from(
     """
     if places < 0:
         raise ReportError(f"prize places must not be negative (got {places})")
-    players = {s.number: s for s in standings}
-    if len(players) != len(standings):
-        seen: set[int] = set()
-        for s in standings:
-            if s.number in seen:
-                raise ReportError(f"player #{s.number} {s.name} appears twice in the standings")
-            seen.add(s.number)
-    for g in games:
-        for number in (g.player_number, g.opponent_number):
-            if number not in players:
-                raise ReportError(
-                    f"round {g.round}: game between #{g.player_number} and #{g.opponent_number} "
-                    f"names player #{number}, who is not in the standings"
-                )
-        if g.player_number == g.opponent_number:
-            raise ReportError(f"round {g.round}: player #{g.player_number} plays themself")
-
+    players = _players_of(standings, games)
     ranked = sorted((s for s in standings if s.rank is not None), key=lambda s: (s.rank, s.number))
     prizes: list[Prize] = []
     winners: set[int] = set()
@@ -104,6 +89,30 @@ def prizes_from(
     return prizes
 
 
+def _players_of(
+    standings: Sequence[StandingLine], games: Sequence[PrizeGame]
+) -> dict[int, StandingLine]:
+    """The standings by player number, refused when a player is listed twice or a game names
+    a player the standings lack (or pairs a player with themself)."""
+    players = {s.number: s for s in standings}
+    if len(players) != len(standings):
+        seen: set[int] = set()
+        for s in standings:
+            if s.number in seen:
+                raise ReportError(f"player #{s.number} {s.name} appears twice in the standings")
+            seen.add(s.number)
+    for g in games:
+        for number in (g.player_number, g.opponent_number):
+            if number not in players:
+                raise ReportError(
+                    f"round {g.round}: game between #{g.player_number} and #{g.opponent_number} "
+                    f"names player #{number}, who is not in the standings"
+                )
+        if g.player_number == g.opponent_number:
+            raise ReportError(f"round {g.round}: player #{g.player_number} plays themself")
+    return players
+
+
 def _standing_prize(category: str, label: str, s: StandingLine) -> Prize:
     return Prize(
         category=category,
@@ -111,6 +120,27 @@ def _standing_prize(category: str, label: str, s: StandingLine) -> Prize:
         numbers=(s.number,),
         names=(s.name,),
         detail=f"{format_record(s.wins, s.losses)} {format_spread(s.spread)}",
+    )
+
+
+def _best(candidates: list[Any], key: Callable[[Any], Any]) -> list[Any]:
+    """Every candidate with the highest key (a shared prize), or none."""
+    if not candidates:
+        return []
+    top = max(key(c) for c in candidates)
+    return [c for c in candidates if key(c) == top]
+
+
+def _score_prize(kind: str, title: str, side: tuple, name: Callable[[int], str]) -> Prize:
+    """A prize for one player's score in one game (high game, high loss)."""
+    score, own, opp, opp_score, g = side
+    return Prize(
+        kind,
+        title,
+        (own,),
+        (name(own),),
+        f"{score}-{opp_score} vs #{opp} {name(opp)}, round {g.round}",
+        score,
     )
 
 
@@ -128,38 +158,10 @@ def _specials(
         sides.append((g.player_score, g.player_number, g.opponent_number, g.opponent_score, g))
         sides.append((g.opponent_score, g.opponent_number, g.player_number, g.player_score, g))
 
-    out: list[Prize] = []
-
-    def best(candidates, key):
-        if not candidates:
-            return []
-        top = max(key(c) for c in candidates)
-        return [c for c in candidates if key(c) == top]
-
-    for score, own, opp, opp_score, g in best(sides, key=lambda s: s[0]):
-        out.append(
-            Prize(
-                "high game",
-                "High game",
-                (own,),
-                (name(own),),
-                f"{score}-{opp_score} vs #{opp} {name(opp)}, round {g.round}",
-                score,
-            )
-        )
+    out = [_score_prize("high game", "High game", s, name) for s in _best(sides, lambda s: s[0])]
     losses = [s for s in sides if s[0] < s[3]]
-    for score, own, opp, opp_score, g in best(losses, key=lambda s: s[0]):
-        out.append(
-            Prize(
-                "high loss",
-                "High loss",
-                (own,),
-                (name(own),),
-                f"{score}-{opp_score} vs #{opp} {name(opp)}, round {g.round}",
-                score,
-            )
-        )
-    for g in best(list(games), key=lambda g: g.player_score + g.opponent_score):
+    out += [_score_prize("high loss", "High loss", s, name) for s in _best(losses, lambda s: s[0])]
+    for g in _best(list(games), lambda g: g.player_score + g.opponent_score):
         total = g.player_score + g.opponent_score
         out.append(
             Prize(
@@ -176,7 +178,7 @@ def _specials(
         r_own, r_opp = players[own].rating, players[opp].rating
         if score > opp_score and r_own > 0 and r_opp > r_own:
             upsets.append((r_opp - r_own, own, opp, score, opp_score, g))
-    for gap, own, opp, score, opp_score, g in best(upsets, key=lambda u: u[0]):
+    for gap, own, opp, score, opp_score, g in _best(upsets, lambda u: u[0]):
         out.append(
             Prize(
                 "upset",
@@ -193,7 +195,7 @@ def _specials(
         for s in standings
         if s.rating > 0 and s.estimate is not None and s.rank is not None
     ]
-    for gain, s in best(gains, key=lambda t: t[0]):
+    for gain, s in _best(gains, lambda t: t[0]):
         if gain <= 0:
             break
         out.append(

@@ -215,8 +215,28 @@ def _draw_card(
     c.setLineWidth(0.9)
     c.roundRect(x, y, w, h, 4, stroke=1, fill=0)
     left, right, top = x + PAD, x + w - PAD, y + h - PAD
+    _draw_card_header(c, g, left, right, top, event, division, card)
+    _draw_card_table(c, g, left, right, top, card, rows)
+    # legend
+    c.setFillColor(GREY)
+    legend = "*2 = second meeting with this opponent (a repeat)   ·   1st = start, 2nd = reply"
+    draw_fitted(c, legend, left, y + PAD - 1, right - left, LEGEND_H, size=6, min_size=4)
+    c.setFillColor(INK)
 
-    # --- header: who this card belongs to, and the QR code to their page ---------------------
+
+def _draw_card_header(
+    c: Canvas,
+    g: _CardGeometry,
+    left: float,
+    right: float,
+    top: float,
+    event: ReportEvent,
+    division: str,
+    card: Scorecard,
+) -> None:
+    """Who the card belongs to (event, number, name, rating, class, starts and replies) and
+    the QR code of the player's own link, with the link printed under it."""
+    w = g.w
     qr_left = right
     if card.url:
         q = g.qr
@@ -274,7 +294,18 @@ def _draw_card(
     ]
     _draw_facts(c, [f for f in facts if f[1]], left, top - 52, text_w, 14, 8.5 if g.narrow else 9.0)
 
-    # --- the table ------------------------------------------------------------------------
+
+def _draw_card_table(
+    c: Canvas,
+    g: _CardGeometry,
+    left: float,
+    right: float,
+    top: float,
+    card: Scorecard,
+    rows: list[CardRow],
+) -> None:
+    """The rounds' table: its head, a writing line per round, the column rules, and the rows
+    already paired or played."""
     row_h = g.table_h / max(1, card.rounds_total)
     table_top = top - g.header_h
     table_bottom = table_top - g.head_row - row_h * card.rounds_total
@@ -343,12 +374,6 @@ def _draw_card(
                     min_size=4.5,
                 )
             cx += cw
-
-    # legend
-    c.setFillColor(GREY)
-    legend = "*2 = second meeting with this opponent (a repeat)   ·   1st = start, 2nd = reply"
-    draw_fitted(c, legend, left, y + PAD - 1, right - left, LEGEND_H, size=6, min_size=4)
-    c.setFillColor(INK)
 
 
 def _draw_facts(

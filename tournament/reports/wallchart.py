@@ -108,25 +108,7 @@ def _draw_block(
     titles = ["#", "Player", "Rating"] + [f"Rd {r}" for r in range(first, last + 1)]
     titles += [f"W-L ({last})", "Spread"]
     total_w = sum(widths)
-    c.setFillColor(HEAD_FILL)
-    c.rect(x0, top - HEAD_H, total_w, HEAD_H, stroke=0, fill=1)
-    c.setFillColor(INK)
-    cx = x0
-    for i, (title, w) in enumerate(zip(titles, widths, strict=True)):
-        align = "left" if i == 1 else "center"
-        draw_fitted(
-            c,
-            title,
-            cx + 2,
-            top - HEAD_H,
-            w - 4,
-            HEAD_H,
-            font=FONT_BOLD,
-            size=8,
-            align=align,
-            min_size=5,
-        )
-        cx += w
+    _draw_head(c, x0, top, titles, widths)
     y = top - HEAD_H
     for k, i in enumerate(indexes):
         p, games = players[i], cells[i]
@@ -183,7 +165,36 @@ def _draw_block(
         cx += REC_W
         draw_fitted(c, format_spread(spread), cx, y - ROW, SPREAD_W - 4, ROW, size=9, align="right")
         y -= ROW
-    # grid: column rules between rounds make the chart readable from a distance
+    _draw_grid(c, x0, top, y, widths)
+
+
+def _draw_head(c: Canvas, x0: float, top: float, titles: list[str], widths: list[float]) -> None:
+    """The block's head row: number, player, rating, each round shown, record and spread."""
+    c.setFillColor(HEAD_FILL)
+    c.rect(x0, top - HEAD_H, sum(widths), HEAD_H, stroke=0, fill=1)
+    c.setFillColor(INK)
+    cx = x0
+    for i, (title, w) in enumerate(zip(titles, widths, strict=True)):
+        align = "left" if i == 1 else "center"
+        draw_fitted(
+            c,
+            title,
+            cx + 2,
+            top - HEAD_H,
+            w - 4,
+            HEAD_H,
+            font=FONT_BOLD,
+            size=8,
+            align=align,
+            min_size=5,
+        )
+        cx += w
+
+
+def _draw_grid(c: Canvas, x0: float, top: float, bottom: float, widths: list[float]) -> None:
+    """Column rules between rounds (the chart is read from a distance) and the block's
+    top, head and bottom lines, one path."""
+    total_w = sum(widths)
     c.setStrokeColor(RULE)
     c.setLineWidth(0.5)
     path = c.beginPath()
@@ -191,13 +202,13 @@ def _draw_block(
     for w in widths[:-1]:
         cx += w
         path.moveTo(cx, top)
-        path.lineTo(cx, y)
+        path.lineTo(cx, bottom)
     path.moveTo(x0, top)
     path.lineTo(x0 + total_w, top)
     path.moveTo(x0, top - HEAD_H)
     path.lineTo(x0 + total_w, top - HEAD_H)
-    path.moveTo(x0, y)
-    path.lineTo(x0 + total_w, y)
+    path.moveTo(x0, bottom)
+    path.lineTo(x0 + total_w, bottom)
     c.drawPath(path, stroke=1, fill=0)
 
 

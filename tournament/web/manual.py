@@ -1,4 +1,5 @@
-"""``/docs/``: the manual, built from docs/ by ``manage.py build_manual`` (serve_demo builds it).
+"""``/docs/``: the manual, built from docs/ by ``manage.py build_manual`` (serve and serve_demo
+build it at start).
 
 A director at a venue without internet reads the manual from the laptop that runs the event,
 so the site serves the built pages itself: read-only files under ``settings.MANUAL_DIR``,
@@ -30,7 +31,7 @@ from django.views.decorators.http import require_safe
 
 NOT_BUILT = (
     "The manual is not built on this site. Build it with: manage.py build_manual "
-    "(serve_demo builds it at start). Its pages are also docs/ in the repository.\n"
+    "(serve and serve_demo build it at start). Its pages are also docs/ in the repository.\n"
 )
 
 

@@ -216,30 +216,8 @@ def create_night(
     night = Night.objects.create(
         club=club, tournament=tournament, date=day, games=games, draw=",".join(draws)
     )
-    division = create_division(
-        tournament,
-        name=NIGHT_DIVISION,
-        rounds=games,
-        rating_system=club.rating_list.system if club.rating_list_id else "club-third",
-        actor=who,
-    )
-    if club.rating_list_id:
-        division.rating_list = club.rating_list
-        division.save(update_fields=["rating_list"])
     rated = sorted(present, key=lambda pg: (-club_rating(club, pg[0]), pg[0].name))
-    for p, _guest in rated:
-        register_player(division, player=p, rating=club_rating(club, p), actor=who)
-    first = 1
-    for i in range(1, games + 1):
-        if i == games or draws[i] != draws[first - 1]:
-            add_schedule_range(
-                division,
-                actor=who,
-                first_round=first,
-                last_round=i,
-                system=DRAW_SYSTEMS[draws[first - 1]],
-            )
-            first = i + 1
+    _night_division(club, tournament, [p for p, _ in rated], draws, who)
     audit(
         tournament,
         who,
@@ -255,6 +233,39 @@ def create_night(
         },
     )
     return night
+
+
+def _night_division(
+    club: Club, tournament: Tournament, players: list[Player], draws: list[str], who: Any
+) -> Division:
+    """The night's one division: rated on the club's list (club-third without one), its
+    players numbered in the given order with their club ratings, one schedule range per run
+    of games drawn alike."""
+    games = len(draws)
+    division = create_division(
+        tournament,
+        name=NIGHT_DIVISION,
+        rounds=games,
+        rating_system=club.rating_list.system if club.rating_list_id else "club-third",
+        actor=who,
+    )
+    if club.rating_list_id:
+        division.rating_list = club.rating_list
+        division.save(update_fields=["rating_list"])
+    for p in players:
+        register_player(division, player=p, rating=club_rating(club, p), actor=who)
+    first = 1
+    for i in range(1, games + 1):
+        if i == games or draws[i] != draws[first - 1]:
+            add_schedule_range(
+                division,
+                actor=who,
+                first_round=first,
+                last_round=i,
+                system=DRAW_SYSTEMS[draws[first - 1]],
+            )
+            first = i + 1
+    return division
 
 
 def _division(night: Night) -> Division:

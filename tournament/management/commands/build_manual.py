@@ -4,7 +4,9 @@
 built beside the served folder and swapped in (``tournament.manual.publish_manual``), so a
 reader never gets half a manual.
 ``--write-codes`` first rewrites docs/refusals.md from ``tournament.errors.CODES`` (after a
-refusal code is added or reworded).
+refusal code is added or reworded). ``--screenshots`` first takes the manual's pictures again
+(docs/img/) from a fresh demo (``tournament.manual_screenshots``), after the console or a page
+changed; ``--only NAME`` takes just those.
 """
 
 from __future__ import annotations
@@ -29,6 +31,18 @@ class Command(GibsonCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--out", help="build into this folder instead (replaced whole)")
         parser.add_argument(
+            "--screenshots",
+            action="store_true",
+            help="first take the manual's pictures (docs/img/) again from a fresh demo "
+            "(needs playwright, chromium and pdftoppm)",
+        )
+        parser.add_argument(
+            "--only",
+            action="append",
+            metavar="NAME",
+            help="with --screenshots: only this picture (NAME.png of docs/img/); may be repeated",
+        )
+        parser.add_argument(
             "--write-codes",
             action="store_true",
             help="first rewrite docs/refusals.md from tournament/errors.py's CODES",
@@ -36,6 +50,8 @@ class Command(GibsonCommand):
 
     def handle(self, *args: Any, **opts: Any) -> None:
         target = Path(opts["out"] or settings.MANUAL_DIR).expanduser().resolve()
+        if opts["only"] and not opts["screenshots"]:
+            raise CommandError("--only names pictures to take: give it with --screenshots")
         if target.exists() and not target.is_dir():
             raise CommandError(f"--out {target}: it is a file, not a folder")
         if (
@@ -50,11 +66,32 @@ class Command(GibsonCommand):
             )
         if opts["write_codes"]:
             REFUSALS_PAGE.write_text(refusal_codes_page(), encoding="utf-8")
+        pictures = self._pictures(opts["only"]) if opts["screenshots"] else []
         try:
             pages, _ = publish_manual(target)
         except ManualError as exc:
             raise CommandError(str(exc)) from exc
         if opts["json"]:
-            self.emit_json({"ok": True, "folder": str(target), "pages": pages})
+            answer = {"ok": True, "folder": str(target), "pages": pages}
+            if opts["screenshots"]:
+                answer["pictures"] = [str(p) for p in pictures]
+            self.emit_json(answer)
         else:
+            for picture in pictures:
+                self.stdout.write(f"Picture: {picture} ({picture.stat().st_size // 1024} KB)")
             self.stdout.write(f"Manual built: {pages} pages in {target} (served at /docs/)")
+
+    def _pictures(self, only: list[str] | None) -> list[Path]:
+        """The pictures taken again into docs/img/, before the build that shows them."""
+        from ...manual_screenshots import PDF_SHOT, SHOTS, ScreenshotError, take_all
+
+        names = {s.name for s in SHOTS} | {PDF_SHOT}
+        if only and (unknown := sorted(set(only) - names)):
+            raise CommandError(
+                f"--only {', '.join(unknown)}: no such picture; the pictures are "
+                + ", ".join(sorted(names))
+            )
+        try:
+            return take_all(only=set(only) if only else None)
+        except ScreenshotError as exc:
+            raise CommandError(str(exc)) from exc

@@ -8,7 +8,9 @@ reaches gunicorn directly and it finishes the requests in flight):
 1. refuses a busy or malformed address before printing anything;
 2. migrates the database (nothing to do on an up-to-date one);
 3. collects the static files into STATIC_ROOT, which whitenoise serves;
-4. starts gunicorn on ``--addr`` with ``--workers`` processes.
+4. builds the manual served at /docs/ when it is missing or older than docs/ (said and skipped
+   when MkDocs is not installed);
+5. starts gunicorn on ``--addr`` with ``--workers`` processes.
 
 With ``--stream HOST:PORT`` the live stream (``serve_stream``: server-sent events that tell
 public pages and overlays of each write at once) runs beside gunicorn, in a process of its own
@@ -35,7 +37,7 @@ from django.core.management.base import CommandParser
 from ...siteurl import is_loopback
 from ..base import GibsonCommand
 from ..front import check_config, empty_cache, find_nginx, nginx_argv, supervise, write_config
-from ..serving import announce_site_url, check_free, split_addr
+from ..serving import announce_site_url, check_free, ensure_manual, split_addr
 
 
 def default_workers() -> int:
@@ -116,13 +118,15 @@ class Command(GibsonCommand):
         site_url = announce_site_url(front or addr, self.stderr)
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
+        manual = ensure_manual(f"http://{front or addr}")
         if nginx is not None:
-            return self.serve_front(nginx, front, addr, workers, site_url, app_nice, stream)
+            return self.serve_front(nginx, front, addr, workers, site_url, app_nice, stream, manual)
         if stream:
-            return self.serve_with_stream(addr, stream, workers, site_url)
+            return self.serve_with_stream(addr, stream, workers, site_url, manual)
         self.stdout.write(
             f"Gibson is serving on http://{addr}/ with {workers} worker processes (gunicorn); "
             f"health: http://{addr}/healthz\n"
+            f"{manual}\n"
             f"Scorecard QR codes open {site_url}\n"
             f"Background jobs need a worker too when REDIS_URL is set: celery -A tournament worker"
         )
@@ -130,11 +134,14 @@ class Command(GibsonCommand):
         sys.stderr.flush()
         os.execv(sys.executable, gunicorn_argv(addr, workers))  # gunicorn takes over (and its pid)
 
-    def serve_with_stream(self, addr: str, stream: str, workers: int, site_url: str) -> None:
+    def serve_with_stream(
+        self, addr: str, stream: str, workers: int, site_url: str, manual: str = ""
+    ) -> None:
         """gunicorn on ``addr`` and the live stream on ``stream``, until stopped."""
         self.stdout.write(
             f"Gibson is serving on http://{addr}/ with {workers} worker processes (gunicorn) "
             f"and its live stream on http://{stream}/t/SLUG/live/; health: http://{addr}/healthz\n"
+            f"{manual}\n"
             f"Scorecard QR codes open {site_url}\n"
             f"Background jobs need a worker too when REDIS_URL is set: celery -A tournament worker"
         )
@@ -153,6 +160,7 @@ class Command(GibsonCommand):
         site_url: str,
         app_nice: int = 0,
         stream: str | None = None,
+        manual: str = "",
     ) -> None:
         """nginx on ``front`` and gunicorn on ``addr`` behind it, until stopped."""
         os.environ["GIBSON_BEHIND_PROXY"] = "1"  # the client is the address nginx appends
@@ -165,6 +173,7 @@ class Command(GibsonCommand):
             f"kept at most a second) in front of gunicorn on {addr} with {workers} worker "
             f"processes; health: http://{front}/healthz\n"
             f"nginx configuration: {paths.conf} (log: {paths.error_log})\n"
+            f"{manual}\n"
             f"Scorecard QR codes open {site_url}\n"
             f"Background jobs need a worker too when REDIS_URL is set: celery -A tournament worker"
         )

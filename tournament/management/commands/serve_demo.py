@@ -5,10 +5,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from ...demo import ensure_director, load_demo
-from ...manual import ManualError, publish_manual
 from ...stream import StreamThread
 from ..base import GibsonCommand
-from ..serving import announce_site_url, check_free, split_addr
+from ..serving import announce_site_url, check_free, ensure_manual, split_addr
 
 
 class Command(GibsonCommand):
@@ -41,7 +40,7 @@ class Command(GibsonCommand):
             password=os.environ.get("GIBSON_DEMO_PASSWORD") or None,
             new_password=opts["new_password"],
         )
-        manual = self._build_manual(addr)
+        manual = ensure_manual(f"http://{addr}")  # rebuilt only when docs/ changed
         login = (
             f"as {user} / {password}"
             if password
@@ -63,16 +62,6 @@ class Command(GibsonCommand):
                 self.stdout.write(start_demo_stream(addr)[0])
             # --insecure: serve the admin's static files with DEBUG off, as a venue laptop needs.
             call_command("runserver", addr, use_reloader=False, insecure_serving=True)
-
-    def _build_manual(self, addr: str) -> str:
-        """Build the manual (docs/) into the data folder, served at /docs/: a director reads it
-        from the laptop that runs the event (rebuilt only when docs/ changed). A failed build
-        is said, and the demo runs on."""
-        try:
-            publish_manual(settings.MANUAL_DIR, force=False)
-        except ManualError as exc:
-            return f"The manual could not be built ({exc}); read docs/ in the repository"
-        return f"The manual: http://{addr}/docs/"
 
 
 def start_demo_stream(addr: str) -> tuple[str, StreamThread | None]:

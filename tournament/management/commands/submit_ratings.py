@@ -6,6 +6,8 @@ ratings.division). This command runs as the shell user, with no web user, and na
 holds the database. Every submission is audited under that name.
 """
 
+from __future__ import annotations
+
 import datetime
 
 from django.db import transaction
@@ -14,6 +16,7 @@ from ratings.division import division_rating_input, submit_divisions
 from ratings.engine import RatingError
 from ratings.models import PlayerRating, RatingList
 from ratings.services import open_rating_list
+from tournament.models import Division, Tournament
 from tournament.selectors import tournament_by_slug
 
 from ..base import GibsonCommand
@@ -32,24 +35,8 @@ class Command(GibsonCommand):
 
     def handle(self, *args, **opts):
         t = tournament_by_slug(opts["slug"])
-        divisions = list(t.divisions.order_by("name"))
-        if opts["division"]:
-            divisions = [d for d in divisions if d.name == opts["division"]]
-            if not divisions:
-                names = ", ".join(t.divisions.order_by("name").values_list("name", flat=True))
-                raise RatingError(
-                    f"tournament {t.slug!r} has no division {opts['division']!r} "
-                    f"(divisions: {names})"
-                )
-        date = None
-        if opts["date"]:
-            try:
-                date = datetime.date.fromisoformat(opts["date"])
-            except ValueError:
-                raise ValueError(f"--date {opts['date']!r}: expected YYYY-MM-DD") from None
-        date = date or t.start_date
-        if date is None:
-            raise RatingError(f"tournament {t.slug!r} has no start date: pass --date YYYY-MM-DD")
+        divisions = _divisions(t, opts["division"])
+        date = _event_date(t, opts["date"])
         show = not opts["json"]
         progress = self.progress_bar(opts, "events")
 
@@ -111,3 +98,30 @@ class Command(GibsonCommand):
                     )
         if opts["json"]:
             self.emit_json(summary)
+
+
+def _divisions(t: Tournament, name: str | None) -> list[Division]:
+    """The tournament's divisions, or the one named (refused, listing them, when it lacks it)."""
+    divisions = list(t.divisions.order_by("name"))
+    if name:
+        divisions = [d for d in divisions if d.name == name]
+        if not divisions:
+            names = ", ".join(t.divisions.order_by("name").values_list("name", flat=True))
+            raise RatingError(
+                f"tournament {t.slug!r} has no division {name!r} (divisions: {names})"
+            )
+    return divisions
+
+
+def _event_date(t: Tournament, raw: str | None) -> datetime.date:
+    """The date the events are rated on: --date, else the tournament's start date."""
+    date = None
+    if raw:
+        try:
+            date = datetime.date.fromisoformat(raw)
+        except ValueError:
+            raise ValueError(f"--date {raw!r}: expected YYYY-MM-DD") from None
+    date = date or t.start_date
+    if date is None:
+        raise RatingError(f"tournament {t.slug!r} has no start date: pass --date YYYY-MM-DD")
+    return date

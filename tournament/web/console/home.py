@@ -113,6 +113,8 @@ def _tournament_links(tournament: Tournament, directs: bool) -> list[tuple[str, 
             if url:
                 links.append((label, url))
         links.append(("Print & export", reverse("desk:desk", args=(tournament.slug,))))
+    # the day's steps in order, served by this site: a venue without internet has them too
+    links.append(("Manual", reverse("manual", args=("run-an-event/",))))
     return links
 
 
