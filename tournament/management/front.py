@@ -143,10 +143,45 @@ def _user_line() -> str:
     return f"user {user} {group};\n"
 
 
-def render_config(front: str, upstream: str, paths: FrontPaths | None = None) -> str:
+# What the desk sends: the console's pages and answers (directors, scorekeepers) and the API's
+# writes (scoring apps, a venue's link). With a desk pool they go to its own gunicorn workers,
+# so a public crowd filling the other pool's queue never makes the desk wait (issue 40).
+DESK_LOCATION = r"~ ^/(t/[^/]+/)?console/"
+API_LOCATION = "/api/"
+
+
+def render_config(
+    front: str, upstream: str, paths: FrontPaths | None = None, desk: str | None = None
+) -> str:
     """nginx.conf for the tier listening on ``front`` and passing to gunicorn on ``upstream``
-    (both HOST:PORT). Everything nginx writes stays under ``paths.root``."""
+    (both HOST:PORT). Everything nginx writes stays under ``paths.root``. With ``desk`` (the
+    desk pool's HOST:PORT) the console and the API's writes go there instead."""
     paths = paths or front_paths()
+    desk_upstream = desk_routes = ""
+    if desk is not None:
+        desk_upstream = f"""
+    upstream gibson_desk {{
+        server {desk};
+        keepalive 8;
+    }}
+    # the API's reads are the crowd's (feeds, standings); its writes are the desk's
+    map $request_method $gibson_api_pool {{
+        default gibson_desk;
+        GET gibson;
+        HEAD gibson;
+        OPTIONS gibson;
+    }}
+"""
+        desk_routes = f"""
+        # the director's and scorekeepers' requests: their own workers (serve --desk-workers)
+        location {DESK_LOCATION} {{
+            proxy_pass http://gibson_desk;
+        }}
+
+        location {API_LOCATION} {{
+            proxy_pass http://$gibson_api_pool;
+        }}
+"""
     static_root = Path(settings.STATIC_ROOT)
     static_url = "/" + settings.STATIC_URL.strip("/") + "/"
     types = "\n".join(f"        {kind} {exts};" for kind, exts in MIME_TYPES.items())
@@ -218,7 +253,7 @@ http {{
         server {upstream};
         keepalive 32;
     }}
-
+{desk_upstream}
     server {{
         listen {_listen(front)} backlog=4096;
 
@@ -234,7 +269,7 @@ http {{
         location / {{
             proxy_pass http://gibson;
         }}
-
+{desk_routes}
         location @gibson {{
             proxy_pass http://gibson;
         }}
@@ -268,12 +303,14 @@ http {{
 """
 
 
-def write_config(front: str, upstream: str, paths: FrontPaths | None = None) -> FrontPaths:
+def write_config(
+    front: str, upstream: str, paths: FrontPaths | None = None, desk: str | None = None
+) -> FrontPaths:
     """Write nginx.conf and make the folders nginx needs; returns the paths."""
     paths = paths or front_paths()
     for folder in (paths.root, paths.cache, paths.temp):
         folder.mkdir(parents=True, exist_ok=True)
-    paths.conf.write_text(render_config(front, upstream, paths), encoding="utf-8")
+    paths.conf.write_text(render_config(front, upstream, paths, desk), encoding="utf-8")
     return paths
 
 
@@ -374,10 +411,17 @@ def _wait_listening(addr: str, proc: subprocess.Popen, stopping: list[int]) -> N
             time.sleep(0.1)
 
 
-def supervise(nginx: list[str], gunicorn: list[str], err=sys.stderr, app_nice: int = 0) -> int:
-    """Run nginx and gunicorn (at ``app_nice``) until a stop signal (SIGTERM, SIGINT, SIGHUP)
-    or until either ends; then stop the other (gunicorn finishes requests in flight, nginx its
-    answers). Exit status 0 after a stop signal, 1 when a server ended by itself."""
+def supervise(
+    nginx: list[str],
+    gunicorn: list[str],
+    err=sys.stderr,
+    app_nice: int = 0,
+    desk: list[str] | None = None,
+) -> int:
+    """Run nginx and gunicorn (at ``app_nice``), and the desk's own gunicorn (``desk``, at
+    full priority: the desk never waits for the crowd), until a stop signal (SIGTERM, SIGINT,
+    SIGHUP) or until any ends; then stop the others (gunicorn finishes requests in flight,
+    nginx its answers). Exit status 0 after a stop signal, 1 when a server ended by itself."""
     stopping: list[int] = []
 
     def on_signal(signum: int, _frame: object) -> None:
@@ -386,13 +430,21 @@ def supervise(nginx: list[str], gunicorn: list[str], err=sys.stderr, app_nice: i
     previous = {
         s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
     }
-    procs = {"gunicorn": _start(gunicorn, app_nice)}
+    pools = {"gunicorn": (gunicorn, app_nice)}
+    if desk is not None:
+        pools["desk gunicorn"] = (desk, 0)
+    procs: dict[str, subprocess.Popen] = {}
     try:
+        for name, (argv, nice) in pools.items():
+            procs[name] = _start(argv, nice)
         # nginx once gunicorn answers: no "502 Bad Gateway" to the first visitors
-        _wait_listening(gunicorn[gunicorn.index("--bind") + 1], procs["gunicorn"], stopping)
+        for name, (argv, _nice) in pools.items():
+            _wait_listening(argv[argv.index("--bind") + 1], procs[name], stopping)
         procs["nginx"] = _start(nginx)
     except BaseException:
-        _stop(procs["gunicorn"], signal.SIGTERM, 30)
+        for name in pools:
+            if name in procs:
+                _stop(procs[name], signal.SIGTERM, 30)
         raise
     ended = ""
     try:
@@ -404,7 +456,8 @@ def supervise(nginx: list[str], gunicorn: list[str], err=sys.stderr, app_nice: i
             time.sleep(0.2)
     finally:
         _stop(procs["nginx"], signal.SIGQUIT, 20)  # graceful: answers in flight are sent
-        _stop(procs["gunicorn"], signal.SIGTERM, 30)  # graceful: requests in flight finish
+        for name in pools:  # graceful: requests in flight finish
+            _stop(procs[name], signal.SIGTERM, 30)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if ended and not stopping:
