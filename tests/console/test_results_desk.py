@@ -199,6 +199,24 @@ def test_saving_a_games_scores_leaves_its_seats_unwritten(two, django_assert_num
     assert list(game.seats.order_by("side").values_list("side", "entry_id", "round_id")) == seats
 
 
+def test_a_game_saved_again_under_its_own_pk_keeps_one_seat_a_side(two):
+    """A new instance carrying an existing game's pk is an UPDATE of that row: its seats are
+    compared and kept, never inserted a second time (one seat per side and game)."""
+    _small, (_t, d) = two
+    game = second_game(d)
+    again = Game(
+        pk=game.pk,
+        round_id=game.round_id,
+        board=(game.board or 0) + 100,
+        player1_id=game.player1_id,
+        player2_id=game.player2_id,
+        first=game.first,
+    )
+    again.save()
+    sides = sorted(again.seats.values_list("side", "entry_id"))
+    assert sides == [(1, game.player1_id), (2, game.player2_id)]
+
+
 # --------------------------------------------------------------------------- what is sent
 
 

@@ -640,7 +640,7 @@ class Game(models.Model):
             problem = self.division_mismatch()
             if problem:
                 raise ValidationError(problem)
-        adding = self._state.adding
+        adding = self._state.adding and self.pk is None  # a row given its pk may exist
         super().save(*args, **kwargs)
         if not seated:
             return  # only the scores (or the like) changed: the seats are as they were
