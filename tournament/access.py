@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from .errors import ServiceError
 from .models import (
@@ -258,7 +258,35 @@ class LinkActor:
         return f"venue {self.venue}"[:100]
 
 
-def check_authority(tournament: Tournament | None, actor: Any = None) -> None:
+def authority_facts(tournament_id: int) -> dict[str, Any]:
+    """What decides who may write to a tournament here, read in one query (issue 40: every
+    write asks twice, in ``require`` and in the venue hook, so each ask is one round trip).
+
+    ``link_pk``, ``link_venue``, ``link_taken``: the venue link that has taken it (None when
+    none has); ``released``: the hosted address it was handed back to (a venue instance);
+    ``held_take``: the venue take holding it here, whose changes are logged for the venue.
+    """
+    links = VenueLink.objects.filter(
+        tournament_id=OuterRef("pk"), taken__isnull=False, revoked__isnull=True
+    ).order_by("-created")
+    takes = VenueTake.objects.filter(tournament_id=OuterRef("pk")).order_by("pk")
+    facts = (
+        Tournament.objects.filter(pk=tournament_id)
+        .values(
+            link_pk=Subquery(links.values("pk")[:1]),
+            link_venue=Subquery(links.values("venue_name")[:1]),
+            link_taken=Subquery(links.values("taken")[:1]),
+            released=Subquery(takes.filter(released__isnull=False).values("hosted_url")[:1]),
+            held_take=Subquery(takes.filter(released__isnull=True).values("pk")[:1]),
+        )
+        .first()
+    )
+    return facts or dict.fromkeys(("link_pk", "link_venue", "link_taken", "released", "held_take"))
+
+
+def check_authority(
+    tournament: Tournament | None, actor: Any = None, *, facts: dict[str, Any] | None = None
+) -> None:
     """Refuse a write to a tournament this instance does not hold (venue mode, issue 23).
 
     One writer per tournament: on the hosted site a tournament a venue has taken is a read
@@ -266,35 +294,28 @@ def check_authority(tournament: Tournament | None, actor: Any = None) -> None:
     on a venue instance a tournament handed back to its hosted site is no longer this
     instance's to change. Every service reaches this through :func:`require`, and the audit
     hook of tournament.services.venue checks it again for the doors that check their caller
-    themselves (a player's self-entry link, an import), so no write slips past it.
+    themselves (a player's self-entry link, an import), so no write slips past it. ``facts``
+    is :func:`authority_facts` when the caller read them already.
     """
     if tournament is None or tournament.pk is None:
         return
     if isinstance(getattr(actor, "user", None), LinkActor):
         actor = actor.user  # an audit Actor carrying the link
-    link = (
-        VenueLink.objects.filter(
-            tournament_id=tournament.pk, taken__isnull=False, revoked__isnull=True
-        )
-        .values("pk", "venue_name", "taken")
-        .first()
-    )
-    if link is not None:
-        if isinstance(actor, LinkActor) and actor.link_id == link["pk"]:
+    if facts is None:
+        facts = authority_facts(tournament.pk)
+    link_pk = facts["link_pk"]
+    if link_pk is not None:
+        if isinstance(actor, LinkActor) and actor.link_id == link_pk:
             return
-        if isinstance(actor, VenueLink) and actor.pk == link["pk"]:
+        if isinstance(actor, VenueLink) and actor.pk == link_pk:
             return
         raise ServiceError(
             "venue_holds_authority",
             where=str(tournament),
-            venue=link["venue_name"],
-            since=f"{link['taken']:%Y-%m-%d %H:%M} UTC",
+            venue=facts["link_venue"],
+            since=f"{facts['link_taken']:%Y-%m-%d %H:%M} UTC",
         )
-    released = (
-        VenueTake.objects.filter(tournament_id=tournament.pk, released__isnull=False)
-        .values_list("hosted_url", flat=True)
-        .first()
-    )
+    released = facts["released"]
     if released is not None and not isinstance(actor, VenueTake):
         raise ServiceError("venue_released", where=str(tournament), hosted=released)
 

@@ -434,8 +434,63 @@ def _engine_proposal(
     players it is a fifth of the page).
     """
     round_number = _check_unpaired(division, round_number)
+    key = _proposal_key(division, round_number, system)
+    hit = _cached(key)
+    if hit is not None:
+        return hit
     system, field, options = _prepare(division, round_number, system, None, False, None)
-    return _run_engine(division, round_number, field, system, options), field, options
+    made = _run_engine(division, round_number, field, system, options), field, options
+    _keep(key, made)
+    return made
+
+
+# The engine's proposal for one state of the division (issue 40: "the pairing proposal page
+# <= 150 ms"). A director looks at the proposal, swaps, pins, reloads and tries another system
+# before publishing, and every one of those ran the engine again on the same field (at 500
+# players COP's whole-field matching and its simulated chances: 0.6 CPU-s each). The engine's
+# answer is a function of the division's data and the system, so it is kept under the
+# tournament's content version (bumped by every audited write, in its transaction) and the
+# versions of the rating list the division reads: a result, a registration or a setting makes
+# a new key, never a stale proposal. The shared cache (Redis or files) serves every worker.
+PROPOSAL_SECONDS = 30 * 60
+
+
+def _proposal_key(division: Division, round_number: int, system: str | None) -> str | None:
+    """The proposal's cache key for the division's state now (one query); None without one."""
+    row = (
+        Division.objects.filter(pk=division.pk)
+        .values_list(
+            "tournament__content_version", "tournament__created", "rating_list__content_version"
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    version, created, list_version = row
+    stamp = f"{division.pk}:{round_number}:{system or ''}:{version}:{created.timestamp()}"
+    return f"pairing-proposal:{stamp}:{list_version or 0}"
+
+
+def _cached(key: str | None) -> tuple[RoundPairing, Field, PairingOptions] | None:
+    from django.core.cache import cache
+
+    if key is None:
+        return None
+    try:
+        return cache.get(key)
+    except Exception:  # a cache that fails (Redis down) is skipped, never an error
+        return None
+
+
+def _keep(key: str | None, made: tuple[RoundPairing, Field, PairingOptions]) -> None:
+    from django.core.cache import cache
+
+    if key is None:
+        return
+    try:
+        cache.set(key, made, PROPOSAL_SECONDS)
+    except Exception:  # as _cached: the proposal is served, only not kept
+        pass
 
 
 def _proposal(

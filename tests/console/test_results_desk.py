@@ -160,6 +160,63 @@ def test_the_page_and_a_correction_form_cost_the_same_queries_at_both_sizes(clie
     assert counts[0] == counts[1]
 
 
+# Issue 40: the desk's answer to a director's line was 44 queries (the game found twice, the
+# venue check twice in two queries each, the seats rewritten with savepoints on a score's
+# save, the open cards apart from their rows). What a line needs: the request's own (session,
+# user, tournament, division, the round paired), the director checked (three times, one query
+# each), the venue check, the line's game, the write (lock, scores, reports superseded,
+# versions, the venue and club-night hooks, the event), and the answer (records, counter,
+# other desks' events, the rows with their cards).
+LINE_BUDGET = {"record": 23, "forfeit": 27, "correction": 28}
+
+
+@pytest.mark.parametrize("kind", sorted(LINE_BUDGET))
+def test_a_line_answer_costs_a_handful_of_queries(client, two, kind):
+    _small, (t, d) = two
+    n = second_game(d).player1.number
+    first = Game.objects.select_related("player1").get(round__division=d, round__number=2, board=1)
+    line = {
+        "record": f"{n} 412 389",
+        "forfeit": f"{n} f",
+        "correction": f"{first.player1.number} 380 350: misread card",
+    }[kind]
+    since = AuditEvent.objects.order_by("-pk").values_list("pk", flat=True).first()
+    response, queries = post(client, t, d, {"line": line, "since": since}, **HTMX)
+    assert response.status_code == 200, response.content.decode()[:300]
+    assert queries <= LINE_BUDGET[kind]
+
+
+def test_saving_a_games_scores_leaves_its_seats_unwritten(two, django_assert_num_queries):
+    _small, (_t, d) = two
+    game = second_game(d)
+    seats = list(game.seats.order_by("side").values_list("side", "entry_id", "round_id"))
+    game.score1, game.score2 = 410, 390
+    with django_assert_num_queries(1):  # the UPDATE of the scores alone
+        game.save(update_fields=["score1", "score2"])
+    game.explanation = "noted"
+    with django_assert_num_queries(3):  # its round (the players checked), the row, the seats
+        game.save()
+    assert list(game.seats.order_by("side").values_list("side", "entry_id", "round_id")) == seats
+
+
+def test_a_game_saved_again_under_its_own_pk_keeps_one_seat_a_side(two):
+    """A new instance carrying an existing game's pk is an UPDATE of that row: its seats are
+    compared and kept, never inserted a second time (one seat per side and game)."""
+    _small, (_t, d) = two
+    game = second_game(d)
+    again = Game(
+        pk=game.pk,
+        round_id=game.round_id,
+        board=(game.board or 0) + 100,
+        player1_id=game.player1_id,
+        player2_id=game.player2_id,
+        first=game.first,
+    )
+    again.save()
+    sides = sorted(again.seats.values_list("side", "entry_id"))
+    assert sides == [(1, game.player1_id), (2, game.player2_id)]
+
+
 # --------------------------------------------------------------------------- what is sent
 
 

@@ -103,6 +103,8 @@ class Front:
     env: dict[str, str]
     token: str
     process: subprocess.Popen
+    app_port: int = 0
+    desk_port: int = 0
 
     def request(
         self,
@@ -112,9 +114,10 @@ class Front:
         headers: dict[str, str] | None = None,
         body: bytes | None = None,
         source: str = "127.0.0.1",
+        timeout: float = 60,
     ) -> Answer:
         conn = http.client.HTTPConnection(
-            "127.0.0.1", self.port, timeout=60, source_address=(source, 0)
+            "127.0.0.1", self.port, timeout=timeout, source_address=(source, 0)
         )
         try:
             conn.request(method, path, body=body, headers=headers or {})
@@ -180,13 +183,14 @@ def front(tmp_path_factory) -> Iterator[Front]:
     )
     assert made.returncode == 0, made.stderr[-3000:]
     token = json.loads(made.stdout.strip().splitlines()[-1])["token"]
-    port, app_port, stream_port = free_port(), free_port(), free_port()
+    port, app_port, stream_port, desk_port = free_port(), free_port(), free_port(), free_port()
     log = data / "serve.log"
     with log.open("w") as out:
         process = subprocess.Popen(
             [sys.executable, "manage.py", "serve", "--front", f"127.0.0.1:{port}"]
             + ["--addr", f"127.0.0.1:{app_port}", "--workers", "2"]
-            + ["--stream", f"127.0.0.1:{stream_port}"],
+            + ["--stream", f"127.0.0.1:{stream_port}"]
+            + ["--desk-addr", f"127.0.0.1:{desk_port}", "--desk-workers", "1"],
             cwd=REPO,
             env=env,
             stdout=out,
@@ -195,7 +199,7 @@ def front(tmp_path_factory) -> Iterator[Front]:
         )
     try:
         _wait_for(port, process, log)
-        yield Front(port, data, env, token, process)
+        yield Front(port, data, env, token, process, app_port, desk_port)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGTERM)
@@ -313,6 +317,43 @@ def test_the_live_stream_passes_through_the_tier_at_once(front):
     assert time.monotonic() - started < 1.0
     sock.close()
     assert front.request(f"/t/{DRAFT}/live/").status == 404  # a draft is not streamed
+
+
+def _pool(port: int) -> list[int]:
+    """The pids of the gunicorn (master and workers) bound to ``port``: this module's own."""
+    bind = f"127.0.0.1:{port}".encode()
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"gunicorn" in b" ".join(argv) and bind in argv:
+            pids.append(int(proc.name))
+    return pids
+
+
+def test_the_desk_is_answered_while_the_public_workers_are_frozen(front):
+    """Issue 40: the console and the API's writes have workers of their own. With every
+    public worker stopped (a crowd holding them all), a director's console and a result
+    posted through the API are still answered, at once."""
+    crowd = _pool(front.app_port)
+    assert crowd and _pool(front.desk_port)
+    for pid in crowd:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        console = front.request(f"/t/{SLUG}/console/", timeout=10)
+        assert console.status == 302 and "/accounts/login/" in console.headers["location"]
+        assert front.request("/console/", timeout=10).status == 302
+        # an API write reaches the app (its refusal of an unknown player, nothing written)
+        refused = front.record(99, 410, 390)
+        assert refused.status == 400 and "unknown_player" in refused.text, refused.text
+        assert time.monotonic() - started < 10
+    finally:
+        for pid in crowd:
+            os.kill(pid, signal.SIGCONT)
+    assert front.request(STANDINGS).status == 200  # the public pool answers again
 
 
 def test_per_address_limits_count_the_client_nginx_saw(front):

@@ -38,6 +38,51 @@ def test_the_configuration_keeps_only_anonymous_public_answers(tmp_path, setting
     assert "proxy_cache_use_stale updating;" in text and "proxy_cache_lock on;" in text
 
 
+def test_the_desk_has_its_own_upstream_for_the_console_and_api_writes(tmp_path, settings):
+    settings.DATA_DIR = tmp_path
+    paths = front.front_paths(tmp_path)
+    one = front.render_config("0.0.0.0:8080", "127.0.0.1:8000", paths)
+    assert "gibson_desk" not in one  # --desk-workers 0: one pool for everything
+    text = front.render_config("0.0.0.0:8080", "127.0.0.1:8000", paths, desk="127.0.0.1:8001")
+    assert "upstream gibson_desk {\n        server 127.0.0.1:8001;" in text
+    assert "location ~ ^/(t/[^/]+/)?console/ {\n            proxy_pass http://gibson_desk;" in text
+    # the API's reads stay with the crowd's pool (and its cache), its writes go to the desk
+    assert "location /api/ {\n            proxy_pass http://$gibson_api_pool;" in text
+    for method in ("GET", "HEAD", "OPTIONS"):
+        assert f"        {method} gibson;\n" in text
+    assert "        default gibson_desk;\n" in text
+    nginx = front.find_nginx()
+    if nginx is not None:  # nginx itself accepts the configuration
+        front.write_config("127.0.0.1:8080", "127.0.0.1:8000", paths, desk="127.0.0.1:8001")
+        front.check_config(nginx, paths)
+
+
+@pytest.mark.parametrize(
+    ("given", "workers", "message"),
+    [
+        ("8.8.8.8:8001", 2, "loopback"),
+        ("127.0.0.1:8000", 2, "two different ports"),
+        (None, 65, "give 0 to 64"),
+        ("127.0.0.1:x", 2, "give HOST:PORT"),
+    ],
+)
+def test_a_desk_address_that_cannot_work_is_refused(given, workers, message):
+    from django.core.management import CommandError
+
+    from tournament.management.commands.serve import _desk_addr
+
+    with pytest.raises(CommandError, match=message):
+        _desk_addr("127.0.0.1:8000", given, workers)
+
+
+def test_the_desk_listens_on_the_port_after_the_apps_unless_told():
+    from tournament.management.commands.serve import _desk_addr
+
+    port = free_port()
+    assert _desk_addr(f"127.0.0.1:{port - 1}", None, 2) == f"127.0.0.1:{port}"
+    assert _desk_addr("127.0.0.1:8000", None, 0) is None
+
+
 def test_empty_cache_removes_every_kept_page(tmp_path):
     cache = front.front_paths(tmp_path).cache
     (cache / "a" / "bc").mkdir(parents=True)

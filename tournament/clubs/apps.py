@@ -12,9 +12,9 @@ class ClubsConfig(AppConfig):
         from tournament.interchange.exports import register_export_check
         from tournament.services.audit import register_audit_hook
 
-        from .services import bump_club_versions, refuse_closed_night, refuse_small_night_files
+        from .services import club_night_hook, refuse_small_night_files
 
-        # a closed night is fixed: checked first, so a refused write bumps nothing
-        register_audit_hook("closed club night", refuse_closed_night)
-        register_audit_hook("club versions", bump_club_versions)
+        # a closed night is fixed (checked first, so a refused write bumps nothing), and the
+        # club's pages made stale: the night read once for both
+        register_audit_hook("club nights", club_night_hook)
         register_export_check("club night federation files", refuse_small_night_files)

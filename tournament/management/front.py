@@ -143,6 +143,13 @@ def _user_line() -> str:
     return f"user {user} {group};\n"
 
 
+# What the desk sends: the console's pages and answers (directors, scorekeepers) and the API's
+# writes (scoring apps, a venue's link). With a desk pool they go to its own gunicorn workers,
+# so a public crowd filling the other pool's queue never makes the desk wait (issue 40).
+DESK_LOCATION = r"~ ^/(t/[^/]+/)?console/"
+API_LOCATION = "/api/"
+
+
 # nginx.conf, filled by ``render_config`` (str.format: ``{{`` and ``}}`` are nginx's braces)
 NGINX_CONFIG = """\
 # Written by `manage.py serve --front`; written again at each start (edits are lost).
@@ -206,6 +213,7 @@ http {{
         keepalive 32;
     }}
 {stream_upstream}
+{desk_upstream}
     server {{
         listen {listen} backlog=4096;
 
@@ -221,7 +229,7 @@ http {{
         location / {{
             proxy_pass http://gibson;
         }}
-
+{desk_routes}
         location @gibson {{
             proxy_pass http://gibson;
         }}
@@ -274,14 +282,49 @@ def _stream_blocks(stream: str) -> tuple[str, str]:
     return upstream, location
 
 
+def _desk_blocks(desk: str) -> tuple[str, str]:
+    """The desk pool behind the tier: the console's pages and the API's writes go to its own
+    gunicorn workers; the API's reads stay with the crowd's pool."""
+    desk_upstream = f"""
+    upstream gibson_desk {{
+        server {desk};
+        keepalive 8;
+    }}
+    # the API's reads are the crowd's (feeds, standings); its writes are the desk's
+    map $request_method $gibson_api_pool {{
+        default gibson_desk;
+        GET gibson;
+        HEAD gibson;
+        OPTIONS gibson;
+    }}
+"""
+    desk_routes = f"""
+        # the director's and scorekeepers' requests: their own workers (serve --desk-workers)
+        location {DESK_LOCATION} {{
+            proxy_pass http://gibson_desk;
+        }}
+
+        location {API_LOCATION} {{
+            proxy_pass http://$gibson_api_pool;
+        }}
+"""
+    return desk_upstream, desk_routes
+
+
 def render_config(
-    front: str, upstream: str, paths: FrontPaths | None = None, stream: str | None = None
+    front: str,
+    upstream: str,
+    paths: FrontPaths | None = None,
+    stream: str | None = None,
+    desk: str | None = None,
 ) -> str:
     """nginx.conf for the tier listening on ``front`` and passing to gunicorn on ``upstream``
-    (both HOST:PORT), and ``/t/SLUG/live/`` to the live stream on ``stream`` if given.
+    (both HOST:PORT), ``/t/SLUG/live/`` to the live stream on ``stream`` if given, and with
+    ``desk`` (the desk pool's HOST:PORT) the console and the API's writes to that pool.
     Everything nginx writes stays under ``paths.root``."""
     paths = paths or front_paths()
     stream_upstream, stream_location = _stream_blocks(stream) if stream else ("", "")
+    desk_upstream, desk_routes = _desk_blocks(desk) if desk else ("", "")
     static_root = Path(settings.STATIC_ROOT)
     static_url = "/" + settings.STATIC_URL.strip("/") + "/"
     types = "\n".join(f"        {kind} {exts};" for kind, exts in MIME_TYPES.items())
@@ -307,17 +350,23 @@ def render_config(
         static_root=static_root,
         stream_upstream=stream_upstream,
         stream_location=stream_location,
+        desk_upstream=desk_upstream,
+        desk_routes=desk_routes,
     )
 
 
 def write_config(
-    front: str, upstream: str, paths: FrontPaths | None = None, stream: str | None = None
+    front: str,
+    upstream: str,
+    paths: FrontPaths | None = None,
+    stream: str | None = None,
+    desk: str | None = None,
 ) -> FrontPaths:
     """Write nginx.conf and make the folders nginx needs; returns the paths."""
     paths = paths or front_paths()
     for folder in (paths.root, paths.cache, paths.temp):
         folder.mkdir(parents=True, exist_ok=True)
-    paths.conf.write_text(render_config(front, upstream, paths, stream), encoding="utf-8")
+    paths.conf.write_text(render_config(front, upstream, paths, stream, desk), encoding="utf-8")
     return paths
 
 
@@ -424,11 +473,13 @@ def supervise(
     err=sys.stderr,
     app_nice: int = 0,
     stream: list[str] | None = None,
+    desk: list[str] | None = None,
 ) -> int:
-    """Run gunicorn (at ``app_nice``), the live stream if given and nginx if given, until a
-    stop signal (SIGTERM, SIGINT, SIGHUP) or until one ends; then stop the others (gunicorn
-    finishes requests in flight, nginx its answers). Exit status 0 after a stop signal, 1
-    when a server ended by itself."""
+    """Run gunicorn (at ``app_nice``), the desk's own gunicorn if given (``desk``, at full
+    priority: the desk never waits for the crowd), the live stream if given and nginx if
+    given, until a stop signal (SIGTERM, SIGINT, SIGHUP) or until one ends; then stop the
+    others (gunicorn finishes requests in flight, nginx its answers). Exit status 0 after a
+    stop signal, 1 when a server ended by itself."""
     stopping: list[int] = []
 
     def on_signal(signum: int, _frame: object) -> None:
@@ -437,12 +488,18 @@ def supervise(
     previous = {
         s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
     }
-    procs = {"gunicorn": _start(gunicorn, app_nice)}
+    pools = {"gunicorn": (gunicorn, app_nice)}
+    if desk is not None:
+        pools["desk gunicorn"] = (desk, 0)
+    procs: dict[str, subprocess.Popen] = {}
     try:
+        for name, (argv, nice) in pools.items():
+            procs[name] = _start(argv, nice)
         if stream is not None:
             procs["stream"] = _start(stream)
         # nginx once gunicorn answers: no "502 Bad Gateway" to the first visitors
-        _wait_listening(gunicorn[gunicorn.index("--bind") + 1], procs["gunicorn"], stopping)
+        for name, (argv, _nice) in pools.items():
+            _wait_listening(argv[argv.index("--bind") + 1], procs[name], stopping)
         if nginx is not None:
             procs["nginx"] = _start(nginx)
     except BaseException:
@@ -462,7 +519,8 @@ def supervise(
             _stop(procs["nginx"], signal.SIGQUIT, 20)  # graceful: answers in flight are sent
         if "stream" in procs:
             _stop(procs["stream"], signal.SIGINT, 10)  # pages reconnect to the next one
-        _stop(procs["gunicorn"], signal.SIGTERM, 30)  # graceful: requests in flight finish
+        for name in pools:  # graceful: requests in flight finish
+            _stop(procs[name], signal.SIGTERM, 30)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if ended and not stopping:

@@ -660,23 +660,45 @@ class Game(models.Model):
         """Keep the seat index in step, so the database refuses a player twice in one round.
 
         A game whose players are not entries of its round's division is refused here too (the
-        database cannot say so): saving only the scores skips that check.
+        database cannot say so): saving only the scores skips that check and the seats, which
+        depend on the round and the players alone (a result costs one UPDATE, not nine).
         """
         fields = kwargs.get("update_fields")
         players = {"round", "player1", "player2", "round_id", "player1_id", "player2_id"}
-        if fields is None or players & set(fields):
+        seated = fields is None or bool(players & set(fields))
+        if seated:
             problem = self.division_mismatch()
             if problem:
                 raise ValidationError(problem)
+        adding = self._state.adding and self.pk is None  # a row given its pk may exist
         super().save(*args, **kwargs)
-        wanted = {1: self.player1_id, 2: self.player2_id}
-        Seat.objects.filter(game=self).exclude(
-            side__in=[s for s, e in wanted.items() if e is not None]
-        ).delete()
+        if not seated:
+            return  # only the scores (or the like) changed: the seats are as they were
+        wanted = {side: e for side, e in ((1, self.player1_id), (2, self.player2_id)) if e}
+        if adding:  # a new game has no seats yet: one INSERT for both
+            Seat.objects.bulk_create(
+                [
+                    Seat(game=self, side=side, entry_id=entry_id, round_id=self.round_id)
+                    for side, entry_id in wanted.items()
+                ]
+            )
+            return
+        # only the seats that differ are written (a forfeit drops side 2, a correction nothing)
+        held = {
+            side: (pk, entry_id, round_id)
+            for pk, side, entry_id, round_id in Seat.objects.filter(game=self).values_list(
+                "pk", "side", "entry_id", "round_id"
+            )
+        }
+        stale = [pk for side, (pk, _e, _r) in held.items() if side not in wanted]
+        if stale:
+            Seat.objects.filter(pk__in=stale).delete()
         for side, entry_id in wanted.items():
-            if entry_id is not None:
-                Seat.objects.update_or_create(
-                    game=self, side=side, defaults={"entry_id": entry_id, "round_id": self.round_id}
+            if side not in held:
+                Seat.objects.create(game=self, side=side, entry_id=entry_id, round_id=self.round_id)
+            elif held[side][1:] != (entry_id, self.round_id):
+                Seat.objects.filter(pk=held[side][0]).update(
+                    entry_id=entry_id, round_id=self.round_id
                 )
 
 

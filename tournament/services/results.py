@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from tournament.checks import (
     as_int,
@@ -60,6 +61,22 @@ def record_result(
     where = f"division {division.name} round {round_number}"
     entry = entry_by_number(division, player_number, f"{where}: ")
     game = _find_game(division, round_number, entry, where)
+    return _record_scores(division, game, entry, score, opp_score, actor=actor, where=where)
+
+
+def _record_scores(
+    division: Division,
+    game: Game,
+    entry: Entry,
+    score: Any,
+    opp_score: Any,
+    *,
+    actor: Actor | str | None,
+    where: str,
+) -> Game:
+    """Record ``game``'s result, ``entry``'s score first: the write behind ``record_result``,
+    for a caller that has checked ``keep_score`` and found the game already (the console's
+    line: its game is found once, not twice). Runs in the caller's transaction."""
     _lock_scores(game)
     if game.player2_id is None:
         value = validate_bye_score(score, where)
@@ -385,12 +402,18 @@ def resolve_line(division: Division, round_number: int, line: str | ScoreLine) -
     games = Game.objects.select_related("round", "player1__player", "player2__player").filter(
         round__division=division, round__number=round_number
     )
-    if not games.exists():
-        raise ServiceError(
-            "round_not_paired", field="line", division=division.name, round=round_number
-        )
+
+    def paired() -> None:
+        # asked only when the line's game is not found: a found game answers it
+        if not games.exists():
+            raise ServiceError(
+                "round_not_paired", field="line", division=division.name, round=round_number
+            )
+
     if line.kind == "board":
         on_board = list(games.filter(board=line.board))
+        if not on_board:
+            paired()
         game = next((g for g in on_board if g.player2_id), None)
         if game is None and on_board:
             single = on_board[0]
@@ -416,12 +439,16 @@ def resolve_line(division: Division, round_number: int, line: str | ScoreLine) -
         if game.starts_reversed:
             return LineTarget(game, line, line.opp_score, line.score, None)
         return LineTarget(game, line, line.score, line.opp_score, None)
-    entry = _line_entry(division, line.player, where)
-    game = games.filter(plays(entry)).first()
+    # the player's game of the round, and the player with it: one query (a player sits once
+    # a round); the refusals' order is kept when it is not found
+    game = games.filter(Q(player1__number=line.player) | Q(player2__number=line.player)).first()
     if game is None:
+        paired()
+        entry = _line_entry(division, line.player, where)
         raise ServiceError(
             "not_paired", field="line", round=round_number, number=entry.number, name=entry.name
         )
+    entry = game.player1 if game.player1.number == line.player else game.player2
     if game.player2_id is None:
         raise ServiceError(
             "not_a_game",
@@ -432,9 +459,9 @@ def resolve_line(division: Division, round_number: int, line: str | ScoreLine) -
             what=_single_what(game),
         )
     if line.kind == "pair":
-        opponent = _line_entry(division, line.opponent, where)
         actual = game.player2 if game.player1_id == entry.pk else game.player1
-        if actual.pk != opponent.pk:
+        if actual.number != line.opponent:
+            opponent = _line_entry(division, line.opponent, where)  # unknown_player first
             raise ServiceError(
                 "not_opponents",
                 field="line",
@@ -473,12 +500,20 @@ def record_forfeit(
     """
     require(actor, "keep_score", division.tournament, what="record forfeits")
     round_number = as_int(round_number, "round")
-    where = f"division {division.name} round {round_number}"
     target = resolve_line(
         division, round_number, ScoreLine(FORFEIT, player=as_int(player_number, "player"))
     )
+    return _record_forfeit(division, target, actor=actor)
+
+
+def _record_forfeit(
+    division: Division, target: LineTarget, *, actor: Actor | str | None
+) -> tuple[Game, Game]:
+    """The write behind ``record_forfeit`` for a caller that has checked ``keep_score`` and
+    resolved the line already (the console's line). Runs in the caller's transaction."""
     game, entry = target.game, target.entry
     assert entry is not None
+    where = f"division {division.name} round {game.round.number}"
     _lock_scores(game)
     if game.has_result:
         raise _already_recorded(game)
@@ -735,14 +770,19 @@ def enter_line(
     if game.has_result:
         raise _already_recorded(game)
     if line.kind == FORFEIT:
-        games = record_forfeit(division, round_number, line.player, actor=actor)
+        with transaction.atomic():
+            games = _record_forfeit(division, target, actor=actor)
         return Entered(line, "forfeit", games)
     if double_entry(division):
         outcome = report_card(division, round_number, line, actor=actor)
         return Entered(line, outcome.status, (outcome.game,))
-    game = record_result(
-        division, round_number, game.player1.number, target.score1, target.score2, actor=actor
-    )
+    # the game the line found is recorded as it is (its scores in the game's order, player1's
+    # first): keep_score was checked above, the game is locked and read again in the write
+    where = f"division {division.name} round {game.round.number}"
+    with transaction.atomic():
+        game = _record_scores(
+            division, game, game.player1, target.score1, target.score2, actor=actor, where=where
+        )
     return Entered(line, "recorded", (game,))
 
 

@@ -21,6 +21,7 @@ from tournament.errors import ServiceError  # callers catch it as services.Servi
 from .closed import (
     AFTER_CLOSING,
     bump_club_versions,
+    club_night_hook,
     refuse_closed_night,
     refuse_small_night_files,
 )
@@ -84,6 +85,7 @@ __all__ = [
     "add_organiser",
     "archive_season",
     "bump_club_versions",
+    "club_night_hook",
     "check_organiser",
     "close_night",
     "club_rating",

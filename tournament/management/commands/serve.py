@@ -19,8 +19,11 @@ host, or through nginx at ``/t/SLUG/live/`` with ``--front``.
 
 With ``--front HOST:PORT`` nginx answers the visitors there (static files, and a cache of
 public answers kept at most a second: tournament/management/front.py) and gunicorn listens on
-``--addr``, a loopback address, behind it. This process then stays, running both, and stops
-both when it is stopped or when either ends.
+``--addr``, a loopback address, behind it. The console's pages and the API's writes (the
+directors' and scorekeepers' requests) go to a second, small gunicorn of their own
+(``--desk-workers``, 2 by default, on ``--desk-addr``): a crowd of phones queueing on the
+public pool never makes the desk wait, and ``--app-nice`` lowers the public pool only. This
+process then stays, running them all, and stops them all when it is stopped or when one ends.
 """
 
 from __future__ import annotations
@@ -86,6 +89,22 @@ class Command(GibsonCommand):
             "--front, nginx passes /t/SLUG/live/ to it",
         )
         parser.add_argument(
+            "--desk-workers",
+            type=int,
+            default=2,
+            metavar="N",
+            help="with --front: N worker processes of their own for the console and the API's "
+            "writes (the directors' and scorekeepers' requests), on --desk-addr, so a public "
+            "crowd never makes the desk wait (default 2; 0: one pool for everything)",
+        )
+        parser.add_argument(
+            "--desk-addr",
+            metavar="HOST:PORT",
+            default=None,
+            help="with --front: the loopback address of the desk's workers (default: --addr's "
+            "host, the port after --addr's)",
+        )
+        parser.add_argument(
             "--app-nice",
             type=int,
             default=0,
@@ -110,6 +129,12 @@ class Command(GibsonCommand):
             os.environ.setdefault(
                 "GIBSON_STREAM_URL", "/" if front else f":{split_addr(stream)[1]}"
             )
+        desk = _desk_addr(addr, opts["desk_addr"], opts["desk_workers"]) if front else None
+        if desk and stream and split_addr(desk) == split_addr(stream):
+            raise CommandError(
+                f"--stream {stream}: the desk's workers listen there; give the stream another "
+                "port (or the desk one with --desk-addr)"
+            )
         raw = opts["workers"]
         workers = _workers(str(raw).strip(), "--workers") if raw is not None else default_workers()
         if importlib.util.find_spec("gunicorn") is None:
@@ -120,7 +145,18 @@ class Command(GibsonCommand):
         call_command("collectstatic", interactive=False, verbosity=0)
         manual = ensure_manual(f"http://{front or addr}")
         if nginx is not None:
-            return self.serve_front(nginx, front, addr, workers, site_url, app_nice, stream, manual)
+            return self.serve_front(
+                nginx,
+                front,
+                addr,
+                workers,
+                site_url,
+                app_nice,
+                stream,
+                manual,
+                desk,
+                opts["desk_workers"],
+            )
         if stream:
             return self.serve_with_stream(addr, stream, workers, site_url, manual)
         self.stdout.write(
@@ -161,17 +197,20 @@ class Command(GibsonCommand):
         app_nice: int = 0,
         stream: str | None = None,
         manual: str = "",
+        desk: str | None = None,
+        desk_workers: int = 0,
     ) -> None:
-        """nginx on ``front`` and gunicorn on ``addr`` behind it, until stopped."""
+        """nginx on ``front`` and gunicorn on ``addr`` behind it (and the desk's own gunicorn
+        on ``desk``), until stopped."""
         os.environ["GIBSON_BEHIND_PROXY"] = "1"  # the client is the address nginx appends
         os.environ["GIBSON_FRONT_CACHE"] = "1"  # public answers say how long nginx keeps them
-        paths = write_config(front, addr, stream=stream)
+        paths = write_config(front, addr, stream=stream, desk=desk)
         check_config(nginx, paths)
         empty_cache()  # an earlier run's pages: never served again
         self.stdout.write(
             f"Gibson is serving on http://{front}/ through nginx (static files, public pages "
             f"kept at most a second) in front of gunicorn on {addr} with {workers} worker "
-            f"processes; health: http://{front}/healthz\n"
+            f"processes{_desk_words(desk, desk_workers)}; health: http://{front}/healthz\n"
             f"nginx configuration: {paths.conf} (log: {paths.error_log})\n"
             f"{manual}\n"
             f"Scorecard QR codes open {site_url}\n"
@@ -179,15 +218,50 @@ class Command(GibsonCommand):
         )
         self.stdout.flush()
         sys.stderr.flush()
+        desk_argv = gunicorn_argv(desk, desk_workers) if desk is not None else None
         status = supervise(
             nginx_argv(nginx, paths),
             gunicorn_argv(addr, workers),
             self.stderr,
             app_nice,
             stream_argv(stream) if stream else None,
+            desk_argv,
         )
         if status:
             raise SystemExit(status)
+
+
+def _desk_addr(addr: str, given: str | None, desk_workers: int) -> str | None:
+    """The desk pool's address (``--desk-addr``, else the port after ``--addr``'s), checked
+    free and on loopback like ``--addr``; None with ``--desk-workers 0``."""
+    if not 0 <= desk_workers <= 64:
+        raise CommandError(f"--desk-workers {desk_workers}: give 0 to 64 worker processes")
+    if desk_workers == 0:
+        return None
+    if given is None:
+        host, port = split_addr(addr)
+        if port >= 65535:
+            raise CommandError(f"--addr {addr}: no port after it for the desk: give --desk-addr")
+        given = f"[{host}]:{port + 1}" if ":" in host else f"{host}:{port + 1}"
+    host, _port = split_addr(given)
+    if not is_loopback(host):
+        raise CommandError(f"--desk-addr {given}: the desk's workers listen on a loopback address")
+    if split_addr(given) == split_addr(addr):
+        raise CommandError(f"--desk-addr {given} and --addr {addr}: give two different ports")
+    try:
+        check_free(given)
+    except CommandError as exc:
+        raise CommandError(
+            str(exc).replace("--addr", "--desk-addr", 1)
+            + " (or give --desk-addr, or --desk-workers 0)"
+        ) from None
+    return given
+
+
+def _desk_words(desk: str | None, desk_workers: int) -> str:
+    if desk is None:
+        return ""
+    return f", and the console's {desk_workers} worker processes of their own on {desk}"
 
 
 def _front_checks(addr: str, front: str) -> str:

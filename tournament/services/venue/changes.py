@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import F
 
-from ...access import check_authority
+from ...access import authority_facts, check_authority
 from ...models import (
     Division,
     Game,
@@ -51,12 +51,17 @@ def _scope(obj: Any) -> tuple[str, int | None, int | None]:
     return VenueChange.Scope.TOURNAMENT, None, None
 
 
-def _log_change(tournament_id: int, action: Action, obj: Any) -> None:
-    take_pk = (
-        VenueTake.objects.filter(tournament_id=tournament_id, released__isnull=True)
-        .values_list("pk", flat=True)
-        .first()
-    )
+def _log_change(
+    tournament_id: int, action: Action, obj: Any, *, take_pk: int | None | bool = False
+) -> None:
+    """Log a write for the venue holding the tournament here; ``take_pk`` is that venue's
+    take when the caller read it already (None: no venue holds it), else it is read."""
+    if take_pk is False:
+        take_pk = (
+            VenueTake.objects.filter(tournament_id=tournament_id, released__isnull=True)
+            .values_list("pk", flat=True)
+            .first()
+        )
     if take_pk is None:
         return
     VenueTake.objects.filter(pk=take_pk).update(next_seq=F("next_seq") + 1)
@@ -85,9 +90,10 @@ def venue_hook(tournament: Tournament | None, action: Action, obj: Any) -> None:
     ):
         return  # an entrant's entry on the copy, queued for the venue (issue 23, down)
     if tournament is not None and tournament.pk:
-        check_authority(tournament)
+        facts = authority_facts(tournament.pk)  # one query for the check and the log
+        check_authority(tournament, facts=facts)
         if action not in NOT_PUSHED:
-            _log_change(tournament.pk, action, obj)
+            _log_change(tournament.pk, action, obj, take_pk=facts["held_take"])
     elif isinstance(obj, Player) and obj.pk and action not in NOT_PUSHED:
         # a player's name shows in every venue-held tournament they play in
         held = VenueTake.objects.filter(

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, F, Max, Q
+from django.db.models import Count, Exists, F, Max, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
@@ -95,26 +95,31 @@ def _games(division: Division, number: int, players: set[int] | None = None) -> 
     games = Game.objects.filter(round__division=division, round__number=number)
     if players is not None:
         games = games.filter(Q(player1__number__in=players) | Q(player2__number__in=players))
+    # the open cards' states ride along (``_groups``): one query for the rows and their cards
+    cards = PendingResult.objects.filter(game=OuterRef("pk"), status__in=OPEN)
     return list(
-        games.select_related("player1__player", "player2__player").order_by(
-            F("board").asc(nulls_last=True), "id"
+        games.select_related("player1__player", "player2__player")
+        .annotate(
+            carded=Exists(cards),
+            disputed=Exists(cards.filter(status=PendingResult.Status.DISPUTED)),
         )
+        .order_by(F("board").asc(nulls_last=True), "id")
     )
 
 
 def _groups(games: list[Game], just: list[int]) -> list[dict[str, Any]]:
-    """The table's row groups: each game between two players, with its rows (one, or the two
-    single games of a forfeit) and what the page shows of it (its ``seen`` part).
+    """The table's row groups (of ``_games``' games): each game between two players, with its
+    rows (one, or the two single games of a forfeit) and what the page shows of it (its
+    ``seen`` part).
 
     A group is keyed by its lowest game id, which every change of a game's state keeps (a
     forfeit keeps the game's row for the player who forfeits and adds one, a correction back
     keeps that first row), so an answer can replace a group by its id (htmx out-of-band).
     """
     cards: dict[int, list[str]] = {}
-    for game_id, status in PendingResult.objects.filter(
-        game__in=games, status__in=OPEN
-    ).values_list("game_id", "status"):
-        cards.setdefault(game_id, []).append(status)
+    for g in games:  # the open cards' states, read with the games (``_games``)
+        if g.carded:
+            cards[g.pk] = [PendingResult.Status.DISPUTED] if g.disputed else ["open"]
     singles = {g.player1.number: g for g in games if g.player2_id is None}
     placed: set[int] = set()
     groups = []
@@ -221,7 +226,11 @@ def _mark(tournament: Tournament) -> int:
 
 
 def _changed_elsewhere(
-    request: HttpRequest, tournament: Tournament, division: Division, number: int
+    request: HttpRequest,
+    tournament: Tournament,
+    division: Division,
+    number: int,
+    known: set[int] = frozenset(),  # type: ignore[assignment]
 ) -> tuple[set[int], int | None]:
     """The players of this round's games written since the page's ``since`` mark (another
     desk's results, cards, corrections), and the new mark; (nothing, None) without a mark.
@@ -229,6 +238,8 @@ def _changed_elsewhere(
     Every write leaves one audit event naming its game (or card), so the rows another desk
     changed are found from the events after the mark, whatever the size of the field: the
     answer brings them too, and the table stays as current as when it was sent whole.
+    ``known``: the games this answer sends anyway (the line's own), whose events need no
+    look-up: a line typed while no other desk wrote costs no query here but the events'.
     """
     raw = request.POST.get("since", "")
     if not (raw.isascii() and raw.isdigit() and len(raw) < 19):
@@ -242,6 +253,7 @@ def _changed_elsewhere(
         mark = max(mark, pk)
         if object_id.isdigit():
             (games if kind == "Game" else cards).add(int(object_id))
+    games -= known
     if not games and not cards:
         return set(), mark
     changed = Game.objects.filter(round__division=division, round__number=number).filter(
@@ -304,7 +316,8 @@ def _answer(
     if not request.htmx:
         return _page(request, tournament, division, number, status=status, **extra)
     ctx = _base(request, tournament, division, number, **extra)
-    changed, ctx["since"] = _changed_elsewhere(request, tournament, division, number)
+    known = set(_just(extra))  # the line's own games: their players are in ``players``
+    changed, ctx["since"] = _changed_elsewhere(request, tournament, division, number, known)
     players = (players or set()) | changed
     ctx["groups"] = _groups(_games(division, number, players), _just(extra)) if players else []
     echo = extra.get("echo") or {}
