@@ -42,6 +42,7 @@ pytestmark = pytest.mark.django_db
 
 PUSH = "/api/v1/venue/push/"
 INBOX = "/api/v1/venue/inbox/"
+COPY = "/api/v1/venue/copy/"
 
 
 class Link:
@@ -86,8 +87,14 @@ class Link:
         def settle(url, token, answers):
             return c.post(INBOX, answers, content_type="application/json", **auth(token)).json()
 
+        def copied(url, token):  # the hosted copy's state, named as the venue's copy
+            state = c.get(COPY, **auth(token)).json()
+            state["tournament"] = self.local.slug
+            return state
+
         monkeypatch.setattr(sync_client, "fetch_inbox", fetch)
         monkeypatch.setattr(sync_client, "settle_inbox", settle)
+        monkeypatch.setattr(sync_client, "fetch_copy", copied)
         self.wired = True
 
 
@@ -239,9 +246,10 @@ def test_a_hosted_copy_restored_from_an_older_backup_is_replaced_by_the_venues_s
     assert 'id="venue-rebased"' in console and "restored from a backup" in console
 
 
-def test_a_venue_restored_from_an_older_backup_wins_over_what_the_copy_holds(client):
+def test_a_venue_restored_from_an_older_backup_asks_and_shows_what_would_go(client, monkeypatch):
     hosted, hosted_a = event("Restored Venue Open")
     link = linked(client, hosted)
+    link.wire(monkeypatch)
     local_a = link.local.divisions.get()
     for k in (1, 3):
         services.record_result(local_a, 1, k, 400, 300 + k, actor="venue-td")
@@ -251,14 +259,67 @@ def test_a_venue_restored_from_an_older_backup_wins_over_what_the_copy_holds(cli
     VenueTake.objects.filter(pk=link.take.pk).update(next_seq=2, last_pushed_seq=1)
     Game.objects.filter(round__division=local_a, player1__number=3).update(score1=None, score2=None)
     services.update_division(local_a, actor="venue-td", prize_places=2)  # change 2 again
-    link.push()
-    # "already applied" is not the end of it: the venue's older state replaced the copy's
+    # issue 39: the venue's older state no longer wipes what the copy holds without a word
+    with pytest.raises(ServiceError) as asked:
+        link.push()
+    assert asked.value.code == "venue_hosted_ahead"
+    assert "restored from an older backup" in asked.value.message
+    assert scores(hosted_a, 3) == (400, 303)  # nothing went
+    take = VenueTake.objects.get(pk=link.take.pk)
+    gone = take.diverged["hosted_only"]
+    assert len(gone) == 1 and "round 1: 1 results (#3 " in gone[0] and "400-303" in gone[0]
+    # the console's Venue mode page shows both sides and the two choices
+    client.force_login(make_director(link.local, "venue-td"))
+    page = client.get(f"/t/{link.local.slug}/console/venue-mode/").content.decode()
+    assert 'id="venue-diverged"' in page and "400-303" in page
+    # and the next push asks again, sending nothing
+    with pytest.raises(ServiceError):
+        link.push()
+    assert AuditEvent.objects.filter(tournament=hosted, action="venue_rebase").count() == 0
+    # the director keeps the venue's state: it replaces the copy's, audited on both sides
+    kept = client.post(f"/t/{link.local.slug}/console/venue-mode/", {"action": "keep_venue"})
+    assert "The hosted copy lost: division A, round 1: 1 results" in kept.content.decode()
+    link.push()  # (the page pushes at once too, to the real hosted site: not this test's door)
     assert scores(hosted_a, 3) == (None, None) and scores(hosted_a, 1) == (400, 301)
     assert AuditEvent.objects.filter(tournament=hosted, action="venue_rebase").count() == 1
+    kept = AuditEvent.objects.get(tournament=link.local, action="venue_resolve")
+    assert "the hosted copy loses: division A, round 1: 1 results" in kept.summary
     take = VenueTake.objects.get(pk=link.take.pk)
-    assert take.last_pushed_seq == take.next_seq - 1  # nothing waits
+    assert take.last_pushed_seq == take.next_seq - 1 and not take.diverged
     link.push()  # and the next push is plain again
     assert AuditEvent.objects.filter(tournament=hosted, action="venue_rebase").count() == 1
+
+
+def test_a_restored_venue_can_bring_the_hosted_copys_newer_state_down(client, monkeypatch):
+    hosted, hosted_a = event("Bring Down Open")
+    link = linked(client, hosted)
+    link.wire(monkeypatch)
+    local_a = link.local.divisions.get()
+    for k in (1, 3):
+        services.record_result(local_a, 1, k, 400, 300 + k, actor="venue-td")
+    link.push()
+    # restored from a backup made after change 1, and one result entered since
+    VenueChange.objects.filter(tournament=link.local, seq=2).delete()
+    VenueTake.objects.filter(pk=link.take.pk).update(next_seq=2, last_pushed_seq=1)
+    Game.objects.filter(round__division=local_a, player1__number=3).update(score1=None, score2=None)
+    services.update_division(local_a, actor="venue-td", prize_places=2)
+    with pytest.raises(ServiceError):
+        link.push()
+    take = VenueTake.objects.get(pk=link.take.pk)
+    assert take.diverged["venue_only"] == []  # the laptop holds nothing the copy lacks
+    from tournament.sync.push import resolve
+
+    lost = resolve(take, "hosted", actor="venue-td")
+    assert lost == []
+    assert scores(local_a, 3) == (400, 303)  # the copy's newer result came down
+    take = VenueTake.objects.get(pk=link.take.pk)
+    assert not take.diverged and take.last_pushed_seq == take.next_seq - 1 == 2
+    # the laptop carries on from there: its next change goes up as a plain batch
+    services.update_division(local_a, actor="venue-td", prize_places=4)
+    link.push()
+    hosted_a.refresh_from_db()
+    assert hosted_a.prize_places == 4 and scores(hosted_a, 3) == (400, 303)
+    assert not AuditEvent.objects.filter(tournament=hosted, action="venue_rebase").exists()
 
 
 def test_a_rebase_must_carry_the_whole_tournament(client):

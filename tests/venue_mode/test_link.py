@@ -114,7 +114,13 @@ def test_a_push_applies_once_in_order_and_the_public_copy_follows(client):
     assert "400" in str(standings) or standings  # the standings read the new game
     # the same batch again: a no-op, nothing doubled
     again = push(client, token, scored(state, 999, 1), after=0, upto=3)
-    assert again.json() == {"last_seq_applied": 3, "applied": False, "players": {}, "was": 3}
+    assert again.json() == {
+        "last_seq_applied": 3,
+        "last_key": "",
+        "applied": False,
+        "players": {},
+        "was": 3,
+    }
     game.refresh_from_db()
     assert (game.score1, game.score2) == (400, 350)
     # a gap (the copy holds 3, the batch starts after 5) is refused, naming where to resume
@@ -315,15 +321,24 @@ def test_a_hosted_copy_restored_from_an_older_backup_gets_the_changes_again(clie
     assert result["last_seq"] == 4
 
 
-def test_a_venue_restored_from_an_older_backup_sends_its_whole_state_again(client):
+def test_a_venue_restored_from_an_older_backup_asks_before_its_state_wins(client):
     local, d, take = local_copy(client, "Old Laptop Open")
     services.record_result(d, 1, 1, 400, 300, actor="test")  # change 1
-    # the hosted copy already holds 7 changes: this laptop is an older backup of itself
-    take = venue.confirm_push(take, {"last_seq_applied": 7, "players": {}})
-    assert take.next_seq == 9
-    batch = venue.next_batch(take)
-    assert (batch["after"], batch["upto"]) == (7, 8)
-    assert batch["state"]["all_divisions"] is True  # the venue's state wins, all of it
+    # the hosted copy already holds 7 changes: this laptop is an older backup of itself; the
+    # laptop's state no longer wins silently (issue 39): nothing is confirmed, it asks
+    with pytest.raises(ServiceError) as asked:
+        venue.confirm_push(take, {"last_seq_applied": 7, "last_key": "k7", "players": {}})
+    assert asked.value.code == "venue_hosted_ahead"
+    take.refresh_from_db()
+    assert (take.next_seq, take.last_pushed_seq) == (2, 0)
+    # the director keeps the venue's state: the whole of it goes up, past what the copy holds
+    from tournament.services.venue import conflict
+
+    conflict.note_divergence(take, 7, {"hosted_only": ["round 2"], "venue_only": []})
+    conflict.keep_venue(take, "test")
+    batch = venue.next_batch(VenueTake.objects.get(pk=take.pk))
+    assert (batch["after"], batch["upto"], batch["rebase"]) == (0, 8, True)
+    assert batch["state"]["all_divisions"] is True
 
 
 def test_a_late_entry_and_a_renumbering_at_the_venue_reach_the_hosted_copy(client):

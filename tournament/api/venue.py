@@ -40,6 +40,14 @@ def venue_token(request: Request) -> str:
     return token.strip() if kind == "Venue" else ""
 
 
+def venue_laptop(request: Request) -> tuple[str, str]:
+    """The laptop asking (issue 39: a link is bound to one): its id and its name as sent."""
+    return (
+        request.META.get("HTTP_X_GIBSON_LAPTOP", "").strip()[:64],
+        request.META.get("HTTP_X_GIBSON_LAPTOP_NAME", "").strip()[:100],
+    )
+
+
 class VenueView(APIView):
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
@@ -51,7 +59,7 @@ class VenueState(VenueView):
     """GET: the tournament's full state; from now the hosted copy follows the venue."""
 
     def get(self, request: Request) -> Response:
-        return Response(venue.take_state(venue_token(request)))
+        return Response(venue.take_state(venue_token(request), venue_laptop(request)))
 
 
 @extend_schema(exclude=True)  # between Gibson instances, not the public API
@@ -59,7 +67,7 @@ class VenuePush(VenueView):
     """POST: one batch of the venue's changes, applied in order and exactly once."""
 
     def post(self, request: Request) -> Response:
-        return Response(venue.apply_push(venue_token(request), request.data))
+        return Response(venue.apply_push(venue_token(request), request.data, venue_laptop(request)))
 
 
 @extend_schema(exclude=True)  # between Gibson instances, not the public API
@@ -67,7 +75,7 @@ class VenueRelease(VenueView):
     """POST: the venue hands the tournament back (the link is revoked)."""
 
     def post(self, request: Request) -> Response:
-        return Response(venue.release_link(venue_token(request)))
+        return Response(venue.release_link(venue_token(request), venue_laptop(request)))
 
 
 @extend_schema(exclude=True)  # between Gibson instances, not the public API
@@ -75,7 +83,17 @@ class VenueInboxView(VenueView):
     """GET: players' reports waiting for the venue; POST: the venue's answers to them."""
 
     def get(self, request: Request) -> Response:
-        return Response(venue.inbox_for(venue_token(request)))
+        return Response(venue.inbox_for(venue_token(request), venue_laptop(request)))
 
     def post(self, request: Request) -> Response:
-        return Response(venue.settle_inbox(venue_token(request), request.data))
+        return Response(
+            venue.settle_inbox(venue_token(request), request.data, venue_laptop(request))
+        )
+
+
+@extend_schema(exclude=True)  # between Gibson instances, not the public API
+class VenueCopy(VenueView):
+    """GET: what the hosted copy holds now, for its laptop (to compare, or to bring down)."""
+
+    def get(self, request: Request) -> Response:
+        return Response(venue.copy_state(venue_token(request), venue_laptop(request)))

@@ -160,6 +160,10 @@ class Action(StrEnum):
     VENUE_REBASE = "venue_rebase"
     # an entrant's online entry or check-in on the hosted copy, queued for the venue
     VENUE_QUEUE = "venue_queue"
+    # a hosted director freed the venue link from its laptop (issue 39: one laptop per link)
+    MOVE_VENUE_LINK = "move_venue_link"
+    # the venue chose between its state and the hosted copy's after they parted (issue 39)
+    VENUE_RESOLVE = "venue_resolve"
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,29 @@ def take(slug: str) -> VenueTake:
     return found
 
 
+def _parted(link: VenueTake, exc: ServiceError) -> ServiceError:
+    """The copy holds changes this laptop never had: fetch it, keep both sides' differences
+    for the director (the console, venue_status), and refuse until they choose."""
+    if not link.diverged:
+        from ..services.venue import conflict
+
+        hosted = client.fetch_copy(link.hosted_url, link.token)
+        applied = int(exc.params.get("applied") or 0)
+        conflict.note_divergence(link, applied, conflict.compare(link, hosted))
+    return exc
+
+
+def _held(link: VenueTake) -> ServiceError:
+    applied = int(link.diverged.get("hosted_seq") or 0)
+    return ServiceError(
+        "venue_hosted_ahead",
+        where=str(link.tournament),
+        slug=link.tournament.slug,
+        applied=applied,
+        ours=link.next_seq - 1,
+    )
+
+
 def push(
     link: VenueTake,
     send: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None,
@@ -53,9 +76,17 @@ def push(
     full = int(os.environ.get("GIBSON_VENUE_BATCH_CHANGES") or venue.BATCH_CHANGES)
     limit = full
     try:
-        # players' reports queued on the hosted site first: what they record goes up below
+        if link.diverged:  # the director has not chosen yet: nothing goes up, nothing comes
+            raise _held(link)
+        # players' reports queued on the hosted site first: what they record goes up below;
+        # the copy's position with them (issue 39): behind (restored) is resent, ahead with
+        # changes this laptop never had waits for the director
         if pull and link.released is None:
-            pulled = inbox.pull(link)
+            pulled, at = inbox.pull(link)
+            try:
+                link = venue.check_position(link, at)
+            except ServiceError as exc:
+                raise _parted(link, exc) from None
         while True:
             link.refresh_from_db()
             if link.released is not None:
@@ -71,13 +102,30 @@ def push(
             try:
                 answer = send(link.hosted_url, link.token, batch)
             except ServiceError as exc:
+                if exc.params.get("remote") == "venue_diverged":
+                    applied = int(exc.params.get("remote_params", {}).get("applied", 0))
+                    raise _parted(
+                        link,
+                        ServiceError(
+                            "venue_hosted_ahead",
+                            where=str(link.tournament),
+                            slug=link.tournament.slug,
+                            applied=applied,
+                            ours=link.next_seq - 1,
+                        ),
+                    ) from None
                 if exc.params.get("remote") == "venue_gap" and restarts < 3:
                     restarts += 1
                     applied = int(exc.params.get("remote_params", {}).get("applied", 0))
                     venue.restart_from(link, applied)
                     continue
                 raise
-            link = venue.confirm_push(link, answer, batch)
+            try:
+                link = venue.confirm_push(link, answer, batch)
+            except ServiceError as exc:
+                if exc.code == "venue_hosted_ahead":
+                    raise _parted(link, exc) from None
+                raise
             batches += 1
             changes += batch["changes"]
             limit = full
@@ -95,3 +143,24 @@ def push(
         "reports_pulled": pulled,
         "notices_handed_over": mailed,
     }
+
+
+def resolve(link: VenueTake, choice: str, actor: Any = None) -> list[str]:
+    """The director's choice after the two sides parted (issue 39): ``venue`` sends this
+    laptop's state up whole (and pushes now), ``hosted`` brings the copy's state down.
+    Returns what the losing side lost, as the console listed it."""
+    from ..services.venue import conflict
+
+    if not link.diverged:
+        raise ServiceError("venue_not_diverged", where=str(link.tournament))
+    if choice == "venue":
+        lost = list(link.diverged.get("hosted_only") or [])
+        link = conflict.keep_venue(link, actor)
+        try:
+            push(link)
+        except ServiceError:
+            pass  # kept on the link (last error): the rebase waits for the next push
+        return lost
+    lost = list(link.diverged.get("venue_only") or [])
+    conflict.take_hosted(link, client.fetch_copy(link.hosted_url, link.token), actor)
+    return lost
