@@ -383,3 +383,81 @@ def test_the_public_entry_form_on_the_copy_sends_the_entry_to_the_venue(client):
     again = client.post(f"/t/{hosted.slug}/entries/", {"division": "a", "name": "Brook, Ben"})
     assert again.status_code == 400 and "Brook, Ben" in again.content.decode()
     assert VenueInbox.objects.filter(kind="entry").count() == 1
+
+
+def test_an_interrupted_push_does_not_make_the_copy_claim_a_restore(client):
+    hosted, hosted_a = event("Interrupted Open")
+    link = linked(client, hosted)
+    local_a = link.local.divisions.get()
+    services.record_result(local_a, 1, 1, 400, 301, actor="venue-td")
+    real = link.send
+
+    def lost_answer(url, token, batch):  # applied on the hosted site, the answer lost
+        real(url, token, batch)
+        raise ServiceError("venue_unreachable", url=url, detail="connection reset")
+
+    with pytest.raises(ServiceError):
+        push(VenueTake.objects.get(pk=link.take.pk), send=lost_answer, pull=False)
+    services.record_result(local_a, 1, 3, 400, 303, actor="venue-td")
+    link.push()
+    assert scores(hosted_a, 1) == (400, 301) and scores(hosted_a, 3) == (400, 303)
+    # the copy holds the laptop's own changes: no rebase, and its page claims no restore
+    assert not AuditEvent.objects.filter(tournament=hosted, action="venue_rebase").exists()
+    assert 'id="venue-rebased"' not in client.get(f"/t/{hosted.slug}/").content.decode()
+    take = VenueTake.objects.get(pk=link.take.pk)
+    assert take.last_pushed_seq == take.next_seq - 1 == 2
+
+
+def test_the_copy_says_when_the_venue_has_been_silent_for_minutes(client, monkeypatch):
+    hosted, _a = event("Silent Open")
+    link = linked(client, hosted)
+    link.wire(monkeypatch)
+    link.push()
+    client.force_login(make_director(hosted, "hosted-td"))
+    url = f"/t/{hosted.slug}/console/venue-mode/"
+    assert 'id="venue-silent"' not in client.get(url).content.decode()
+    VenueLink.objects.filter(tournament=hosted).update(
+        last_contact=timezone.now() - dt.timedelta(minutes=12)
+    )
+    console = client.get(url).content.decode()
+    assert "The venue has been silent for 12 minutes" in console
+    link.push()  # an empty push is a word from the venue
+    assert 'id="venue-silent"' not in client.get(url).content.decode()
+
+
+def test_a_link_that_accepts_but_never_answers_fails_in_seconds(client, settings):
+    import socket
+    import threading
+    import time
+
+    settings.VENUE_TIMEOUT = 1
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(5)
+    held = []
+
+    def accept():  # takes every connection and never answers
+        while True:
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    hosted, _a = event("Mute Link Open")
+    link = linked(client, hosted)
+    take = VenueTake.objects.get(pk=link.take.pk)
+    VenueTake.objects.filter(pk=take.pk).update(
+        hosted_url=f"http://127.0.0.1:{listener.getsockname()[1]}"
+    )
+    started = time.monotonic()
+    try:
+        with pytest.raises(ServiceError) as failed:
+            push(VenueTake.objects.get(pk=take.pk))
+    finally:
+        listener.close()
+        for conn in held:
+            conn.close()
+    assert failed.value.code == "venue_unreachable" and "timed out" in failed.value.message
+    assert time.monotonic() - started < 5
+    assert "cannot be reached" in VenueTake.objects.get(pk=take.pk).last_error
