@@ -461,3 +461,55 @@ def test_a_link_that_accepts_but_never_answers_fails_in_seconds(client, settings
     assert failed.value.code == "venue_unreachable" and "timed out" in failed.value.message
     assert time.monotonic() - started < 5
     assert "cannot be reached" in VenueTake.objects.get(pk=take.pk).last_error
+
+
+def test_a_revoked_link_stops_the_laptop_and_lets_it_take_a_new_one(client):
+    hosted, hosted_a = event("Revoked Open")
+    link = linked(client, hosted)
+    local_a = link.local.divisions.get()
+    services.record_result(local_a, 1, 1, 400, 301, actor="venue-td")
+    link.push()
+    services.record_result(local_a, 1, 3, 400, 303, actor="venue-td")
+    venue.reclaim("hosted-td", hosted)  # the hosted director takes it back
+    with pytest.raises(ServiceError) as refused:
+        link.push()
+    assert "revoked" in refused.value.message
+    # the laptop accepts no more results that could never go up, and says what did not
+    take = VenueTake.objects.get(pk=link.take.pk)
+    assert take.released is not None
+    assert "1 made here never reached it" in take.notice
+    with pytest.raises(ServiceError) as closed:
+        services.update_division(local_a, actor="venue-td", prize_places=5)
+    assert closed.value.code == "venue_released"
+    # a new link: the laptop takes the event again; its old copy is kept under another address
+    _link, token = venue.create_link("hosted-td", hosted, "Hall B")
+    again = Link(client, hosted, token)
+    assert again.local.slug == link.local.slug and again.local.pk != link.local.pk
+    kept = Tournament.objects.get(pk=link.local.pk)
+    assert kept.slug.startswith(f"{link.local.slug}-until-") and "copy until" in kept.name
+    assert scores(again.local.divisions.get(), 1) == (400, 301)
+
+
+def test_a_laptop_clock_far_off_the_hosted_sites_is_warned_about(client, monkeypatch):
+    hosted, _a = event("Clock Open")
+    link = linked(client, hosted)
+    link.wire(monkeypatch)
+    link.push()
+    assert VenueTake.objects.get(pk=link.take.pk).notice == ""
+    real = sync_client.fetch_inbox
+
+    def late_laptop(url, token):  # the hosted site's clock reads 20 minutes later
+        answer = real(url, token)
+        answer["position"]["now"] = (timezone.now() + dt.timedelta(minutes=20)).isoformat()
+        return answer
+
+    monkeypatch.setattr(sync_client, "fetch_inbox", late_laptop)
+    link.push()
+    notice = VenueTake.objects.get(pk=link.take.pk).notice
+    assert "clock is 20 minutes behind the hosted site's" in notice
+    client.force_login(make_director(link.local, "venue-td"))
+    page = client.get(f"/t/{link.local.slug}/console/venue-mode/").content.decode()
+    assert "Set this laptop&#x27;s date and time" in page
+    monkeypatch.setattr(sync_client, "fetch_inbox", real)  # the clock set right
+    link.push()
+    assert VenueTake.objects.get(pk=link.take.pk).notice == ""

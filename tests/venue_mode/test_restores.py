@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -199,3 +200,36 @@ def test_a_laptop_restored_from_an_older_backup_asks_before_it_wipes_rounds(tmp_
     finally:
         hosted.stop()
         venue.stop()
+
+
+@pytest.mark.slow(seconds=40)
+def test_serve_demo_on_the_laptop_pushes_by_itself(tmp_path):
+    hosted = Site("hosted", tmp_path / "hosted")
+    venue = Site("venue", tmp_path / "venue")
+    server = None
+    try:
+        hosted.manage("migrate", "-v", "0")
+        assert hosted.shell(MAKE_EVENT).strip().endswith(SLUG)
+        token = hosted.json("venue_link", SLUG, "--venue", "Hall B")["token"]
+        hosted.start()
+        venue.env["GIBSON_DEMO_PASSWORD"] = "demo-pass-long-enough-1"
+        venue.manage("migrate", "-v", "0")
+        venue.json("venue_take", hosted.url, token)
+        # the director starts serve_demo, nothing else: no venue_sync in a second terminal
+        server = venue.popen("serve_demo", "--addr", f"127.0.0.1:{venue.port}")
+        play(venue, 1)
+        deadline = time.monotonic() + 120
+        path = f"/api/v1/tournaments/{SLUG}/divisions/a/games/?round=1&limit=50"
+        while time.monotonic() < deadline:
+            games = hosted.get(path)
+            if games["count"] and all(g["score1"] is not None for g in games["results"]):
+                break
+            time.sleep(0.5)
+        else:
+            raise AssertionError(f"the hosted copy never followed: {hosted.get(path)}")
+        assert venue.json("venue_status")["links"][0]["changes_waiting"] == 0
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=20)
+        hosted.stop()

@@ -11,7 +11,9 @@ holds.
 from __future__ import annotations
 
 import json
+import logging
 import os
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +22,8 @@ from ..errors import ServiceError
 from ..models import Tournament, VenueTake
 from ..services import notices, venue
 from . import client, inbox
+
+logger = logging.getLogger(__name__)
 
 # a request body the hosted site accepts (Django's DATA_UPLOAD_MAX_MEMORY_SIZE is 2.5 MB)
 MAX_BODY = 2_000_000
@@ -131,6 +135,8 @@ def push(
             limit = full
     except ServiceError as exc:
         venue.note_push_error(link, exc.message)
+        if exc.params.get("remote") == "venue_link_revoked":
+            venue.revoked_there(link, exc.params.get("detail") or exc.message)
         raise
     # the hosted site answered: the internet is up, the notices held meanwhile go out now
     # (each marked sent or failed on the Notices page; a mail server's trouble raises nothing)
@@ -164,3 +170,36 @@ def resolve(link: VenueTake, choice: str, actor: Any = None) -> list[str]:
     lost = list(link.diverged.get("venue_only") or [])
     conflict.take_hosted(link, client.fetch_copy(link.hosted_url, link.token), actor)
     return lost
+
+
+def push_live() -> dict[str, dict[str, Any] | str]:
+    """One turn of the sync loop: push every tournament taken here and still held; a failure
+    is kept on its link (the console and venue_status show it) and named in the answer."""
+    results: dict[str, dict[str, Any] | str] = {}
+    for link in VenueTake.objects.select_related("tournament").filter(released__isnull=True):
+        try:
+            results[link.tournament.slug] = push(link)
+        except ServiceError as exc:
+            results[link.tournament.slug] = exc.message
+    return results
+
+
+def sync_in_background(every: float = 2.0) -> threading.Thread:
+    """The sync loop in a thread of the serving process (issue 39: ``serve_demo`` on a venue's
+    laptop pushes by itself, no second terminal). Cheap when nothing is taken here: one query
+    a turn; a tournament taken from the console later is pushed from its next turn."""
+    from django.db import close_old_connections
+
+    def loop() -> None:
+        while True:
+            try:
+                push_live()
+            except Exception:  # noqa: BLE001 (the loop outlives any one turn's trouble)
+                logger.exception("venue sync turn failed")
+            finally:
+                close_old_connections()
+            time.sleep(max(0.5, every))
+
+    thread = threading.Thread(target=loop, name="venue-sync", daemon=True)
+    thread.start()
+    return thread

@@ -108,6 +108,7 @@ from .take import (
     next_batch,
     note_push_error,
     restart_from,
+    revoked_there,
     take_tournament,
     venue_panel,
 )
@@ -153,6 +154,7 @@ __all__ = [
     "record_inbox_outcome",
     "release_link",
     "restart_from",
+    "revoked_there",
     "settle_inbox",
     "take_state",
     "take_tournament",

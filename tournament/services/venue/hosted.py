@@ -100,7 +100,12 @@ def position(link: VenueLink) -> dict[str, Any]:
     """Where this copy stands in the venue's change log: every call of the venue is answered
     with it, so a laptop sees at once a copy restored from a backup (behind), or one holding
     changes it never had (the laptop was restored)."""
-    return {"last_seq_applied": link.last_seq_applied, "last_key": link.last_key}
+    return {
+        "last_seq_applied": link.last_seq_applied,
+        "last_key": link.last_key,
+        # this site's clock: the laptop warns its director when its own is far off
+        "now": timezone.now().isoformat(),
+    }
 
 
 def _heard_from(link: VenueLink) -> None:

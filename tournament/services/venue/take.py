@@ -3,6 +3,7 @@ console shows."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -39,6 +40,7 @@ def take_tournament(
 ) -> Tournament:
     """Create the downloaded tournament here as the authority, with its link to push to."""
     slug = str(state.get("tournament") or "")
+    _set_aside_handed_back(slug)
     if Tournament.objects.filter(slug=slug).exists():
         raise ServiceError(
             "venue_exists_here",
@@ -79,6 +81,48 @@ def take_tournament(
             tournament.directors.add(director)
         audit(tournament, actor, Action.VENUE_TAKE, take, f"taken from {take.hosted_url}")
     return tournament
+
+
+def _set_aside_handed_back(slug: str) -> None:
+    """A copy of ``slug`` here that was handed back or whose link was revoked is kept under
+    another address, so this laptop can take the tournament again with a new link (issue 39);
+    a copy still held here is refused by the caller."""
+    old = Tournament.objects.filter(slug=slug, venue_take__released__isnull=False).first()
+    if old is None:
+        return
+    stamp = old.venue_take.released
+    old.slug = f"{slug[:75]}-until-{stamp:%Y%m%d-%H%M%S}"
+    old.name = f"{old.name} (this laptop's copy until {stamp:%Y-%m-%d %H:%M})"[:200]
+    old.save(update_fields=["slug", "name"])
+
+
+def revoked_there(take: VenueTake, detail: str) -> VenueTake:
+    """The hosted site answered that the link was revoked (its director took the event back):
+    this copy stops accepting changes that could never go up, says what did not, and the
+    laptop may take the event again with a new link. One audited action."""
+    waiting = VenueChange.objects.filter(
+        tournament_id=take.tournament_id, seq__gt=take.last_pushed_seq
+    ).count()
+    with transaction.atomic():
+        take = VenueTake.objects.select_for_update().select_related("tournament").get(pk=take.pk)
+        if take.released is not None:
+            return take
+        take.released = timezone.now()
+        take.notice = (
+            f"The hosted site no longer takes this laptop's changes ({detail}). This copy "
+            f"accepts no more changes; {waiting} made here never reached it: enter them on the "
+            "hosted site, or take the event again with a new venue link (this copy is then "
+            "kept under another address)."
+        )[:500]
+        take.save(update_fields=["released", "notice"])
+        audit(
+            take.tournament,
+            "venue sync",
+            Action.VENUE_RELEASE,
+            take,
+            f"the link was revoked on {take.hosted_url}; {waiting} changes never went up",
+        )
+    return take
 
 
 def next_batch(take: VenueTake, limit: int = BATCH_CHANGES) -> dict[str, Any] | None:
@@ -203,11 +247,39 @@ def confirm_push(
     return newest
 
 
+# a laptop clock further off the hosted site's than this is named on its console
+CLOCK_SKEW_MINUTES = 5
+CLOCK_WORDS = "This laptop's clock is"
+
+
+def _check_clock(take: VenueTake, theirs: Any) -> None:
+    """Warn when this laptop's clock is far off the hosted site's (issue 39): every result,
+    check-in and notice is stamped with it, and the round clock counts down by it."""
+    try:
+        there = datetime.fromisoformat(str(theirs))
+    except ValueError:
+        return
+    off = (timezone.now() - there).total_seconds() / 60
+    note = ""
+    if abs(off) > CLOCK_SKEW_MINUTES:
+        way = "ahead of" if off > 0 else "behind"
+        note = (
+            f"{CLOCK_WORDS} {abs(off):.0f} minutes {way} the hosted site's: results, check-ins "
+            "and the round clock are stamped with it. Set this laptop's date and time."
+        )
+    # (another notice, a restore found, stays until the clock has something to say over it)
+    mine = not take.notice or take.notice.startswith(CLOCK_WORDS)
+    if mine and note != take.notice:
+        VenueTake.objects.filter(pk=take.pk).update(notice=note)
+        take.notice = note
+
+
 def check_position(take: VenueTake, at: dict[str, Any]) -> VenueTake:
     """Every push, even one with nothing to send, starts here with the copy's position
     (issue 39). Behind this log (restored from an older backup): the whole event goes again
     as a rebase, and the laptop says so. Ahead with this log's own changes (an answer lost
     on the way): confirmed. Holding changes this laptop never had: ``venue_hosted_ahead``."""
+    _check_clock(take, at.get("now"))
     if "last_seq_applied" not in at:
         return take  # (a hosted site that does not say: judged by its answers to batches)
     applied = int(at.get("last_seq_applied") or 0)

@@ -101,7 +101,7 @@ def venue_take_page(request: HttpRequest) -> HttpResponse:
             request,
             f"{tournament.name} taken from {tournament.venue_take.hosted_url}: "
             f"{len(state['divisions'])} divisions, {entries} players. It is run from here now; "
-            "push from this page, or keep manage.py venue_sync running.",
+            "serve_demo pushes it every 2 seconds (or push from this page).",
         )
         return redirect("console:venue_mode", slug=tournament.slug)
     return render(request, "console/venue_take.html", context)
