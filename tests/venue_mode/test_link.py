@@ -376,3 +376,69 @@ def test_a_late_entry_and_a_renumbering_at_the_venue_reach_the_hosted_copy(clien
         "Player3, Test",
         "Player4, Test",
     }
+
+
+def test_a_whole_event_sent_again_goes_gzipped_under_the_request_limit(client, settings):
+    import gzip
+    import json
+
+    t, d, token, state = taken(client, "Big Event Open")
+    body = {"tournament": t.slug, "after": 0, "upto": 1, "state": scored(state)}
+    raw = json.dumps(body).encode()
+    packed = gzip.compress(raw)
+    # the request limit between the two: a whole event of ~13,000 games against 2.5 MB
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = (len(raw) + len(packed)) // 2
+    plain = client.post(PUSH, raw, content_type="application/json", **auth(token))
+    assert plain.status_code >= 400
+    game = Game.objects.get(round__division=d, player1__number=1)
+    assert game.score1 is None
+    answer = client.post(
+        PUSH, packed, content_type="application/json", HTTP_CONTENT_ENCODING="gzip", **auth(token)
+    )
+    assert answer.status_code == 200, answer.content
+    game.refresh_from_db()
+    assert (game.score1, game.score2) == (400, 350)
+    # something that is not gzip is refused in words, and writes nothing
+    broken = client.post(
+        PUSH,
+        b"not gzip",
+        content_type="application/json",
+        HTTP_CONTENT_ENCODING="gzip",
+        **auth(token),
+    )
+    assert broken.status_code == 400
+    assert broken.json()["errors"][0]["code"] == "venue_bad_change"
+
+
+def test_the_laptop_gzips_a_large_batch(monkeypatch):
+    import gzip
+    import json
+
+    from tournament.sync import client as sync_client
+
+    sent = []
+
+    class Answer:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def read(self):
+            return b'{"applied": true}'
+
+    class Opener:
+        def open(self, request, timeout):
+            sent.append((request.data, request.get_header("Content-encoding"), timeout))
+            return Answer()
+
+    monkeypatch.setattr(sync_client, "_opener", lambda base: Opener())
+    monkeypatch.setattr(sync_client, "check_host", lambda base: None)
+    small = {"state": {"games": [1, 2, 3]}}
+    big = {"state": {"games": [{"p1": n, "p2": n + 1, "score1": 400} for n in range(20_000)]}}
+    sync_client.push_batch("http://hosted.example", "gv_x", small)
+    sync_client.push_batch("http://hosted.example", "gv_x", big)
+    assert sent[0][1] is None and json.loads(sent[0][0]) == small
+    assert sent[1][1] == "gzip" and json.loads(gzip.decompress(sent[1][0])) == big
+    assert len(sent[1][0]) < len(json.dumps(big)) / 5
