@@ -436,7 +436,7 @@ def test_the_laptop_gzips_a_large_batch(monkeypatch):
     monkeypatch.setattr(sync_client, "_opener", lambda base: Opener())
     monkeypatch.setattr(sync_client, "check_host", lambda base: None)
     small = {"state": {"games": [1, 2, 3]}}
-    big = {"state": {"games": [{"p1": n, "p2": n + 1, "score1": 400} for n in range(20_000)]}}
+    big = {"state": {"games": [{"p1": n, "p2": n + 1, "score1": 400} for n in range(80_000)]}}
     sync_client.push_batch("http://hosted.example", "gv_x", small)
     sync_client.push_batch("http://hosted.example", "gv_x", big)
     assert sent[0][1] is None and json.loads(sent[0][0]) == small

@@ -108,10 +108,17 @@ def position(link: VenueLink) -> dict[str, Any]:
     }
 
 
+# the venue's word is written down at most this often (a push every 2 s need not write)
+HEARD_EVERY = 30
+
+
 def _heard_from(link: VenueLink) -> None:
     """The venue asked something: the copy's pages stop counting its silence."""
-    link.last_contact = timezone.now()
-    VenueLink.objects.filter(pk=link.pk).update(last_contact=link.last_contact)
+    now = timezone.now()
+    if link.last_contact and (now - link.last_contact).total_seconds() < HEARD_EVERY:
+        return
+    link.last_contact = now
+    VenueLink.objects.filter(pk=link.pk).update(last_contact=now)
 
 
 def take_state(token: Any, laptop: tuple[str, str] | None = None) -> dict[str, Any]:

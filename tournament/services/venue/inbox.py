@@ -64,10 +64,13 @@ def inbox_for(token: Any, laptop: tuple[str, str] | None = None) -> dict[str, An
     this copy's position in the venue's change log: the laptop checks it at every push, even
     one with nothing to send (issue 39: a copy restored from a backup is resent what it
     lacks)."""
-    with transaction.atomic():
-        link = link_for_token(token, lock=True)
-        check_laptop(link, laptop)
-        _heard_from(link)
+    link = link_for_token(token)
+    if laptop and laptop[0] and not link.laptop_id:  # (binding: under the link's lock)
+        with transaction.atomic():
+            link = link_for_token(token, lock=True)
+            check_laptop(link, laptop)
+    check_laptop(link, laptop)
+    _heard_from(link)
     items = VenueInbox.objects.filter(link=link, status=VenueInbox.Status.QUEUED).select_related(
         "entry__division", "online__player", "online__division"
     )
