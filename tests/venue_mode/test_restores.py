@@ -59,9 +59,18 @@ def restore(site: Site, copy: Path) -> None:
         site.start()
 
 
+def site(name: str, folder: Path) -> Site:
+    """A site whose standings pages show prize chances at most a second old: a page may
+    otherwise reuse chances computed up to 30 s before, and two laptops pushing within
+    seconds of each other make two sites' tables differ by them alone."""
+    made = Site(name, folder)
+    made.env["GIBSON_CHANCES_PAGE_SECONDS"] = "1"
+    return made
+
+
 def two_sites(tmp_path: Path) -> tuple[Site, Site, str]:
-    hosted = Site("hosted", tmp_path / "hosted")
-    venue = Site("venue", tmp_path / "venue")
+    hosted = site("hosted", tmp_path / "hosted")
+    venue = site("venue", tmp_path / "venue")
     hosted.manage("migrate", "-v", "0")
     venue.manage("migrate", "-v", "0")
     assert hosted.shell(MAKE_EVENT).strip().endswith(SLUG)
@@ -118,7 +127,7 @@ def test_a_hosted_site_restored_from_a_backup_gets_everything_again(tmp_path):
 @pytest.mark.slow(seconds=70)
 def test_a_second_laptop_is_refused_until_a_director_moves_the_link(tmp_path):
     hosted, venue, token = two_sites(tmp_path)
-    other = Site("other-laptop", tmp_path / "other")
+    other = site("other-laptop", tmp_path / "other")
     try:
         other.manage("migrate", "-v", "0")
         other.env["GIBSON_VENUE_LAPTOP_NAME"] = "Spare laptop"
@@ -207,8 +216,8 @@ def test_a_laptop_restored_from_an_older_backup_asks_before_it_wipes_rounds(tmp_
 
 @pytest.mark.slow(seconds=50)
 def test_serve_demo_on_the_laptop_pushes_by_itself(tmp_path):
-    hosted = Site("hosted", tmp_path / "hosted")
-    venue = Site("venue", tmp_path / "venue")
+    hosted = site("hosted", tmp_path / "hosted")
+    venue = site("venue", tmp_path / "venue")
     server = None
     try:
         hosted.manage("migrate", "-v", "0")
