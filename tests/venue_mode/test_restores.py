@@ -4,7 +4,7 @@ restored from an older backup. Nothing is lost, nothing doubled, and each side s
 happened.
 
 Each test starts two or three Gibson processes and runs some twenty management commands
-(a second or two each): about a minute on 2 idle cores, several under load.
+(a second or two each): 30-50 s each on 2 quiet cores, minutes under load.
 
 Both sites on SQLite here (a restore is the database file put back, as a director would from
 a nightly copy), whatever database the suite runs on.
@@ -81,7 +81,7 @@ def two_sites(tmp_path: Path) -> tuple[Site, Site, str]:
     return hosted, venue, token
 
 
-@pytest.mark.slow(seconds=60)
+@pytest.mark.slow(seconds=40)
 def test_a_hosted_site_restored_from_a_backup_gets_everything_again(tmp_path):
     hosted, venue, _token = two_sites(tmp_path)
     try:
@@ -124,7 +124,7 @@ def test_a_hosted_site_restored_from_a_backup_gets_everything_again(tmp_path):
         venue.stop()
 
 
-@pytest.mark.slow(seconds=70)
+@pytest.mark.slow(seconds=40)
 def test_a_second_laptop_is_refused_until_a_director_moves_the_link(tmp_path):
     hosted, venue, token = two_sites(tmp_path)
     other = site("other-laptop", tmp_path / "other")
@@ -171,7 +171,7 @@ def test_a_second_laptop_is_refused_until_a_director_moves_the_link(tmp_path):
         other.stop()
 
 
-@pytest.mark.slow(seconds=80)
+@pytest.mark.slow(seconds=50)
 def test_a_laptop_restored_from_an_older_backup_asks_before_it_wipes_rounds(tmp_path):
     hosted, venue, _token = two_sites(tmp_path)
     try:
@@ -214,7 +214,7 @@ def test_a_laptop_restored_from_an_older_backup_asks_before_it_wipes_rounds(tmp_
         venue.stop()
 
 
-@pytest.mark.slow(seconds=50)
+@pytest.mark.slow(seconds=30)
 def test_serve_demo_on_the_laptop_pushes_by_itself(tmp_path):
     hosted = site("hosted", tmp_path / "hosted")
     venue = site("venue", tmp_path / "venue")
