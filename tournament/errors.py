@@ -371,6 +371,19 @@ CODES: dict[str, str] = {
     "nothing was written; {where} is run from the hosted site again",
     "venue_already_taken": "this venue link was already taken on {when}; make a new link to "
     "take {where} again",
+    "venue_link_bound": "this venue link to {where} is held by the laptop {laptop} since "
+    "{since}: nothing was taken or written here. If that laptop broke or the event moves to "
+    "this one, a director of {where} moves the link on the hosted site first (venue_move_link, "
+    "or its console's Venue mode page)",
+    "venue_diverged": "{where} holds the venue's changes up to {applied}, but this batch names "
+    "other changes under those numbers (the laptop was restored from an older backup): "
+    "nothing was written; the venue's director chooses which state to keep",
+    "venue_hosted_ahead": "the hosted copy of {where} holds changes (up to number {applied}) "
+    "that this laptop never had: it was restored from an older backup (its own changes reach "
+    "number {ours}). Nothing was "
+    "pushed and nothing is lost: the Venue mode page of {slug} shows what each side would "
+    "lose; keep this laptop's state there, or bring the hosted copy's down",
+    "venue_not_diverged": "{where} and its hosted copy have not parted: there is nothing to choose",
     "venue_wrong_tournament": "this venue link is for {where}, not {other}: nothing was written",
     "venue_foreign_player": "division {division} entry #{number}: player {player} does not "
     "play in {where}: a venue link writes to its own tournament only",

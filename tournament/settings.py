@@ -294,6 +294,11 @@ CLUB_APPROVAL = env_bool("GIBSON_CLUB_APPROVAL", False)
 # addresses), so the page cannot be used to reach what only the server reaches. On for a
 # hosted site on the venue's own network, and for the tests' two sites on loopback.
 VENUE_ALLOW_PRIVATE_ADDRESSES = env_bool("GIBSON_VENUE_ALLOW_PRIVATE", False)
+# Venue mode, the laptop: seconds a quick call to the hosted site waits for its answer (a
+# batch or a download waits six times as long), and the name a venue link shows for this
+# laptop (the machine's name by default).
+VENUE_TIMEOUT = float(os.environ.get("GIBSON_VENUE_TIMEOUT", "8"))
+VENUE_LAPTOP_NAME = os.environ.get("GIBSON_VENUE_LAPTOP_NAME", "").strip()
 AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True

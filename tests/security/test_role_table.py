@@ -101,6 +101,8 @@ TABLE: dict[str, str] = {
     "take a tournament to a venue": "no no no no no no no no yes",
     "push to the hosted site": "no no no yes no no no no yes",
     "hand back to the hosted site": "no no no yes no no no no yes",
+    "move a venue link to another laptop": "no no no yes no no no no yes",
+    "choose between the laptop's and the hosted copy's state": "no no no yes no no no no yes",
     "found a club": "no no yes yes yes yes yes yes yes",
     "use the admin": "no no no no no no yes yes yes",
 }
@@ -434,6 +436,38 @@ def _web_venue_take(world: World, role: str) -> bool:
     return not web_refused(response)
 
 
+def _audited(action: str) -> Callable[[World], Any]:
+    def fingerprint(world: World) -> Any:
+        from tournament.models import AuditEvent
+
+        return AuditEvent.objects.filter(action=action).count()
+
+    return fingerprint
+
+
+def _web_move_link(world: World, role: str) -> bool:
+    """Moving needs a link a laptop holds: made and taken first."""
+    from tournament.services.venue import create_link
+
+    link, _token = create_link("test", world.tournament, "Hall B")
+    VenueLink.objects.filter(pk=link.pk).update(laptop_id="a" * 32, laptop_name="Laptop A")
+    response = web_client(world, role).post(CONSOLE + "venue-mode/", {"action": "move"})
+    return not web_refused(response)
+
+
+def _web_resolve(world: World, role: str) -> bool:
+    """Choosing needs a laptop whose hosted copy holds changes it never had."""
+    VenueTake.objects.create(
+        tournament=world.tournament,
+        hosted_url="http://hosted.example",
+        token="gv_x",
+        diverged={"hosted_seq": 9, "hosted_only": ["round 9"], "venue_only": []},
+    )
+    with _HostedStandIn(world):
+        response = web_client(world, role).post(CONSOLE + "venue-mode/", {"action": "keep_venue"})
+    return not web_refused(response)
+
+
 def _web_on_the_laptop(action: str) -> Callable[[World, str], bool]:
     """The world's tournament as if taken onto this laptop, one change waiting; then the
     venue mode page's button."""
@@ -735,6 +769,12 @@ ACTIONS: dict[str, Action] = {
     ),
     "push to the hosted site": Action(_venue_takes_fp, {"web": _web_on_the_laptop("push")}),
     "hand back to the hosted site": Action(_venue_takes_fp, {"web": _web_on_the_laptop("release")}),
+    "move a venue link to another laptop": Action(
+        _audited("move_venue_link"), {"web": _web_move_link}
+    ),
+    "choose between the laptop's and the hosted copy's state": Action(
+        _audited("venue_resolve"), {"web": _web_resolve}
+    ),
     "found a club": Action(_clubs, {"web": _web_post("/clubs/new/", CLUB)}),
     "use the admin": Action(_nothing, {"admin": _admin_index}),
     "submit or import ratings": Action(

@@ -42,6 +42,7 @@ pytestmark = pytest.mark.django_db
 
 PUSH = "/api/v1/venue/push/"
 INBOX = "/api/v1/venue/inbox/"
+COPY = "/api/v1/venue/copy/"
 
 
 class Link:
@@ -86,8 +87,14 @@ class Link:
         def settle(url, token, answers):
             return c.post(INBOX, answers, content_type="application/json", **auth(token)).json()
 
+        def copied(url, token):  # the hosted copy's state, named as the venue's copy
+            state = c.get(COPY, **auth(token)).json()
+            state["tournament"] = self.local.slug
+            return state
+
         monkeypatch.setattr(sync_client, "fetch_inbox", fetch)
         monkeypatch.setattr(sync_client, "settle_inbox", settle)
+        monkeypatch.setattr(sync_client, "fetch_copy", copied)
         self.wired = True
 
 
@@ -239,9 +246,10 @@ def test_a_hosted_copy_restored_from_an_older_backup_is_replaced_by_the_venues_s
     assert 'id="venue-rebased"' in console and "restored from a backup" in console
 
 
-def test_a_venue_restored_from_an_older_backup_wins_over_what_the_copy_holds(client):
+def test_a_venue_restored_from_an_older_backup_asks_and_shows_what_would_go(client, monkeypatch):
     hosted, hosted_a = event("Restored Venue Open")
     link = linked(client, hosted)
+    link.wire(monkeypatch)
     local_a = link.local.divisions.get()
     for k in (1, 3):
         services.record_result(local_a, 1, k, 400, 300 + k, actor="venue-td")
@@ -251,14 +259,67 @@ def test_a_venue_restored_from_an_older_backup_wins_over_what_the_copy_holds(cli
     VenueTake.objects.filter(pk=link.take.pk).update(next_seq=2, last_pushed_seq=1)
     Game.objects.filter(round__division=local_a, player1__number=3).update(score1=None, score2=None)
     services.update_division(local_a, actor="venue-td", prize_places=2)  # change 2 again
-    link.push()
-    # "already applied" is not the end of it: the venue's older state replaced the copy's
+    # issue 39: the venue's older state no longer wipes what the copy holds without a word
+    with pytest.raises(ServiceError) as asked:
+        link.push()
+    assert asked.value.code == "venue_hosted_ahead"
+    assert "restored from an older backup" in asked.value.message
+    assert scores(hosted_a, 3) == (400, 303)  # nothing went
+    take = VenueTake.objects.get(pk=link.take.pk)
+    gone = take.diverged["hosted_only"]
+    assert len(gone) == 1 and "round 1: 1 results (#3 " in gone[0] and "400-303" in gone[0]
+    # the console's Venue mode page shows both sides and the two choices
+    client.force_login(make_director(link.local, "venue-td"))
+    page = client.get(f"/t/{link.local.slug}/console/venue-mode/").content.decode()
+    assert 'id="venue-diverged"' in page and "400-303" in page
+    # and the next push asks again, sending nothing
+    with pytest.raises(ServiceError):
+        link.push()
+    assert AuditEvent.objects.filter(tournament=hosted, action="venue_rebase").count() == 0
+    # the director keeps the venue's state: it replaces the copy's, audited on both sides
+    kept = client.post(f"/t/{link.local.slug}/console/venue-mode/", {"action": "keep_venue"})
+    assert "The hosted copy lost: division A, round 1: 1 results" in kept.content.decode()
+    link.push()  # (the page pushes at once too, to the real hosted site: not this test's door)
     assert scores(hosted_a, 3) == (None, None) and scores(hosted_a, 1) == (400, 301)
     assert AuditEvent.objects.filter(tournament=hosted, action="venue_rebase").count() == 1
+    kept = AuditEvent.objects.get(tournament=link.local, action="venue_resolve")
+    assert "the hosted copy loses: division A, round 1: 1 results" in kept.summary
     take = VenueTake.objects.get(pk=link.take.pk)
-    assert take.last_pushed_seq == take.next_seq - 1  # nothing waits
+    assert take.last_pushed_seq == take.next_seq - 1 and not take.diverged
     link.push()  # and the next push is plain again
     assert AuditEvent.objects.filter(tournament=hosted, action="venue_rebase").count() == 1
+
+
+def test_a_restored_venue_can_bring_the_hosted_copys_newer_state_down(client, monkeypatch):
+    hosted, hosted_a = event("Bring Down Open")
+    link = linked(client, hosted)
+    link.wire(monkeypatch)
+    local_a = link.local.divisions.get()
+    for k in (1, 3):
+        services.record_result(local_a, 1, k, 400, 300 + k, actor="venue-td")
+    link.push()
+    # restored from a backup made after change 1, and one result entered since
+    VenueChange.objects.filter(tournament=link.local, seq=2).delete()
+    VenueTake.objects.filter(pk=link.take.pk).update(next_seq=2, last_pushed_seq=1)
+    Game.objects.filter(round__division=local_a, player1__number=3).update(score1=None, score2=None)
+    services.update_division(local_a, actor="venue-td", prize_places=2)
+    with pytest.raises(ServiceError):
+        link.push()
+    take = VenueTake.objects.get(pk=link.take.pk)
+    assert take.diverged["venue_only"] == []  # the laptop holds nothing the copy lacks
+    from tournament.sync.push import resolve
+
+    lost = resolve(take, "hosted", actor="venue-td")
+    assert lost == []
+    assert scores(local_a, 3) == (400, 303)  # the copy's newer result came down
+    take = VenueTake.objects.get(pk=link.take.pk)
+    assert not take.diverged and take.last_pushed_seq == take.next_seq - 1 == 2
+    # the laptop carries on from there: its next change goes up as a plain batch
+    services.update_division(local_a, actor="venue-td", prize_places=4)
+    link.push()
+    hosted_a.refresh_from_db()
+    assert hosted_a.prize_places == 4 and scores(hosted_a, 3) == (400, 303)
+    assert not AuditEvent.objects.filter(tournament=hosted, action="venue_rebase").exists()
 
 
 def test_a_rebase_must_carry_the_whole_tournament(client):
@@ -322,3 +383,133 @@ def test_the_public_entry_form_on_the_copy_sends_the_entry_to_the_venue(client):
     again = client.post(f"/t/{hosted.slug}/entries/", {"division": "a", "name": "Brook, Ben"})
     assert again.status_code == 400 and "Brook, Ben" in again.content.decode()
     assert VenueInbox.objects.filter(kind="entry").count() == 1
+
+
+def test_an_interrupted_push_does_not_make_the_copy_claim_a_restore(client):
+    hosted, hosted_a = event("Interrupted Open")
+    link = linked(client, hosted)
+    local_a = link.local.divisions.get()
+    services.record_result(local_a, 1, 1, 400, 301, actor="venue-td")
+    real = link.send
+
+    def lost_answer(url, token, batch):  # applied on the hosted site, the answer lost
+        real(url, token, batch)
+        raise ServiceError("venue_unreachable", url=url, detail="connection reset")
+
+    with pytest.raises(ServiceError):
+        push(VenueTake.objects.get(pk=link.take.pk), send=lost_answer, pull=False)
+    services.record_result(local_a, 1, 3, 400, 303, actor="venue-td")
+    link.push()
+    assert scores(hosted_a, 1) == (400, 301) and scores(hosted_a, 3) == (400, 303)
+    # the copy holds the laptop's own changes: no rebase, and its page claims no restore
+    assert not AuditEvent.objects.filter(tournament=hosted, action="venue_rebase").exists()
+    assert 'id="venue-rebased"' not in client.get(f"/t/{hosted.slug}/").content.decode()
+    take = VenueTake.objects.get(pk=link.take.pk)
+    assert take.last_pushed_seq == take.next_seq - 1 == 2
+
+
+def test_the_copy_says_when_the_venue_has_been_silent_for_minutes(client, monkeypatch):
+    hosted, _a = event("Silent Open")
+    link = linked(client, hosted)
+    link.wire(monkeypatch)
+    link.push()
+    client.force_login(make_director(hosted, "hosted-td"))
+    url = f"/t/{hosted.slug}/console/venue-mode/"
+    assert 'id="venue-silent"' not in client.get(url).content.decode()
+    VenueLink.objects.filter(tournament=hosted).update(
+        last_contact=timezone.now() - dt.timedelta(minutes=12)
+    )
+    console = client.get(url).content.decode()
+    assert "The venue has been silent for 12 minutes" in console
+    link.push()  # an empty push is a word from the venue
+    assert 'id="venue-silent"' not in client.get(url).content.decode()
+
+
+def test_a_link_that_accepts_but_never_answers_fails_in_seconds(client, settings):
+    import socket
+    import threading
+    import time
+
+    settings.VENUE_TIMEOUT = 1
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(5)
+    held = []
+
+    def accept():  # takes every connection and never answers
+        while True:
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    hosted, _a = event("Mute Link Open")
+    link = linked(client, hosted)
+    take = VenueTake.objects.get(pk=link.take.pk)
+    VenueTake.objects.filter(pk=take.pk).update(
+        hosted_url=f"http://127.0.0.1:{listener.getsockname()[1]}"
+    )
+    started = time.monotonic()
+    try:
+        with pytest.raises(ServiceError) as failed:
+            push(VenueTake.objects.get(pk=take.pk))
+    finally:
+        listener.close()
+        for conn in held:
+            conn.close()
+    assert failed.value.code == "venue_unreachable" and "timed out" in failed.value.message
+    assert time.monotonic() - started < 5
+    assert "cannot be reached" in VenueTake.objects.get(pk=take.pk).last_error
+
+
+def test_a_revoked_link_stops_the_laptop_and_lets_it_take_a_new_one(client):
+    hosted, hosted_a = event("Revoked Open")
+    link = linked(client, hosted)
+    local_a = link.local.divisions.get()
+    services.record_result(local_a, 1, 1, 400, 301, actor="venue-td")
+    link.push()
+    services.record_result(local_a, 1, 3, 400, 303, actor="venue-td")
+    venue.reclaim("hosted-td", hosted)  # the hosted director takes it back
+    with pytest.raises(ServiceError) as refused:
+        link.push()
+    assert "revoked" in refused.value.message
+    # the laptop accepts no more results that could never go up, and says what did not
+    take = VenueTake.objects.get(pk=link.take.pk)
+    assert take.released is not None
+    assert "1 made here never reached it" in take.notice
+    with pytest.raises(ServiceError) as closed:
+        services.update_division(local_a, actor="venue-td", prize_places=5)
+    assert closed.value.code == "venue_released"
+    # a new link: the laptop takes the event again; its old copy is kept under another address
+    _link, token = venue.create_link("hosted-td", hosted, "Hall B")
+    again = Link(client, hosted, token)
+    assert again.local.slug == link.local.slug and again.local.pk != link.local.pk
+    kept = Tournament.objects.get(pk=link.local.pk)
+    assert kept.slug.startswith(f"{link.local.slug}-until-") and "copy until" in kept.name
+    assert scores(again.local.divisions.get(), 1) == (400, 301)
+
+
+def test_a_laptop_clock_far_off_the_hosted_sites_is_warned_about(client, monkeypatch):
+    hosted, _a = event("Clock Open")
+    link = linked(client, hosted)
+    link.wire(monkeypatch)
+    link.push()
+    assert VenueTake.objects.get(pk=link.take.pk).notice == ""
+    real = sync_client.fetch_inbox
+
+    def late_laptop(url, token):  # the hosted site's clock reads 20 minutes later
+        answer = real(url, token)
+        answer["position"]["now"] = (timezone.now() + dt.timedelta(minutes=20)).isoformat()
+        return answer
+
+    monkeypatch.setattr(sync_client, "fetch_inbox", late_laptop)
+    link.push()
+    notice = VenueTake.objects.get(pk=link.take.pk).notice
+    assert "clock is 20 minutes behind the hosted site's" in notice
+    client.force_login(make_director(link.local, "venue-td"))
+    page = client.get(f"/t/{link.local.slug}/console/venue-mode/").content.decode()
+    assert "Set this laptop&#x27;s date and time" in page
+    monkeypatch.setattr(sync_client, "fetch_inbox", real)  # the clock set right
+    link.push()
+    assert VenueTake.objects.get(pk=link.take.pk).notice == ""

@@ -114,7 +114,15 @@ def test_a_push_applies_once_in_order_and_the_public_copy_follows(client):
     assert "400" in str(standings) or standings  # the standings read the new game
     # the same batch again: a no-op, nothing doubled
     again = push(client, token, scored(state, 999, 1), after=0, upto=3)
-    assert again.json() == {"last_seq_applied": 3, "applied": False, "players": {}, "was": 3}
+    answered = again.json()
+    assert answered.pop("now")  # the hosted site's clock, for the laptop's check
+    assert answered == {
+        "last_seq_applied": 3,
+        "last_key": "",
+        "applied": False,
+        "players": {},
+        "was": 3,
+    }
     game.refresh_from_db()
     assert (game.score1, game.score2) == (400, 350)
     # a gap (the copy holds 3, the batch starts after 5) is refused, naming where to resume
@@ -315,15 +323,24 @@ def test_a_hosted_copy_restored_from_an_older_backup_gets_the_changes_again(clie
     assert result["last_seq"] == 4
 
 
-def test_a_venue_restored_from_an_older_backup_sends_its_whole_state_again(client):
+def test_a_venue_restored_from_an_older_backup_asks_before_its_state_wins(client):
     local, d, take = local_copy(client, "Old Laptop Open")
     services.record_result(d, 1, 1, 400, 300, actor="test")  # change 1
-    # the hosted copy already holds 7 changes: this laptop is an older backup of itself
-    take = venue.confirm_push(take, {"last_seq_applied": 7, "players": {}})
-    assert take.next_seq == 9
-    batch = venue.next_batch(take)
-    assert (batch["after"], batch["upto"]) == (7, 8)
-    assert batch["state"]["all_divisions"] is True  # the venue's state wins, all of it
+    # the hosted copy already holds 7 changes: this laptop is an older backup of itself; the
+    # laptop's state no longer wins silently (issue 39): nothing is confirmed, it asks
+    with pytest.raises(ServiceError) as asked:
+        venue.confirm_push(take, {"last_seq_applied": 7, "last_key": "k7", "players": {}})
+    assert asked.value.code == "venue_hosted_ahead"
+    take.refresh_from_db()
+    assert (take.next_seq, take.last_pushed_seq) == (2, 0)
+    # the director keeps the venue's state: the whole of it goes up, past what the copy holds
+    from tournament.services.venue import conflict
+
+    conflict.note_divergence(take, 7, {"hosted_only": ["round 2"], "venue_only": []})
+    conflict.keep_venue(take, "test")
+    batch = venue.next_batch(VenueTake.objects.get(pk=take.pk))
+    assert (batch["after"], batch["upto"], batch["rebase"]) == (0, 8, True)
+    assert batch["state"]["all_divisions"] is True
 
 
 def test_a_late_entry_and_a_renumbering_at_the_venue_reach_the_hosted_copy(client):
@@ -359,3 +376,69 @@ def test_a_late_entry_and_a_renumbering_at_the_venue_reach_the_hosted_copy(clien
         "Player3, Test",
         "Player4, Test",
     }
+
+
+def test_a_whole_event_sent_again_goes_gzipped_under_the_request_limit(client, settings):
+    import gzip
+    import json
+
+    t, d, token, state = taken(client, "Big Event Open")
+    body = {"tournament": t.slug, "after": 0, "upto": 1, "state": scored(state)}
+    raw = json.dumps(body).encode()
+    packed = gzip.compress(raw)
+    # the request limit between the two: a whole event of ~13,000 games against 2.5 MB
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = (len(raw) + len(packed)) // 2
+    plain = client.post(PUSH, raw, content_type="application/json", **auth(token))
+    assert plain.status_code >= 400
+    game = Game.objects.get(round__division=d, player1__number=1)
+    assert game.score1 is None
+    answer = client.post(
+        PUSH, packed, content_type="application/json", HTTP_CONTENT_ENCODING="gzip", **auth(token)
+    )
+    assert answer.status_code == 200, answer.content
+    game.refresh_from_db()
+    assert (game.score1, game.score2) == (400, 350)
+    # something that is not gzip is refused in words, and writes nothing
+    broken = client.post(
+        PUSH,
+        b"not gzip",
+        content_type="application/json",
+        HTTP_CONTENT_ENCODING="gzip",
+        **auth(token),
+    )
+    assert broken.status_code == 400
+    assert broken.json()["errors"][0]["code"] == "venue_bad_change"
+
+
+def test_the_laptop_gzips_a_large_batch(monkeypatch):
+    import gzip
+    import json
+
+    from tournament.sync import client as sync_client
+
+    sent = []
+
+    class Answer:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def read(self):
+            return b'{"applied": true}'
+
+    class Opener:
+        def open(self, request, timeout):
+            sent.append((request.data, request.get_header("Content-encoding"), timeout))
+            return Answer()
+
+    monkeypatch.setattr(sync_client, "_opener", lambda base: Opener())
+    monkeypatch.setattr(sync_client, "check_host", lambda base: None)
+    small = {"state": {"games": [1, 2, 3]}}
+    big = {"state": {"games": [{"p1": n, "p2": n + 1, "score1": 400} for n in range(80_000)]}}
+    sync_client.push_batch("http://hosted.example", "gv_x", small)
+    sync_client.push_batch("http://hosted.example", "gv_x", big)
+    assert sent[0][1] is None and json.loads(sent[0][0]) == small
+    assert sent[1][1] == "gzip" and json.loads(gzip.decompress(sent[1][0])) == big
+    assert len(sent[1][0]) < len(json.dumps(big)) / 5

@@ -53,6 +53,7 @@ v1 = [
     path("venue/push/", venue.VenuePush.as_view(), name="venue_push"),
     path("venue/release/", venue.VenueRelease.as_view(), name="venue_release"),
     path("venue/inbox/", venue.VenueInboxView.as_view(), name="venue_inbox"),
+    path("venue/copy/", venue.VenueCopy.as_view(), name="venue_copy"),
     path("rating-lists/", views.RatingListList.as_view(), name="rating_lists"),
     path("rating-lists/<slug:slug>/ratings/", views.RatingListRatings.as_view(), name="ratings"),
     path("players/<int:pk>/", views.PlayerDetail.as_view(), name="player"),

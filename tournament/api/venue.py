@@ -9,6 +9,9 @@ every few seconds at most, and a guessed token costs a request like any other.
 
 from __future__ import annotations
 
+import gzip
+import json
+import zlib
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -18,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ..errors import ServiceError
 from ..services import venue
 from ..web.addresses import client_address
 from .throttling import FALLBACK_CACHE
@@ -40,6 +44,33 @@ def venue_token(request: Request) -> str:
     return token.strip() if kind == "Venue" else ""
 
 
+def venue_laptop(request: Request) -> tuple[str, str]:
+    """The laptop asking (issue 39: a link is bound to one): its id and its name as sent."""
+    return (
+        request.META.get("HTTP_X_GIBSON_LAPTOP", "").strip()[:64],
+        request.META.get("HTTP_X_GIBSON_LAPTOP_NAME", "").strip()[:100],
+    )
+
+
+# what a gzipped batch may grow to once read (a 13,000-game event is a few MB of JSON)
+MAX_UNZIPPED = 64 * 1024 * 1024
+
+
+def venue_body(request: Request) -> Any:
+    """The batch as sent: plain JSON, or gzipped JSON (``Content-Encoding: gzip``, how the
+    laptop sends a whole event again: under the request limit for ten times the games)."""
+    if request.META.get("HTTP_CONTENT_ENCODING", "").lower() != "gzip":
+        return request.data
+    try:
+        reader = zlib.decompressobj(wbits=31)
+        raw = reader.decompress(request.body, MAX_UNZIPPED)
+        if reader.unconsumed_tail:
+            raise ServiceError("venue_bad_change", detail="the batch is larger than 64 MB")
+        return json.loads(raw)
+    except (zlib.error, gzip.BadGzipFile, ValueError) as exc:
+        raise ServiceError("venue_bad_change", detail=f"not gzipped JSON: {exc}") from exc
+
+
 class VenueView(APIView):
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
@@ -51,7 +82,7 @@ class VenueState(VenueView):
     """GET: the tournament's full state; from now the hosted copy follows the venue."""
 
     def get(self, request: Request) -> Response:
-        return Response(venue.take_state(venue_token(request)))
+        return Response(venue.take_state(venue_token(request), venue_laptop(request)))
 
 
 @extend_schema(exclude=True)  # between Gibson instances, not the public API
@@ -59,7 +90,9 @@ class VenuePush(VenueView):
     """POST: one batch of the venue's changes, applied in order and exactly once."""
 
     def post(self, request: Request) -> Response:
-        return Response(venue.apply_push(venue_token(request), request.data))
+        return Response(
+            venue.apply_push(venue_token(request), venue_body(request), venue_laptop(request))
+        )
 
 
 @extend_schema(exclude=True)  # between Gibson instances, not the public API
@@ -67,7 +100,7 @@ class VenueRelease(VenueView):
     """POST: the venue hands the tournament back (the link is revoked)."""
 
     def post(self, request: Request) -> Response:
-        return Response(venue.release_link(venue_token(request)))
+        return Response(venue.release_link(venue_token(request), venue_laptop(request)))
 
 
 @extend_schema(exclude=True)  # between Gibson instances, not the public API
@@ -75,7 +108,17 @@ class VenueInboxView(VenueView):
     """GET: players' reports waiting for the venue; POST: the venue's answers to them."""
 
     def get(self, request: Request) -> Response:
-        return Response(venue.inbox_for(venue_token(request)))
+        return Response(venue.inbox_for(venue_token(request), venue_laptop(request)))
 
     def post(self, request: Request) -> Response:
-        return Response(venue.settle_inbox(venue_token(request), request.data))
+        return Response(
+            venue.settle_inbox(venue_token(request), request.data, venue_laptop(request))
+        )
+
+
+@extend_schema(exclude=True)  # between Gibson instances, not the public API
+class VenueCopy(VenueView):
+    """GET: what the hosted copy holds now, for its laptop (to compare, or to bring down)."""
+
+    def get(self, request: Request) -> Response:
+        return Response(venue.copy_state(venue_token(request), venue_laptop(request)))

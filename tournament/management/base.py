@@ -32,6 +32,12 @@ BROKEN_PIPE_STATUS = 141
 # code -> the command line's wording (str.format with ``message``, the neutral text, and the
 # error's params). Only codes whose remedy is a flag need one; the rest print the neutral text.
 CLI_WORDING: dict[str, str] = {
+    "venue_hosted_ahead": "the hosted copy of {where} holds changes (up to number {applied}) "
+    "that this laptop never had: it was restored from an older backup (its own changes reach "
+    "number {ours}). Nothing was "
+    "pushed and nothing is lost: venue_status shows what each side would lose; then keep this "
+    "laptop's state (venue_resolve {slug} --keep-venue) or bring the hosted copy's down "
+    "(venue_resolve {slug} --take-hosted)",
     "round_already_paired": "{message}; use --force to replace its pairings",
     "bye_already_recorded": "{where}: #{number}'s bye/forfeit is already recorded ({score}); "
     'correct it with --correct "reason" or in the admin (Games)',

@@ -170,6 +170,10 @@ class Action(StrEnum):
     VENUE_QUEUE = "venue_queue"
     # a visitor wrote to the directors through the calendar (services.calendar)
     CONTACT_DIRECTORS = "contact_directors"
+    # a hosted director freed the venue link from its laptop (issue 39: one laptop per link)
+    MOVE_VENUE_LINK = "move_venue_link"
+    # the venue chose between its state and the hosted copy's after they parted (issue 39)
+    VENUE_RESOLVE = "venue_resolve"
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """The venue's HTTP calls to its hosted site: download, push a batch, hand back.
 
 Plain urllib (no new dependency): JSON in and out, the link's token in the Authorization
-header (``Venue <token>``), a timeout short enough that a dead link fails fast. Every failure
+header (``Venue <token>``), this laptop's id and name in ``X-Gibson-Laptop`` and
+``X-Gibson-Laptop-Name`` (a link is bound to one laptop), a timeout short enough that a dead
+link fails fast (settings' VENUE_TIMEOUT). Every failure
 becomes a ServiceError: ``venue_unreachable`` (no answer: try again later, nothing is lost)
 or ``venue_refused`` (the hosted site answered no; its code and words are kept).
 
@@ -14,6 +16,9 @@ Requests go straight to the site (no proxy from the environment: the check is of
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import hmac
 import http.client
 import ipaddress
 import json
@@ -27,7 +32,26 @@ from django.conf import settings
 
 from ..errors import ServiceError
 
-TIMEOUT = 30.0
+# bodies larger than this go gzipped (the hosted site reads both): near the hosted site's
+# 2.5 MB request limit only, so an ordinary push spends no time on it
+GZIP_OVER = 2_000_000
+
+
+def timeout() -> float:
+    """Seconds a quick call (the inbox, which every push asks first) waits for an answer: a
+    link that accepts but never answers fails in seconds, not minutes (issue 39). A batch or
+    a download, which the hosted site needs time to write or read, waits six times as long."""
+    return float(settings.VENUE_TIMEOUT)
+
+
+def laptop() -> tuple[str, str]:
+    """This instance's id and name as a venue link knows it (issue 39: a link is bound to
+    one laptop). The id is derived from this instance's secret key: the same after a restart
+    or a restore from its own backup, another on any other instance."""
+    digest = hmac.new(settings.SECRET_KEY.encode(), b"gibson venue laptop", hashlib.sha256)
+    ident = digest.hexdigest()[:32]
+    name = settings.VENUE_LAPTOP_NAME or socket.gethostname() or "a laptop"
+    return ident, f"{name[:80]} ({ident[:6]})"
 
 
 def public_address(address: str) -> bool:
@@ -119,9 +143,17 @@ def _opener(base: str) -> urllib.request.OpenerDirector:
     )
 
 
-def _call(base: str, path: str, token: str, body: Any = None) -> dict[str, Any]:
+def _call(
+    base: str, path: str, token: str, body: Any = None, *, quick: bool = False
+) -> dict[str, Any]:
     url = base.rstrip("/") + "/api/v1/venue/" + path
+    ident, name = laptop()
     data = None if body is None else json.dumps(body, separators=(",", ":")).encode()
+    headers = {}
+    if data is not None and len(data) > GZIP_OVER:
+        # a whole event sent again is megabytes of JSON: gzip keeps it under the hosted
+        # site's request limit (2.5 MB) for about ten times the games (issue 39)
+        data, headers = gzip.compress(data, compresslevel=1), {"Content-Encoding": "gzip"}
     request = urllib.request.Request(
         url,
         data=data,
@@ -130,11 +162,15 @@ def _call(base: str, path: str, token: str, body: Any = None) -> dict[str, Any]:
             "Authorization": f"Venue {token}",
             "Content-Type": "application/json",
             "Accept": "application/json",
+            "X-Gibson-Laptop": ident,
+            "X-Gibson-Laptop-Name": name.encode("ascii", "replace").decode(),
+            **headers,
         },
     )
     try:
         check_host(base)
-        with _opener(base).open(request, timeout=TIMEOUT) as answer:
+        wait = timeout() * (1 if quick else 6)
+        with _opener(base).open(request, timeout=wait) as answer:
             return json.loads(answer.read() or b"{}")
     except urllib.error.HTTPError as exc:
         try:
@@ -169,8 +205,13 @@ def release(base: str, token: str) -> dict[str, Any]:
 
 
 def fetch_inbox(base: str, token: str) -> dict[str, Any]:
-    return _call(base, "inbox/", token)
+    return _call(base, "inbox/", token, quick=True)
 
 
 def settle_inbox(base: str, token: str, answers: dict[str, Any]) -> dict[str, Any]:
-    return _call(base, "inbox/", token, answers)
+    return _call(base, "inbox/", token, answers, quick=True)
+
+
+def fetch_copy(base: str, token: str) -> dict[str, Any]:
+    """What the hosted copy holds now (issue 39: compare, or bring it down)."""
+    return _call(base, "copy/", token)

@@ -141,7 +141,7 @@ def _settle(link: VenueTake, item: dict[str, Any]) -> tuple[str, str, str]:
                     status, words = _settle_report(link, item)
         except ServiceError as exc:
             status, words = "refused", exc.message
-        venue.record_inbox_outcome(link, int(item["id"]), status, words, state=state, ref=ref)
+        venue.record_inbox_outcome(link, _memory_key(item), status, words, state=state, ref=ref)
     return status, words, state
 
 
@@ -159,15 +159,30 @@ def _settle_report(link: VenueTake, item: dict[str, Any]) -> tuple[str, str]:
     return "accepted", WORDS.get(outcome.status, outcome.status)
 
 
-def pull(link: VenueTake) -> int:
+def _memory_key(item: dict[str, Any]) -> str:
+    """What this laptop remembers a settled item by: the hosted site's id with its random key
+    (issue 39: a hosted site restored from a backup gives old ids to new reports; the id
+    alone would answer them from memory and enter nothing)."""
+    return str(item.get("key") or item["id"])
+
+
+def pull(link: VenueTake) -> tuple[int, dict[str, Any]]:
     """Pull what waits (reports, entries, check-ins), settle each once, send the answers;
-    returns how many."""
-    items = client.fetch_inbox(link.hosted_url, link.token)["items"]
+    returns how many, and the hosted copy's position in this laptop's change log."""
+    answer = client.fetch_inbox(link.hosted_url, link.token)
     answers = []
-    for item in items:
-        done = link.inbox_done.get(str(item["id"]))
+    for item in answer["items"]:
+        done = link.inbox_done.get(_memory_key(item))
         status, words, state = (list(done) + [""])[:3] if done else _settle(link, item)
-        answers.append({"id": item["id"], "status": status, "outcome": words, "state": state})
+        answers.append(
+            {
+                "id": item["id"],
+                "key": item.get("key"),
+                "status": status,
+                "outcome": words,
+                "state": state,
+            }
+        )
     if answers:
         client.settle_inbox(link.hosted_url, link.token, {"settled": answers})
-    return len(answers)
+    return len(answers), answer.get("position") or {}

@@ -11,7 +11,9 @@ holds.
 from __future__ import annotations
 
 import json
+import logging
 import os
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -21,8 +23,11 @@ from ..models import Tournament, VenueTake
 from ..services import notices, venue
 from . import client, inbox
 
-# a request body the hosted site accepts (Django's DATA_UPLOAD_MAX_MEMORY_SIZE is 2.5 MB)
-MAX_BODY = 2_000_000
+logger = logging.getLogger(__name__)
+
+# a batch's JSON the push keeps under by sending fewer changes (Django's request limit,
+# DATA_UPLOAD_MAX_MEMORY_SIZE, is 2.5 MB; the client gzips a body this size to a few hundred KB)
+MAX_BODY = 8_000_000
 
 
 def take(slug: str) -> VenueTake:
@@ -34,6 +39,29 @@ def take(slug: str) -> VenueTake:
     if found is None:
         raise ServiceError("venue_not_held", where=str(tournament))
     return found
+
+
+def _parted(link: VenueTake, exc: ServiceError) -> ServiceError:
+    """The copy holds changes this laptop never had: fetch it, keep both sides' differences
+    for the director (the console, venue_status), and refuse until they choose."""
+    if not link.diverged:
+        from ..services.venue import conflict
+
+        hosted = client.fetch_copy(link.hosted_url, link.token)
+        applied = int(exc.params.get("applied") or 0)
+        conflict.note_divergence(link, applied, conflict.compare(link, hosted))
+    return exc
+
+
+def _held(link: VenueTake) -> ServiceError:
+    applied = int(link.diverged.get("hosted_seq") or 0)
+    return ServiceError(
+        "venue_hosted_ahead",
+        where=str(link.tournament),
+        slug=link.tournament.slug,
+        applied=applied,
+        ours=link.next_seq - 1,
+    )
 
 
 def push(
@@ -53,9 +81,17 @@ def push(
     full = int(os.environ.get("GIBSON_VENUE_BATCH_CHANGES") or venue.BATCH_CHANGES)
     limit = full
     try:
-        # players' reports queued on the hosted site first: what they record goes up below
+        if link.diverged:  # the director has not chosen yet: nothing goes up, nothing comes
+            raise _held(link)
+        # players' reports queued on the hosted site first: what they record goes up below;
+        # the copy's position with them (issue 39): behind (restored) is resent, ahead with
+        # changes this laptop never had waits for the director
         if pull and link.released is None:
-            pulled = inbox.pull(link)
+            pulled, at = inbox.pull(link)
+            try:
+                link = venue.check_position(link, at)
+            except ServiceError as exc:
+                raise _parted(link, exc) from None
         while True:
             link.refresh_from_db()
             if link.released is not None:
@@ -71,18 +107,37 @@ def push(
             try:
                 answer = send(link.hosted_url, link.token, batch)
             except ServiceError as exc:
+                if exc.params.get("remote") == "venue_diverged":
+                    applied = int(exc.params.get("remote_params", {}).get("applied", 0))
+                    raise _parted(
+                        link,
+                        ServiceError(
+                            "venue_hosted_ahead",
+                            where=str(link.tournament),
+                            slug=link.tournament.slug,
+                            applied=applied,
+                            ours=link.next_seq - 1,
+                        ),
+                    ) from None
                 if exc.params.get("remote") == "venue_gap" and restarts < 3:
                     restarts += 1
                     applied = int(exc.params.get("remote_params", {}).get("applied", 0))
                     venue.restart_from(link, applied)
                     continue
                 raise
-            link = venue.confirm_push(link, answer, batch)
+            try:
+                link = venue.confirm_push(link, answer, batch)
+            except ServiceError as exc:
+                if exc.code == "venue_hosted_ahead":
+                    raise _parted(link, exc) from None
+                raise
             batches += 1
             changes += batch["changes"]
             limit = full
     except ServiceError as exc:
         venue.note_push_error(link, exc.message)
+        if exc.params.get("remote") == "venue_link_revoked":
+            venue.revoked_there(link, exc.params.get("detail") or exc.message)
         raise
     # the hosted site answered: the internet is up, the notices held meanwhile go out now
     # (each marked sent or failed on the Notices page; a mail server's trouble raises nothing)
@@ -95,3 +150,57 @@ def push(
         "reports_pulled": pulled,
         "notices_handed_over": mailed,
     }
+
+
+def resolve(link: VenueTake, choice: str, actor: Any = None) -> list[str]:
+    """The director's choice after the two sides parted (issue 39): ``venue`` sends this
+    laptop's state up whole (and pushes now), ``hosted`` brings the copy's state down.
+    Returns what the losing side lost, as the console listed it."""
+    from ..services.venue import conflict
+
+    if not link.diverged:
+        raise ServiceError("venue_not_diverged", where=str(link.tournament))
+    if choice == "venue":
+        lost = list(link.diverged.get("hosted_only") or [])
+        link = conflict.keep_venue(link, actor)
+        try:
+            push(link)
+        except ServiceError:
+            pass  # kept on the link (last error): the rebase waits for the next push
+        return lost
+    lost = list(link.diverged.get("venue_only") or [])
+    conflict.take_hosted(link, client.fetch_copy(link.hosted_url, link.token), actor)
+    return lost
+
+
+def push_live() -> dict[str, dict[str, Any] | str]:
+    """One turn of the sync loop: push every tournament taken here and still held; a failure
+    is kept on its link (the console and venue_status show it) and named in the answer."""
+    results: dict[str, dict[str, Any] | str] = {}
+    for link in VenueTake.objects.select_related("tournament").filter(released__isnull=True):
+        try:
+            results[link.tournament.slug] = push(link)
+        except ServiceError as exc:
+            results[link.tournament.slug] = exc.message
+    return results
+
+
+def sync_in_background(every: float = 2.0) -> threading.Thread:
+    """The sync loop in a thread of the serving process (issue 39: ``serve_demo`` on a venue's
+    laptop pushes by itself, no second terminal). Cheap when nothing is taken here: one query
+    a turn; a tournament taken from the console later is pushed from its next turn."""
+    from django.db import close_old_connections
+
+    def loop() -> None:
+        while True:
+            try:
+                push_live()
+            except Exception:  # noqa: BLE001 (the loop outlives any one turn's trouble)
+                logger.exception("venue sync turn failed")
+            finally:
+                close_old_connections()
+            time.sleep(max(0.5, every))
+
+    thread = threading.Thread(target=loop, name="venue-sync", daemon=True)
+    thread.start()
+    return thread

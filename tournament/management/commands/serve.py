@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -166,6 +168,7 @@ class Command(GibsonCommand):
             f"Scorecard QR codes open {site_url}\n"
             f"Background jobs need a worker too when REDIS_URL is set: celery -A tournament worker"
         )
+        _venue_sync(self.stdout)
         self.stdout.flush()
         sys.stderr.flush()
         os.execv(sys.executable, gunicorn_argv(addr, workers))  # gunicorn takes over (and its pid)
@@ -322,3 +325,16 @@ def _has_control_socket() -> bool:
     from gunicorn.config import Config
 
     return "control_socket_disable" in Config().settings
+
+
+def _venue_sync(out: Any) -> None:
+    """Venue mode: on a laptop holding a tournament taken from a hosted site, ``venue_sync``
+    runs beside gunicorn (issue 39: no second terminal); it is in this process group, so the
+    terminal's Ctrl-C or the service manager's stop ends it with the server."""
+    from tournament.models import VenueTake
+
+    if not VenueTake.objects.filter(released__isnull=True).exists():
+        return
+    manage = Path(__file__).resolve().parents[3] / "manage.py"
+    subprocess.Popen([sys.executable, str(manage), "venue_sync", "--every", "2"])
+    out.write("Venue mode: the tournaments taken here are pushed every 2 s (venue_sync).")

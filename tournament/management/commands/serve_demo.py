@@ -23,6 +23,11 @@ class Command(GibsonCommand):
             help="no live stream beside the site (pages then poll every few seconds)",
         )
         parser.add_argument(
+            "--no-sync",
+            action="store_true",
+            help="do not push the tournaments taken from a hosted site (venue mode) from here",
+        )
+        parser.add_argument(
             "--new-password",
             action="store_true",
             help="give the director a new random password (a restart keeps the old one, so "
@@ -55,11 +60,22 @@ class Command(GibsonCommand):
                 f"The same login organises the demo club: http://{addr}/clubs/riverside/\n"
                 f"Scorecard QR codes open {site_url}\n"
                 f"{manual}\n"
+                + (
+                    ""
+                    if opts["no_sync"]
+                    else "Tournaments taken from a hosted site (venue mode) are pushed from "
+                    "here every 2 s.\n"
+                )
             )
         )
         if not opts["no_serve"]:
             if not opts["no_stream"]:
                 self.stdout.write(start_demo_stream(addr)[0])
+            if not opts["no_sync"]:
+                # venue mode: a tournament taken here is pushed every 2 s by this process
+                from ...sync.push import sync_in_background
+
+                sync_in_background(2.0)
             # --insecure: serve the admin's static files with DEBUG off, as a venue laptop needs.
             call_command("runserver", addr, use_reloader=False, insecure_serving=True)
 

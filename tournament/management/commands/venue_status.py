@@ -27,3 +27,21 @@ class Command(GibsonCommand):
                 + (f", handed back {s['released']}" if s["released"] else "")
                 + (f"; last error: {s['last_error']}" if s["last_error"] else "")
             )
+            if s["notice"]:
+                self.stdout.write(f"  {s['notice']}")
+            parted = s["diverged"]
+            if parted:
+                self.stdout.write(
+                    f"  The hosted copy holds changes up to {parted['hosted_seq']} that this "
+                    "laptop never had: nothing is pushed until you choose."
+                )
+                for title, key in (
+                    (
+                        "Keeping this laptop's state (--keep-venue) removes from the hosted copy:",
+                        "hosted_only",
+                    ),
+                    ("Bringing the hosted copy down (--take-hosted) removes here:", "venue_only"),
+                ):
+                    self.stdout.write(f"  {title}")
+                    for line in parted[key] or ["nothing"]:
+                        self.stdout.write(f"    - {line}")

@@ -23,11 +23,14 @@ round's rows on the wire, not 250 copies of a growing division. The log entry it
 written in the write's transaction, so a write confirmed at the venue is always either
 applied on the hosted site or still waiting in the log, whatever is killed when.
 
-When the two sides disagree (either was restored from an older backup) the venue's state
-wins: the venue sends its whole tournament as a *rebase* (``_log_rebase``: after a gap the
-hosted copy refused, or an answer showing the copy holds changes this log never saw
-confirmed), which the copy applies over whatever it holds and audits as ``venue_rebase``; its
-pages say so (``tournament.selectors.replica_note``).
+When the two sides disagree (either was restored from an older backup; issue 39): every
+push starts from the copy's position (``check_position``). A copy behind this log gets the
+whole tournament as a *rebase* (``_log_rebase``), which it applies over whatever it holds and
+audits as ``venue_rebase``; its pages say so (``tournament.selectors.replica_note``). A copy
+holding changes this laptop never had (each change carries a random key, so a laptop restored
+from an older backup cannot pass its new changes off as the old ones) waits for the
+director's choice with both sides shown (``conflict``). A link is bound to one laptop
+(``check_laptop``; a director moves it with ``move_link``).
 
 Down: what only the hosted copy receives while the venue holds it (players' self-reports,
 online entries that count, check-ins from players' links, and the waiting lists at the take)
@@ -44,8 +47,9 @@ the link and is one audited action.
 
 The parts, a module each: ``fields`` (what crosses), ``queue`` (down: what the copy queues),
 ``changes`` (the audit hook and the change log), ``state`` (after-states and applying them),
-``hosted`` (the hosted site's side), ``take`` (the venue's side) and ``inbox`` (the venue
-settles what the copy queued). Every name is re-exported here, so
+``hosted`` (the hosted site's side), ``take`` (the venue's side), ``inbox`` (the venue
+settles what the copy queued) and ``conflict`` (the director's choice after a parting,
+imported as a module). Every other name is re-exported here, so
 ``from tournament.services import venue`` reads as before.
 """
 
@@ -70,8 +74,12 @@ from .fields import (
 )
 from .hosted import (
     apply_push,
+    check_laptop,
+    copy_state,
     create_link,
     link_for_token,
+    move_link,
+    position,
     reclaim,
     release_link,
     take_state,
@@ -96,12 +104,15 @@ from .state import (
     tournament_state,
 )
 from .take import (
+    agrees,
+    check_position,
     confirm_push,
     link_state,
     mark_released,
     next_batch,
     note_push_error,
     restart_from,
+    revoked_there,
     take_tournament,
     venue_panel,
 )
@@ -122,7 +133,11 @@ __all__ = [
     "TOURNAMENT_FIELDS",
     "WINDOW_FIELDS",
     "_apply_online",
+    "agrees",
     "apply_push",
+    "check_laptop",
+    "copy_state",
+    "check_position",
     "confirm_push",
     "create_link",
     "hash_token",
@@ -131,8 +146,10 @@ __all__ = [
     "link_for_token",
     "link_state",
     "mark_released",
+    "move_link",
     "next_batch",
     "note_push_error",
+    "position",
     "queue_check_in",
     "queue_online_entry",
     "queue_self_report",
@@ -141,6 +158,7 @@ __all__ = [
     "record_inbox_outcome",
     "release_link",
     "restart_from",
+    "revoked_there",
     "settle_inbox",
     "take_state",
     "take_tournament",

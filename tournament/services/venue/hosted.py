@@ -76,31 +76,116 @@ def link_for_token(token: Any, *, lock: bool = False) -> VenueLink:
     return link
 
 
-def take_state(token: Any) -> dict[str, Any]:
+def _laptop_words(link: VenueLink) -> dict[str, str]:
+    return {
+        "laptop": link.laptop_name or "another laptop",
+        "since": f"{link.laptop_since:%Y-%m-%d %H:%M} UTC" if link.laptop_since else "earlier",
+    }
+
+
+def check_laptop(link: VenueLink, laptop: tuple[str, str] | None) -> None:
+    """One laptop per link (issue 39): the first laptop that takes it (or, for a link taken
+    before links were bound, pushes to it) holds it; any other is refused naming that one,
+    until a director moves the link (``move_link``). Call inside the link's lock."""
+    laptop_id, name = laptop or ("", "")
+    if link.laptop_id and laptop_id != link.laptop_id:
+        raise ServiceError("venue_link_bound", where=str(link.tournament), **_laptop_words(link))
+    if laptop_id and not link.laptop_id:
+        link.laptop_id, link.laptop_name = laptop_id[:64], (name or "a laptop")[:100]
+        link.laptop_since = timezone.now()
+        link.save(update_fields=["laptop_id", "laptop_name", "laptop_since"])
+
+
+def position(link: VenueLink) -> dict[str, Any]:
+    """Where this copy stands in the venue's change log: every call of the venue is answered
+    with it, so a laptop sees at once a copy restored from a backup (behind), or one holding
+    changes it never had (the laptop was restored)."""
+    return {
+        "last_seq_applied": link.last_seq_applied,
+        "last_key": link.last_key,
+        # this site's clock: the laptop warns its director when its own is far off
+        "now": timezone.now().isoformat(),
+    }
+
+
+# the venue's word is written down at most this often (a push every 2 s need not write)
+HEARD_EVERY = 30
+
+
+def _heard_from(link: VenueLink) -> None:
+    """The venue asked something: the copy's pages stop counting its silence."""
+    now = timezone.now()
+    if link.last_contact and (now - link.last_contact).total_seconds() < HEARD_EVERY:
+        return
+    link.last_contact = now
+    VenueLink.objects.filter(pk=link.pk).update(last_contact=now)
+
+
+def take_state(token: Any, laptop: tuple[str, str] | None = None) -> dict[str, Any]:
     """The venue's download: the tournament's full state, and from this moment the hosted
-    copy is a replica (in the same transaction, so no write falls between the two)."""
+    copy is a replica (in the same transaction, so no write falls between the two).
+
+    The link is bound to the laptop that takes it: the same laptop may download again (it
+    died while storing it), another is refused naming the first, until a director moves the
+    link; a laptop taking a moved link carries on the change log from where the copy is."""
     with transaction.atomic():
         link = link_for_token(token, lock=True)
-        if link.taken is not None and link.last_seq_applied:
-            raise ServiceError(
-                "venue_already_taken",
-                where=str(link.tournament),
-                when=f"{link.taken:%Y-%m-%d %H:%M} UTC",
-            )
-        # a second download before any push (the laptop died while storing it) is the same
+        check_laptop(link, laptop)
+        first = link.taken is None
         link.taken = link.taken or timezone.now()
         link.save(update_fields=["taken"])
+        _heard_from(link)
         audit(link.tournament, LinkActor(link.pk, link.venue_name), Action.VENUE_TAKEN, link)
         state = tournament_state(link.tournament)
         # the waiting lists go down as entries to settle, in their order: the venue keeps
         # them under its own rules (its cap, its promotions) from now
-        waiting = OnlineEntry.objects.filter(
-            tournament=link.tournament, status=OnlineEntry.Status.WAITING
-        ).select_related("player", "division")
-        for online in waiting.order_by("waiting_since", "pk"):
-            queue_online_entry(link, online, LinkActor(link.pk, link.venue_name))
+        if first:
+            waiting = OnlineEntry.objects.filter(
+                tournament=link.tournament, status=OnlineEntry.Status.WAITING
+            ).select_related("player", "division")
+            for online in waiting.order_by("waiting_since", "pk"):
+                queue_online_entry(link, online, LinkActor(link.pk, link.venue_name))
     state["venue"] = link.venue_name
+    state["position"] = position(link)
     return state
+
+
+def copy_state(token: Any, laptop: tuple[str, str] | None = None) -> dict[str, Any]:
+    """What this copy holds now, for the laptop bound to the link: to show the director what
+    a resend would remove, or to bring the copy's newer state down (issue 39). A read."""
+    link = link_for_token(token)
+    check_laptop(link, laptop)
+    _heard_from(link)
+    state = tournament_state(link.tournament)
+    state["position"] = position(link)
+    return state
+
+
+def move_link(actor: Any, tournament: Tournament) -> VenueLink:
+    """A hosted director frees the live link from its laptop (it broke, or the event moves to
+    another one): the next laptop that takes it holds it, and the old one's pushes are
+    refused. The copy stays the venue's replica meanwhile. One audited action."""
+    require(actor, "reclaim", tournament, what="move its venue link to another laptop")
+    with transaction.atomic():
+        link = (
+            VenueLink.objects.select_for_update()
+            .filter(tournament=tournament, revoked__isnull=True)
+            .first()
+        )
+        if link is None:
+            raise ServiceError("venue_no_link", where=str(tournament))
+        was = link.laptop_name or "no laptop yet"
+        link.laptop_id, link.laptop_name, link.laptop_since = "", "", None
+        link.save(update_fields=["laptop_id", "laptop_name", "laptop_since"])
+        audit(
+            tournament,
+            actor,
+            Action.MOVE_VENUE_LINK,
+            link,
+            f"venue link to {link.venue_name} freed from {was}: the next laptop to take it "
+            f"holds it, from change {link.last_seq_applied}",
+        )
+    return link
 
 
 def _hosted_resolver(tournament: Tournament) -> Any:
@@ -149,13 +234,19 @@ def _hosted_resolver(tournament: Tournament) -> Any:
     return resolve
 
 
-def apply_push(token: Any, payload: Any) -> dict[str, Any]:
+def apply_push(token: Any, payload: Any, laptop: tuple[str, str] | None = None) -> dict[str, Any]:
     """Apply one batch of a venue's changes, in order and exactly once, in one transaction.
 
     ``payload``: {"tournament": slug, "after": seq, "upto": seq, "state": after-state}. A
     batch the copy already holds (``upto`` <= last applied) is answered without a write; one
     that starts past it (``after`` > last applied: the copy was restored from an older backup)
     is refused naming where to resume. Nothing is written on any refusal.
+
+    Each change has a key (issue 39): a batch that overlaps the last change this copy applied
+    must carry that change under the same key, else the laptop's log is not the one this
+    copy followed (it was restored from an older backup and wrote new changes under the
+    same numbers) and it is refused as ``venue_diverged`` (a rebase, the director's choice,
+    still replaces it). Only the laptop bound to the link pushes.
     """
     if not isinstance(payload, dict):
         raise _bad("the body is not a batch of changes")
@@ -174,12 +265,20 @@ def apply_push(token: Any, payload: Any) -> dict[str, Any]:
             raise ServiceError("venue_not_taken", where=str(tournament))
         actor = LinkActor(link.pk, link.venue_name)
         require(actor, "direct", tournament, what="apply a venue's changes")
+        check_laptop(link, laptop)
+        _heard_from(link)
         was = link.last_seq_applied
         rebase = payload.get("rebase") is True
         if upto <= was:  # (a rebase is numbered past what this copy holds: this one is old)
-            return {"last_seq_applied": was, "applied": False, "players": {}, "was": was}
+            return {"applied": False, "players": {}, "was": was, **position(link)}
         if not rebase and (after > was or upto < after):
             raise ServiceError("venue_gap", where=str(tournament), applied=was, after=after)
+        keys = payload.get("keys")
+        if not rebase and was and link.last_key and isinstance(keys, dict):
+            # the batch's own key of change ``was`` (its ``after`` key when it starts there)
+            theirs = keys.get(str(was))
+            if theirs != link.last_key:
+                raise ServiceError("venue_diverged", where=str(tournament), applied=was)
         state = payload.get("state")
         if not isinstance(state, dict) or state.get("tournament") != tournament.slug:
             raise ServiceError(
@@ -194,8 +293,11 @@ def apply_push(token: Any, payload: Any) -> dict[str, Any]:
         if "online_entries" in state:
             _apply_online(tournament, state["online_entries"])
         link.last_seq_applied = max(upto, was) if rebase else upto
+        link.last_key = (
+            str((keys or {}).get(str(upto)) or "")[:16] if isinstance(keys, dict) else ""
+        )
         link.last_push = timezone.now()
-        link.save(update_fields=["last_seq_applied", "last_push"])
+        link.save(update_fields=["last_seq_applied", "last_key", "last_push"])
         if rebase:
             audit(
                 tournament,
@@ -214,12 +316,7 @@ def apply_push(token: Any, payload: Any) -> dict[str, Any]:
                 link,
                 f"venue {link.venue_name}: changes {after + 1}..{upto}",
             )
-    return {
-        "last_seq_applied": link.last_seq_applied,
-        "applied": True,
-        "players": refs,
-        "was": was,
-    }
+    return {"applied": True, "players": refs, "was": was, **position(link)}
 
 
 def _link_online_entries(tournament: Tournament) -> None:
@@ -277,10 +374,11 @@ def reclaim(actor: Any, tournament: Tournament) -> VenueLink:
         )
 
 
-def release_link(token: Any) -> dict[str, Any]:
+def release_link(token: Any, laptop: tuple[str, str] | None = None) -> dict[str, Any]:
     """The venue hands the tournament back (after its final push): the link is revoked."""
     with transaction.atomic():
         link = link_for_token(token, lock=True)
+        check_laptop(link, laptop)
         actor = LinkActor(link.pk, link.venue_name)
         _revoke(
             link,

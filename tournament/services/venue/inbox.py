@@ -22,12 +22,15 @@ from .fields import (
     _iso,
 )
 from .hosted import (
+    _heard_from,
+    check_laptop,
     link_for_token,
+    position,
 )
 
 
 def _inbox_row(item: VenueInbox) -> dict[str, Any]:
-    row: dict[str, Any] = {"id": item.pk, "kind": item.kind}
+    row: dict[str, Any] = {"id": item.pk, "key": f"{item.pk}.{item.key}", "kind": item.kind}
     if item.entry_id is not None:
         row.update(
             division=item.entry.division.slug,
@@ -55,24 +58,36 @@ def _inbox_row(item: VenueInbox) -> dict[str, Any]:
     return row
 
 
-def inbox_for(token: Any) -> dict[str, Any]:
+def inbox_for(token: Any, laptop: tuple[str, str] | None = None) -> dict[str, Any]:
     """The venue's pull: what is still waiting for it (reports, entries, check-ins), oldest
-    first. A player is named by this site's id too, which the venue's pushes use back."""
+    first. A player is named by this site's id too, which the venue's pushes use back. With
+    this copy's position in the venue's change log: the laptop checks it at every push, even
+    one with nothing to send (issue 39: a copy restored from a backup is resent what it
+    lacks)."""
     link = link_for_token(token)
+    if laptop and laptop[0] and not link.laptop_id:  # (binding: under the link's lock)
+        with transaction.atomic():
+            link = link_for_token(token, lock=True)
+            check_laptop(link, laptop)
+    check_laptop(link, laptop)
+    _heard_from(link)
     items = VenueInbox.objects.filter(link=link, status=VenueInbox.Status.QUEUED).select_related(
         "entry__division", "online__player", "online__division"
     )
-    return {"items": [_inbox_row(i) for i in items]}
+    return {"items": [_inbox_row(i) for i in items], "position": position(link)}
 
 
-def settle_inbox(token: Any, payload: Any) -> dict[str, Any]:
+def settle_inbox(token: Any, payload: Any, laptop: tuple[str, str] | None = None) -> dict[str, Any]:
     """The venue's answers: each report accepted or refused, with the words the player sees.
-    Only this link's own reports are touched; an answer already given stays as it was."""
+    Only this link's own reports are touched; an answer already given stays as it was, and
+    an answer naming an item by a key it does not have (an id given again after this site
+    was restored from a backup) touches nothing."""
     rows = payload.get("settled") if isinstance(payload, dict) else None
     if not isinstance(rows, list):
         raise _bad("settled: a list of answers")
     with transaction.atomic():
         link = link_for_token(token, lock=True)
+        check_laptop(link, laptop)
         done = 0
         for row in rows:
             try:
@@ -87,7 +102,7 @@ def settle_inbox(token: Any, payload: Any) -> dict[str, Any]:
                 .filter(pk=pk, link=link, status=VenueInbox.Status.QUEUED)
                 .first()
             )
-            if item is None:
+            if item is None or row.get("key") not in (None, f"{item.pk}.{item.key}"):
                 continue
             item.status, item.outcome, item.settled = status, outcome, timezone.now()
             item.save(update_fields=["status", "outcome", "settled"])
@@ -143,7 +158,7 @@ def venue_answers(online: OnlineEntry) -> list[VenueInbox]:
 
 def record_inbox_outcome(
     take: VenueTake,
-    item_id: int,
+    item_id: int | str,
     status: str,
     outcome: str,
     *,

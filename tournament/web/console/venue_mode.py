@@ -25,7 +25,7 @@ from ...models import Tournament
 from ...selectors import replica_note
 from ...services import venue
 from ...sync import client
-from ...sync.push import push
+from ...sync.push import push, resolve
 from ...sync.take import take_from_hosted
 from ..permissions import director_required
 
@@ -42,6 +42,17 @@ def venue_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 _link, token = venue.create_link(
                     request.user, tournament, request.POST.get("venue_name", "")
                 )
+            elif action == "move":
+                venue.move_link(request.user, tournament)
+                done = "The link is free: the next laptop to take it with its token holds it."
+            elif action in ("keep_venue", "take_hosted"):
+                take = venue.venue_panel(tournament)["venue_take"]
+                if take is None:
+                    raise ServiceError("venue_not_held", where=str(tournament))
+                choice = "venue" if action == "keep_venue" else "hosted"
+                lost = resolve(take, choice, actor=request.user)
+                side = "The hosted copy" if choice == "venue" else "This laptop"
+                done = f"{side} lost: " + ("; ".join(lost) or "nothing") + "."
             elif action == "reclaim":
                 venue.reclaim(request.user, tournament)
                 done = "Taken back: this site runs the tournament again; the venue's link is off."
@@ -90,7 +101,7 @@ def venue_take_page(request: HttpRequest) -> HttpResponse:
             request,
             f"{tournament.name} taken from {tournament.venue_take.hosted_url}: "
             f"{len(state['divisions'])} divisions, {entries} players. It is run from here now; "
-            "push from this page, or keep manage.py venue_sync running.",
+            "serve_demo pushes it every 2 seconds (or push from this page).",
         )
         return redirect("console:venue_mode", slug=tournament.slug)
     return render(request, "console/venue_take.html", context)
