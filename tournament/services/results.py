@@ -388,6 +388,39 @@ def _boards(numbers: list[int]) -> str:
     return ", ".join(map(str, numbers))
 
 
+def _board_target(games: Any, line: ScoreLine, round_number: int, paired: Any) -> LineTarget:
+    """The game on the line's board (``board 5: 412 389``), or the refusal: a bye or forfeit
+    on that board, or no such board this round (``paired`` refuses an unpaired round)."""
+    on_board = list(games.filter(board=line.board))
+    if not on_board:
+        paired()
+    game = next((g for g in on_board if g.player2_id), None)
+    if game is None and on_board:
+        single = on_board[0]
+        raise ServiceError(
+            "not_a_game",
+            field="line",
+            round=round_number,
+            number=single.player1.number,
+            name=single.player1.name,
+            what=_single_what(single),
+        )
+    if game is None:
+        numbers = sorted({b for b in games.values_list("board", flat=True) if b is not None})
+        raise ServiceError(
+            "unknown_board",
+            field="line",
+            round=round_number,
+            board=line.board,
+            boards=_boards(numbers),
+        )
+    # The first score is the listed-first player's: the one who starts (as printed on
+    # the pairings sheet and scorecards), else player1 when who starts is not settled.
+    if game.starts_reversed:
+        return LineTarget(game, line, line.opp_score, line.score, None)
+    return LineTarget(game, line, line.score, line.opp_score, None)
+
+
 def resolve_line(division: Division, round_number: int, line: str | ScoreLine) -> LineTarget:
     """Find the game a typed line names in this round, or refuse saying what does not fit.
 
@@ -411,34 +444,7 @@ def resolve_line(division: Division, round_number: int, line: str | ScoreLine) -
             )
 
     if line.kind == "board":
-        on_board = list(games.filter(board=line.board))
-        if not on_board:
-            paired()
-        game = next((g for g in on_board if g.player2_id), None)
-        if game is None and on_board:
-            single = on_board[0]
-            raise ServiceError(
-                "not_a_game",
-                field="line",
-                round=round_number,
-                number=single.player1.number,
-                name=single.player1.name,
-                what=_single_what(single),
-            )
-        if game is None:
-            numbers = sorted({b for b in games.values_list("board", flat=True) if b is not None})
-            raise ServiceError(
-                "unknown_board",
-                field="line",
-                round=round_number,
-                board=line.board,
-                boards=_boards(numbers),
-            )
-        # The first score is the listed-first player's: the one who starts (as printed on
-        # the pairings sheet and scorecards), else player1 when who starts is not settled.
-        if game.starts_reversed:
-            return LineTarget(game, line, line.opp_score, line.score, None)
-        return LineTarget(game, line, line.score, line.opp_score, None)
+        return _board_target(games, line, round_number, paired)
     # the player's game of the round, and the player with it: one query (a player sits once
     # a round); the refusals' order is kept when it is not found
     game = games.filter(Q(player1__number=line.player) | Q(player2__number=line.player)).first()

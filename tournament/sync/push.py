@@ -108,17 +108,7 @@ def push(
                 answer = send(link.hosted_url, link.token, batch)
             except ServiceError as exc:
                 if exc.params.get("remote") == "venue_diverged":
-                    applied = int(exc.params.get("remote_params", {}).get("applied", 0))
-                    raise _parted(
-                        link,
-                        ServiceError(
-                            "venue_hosted_ahead",
-                            where=str(link.tournament),
-                            slug=link.tournament.slug,
-                            applied=applied,
-                            ours=link.next_seq - 1,
-                        ),
-                    ) from None
+                    raise _hosted_ahead(link, exc) from None
                 if exc.params.get("remote") == "venue_gap" and restarts < 3:
                     restarts += 1
                     applied = int(exc.params.get("remote_params", {}).get("applied", 0))
@@ -150,6 +140,22 @@ def push(
         "reports_pulled": pulled,
         "notices_handed_over": mailed,
     }
+
+
+def _hosted_ahead(link: VenueTake, exc: ServiceError) -> Exception:
+    """The hosted copy refused a change whose key it does not know: it holds changes this
+    laptop never had (the laptop was restored from an older backup). Parts the two sides."""
+    applied = int(exc.params.get("remote_params", {}).get("applied", 0))
+    return _parted(
+        link,
+        ServiceError(
+            "venue_hosted_ahead",
+            where=str(link.tournament),
+            slug=link.tournament.slug,
+            applied=applied,
+            ours=link.next_seq - 1,
+        ),
+    )
 
 
 def resolve(link: VenueTake, choice: str, actor: Any = None) -> list[str]:

@@ -279,15 +279,7 @@ def apply_push(token: Any, payload: Any, laptop: tuple[str, str] | None = None) 
             theirs = keys.get(str(was))
             if theirs != link.last_key:
                 raise ServiceError("venue_diverged", where=str(tournament), applied=was)
-        state = payload.get("state")
-        if not isinstance(state, dict) or state.get("tournament") != tournament.slug:
-            raise ServiceError(
-                "venue_wrong_tournament",
-                where=str(tournament),
-                other=(state or {}).get("tournament") if isinstance(state, dict) else None,
-            )
-        if rebase and state.get("all_divisions") is not True:
-            raise _bad("a rebase carries the whole tournament")
+        state = _batch_state(tournament, payload, rebase)
         refs = _apply_state(tournament, state, _hosted_resolver(tournament))
         _link_online_entries(tournament)
         if "online_entries" in state:
@@ -317,6 +309,21 @@ def apply_push(token: Any, payload: Any, laptop: tuple[str, str] | None = None) 
                 f"venue {link.venue_name}: changes {after + 1}..{upto}",
             )
     return {"applied": True, "players": refs, "was": was, **position(link)}
+
+
+def _batch_state(tournament: Tournament, payload: dict[str, Any], rebase: bool) -> dict:
+    """The batch's after-state, refused unless it is this tournament's (and whole, for a
+    rebase that replaces the copy)."""
+    state = payload.get("state")
+    if not isinstance(state, dict) or state.get("tournament") != tournament.slug:
+        raise ServiceError(
+            "venue_wrong_tournament",
+            where=str(tournament),
+            other=(state or {}).get("tournament") if isinstance(state, dict) else None,
+        )
+    if rebase and state.get("all_divisions") is not True:
+        raise _bad("a rebase carries the whole tournament")
+    return state
 
 
 def _link_online_entries(tournament: Tournament) -> None:
