@@ -363,6 +363,8 @@ def head_to_head(request: HttpRequest, player_id: str, other_id: str) -> HttpRes
             except NoReverseMatch:
                 links[key] = ""
         g.link = links.get(key, "")
+        if g.record_board is not None and g.link:
+            g.record_link = reverse("public:game", args=(*key, g.round, g.record_board))
     return render(
         request,
         "players/vs.html",
