@@ -229,7 +229,7 @@ def test_approving_a_newer_photo_retires_the_old_address(client):
     assert PlayerPhoto.objects.get(pk=old.pk).status == "replaced"
 
 
-def test_the_featured_board_overlay_shows_approved_photos_only(client):
+def test_the_featured_board_and_prize_race_overlays_show_approved_photos_only(client):
     from pairings.services.store import PlannedGame, save_round_pairings
     from tournament.services.broadcast import feature_boards
 
@@ -243,3 +243,8 @@ def test_the_featured_board_overlay_shows_approved_photos_only(client):
     html = client.get(f"/t/{t.slug}/broadcast/board/1/").content.decode()
     assert f'id="first-photo" src="/players/photos/{ann.pk}.jpg"' in html
     assert "second-photo" not in html and f"/players/photos/{bo.pk}." not in html
+    # the prize race names the leaders with their approved photos
+    services.record_result(d, 1, 1, 400, 300)
+    html = client.get(f"/t/{t.slug}/broadcast/{d.slug}/prizes/").content.decode()
+    assert f'<img class="photo" src="/players/photos/{ann.pk}.jpg"' in html
+    assert "Baker, Bo" in html and f"/players/photos/{bo.pk}." not in html

@@ -336,7 +336,15 @@ def prize_race(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         (s for s in show.standings if s.p_first is not None),
         key=lambda s: (-(s.p_first or 0), -(s.p_cash or 0), s.rank or 0),
     )[:PRIZE_ROWS]
-    return _overlay(request, "prizes.html", tournament, show=show, rows=rows)
+    # each leader's approved photo beside their name (the cached seats are not changed)
+    photos = approved_photos([s.player_id for s in rows if s.player_id])
+    return _overlay(
+        request,
+        "prizes.html",
+        tournament,
+        show=show,
+        rows=[(s, photos.get(s.player_id, "")) for s in rows],
+    )
 
 
 @csrf_exempt
