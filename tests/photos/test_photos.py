@@ -248,3 +248,11 @@ def test_the_featured_board_and_prize_race_overlays_show_approved_photos_only(cl
     html = client.get(f"/t/{t.slug}/broadcast/{d.slug}/prizes/").content.decode()
     assert f'<img class="photo" src="/players/photos/{ann.pk}.jpg"' in html
     assert "Baker, Bo" in html and f"/players/photos/{bo.pk}." not in html
+
+
+def test_refused_photos_spend_the_links_budget(client):
+    t, d, entries = event()
+    token = entries[1].entry_token
+    answers = [send(client, token, b"not a photo", "x.jpg").status_code for _ in range(7)]
+    assert answers[:6] == [400] * 6 and answers[6] == 429
+    assert not PlayerPhoto.objects.exists()

@@ -69,6 +69,10 @@ def read_photo(data: bytes, file_name: str = "photo") -> tuple[bytes, str, int, 
                     height=height,
                     limit=MAX_PHOTO_SIDE,
                 )
+            if kind[0] == "JPEG":
+                # decode at the smallest of 1/2, 1/4, 1/8 scale still above the stored size: a
+                # 12-megapixel phone photo then costs a fraction of its full memory
+                image.draft("RGB", (STORED_SIDE, STORED_SIDE))
             image.load()
             upright = ImageOps.exif_transpose(image)
     except ServiceError:

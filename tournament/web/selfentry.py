@@ -451,9 +451,11 @@ def record_games(entry: Entry) -> list[dict[str, Any]]:
     ]
 
 
-def _record_refused(request: HttpRequest, entry: Entry, exc: ServiceError) -> HttpResponseBase:
-    """A refused record: the page with the refusal (naming the file's line) above the form. A
-    refusal spends the link's budget as a refused report does."""
+def _record_refused(
+    request: HttpRequest, entry: Entry, exc: ServiceError, *, photo: bool = False
+) -> HttpResponseBase:
+    """A refused record or photo: the page with the refusal (naming the file's line) above
+    its form. A refusal spends the link's budget as a refused report does."""
     try:
         spend_refused_report(entry)
     except ServiceError as spent:
@@ -462,6 +464,8 @@ def _record_refused(request: HttpRequest, entry: Entry, exc: ServiceError) -> Ht
         response = render(request, "selfentry/throttled.html", context, status=429)
         response["Retry-After"] = "60"
         return _private(response)
+    if photo:
+        return _page(request, entry, status=400, photo_error=exc.message)
     return _page(request, entry, status=400, record_error=exc.message)
 
 
@@ -480,7 +484,7 @@ def send_photo(request: HttpRequest, token: str) -> HttpResponseBase:
                 token, upload.read(MAX_PHOTO_BYTES + 1), file_name=upload.name or ""
             )
     except ServiceError as exc:
-        return _page(request, entry, status=400, photo_error=exc.message)
+        return _record_refused(request, entry, exc, photo=True)
     return _done(request, token, "Your photo is sent: it shows once a director approves it.")
 
 
