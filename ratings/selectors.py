@@ -536,6 +536,10 @@ class Meeting:
     tournament_slug: str = ""
     division_slug: str = ""
     link: str = ""  # the division's standings page, filled in by the view
+    # the board of a game whose record (GCG) the public may see, else None; the view links
+    # its game page (a record kept private until the round is published is not linked)
+    record_board: int | None = None
+    record_link: str = ""
 
 
 @dataclass
@@ -570,7 +574,9 @@ def head_to_head(a: int, b: int) -> HeadToHead:
     ea = entry.objects.filter(player_id=a).values("pk")
     eb = entry.objects.filter(player_id=b).values("pk")
     meetings: list[Meeting] = []
-    for p1_player, s1, s2, rnd, name, start, tslug, dslug in game.objects.filter(
+    # the record's id comes through a left join on the one-to-one (no query per game); it is
+    # public unless the event keeps records private and the round is not yet published
+    for row in game.objects.filter(
         Q(player1__in=ea, player2__in=eb) | Q(player1__in=eb, player2__in=ea),
         score1__isnull=False,
         round__division__tournament__published=True,
@@ -583,9 +589,18 @@ def head_to_head(a: int, b: int) -> HeadToHead:
         "round__division__tournament__start_date",
         "round__division__tournament__slug",
         "round__division__slug",
+        "board",
+        "record__id",
+        "round__division__tournament__records_private",
+        "round__records_published",
     ):
+        p1_player, s1, s2, rnd, name, start, tslug, dslug = row[:8]
+        board, record, private, published = row[8:]
         mine, theirs = (s1, s2) if p1_player == a else (s2, s1)
-        meetings.append(Meeting(start, name, rnd, mine, theirs, tslug, dslug))
+        meeting = Meeting(start, name, rnd, mine, theirs, tslug, dslug)
+        if record is not None and board and (not private or published is not None):
+            meeting.record_board = board
+        meetings.append(meeting)
     shared = RatingHistory.objects.filter(player_id=b).values("event_id")
     for ev in RatedEvent.objects.filter(
         division__isnull=True, results__player_id=a, pk__in=shared

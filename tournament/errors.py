@@ -431,6 +431,19 @@ CODES: dict[str, str] = {
     "gcg_not_your_game": "{where}: you are not a player of this game",
     "gcg_not_a_game": "{where}: there is no game on board {board} (boards: {boards})",
     "gcg_file_too_large": "{file} is over {limit} KB: a game record is a few KB",
+    # players' photos (tournament.services.photos)
+    "photo_wrong_type": "{file}: a photo must be a JPEG or PNG image",
+    "photo_too_large": "{file} is over {limit} KB: send a smaller photo",
+    "photo_too_many_pixels": "{file} is {width}×{height} pixels: at most {limit} pixels a side",
+    "photo_unreadable": "{file}: the image cannot be read ({reason})",
+    "photo_unavailable": "photos cannot be accepted here: the image library (Pillow) is not "
+    "installed on this server",
+    "photo_not_your_player": "{user} may send only their own photo, not {player}'s (the "
+    "account's address must be the one the registry holds for the player)",
+    "photo_not_pending": "photo {photo} is not awaiting a decision (already decided, replaced "
+    "or unknown)",
+    "photo_not_entered": "{player} has not entered {where}: decide their photo from an event "
+    "they entered",
     # federation files (tournament.services.federation)
     "unknown_federation_file": "{value!r} is not a federation file here (choose one of {choices})",
     "federation_file_invalid": "{file}: {count} problem(s) found; fix them first, or "

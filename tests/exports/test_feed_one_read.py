@@ -22,9 +22,9 @@ from tournament.interchange.exports import export_files, export_tourney_js
 
 pytestmark = pytest.mark.django_db
 
-# The tournament's divisions, its config's divisions (tournament_config), and each division's
-# entries and games.
-QUERIES_ONE_DIVISION = 4
+# The tournament's divisions, its config's divisions (tournament_config), its entrants'
+# approved photos, and each division's entries and games.
+QUERIES_ONE_DIVISION = 5
 
 
 def event(rounds: int, divisions: int = 1, players: int = 9):

@@ -112,3 +112,22 @@ def test_the_commentators_page_links_a_game_record_once_it_arrives(client, playe
     assert url not in client.get(commentators).content.decode()
     upload(client, tokens[1], game, GOOD)
     assert url in client.get(commentators).content.decode()
+
+
+def test_the_head_to_head_links_each_game_with_a_public_record(client, played):
+    t, d, game, tokens = played
+    boss = make_director(t, "boss")
+    first, second = (game.player1.player_id, game.player2.player_id)
+    vs = f"/players/{first}/vs/{second}/"
+    url = f"/t/{t.slug}/{d.slug}/round/1/board/1/"
+    assert url not in client.get(vs).content.decode()  # no record yet
+    gcg.set_records_private(t, True, actor=boss)
+    gcg.attach_record(game, GOOD, actor=boss)
+    assert url not in client.get(vs).content.decode()  # kept private: not linked
+    gcg.publish_round_records(d, 1, actor=boss)
+    body = client.get(vs).content.decode()
+    assert f'<a href="{url}">game record</a>' in body
+    # the other side's view links the same game; a third player's games link nothing of it
+    assert url in client.get(f"/players/{second}/vs/{first}/").content.decode()
+    other = Entry.objects.get(division=d, number=3).player_id
+    assert url not in client.get(f"/players/{first}/vs/{other}/").content.decode()

@@ -687,6 +687,7 @@ def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
     from ratings.engine import NO_RATING_SYSTEM
     from tournament.formats.tourney_js import TERMDICT, VIEWER_CONFIG, computed_keys
     from tournament.models import REALM_DEFAULTS, Realm
+    from tournament.selectors.photos import tournament_photos
 
     realm_system = str(
         REALM_DEFAULTS.get(tournament.realm, REALM_DEFAULTS[Realm.NASPA])["rating_system"]
@@ -695,6 +696,9 @@ def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
     division_keys = []
     player_keys = []
     systems = []
+    # approved photos only (a pending or refused one is never public); with none, every
+    # player's ``photo`` stays as TSH writes it unset, so the feed is unchanged byte for byte
+    photos = tournament_photos(tournament)
     for division in tournament.divisions.order_by("position", "name").select_related("rating_list"):
         read = DivisionRead.load(division)  # the division's only two queries
         snapshot = read.snapshot()
@@ -732,6 +736,9 @@ def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
             capped_ranks=capped,
             kept=(division.config or {}).get("tourney_js") or {},
         )
+        for e in read.entries:
+            if e.player_id in photos:
+                per_player[e.number]["photo"] = photos[e.player_id]
         division_keys.append(keys)
         player_keys.append(per_player)
     settings = tournament_config(tournament).settings

@@ -35,6 +35,7 @@ from .gcg import GameRecord
 from .interchange import ImportFile, ImportJob
 from .notices import Notice, NoticeSubscription
 from .online_entries import DivisionEntryRule, EntryWindow, OnlineEntry
+from .photos import PlayerPhoto
 from .venue import VenueChange, VenueInbox, VenueLink, VenueTake
 from .weekends import FederationDownload, Weekend, WeekendEvent
 
@@ -62,6 +63,7 @@ __all__ = [
     "PaperSize",
     "PendingResult",
     "Player",
+    "PlayerPhoto",
     "Realm",
     "Round",
     "RoundClock",

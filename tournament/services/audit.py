@@ -120,6 +120,10 @@ class Action(StrEnum):
     REMOVE_GAME_RECORD = "remove_game_record"
     PUBLISH_GAME_RECORDS = "publish_game_records"
     RECORDS_PRIVATE = "records_private"
+    # players' photos (services.photos)
+    SUBMIT_PHOTO = "submit_photo"
+    APPROVE_PHOTO = "approve_photo"
+    REFUSE_PHOTO = "refuse_photo"
     # ratings
     SUBMIT_RATINGS = "submit_ratings"
     REQUEST_SUBMISSION = "request_submission"
@@ -197,7 +201,10 @@ class Actor:
 # Writes no cached page shows: a player's pending or disputed self-report is seen only on the
 # player's private link and the console, so it leaves public pages' versions alone (a stream
 # of reports would otherwise rebuild every public page of the tournament each time).
-UNSEEN_ACTIONS = frozenset({Action.SELF_REPORT, Action.SELF_DISPUTE, Action.CONTACT_DIRECTORS})
+# A photo waiting for approval is seen only by the player and the console, the same way.
+UNSEEN_ACTIONS = frozenset(
+    {Action.SELF_REPORT, Action.SELF_DISPUTE, Action.CONTACT_DIRECTORS, Action.SUBMIT_PHOTO}
+)
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from ..selectors import (
     public_record_boards,
     round_boards,
 )
+from ..selectors.photos import approved_photos
 from ..standings import format_wins
 from .caching import PUBLIC, Version, cached, data_key, tournament_version
 from .chances import chances_hidden, page_chances
@@ -230,13 +231,23 @@ def featured_board(request: HttpRequest, slug: str, position: int) -> HttpRespon
     tournament, version = _tournament(request, slug)
     featured = _featured(tournament, position)
     show = division_show(version, featured.division)
+    board = _board(show, featured.board)
+    # approved photos only (services.photos): one query, beside the cached division facts
+    seats = [board.first, board.second] if board is not None else []
+    photos = approved_photos([s.player_id for s in seats if s is not None and s.player_id])
     return _overlay(
         request,
         "board.html",
         tournament,
         featured=featured,
         show=show,
-        board=_board(show, featured.board),
+        board=board,
+        first_photo=photos.get(board.first.player_id, "") if board is not None else "",
+        second_photo=(
+            photos.get(board.second.player_id, "")
+            if board is not None and board.second is not None
+            else ""
+        ),
     )
 
 
@@ -325,7 +336,15 @@ def prize_race(request: HttpRequest, slug: str, division: str) -> HttpResponse:
         (s for s in show.standings if s.p_first is not None),
         key=lambda s: (-(s.p_first or 0), -(s.p_cash or 0), s.rank or 0),
     )[:PRIZE_ROWS]
-    return _overlay(request, "prizes.html", tournament, show=show, rows=rows)
+    # each leader's approved photo beside their name (the cached seats are not changed)
+    photos = approved_photos([s.player_id for s in rows if s.player_id])
+    return _overlay(
+        request,
+        "prizes.html",
+        tournament,
+        show=show,
+        rows=[(s, photos.get(s.player_id, "")) for s in rows],
+    )
 
 
 @csrf_exempt

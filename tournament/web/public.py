@@ -47,6 +47,7 @@ from ..selectors.gcg import (
     public_record_rounds,
     record_of,
 )
+from ..selectors.photos import approved_photo
 from ..standings import StandingsRow
 from ..team_standings import TeamStandingsRow
 from .caching import PUBLIC, Version, cached, data_key, tournament_version, viewer_role
@@ -478,6 +479,7 @@ def player(
             # does (each poll a conditional GET: 304 until a result changes the division)
             "live": facts.scored_round < div.rounds,
             "list_rating": _list_rating(div, entry.player_id),
+            "photo": approved_photo(entry.player_id),
             "needs": need_rows(needs.players[0].groups)
             if needs is not None and needs.players
             else None,

@@ -17,20 +17,26 @@ import csv
 import datetime
 from collections.abc import Iterator
 
+from django.contrib import messages
 from django.core.paginator import EmptyPage, Page, Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, path, reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
 from ratings import selectors
 from ratings.chart import rating_chart
 from ratings.models import RatingList
 
+from ..errors import ServiceError
 from ..formats.csvcell import csv_cell
+from ..models import Player
+from ..selectors.photos import approved_photo, public_photo
+from ..services.online_entries import speaks_for
+from ..services.photos import MAX_PHOTO_BYTES, submit_photo_for_account
 from .caching import site_page
 from .ratelimit import heavy
 
@@ -330,8 +336,47 @@ def player_profile(request: HttpRequest, player_id: str) -> HttpResponse:
             "records": selectors.player_records(pid),
             "upcoming": [e for e in selectors.upcoming_entries(pid, today) if e.pk not in live],
             "live": list(live.values()),
+            "photo": approved_photo(pid),
+            # the upload form, for the account that speaks for this player (never cached:
+            # site_page caches anonymous visitors' pages only)
+            "may_send_photo": request.user.is_authenticated
+            and speaks_for(request.user, Player.objects.only("email").get(pk=pid)),
+            "photo_max_kb": MAX_PHOTO_BYTES // 1024,
         },
     )
+
+
+@require_POST
+def send_photo(request: HttpRequest, player_id: str) -> HttpResponse:
+    """A signed-in player sends their own photo; it waits for a director's approval."""
+    pid = _player_id(player_id)
+    player = Player.objects.filter(pk=pid).first() if pid is not None else None
+    if player is None or selectors.public_player(pid) is None:
+        return _unknown_player(request, player_id)
+    upload = request.FILES.get("photo")
+    try:
+        if upload is None:
+            raise ServiceError("setup_required", field="photo", what="the photo file")
+        submit_photo_for_account(
+            request.user, player, upload.read(MAX_PHOTO_BYTES + 1), file_name=upload.name or ""
+        )
+    except ServiceError as exc:
+        return _refuse(request, exc.message, 403 if exc.code == "photo_not_your_player" else 400)
+    messages.success(request, "Your photo is sent: it shows once a director approves it.")
+    return redirect("players:profile", pid)
+
+
+@require_safe
+def photo(request: HttpRequest, photo_id: int, ext: str) -> HttpResponse:
+    """An approved photo; a pending, refused or replaced one is not found."""
+    found = public_photo(photo_id)
+    if found is None or ext != found.extension:
+        return _refuse(request, "There is no such photo.", 404)
+    response = HttpResponse(bytes(found.image), content_type=found.content_type)
+    # its id names one image: a replaced photo is a new address, so a day's caching is safe
+    response["Cache-Control"] = "public, max-age=86400"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 @csrf_exempt
@@ -363,6 +408,8 @@ def head_to_head(request: HttpRequest, player_id: str, other_id: str) -> HttpRes
             except NoReverseMatch:
                 links[key] = ""
         g.link = links.get(key, "")
+        if g.record_board is not None and g.link:
+            g.record_link = reverse("public:game", args=(*key, g.round, g.record_board))
     return render(
         request,
         "players/vs.html",
@@ -384,6 +431,8 @@ list_patterns = [
 
 player_patterns = [
     path("", player_search, name="search"),
+    path("photos/<int:photo_id>.<str:ext>", photo, name="photo"),
+    path("<str:player_id>/photo/", send_photo, name="send_photo"),
     path("<str:player_id>/", player_profile, name="profile"),
     path("<str:player_id>/vs/<str:other_id>/", head_to_head, name="vs"),
 ]

@@ -48,8 +48,10 @@ from ..formats.gcg import MAX_BYTES
 from ..models import Entry, Game, GameRecord
 from ..selectors import games_seen_by, player_game_rows, records_by_round
 from ..selectors.gcg import record_of
+from ..selectors.photos import photo_state
 from ..services.checkin import player_check_in
 from ..services.gcg import attach_record_by_token, remove_record_by_token
+from ..services.photos import MAX_PHOTO_BYTES, submit_photo_by_token
 from ..services.selfentry import (
     SelfState,
     confirm_report,
@@ -180,6 +182,7 @@ def _page(
     bound: Any = None,
     status: int = 200,
     record_error: str = "",
+    photo_error: str = "",
 ) -> HttpResponseBase:
     """The player's page; ``bound`` is a refused form shown with its errors at its fields
     (or, when the page has moved on since it was sent, its errors above the current state)."""
@@ -258,6 +261,9 @@ def _page(
         "record_games": record_games(entry),
         "record_error": record_error,
         "record_max_kb": MAX_BYTES // 1024,
+        "photo_state": photo_state(entry.player_id),
+        "photo_error": photo_error,
+        "photo_max_kb": MAX_PHOTO_BYTES // 1024,
     }
     return _private(render(request, "selfentry/entry.html", context, status=status))
 
@@ -445,9 +451,11 @@ def record_games(entry: Entry) -> list[dict[str, Any]]:
     ]
 
 
-def _record_refused(request: HttpRequest, entry: Entry, exc: ServiceError) -> HttpResponseBase:
-    """A refused record: the page with the refusal (naming the file's line) above the form. A
-    refusal spends the link's budget as a refused report does."""
+def _record_refused(
+    request: HttpRequest, entry: Entry, exc: ServiceError, *, photo: bool = False
+) -> HttpResponseBase:
+    """A refused record or photo: the page with the refusal (naming the file's line) above
+    its form. A refusal spends the link's budget as a refused report does."""
     try:
         spend_refused_report(entry)
     except ServiceError as spent:
@@ -456,7 +464,28 @@ def _record_refused(request: HttpRequest, entry: Entry, exc: ServiceError) -> Ht
         response = render(request, "selfentry/throttled.html", context, status=429)
         response["Retry-After"] = "60"
         return _private(response)
+    if photo:
+        return _page(request, entry, status=400, photo_error=exc.message)
     return _page(request, entry, status=400, record_error=exc.message)
+
+
+@require_POST
+def send_photo(request: HttpRequest, token: str) -> HttpResponseBase:
+    """The player sends their photo; it waits for a director's approval."""
+    entry = _entry(request, token)
+    if isinstance(entry, HttpResponse):
+        return entry
+    upload = request.FILES.get("photo")
+    try:
+        if upload is None:
+            raise ServiceError("setup_required", field="photo", what="the photo file")
+        with busy_refusal("photo"):
+            submit_photo_by_token(
+                token, upload.read(MAX_PHOTO_BYTES + 1), file_name=upload.name or ""
+            )
+    except ServiceError as exc:
+        return _record_refused(request, entry, exc, photo=True)
+    return _done(request, token, "Your photo is sent: it shows once a director approves it.")
 
 
 @require_POST
@@ -525,6 +554,7 @@ urlpatterns: list[URLPattern] = [
     path("<str:token>/record/", attach_record, name="attach_record"),
     path("<str:token>/record/<str:game>/", view_record, name="record"),
     path("<str:token>/record/<str:game>/remove/", remove_record, name="remove_record"),
+    path("<str:token>/photo/", send_photo, name="send_photo"),
     path("<str:token>/", entry_page, name="entry"),
     path("<str:token>/report/", report, name="report"),
     path("<str:token>/confirm/", confirm, name="confirm"),

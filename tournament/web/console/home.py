@@ -108,6 +108,7 @@ def _tournament_links(tournament: Tournament, directs: bool) -> list[tuple[str, 
             ("Entries", "console:entries"),
             ("Check-in", "console:checkin"),
             ("Venue mode", "console:venue_mode"),
+            ("Photos", "console:photos"),
         ):
             url = _url(name, tournament.slug)
             if url:
