@@ -16,8 +16,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import models
 
 from tests.conftest import REPO
+from tournament import manual_reference
 from tournament.errors import CODES
 from tournament.manual import (
     ManualError,
@@ -25,6 +27,8 @@ from tournament.manual import (
     codes_outside_codes,
     refusal_codes_page,
 )
+from tournament.manual_reference import NOT_SETTINGS, settings_page
+from tournament.models import Division, Tournament
 
 DOCS = REPO / "docs"
 REFERENCE = DOCS / "reference.md"
@@ -194,6 +198,68 @@ def test_codes_the_faces_answer_outside_codes_are_on_the_refusals_page():
 def test_the_refusals_page_would_name_a_new_code(monkeypatch):
     monkeypatch.setitem(CODES, "brand_new_refusal", "something {what} was refused")
     assert "| `brand_new_refusal` | `something {what} was refused` |" in refusal_codes_page()
+
+
+def _settings_page_sections() -> dict[str, str]:
+    """docs/settings.md cut at its '## ' headings: heading -> the text under it."""
+    page = (DOCS / "settings.md").read_text(encoding="utf-8")
+    return {part.split("\n", 1)[0]: part.split("\n", 1)[1] for part in page.split("\n## ")[1:]}
+
+
+def test_every_director_setting_of_a_tournament_and_a_division_is_on_the_settings_page():
+    """Read from the models here, not through the generator: a field a director can set
+    (concrete, editable, not Django's id) added to Tournament or Division fails this test
+    until ``build_manual --write-codes`` writes its row, with a meaning."""
+    sections = _settings_page_sections()
+    missing = []
+    for model in (Tournament, Division):
+        rows = sections.get(model.__name__, "")
+        for field in model._meta.get_fields():
+            if not field.concrete or field.auto_created or not field.editable:
+                continue
+            if f"{model.__name__}.{field.name}" in NOT_SETTINGS:
+                continue
+            row = re.search(rf"^\| `{field.name}` \(.*$", rows, re.M)
+            cells = row.group().split(" | ") if row else []
+            if len(cells) != 4 or not all(c.strip(" |") for c in cells):
+                missing.append(f"{model.__name__}.{field.name}")
+    assert missing == [], f"run manage.py build_manual --write-codes; missing: {missing}"
+    assert set(NOT_SETTINGS) == {"Division.tournament"}  # the parent, not a setting
+    page = (DOCS / "settings.md").read_text(encoding="utf-8")
+    assert page == settings_page(), "run manage.py build_manual --write-codes"
+
+
+def test_the_settings_page_says_the_tsh_key_and_the_default_from_the_model():
+    rows = _settings_page_sections()["Tournament"]
+    assert "| `bye_spread` (bye spread) | spread a bye scores (a win) | `50` | `bye_spread` |" in (
+        rows
+    )
+    assert "`nsa` (NASPA (North America))" in rows  # the choices, with their labels
+    assert re.search(r"^\| `gibson` \(gibson\) \| .* \| on \| `gibson` \|$", rows, re.M)
+    assert re.search(r"^\| `name` \(name\) \| .* \| required \| `event_name` \|$", rows, re.M)
+    assert "| `rating_system` (rating system) |" in _settings_page_sections()["Division"]
+
+
+def test_a_new_setting_needs_its_row_and_a_meaning(monkeypatch):
+    """A field added to Tournament gets a row on the next --write-codes (so the committed page
+    is out of date until then); one with no help text and no hand-written meaning is refused
+    rather than given a blank row."""
+    fields = manual_reference.setting_fields()
+    fee = models.PositiveIntegerField(default=0, help_text="the entry fee, in cents")
+    fee.set_attributes_from_name("entry_fee")
+    monkeypatch.setattr(
+        manual_reference, "setting_fields", lambda: [*fields, ("Tournament.entry_fee", fee)]
+    )
+    page = settings_page()
+    assert "| `entry_fee` (entry fee) | the entry fee, in cents | `0` | none |" in page
+    assert page != (DOCS / "settings.md").read_text(encoding="utf-8")
+    silent = models.BooleanField(default=False)
+    silent.set_attributes_from_name("silent")
+    monkeypatch.setattr(
+        manual_reference, "setting_fields", lambda: [*fields, ("Tournament.silent", silent)]
+    )
+    with pytest.raises(ManualError, match="Tournament.silent has no help text"):
+        settings_page()
 
 
 def environment_settings() -> set[str]:

@@ -1,0 +1,171 @@
+"""The manual's generated reference pages, written by ``manage.py build_manual --write-codes``.
+
+docs/settings.md lists every tournament and division setting a director sets, read from the
+models themselves (verbose name, help text, default, choices) so that a field added to
+``Tournament`` or ``Division`` shows up on the next ``--write-codes`` and a test fails until it
+does. What the models cannot say, the TSH ``config.tsh`` key a setting is read from and the
+meaning of a field without help text, is in the two hand tables below; a field with neither a
+help text nor a meaning here is refused (``ManualError``), so no row is ever blank.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from .formats.config import COMMON_KEYS
+from .models import Division, Tournament
+
+# the models whose fields a director sets, in the order the page shows them
+SETTING_MODELS: tuple[type[models.Model], ...] = (Tournament, Division)
+
+# fields of those models that are no setting: the division's tournament is where it lives
+NOT_SETTINGS: dict[str, str] = {
+    "Division.tournament": "the tournament a division belongs to",
+}
+
+# the meaning of a field whose model gives no help text
+MEANINGS: dict[str, str] = {
+    "Tournament.name": "the event's name, on every page, pairing sheet and export",
+    "Tournament.slug": "the event's part of its web address (`/t/SLUG/`)",
+    "Tournament.start_date": "the first day; the events calendar sorts by it",
+    "Tournament.end_date": "the last day (never before the first)",
+    "Tournament.venue": "where it is played, shown on the event's pages",
+    "Tournament.realm": "the federation preset: fills the bye and forfeit spreads and the "
+    "rating system of new divisions, which a director may still change",
+    "Tournament.max_rounds": "rounds of the whole event when the divisions do not say",
+    "Tournament.gibson_spread": "spread a leader is assumed able to win by per remaining "
+    "round when deciding whether the leader is clinched (Gibsonized)",
+    "Tournament.paper": "paper size of the printed pairings, standings and scorecards",
+    "Tournament.directors": "the directors: they change everything about the event",
+    "Division.name": "the division's name (`A`, `Premier`...), unique in its event",
+    "Division.slug": "the division's part of its web address",
+    "Division.position": "order of the divisions on pages and exports",
+    "Division.rating_system": "how ratings are computed for this division (`nsa2008`, "
+    "`wespa-tsh`, `absp`, `aus`...)",
+    "Division.rating_list": "the rating list the players' ratings are looked up in",
+}
+
+# field -> how config.tsh (or the division line) gives it; only where TSH has one
+TSH_KEYS: dict[str, str] = {
+    "Tournament.name": "`event_name`",
+    "Tournament.start_date": "`event_date`",
+    "Tournament.realm": "`realm`",
+    "Tournament.bye_spread": "`bye_spread`",
+    "Tournament.spread_cap": "`spread_cap` (a number)",
+    "Tournament.spread_caps": "`spread_cap` (a list by round)",
+    "Tournament.standings_spread_cap": "`standings_spread_cap`",
+    "Tournament.max_rounds": "`max_rounds`",
+    "Tournament.gibson": "`gibson`",
+    "Tournament.gibson_spread": "`gibson_spread`",
+    "Tournament.config": "every other line, kept and written back",
+    "Division.name": "`division NAME FILE`",
+    "Division.file_name": "`division NAME FILE`",
+    "Division.rounds": "`max_rounds` (or `max_rounds = {A => 7}`)",
+    "Division.rating_system": "`rating_system`",
+}
+
+# settings kept in Division.config (a director sets them on the division's settings page)
+DIVISION_CONFIG: tuple[tuple[str, str, str], ...] = (
+    (
+        "double_entry",
+        "off",
+        "each result typed is a card; a game is recorded only when two cards agree",
+    ),
+    (
+        "chances",
+        "shown",
+        "`{hide, hide_last}`: hide the prize chances from the public, or only for the "
+        "last rounds; the staff still see them",
+    ),
+)
+
+
+def setting_fields() -> list[tuple[str, models.Field]]:
+    """("Model.field", field) for every field a director sets: concrete, editable, not
+    created by Django (the id) and not named in ``NOT_SETTINGS``."""
+    found = []
+    for model in SETTING_MODELS:
+        for field in model._meta.get_fields():
+            if not field.concrete or field.auto_created or not field.editable:
+                continue
+            name = f"{model.__name__}.{field.name}"
+            if name not in NOT_SETTINGS:
+                found.append((name, field))
+    return found
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _default(field: models.Field) -> str:
+    if isinstance(field, models.ManyToManyField):
+        return "nobody"
+    if not field.has_default():
+        return "empty" if field.null or field.blank else "required"
+    value = field.default() if callable(field.default) else field.default
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value in ([], {}, ""):
+        return "empty"
+    return f"`{value}`"
+
+
+def _meaning(name: str, field: models.Field) -> str:
+    from .manual import ManualError
+
+    meaning = str(field.help_text) or MEANINGS.get(name, "")
+    if not meaning:
+        raise ManualError(
+            f"{name} has no help text and no meaning in tournament/manual_reference.py's "
+            "MEANINGS: give it one, then run manage.py build_manual --write-codes"
+        )
+    if field.choices:
+        meaning += "; one of " + ", ".join(f"`{v}` ({label})" for v, label in field.choices)
+    return meaning
+
+
+def settings_page() -> str:
+    """docs/settings.md as it must read: one row per setting of ``setting_fields()``."""
+    lines = [
+        "# Tournament and division settings",
+        "",
+        "Every setting a director gives a tournament or a division (on the console's settings "
+        "pages, through the API, or read from an imported `config.tsh`), with its meaning, "
+        "its default and the TSH `config.tsh` key it is read from and written back to, where "
+        "TSH has one. This page is written from the models (`tournament/models/core.py`) by "
+        "`manage.py build_manual --write-codes`; `tests/core/test_manual.py` fails when a "
+        "setting is missing. The config keys themselves are in [Coming from TSH](tsh.md).",
+    ]
+    heading = None
+    for name, field in setting_fields():
+        model = name.split(".")[0]
+        if model != heading:
+            heading = model
+            lines += ["", f"## {model}", "", "| setting | meaning | default | TSH key |"]
+            lines.append("|---|---|---|---|")
+        title = f"`{field.name}` ({field.verbose_name})"
+        tsh = TSH_KEYS.get(name, "none")
+        lines.append(
+            f"| {title} | {_cell(_meaning(name, field))} | {_cell(_default(field))} | {tsh} |"
+        )
+    lines += [
+        "",
+        "## Division settings kept in its config",
+        "",
+        "| setting | default | meaning |",
+        "|---|---|---|",
+    ]
+    lines += [
+        f"| `{key}` | {default} | {_cell(meaning)} |" for key, default, meaning in DIVISION_CONFIG
+    ]
+    unmapped = [key for key in COMMON_KEYS if key not in " ".join(TSH_KEYS.values())]
+    if unmapped:
+        lines += [
+            "",
+            "The other `config.tsh` keys Gibson reads ("
+            + ", ".join(f"`{k}`" for k in unmapped)
+            + ") are kept with the event and written back to TSH and the tourney.js feed; "
+            "[Coming from TSH](tsh.md) says what each does here.",
+        ]
+    return "\n".join(lines) + "\n"
