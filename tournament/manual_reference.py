@@ -10,6 +10,8 @@ help text nor a meaning here is refused (``ManualError``), so no row is ever bla
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 
 from .formats.config import COMMON_KEYS
@@ -168,4 +170,169 @@ def settings_page() -> str:
             + ") are kept with the event and written back to TSH and the tourney.js feed; "
             "[Coming from TSH](tsh.md) says what each does here.",
         ]
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------ the API
+
+METHODS = ("get", "post", "put", "patch", "delete")
+# what a path's part names when its view gives it no description (the URLs say it all)
+PATH_PARAMETERS = {
+    "slug": "the tournament's slug",
+    "division": "the division's slug",
+    "round": "the round's number, from 1",
+    "number": "the player's number in the division",
+    "board": "the board's number",
+}
+
+
+def api_schema() -> dict[str, Any]:
+    """The OpenAPI schema the site publishes at /api/schema/ (drf-spectacular, its hooks run)."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    return SchemaGenerator().get_schema(request=None, public=True)
+
+
+def _first(text: object) -> str:
+    """A description's first paragraph on one line (the rest lists an enum's values again)."""
+    return " ".join(str(text or "").strip().split("\n\n", 1)[0].split())
+
+
+class _Types:
+    """Schema objects as short type names: ``Game``, ``list of Game``, ``one of `a`, `b```."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.components = (schema.get("components") or {}).get("schemas") or {}
+
+    def name(self, ref: str) -> str:
+        return ref.rsplit("/", 1)[-1]
+
+    def describe(self, node: dict[str, Any]) -> str:
+        if "$ref" in node:
+            target = self.components.get(self.name(node["$ref"]), {})
+            if "enum" in target:
+                return self.describe(target)
+            return f"`{self.name(node['$ref'])}`"
+        for combined in ("allOf", "oneOf", "anyOf"):
+            if combined in node:
+                said = " or ".join(self.describe(part) for part in node[combined])
+                return said + (" or null" if node.get("nullable") else "")
+        if "enum" in node:
+            values = [v for v in node["enum"] if v not in ("", None)]
+            return "one of " + ", ".join(f"`{v}`" for v in values)
+        kind = node.get("type", "any")
+        if kind == "array":
+            kind = "list of " + self.describe(node.get("items") or {})
+        elif node.get("format"):
+            kind = f"{kind} ({node['format']})"
+        return kind + (" or null" if node.get("nullable") else "")
+
+    def fields(self, node: dict[str, Any], *, request: bool) -> list[str]:
+        """An object's properties as table rows (a request leaves the read-only ones out)."""
+        if "$ref" in node:
+            node = self.components.get(self.name(node["$ref"]), {})
+        required = set(node.get("required") or [])
+        rows = []
+        for name, prop in (node.get("properties") or {}).items():
+            if request and prop.get("readOnly"):
+                continue
+            needed = "yes" if name in required else "no"
+            rows.append(
+                f"| `{name}` | {_cell(self.describe(prop))} | {needed} "
+                f"| {_cell(_first(prop.get('description')))} |"
+            )
+        return rows
+
+
+def _group(path: str) -> str:
+    """The API's part a path belongs to: its first segment after /api/v1/."""
+    return path.removeprefix("/api/v1/").split("/", 1)[0]
+
+
+def api_reference_page(schema: dict[str, Any] | None = None) -> str:
+    """docs/api-reference.md as it must read: every operation of the published schema."""
+    schema = schema if schema is not None else api_schema()
+    types = _Types(schema)
+    lines = [
+        "# API reference",
+        "",
+        "Every operation of the JSON API, written from the OpenAPI schema the site publishes "
+        "at `/api/schema/` (browse it at `/api/docs/`) by `manage.py build_manual "
+        "--write-codes`; `tests/core/test_manual.py` fails when this page is out of date. "
+        "How to sign in, page through lists and read refusals is on "
+        "[API and feeds](api.md); every refusal code is on [Refusal codes](refusals.md).",
+    ]
+    group = None
+    for path, operations in schema["paths"].items():
+        for method in METHODS:
+            operation = operations.get(method)
+            if operation is None:
+                continue
+            if _group(path) != group:
+                group = _group(path)
+                lines += ["", f"## {group.replace('-', ' ').capitalize()}"]
+            lines += ["", f"### {method.upper()} `{path}`", ""]
+            lines.append(_first(operation.get("description")) or "(no description)")
+            open_to_all = {} in (operation.get("security") or [{}])
+            lines += [
+                "",
+                "Sign-in: "
+                + (
+                    "none needed."
+                    if open_to_all
+                    else "an API token (`Authorization: Token ...`) or a signed-in session."
+                ),
+            ]
+            parameters = operation.get("parameters") or []
+            if parameters:
+                lines += [
+                    "",
+                    "| parameter | in | type | required | meaning |",
+                    "|---|---|---|---|---|",
+                ]
+                for p in parameters:
+                    needed = "yes" if p.get("required") else "no"
+                    kind = _cell(types.describe(p.get("schema") or {}))
+                    meaning = _first(p.get("description"))
+                    if not meaning and p["in"] == "path":
+                        meaning = PATH_PARAMETERS.get(p["name"], "")
+                    lines.append(
+                        f"| `{p['name']}` | {p['in']} | {kind} | {needed} | {_cell(meaning)} |"
+                    )
+            body = operation.get("requestBody")
+            if body:
+                content = body.get("content") or {}
+                media = "application/json" if "application/json" in content else next(iter(content))
+                node = content[media].get("schema") or {}
+                lines += ["", f"Request body (`{media}`): {types.describe(node)}", ""]
+                rows = types.fields(node, request=True)
+                if rows:
+                    lines += ["| field | type | required | meaning |", "|---|---|---|---|", *rows]
+            lines += ["", "| answer | meaning | body |", "|---|---|---|"]
+            for status, answer in operation.get("responses", {}).items():
+                content = answer.get("content") or {}
+                bodies = [
+                    f"{types.describe(c.get('schema') or {})} (`{media}`)"
+                    if media != "application/json"
+                    else types.describe(c.get("schema") or {})
+                    for media, c in content.items()
+                ]
+                meaning = _first(answer.get("description")) or "done"
+                lines.append(
+                    f"| {status} | {_cell(meaning)} | {_cell(', '.join(bodies) or 'none')} |"
+                )
+    lines += [
+        "",
+        "## Objects",
+        "",
+        "The objects the answers and request bodies above name, field by field.",
+    ]
+    for name, node in types.components.items():
+        if "enum" in node or not node.get("properties"):
+            continue
+        lines += ["", f"### `{name}`", ""]
+        if _first(node.get("description")):
+            lines += [_first(node.get("description")), ""]
+        lines += ["| field | type | required | meaning |", "|---|---|---|---|"]
+        lines += types.fields(node, request=name.endswith("Request"))
     return "\n".join(lines) + "\n"

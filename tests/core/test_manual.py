@@ -27,7 +27,12 @@ from tournament.manual import (
     codes_outside_codes,
     refusal_codes_page,
 )
-from tournament.manual_reference import NOT_SETTINGS, settings_page
+from tournament.manual_reference import (
+    NOT_SETTINGS,
+    api_reference_page,
+    api_schema,
+    settings_page,
+)
 from tournament.models import Division, Tournament
 
 DOCS = REPO / "docs"
@@ -260,6 +265,46 @@ def test_a_new_setting_needs_its_row_and_a_meaning(monkeypatch):
     )
     with pytest.raises(ManualError, match="Tournament.silent has no help text"):
         settings_page()
+
+
+def test_the_api_reference_is_what_the_published_schema_says_now():
+    """docs/api-reference.md is written from drf-spectacular's schema: an endpoint added,
+    removed or redocumented fails this test until ``build_manual --write-codes`` runs."""
+    page = (DOCS / "api-reference.md").read_text(encoding="utf-8")
+    schema = api_schema()
+    operations = [
+        f"### {method.upper()} `{path}`"
+        for path, methods in schema["paths"].items()
+        for method in methods
+        if method in ("get", "post", "put", "patch", "delete")
+    ]
+    assert len(operations) > 40
+    assert [o for o in operations if o not in page] == []
+    assert page == api_reference_page(schema), "run manage.py build_manual --write-codes"
+
+
+def test_the_api_reference_shows_an_endpoint_with_its_parameters_body_and_answers():
+    page = (DOCS / "api-reference.md").read_text(encoding="utf-8")
+    results = page.split("### POST `/api/v1/tournaments/{slug}/divisions/{division}/results/`")[1]
+    results = results.split("\n### ")[0]
+    assert "Record a game's result from one player's side" in results  # the view's docstring
+    assert "Sign-in: an API token" in results
+    assert "| `division` | path | string | yes | the division's slug |" in results
+    assert "| `player` | integer | yes | player number |" in results  # the request's fields
+    assert "one of `scores`, `forfeit`, `double_forfeit`" in results
+    assert "| 201 | done | `Game` |" in results and "| 403 | refused | `Errors` |" in results
+    assert "\n### `Game`\n" in page  # the answer's object, field by field
+
+
+def test_the_api_reference_would_show_a_new_endpoint():
+    schema = api_schema()
+    schema["paths"]["/api/v1/tournaments/{slug}/prizes/"] = {
+        "get": {"description": "The prizes won so far.\n\nWhy it is cached.", "responses": {}}
+    }
+    page = api_reference_page(schema)
+    assert "### GET `/api/v1/tournaments/{slug}/prizes/`\n\nThe prizes won so far.\n" in page
+    assert "Why it is cached" not in page
+    assert page != (DOCS / "api-reference.md").read_text(encoding="utf-8")
 
 
 def environment_settings() -> set[str]:

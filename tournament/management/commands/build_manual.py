@@ -5,7 +5,8 @@ built beside the served folder and swapped in (``tournament.manual.publish_manua
 reader never gets half a manual.
 ``--write-codes`` first rewrites the generated pages: docs/refusals.md from
 ``tournament.errors.CODES`` (after a refusal code is added or reworded) and docs/settings.md
-from the models (``tournament.manual_reference``, after a setting is added).
+from the models (``tournament.manual_reference``, after a setting is added) and
+docs/api-reference.md from the published OpenAPI schema (after an endpoint changed).
 ``--screenshots`` first takes the manual's pictures again (docs/img/) from a fresh demo
 (``tournament.manual_screenshots``), after the console or a page changed; ``--only NAME``
 takes just those.
@@ -21,6 +22,7 @@ from django.core.management import CommandError
 from django.core.management.base import CommandParser
 
 from ...manual import (
+    API_REFERENCE_PAGE,
     REFUSALS_PAGE,
     SETTINGS_PAGE,
     ManualError,
@@ -54,7 +56,8 @@ class Command(GibsonCommand):
             "--write-codes",
             action="store_true",
             help="first rewrite the generated pages: docs/refusals.md from tournament/errors.py's "
-            "CODES, docs/settings.md from the Tournament and Division models",
+            "CODES, docs/settings.md from the Tournament and Division models, "
+            "docs/api-reference.md from the OpenAPI schema",
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -74,10 +77,11 @@ class Command(GibsonCommand):
                 "name a new or empty folder"
             )
         if opts["write_codes"]:
-            from ...manual_reference import settings_page
+            from ...manual_reference import api_reference_page, settings_page
 
             REFUSALS_PAGE.write_text(refusal_codes_page(), encoding="utf-8")
             SETTINGS_PAGE.write_text(settings_page(), encoding="utf-8")
+            API_REFERENCE_PAGE.write_text(api_reference_page(), encoding="utf-8")
         pictures = self._pictures(opts["only"]) if opts["screenshots"] else []
         try:
             pages, _ = publish_manual(target)
