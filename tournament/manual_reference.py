@@ -168,7 +168,7 @@ def settings_page() -> str:
             "The other `config.tsh` keys Gibson reads ("
             + ", ".join(f"`{k}`" for k in unmapped)
             + ") are kept with the event and written back to TSH and the tourney.js feed; "
-            "[Coming from TSH](tsh.md) says what each does here.",
+            "[Coming from TSH](tsh.md#the-configtsh-keys-gibson-reads) says what each does here.",
         ]
     return "\n".join(lines) + "\n"
 

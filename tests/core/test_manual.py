@@ -21,6 +21,7 @@ from django.db import models
 from tests.conftest import REPO
 from tournament import manual_reference
 from tournament.errors import CODES
+from tournament.formats.config import COMMON_KEYS
 from tournament.manual import (
     ManualError,
     build_manual,
@@ -305,6 +306,47 @@ def test_the_api_reference_would_show_a_new_endpoint():
     assert "### GET `/api/v1/tournaments/{slug}/prizes/`\n\nThe prizes won so far.\n" in page
     assert "Why it is cached" not in page
     assert page != (DOCS / "api-reference.md").read_text(encoding="utf-8")
+
+
+def importer_config_keys() -> set[str]:
+    """Every config.tsh key the importer reads: the config reader's ``COMMON_KEYS`` and each
+    key ``tournament/interchange/imports.py`` reads from the settings by name."""
+    source = (REPO / "tournament" / "interchange" / "imports.py").read_text(encoding="utf-8")
+    keys = set(COMMON_KEYS)
+    keys |= set(re.findall(r'\b(?:settings|s)\.get\(\s*"(\w+)"', source))
+    keys |= set(re.findall(r'_setting_int\(\s*(?:settings|s),\s*"(\w+)"', source))
+    keys |= set(re.findall(r'"(\w+)" in s\b', source))
+    return keys
+
+
+def config_keys_missing(tsh_page: str, keys: set[str]) -> list[str]:
+    """The keys no row of tsh.md's config.tsh table names in its first column."""
+    section = tsh_page.split("\n## The config.tsh keys Gibson reads\n", 1)[-1].split("\n## ")[0]
+    first_cells = [row.split(" | ")[0] for row in section.splitlines() if row.startswith("| `")]
+    return sorted(k for k in keys if not any(f"`{k}`" in cell for cell in first_cells))
+
+
+def test_every_config_key_the_importer_reads_is_in_coming_from_tsh():
+    keys = importer_config_keys()
+    assert {"event_name", "spread_cap", "max_rounds", "gibson", "rating_system"} <= keys
+    page = (DOCS / "tsh.md").read_text(encoding="utf-8")
+    assert "\n## The config.tsh keys Gibson reads\n" in page
+    assert config_keys_missing(page, keys) == []
+    # a key read tomorrow and not yet on the page is named
+    assert config_keys_missing(page, keys | {"brand_new_key"}) == ["brand_new_key"]
+
+
+def test_coming_from_tsh_gives_each_venue_command_a_gibson_answer():
+    """Each TSH command of the table has a Gibson equivalent or says "not in Gibson"; the
+    table cites TSH's own manual."""
+    page = (DOCS / "tsh.md").read_text(encoding="utf-8")
+    section = page.split("\n## The commands a director types in TSH\n", 1)[1].split("\n## ")[0]
+    rows = [row for row in section.splitlines() if row.startswith("| `")]
+    named = " ".join(row.split(" | ")[0] for row in rows)
+    for command in ("Addscore", "EditScore", "Missing", "ShowPairings", "RoundStandings"):
+        assert f"`{command}`" in named
+    assert all(len(row.split(" | ")) == 3 and row.split(" | ")[2].strip(" |") for row in rows)
+    assert "poslarchive.com/tsh/doc/commands.html" in section
 
 
 def environment_settings() -> set[str]:
