@@ -249,6 +249,45 @@ def _group(path: str) -> str:
     return path.removeprefix("/api/v1/").split("/", 1)[0]
 
 
+def _operation_lines(types: _Types, method: str, path: str, operation: dict[str, Any]) -> list[str]:
+    """One operation's section: what it does, who may call it, its parameters, its request
+    body's fields and its answers."""
+    lines = ["", f"### {method.upper()} `{path}`", ""]
+    lines.append(_first(operation.get("description")) or "(no description)")
+    open_to_all = {} in (operation.get("security") or [{}])
+    signed_in = "an API token (`Authorization: Token ...`) or a signed-in session."
+    lines += ["", "Sign-in: " + ("none needed." if open_to_all else signed_in)]
+    parameters = operation.get("parameters") or []
+    if parameters:
+        lines += ["", "| parameter | in | type | required | meaning |", "|---|---|---|---|---|"]
+        for p in parameters:
+            needed = "yes" if p.get("required") else "no"
+            kind = _cell(types.describe(p.get("schema") or {}))
+            meaning = _first(p.get("description"))
+            if not meaning and p["in"] == "path":
+                meaning = PATH_PARAMETERS.get(p["name"], "")
+            lines.append(f"| `{p['name']}` | {p['in']} | {kind} | {needed} | {_cell(meaning)} |")
+    body = operation.get("requestBody")
+    if body:
+        content = body.get("content") or {}
+        media = "application/json" if "application/json" in content else next(iter(content))
+        node = content[media].get("schema") or {}
+        lines += ["", f"Request body (`{media}`): {types.describe(node)}", ""]
+        rows = types.fields(node, request=True)
+        if rows:
+            lines += ["| field | type | required | meaning |", "|---|---|---|---|", *rows]
+    lines += ["", "| answer | meaning | body |", "|---|---|---|"]
+    for status, answer in operation.get("responses", {}).items():
+        bodies = [
+            types.describe(c.get("schema") or {})
+            + ("" if media == "application/json" else f" (`{media}`)")
+            for media, c in (answer.get("content") or {}).items()
+        ]
+        meaning = _first(answer.get("description")) or "done"
+        lines.append(f"| {status} | {_cell(meaning)} | {_cell(', '.join(bodies) or 'none')} |")
+    return lines
+
+
 def api_reference_page(schema: dict[str, Any] | None = None) -> str:
     """docs/api-reference.md as it must read: every operation of the published schema."""
     schema = schema if schema is not None else api_schema()
@@ -265,62 +304,12 @@ def api_reference_page(schema: dict[str, Any] | None = None) -> str:
     group = None
     for path, operations in schema["paths"].items():
         for method in METHODS:
-            operation = operations.get(method)
-            if operation is None:
+            if method not in operations:
                 continue
             if _group(path) != group:
                 group = _group(path)
                 lines += ["", f"## {group.replace('-', ' ').capitalize()}"]
-            lines += ["", f"### {method.upper()} `{path}`", ""]
-            lines.append(_first(operation.get("description")) or "(no description)")
-            open_to_all = {} in (operation.get("security") or [{}])
-            lines += [
-                "",
-                "Sign-in: "
-                + (
-                    "none needed."
-                    if open_to_all
-                    else "an API token (`Authorization: Token ...`) or a signed-in session."
-                ),
-            ]
-            parameters = operation.get("parameters") or []
-            if parameters:
-                lines += [
-                    "",
-                    "| parameter | in | type | required | meaning |",
-                    "|---|---|---|---|---|",
-                ]
-                for p in parameters:
-                    needed = "yes" if p.get("required") else "no"
-                    kind = _cell(types.describe(p.get("schema") or {}))
-                    meaning = _first(p.get("description"))
-                    if not meaning and p["in"] == "path":
-                        meaning = PATH_PARAMETERS.get(p["name"], "")
-                    lines.append(
-                        f"| `{p['name']}` | {p['in']} | {kind} | {needed} | {_cell(meaning)} |"
-                    )
-            body = operation.get("requestBody")
-            if body:
-                content = body.get("content") or {}
-                media = "application/json" if "application/json" in content else next(iter(content))
-                node = content[media].get("schema") or {}
-                lines += ["", f"Request body (`{media}`): {types.describe(node)}", ""]
-                rows = types.fields(node, request=True)
-                if rows:
-                    lines += ["| field | type | required | meaning |", "|---|---|---|---|", *rows]
-            lines += ["", "| answer | meaning | body |", "|---|---|---|"]
-            for status, answer in operation.get("responses", {}).items():
-                content = answer.get("content") or {}
-                bodies = [
-                    f"{types.describe(c.get('schema') or {})} (`{media}`)"
-                    if media != "application/json"
-                    else types.describe(c.get("schema") or {})
-                    for media, c in content.items()
-                ]
-                meaning = _first(answer.get("description")) or "done"
-                lines.append(
-                    f"| {status} | {_cell(meaning)} | {_cell(', '.join(bodies) or 'none')} |"
-                )
+            lines += _operation_lines(types, method, path, operations[method])
     lines += [
         "",
         "## Objects",
