@@ -29,6 +29,8 @@ from .errors import CODES, OWNERS
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = REPO / "mkdocs.yml"
 REFUSALS_PAGE = REPO / "docs" / "refusals.md"
+SETTINGS_PAGE = REPO / "docs" / "settings.md"
+API_REFERENCE_PAGE = REPO / "docs" / "api-reference.md"
 ERRORS_MODULE = Path(__file__).resolve().parent / "errors.py"
 # written into a built manual: the digest of the sources it was built from
 STAMP = ".source-digest"

@@ -16,15 +16,25 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import models
 
 from tests.conftest import REPO
+from tournament import manual_reference
 from tournament.errors import CODES
+from tournament.formats.config import COMMON_KEYS
 from tournament.manual import (
     ManualError,
     build_manual,
     codes_outside_codes,
     refusal_codes_page,
 )
+from tournament.manual_reference import (
+    NOT_SETTINGS,
+    api_reference_page,
+    api_schema,
+    settings_page,
+)
+from tournament.models import Division, Tournament
 
 DOCS = REPO / "docs"
 REFERENCE = DOCS / "reference.md"
@@ -194,6 +204,149 @@ def test_codes_the_faces_answer_outside_codes_are_on_the_refusals_page():
 def test_the_refusals_page_would_name_a_new_code(monkeypatch):
     monkeypatch.setitem(CODES, "brand_new_refusal", "something {what} was refused")
     assert "| `brand_new_refusal` | `something {what} was refused` |" in refusal_codes_page()
+
+
+def _settings_page_sections() -> dict[str, str]:
+    """docs/settings.md cut at its '## ' headings: heading -> the text under it."""
+    page = (DOCS / "settings.md").read_text(encoding="utf-8")
+    return {part.split("\n", 1)[0]: part.split("\n", 1)[1] for part in page.split("\n## ")[1:]}
+
+
+def test_every_director_setting_of_a_tournament_and_a_division_is_on_the_settings_page():
+    """Read from the models here, not through the generator: a field a director can set
+    (concrete, editable, not Django's id) added to Tournament or Division fails this test
+    until ``build_manual --write-codes`` writes its row, with a meaning."""
+    sections = _settings_page_sections()
+    missing = []
+    for model in (Tournament, Division):
+        rows = sections.get(model.__name__, "")
+        for field in model._meta.get_fields():
+            if not field.concrete or field.auto_created or not field.editable:
+                continue
+            if f"{model.__name__}.{field.name}" in NOT_SETTINGS:
+                continue
+            row = re.search(rf"^\| `{field.name}` \(.*$", rows, re.M)
+            cells = row.group().split(" | ") if row else []
+            if len(cells) != 4 or not all(c.strip(" |") for c in cells):
+                missing.append(f"{model.__name__}.{field.name}")
+    assert missing == [], f"run manage.py build_manual --write-codes; missing: {missing}"
+    assert set(NOT_SETTINGS) == {"Division.tournament"}  # the parent, not a setting
+    page = (DOCS / "settings.md").read_text(encoding="utf-8")
+    assert page == settings_page(), "run manage.py build_manual --write-codes"
+
+
+def test_the_settings_page_says_the_tsh_key_and_the_default_from_the_model():
+    rows = _settings_page_sections()["Tournament"]
+    assert "| `bye_spread` (bye spread) | spread a bye scores (a win) | `50` | `bye_spread` |" in (
+        rows
+    )
+    assert "`nsa` (NASPA (North America))" in rows  # the choices, with their labels
+    assert re.search(r"^\| `gibson` \(gibson\) \| .* \| on \| `gibson` \|$", rows, re.M)
+    assert re.search(r"^\| `name` \(name\) \| .* \| required \| `event_name` \|$", rows, re.M)
+    assert "| `rating_system` (rating system) |" in _settings_page_sections()["Division"]
+
+
+def test_a_new_setting_needs_its_row_and_a_meaning(monkeypatch):
+    """A field added to Tournament gets a row on the next --write-codes (so the committed page
+    is out of date until then); one with no help text and no hand-written meaning is refused
+    rather than given a blank row."""
+    fields = manual_reference.setting_fields()
+    fee = models.PositiveIntegerField(default=0, help_text="the entry fee, in cents")
+    fee.set_attributes_from_name("entry_fee")
+    monkeypatch.setattr(
+        manual_reference, "setting_fields", lambda: [*fields, ("Tournament.entry_fee", fee)]
+    )
+    page = settings_page()
+    assert "| `entry_fee` (entry fee) | the entry fee, in cents | `0` | none |" in page
+    assert page != (DOCS / "settings.md").read_text(encoding="utf-8")
+    silent = models.BooleanField(default=False)
+    silent.set_attributes_from_name("silent")
+    monkeypatch.setattr(
+        manual_reference, "setting_fields", lambda: [*fields, ("Tournament.silent", silent)]
+    )
+    with pytest.raises(ManualError, match="Tournament.silent has no help text"):
+        settings_page()
+
+
+def test_the_api_reference_is_what_the_published_schema_says_now():
+    """docs/api-reference.md is written from drf-spectacular's schema: an endpoint added,
+    removed or redocumented fails this test until ``build_manual --write-codes`` runs."""
+    page = (DOCS / "api-reference.md").read_text(encoding="utf-8")
+    schema = api_schema()
+    operations = [
+        f"### {method.upper()} `{path}`"
+        for path, methods in schema["paths"].items()
+        for method in methods
+        if method in ("get", "post", "put", "patch", "delete")
+    ]
+    assert len(operations) > 40
+    assert [o for o in operations if o not in page] == []
+    assert page == api_reference_page(schema), "run manage.py build_manual --write-codes"
+
+
+def test_the_api_reference_shows_an_endpoint_with_its_parameters_body_and_answers():
+    page = (DOCS / "api-reference.md").read_text(encoding="utf-8")
+    results = page.split("### POST `/api/v1/tournaments/{slug}/divisions/{division}/results/`")[1]
+    results = results.split("\n### ")[0]
+    assert "Record a game's result from one player's side" in results  # the view's docstring
+    assert "Sign-in: an API token" in results
+    assert "| `division` | path | string | yes | the division's slug |" in results
+    assert "| `player` | integer | yes | player number |" in results  # the request's fields
+    assert "one of `scores`, `forfeit`, `double_forfeit`" in results
+    assert "| 201 | done | `Game` |" in results and "| 403 | refused | `Errors` |" in results
+    assert "\n### `Game`\n" in page  # the answer's object, field by field
+
+
+def test_the_api_reference_would_show_a_new_endpoint():
+    schema = api_schema()
+    schema["paths"]["/api/v1/tournaments/{slug}/prizes/"] = {
+        "get": {"description": "The prizes won so far.\n\nWhy it is cached.", "responses": {}}
+    }
+    page = api_reference_page(schema)
+    assert "### GET `/api/v1/tournaments/{slug}/prizes/`\n\nThe prizes won so far.\n" in page
+    assert "Why it is cached" not in page
+    assert page != (DOCS / "api-reference.md").read_text(encoding="utf-8")
+
+
+def importer_config_keys() -> set[str]:
+    """Every config.tsh key the importer reads: the config reader's ``COMMON_KEYS`` and each
+    key ``tournament/interchange/imports.py`` reads from the settings by name."""
+    source = (REPO / "tournament" / "interchange" / "imports.py").read_text(encoding="utf-8")
+    keys = set(COMMON_KEYS)
+    keys |= set(re.findall(r'\b(?:settings|s)\.get\(\s*"(\w+)"', source))
+    keys |= set(re.findall(r'_setting_int\(\s*(?:settings|s),\s*"(\w+)"', source))
+    keys |= set(re.findall(r'"(\w+)" in s\b', source))
+    return keys
+
+
+def config_keys_missing(tsh_page: str, keys: set[str]) -> list[str]:
+    """The keys no row of tsh.md's config.tsh table names in its first column."""
+    section = tsh_page.split("\n## The config.tsh keys Gibson reads\n", 1)[-1].split("\n## ")[0]
+    first_cells = [row.split(" | ")[0] for row in section.splitlines() if row.startswith("| `")]
+    return sorted(k for k in keys if not any(f"`{k}`" in cell for cell in first_cells))
+
+
+def test_every_config_key_the_importer_reads_is_in_coming_from_tsh():
+    keys = importer_config_keys()
+    assert {"event_name", "spread_cap", "max_rounds", "gibson", "rating_system"} <= keys
+    page = (DOCS / "tsh.md").read_text(encoding="utf-8")
+    assert "\n## The config.tsh keys Gibson reads\n" in page
+    assert config_keys_missing(page, keys) == []
+    # a key read tomorrow and not yet on the page is named
+    assert config_keys_missing(page, keys | {"brand_new_key"}) == ["brand_new_key"]
+
+
+def test_coming_from_tsh_gives_each_venue_command_a_gibson_answer():
+    """Each TSH command of the table has a Gibson equivalent or says "not in Gibson"; the
+    table cites TSH's own manual."""
+    page = (DOCS / "tsh.md").read_text(encoding="utf-8")
+    section = page.split("\n## The commands a director types in TSH\n", 1)[1].split("\n## ")[0]
+    rows = [row for row in section.splitlines() if row.startswith("| `")]
+    named = " ".join(row.split(" | ")[0] for row in rows)
+    for command in ("Addscore", "EditScore", "Missing", "ShowPairings", "RoundStandings"):
+        assert f"`{command}`" in named
+    assert all(len(row.split(" | ")) == 3 and row.split(" | ")[2].strip(" |") for row in rows)
+    assert "poslarchive.com/tsh/doc/commands.html" in section
 
 
 def environment_settings() -> set[str]:

@@ -3,10 +3,13 @@
 ``serve_demo`` runs it at start; a site under ``serve`` runs it after an upgrade. The pages are
 built beside the served folder and swapped in (``tournament.manual.publish_manual``), so a
 reader never gets half a manual.
-``--write-codes`` first rewrites docs/refusals.md from ``tournament.errors.CODES`` (after a
-refusal code is added or reworded). ``--screenshots`` first takes the manual's pictures again
-(docs/img/) from a fresh demo (``tournament.manual_screenshots``), after the console or a page
-changed; ``--only NAME`` takes just those.
+``--write-codes`` first rewrites the generated pages: docs/refusals.md from
+``tournament.errors.CODES`` (after a refusal code is added or reworded) and docs/settings.md
+from the models (``tournament.manual_reference``, after a setting is added) and
+docs/api-reference.md from the published OpenAPI schema (after an endpoint changed).
+``--screenshots`` first takes the manual's pictures again (docs/img/) from a fresh demo
+(``tournament.manual_screenshots``), after the console or a page changed; ``--only NAME``
+takes just those.
 """
 
 from __future__ import annotations
@@ -18,7 +21,14 @@ from django.conf import settings
 from django.core.management import CommandError
 from django.core.management.base import CommandParser
 
-from ...manual import REFUSALS_PAGE, ManualError, publish_manual, refusal_codes_page
+from ...manual import (
+    API_REFERENCE_PAGE,
+    REFUSALS_PAGE,
+    SETTINGS_PAGE,
+    ManualError,
+    publish_manual,
+    refusal_codes_page,
+)
 from ..base import GibsonCommand
 
 
@@ -45,7 +55,9 @@ class Command(GibsonCommand):
         parser.add_argument(
             "--write-codes",
             action="store_true",
-            help="first rewrite docs/refusals.md from tournament/errors.py's CODES",
+            help="first rewrite the generated pages: docs/refusals.md from tournament/errors.py's "
+            "CODES, docs/settings.md from the Tournament and Division models, "
+            "docs/api-reference.md from the OpenAPI schema",
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -65,7 +77,11 @@ class Command(GibsonCommand):
                 "name a new or empty folder"
             )
         if opts["write_codes"]:
+            from ...manual_reference import api_reference_page, settings_page
+
             REFUSALS_PAGE.write_text(refusal_codes_page(), encoding="utf-8")
+            SETTINGS_PAGE.write_text(settings_page(), encoding="utf-8")
+            API_REFERENCE_PAGE.write_text(api_reference_page(), encoding="utf-8")
         pictures = self._pictures(opts["only"]) if opts["screenshots"] else []
         try:
             pages, _ = publish_manual(target)
