@@ -247,8 +247,9 @@ def desk_under_crowd(
     crowded: list[float] = []
     for _ in range(6):  # warm: each desk worker past its first requests (imports, caches)
         desk.post()
-    for _ in range(passes):
-        time.sleep(settle)
+    for n in range(passes):
+        # the first quiet pass follows the gunicorn-only rows, whose queue is the longest
+        time.sleep(settle * (3 if n == 0 else 1))
         quiet += [desk.post() for _ in range(lines)]
         if shutil.which("wrk") is None:  # the asyncio client in a child: the same crowd
             crowd = spawn(
@@ -273,7 +274,13 @@ def desk_under_crowd(
     rows = []
     for name, times in (("desk, quiet", quiet), ("desk, crowd", crowded)):
         rows.append(
-            {"row": name, "n": len(times), "p50_ms": _p(times, 50), "p99_ms": _p(times, 99)}
+            {
+                "row": name,
+                "n": len(times),
+                "p50_ms": _p(times, 50),
+                "p95_ms": _p(times, 95),  # beside p99, which at 80 lines is the slowest one
+                "p99_ms": _p(times, 99),
+            }
         )
     return rows
 
@@ -479,10 +486,13 @@ def main() -> int:
         f"alone and {crowded['n']} under {CROWD_CONNECTIONS} connections of random player "
         "pages, alternating; each line a new version"
     )
-    print(f"{'row':<22}{'lines':>6}{'p50 ms':>8}{'p99 ms':>8}{'p99 ratio':>11}")
+    print(f"{'row':<22}{'lines':>6}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'p99 ratio':>11}")
     for r in desk_rows:
         ratio = f"{desk_ratio:.2f}x" if r is crowded else "1.00x"
-        print(f"{r['row']:<22}{r['n']:>6}{r['p50_ms']:>8.1f}{r['p99_ms']:>8.1f}{ratio:>11}")
+        print(
+            f"{r['row']:<22}{r['n']:>6}{r['p50_ms']:>8.1f}{r['p95_ms']:>8.1f}"
+            f"{r['p99_ms']:>8.1f}{ratio:>11}"
+        )
     print(targets + f"; the desk's p99 under the crowd <= {DESK_MAX_RATIO}x its p99 alone")
     return verdict(missed, broken, short=args.short)
 
