@@ -353,12 +353,15 @@ def main() -> int:
         connection.close()
         env = dict(os.environ, GIBSON_DATA_DIR=data_dir, GIBSON_DEBUG="0", GIBSON_LOG_LEVEL="ERROR")
         env.pop("DATABASE_URL", None)
-        front, app = free_port(), free_port()
+        # the desk's pool on a port of its own: by default it takes the port after --addr's,
+        # which another server (or the front's own port) may hold, and serve then exits
+        front, app, desk_port = free_port(), free_port(), free_port()
         server = spawn(
             [sys.executable, str(REPO / "manage.py"), "serve", "--front", f"127.0.0.1:{front}"]
             + ["--addr", f"127.0.0.1:{app}", "--workers", str(args.workers)]
             + ["--app-nice", str(args.app_nice)]
-            + ["--desk-workers", "1" if args.short else "2"],
+            + ["--desk-workers", "1" if args.short else "2"]
+            + ["--desk-addr", f"127.0.0.1:{desk_port}"],
             env=env,
             cwd=REPO,
             stdout=subprocess.DEVNULL,
