@@ -681,8 +681,16 @@ def export_archive(tournament: Tournament, *, min_players: int = 4) -> str:
     return write_archive(config_text, files)
 
 
-def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
-    """TSH's live feed structure; public copies never carry players' passwords."""
+def export_tourney_js(
+    tournament: Tournament,
+    *,
+    public: bool = True,
+    read: Callable[[Division], DivisionRead] | None = None,
+) -> dict:
+    """TSH's live feed structure; public copies never carry players' passwords.
+
+    ``read``: how a division's rows are had (default: read now); the feed's view passes the
+    rows cached for the tournament's version, which the pages of that version share."""
     from ratings.division import RatingError, division_estimates
     from ratings.engine import NO_RATING_SYSTEM
     from tournament.formats.tourney_js import TERMDICT, VIEWER_CONFIG, computed_keys
@@ -700,9 +708,9 @@ def export_tourney_js(tournament: Tournament, *, public: bool = True) -> dict:
     # player's ``photo`` stays as TSH writes it unset, so the feed is unchanged byte for byte
     photos = tournament_photos(tournament)
     for division in tournament.divisions.order_by("position", "name").select_related("rating_list"):
-        read = DivisionRead.load(division)  # the division's only two queries
-        snapshot = read.snapshot()
-        players = division_players(division, read)
+        rows = (read or DivisionRead.load)(division)  # the division's only two queries
+        snapshot = rows.snapshot()
+        players = division_players(division, rows)
         if public:
             for p in players:
                 p.fields.pop("password", None)

@@ -36,6 +36,7 @@ from .caching import (
     _remember,
     cache_add,
     cache_get,
+    division_read,
     public_page,
     tournament_version,
 )
@@ -52,7 +53,10 @@ def _feed(request: HttpRequest, slug: str, version: Version | None) -> HttpRespo
     tournaments have a feed, and it is the same for everyone (``public_only``)."""
     if version is None or not version.published:
         raise Http404(f"no published tournament {slug!r}")
-    body = write_tourney_js(export_tourney_js(version.tournament, public=True)).encode("utf-8")
+    feed = export_tourney_js(
+        version.tournament, public=True, read=lambda division: division_read(version, division)
+    )
+    body = write_tourney_js(feed).encode("utf-8")
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
     response["Access-Control-Allow-Origin"] = "*"  # overlays run on other origins
     return response

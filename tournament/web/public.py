@@ -36,7 +36,6 @@ from ..selectors import (
     division_team_standings,
     division_teams,
     games_seen_by,
-    player_game_rows,
     records_by_round,
     replica_note,
     round_boards,
@@ -50,7 +49,15 @@ from ..selectors.gcg import (
 from ..selectors.photos import approved_photo
 from ..standings import StandingsRow
 from ..team_standings import TeamStandingsRow
-from .caching import PUBLIC, Version, cached, data_key, tournament_version, viewer_role
+from .caching import (
+    PUBLIC,
+    Version,
+    cached,
+    data_key,
+    division_read,
+    tournament_version,
+    viewer_role,
+)
 from .caching import public_page as cached_page
 from .chances import chances_hidden, page_chances
 from .gcg import game_page, zip_response
@@ -197,7 +204,8 @@ class _Page:
 
     def snapshot(self) -> DivisionSnapshot:
         if self._snapshot is None:
-            self._snapshot = DivisionSnapshot.load(self.div)
+            # the rows every page of this version shares (one read per version, not per page)
+            self._snapshot = division_read(self.version, self.div).snapshot()
         return self._snapshot
 
     def key(self, *parts: object) -> str:
@@ -427,10 +435,8 @@ def player(
             count=len(facts.entries),
         )
         return _refuse(request, str(exc), 404)
-    rows_of_games = (
-        page.snapshot().games if page._snapshot is not None else player_game_rows(div, entry.pk)
-    )
-    games = games_seen_by(entry, rows_of_games, facts.entries)
+    # the division's rows of this version, shared with its standings and tourney.js
+    games = games_seen_by(entry, page.snapshot().games, facts.entries)
     last = facts.last_round
     standing = next(r for r in facts.rows if r.number == entry.number)
     running = records_by_round(div.tournament, entry, games, facts.entries)

@@ -46,7 +46,7 @@ from tournament.errors import ServiceError
 
 from ..formats.gcg import MAX_BYTES
 from ..models import Entry, Game, GameRecord
-from ..selectors import games_seen_by, player_game_rows, records_by_round
+from ..selectors import games_seen_by, records_by_round
 from ..selectors.gcg import record_of
 from ..selectors.photos import photo_state
 from ..services.checkin import player_check_in
@@ -65,7 +65,7 @@ from ..services.selfentry import (
 )
 from ..services.venue import venue_reports
 from .addresses import client_address
-from .caching import tournament_version
+from .caching import division_read, tournament_version
 from .errors import busy_refusal
 from .forms.selfentry import ConfirmForm, DisputeForm, ReportForm
 from .gate import shut_self
@@ -143,7 +143,8 @@ def _card(entry: Entry) -> Card:
     view = facts.entries.get(entry.pk)
     if view is None:  # the entry was removed meanwhile: nothing of theirs to show
         return Card([], None, facts.last_round, facts.scored_round)
-    games = games_seen_by(view, player_game_rows(div, entry.pk), facts.entries)
+    # the division's rows of this version, which its public pages share
+    games = games_seen_by(view, division_read(version, div).games, facts.entries)
     running = records_by_round(div.tournament, view, games, facts.entries)
     standing = next((r for r in facts.rows if r.number == entry.number), None)
     by_round = {g.round: g for g in games}
