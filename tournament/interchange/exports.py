@@ -691,8 +691,6 @@ def export_tourney_js(
 
     ``read``: how a division's rows are had (default: read now); the feed's view passes the
     rows cached for the tournament's version, which the pages of that version share."""
-    from ratings.division import RatingError, division_estimates
-    from ratings.engine import NO_RATING_SYSTEM
     from tournament.formats.tourney_js import TERMDICT, VIEWER_CONFIG, computed_keys
     from tournament.models import REALM_DEFAULTS, Realm
     from tournament.selectors.photos import tournament_photos
@@ -715,19 +713,11 @@ def export_tourney_js(
             for p in players:
                 p.fields.pop("password", None)
         divisions.append((division.name, players))
-        try:
-            newr = {
-                row["number"]: row["by_round"]
-                for row in division_estimates(division, snapshot=snapshot)
-            }
-        except (RatingError, ValueError):
-            newr = {}  # a system we cannot rate: the viewers show no new ratings
         ranks, capped = _round_ranks(tournament, division, players, snapshot)
         system = division.rating_system or (
             division.rating_list.system if division.rating_list_id else realm_system
         )
-        if system == NO_RATING_SYSTEM:
-            newr = _copied_ratings(players, newr)
+        newr = _feed_estimates(division, snapshot, players, system)
         systems.append(system)
         keys, per_player = computed_keys(
             players,
@@ -744,7 +734,7 @@ def export_tourney_js(
             capped_ranks=capped,
             kept=(division.config or {}).get("tourney_js") or {},
         )
-        for e in read.entries:
+        for e in rows.entries:
             if e.player_id in photos:
                 per_player[e.number]["photo"] = photos[e.player_id]
         division_keys.append(keys)
@@ -770,6 +760,25 @@ def export_tourney_js(
     return build_tourney_js(
         config, divisions, top=top, division_keys=division_keys, player_keys=player_keys
     )
+
+
+def _feed_estimates(
+    division: Division, snapshot: Any, players: list[TshPlayer], system: str
+) -> dict[int, list[int | str]]:
+    """Each player's estimate after every round, as the feed's ``newr`` carries it."""
+    from ratings.division import RatingError, division_estimates
+    from ratings.engine import NO_RATING_SYSTEM
+
+    try:
+        newr = {
+            row["number"]: row["by_round"]
+            for row in division_estimates(division, snapshot=snapshot)
+        }
+    except (RatingError, ValueError):
+        newr = {}  # a system we cannot rate: the viewers show no new ratings
+    if system == NO_RATING_SYSTEM:
+        return _copied_ratings(players, newr)
+    return newr
 
 
 def _copied_ratings(
