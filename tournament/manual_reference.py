@@ -223,7 +223,10 @@ class _Types:
         kind = node.get("type", "any")
         if kind == "array":
             kind = "list of " + self.describe(node.get("items") or {})
-        elif node.get("format"):
+        elif node.get("format") and node["format"] not in ("int32", "int64"):
+            # an integer's width comes from the database's field ranges (int64 on SQLite,
+            # none on PostgreSQL for the same field): the page says what a reader needs and
+            # stays the same on either database
             kind = f"{kind} ({node['format']})"
         return kind + (" or null" if node.get("nullable") else "")
 
