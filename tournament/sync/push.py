@@ -146,16 +146,7 @@ def _hosted_ahead(link: VenueTake, exc: ServiceError) -> Exception:
     """The hosted copy refused a change whose key it does not know: it holds changes this
     laptop never had (the laptop was restored from an older backup). Parts the two sides."""
     applied = int(exc.params.get("remote_params", {}).get("applied", 0))
-    return _parted(
-        link,
-        ServiceError(
-            "venue_hosted_ahead",
-            where=str(link.tournament),
-            slug=link.tournament.slug,
-            applied=applied,
-            ours=link.next_seq - 1,
-        ),
-    )
+    return _parted(link, venue.hosted_ahead(link, applied))
 
 
 def resolve(link: VenueTake, choice: str, actor: Any = None) -> list[str]:

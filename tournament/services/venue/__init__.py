@@ -107,6 +107,7 @@ from .take import (
     agrees,
     check_position,
     confirm_push,
+    hosted_ahead,
     link_state,
     mark_released,
     next_batch,
@@ -118,6 +119,7 @@ from .take import (
 )
 
 __all__ = [
+    "hosted_ahead",
     "BATCH_CHANGES",
     "DATE_FIELDS",
     "DIVISION_FIELDS",

@@ -161,19 +161,25 @@ def copy_state(token: Any, laptop: tuple[str, str] | None = None) -> dict[str, A
     return state
 
 
+def _live_link_locked(tournament: Tournament) -> VenueLink:
+    """The tournament's unrevoked link, locked for this transaction, or the refusal."""
+    link = (
+        VenueLink.objects.select_for_update()
+        .filter(tournament=tournament, revoked__isnull=True)
+        .first()
+    )
+    if link is None:
+        raise ServiceError("venue_no_link", where=str(tournament))
+    return link
+
+
 def move_link(actor: Any, tournament: Tournament) -> VenueLink:
     """A hosted director frees the live link from its laptop (it broke, or the event moves to
     another one): the next laptop that takes it holds it, and the old one's pushes are
     refused. The copy stays the venue's replica meanwhile. One audited action."""
     require(actor, "reclaim", tournament, what="move its venue link to another laptop")
     with transaction.atomic():
-        link = (
-            VenueLink.objects.select_for_update()
-            .filter(tournament=tournament, revoked__isnull=True)
-            .first()
-        )
-        if link is None:
-            raise ServiceError("venue_no_link", where=str(tournament))
+        link = _live_link_locked(tournament)
         was = link.laptop_name or "no laptop yet"
         link.laptop_id, link.laptop_name, link.laptop_since = "", "", None
         link.save(update_fields=["laptop_id", "laptop_name", "laptop_since"])
@@ -362,13 +368,7 @@ def reclaim(actor: Any, tournament: Tournament) -> VenueLink:
     the venue's later pushes are refused. One audited action."""
     require(actor, "reclaim", tournament, what="take it back from the venue")
     with transaction.atomic():
-        link = (
-            VenueLink.objects.select_for_update()
-            .filter(tournament=tournament, revoked__isnull=True)
-            .first()
-        )
-        if link is None:
-            raise ServiceError("venue_no_link", where=str(tournament))
+        link = _live_link_locked(tournament)
         who = Actor.of(actor).name
         # the venue's waiting lists stop counting: this copy's own order does again
         OnlineEntry.objects.filter(tournament=tournament).update(venue_position=None)

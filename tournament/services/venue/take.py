@@ -192,6 +192,18 @@ def _key_at(take: VenueTake, seq: int) -> str:
     return own if own is not None else take.hosted_key
 
 
+def hosted_ahead(take: VenueTake, applied: int) -> ServiceError:
+    """The refusal when the hosted copy holds changes this laptop never had (it was restored
+    from an older backup): how far the copy got and how far the laptop did."""
+    return ServiceError(
+        "venue_hosted_ahead",
+        where=str(take.tournament),
+        slug=take.tournament.slug,
+        applied=applied,
+        ours=take.next_seq - 1,
+    )
+
+
 def agrees(take: VenueTake, applied: int, key: Any) -> bool:
     """Whether the hosted copy, at change ``applied`` under ``key``, followed this laptop's
     own log (issue 39). Not when this laptop never had that change (it was restored from an
@@ -223,13 +235,7 @@ def confirm_push(
     with transaction.atomic():
         newest = VenueTake.objects.select_for_update().get(pk=take.pk)
         if not agrees(newest, applied, key):
-            raise ServiceError(
-                "venue_hosted_ahead",
-                where=str(newest.tournament),
-                slug=newest.tournament.slug,
-                applied=applied,
-                ours=newest.next_seq - 1,
-            )
+            raise hosted_ahead(newest, applied)
         newest.last_pushed_seq = max(applied, newest.last_pushed_seq)
         newest.hosted_key = str(key or "")[:16]
         newest.last_push = timezone.now()
@@ -290,13 +296,7 @@ def check_position(take: VenueTake, at: dict[str, Any]) -> VenueTake:
     if rebasing:
         return take  # the whole event goes up next, whatever the copy holds
     if not agrees(take, applied, key):
-        raise ServiceError(
-            "venue_hosted_ahead",
-            where=str(take.tournament),
-            slug=take.tournament.slug,
-            applied=applied,
-            ours=take.next_seq - 1,
-        )
+        raise hosted_ahead(take, applied)
     if applied < take.last_pushed_seq:
         restart_from(take, applied)
         note = (
