@@ -345,7 +345,18 @@ EMAIL_USE_SSL = env_bool("GIBSON_EMAIL_SSL", False)
 # write (tournament.services.notices), so a server that hangs must cost seconds, not minutes.
 EMAIL_TIMEOUT = int(os.environ.get("GIBSON_EMAIL_TIMEOUT", "10"))
 
-LANGUAGE_CODE = "en-us"
+# The languages Gibson is translated into (docs/languages.md says how a federation adds one).
+# English is the source language: every message is written in it and falls back to it.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("fr", "Français"),
+    ("es", "Español"),
+    ("pl", "Polski"),
+]
+# The project's catalogues: locale/<language>/LC_MESSAGES/django.po (compiled .mo files are
+# built by the install, never committed)
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("GIBSON_TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
