@@ -18,6 +18,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tests.conftest import REPO
+from tests.migrated import migrated_sqlite
 from tournament.clubs import services as cs
 from tournament.clubs.models import Night, Season
 from tournament.models import AuditEvent, Entry, Game, Membership, Player, Tournament
@@ -389,10 +390,14 @@ def cli_env(tmp_path_factory):
         "from tournament.clubs.services import create_club as c; "
         "c(name='Riverside', slug='riverside', actor='setup')"
     )
-    for args in (["migrate", "-v", "0"], ["shell", "-c", setup]):
-        subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=REPO, env=env, check=True, capture_output=True
-        )
+    migrated_sqlite(db)
+    subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", setup],
+        cwd=REPO,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     return env
 
 

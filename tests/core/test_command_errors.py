@@ -18,6 +18,7 @@ from django.core.management import CommandError, call_command
 
 from pairings.services.store import PlannedGame, save_round_pairings
 from tests.conftest import REPO
+from tests.migrated import migrated_sqlite
 from tournament import services
 from tournament.models import AuditEvent, Game, Tournament
 
@@ -55,14 +56,14 @@ def cli_env(tmp_path_factory):
     ~9 s of child processes)."""
     db = tmp_path_factory.mktemp("cli") / "cli.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "GIBSON_DEVELOPMENT": "1"}
-    for args in (["migrate", "-v", "0"], ["load_demo"]):
-        subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=REPO,
-            env=env,
-            check=True,
-            capture_output=True,
-        )
+    migrated_sqlite(db)
+    subprocess.run(
+        [sys.executable, "manage.py", "load_demo"],
+        cwd=REPO,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     return env
 
 

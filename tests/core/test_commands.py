@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 
 from pairings.services.store import PlannedGame, save_round_pairings
 from tests.conftest import REPO
+from tests.migrated import migrated_sqlite
 from tournament import services
 from tournament.models import Game
 
@@ -80,9 +81,7 @@ def test_real_process_exits_non_zero_with_message(tmp_path):
     import os
 
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{env_db}", "GIBSON_DEVELOPMENT": "1"}
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=REPO, env=env, check=True
-    )
+    migrated_sqlite(env_db)
     proc = subprocess.run(
         [sys.executable, "manage.py", "standings", "missing", "--json"],
         cwd=REPO,

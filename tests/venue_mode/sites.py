@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import REPO
+from tests.migrated import migrated_sqlite
 
 
 def free_port() -> int:
@@ -63,6 +64,14 @@ class Site:
                 f"{self.name}: manage.py {' '.join(args)}\n{done.stdout}\n{done.stderr}"
             )
         return done
+
+    def migrate(self) -> None:
+        """An empty, migrated database: the shared template copied for a SQLite site
+        (tests/migrated.py), ``manage.py migrate`` for a PostgreSQL one."""
+        if "DATABASE_URL" in self.env:
+            self.manage("migrate", "-v", "0")
+        else:
+            migrated_sqlite(self.database)
 
     def json(self, *args: str) -> Any:
         return json.loads(self.manage(*args, "--json").stdout)

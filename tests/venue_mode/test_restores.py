@@ -71,8 +71,8 @@ def site(name: str, folder: Path) -> Site:
 def two_sites(tmp_path: Path) -> tuple[Site, Site, str]:
     hosted = site("hosted", tmp_path / "hosted")
     venue = site("venue", tmp_path / "venue")
-    hosted.manage("migrate", "-v", "0")
-    venue.manage("migrate", "-v", "0")
+    hosted.migrate()
+    venue.migrate()
     assert hosted.shell(MAKE_EVENT).strip().endswith(SLUG)
     token = hosted.json("venue_link", SLUG, "--venue", "Hall B")["token"]
     hosted.start()
@@ -129,7 +129,7 @@ def test_a_second_laptop_is_refused_until_a_director_moves_the_link(tmp_path):
     hosted, venue, token = two_sites(tmp_path)
     other = site("other-laptop", tmp_path / "other")
     try:
-        other.manage("migrate", "-v", "0")
+        other.migrate()
         other.env["GIBSON_VENUE_LAPTOP_NAME"] = "Spare laptop"
         # before the first push: the second take is refused, naming the first laptop
         refused = other.manage("venue_take", hosted.url, token, "--json", check=False)
@@ -220,12 +220,12 @@ def test_serve_demo_on_the_laptop_pushes_by_itself(tmp_path):
     venue = site("venue", tmp_path / "venue")
     server = None
     try:
-        hosted.manage("migrate", "-v", "0")
+        hosted.migrate()
         assert hosted.shell(MAKE_EVENT).strip().endswith(SLUG)
         token = hosted.json("venue_link", SLUG, "--venue", "Hall B")["token"]
         hosted.start()
         venue.env["GIBSON_DEMO_PASSWORD"] = "demo-pass-long-enough-1"
-        venue.manage("migrate", "-v", "0")
+        venue.migrate()
         venue.json("venue_take", hosted.url, token)
         # the director starts serve_demo, nothing else: no venue_sync in a second terminal
         server = venue.popen("serve_demo", "--addr", f"127.0.0.1:{venue.port}")

@@ -215,8 +215,8 @@ def test_a_venue_runs_the_event_and_the_hosted_site_follows(tmp_path):
     hosted = Site("hosted", tmp_path / "hosted", database)
     venue = Site("venue", tmp_path / "venue")
     try:
-        hosted.manage("migrate", "-v", "0")
-        venue.manage("migrate", "-v", "0")
+        hosted.migrate()
+        venue.migrate()
         assert hosted.shell(MAKE_EVENT).strip().endswith(SLUG)
         token = hosted.json("venue_link", SLUG, "--venue", "Hall B")["token"]
         hosted.start()
