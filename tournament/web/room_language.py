@@ -4,7 +4,8 @@ the tournament's language rather than a browser's.
 
 One place decides it (:func:`room_language`), so the languages wave's locale mechanism can take
 it over whole: an explicit choice carried by the request (``?lang=xx`` or the language cookie)
-wins; otherwise the tournament's ``language`` when it has one; otherwise the site's default.
+wins; otherwise the tournament's ``language`` when it has one; otherwise the language already
+active (the site's default unless the locale mechanism chose another).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def room_language_code(request: HttpRequest | None, tournament: Any) -> str:
     return (
         explicit_language(request)
         or _known(getattr(tournament, "language", None))
+        or translation.get_language()
         or settings.LANGUAGE_CODE
     )
 
