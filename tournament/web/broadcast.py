@@ -41,6 +41,7 @@ from ..selectors.photos import approved_photos
 from ..standings import format_wins
 from .caching import PUBLIC, Version, cached, data_key, tournament_version
 from .chances import chances_hidden, page_chances
+from .room_language import room_language
 
 # How long a pairings slide stays up, and how many boards it holds (1080 px of rows).
 SLIDE_SECONDS = 8
@@ -215,8 +216,10 @@ def _board(show: DivisionShow, number: int) -> Board | None:
 
 
 def _overlay(request: HttpRequest, template: str, tournament: Tournament, **context: Any):
+    """An overlay page, in the tournament's language: a stream's viewers share one picture."""
     context.update(tournament=tournament, slide_seconds=SLIDE_SECONDS)
-    response = render(request, f"broadcast/{template}", context)
+    with room_language(request, tournament):
+        response = render(request, f"broadcast/{template}", context)
     response["Cache-Control"] = "no-cache"  # always asked again (an ETag-less small page)
     return response
 

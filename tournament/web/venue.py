@@ -24,6 +24,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
@@ -40,6 +42,7 @@ from ..selectors import (
 from ..standings import StandingsRow
 from .caching import PUBLIC, Version, cached, data_key, tournament_version
 from .permissions import can_view
+from .room_language import explicit_language, room_language
 
 # How often the screen asks for itself again, and the strip on the public pages.
 SCREEN_REFRESH_SECONDS = 5
@@ -114,9 +117,12 @@ def _clock_rows(clocks: list[DivisionClock]) -> list[dict[str, Any]]:
 
 
 def _not_found(request: HttpRequest, slug: str) -> HttpResponse:
-    message = f"there is no tournament {slug!r}"
+    message = _("there is no tournament {slug}").format(slug=repr(slug))
     response = render(
-        request, "tournament/error.html", {"message": message, "heading": "Not found"}, status=404
+        request,
+        "tournament/error.html",
+        {"message": message, "heading": _("Not found")},
+        status=404,
     )
     return response
 
@@ -130,11 +136,23 @@ def _fresh(response: HttpResponse) -> HttpResponse:
 @csrf_exempt
 @require_safe
 def screen(request: HttpRequest, slug: str) -> HttpResponse:
-    """The venue screen: large type, the announcement, each division's phase and clock."""
+    """The venue screen: large type, the announcement, each division's phase and clock, in
+    the tournament's language (the room's, not one visitor's: .room_language)."""
     found = _visible(request, slug)
     if found is None:
         return _not_found(request, slug)
     version, tournament = found
+    with room_language(request, tournament):
+        return _screen(request, version, tournament)
+
+
+def _lang_query(request: HttpRequest) -> str:
+    """``?lang=xx`` when the screen was asked for in a language: its refreshes keep it."""
+    chosen = explicit_language(request)
+    return f"?lang={chosen}" if chosen and "lang" in request.GET else ""
+
+
+def _screen(request: HttpRequest, version: Version, tournament: Tournament) -> HttpResponse:
     now = timezone.now()
     clocks = division_clocks(tournament, now)
     role = PUBLIC if tournament.published else "staff"  # a draft is seen by its staff only
@@ -142,7 +160,9 @@ def screen(request: HttpRequest, slug: str) -> HttpResponse:
     for row in _clock_rows(clocks):
         d = row["division"]
         panel, html = cached(
-            data_key(version, role, "screen", d.pk), lambda d=d: _built_panel(d, tournament)
+            # the rows carry words (bye, forfeit, the headings): one copy a language
+            data_key(version, role, "screen", d.pk, get_language()),
+            lambda d=d: _built_panel(d, tournament),
         )
         divisions.append({**row, "panel": panel, "panel_html": mark_safe(html)})
     context = {
@@ -151,7 +171,7 @@ def screen(request: HttpRequest, slug: str) -> HttpResponse:
         "divisions": divisions,
         "now_ms": _epoch_ms(now),
         "refresh": SCREEN_REFRESH_SECONDS,
-        "url": reverse("public:screen", args=(tournament.slug,)),
+        "url": reverse("public:screen", args=(tournament.slug,)) + _lang_query(request),
     }
     template = "venue/screen_live.html" if request.htmx else "venue/screen.html"
     return _fresh(render(request, template, context))

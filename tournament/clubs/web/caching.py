@@ -21,6 +21,7 @@ from typing import Any
 from django.db import connection
 from django.http import HttpRequest, HttpResponseBase, HttpResponseNotModified
 from django.utils import timezone
+from django.utils.translation import get_language
 
 from tournament.web import caching as pages
 
@@ -79,8 +80,9 @@ def clubs_version() -> str:
 
 def club_data(version: ClubVersion, name: str, compute: Callable[[], Any], *parts: Any) -> Any:
     """Data a club page derives (ladder, records, ...), computed once per stamp for every
-    viewer and process (tournament.web.caching.cached)."""
-    key = "d:" + ":".join([version.stamp, pages.PUBLIC, name, *map(str, parts)])
+    viewer and process (tournament.web.caching.cached). One copy a language: some of it is
+    written as HTML with words in it (the ladder's "not yet qualified", members' "since")."""
+    key = "d:" + ":".join([version.stamp, pages.PUBLIC, name, get_language(), *map(str, parts)])
     return pages.cached(key, compute)
 
 
@@ -89,7 +91,8 @@ def closed_data(club: Club, stamp: str, name: str, compute: Callable[[], Any], *
     ``stamp`` (selectors.closed_nights_stamp) rather than the club's version: results of the
     night being played change the club's version, not these."""
     key = "d:" + ":".join(
-        ["closed", str(club.pk), _digits(club.created), stamp, name, *map(str, parts)]
+        ["closed", str(club.pk), _digits(club.created), stamp, name, get_language()]
+        + list(map(str, parts))
     )
     return pages.cached(key, compute)
 
@@ -113,7 +116,9 @@ def club_page(name: str, stamp: Callable[..., ClubVersion | None]) -> Callable:
                 if response.status_code == 200:
                     response["Cache-Control"] = "private, no-cache"
                 return response
-            etag = f'"{pages._page_key(version, request, name)}"'
+            # one page (and ETag) a language: the same club in French is another page
+            page_name = f"{name}:{get_language()}"
+            etag = f'"{pages._page_key(version, request, page_name)}"'
             if pages._matches(request, etag):
                 return pages._public_headers(HttpResponseNotModified(), etag)
             key = "p:" + etag.strip('"')

@@ -11,21 +11,27 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ...models import Club, Realm
 from ...web.forms.setup import DateInput, rating_system_choices
 from ..ladder import PRESETS, Rule
 from ..models import Season
 
-RULE_FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("win", "Points for a win", "e.g. 2"),
-    ("tie", "Points for a tie", "e.g. 1"),
-    ("loss", "Points for a loss", "usually 0"),
-    ("margin_bonus", "Bonus for a big win", "added to a win by the margin or more"),
-    ("margin", "Winning margin for the bonus", "spread, e.g. 50"),
-    ("attendance", "Points for each night played", "0 for none"),
-    ("best_nights", "Best nights that count", "0: every night counts"),
-    ("min_nights", "Nights needed to be ranked", "0: no minimum"),
+RULE_FIELDS: tuple[tuple[str, Any, Any], ...] = (
+    ("win", gettext_lazy("Points for a win"), gettext_lazy("e.g. 2")),
+    ("tie", gettext_lazy("Points for a tie"), gettext_lazy("e.g. 1")),
+    ("loss", gettext_lazy("Points for a loss"), gettext_lazy("usually 0")),
+    (
+        "margin_bonus",
+        gettext_lazy("Bonus for a big win"),
+        gettext_lazy("added to a win by the margin or more"),
+    ),
+    ("margin", gettext_lazy("Winning margin for the bonus"), gettext_lazy("spread, e.g. 50")),
+    ("attendance", gettext_lazy("Points for each night played"), gettext_lazy("0 for none")),
+    ("best_nights", gettext_lazy("Best nights that count"), gettext_lazy("0: every night counts")),
+    ("min_nights", gettext_lazy("Nights needed to be ranked"), gettext_lazy("0: no minimum")),
 )
 
 
@@ -36,30 +42,37 @@ def _text(max_length: int, **kwargs: Any) -> forms.CharField:
 class ClubForm(forms.Form):
     """A club's settings; founding a club also chooses its rating system."""
 
-    name = _text(Club._meta.get_field("name").max_length, label="Club name")
-    city = _text(Club._meta.get_field("city").max_length, required=False)
-    country = _text(Club._meta.get_field("country").max_length, required=False)
+    name = _text(Club._meta.get_field("name").max_length, label=gettext_lazy("Club name"))
+    city = _text(
+        Club._meta.get_field("city").max_length, required=False, label=gettext_lazy("City")
+    )
+    country = _text(
+        Club._meta.get_field("country").max_length, required=False, label=gettext_lazy("Country")
+    )
     meets = _text(
         Club._meta.get_field("meets").max_length,
         required=False,
-        label="Meets",
-        help_text='where and when ("Tuesdays 7pm, Library")',
+        label=gettext_lazy("Meets"),
+        help_text=gettext_lazy('where and when ("Tuesdays 7pm, Library")'),
     )
     realm = forms.ChoiceField(
         choices=Realm.choices,
         initial=Realm.NASPA,
-        help_text="the federation whose rules its nights follow",
+        label=gettext_lazy("Realm"),
+        help_text=gettext_lazy("the federation whose rules its nights follow"),
     )
     newcomer_rating = forms.IntegerField(
         initial=1000,
-        label="Newcomer rating",
-        help_text="the club rating of a player no rating list rates yet",
+        label=gettext_lazy("Newcomer rating"),
+        help_text=gettext_lazy("the club rating of a player no rating list rates yet"),
     )
     rating_system = forms.ChoiceField(
         choices=(),
         initial="club-third",
-        label="Rating system",
-        help_text="how the club's games are rated (club-third: as NASPA rates club games)",
+        label=gettext_lazy("Rating system"),
+        help_text=gettext_lazy(
+            "how the club's games are rated (club-third: as NASPA rates club games)"
+        ),
     )
 
     def __init__(self, *args: Any, new: bool = False, **kwargs: Any) -> None:
@@ -85,26 +98,34 @@ class MemberForm(forms.Form):
     """A member by name: a picked registry suggestion (``player_id``) or a name typed whole
     (found in the registry, or added to it)."""
 
-    name = _text(200, label="Name", help_text='"Last, First" as in the registry', required=False)
+    name = _text(
+        200,
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy('"Last, First" as in the registry'),
+        required=False,
+    )
     player_id = forms.IntegerField(required=False, widget=forms.HiddenInput)
     since = forms.DateField(
-        required=False, widget=DateInput, label="Joined", help_text="blank for today"
+        required=False,
+        widget=DateInput,
+        label=gettext_lazy("Joined"),
+        help_text=gettext_lazy("blank for today"),
     )
-    guest = forms.BooleanField(required=False, label="A guest, not a member")
+    guest = forms.BooleanField(required=False, label=gettext_lazy("A guest, not a member"))
     # "add as a new player anyway", after the near-duplicate warning
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("player_id") is None and not data.get("name") and "name" not in self.errors:
-            self.add_error("name", "type the member's name")
+            self.add_error("name", _("type the member's name"))
         return data
 
 
 MEMBER_ACTIONS = {
-    "lapse": "mark lapsed",
-    "activate": "mark active",
-    "join": "make a member",
+    "lapse": gettext_lazy("mark lapsed"),
+    "activate": gettext_lazy("mark active"),
+    "join": gettext_lazy("make a member"),
 }
 
 
@@ -122,13 +143,13 @@ class SeasonForm(forms.Form):
     filled in changes the preset's rule; the season then names no preset unless the result
     equals one)."""
 
-    name = _text(Season._meta.get_field("name").max_length, label="Season name")
-    start_date = forms.DateField(widget=DateInput, label="First day")
-    end_date = forms.DateField(widget=DateInput, label="Last day")
+    name = _text(Season._meta.get_field("name").max_length, label=gettext_lazy("Season name"))
+    start_date = forms.DateField(widget=DateInput, label=gettext_lazy("First day"))
+    end_date = forms.DateField(widget=DateInput, label=gettext_lazy("Last day"))
     preset = forms.ChoiceField(
         choices=(),
-        label="Scoring",
-        help_text="a preset; fill in the points below to configure your own from it",
+        label=gettext_lazy("Scoring"),
+        help_text=gettext_lazy("a preset; fill in the points below to configure your own from it"),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

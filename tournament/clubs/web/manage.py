@@ -29,6 +29,7 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -123,7 +124,9 @@ def club_new(request: HttpRequest) -> HttpResponseBase:
     url = reverse("clubs:manage", args=[club.slug])
     if _htmx(request):
         return HttpResponseClientRedirect(url)
-    messages.success(request, f"{club.name} founded: add its members and its first season.")
+    messages.success(
+        request, _("{club} founded: add its members and its first season.").format(club=club.name)
+    )
     return redirect(url)
 
 
@@ -228,7 +231,7 @@ def manage(request: HttpRequest, club: Club) -> HttpResponse:
     except ServiceError as exc:
         form.add_error(_at(exc, form), exc.message)
         return _club_page(request, club, 400, settings=form)
-    return _club_done(request, club, f"{club.name}: settings saved.")
+    return _club_done(request, club, _("{club}: settings saved.").format(club=club.name))
 
 
 @organiser_required
@@ -242,7 +245,7 @@ def organiser_invite(request: HttpRequest, club: Club) -> HttpResponse:
         request,
         club,
         invite_link=link,
-        notice="Invitation link made: copy it now, it is shown only this once.",
+        notice=_("Invitation link made: copy it now, it is shown only this once."),
     )
 
 
@@ -254,7 +257,7 @@ def organiser_invite_revoke(request: HttpRequest, club: Club) -> HttpResponse:
         services.revoke_organiser_invite(club, request.POST.get("invite", ""), actor=request.user)
     except ServiceError as exc:
         return _club_page(request, club, 400, organiser_error=exc.message)
-    return _club_done(request, club, "Invitation link turned off.")
+    return _club_done(request, club, _("Invitation link turned off."))
 
 
 @login_required
@@ -277,7 +280,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
             return render(
                 request, "clubs/join.html", {"club": club, "error": exc.message}, status=400
             )
-        messages.success(request, f"You now organise {club.name}.")
+        messages.success(request, _("You now organise {club}.").format(club=club.name))
         return redirect("clubs:manage", slug=club.slug)
     return render(request, "clubs/join.html", {"club": club, "invite": invite})
 
@@ -302,7 +305,11 @@ def organiser_remove(request: HttpRequest, club: Club) -> HttpResponse:
             organiser_error=exc.message,
             organiser_error_for=user.pk if user else None,
         )
-    return _club_done(request, club, f"{user.get_username()} no longer organises {club.name}.")
+    return _club_done(
+        request,
+        club,
+        _("{user} no longer organises {club}.").format(user=user.get_username(), club=club.name),
+    )
 
 
 class _EveryList:
@@ -387,8 +394,11 @@ def member_add(request: HttpRequest, club: Club) -> HttpResponse:
     except ServiceError as exc:
         form.add_error(_at(exc, form, "name"), exc.message)
         return _club_page(request, club, 400, member_form=form)
-    kind = "a guest of" if m.guest else "a member of"
-    return _club_done(request, club, f"{m.player.name} is {kind} {club.name}.")
+    if m.guest:
+        notice = _("{player} is a guest of {club}.")
+    else:
+        notice = _("{player} is a member of {club}.")
+    return _club_done(request, club, notice.format(player=m.player.name, club=club.name))
 
 
 @organiser_required
@@ -405,19 +415,23 @@ def member_change(request: HttpRequest, club: Club) -> HttpResponse:
         )
     if m is None:
         why = (
-            "choose what to change"
+            _("choose what to change")
             if "action" in form.errors
-            else "that member is not in this club; reload the page"
+            else _("that member is not in this club; reload the page")
         )
         return _club_page(request, club, 400, member_error=why)
     action = form.cleaned_data["action"]
     try:
         if action == "join":
             m = services.add_member(club, m.player, actor=request.user)
-            notice = f"{m.player.name} is a member of {club.name}."
+            notice = _("{player} is a member of {club}.").format(
+                player=m.player.name, club=club.name
+            )
         else:
             m = services.update_member(m, actor=request.user, active=action == "activate")
-            notice = f"{m.player.name} is {'active' if m.active else 'lapsed'}."
+            notice = (_("{player} is active.") if m.active else _("{player} is lapsed.")).format(
+                player=m.player.name
+            )
     except ServiceError as exc:
         return _club_page(request, club, 400, member_error=exc.message, member_error_for=m.pk)
     return _club_done(request, club, notice)
@@ -440,7 +454,7 @@ def _seasons_context(club: Club, **extra: Any) -> dict[str, Any]:
         "links": club_links(club),
         "rows": [{"season": s, "rule": describe_rule(s)} for s in seasons],
         "form": form if (form := extra.pop("form", None)) is not None else SeasonForm(),
-        "presets": [(key, text) for key, (text, _) in PRESETS.items()],
+        "presets": [(key, text) for key, (text, _rule) in PRESETS.items()],
         "urls": {"create": reverse("clubs:seasons", args=[club.slug])},
         **extra,
     }
@@ -480,7 +494,7 @@ def seasons(request: HttpRequest, club: Club) -> HttpResponse:
     except ServiceError as exc:
         form.add_error(_at(exc, form), exc.message)
         return _page(request, "seasons", _seasons_context(club, form=form), 400)
-    return _seasons_done(request, club, f"Season {season.name} created.")
+    return _seasons_done(request, club, _("Season {season} created.").format(season=season.name))
 
 
 def _season(club: Club, pk: int) -> Season:
@@ -502,7 +516,7 @@ def _season_page(
         "season": season,
         "rule": describe_rule(season),
         "form": SeasonForm.for_season(season) if form is None else form,
-        "presets": [(key, text) for key, (text, _) in PRESETS.items()],
+        "presets": [(key, text) for key, (text, _rule) in PRESETS.items()],
         "urls": {
             "edit": reverse("clubs:season_edit", args=[club.slug, season.pk]),
             "archive": reverse("clubs:season_archive", args=[club.slug, season.pk]),
@@ -529,7 +543,7 @@ def season_edit(request: HttpRequest, club: Club, season: int) -> HttpResponse:
             return _season_page(request, club, s, form, 400, panel_error=exc.message)
         form.add_error(field, exc.message)
         return _season_page(request, club, s, form, 400)
-    messages.success(request, f"Season {s.name} saved.")
+    messages.success(request, _("Season {season} saved.").format(season=s.name))
     url = reverse("clubs:seasons", args=[club.slug])
     return HttpResponseClientRedirect(url) if _htmx(request) else redirect(url)
 
@@ -543,7 +557,9 @@ def season_archive(request: HttpRequest, club: Club, season: int) -> HttpRespons
         s = services.archive_season(s, actor=request.user)
     except ServiceError as exc:
         return _page(request, "seasons", _seasons_context(club, panel_error=exc.message), 400)
-    return _seasons_done(request, club, f"Season {s.name} archived with its awards.")
+    return _seasons_done(
+        request, club, _("Season {season} archived with its awards.").format(season=s.name)
+    )
 
 
 urlpatterns: list[URLPattern] = [

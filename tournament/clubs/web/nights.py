@@ -26,6 +26,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament.errors import ServiceError
@@ -36,6 +39,7 @@ from ...selectors import division_standings
 from ...services.results import Entered, correct_result, enter_line, resolve_line
 from ...web.echo import game_echo, line_echo, record_echo
 from ...web.errors import busy_refusal
+from ...web.room_language import room_language
 from .. import services as club_services
 from ..models import Draw, Night
 from .permissions import can_organise, organiser_required
@@ -43,10 +47,19 @@ from .permissions import can_organise, organiser_required
 # The federation rates club events of this many players or more; a smaller night is not
 # offered the all.tsh export (desk.export_file would still write it, but it would be refused).
 TSH_MIN_PLAYERS = club_services.FEDERATION_MIN_PLAYERS
-TSH_REASON = "the federation rates club events of 4 or more players"
+TSH_REASON = gettext_lazy("the federation rates club events of {players} or more players")
 SCREEN_REFRESH_SECONDS = 15
-DRAW_CHOICES = [(d.value, d.label) for d in Draw]
-LINE_HELP = (
+# The draws' names as an organiser reads them (the model's labels are English; these are the
+# same words, translated).
+DRAW_LABELS = {
+    Draw.RANDOM.value: pgettext_lazy("a night's draw", "random"),
+    Draw.KOTH.value: gettext_lazy("winners play winners (King of the Hill)"),
+    Draw.SWISS.value: pgettext_lazy("a night's draw", "Swiss"),
+    Draw.RR.value: gettext_lazy("round robin"),
+    Draw.RATING.value: gettext_lazy("by rating (first game: strongest play each other)"),
+}
+DRAW_CHOICES = [(d.value, DRAW_LABELS.get(d.value, d.label)) for d in Draw]
+LINE_HELP = gettext_lazy(
     "By number: 3 412 389 (player 3 scored 412, their opponent 389), 3 412 17 389, "
     "b2 412 389 (board 2, first player's score first), 3 f (forfeit). By name: ann 412 bob 389 "
     "or ann 412 389; the start of a name is enough when it fits one player."
@@ -60,36 +73,38 @@ class NightForm(forms.Form):
     """Who is here tonight, how many games and how each is drawn, and the date."""
 
     players = forms.TypedMultipleChoiceField(
-        label="Members here",
+        label=gettext_lazy("Members here"),
         coerce=int,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        error_messages={"invalid_choice": "%(value)s is not an active member of the club"},
+        error_messages={
+            "invalid_choice": gettext_lazy("%(value)s is not an active member of the club")
+        },
     )
     guests = forms.CharField(
-        label="Guests",
+        label=gettext_lazy("Guests"),
         required=False,
         max_length=3000,
-        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "one name a line"}),
-        help_text="one name a line",
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": gettext_lazy("one name a line")}),
+        help_text=gettext_lazy("one name a line"),
     )
     games = forms.IntegerField(
-        label="Games",
+        label=gettext_lazy("Games"),
         initial=3,
         min_value=1,
         max_value=club_services.MAX_NIGHT_GAMES,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     draw = forms.MultipleChoiceField(
-        label="Draw",
+        label=pgettext_lazy("how a game is paired", "Draw"),
         choices=DRAW_CHOICES,
         required=False,
-        help_text="one draw a game; later games repeat the last one",
+        help_text=gettext_lazy("one draw a game; later games repeat the last one"),
     )
     date = forms.DateField(
-        label="Date",
+        label=gettext_lazy("Date"),
         widget=forms.DateInput(attrs={"type": "date"}),
-        error_messages={"invalid": "give the date as YYYY-MM-DD"},
+        error_messages={"invalid": gettext_lazy("give the date as YYYY-MM-DD")},
     )
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
@@ -118,8 +133,9 @@ class NightForm(forms.Form):
                 if guest.casefold() in names:
                     self.add_error(
                         "guests",
-                        f"{names[guest.casefold()]} is ticked as a member; "
-                        "leave them out of the guests",
+                        _("{name} is ticked as a member; leave them out of the guests").format(
+                            name=names[guest.casefold()]
+                        ),
                     )
                     break
         return data
@@ -146,9 +162,13 @@ class LineForm(forms.Form):
     """The night's one result box: the console's line, with names allowed for numbers."""
 
     line = forms.CharField(
-        label="Result",
+        label=gettext_lazy("Result"),
         max_length=200,
-        error_messages={"required": f"type a result, e.g. {FORMS} or ann 412 bob 389"},
+        error_messages={
+            "required": format_lazy(
+                gettext_lazy("type a result, e.g. {forms} or ann 412 bob 389"), forms=FORMS
+            )
+        },
         widget=forms.TextInput(
             attrs={
                 "autofocus": True,
@@ -164,31 +184,31 @@ class LineForm(forms.Form):
     )
     # a correction (a reopened night's wrong result): the reason goes to the audit trail
     reason = forms.CharField(
-        label="Correction reason",
+        label=gettext_lazy("Correction reason"),
         max_length=300,
         required=False,
-        help_text="only to change a result already recorded",
+        help_text=gettext_lazy("only to change a result already recorded"),
         widget=forms.TextInput(attrs={"id": "id_correction_reason", "autocomplete": "off"}),
     )
     game = forms.IntegerField(
-        label="Game",
+        label=gettext_lazy("Game"),
         min_value=1,
         max_value=99,
         required=False,
-        help_text="blank: the current one",
+        help_text=gettext_lazy("blank: the current one"),
         widget=forms.NumberInput(attrs={"id": "id_correction_game", "style": "width:4rem"}),
     )
 
 
-def _score_field(label: str) -> forms.IntegerField:
+def _score_field(label: Any) -> forms.IntegerField:
     return forms.IntegerField(
         label=label,
         min_value=0,
         max_value=MAX_SCORE,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         error_messages={
-            "min_value": f"a score is 0..{MAX_SCORE}",
-            "max_value": f"a score is 0..{MAX_SCORE}",
+            "min_value": format_lazy(gettext_lazy("a score is 0..{max}"), max=MAX_SCORE),
+            "max_value": format_lazy(gettext_lazy("a score is 0..{max}"), max=MAX_SCORE),
         },
     )
 
@@ -197,27 +217,35 @@ class LogForm(forms.Form):
     """A game played without a draw: both players (number or name) and both scores."""
 
     player = forms.CharField(
-        label="Player", max_length=200, widget=forms.TextInput(attrs={"list": "night-names"})
+        label=gettext_lazy("Player"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"list": "night-names"}),
     )
-    score = _score_field("Score")
+    score = _score_field(gettext_lazy("Score"))
     opponent = forms.CharField(
-        label="Opponent", max_length=200, widget=forms.TextInput(attrs={"list": "night-names"})
+        label=gettext_lazy("Opponent"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"list": "night-names"}),
     )
-    opp_score = _score_field("Opponent's score")
+    opp_score = _score_field(gettext_lazy("Opponent's score"))
 
 
 class LatecomerForm(forms.Form):
     """A player who came after the draw: the next number, no games before they came."""
 
     name = forms.CharField(
-        label="Name", max_length=200, widget=forms.TextInput(attrs={"list": "club-names"})
+        label=gettext_lazy("Name"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"list": "club-names"}),
     )
-    guest = forms.BooleanField(label="guest (not a member)", required=False)
+    guest = forms.BooleanField(label=gettext_lazy("guest (not a member)"), required=False)
 
 
 class ReopenForm(forms.Form):
     reason = forms.CharField(
-        label="Reason", max_length=500, error_messages={"required": "say why the night is reopened"}
+        label=gettext_lazy("Reason"),
+        max_length=500,
+        error_messages={"required": gettext_lazy("say why the night is reopened")},
     )
 
 
@@ -311,11 +339,15 @@ def _run_context(request: HttpRequest, club: Club, night: Night, **extra: Any) -
     next_game = number + 1
     next_draw = draws[min(next_game, len(draws)) - 1]
     if night.closed:
-        draw_block = "the night is closed; reopen it to draw another game"
+        draw_block = _("the night is closed; reopen it to draw another game")
     elif missing:
-        draw_block = f"game {number} still has {len(missing)} result(s) missing; enter them first"
+        draw_block = _(
+            "game {number} still has {missing} result(s) missing; enter them first"
+        ).format(number=number, missing=len(missing))
     elif next_game > club_services.MAX_NIGHT_GAMES:
-        draw_block = f"a night has at most {club_services.MAX_NIGHT_GAMES} games"
+        draw_block = _("a night has at most {games} games").format(
+            games=club_services.MAX_NIGHT_GAMES
+        )
     else:
         draw_block = ""
     report = reverse("desk:report", args=[tournament.slug, division.slug])
@@ -367,7 +399,9 @@ def _run_context(request: HttpRequest, club: Club, night: Night, **extra: Any) -
         },
         "tsh_reason": ""
         if len(entries) >= TSH_MIN_PLAYERS
-        else f"No TSH export: {TSH_REASON}, and this night has {len(entries)}.",
+        else _("No TSH export: {reason}, and this night has {players}.").format(
+            reason=TSH_REASON.format(players=TSH_MIN_PLAYERS), players=len(entries)
+        ),
         "line_form": LineForm(),
         "log_form": LogForm(),
         "latecomer_form": LatecomerForm(),
@@ -604,9 +638,15 @@ def night_delete(request: HttpRequest, club: Club, night: int) -> HttpResponseBa
 @require_GET
 def night_screen(request: HttpRequest, slug: str, night: int) -> HttpResponseBase:
     """The current game's boards in very large type for a screen at the venue; htmx polls it
-    every 15 seconds, so a new draw shows up without anyone touching the screen."""
+    every 15 seconds, so a new draw shows up without anyone touching the screen. It is the
+    room's: in the night's tournament's language (web.room_language)."""
     club = get_object_or_404(Club, slug=slug)
     n = _night(club, night)
+    with room_language(request, n.tournament):
+        return _night_screen(request, club, n)
+
+
+def _night_screen(request: HttpRequest, club: Club, n: Night) -> HttpResponseBase:
     division = _division(n)
     number = club_services.current_round(division)
     ctx = {

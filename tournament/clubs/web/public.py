@@ -20,8 +20,10 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
+from django.utils.dateformat import format as date_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
@@ -39,14 +41,17 @@ TOP_RATINGS = 20
 
 
 def _refuse(request: HttpRequest, message: str, status: int = 404) -> HttpResponse:
-    heading = "Not found" if status == 404 else "That did not work"
+    heading = _("Not found") if status == 404 else _("That did not work")
     return render(
         request, "tournament/error.html", {"message": message, "heading": heading}, status=status
     )
 
 
 def _unknown_club(request: HttpRequest, slug: str) -> HttpResponse:
-    return _refuse(request, f"There is no club {slug!r}; the clubs are listed at /clubs/.")
+    return _refuse(
+        request,
+        _("There is no club {slug}; the clubs are listed at /clubs/.").format(slug=repr(slug)),
+    )
 
 
 @csrf_exempt
@@ -55,7 +60,11 @@ def _unknown_club(request: HttpRequest, slug: str) -> HttpResponse:
 def club_list(request: HttpRequest, version: ClubVersion) -> HttpResponse:
     q = request.GET.get("q", "").strip()
     if len(q) > MAX_QUERY or any(ord(c) < 32 or ord(c) == 127 for c in q):
-        return _refuse(request, f"q: a club's name or city, at most {MAX_QUERY} characters", 400)
+        return _refuse(
+            request,
+            _("q: a club's name or city, at most {max} characters").format(max=MAX_QUERY),
+            400,
+        )
     clubs = club_data(version, "clubs", lambda: selectors.club_summaries(q), q)
     return render(request, "clubs/public_list.html", {"clubs": clubs, "q": q})
 
@@ -89,10 +98,11 @@ def _player_link(player: int, name: str) -> str:
 
 def _ladder_html(rows: list[dict[str, Any]]) -> SafeString:
     out = []
+    unqualified = escape(_("not yet qualified"))
     for r in rows:
         if r["rank"] is None:
-            start = '<tr class="unqualified muted"><td class="num" title="not yet qualified">*</td>'
-            name = f"{_player_link(r['player'], r['name'])} <small>(not yet qualified)</small>"
+            start = f'<tr class="unqualified muted"><td class="num" title="{unqualified}">*</td>'
+            name = f"{_player_link(r['player'], r['name'])} <small>({unqualified})</small>"
         else:
             start = f'<tr><td class="num">{r["rank"]}</td>'
             name = _player_link(r["player"], r["name"])
@@ -114,12 +124,15 @@ def _night_html(results: tuple[selectors.NightPlayer, ...]) -> SafeString:
     return mark_safe("".join(out))  # noqa: S308 - names escaped, the rest numbers
 
 
+def _since(day: Any) -> str:
+    """ "since Sep 2024": the month's short name in the page's language."""
+    return _("since {month}").format(month=date_format(day, "M Y"))
+
+
 def _members_html(members: list[selectors.MemberRow]) -> SafeString:
     out = []
     for m in members:
-        since = (
-            f' <small class="muted">since {m.since.strftime("%b %Y")}</small>' if m.since else ""
-        )
+        since = f' <small class="muted">{escape(_since(m.since))}</small>' if m.since else ""
         out.append(f"<li>{_player_link(m.player, m.name)}{since}</li>")
     return mark_safe("".join(out))  # noqa: S308 - names escaped
 
@@ -258,8 +271,9 @@ def season_detail(
     if not context:
         return _refuse(
             request,
-            f"The club {slug!r} has no season {season}; its seasons are "
-            f"listed at /clubs/{slug}/seasons/.",
+            _("The club {slug} has no season {season}; its seasons are listed at {url}.").format(
+                slug=repr(slug), season=season, url=f"/clubs/{slug}/seasons/"
+            ),
         )
     return render(request, "clubs/public_season.html", context)
 

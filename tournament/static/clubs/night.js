@@ -21,7 +21,8 @@
     for (var n = slots.length; n < games; n++) {
       var copy = slots[slots.length - 1].cloneNode(true);
       copy.setAttribute("data-game", String(n + 1));
-      copy.firstChild.textContent = "Game " + (n + 1);
+      // the label comes from the page, in its language (templates/clubs/night_new_form.html)
+      copy.firstChild.textContent = (box.dataset.gameLabel || "Game {number}").replace("{number}", n + 1);
       copy.querySelector("select").value = slots[slots.length - 1].querySelector("select").value;
       box.appendChild(copy);
     }

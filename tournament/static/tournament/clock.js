@@ -36,7 +36,10 @@
       var text = shown(left);
       if (time && time.textContent !== text) time.textContent = text;
       var over = left === 0;
-      var said = over ? "time" : Math.ceil(left / 60) + " min left";
+      // the words come from the page, in its language (templates/venue/_clock.html)
+      var said = over
+        ? el.dataset.saidOver || "time"
+        : (el.dataset.saidLeft || "{minutes} min left").replace("{minutes}", Math.ceil(left / 60));
       if (words && words.textContent !== said) words.textContent = said;
       if (over && state !== "over") {
         el.dataset.state = "over";
