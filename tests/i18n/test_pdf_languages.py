@@ -11,6 +11,7 @@ import subprocess
 
 import pypdf
 import pytest
+from django.utils import translation
 
 from tournament import services
 from tournament.reports.build import build_report
@@ -78,3 +79,27 @@ def test_the_fonts_carry_polish_french_and_spanish_letters(division, tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert NAME in done.stdout.decode("utf-8")
+
+
+def test_the_prize_list_names_its_prizes_in_the_tournaments_language() -> None:
+    import tournament.reports.build  # noqa: F401  (installs Django's translations in reports)
+    from tournament.reports import PrizeGame, StandingLine, prizes_from
+
+    standings = [
+        StandingLine(1, 1, "Martin, Jeanne", 2, 0, 120, 1500),
+        StandingLine(2, 2, "Nowak, Łucja", 1, 1, 10, 1400),
+        StandingLine(3, 3, "García, José", 0, 2, -130, 1300),
+    ]
+    games = [
+        PrizeGame(1, 1, 450, 2, 380),
+        PrizeGame(2, 2, 420, 3, 410),
+        PrizeGame(2, 1, 400, 3, 350),
+    ]
+    with translation.override("fr"):
+        labels = [p.label for p in prizes_from(standings, games, places=2)]
+    assert labels[:3] == ["1er prix", "2e prix", "Meilleure partie"]
+    assert [p.label for p in prizes_from(standings, games, places=2)][:3] == [
+        "1st place",
+        "2nd place",
+        "High game",
+    ]
