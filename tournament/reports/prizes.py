@@ -149,8 +149,9 @@ def _best(candidates: list[Any], key: Callable[[Any], Any]) -> list[Any]:
     return [c for c in candidates if key(c) == top]
 
 
-def _score_prize(kind: str, title: str, side: tuple, name: Callable[[int], str]) -> Prize:
+def _score_prize(kind: str, side: tuple, name: Callable[[int], str]) -> Prize:
     """A prize for one player's score in one game (high game, high loss)."""
+    title = gettext("High game") if kind == "high game" else gettext("High loss")
     score, own, opp, opp_score, g = side
     return Prize(
         kind,
@@ -161,6 +162,24 @@ def _score_prize(kind: str, title: str, side: tuple, name: Callable[[int], str])
             score=score, opponent_score=opp_score, number=opp, name=name(opp), round=g.round
         ),
         score,
+    )
+
+
+def _upset_detail(
+    gap: int, rating: int, number: int, name: str, opponent_rating: int, result: str, round: int
+) -> str:
+    text = gettext(
+        "{gap} rating points: rated {rating}, beat #{number} {name} (rated "
+        "{opponent_rating}) {result}, round {round}"
+    )
+    return text.format(
+        gap=gap,
+        rating=rating,
+        number=number,
+        name=name,
+        opponent_rating=opponent_rating,
+        result=result,
+        round=round,
     )
 
 
@@ -178,11 +197,9 @@ def _specials(
         sides.append((g.player_score, g.player_number, g.opponent_number, g.opponent_score, g))
         sides.append((g.opponent_score, g.opponent_number, g.player_number, g.player_score, g))
 
-    high = gettext("High game")
-    out = [_score_prize("high game", high, s, name) for s in _best(sides, lambda s: s[0])]
+    out = [_score_prize("high game", s, name) for s in _best(sides, lambda s: s[0])]
     losses = [s for s in sides if s[0] < s[3]]
-    high = gettext("High loss")
-    out += [_score_prize("high loss", high, s, name) for s in _best(losses, lambda s: s[0])]
+    out += [_score_prize("high loss", s, name) for s in _best(losses, lambda s: s[0])]
     for g in _best(list(games), lambda g: g.player_score + g.opponent_score):
         total = g.player_score + g.opponent_score
         out.append(
@@ -212,18 +229,14 @@ def _specials(
                 gettext("Biggest upset"),
                 (own,),
                 (name(own),),
-                gettext(
-                    "{gap} rating points: rated {rating}, beat #{number} {name} (rated "
-                    "{opponent_rating}) {score}-{opponent_score}, round {round}"
-                ).format(
-                    gap=gap,
-                    rating=players[own].rating,
-                    number=opp,
-                    name=name(opp),
-                    opponent_rating=players[opp].rating,
-                    score=score,
-                    opponent_score=opp_score,
-                    round=g.round,
+                _upset_detail(
+                    gap,
+                    players[own].rating,
+                    opp,
+                    name(opp),
+                    players[opp].rating,
+                    f"{score}-{opp_score}",
+                    g.round,
                 ),
                 gap,
             )
