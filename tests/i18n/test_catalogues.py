@@ -285,3 +285,30 @@ def test_the_session_compiled_the_catalogues(language: str) -> None:
     po = LOCALE_DIR / language / "LC_MESSAGES" / "django.po"
     mo = po.with_suffix(".mo")
     assert mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime
+
+
+@pytest.mark.django_db
+@pytest.mark.slow(seconds=5)  # the demo tournament's load
+def test_serve_demo_compiles_the_catalogues(tmp_path: Path, settings, monkeypatch) -> None:
+    """The install's start compiles a catalogue edited since (serve does the same call)."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    import tournament.catalogues
+    from tournament.management.commands import serve_demo
+
+    for name in ("GIBSON_SITE_URL", "GIBSON_LISTEN_ADDR", "GIBSON_DEMO_PASSWORD"):
+        monkeypatch.delenv(name, raising=False)
+    settings.SITE_URL, settings.LISTEN_ADDR, settings.DATA_DIR = (
+        "http://127.0.0.1:8000",
+        "",
+        tmp_path,
+    )
+    monkeypatch.setattr(serve_demo, "ensure_manual", lambda url: f"{url}/docs/")
+    po = tmp_path / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(GOOD_FR, encoding="utf-8")
+    monkeypatch.setattr(tournament.catalogues, "LOCALE_DIR", tmp_path / "locale")
+    call_command("serve_demo", "--no-serve", stdout=StringIO(), stderr=StringIO())
+    assert _read(po.with_suffix(".mo")).pgettext("game result", "Bye") == "Exempt"
