@@ -137,7 +137,6 @@ PENDING: tuple[str, ...] = (
     "tournament/clubs/web/nights.py",
     "tournament/errors.py",
     "tournament/models/core.py",
-    "tournament/services/staff.py",
     "tournament/web/accounts.py",
     "tournament/web/calendar.py",
     "tournament/web/console/broadcast.py",
