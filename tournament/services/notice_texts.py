@@ -175,7 +175,10 @@ def pairing_mail(
         subject = _("Round {round}, {tournament}")
     subject = subject.format(round=rnd.number, tournament=tournament.name)
     if game is not None and game.board and game.player2_id:
-        subject += ": " + board_name(division, game.board)
+        # Translators: a pairing notice's subject, then the player's board
+        subject = _("{subject}: {board}").format(
+            subject=subject, board=board_name(division, game.board)
+        )
     text = (_("Corrected pairing.") + " " if corrected else "") + line
     if page:
         text += "\n" + _("Your page: {url}").format(url=page)
