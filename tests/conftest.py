@@ -142,6 +142,12 @@ def _is_served(item: pytest.Item) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     config._gibson_deselected = []  # type: ignore[attr-defined]
+    if not hasattr(config, "workerinput"):
+        # the languages' .mo files, once, in the controller before xdist's workers start:
+        # workers never race on them (tournament/catalogues.py; current ones are kept)
+        from tournament.catalogues import compile_catalogues
+
+        compile_catalogues()
     config.pluginmanager.register(_StartOrder(), "gibson-start-order")
 
 

@@ -106,6 +106,9 @@ class OnlineEntry(models.Model):
     promoted_at = models.DateTimeField(null=True, blank=True)
     paid = models.BooleanField(default=False)
     notices = models.BooleanField(default=False, help_text="opted in to e-mail notices")
+    # the language the entrant entered in (its code, "" when unknown, as for a venue's copy):
+    # their mails and notices are written in it (tournament.services.notice_texts)
+    language = models.CharField(max_length=10, blank=True, default="", editable=False)
     # Whether the entrant gave this tournament's directors the registry player's contact
     # details (tournament.access.can_see_contact): the entry made the player (every detail on
     # the record is the entrant's own), or the address it was confirmed from (the mailed link,

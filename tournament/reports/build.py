@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils import formats, translation
 
 from ratings.division import division_estimates
 from ratings.engine import RatingError
@@ -41,17 +42,39 @@ from .prizes import prizes_from
 from .scorecards import scorecards_pdf
 from .standings import standings_pdf
 from .wallchart import wallchart_pdf
+from .words import gettext as _
+from .words import use as use_words
+
+# the renderers' words follow the active language (build_report overrides it per tournament)
+use_words(
+    gettext=translation.gettext,
+    ngettext=translation.ngettext,
+    pgettext=translation.pgettext,
+    number=lambda value: formats.number_format(value, force_grouping=True),
+)
 
 KINDS = ("scorecards", "pairings", "standings", "wallchart", "prizes")
+
+
+def report_language(tournament: Tournament) -> str:
+    """The language a tournament's sheets are printed in: its own, the site's without one."""
+    language = getattr(tournament, "language", None) or settings.LANGUAGE_CODE
+    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def _day(day) -> str:
+    # Translators: a date on the printed sheets (Django's date format: 4 April 2026)
+    return formats.date_format(day, _("j F Y"))
 
 
 def report_event(tournament: Tournament, paper: str | None = None) -> ReportEvent:
     """The page header facts; ``paper`` overrides the tournament's own paper size."""
     start, end = tournament.start_date, tournament.end_date
+    # the dates as the active language writes them ("4 avril 2026", "4 kwietnia 2026")
     if start and end and end != start:
-        dates = f"{start:%-d %B %Y} - {end:%-d %B %Y}"
+        dates = f"{_day(start)} - {_day(end)}"
     elif start:
-        dates = f"{start:%-d %B %Y}"
+        dates = _day(start)
     else:
         dates = ""
     return ReportEvent(
@@ -312,11 +335,13 @@ def prize_round(data: DivisionData, round_number: int | None) -> int:
 
 
 def prize_title(data: DivisionData, after_round: int) -> str:
-    """What the prize list includes, in its title: a round still being scored says how much."""
+    """The prize list's title: what it includes (a round still being scored says how much)."""
     scored, paired = data.scored_in.get(after_round, (0, 0))
     if scored >= paired:
-        return f"after round {after_round}, every game scored"
-    return f"after round {after_round}, {scored} of {paired} games of round {after_round} in"
+        return _("Prize list after round {round}, every game scored").format(round=after_round)
+    return _(
+        "Prize list after round {round}, {scored} of {paired} games of round {round} in"
+    ).format(round=after_round, scored=scored, paired=paired)
 
 
 def prize_list(data: DivisionData, after_round: int, *, places: int = 3) -> list[Prize]:
@@ -359,11 +384,17 @@ def build_report(
     progress=None,
     actor: Actor | str | None = None,
 ) -> BuiltReport:
-    """Render one report of a division; every refusal happens before any PDF is made.
+    """Render one report of a division in its tournament's language; every refusal happens
+    before any PDF is made.
 
     Scorecards first give every entry without one its self-entry link (one audited batch,
     ``actor`` or "scorecard printing"), so each card's QR code carries the player's link.
     """
+    with translation.override(report_language(division.tournament)):
+        return _build_report(division, kind, round_number, per_page, paper, progress, actor)
+
+
+def _build_report(division, kind, round_number, per_page, paper, progress, actor) -> BuiltReport:
     if kind not in KINDS:
         raise ReportError(f"unknown report kind {kind!r} (use one of: {', '.join(KINDS)})")
     event = report_event(division.tournament, paper)
@@ -391,5 +422,11 @@ def build_report(
         return BuiltReport(kind, name, r, wallchart_pdf(event, name, players, data.rounds_total))
     r = prize_round(data, round_number)
     prizes = prize_list(data, r, places=prize_places(division))
-    pdf = prizes_pdf(event, name, prizes, after_round=r, title=f"Prize list {prize_title(data, r)}")
+    pdf = prizes_pdf(
+        event,
+        name,
+        prizes,
+        after_round=r,
+        title=prize_title(data, r),
+    )
     return BuiltReport(kind, name, r, pdf)

@@ -21,6 +21,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from .data import ReportEvent, page_size
+from .words import gettext
 
 # Player names come from many countries (TSH files are UTF-8 or Latin-1), so the type must
 # cover more than the 14 standard PDF fonts' WinAnsi set: DejaVu Sans where the system has it,
@@ -448,7 +449,8 @@ class Document:
         c.drawString(self.left, MARGIN, "Gibson")
         c.setFillColor(INK)
         c.setFont(FONT, 8.5)
-        c.drawRightString(self.right, MARGIN, f"page {self.page} of {self.total_pages}")
+        page = gettext("page {page} of {pages}").format(page=self.page, pages=self.total_pages)
+        c.drawRightString(self.right, MARGIN, page)
         return c
 
     def finish(self) -> bytes:
@@ -482,9 +484,12 @@ def content_width(event: ReportEvent, *, landscape: bool = False) -> float:
 
 def division_label(division: str) -> str:
     d = division.strip()
+    word = gettext("Division")
     if not d:
-        return "Division"
-    return d if d.lower().startswith("division") else f"Division {d}"
+        return word
+    if d.lower().startswith(("division", word.lower())):
+        return d
+    return gettext("Division {division}").format(division=d)
 
 
 # --------------------------------------------------------------------------------------------

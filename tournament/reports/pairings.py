@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from .data import AlphaLine, PairingLine, ReportError, ReportEvent, alphabetical
 from .layout import Column, Document, chunk, content_height, draw_table_page, rows_per_page
+from .words import gettext, pgettext
 
 BOARD_ROW = 19.0
 BOARD_SIZE = 11.5
@@ -38,23 +39,23 @@ def pairings_pdf(
     doc = Document(
         event,
         division,
-        title=f"Round {round} pairings",
+        title=gettext("Round {round} pairings").format(round=round),
         total_pages=len(board_pages) + len(alpha_pages),
     )
     width = doc.right - doc.left
     board_cols = [
-        Column("Board", 46, "center", bold=True, size=BOARD_SIZE + 1),
+        Column(pgettext("table", "Board"), 46, "center", bold=True, size=BOARD_SIZE + 1),
         Column("#", 34, "right"),
-        Column("First (starts)", 0, bold=True),
+        Column(gettext("First (starts)"), 0, bold=True),
         Column("", 26, "center"),
         Column("#", 34, "right"),
-        Column("Second (replies)", 0, bold=True),
+        Column(gettext("Second (replies)"), 0, bold=True),
     ]
     show_note = any(line.note for line in lines)
     if show_note:
-        board_cols.append(Column("Note", 70))
+        board_cols.append(Column(gettext("Note"), 70))
     for page in board_pages:
-        c = doc.start_page(f"Round {round} pairings  ·  by board")
+        c = doc.start_page(gettext("Round {round} pairings  ·  by board").format(round=round))
         rows = [_board_row(line)[: len(board_cols)] for line in page]
         draw_table_page(
             c,
@@ -69,14 +70,15 @@ def pairings_pdf(
             head_size=9.5,
         )
     alpha_cols = [
-        Column("Player", 0, bold=True),
+        Column(gettext("Player"), 0, bold=True),
         Column("#", 34, "right"),
-        Column("Board", 52, "center", bold=True, size=ALPHA_SIZE + 2),
-        Column("Goes", 44, "center"),
-        Column("Opponent", 0),
+        Column(pgettext("table", "Board"), 52, "center", bold=True, size=ALPHA_SIZE + 2),
+        # Translators: pairings column: whether the player goes first or second
+        Column(gettext("Goes"), 44, "center"),
+        Column(gettext("Opponent"), 0),
     ]
     for page in alpha_pages:
-        c = doc.start_page(f"Round {round} pairings  ·  alphabetical")
+        c = doc.start_page(gettext("Round {round} pairings  ·  alphabetical").format(round=round))
         rows = [_alpha_row(a) for a in page]
         draw_table_page(
             c,
@@ -111,8 +113,10 @@ def _check_boards(round: int, lines: Sequence[PairingLine]) -> None:
 def _board_row(line: PairingLine) -> list[str]:
     board = "" if line.bye or line.board is None else str(line.board)
     if line.bye:
-        return [board, str(line.first_number), line.first_name, "", "", "bye", line.note]
-    vs = "vs" if line.first_decided else "draw"
+        bye = pgettext("game result", "bye")
+        return [board, str(line.first_number), line.first_name, "", "", bye, line.note]
+    # Translators: between the two players of a game; "draw": they draw for who goes first
+    vs = gettext("vs") if line.first_decided else pgettext("draw for first", "draw")
     return [
         board,
         str(line.first_number),
@@ -126,9 +130,14 @@ def _board_row(line: PairingLine) -> list[str]:
 
 def _alpha_row(a: AlphaLine) -> list[str]:
     if a.goes == "bye":
-        return [a.name, str(a.number), "", "bye", a.note]
+        return [a.name, str(a.number), "", pgettext("game result", "bye"), a.note]
     opponent = f"#{a.opponent_number} {a.opponent_name}"
     if a.note:
         opponent += f"  ({a.note})"
     board = "" if a.board is None else str(a.board)
-    return [a.name, str(a.number), board, a.goes, opponent]
+    goes = {
+        "1st": gettext("1st"),
+        "2nd": gettext("2nd"),
+        "draw": pgettext("draw for first", "draw"),
+    }.get(a.goes, a.goes)
+    return [a.name, str(a.number), board, goes, opponent]

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from .data import Prize, ReportEvent
 from .layout import Column, Document, chunk, content_height, draw_table_page, rows_per_page
+from .words import gettext
 
 ROW = 22.0
 SIZE = 10.5
@@ -24,20 +25,23 @@ def prizes_pdf(
 
     ``title`` (default "Prize list after round N") says what the list includes."""
     columns = [
-        Column("Prize", 124, bold=True),
-        Column("Winner", 190, bold=True),
-        Column("Details", 0),
+        Column(gettext("Prize"), 124, bold=True),
+        Column(gettext("Winner"), 190, bold=True),
+        Column(gettext("Details"), 0),
     ]
     rows = []
     for p in prizes:
         winner = "  &  ".join(f"#{n} {name}" for n, name in zip(p.numbers, p.names, strict=True))
         rows.append([p.label, winner, p.detail])
     if not rows:
-        rows = [["", "No prizes to award yet", ""]]
+        rows = [["", gettext("No prizes to award yet"), ""]]
     per_page = rows_per_page(content_height(event) - 8, ROW, HEAD_H)
     pages = chunk(rows, per_page)
     if title is None:
-        title = "Prize list" + (f" after round {after_round}" if after_round else "")
+        if after_round:
+            title = gettext("Prize list after round {round}").format(round=after_round)
+        else:
+            title = gettext("Prize list")
     doc = Document(event, division, title=title, total_pages=len(pages))
     for page in pages:
         c = doc.start_page(title)

@@ -11,14 +11,24 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .data import Prize, PrizeGame, ReportError, StandingLine, format_record, format_spread
+from .words import gettext, pgettext
 
 
 def ordinal(n: int) -> str:
+    """1st, 2nd, 23rd... in the active language (1 has its own message: "1er" in French)."""
+    if n == 1:
+        return gettext("1st")
     if 10 <= n % 100 <= 20:
-        suffix = "th"
-    else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+        # Translators: an ordinal number ending in -th in English (4th, 11th, 25th)
+        return pgettext("ordinal", "{n}th").format(n=n)
+    if n % 10 == 1:
+        # Translators: an ordinal number ending in -st in English (21st, 31st)
+        return pgettext("ordinal", "{n}st").format(n=n)
+    if n % 10 == 2:
+        return pgettext("ordinal", "{n}nd").format(n=n)
+    if n % 10 == 3:
+        return pgettext("ordinal", "{n}rd").format(n=n)
+    return pgettext("ordinal", "{n}th").format(n=n)
 
 
 def prizes_from(
@@ -54,7 +64,13 @@ def prizes_from(
         if s.rank > places:  # type: ignore[operator]
             break
         tie = sum(1 for o in ranked if o.rank == s.rank) > 1
-        label = f"{ordinal(s.rank)} place" + (" (tie)" if tie else "")  # type: ignore[arg-type]
+        rank = ordinal(s.rank)  # type: ignore[arg-type]
+        if tie:
+            # Translators: a prize: "2nd place (tie)"
+            label = gettext("{ordinal} place (tie)").format(ordinal=rank)
+        else:
+            # Translators: a prize: "2nd place"
+            label = gettext("{ordinal} place").format(ordinal=rank)
         prizes.append(_standing_prize("place", label, s))
         winners.add(s.number)
 
@@ -83,7 +99,9 @@ def prizes_from(
         if exclusive:
             eligible = [s for s in eligible if s.number not in winners]
         for place, s in enumerate(eligible[:count], start=1):
-            prizes.append(_standing_prize("class", f"Class {cls} {ordinal(place)}", s))
+            # Translators: a prize in a rating class: "Class B 1st"
+            label = gettext("Class {name} {ordinal}").format(name=cls, ordinal=ordinal(place))
+            prizes.append(_standing_prize("class", label, s))
 
     prizes.extend(_specials(players, games, standings))
     return prizes
@@ -131,16 +149,37 @@ def _best(candidates: list[Any], key: Callable[[Any], Any]) -> list[Any]:
     return [c for c in candidates if key(c) == top]
 
 
-def _score_prize(kind: str, title: str, side: tuple, name: Callable[[int], str]) -> Prize:
+def _score_prize(kind: str, side: tuple, name: Callable[[int], str]) -> Prize:
     """A prize for one player's score in one game (high game, high loss)."""
+    title = gettext("High game") if kind == "high game" else gettext("High loss")
     score, own, opp, opp_score, g = side
     return Prize(
         kind,
         title,
         (own,),
         (name(own),),
-        f"{score}-{opp_score} vs #{opp} {name(opp)}, round {g.round}",
+        gettext("{score}-{opponent_score} vs #{number} {name}, round {round}").format(
+            score=score, opponent_score=opp_score, number=opp, name=name(opp), round=g.round
+        ),
         score,
+    )
+
+
+def _upset_detail(
+    gap: int, rating: int, number: int, name: str, opponent_rating: int, result: str, round: int
+) -> str:
+    text = gettext(
+        "{gap} rating points: rated {rating}, beat #{number} {name} (rated "
+        "{opponent_rating}) {result}, round {round}"
+    )
+    return text.format(
+        gap=gap,
+        rating=rating,
+        number=number,
+        name=name,
+        opponent_rating=opponent_rating,
+        result=result,
+        round=round,
     )
 
 
@@ -158,18 +197,23 @@ def _specials(
         sides.append((g.player_score, g.player_number, g.opponent_number, g.opponent_score, g))
         sides.append((g.opponent_score, g.opponent_number, g.player_number, g.player_score, g))
 
-    out = [_score_prize("high game", "High game", s, name) for s in _best(sides, lambda s: s[0])]
+    out = [_score_prize("high game", s, name) for s in _best(sides, lambda s: s[0])]
     losses = [s for s in sides if s[0] < s[3]]
-    out += [_score_prize("high loss", "High loss", s, name) for s in _best(losses, lambda s: s[0])]
+    out += [_score_prize("high loss", s, name) for s in _best(losses, lambda s: s[0])]
     for g in _best(list(games), lambda g: g.player_score + g.opponent_score):
         total = g.player_score + g.opponent_score
         out.append(
             Prize(
                 "high combined",
-                "High combined",
+                gettext("High combined"),
                 (g.player_number, g.opponent_number),
                 (name(g.player_number), name(g.opponent_number)),
-                f"{total}: {g.player_score}-{g.opponent_score}, round {g.round}",
+                gettext("{total}: {score}-{opponent_score}, round {round}").format(
+                    total=total,
+                    score=g.player_score,
+                    opponent_score=g.opponent_score,
+                    round=g.round,
+                ),
                 total,
             )
         )
@@ -182,11 +226,18 @@ def _specials(
         out.append(
             Prize(
                 "upset",
-                "Biggest upset",
+                gettext("Biggest upset"),
                 (own,),
                 (name(own),),
-                f"{gap} rating points: rated {players[own].rating}, beat #{opp} {name(opp)} "
-                f"(rated {players[opp].rating}) {score}-{opp_score}, round {g.round}",
+                _upset_detail(
+                    gap,
+                    players[own].rating,
+                    opp,
+                    name(opp),
+                    players[opp].rating,
+                    f"{score}-{opp_score}",
+                    g.round,
+                ),
                 gap,
             )
         )
@@ -201,10 +252,12 @@ def _specials(
         out.append(
             Prize(
                 "rating gain",
-                "Biggest rating gain",
+                gettext("Biggest rating gain"),
                 (s.number,),
                 (s.name,),
-                f"{s.rating} to {s.estimate} ({format_spread(gain)})",
+                gettext("{rating} to {estimate} ({gain})").format(
+                    rating=s.rating, estimate=s.estimate, gain=format_spread(gain)
+                ),
                 gain,
             )
         )

@@ -41,6 +41,8 @@ from .layout import (
     text_width,
 )
 from .qrcode import draw_qr
+from .words import gettext, gettext_noop, pgettext, translated
+from .words import number as format_number
 
 GAP = 14.0  # between cards: room for scissors
 PAD = 6.0  # inside a card's border
@@ -50,18 +52,27 @@ LEGEND_H = 9.0
 # (title on a wide card, title on a narrow card, widest value, align). The widest value sizes
 # the column at the card's type size, so a 2199 rating or a +999 spread prints as large as the
 # rest of the row; the opponent column ("") takes what is left.
+# The titles are translated as they are drawn (words.translated): a narrow card's are short.
 _COLUMNS = [
-    ("Rd", "Rd", "23", "center"),
-    ("1st/2nd", "1/2", "2nd", "center"),
-    ("Board", "Bd", "199", "center"),
-    ("Opp #", "Opp", "199", "center"),
-    ("Rating", "Rtg", "2199", "center"),
-    ("Opponent", "Opponent", "", "left"),
-    ("Won-Lost", "W-L", "13.5-9.5", "center"),
-    ("For", "For", "699", "center"),
-    ("Against", "Agst", "699", "center"),
-    ("Spread", "Spr", "+999", "center"),
-    ("Cum. spread", "Cum.", "+1999", "center"),
+    # Translators: scorecard column: the round number (narrow: abbreviated)
+    (gettext_noop("Rd"), gettext_noop("Rd"), "23", "center"),
+    # Translators: scorecard column: whether the player went first or second
+    (gettext_noop("1st/2nd"), gettext_noop("1/2"), "2nd", "center"),
+    # Translators: scorecard column: the table the game is played at
+    (gettext_noop("Board"), gettext_noop("Bd"), "199", "center"),
+    # Translators: scorecard column: the opponent's player number
+    (gettext_noop("Opp #"), gettext_noop("Opp"), "199", "center"),
+    (gettext_noop("Rating"), gettext_noop("Rtg"), "2199", "center"),
+    (gettext_noop("Opponent"), gettext_noop("Opponent"), "", "left"),
+    # Translators: scorecard column: the player's wins-losses record so far
+    (gettext_noop("Won-Lost"), gettext_noop("W-L"), "13.5-9.5", "center"),
+    # Translators: scorecard column: the player's own score in the game
+    (gettext_noop("For"), gettext_noop("For"), "699", "center"),
+    # Translators: scorecard column: the opponent's score in the game
+    (gettext_noop("Against"), gettext_noop("Agst"), "699", "center"),
+    (gettext_noop("Spread"), gettext_noop("Spr"), "+999", "center"),
+    # Translators: scorecard column: the spread added up over the rounds
+    (gettext_noop("Cum. spread"), gettext_noop("Cum."), "+1999", "center"),
 ]
 _BOLD_CELLS = (0, 10)  # round number and cumulative spread: what a player looks for first
 _PEN_CELLS = (6, 7, 8, 9, 10)  # won-lost, for, against, spread, cumulative
@@ -95,7 +106,9 @@ def scorecards_pdf(
         raise ReportError(f"scorecards for {division_label(division)}: no players to print")
     rows_of = [card_rows(card) for card in cards]  # validates every card before drawing
     pages = ceil(len(cards) / per_page)
-    doc = Document(event, division, title="Scorecards", total_pages=pages, landscape=per_page == 4)
+    doc = Document(
+        event, division, title=gettext("Scorecards"), total_pages=pages, landscape=per_page == 4
+    )
     cols_n, rows_n = {1: (1, 1), 2: (1, 2), 4: (2, 2)}[per_page]
     card_w = (doc.right - doc.left - GAP * (cols_n - 1)) / cols_n
     card_h = (doc.top - 6 - doc.bottom - GAP * (rows_n - 1)) / rows_n
@@ -108,7 +121,9 @@ def scorecards_pdf(
             f"scorecards: {most_rounds} rounds do not fit {per_page} cards per page with "
             f"room to write{hint}"
         )
-    subtitle = "Scorecards" + (f"  ·  pre-filled through round {round}" if round else "")
+    subtitle = gettext("Scorecards")
+    if round:
+        subtitle += "  ·  " + gettext("pre-filled through round {round}").format(round=round)
     for page_start in range(0, len(cards), per_page):
         c = doc.start_page(subtitle)
         for slot in range(per_page):
@@ -162,7 +177,7 @@ class _CardGeometry:
         table_h = h - 2 * PAD - self.header_h - self.head_row - LEGEND_H
         self.table_h = table_h
         self.row_h = table_h / max(1, rounds)  # the tightest card of the run
-        self.titles = [c[1] if self.narrow else c[0] for c in _COLUMNS]
+        self.titles = [translated(c[1] if self.narrow else c[0]) for c in _COLUMNS]
         self.aligns = [c[3] for c in _COLUMNS]
         inner = w - 2 * PAD
         # Type follows the row height, then steps down until every fixed column holds its
@@ -219,7 +234,9 @@ def _draw_card(
     _draw_card_table(c, g, left, right, top, card, rows)
     # legend
     c.setFillColor(GREY)
-    legend = "*2 = second meeting with this opponent (a repeat)   ·   1st = start, 2nd = reply"
+    legend = gettext(
+        "*2 = second meeting with this opponent (a repeat)   ·   1st = start, 2nd = reply"
+    )
     draw_fitted(c, legend, left, y + PAD - 1, right - left, LEGEND_H, size=6, min_size=4)
     c.setFillColor(INK)
 
@@ -287,10 +304,15 @@ def _draw_card_header(
     )
     starts, replies = starts_replies(card)
     facts = [
-        ("Rating", str(card.rating) if card.rating else "unrated"),
-        ("Class", card.player_class),
-        ("Starts:Replies", f"{starts}:{replies}"),
-        ("Career games", f"{card.career_games:,}" if card.career_games is not None else ""),
+        (gettext("Rating"), str(card.rating) if card.rating else gettext("unrated")),
+        # Translators: the player's rating class (A, B, ...) on a scorecard
+        (gettext("Class"), card.player_class),
+        # Translators: how many games the player started and replied in, "3:2"
+        (gettext("Starts:Replies"), f"{starts}:{replies}"),
+        (
+            gettext("Career games"),
+            format_number(card.career_games) if card.career_games is not None else "",
+        ),
     ]
     _draw_facts(c, [f for f in facts if f[1]], left, top - 52, text_w, 14, 8.5 if g.narrow else 9.0)
 
@@ -414,14 +436,17 @@ def _row_cells(row: CardRow) -> list[str]:
     if not row.paired:
         return cells
     if row.bye:
-        cells[5] = "forfeit" if (row.score or 0) < 0 else "bye"
+        cells[5] = gettext("forfeit") if (row.score or 0) < 0 else pgettext("game result", "bye")
     else:
-        cells[1] = {True: "1st", False: "2nd", None: ""}[row.first]
+        # Translators: on a scorecard: the player went first (1st) or second (2nd)
+        cells[1] = {True: gettext("1st"), False: gettext("2nd"), None: ""}[row.first]
         cells[3] = str(row.opponent_number)
         if row.opponent_rating is not None:
-            cells[4] = str(row.opponent_rating) if row.opponent_rating else "unr."
+            # Translators: abbreviation of "unrated", in a narrow column
+            cells[4] = str(row.opponent_rating) if row.opponent_rating else gettext("unr.")
         mark = f" *{row.meeting}" if row.meeting > 1 else ""
-        cells[5] = (row.opponent_name or f"player #{row.opponent_number}") + mark
+        name = row.opponent_name or gettext("player #{number}").format(number=row.opponent_number)
+        cells[5] = name + mark
     if row.board is not None and not row.bye:
         cells[2] = str(row.board)
     if row.played:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from .data import ReportError, ReportEvent, StandingLine, format_record, format_spread
 from .layout import Column, Document, chunk, content_height, draw_table_page, rows_per_page
+from .words import gettext
 
 ROW = 14.5
 SIZE = 10.0
@@ -35,23 +36,27 @@ def standings_pdf(
     show_class = any(ln.player_class for ln in ordered)
     show_note = any(ln.note for ln in ordered)
     columns = [
-        Column("Rank", 40, "right", bold=True),
+        Column(gettext("Rank"), 40, "right", bold=True),
         Column("#", 34, "right"),
-        Column("Player", 0, bold=True),
-        Column("Won-Lost", 66, "center"),
-        Column("Spread", 56, "right"),
-        Column("Rating", 48, "right"),
+        Column(gettext("Player"), 0, bold=True),
+        Column(gettext("Won-Lost"), 66, "center"),
+        Column(gettext("Spread"), 56, "right"),
+        Column(gettext("Rating"), 48, "right"),
     ]
     if show_estimate:
-        columns.append(Column("Estimate", 56, "right"))
+        # Translators: standings column: the player's rating estimated from this event
+        columns.append(Column(gettext("Estimate"), 56, "right"))
     if show_class:
-        columns.append(Column("Class", 40, "center"))
+        columns.append(Column(gettext("Class"), 40, "center"))
     if show_note:
-        columns.append(Column("Note", 70))
+        columns.append(Column(gettext("Note"), 70))
 
     per_page = rows_per_page(content_height(event) - 8, ROW, HEAD_H)
     pages = chunk(ordered, per_page)
-    title = f"Standings after round {after_round}" if after_round else "Standings before round 1"
+    if after_round:
+        title = gettext("Standings after round {round}").format(round=after_round)
+    else:
+        title = gettext("Standings before round 1")
     doc = Document(event, division, title=title, total_pages=len(pages))
     for page in pages:
         c = doc.start_page(title)
@@ -63,7 +68,7 @@ def standings_pdf(
                 ln.name,
                 format_record(ln.wins, ln.losses),
                 format_spread(ln.spread),
-                str(ln.rating) if ln.rating else "unr.",
+                str(ln.rating) if ln.rating else gettext("unr."),
             ]
             if show_estimate:
                 row.append("" if ln.estimate is None else str(ln.estimate))
@@ -73,7 +78,7 @@ def standings_pdf(
                 row.append(ln.note)
             rows.append(row)
         if not rows:
-            rows = [["", "", "No players yet"] + [""] * (len(columns) - 3)]
+            rows = [["", "", gettext("No players yet")] + [""] * (len(columns) - 3)]
         draw_table_page(
             c,
             columns,

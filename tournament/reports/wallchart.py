@@ -33,6 +33,7 @@ from .layout import (
     content_width,
     draw_fitted,
 )
+from .words import gettext, pgettext
 
 ROW = 25.0
 HEAD_H = 16.0
@@ -82,13 +83,14 @@ def wallchart_pdf(
     doc = Document(
         event,
         division,
-        title="Wall chart",
+        title=gettext("Wall chart"),
         total_pages=len(blocks) * len(row_pages),
         landscape=True,
     )
     for first, last in blocks:
         for indexes in row_pages:
-            c = doc.start_page(f"Wall chart  ·  rounds {first}-{last} of {rounds}")
+            subtitle = gettext("Wall chart  ·  rounds {first}-{last} of {rounds}")
+            c = doc.start_page(subtitle.format(first=first, last=last, rounds=rounds))
             _draw_block(c, doc, players, cells, indexes, first, last, cell_w)
     return doc.finish()
 
@@ -105,8 +107,12 @@ def _draw_block(
 ) -> None:
     x0, top = doc.left, doc.top - 8
     widths = [NUM_W, NAME_W, RATING_W] + [cell_w] * (last - first + 1) + [REC_W, SPREAD_W]
-    titles = ["#", "Player", "Rating"] + [f"Rd {r}" for r in range(first, last + 1)]
-    titles += [f"W-L ({last})", "Spread"]
+    # Translators: wall chart column: round N, abbreviated
+    rd = gettext("Rd {round}")
+    titles = ["#", gettext("Player"), gettext("Rating")]
+    titles += [rd.format(round=r) for r in range(first, last + 1)]
+    # Translators: wall chart column: wins-losses through round N
+    titles += [gettext("W-L ({round})").format(round=last), gettext("Spread")]
     total_w = sum(widths)
     _draw_head(c, x0, top, titles, widths)
     y = top - HEAD_H
@@ -123,7 +129,7 @@ def _draw_block(
         cx += NAME_W
         draw_fitted(
             c,
-            str(p.rating) if p.rating else "unr.",
+            str(p.rating) if p.rating else gettext("unr."),
             cx,
             y - ROW,
             RATING_W - 3,
@@ -216,7 +222,9 @@ def _draw_withdrawn(c: Canvas, g: WallChartGame | None, x: float, y: float, w: f
     """A round after the player withdrew: "withdrawn", with the score recorded for it if any."""
     half = ROW / 2
     c.setFillColor(GREY)
-    draw_fitted(c, "withdrawn", x + 2, y + half - 1, w - 4, half, font=FONT, size=7, align="center")
+    draw_fitted(
+        c, gettext("withdrawn"), x + 2, y + half - 1, w - 4, half, font=FONT, size=7, align="center"
+    )
     if g is not None and g.score is not None:
         draw_fitted(c, format_spread(g.score), x + 2, y + 1, w - 4, half, size=7, align="center")
     c.setFillColor(INK)
@@ -228,10 +236,12 @@ def _draw_cell(c: Canvas, g: WallChartGame | None, x: float, y: float, w: float)
         return
     half = ROW / 2
     if g.bye:
-        top = "forfeit" if (g.score or 0) < 0 else "bye"
+        top = gettext("forfeit") if (g.score or 0) < 0 else pgettext("game result", "bye")
     else:
         result = g.result
-        letter = {1.0: "W", 0.0: "L", 0.5: "T"}.get(result, "") if result is not None else ""
+        # Translators: wall chart: one-letter win / loss / tie
+        letters = {1.0: gettext("W"), 0.0: gettext("L"), 0.5: gettext("T")}
+        letter = letters.get(result, "") if result is not None else ""
         top = f"{letter} {g.opponent_number}".strip()
     draw_fitted(c, top, x + 2, y + half - 1, w - 4, half, font=FONT_BOLD, size=8, align="center")
     if g.score is None:

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
 
 from tournament.errors import ServiceError
 
@@ -138,13 +139,17 @@ def _mail_confirmation(user: Any, site: str | None, next_page: str) -> Any:
     path = path.replace("SECRET-PLACEHOLDER", notices.account_placeholder(user.pk))
     if next_page:
         path += "?" + urlencode({"next": next_page})
+    # written in the language of the sign-up's page (the newcomer's), kept for a resend
+    body = _(
+        "Someone (we hope you) signed up to Gibson as {username}.\nConfirm this address here "
+        "within {days} days:\n\n{link}\n\nIf it was not you, ignore this message: the "
+        "account stays unusable."
+    )
     return notices.queue_mail(
         Notice.Kind.SIGN_UP,
         user.email,
-        "Confirm your Gibson account",
-        f"Someone (we hope you) signed up to Gibson as {user.get_username()}.\n"
-        f"Confirm this address here within {confirm_days()} days:\n\n{_site(site)}{path}\n\n"
-        "If it was not you, ignore this message: the account stays unusable.",
+        _("Confirm your Gibson account"),
+        body.format(username=user.get_username(), days=confirm_days(), link=_site(site) + path),
         key=f"user:{user.pk}",
     )
 
@@ -154,15 +159,20 @@ def _mail_owner(owner: Any, email: str, site: str | None) -> Any:
     to sign in or reset the password), nothing is made, and the page says "check your mail"
     as for a new address, so the form is no way to learn whose address has an account."""
     base = _site(site)
+    body = _(
+        "Someone (we hope you) tried to sign up to Gibson with this address, which already "
+        "has an account: {username}.\n\nSign in: {sign_in}\nForgot the password? "
+        "{reset}\n\nIf it was not you, ignore this message: nothing was changed."
+    )
     return notices.queue_mail(
         Notice.Kind.SIGN_UP,
         email,
-        "Your Gibson account",
-        "Someone (we hope you) tried to sign up to Gibson with this address, which already "
-        f"has an account: {owner.get_username()}.\n\n"
-        f"Sign in: {base}{reverse('accounts:login')}\n"
-        f"Forgot the password? {base}{reverse('accounts:password_reset')}\n\n"
-        "If it was not you, ignore this message: nothing was changed.",
+        _("Your Gibson account"),
+        body.format(
+            username=owner.get_username(),
+            sign_in=base + reverse("accounts:login"),
+            reset=base + reverse("accounts:password_reset"),
+        ),
         key=f"owner:{owner.pk}",  # (never sent again: only a sign-up's link is)
     )
 

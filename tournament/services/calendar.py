@@ -13,11 +13,14 @@ from typing import Any
 
 from django.db import transaction
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from ..checks import refuse_bidi_controls
 from ..errors import ServiceError
 from ..models import Notice, Tournament
 from .audit import audit
+from .notice_texts import tournament_language
 from .notices import _check_email, _site, queue_mail
 
 NAME_LENGTH = 100
@@ -67,14 +70,17 @@ def contact_directors(
     to = director_addresses(tournament)
     if not to:
         raise ServiceError("contact_no_directors", tournament=tournament.name)
-    subject = f"{tournament.name}: a message from {who}"
     page = _site(reverse("public:tournament", args=[tournament.slug]))
-    body = (
-        f"{_visitor_text(who)} <{address}> wrote to the directors of {tournament.name} "
-        f"through the events calendar ({page}).\n"
-        f"Answer them at {address}; they have not seen your address.\n\n"
-        f"{_visitor_text(text)}\n"
-    )
+    # to the directors: in the tournament's language (the visitor's words as they typed them)
+    with translation.override(tournament_language(tournament)):
+        subject = _("{tournament}: a message from {name}").format(
+            tournament=tournament.name, name=who
+        )
+        body = _(
+            "{name} <{address}> wrote to the directors of {tournament} through the events "
+            "calendar ({page}).\nAnswer them at {address}; they have not seen your address."
+        ).format(name=_visitor_text(who), address=address, tournament=tournament.name, page=page)
+    body += f"\n\n{_visitor_text(text)}\n"
     with transaction.atomic():
         for director in to:
             queue_mail(Notice.Kind.CONTACT, director, subject, body, tournament=tournament)

@@ -20,9 +20,13 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..errors import ServiceError
 from ..models import Notice, OnlineEntry, Tournament, Weekend
+from . import notice_texts as texts
 from . import notices
 from .audit import Actor, audit
 
@@ -56,72 +60,123 @@ def _mail(kind: str, to: str, subject: str, body: str, online: OnlineEntry) -> N
         )
 
 
+def _status(online: OnlineEntry) -> str:
+    """The entry's state as its mail says it (the model's labels are the console's words)."""
+    words = {
+        OnlineEntry.Status.UNCONFIRMED: _("awaiting e-mail confirmation"),
+        OnlineEntry.Status.PENDING: _(
+            "awaiting the player's confirmation or the director's approval"
+        ),
+        OnlineEntry.Status.ENTERED: _("entered"),
+        OnlineEntry.Status.WAITING: _("on the waiting list"),
+        OnlineEntry.Status.SENT: _("sent to the venue"),
+        OnlineEntry.Status.WITHDRAWN: _("withdrawn"),
+        OnlineEntry.Status.REFUSED: _("refused"),
+        OnlineEntry.Status.DECLINED: _("not confirmed for the player"),
+    }
+    return str(words.get(online.status, online.get_status_display()))
+
+
+def _your_page(name: str, status: str, division: str, link: str) -> str:
+    text = _(
+        "{name}: {status} in division {division}.\nYour own page (see your entry, withdraw "
+        "it, check in on the day):\n\n{link}"
+    )
+    return text.format(name=name, status=status, division=division, link=link)
+
+
 def submitted(done: Submitted, *, site: str | None = None) -> None:
-    """Queue the mails of one event's entry just made (in its transaction)."""
+    """Queue the mails of one event's entry just made (in its transaction), in the language
+    the entrant entered in."""
+    with translation.override(texts.online_language(done.online)):
+        _submitted(done, site)
+
+
+def _submitted(done: Submitted, site: str | None) -> None:
     online = done.online
     tournament, division, player = online.tournament, online.division, online.player
     link = _page(site, done.link_nonce)
     confirm = (
         _url(site, "entries:confirm", CONFIRM, done.confirm_nonce) if done.confirm_token else ""
     )
+    names = {"name": player.name, "tournament": tournament.name, "division": division.name}
     if done.awaits:
-        waits = "the player's confirmation or " if done.awaits == "player" else ""
+        if done.awaits == "player":
+            held = _(
+                "Your entry of {name} in division {division} awaits the player's confirmation "
+                "or a director's approval: it holds no place until then.\nIts page:\n\n{link}"
+            )
+        else:
+            held = _(
+                "Your entry of {name} in division {division} awaits a director's approval: it "
+                "holds no place until then.\nIts page:\n\n{link}"
+            )
         # (the player's own address typed: the confirmation mail is all they need)
         if online.email and online.email.lower() != player.email.lower():
             _mail(
                 Notice.Kind.ENTRY_HELD,
                 online.email,
-                f"Your entry to {tournament.name}: awaiting confirmation",
-                f"Your entry of {player.name} in division {division.name} awaits {waits}"
-                f"a director's approval: it holds no place until then.\nIts page:\n\n{link}",
+                _("Your entry to {tournament}: awaiting confirmation").format(**names),
+                held.format(link=link, **names),
                 online,
             )
         if confirm:
+            body = _(
+                "Someone entered you, {name}, in {tournament}, division {division}.\nIf you "
+                "mean to play, confirm it here (your own page comes with the confirmation):"
+                "\n\n{confirm}\n\nIf it was not you, ignore this message: nothing is entered."
+            )
             _mail(
                 Notice.Kind.ENTRY_LINK,
                 player.email,
-                f"Confirm your entry to {tournament.name}",
-                f"Someone entered you, {player.name}, in {tournament.name}, division "
-                f"{division.name}.\nIf you mean to play, confirm it here (your own page comes "
-                f"with the confirmation):\n\n{confirm}\n\nIf it was not you, ignore this "
-                "message: nothing is entered.",
+                _("Confirm your entry to {tournament}").format(**names),
+                body.format(confirm=confirm, **names),
                 online,
             )
         return
     if confirm:
+        body = _(
+            "Someone (we hope you) entered {name} in {tournament}, division {division}.\nYour "
+            "entry counts once you confirm it here:\n\n{confirm}\n\nYour own page (see your "
+            "entry, withdraw it, check in on the day):\n\n{link}\n\nIf it was not you, ignore "
+            "this message: nothing is entered."
+        )
         _mail(
             Notice.Kind.ENTRY_LINK,
             online.email,
-            f"Confirm your entry to {tournament.name}",
-            f"Someone (we hope you) entered {player.name} in {tournament.name}, "
-            f"division {division.name}.\nYour entry counts once you confirm it here:\n\n"
-            f"{confirm}\n\nYour own page (see your entry, withdraw it, check in on the day):"
-            f"\n\n{link}\n\nIf it was not you, ignore this message: nothing is entered.",
+            _("Confirm your entry to {tournament}").format(**names),
+            body.format(confirm=confirm, link=link, **names),
             online,
         )
         return
     _mail(
         Notice.Kind.ENTRY_PAGE,
         online.email,
-        f"Your entry to {tournament.name}",
-        f"{player.name}: {online.get_status_display()} in division "
-        f"{division.name}.\nYour own page (see your entry, withdraw it, check in on the "
-        f"day):\n\n{link}",
+        _("Your entry to {tournament}").format(**names),
+        _your_page(player.name, _status(online), division.name, link),
         online,
     )
 
 
 def _pages(site: str | None, entries: list[Any]) -> str:
     return "\n".join(
-        f"{e.online.tournament.name}, division {e.online.division.name}: "
-        + _page(site, e.link_nonce)
+        _("{tournament}, division {division}: {link}").format(
+            tournament=e.online.tournament.name,
+            division=e.online.division.name,
+            link=_page(site, e.link_nonce),
+        )
         for e in entries
     )
 
 
 def weekend_submitted(weekend: Weekend, done: WeekendSubmitted, *, site: str | None) -> None:
     """Queue the one mail of a weekend form's entries (and the player's, when they name a
-    registry player), in their transaction."""
+    registry player), in their transaction, in the language the entrant entered in."""
+    with translation.override(texts.online_language(done.entries[0].online)):
+        _weekend_submitted(weekend, done, site)
+
+
+def _weekend_submitted(weekend: Weekend, done: WeekendSubmitted, site: str | None) -> None:
     first_done = done.entries[0]
     first = first_done.online
     pages = _pages(site, done.entries)
@@ -131,68 +186,94 @@ def weekend_submitted(weekend: Weekend, done: WeekendSubmitted, *, site: str | N
         if done.confirm_token
         else ""
     )
+    names = {"name": first.player.name, "weekend": weekend.name, "count": count}
     if first_done.awaits:
         # entries naming a registry player: the player confirms at the registry's address
         # (never the one typed here), or a director approves; they hold no place until then
         if confirm:
+            body = ngettext(
+                "Someone entered you, {name}, in {count} event(s) of {weekend}.\nIf you mean "
+                "to play, confirm them here:\n\n{confirm}\n\nIf it was not you, ignore this "
+                "message: nothing is entered.",
+                "Someone entered you, {name}, in {count} event(s) of {weekend}.\nIf you mean "
+                "to play, confirm them here:\n\n{confirm}\n\nIf it was not you, ignore this "
+                "message: nothing is entered.",
+                count,
+            )
             _mail(
                 Notice.Kind.ENTRY_LINK,
                 first.player.email,
-                f"Confirm your entries to {weekend.name}",
-                f"Someone entered you, {first.player.name}, in {count} event(s) of "
-                f"{weekend.name}.\nIf you mean to play, confirm them here:\n\n{confirm}\n\n"
-                "If it was not you, ignore this message: nothing is entered.",
+                _("Confirm your entries to {weekend}").format(**names),
+                body.format(confirm=confirm, **names),
                 first,
             )
         kind = Notice.Kind.ENTRY_HELD
-        subject = f"Your entries to {weekend.name}: awaiting confirmation"
-        body = (
-            f"Your entries of {first.player.name} to {weekend.name} await "
-            + ("the player's confirmation or " if confirm else "")
-            + "a director's approval: they hold no place until then.\n\nYour own page in "
-            f"each event:\n\n{pages}"
-        )
+        subject = _("Your entries to {weekend}: awaiting confirmation").format(**names)
+        if confirm:
+            body = _(
+                "Your entries of {name} to {weekend} await the player's confirmation or a "
+                "director's approval: they hold no place until then.\n\nYour own page in "
+                "each event:\n\n{pages}"
+            )
+        else:
+            body = _(
+                "Your entries of {name} to {weekend} await a director's approval: they hold "
+                "no place until then.\n\nYour own page in each event:\n\n{pages}"
+            )
+        body = body.format(pages=pages, **names)
     elif confirm:
         kind = Notice.Kind.ENTRY_LINK
-        subject = f"Confirm your entries to {weekend.name}"
-        body = (
-            f"Someone (we hope you) entered {first.player.name} in {count} "
-            f"event(s) of {weekend.name}.\nThey count once you confirm them, all at once, "
-            f"here:\n\n{confirm}\n\nYour own page in each event (see your entry, withdraw "
-            f"it, check in on the day):\n\n{pages}\n\nIf it was not you, ignore this "
-            "message: nothing is entered."
-        )
+        subject = _("Confirm your entries to {weekend}").format(**names)
+        body = ngettext(
+            "Someone (we hope you) entered {name} in {count} event(s) of {weekend}.\nThey "
+            "count once you confirm them, all at once, here:\n\n{confirm}\n\nYour own page "
+            "in each event (see your entry, withdraw it, check in on the day):\n\n{pages}\n\n"
+            "If it was not you, ignore this message: nothing is entered.",
+            "Someone (we hope you) entered {name} in {count} event(s) of {weekend}.\nThey "
+            "count once you confirm them, all at once, here:\n\n{confirm}\n\nYour own page "
+            "in each event (see your entry, withdraw it, check in on the day):\n\n{pages}\n\n"
+            "If it was not you, ignore this message: nothing is entered.",
+            count,
+        ).format(confirm=confirm, pages=pages, **names)
     else:
         kind = Notice.Kind.ENTRY_PAGE
-        subject = f"Your entries to {weekend.name}"
-        body = f"{first.player.name}: your entries to {weekend.name}.\n\n{pages}"
+        subject = _("Your entries to {weekend}").format(**names)
+        body = _("{name}: your entries to {weekend}.\n\n{pages}").format(pages=pages, **names)
     _mail(kind, first.email, subject, body, first)
 
 
 def page_renewed(
     confirmed: list[Confirmed], *, site: str | None, weekend: Weekend | None = None
 ) -> None:
-    """The player confirmed entries someone made for them: mail them their own new pages."""
+    """The player confirmed entries someone made for them: mail them their own new pages,
+    in the language the entry was made in."""
     online = confirmed[0].online
-    if weekend is None:
+    with translation.override(texts.online_language(online)):
+        if weekend is None:
+            _mail(
+                Notice.Kind.ENTRY_PAGE,
+                online.email,
+                _("Your entry to {tournament}").format(tournament=online.tournament.name),
+                _your_page(
+                    online.player.name,
+                    _status(online),
+                    online.division.name,
+                    _page(site, confirmed[0].link_nonce),
+                ),
+                online,
+            )
+            return
+        body = _(
+            "{name}: your own page in each event (see your entry, withdraw it, check in on "
+            "the day):\n\n{pages}"
+        )
         _mail(
             Notice.Kind.ENTRY_PAGE,
             online.email,
-            f"Your entry to {online.tournament.name}",
-            f"{online.player.name}: {online.get_status_display()} in division "
-            f"{online.division.name}.\nYour own page (see your entry, withdraw it, check in "
-            f"on the day):\n\n{_page(site, confirmed[0].link_nonce)}",
+            _("Your entries to {weekend}").format(weekend=weekend.name),
+            body.format(name=online.player.name, pages=_pages(site, confirmed)),
             online,
         )
-        return
-    _mail(
-        Notice.Kind.ENTRY_PAGE,
-        online.email,
-        f"Your entries to {weekend.name}",
-        f"{online.player.name}: your own page in each event (see your entry, "
-        f"withdraw it, check in on the day):\n\n{_pages(site, confirmed)}",
-        online,
-    )
 
 
 def mail_failed(online: OnlineEntry) -> bool:

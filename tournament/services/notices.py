@@ -58,7 +58,7 @@ from django.core.mail import EmailMessage, get_connection
 from django.core.validators import validate_email
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
 
 from ..access import allowed, require
@@ -76,6 +76,7 @@ from ..models import (
     VenueTake,
 )
 from ..selectors import division_standings, last_scored_round, subscription_by_token
+from . import notice_texts as texts
 from .audit import Action, Actor, audit
 
 log = logging.getLogger(__name__)
@@ -130,27 +131,16 @@ def unsubscribe_url(subscription: NoticeSubscription) -> str:
 
 
 def _footer(subscription: NoticeSubscription) -> str:
-    return (
-        "\n\n--\nYou get this because you asked for e-mail notices of "
-        f"{subscription.tournament.name}.\nTo stop them: {unsubscribe_url(subscription)}\n"
-    )
+    """Added as the notice is sent (the database keeps no working link), in its language."""
+    tournament = subscription.tournament
+    with translation.override(texts.player_language(tournament, subscription.player_id)):
+        return texts.footer(tournament.name, unsubscribe_url(subscription))
 
 
 def _tournament_link(tournament: Tournament) -> str:
     if not tournament.published:
         return ""
     return "\n" + _site(reverse("public:tournament", args=[tournament.slug]))
-
-
-def _rating(entry: Entry) -> str:
-    return str(entry.seed_rating) if entry.seed_rating else "unrated"
-
-
-def _record(wins: float, losses: float) -> str:
-    def half(x: float) -> str:
-        return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
-
-    return f"{half(wins)}-{half(losses)}"
 
 
 # --------------------------------------------------------------------------- subscriptions
@@ -651,20 +641,13 @@ def notify_entry(
     sub = _active(tournament, player)
     if sub is None:
         return
-    where = f"{tournament.name}, division {division.name}"
-    if waiting_position is None:
-        subject = f"Entry confirmed: {where}"
-        text = f"Your entry to {where} is confirmed.{_tournament_link(tournament)}"
-        kind = Notice.Kind.ENTRY
-    else:
-        subject = f"Waiting list, number {waiting_position}: {where}"
-        text = (
-            f"Division {division.name} of {tournament.name} is full: you are number "
-            f"{waiting_position} on its waiting list.\nWhen an entrant withdraws before play, "
-            "the first on the list moves into the division, and you will get an e-mail when "
-            f"it is you.{_tournament_link(tournament)}"
-        )
-        kind = Notice.Kind.WAITING
+    with translation.override(texts.player_language(tournament, player.pk)):
+        if waiting_position is None:
+            subject, text = texts.entry_confirmed(tournament, division)
+        else:
+            subject, text = texts.waiting(tournament, division, waiting_position)
+    kind = Notice.Kind.ENTRY if waiting_position is None else Notice.Kind.WAITING
+    text += _tournament_link(tournament)
     _send_after_commit(
         [_queued(sub, kind, subject, text, division=division, key=str(waiting_position or ""))]
     )
@@ -676,14 +659,10 @@ def notify_promoted(tournament: Tournament, player: Player, division: Division) 
     sub = _active(tournament, player)
     if sub is None:
         return
-    where = f"{tournament.name}, division {division.name}"
-    text = (
-        f"A place opened in division {division.name} of {tournament.name}: you are off the "
-        f"waiting list and entered.{_tournament_link(tournament)}"
-    )
-    _send_after_commit(
-        [_queued(sub, Notice.Kind.PROMOTED, f"You are in: {where}", text, division=division)]
-    )
+    with translation.override(texts.player_language(tournament, player.pk)):
+        subject, text = texts.promoted(tournament, division)
+    text += _tournament_link(tournament)
+    _send_after_commit([_queued(sub, Notice.Kind.PROMOTED, subject, text, division=division)])
 
 
 # --------------------------------------------------------------------------- pairings
@@ -703,34 +682,6 @@ def on_audited_write(tournament: Tournament | None, action: Action, obj: Any) ->
     round_id = obj.pk if isinstance(obj, Round) else getattr(obj, "round_id", None)
     if round_id:
         transaction.on_commit(partial(pairing_notices, round_id), robust=True)
-
-
-def _pairing(rnd: Round, entry: Entry, game: Game | None) -> tuple[str, str] | None:
-    """(key, line) of what the player's pairing in ``rnd`` is now; None when they have
-    nothing to be told (a withdrawn player's forfeit)."""
-    n = rnd.number
-    if game is None:
-        return "unpaired", f"Round {n}: you are not paired at the moment; wait for the pairing."
-    if game.player2_id is None:
-        if game.explanation == "withdrawn":
-            return None
-        if (game.score1 or 0) > 0:
-            return "bye", f"Round {n}: you have a bye (+{game.score1})."
-        return "none", f"Round {n}: you have no game this round ({game.score1 or 0})."
-    me_first = game.player1_id == entry.pk
-    opponent = game.player2 if me_first else game.player1
-    assert opponent is not None
-    # "division A, board 3" when the tournament has more divisions: each numbers from 1
-    board = rnd.division.board_name(game.board) if game.board else "board to be announced"
-    if game.first_settled:
-        goes = "first" if game.first_entry.pk == entry.pk else "second"
-        start = f"you go {goes}"
-    else:
-        goes = "draw"
-        start = "who goes first is drawn at the board"
-    key = f"{game.board or '-'}|{opponent.pk}|{goes}"
-    line = f"Round {n}: {board}, against {opponent.name} ({_rating(opponent)}), {start}."
-    return key, line
 
 
 def pairing_notices(round_id: int) -> int:
@@ -771,10 +722,13 @@ def pairing_notices(round_id: int) -> int:
             subscription__in=subs.values(),
         ).order_by("created", "id"):
             told[notice.subscription_id] = notice
+        languages = texts.entry_languages(tournament, subs)
         for entry in entries:
             sub = subs[entry.player_id]
             game = games.get(entry.pk)
-            now = _pairing(rnd, entry, game)
+            language = languages.get(entry.player_id, texts.tournament_language(tournament))
+            with translation.override(language):
+                now = texts.pairing(rnd, entry, game)
             if now is None:
                 continue
             key, line = now
@@ -783,21 +737,19 @@ def pairing_notices(round_id: int) -> int:
                 continue
             if last is None and key == "unpaired":
                 continue
-            corrected = last is not None
-            subject = f"{'Corrected: ' if corrected else ''}Round {rnd.number}, {tournament.name}"
-            if game is not None and game.board and game.player2_id:
-                subject += f": {division.board_name(game.board)}"
-            text = ("Corrected pairing. " if corrected else "") + line
-            if tournament.published:
-                text += "\nYour page: " + _site(
-                    reverse("public:player", args=[tournament.slug, division.slug, entry.number])
+            page = _site(
+                reverse("public:player", args=[tournament.slug, division.slug, entry.number])
+            )
+            with translation.override(language):
+                subject, text = texts.pairing_mail(
+                    rnd, game, line, corrected=last is not None, page=page
                 )
             made.append(
                 _queued(
                     sub,
                     Notice.Kind.PAIRING,
                     subject,
-                    f"{tournament.name}, division {division.name}\n{text}",
+                    text,
                     division=division,
                     round_number=rnd.number,
                     key=key,
@@ -873,25 +825,23 @@ def send_final_results(tournament: Tournament, *, actor: Any, again: bool = Fals
             )
         rows[division.pk] = {r.number: r for r in division_standings(division)}
     made: list[Notice] = []
+    languages = texts.entry_languages(tournament, [s.player_id for s in subs])
     for sub in subs:
         lines = []
+        language = languages.get(sub.player_id, texts.tournament_language(tournament))
         for entry in (e for e in entries if e.player_id == sub.player_id):
             division = entry.division
             row = rows[division.pk].get(entry.number)
             if row is None:
                 continue
             ranked = sum(1 for r in rows[division.pk].values() if r.rank)
-            place = f"place {row.rank} of {ranked}" if row.rank else "withdrawn"
-            spread = f"{row.spread:+d}"
-            lines.append(
-                f"Division {division.name}: {place}, {_record(row.wins, row.losses)}, "
-                f"spread {spread}.\nStandings: "
-                + _site(reverse("public:standings", args=[tournament.slug, division.slug]))
-            )
-        if not lines:
-            continue
-        text = f"The final results of {tournament.name}:\n\n" + "\n\n".join(lines)
-        made.append(_queued(sub, Notice.Kind.RESULTS, f"Final results: {tournament.name}", text))
+            url = _site(reverse("public:standings", args=[tournament.slug, division.slug]))
+            with translation.override(language):
+                lines.append(texts.result_line(division, row, ranked, url))
+        if lines:
+            with translation.override(language):
+                subject, text = texts.final_results(tournament, lines)
+            made.append(_queued(sub, Notice.Kind.RESULTS, subject, text))
     audit(
         tournament,
         actor,

@@ -20,6 +20,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournament.errors import ServiceError
 
@@ -68,7 +69,9 @@ def new_account(
     try:
         field.run_validators(username)
         if len(username) > (field.max_length or 150):
-            raise ValidationError(f"use at most {field.max_length} characters")
+            raise ValidationError(
+                _("use at most {count} characters").format(count=field.max_length)
+            )
     except ValidationError as exc:
         raise ServiceError(
             "staff_username", field="username", detail=" ".join(exc.messages)

@@ -8,9 +8,10 @@ reaches gunicorn directly and it finishes the requests in flight):
 1. refuses a busy or malformed address before printing anything;
 2. migrates the database (nothing to do on an up-to-date one);
 3. collects the static files into STATIC_ROOT, which whitenoise serves;
-4. builds the manual served at /docs/ when it is missing or older than docs/ (said and skipped
+4. compiles the languages' catalogues (locale/, docs/languages.md);
+5. builds the manual served at /docs/ when it is missing or older than docs/ (said and skipped
    when MkDocs is not installed);
-5. starts gunicorn on ``--addr`` with ``--workers`` processes.
+6. starts gunicorn on ``--addr`` with ``--workers`` processes.
 
 With ``--stream HOST:PORT`` the live stream (``serve_stream``: server-sent events that tell
 public pages and overlays of each write at once) runs beside gunicorn, in a process of its own
@@ -39,6 +40,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.core.management.base import CommandParser
 
+from ...catalogues import compile_catalogues
 from ...siteurl import is_loopback
 from ..base import GibsonCommand
 from ..front import check_config, empty_cache, find_nginx, nginx_argv, supervise, write_config
@@ -145,6 +147,7 @@ class Command(GibsonCommand):
         site_url = announce_site_url(front or addr, self.stderr)
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
+        compile_catalogues()  # the languages' .mo files (never in git; docs/languages.md)
         manual = ensure_manual(f"http://{front or addr}")
         if nginx is not None:
             return self.serve_front(

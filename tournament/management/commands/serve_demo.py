@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from ...catalogues import compile_catalogues
 from ...demo import ensure_director, load_demo
 from ...stream import StreamThread
 from ..base import GibsonCommand
@@ -40,6 +41,7 @@ class Command(GibsonCommand):
             check_free(addr)  # before anything is printed: no "ready" line for a dead server
         site_url = announce_site_url(addr, self.stderr)
         call_command("migrate", interactive=False, verbosity=0)
+        compile_catalogues()  # the languages' .mo files (never in git; docs/languages.md)
         tournament, _ = load_demo()
         user, password = ensure_director(
             password=os.environ.get("GIBSON_DEMO_PASSWORD") or None,

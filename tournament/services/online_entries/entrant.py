@@ -26,6 +26,7 @@ from ...selectors import fold, near_duplicates, paired_rounds, registry_rating
 from .. import entry_mail, notices
 from ..audit import Actor, audit
 from ..entries import check_player_name, register_player, remove_entry
+from ..notice_texts import entrant_language
 from ..venue import held_by_venue, queue_online_entry, queue_withdrawal
 from .outcomes import Confirmed, Submitted
 from .window import (
@@ -254,6 +255,7 @@ def _submit(
         link_hash=link,
         confirm_hash=confirm,
         contact_shared=shared,
+        language=entrant_language(),
     )
     who = Actor(user.get_username(), user) if signed_in else Actor(f"entrant {player.name}")
     waits = {
