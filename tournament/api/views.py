@@ -42,6 +42,7 @@ from ..access import can_keep_score
 from ..models import Division, Entry, Game, Player, Round, Tournament
 from ..selectors import division_by_key, near_duplicates, pairings_after
 from ..services import results
+from ..shapes import standings_row
 from ..web.caching import PUBLIC_CACHE_CONTROL, serve_cached, site_version, tournament_version
 from ..web.chances import cached_chances
 from ..web.ratelimit import heavy_wait
@@ -402,20 +403,7 @@ class Standings(TournamentScoped, _Built):
                 "forfeits": progress.forfeits,
                 "text": progress.describe(),
             },
-            "rows": [
-                {
-                    "rank": r.rank,
-                    "number": r.number,
-                    "name": r.name,
-                    "wins": r.wins,
-                    "losses": r.losses,
-                    "spread": r.spread,
-                    "rating": r.rating,
-                    "estimate": estimates.get(r.number),
-                    "withdrawn": r.withdrawn,
-                }
-                for r in rows
-            ],
+            "rows": [standings_row(r, estimates.get(r.number)) for r in rows],
         }
         return Response(data)
 

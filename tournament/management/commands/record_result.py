@@ -1,6 +1,7 @@
 from tournament.errors import ServiceError
 from tournament.selectors import division_by_name, pairings_after, tournament_by_slug
 from tournament.services import change_result, correct_player_result, record_result
+from tournament.shapes import game_row, later_pairing_rows
 
 from ..base import GibsonCommand
 
@@ -86,17 +87,10 @@ class Command(GibsonCommand):
                     actor=self.actor(opts, "record_result"),
                 )
             ]
+        # the API's game (tournament.shapes); a single game says what it is (bye, forfeit,
+        # forfeit win, double forfeit)
         data = [
-            {
-                "round": game.round.number,
-                "board": game.board,
-                "player1": game.player1.number,
-                "score1": game.score1,
-                "player2": game.player2.number if game.player2_id else 0,
-                "score2": game.score2,
-                # a single game says what it is (bye, forfeit, forfeit win, double forfeit)
-                **({} if game.player2_id else {"explanation": game.explanation}),
-            }
+            {**game_row(game), **({} if game.player2_id else {"explanation": game.explanation})}
             for game in games
         ]
         # A correction or clear of an earlier round: later rounds were paired from the old result.
@@ -104,7 +98,7 @@ class Command(GibsonCommand):
         later = pairings_after(games[0]) if changed else []
         if changed:
             for row in data:
-                row["later_pairings"] = [{"round": x.round, "unscored": x.unscored} for x in later]
+                row["later_pairings"] = later_pairing_rows(later)
         if opts["json"]:
             self.emit_json(data[0] if len(data) == 1 else data)
             return
@@ -114,11 +108,14 @@ class Command(GibsonCommand):
             verb = "Corrected" if opts["correct"] is not None else "Recorded"
         for row in data:
             if row["player2"]:
-                second = f"#{row['player2']} {row['score2'] if row['score2'] is not None else ''}"
+                second = (
+                    f"#{row['player2']['number']} "
+                    f"{row['score2'] if row['score2'] is not None else ''}"
+                )
             else:
                 second = f"({row.get('explanation') or 'bye'})"
             self.stdout.write(
-                f"{verb} round {row['round']}: #{row['player1']} "
+                f"{verb} round {row['round']}: #{row['player1']['number']} "
                 f"{row['score1'] if row['score1'] is not None else ''} - {second}".replace(
                     "  ", " "
                 )
