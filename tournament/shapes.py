@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .models import Entry, Game
+from .selectors.online_entries import PublicEntrant
 from .standings import StandingsRow
 
 
@@ -56,3 +57,24 @@ def game_row(game: Game) -> dict[str, Any]:
 def later_pairing_rows(later: Iterable[Any]) -> list[dict[str, int]]:
     """The rounds paired after a corrected game's round, from its old result."""
     return [{"round": x.round, "unscored": x.unscored} for x in later]
+
+
+def entrant_row(entrant: PublicEntrant) -> dict[str, Any]:
+    """One player of a division's public entry list."""
+    return {
+        "number": entrant.number,
+        "name": entrant.name,
+        "rating": entrant.rating,
+        "club": entrant.club,
+        "checked_in": entrant.checked_in,
+    }
+
+
+def waiting_row(entrant: PublicEntrant) -> dict[str, Any]:
+    """One player of a division's waiting list, in its order."""
+    return {
+        "position": entrant.position,
+        "name": entrant.name,
+        "rating": entrant.rating,
+        "club": entrant.club,
+    }
