@@ -546,12 +546,12 @@ def test_the_engine_runs_once_per_state_of_the_division(td, event, monkeypatch):
     """Issue 40: looking at the proposal, swapping, pinning and reloading ran the engine again
     each time on the same field (0.6 CPU-s at 500 players with COP); it runs once per state of
     the division, and any audited write (here a withdrawal) makes a new proposal."""
-    import pairings.services.rounds as rounds
+    import pairings.services.proposals as proposals
 
     t, d = event
     runs = []
-    real = rounds._run_engine
-    monkeypatch.setattr(rounds, "_run_engine", lambda *args: runs.append(1) or real(*args))
+    real = proposals.run_engine
+    monkeypatch.setattr(proposals, "run_engine", lambda *args: runs.append(1) or real(*args))
     games = propose_round(d, 2).pairs
     assert td.get(url(t, d, 2)).status_code == 200
     edit_proposal(d, 2, games)

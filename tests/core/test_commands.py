@@ -14,7 +14,7 @@ from pairings.services.store import PlannedGame, save_round_pairings
 from tests.conftest import REPO
 from tests.migrated import migrated_sqlite
 from tournament import services
-from tournament.models import Game
+from tournament.models import Game, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -40,10 +40,11 @@ def test_record_result_and_standings_json(slug):
     assert data == {
         "round": 1,
         "board": None,
-        "player1": 1,
+        "player1": {"number": 1, "name": "Able, Ann"},
         "score1": 390,
-        "player2": 2,
+        "player2": {"number": 2, "name": "Baker, Bo"},
         "score2": 410,
+        "first": 1,
     }
     rows = json.loads(run("standings", slug, "--json"))
     assert [(r["rank"], r["number"], r["wins"], r["spread"]) for r in rows] == [
@@ -172,3 +173,25 @@ def test_record_result_correct_bad_input_changes_nothing(slug, args, message):
         run("record_result", slug, "--round", "1", *args)
     assert list(Game.objects.values_list("score1", "score2").order_by("pk")) == before
     assert AuditEvent.objects.count() == audits
+
+
+def test_the_commands_json_is_the_apis_object(slug):
+    """One function per object (tournament.shapes): the games ``pair --json`` (a change to a
+    round in play) and ``record_result --json`` print are the API's games, and the rows
+    ``standings --json`` prints are the API's standings rows, so a script reading either sees
+    the same fields (they had drifted: players as numbers against objects)."""
+    from rest_framework.test import APIClient
+
+    services.publish_tournament(Tournament.objects.get(slug=slug), True, None)
+    division = f"/api/v1/tournaments/{slug}/divisions/a/"
+
+    def api_games() -> list[dict]:
+        return APIClient().get(division + "games/?round=1").json()["results"]
+
+    changed = json.loads(run("pair", slug, "--round", "1", "--add-bye", "2", "--json"))
+    games = [{k: v for k, v in g.items() if k != "explanation"} for g in changed["games"]]
+    assert sorted(games, key=str) == sorted(api_games(), key=str)
+    game = json.loads(run("record_result", slug, "--round", "1", "1", "410", "390", "--json"))
+    assert game in api_games()
+    rows = json.loads(run("standings", slug, "--json"))
+    assert rows == APIClient().get(division + "standings/").json()["rows"]

@@ -63,9 +63,10 @@ def test_an_upward_import_breaks_its_contract(tmp_path):
 
 def test_a_new_module_is_held_by_the_contracts(tmp_path):
     """The contracts name packages, not modules: a module written tomorrow into
-    tournament/services/ that imports a page, into tournament/api/ that imports another face,
-    or into pairings/ that calls tournament's entry services, breaks its contract without
-    anyone adding it to pyproject.toml."""
+    tournament/services/ that imports a page, into tournament/api/ that imports another face
+    (the API's own contract names the web face too), or into pairings/ that calls
+    tournament's entry services, breaks its contract without anyone adding it to
+    pyproject.toml."""
     for package in PACKAGES:
         shutil.copytree(
             REPO / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
@@ -82,6 +83,7 @@ def test_a_new_module_is_held_by_the_contracts(tmp_path):
     assert "Domain code never imports a face BROKEN" in done.stdout
     assert "tournament.services.tomorrow -> tournament.web.errors" in done.stdout
     assert "Faces never import faces BROKEN" in done.stdout
+    assert "The API imports no web face BROKEN" in done.stdout
     assert "tournament.api.tomorrow -> tournament.web.gate" in done.stdout
     assert "errors and audit BROKEN" in done.stdout  # the pairing and rating shells' contract
     assert "pairings.tomorrow -> tournament.services.entries" in done.stdout
@@ -181,12 +183,13 @@ def test_layout_page_matches_the_tree():
 # Functions over LONG_FUNCTION lines in tournament/, pairings/ and ratings/ (migrations aside).
 # A ratchet: the count may only go down; lower the ceiling when a long function is split.
 LONG_FUNCTION = 80
-LONG_FUNCTIONS_CEILING = 21
+LONG_FUNCTIONS_CEILING = 17
 # Source files over LONG_FILE lines (migrations aside): a file that long holds several
 # concepts, each of which deserves its own module. A ratchet as well: 10 when counted first,
-# then pairings/engine/simulate.py and needs.py were split.
+# then pairings/engine/simulate.py and needs.py were split, then pairings/services/rounds.py
+# and tournament/interchange/imports.py, then tournament/services/results.py.
 LONG_FILE = 900
-LONG_FILES_CEILING = 5
+LONG_FILES_CEILING = 2
 
 
 def long_functions(paths: list[Path]) -> list[str]:

@@ -310,8 +310,12 @@ def test_the_api_reference_would_show_a_new_endpoint():
 
 def importer_config_keys() -> set[str]:
     """Every config.tsh key the importer reads: the config reader's ``COMMON_KEYS`` and each
-    key ``tournament/interchange/imports.py`` reads from the settings by name."""
-    source = (REPO / "tournament" / "interchange" / "imports.py").read_text(encoding="utf-8")
+    key the importer's modules (``tournament/interchange/imports.py`` and its steps,
+    ``import_*.py``) read from the settings by name."""
+    source = "\n".join(
+        path.read_text(encoding="utf-8")
+        for path in sorted((REPO / "tournament" / "interchange").glob("import*.py"))
+    )
     keys = set(COMMON_KEYS)
     keys |= set(re.findall(r'\b(?:settings|s)\.get\(\s*"(\w+)"', source))
     keys |= set(re.findall(r'_setting_int\(\s*(?:settings|s),\s*"(\w+)"', source))

@@ -67,3 +67,18 @@ def test_refusals_change_nothing(field, args):
     with pytest.raises((CommandError, SystemExit)):
         run("spring", *args)
     assert AuditEvent.objects.count() == before and field.b.entries.count() == 3
+
+
+def test_the_lists_are_the_apis_rows(event):
+    """``entries list --json`` prints each division's entrants and waiting list with the API's
+    rows (tournament.shapes); the waiting rows had no club before."""
+    from rest_framework.test import APIClient
+
+    for name in ("Adams, Ada", "Brook, Ben", "Chu, Cara", "Diaz, Dev"):
+        enter(event.a, name)  # A takes 3: Diaz waits
+    listed = run("spring", "list")["divisions"]
+    api = APIClient().get("/api/v1/tournaments/spring/entries/").json()["divisions"]
+    assert listed[0]["waiting"] and listed[0]["entrants"]
+    assert [(d["entrants"], d["waiting"]) for d in listed] == [
+        (d["entrants"], d["waiting"]) for d in api
+    ]

@@ -13,7 +13,8 @@ import pytest
 
 from tournament.errors import ServiceError
 from tournament.interchange.exports import export_tourney_js, export_tsh, tournament_config
-from tournament.interchange.imports import _setting_caps, import_tsh
+from tournament.interchange.import_prepare import _setting_caps
+from tournament.interchange.imports import import_tsh
 from tournament.selectors import division_standings
 from tournament.services import update_tournament
 from tournament.services.tournaments import check_tournament_settings

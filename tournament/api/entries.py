@@ -29,6 +29,7 @@ from ..models import Division, DivisionEntryRule, Tournament
 from ..selectors import checked_in_count, division_by_key, public_entry_list
 from ..services import checkin
 from ..services import online_entries as oe
+from ..shapes import entrant_row, waiting_row
 from .permissions import require_director, visible_tournament
 from .serializers import StrictSerializer
 from .views import READ_ERRORS, WRITE_ERRORS
@@ -105,20 +106,8 @@ def entries_data(tournament: Tournament) -> dict[str, Any]:
                 "cap": rule.cap if rule else None,
                 "band": oe.band_text(rule) if rule else "",
                 "fee": f"{rule.fee_amount} {rule.fee_currency}".strip() if rule else "",
-                "entrants": [
-                    {
-                        "number": e.number,
-                        "name": e.name,
-                        "rating": e.rating,
-                        "club": e.club,
-                        "checked_in": e.checked_in,
-                    }
-                    for e in placed
-                ],
-                "waiting": [
-                    {"position": w.position, "name": w.name, "rating": w.rating, "club": w.club}
-                    for w in waiting
-                ],
+                "entrants": [entrant_row(e) for e in placed],
+                "waiting": [waiting_row(w) for w in waiting],
             }
         )
     here, players = checked_in_count(tournament)

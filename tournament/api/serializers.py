@@ -12,6 +12,7 @@ from rest_framework.exceptions import ErrorDetail, ValidationError
 from ratings.models import PlayerRating, RatingHistory, RatingList
 
 from ..models import Division, Entry, Game, Player, Round, Tournament
+from ..shapes import game_row, later_pairing_rows
 
 # A database integer column holds this much; larger numbers are refused before any query.
 INT_MAX = 2**31 - 1
@@ -144,6 +145,11 @@ class GameSerializer(serializers.ModelSerializer):
         """TSH's p12 value: 1 player1 went first, 2 player2, 0 unknown, 3 to draw, 4 drew."""
         return int(game.first)
 
+    def to_representation(self, game: Game) -> dict[str, Any]:
+        """The game as ``record_result --json`` prints it too (tournament.shapes): the fields
+        above describe it for the schema, one function makes it for both faces."""
+        return game_row(game)
+
 
 class LaterPairingSerializer(serializers.Serializer):
     """A round paired after a corrected game's round, from the old result."""
@@ -159,6 +165,9 @@ class CorrectedGameSerializer(GameSerializer):
 
     class Meta(GameSerializer.Meta):
         fields = [*GameSerializer.Meta.fields, "later_pairings"]
+
+    def to_representation(self, game: Game) -> dict[str, Any]:
+        return {**game_row(game), "later_pairings": later_pairing_rows(game.later_pairings)}
 
 
 class RoundSerializer(serializers.ModelSerializer):

@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pairings.chances import check_after_round
+from pairings.chances import chances_hidden, check_after_round
 from pairings.needs import division_needs, needs_as_dict
 from pairings.services.rounds import (
     add_bye,
@@ -38,12 +38,13 @@ from ratings.selectors import public_player_q
 from tournament.errors import ServiceError
 
 from .. import selectors, services
+from ..access import can_keep_score
 from ..models import Division, Entry, Game, Player, Round, Tournament
 from ..selectors import division_by_key, near_duplicates, pairings_after
 from ..services import results
+from ..shapes import standings_row
 from ..web.caching import PUBLIC_CACHE_CONTROL, serve_cached, site_version, tournament_version
-from ..web.chances import cached_chances, chances_hidden
-from ..web.permissions import can_keep_score
+from ..web.chances import cached_chances
 from ..web.ratelimit import heavy_wait
 from . import serializers as s
 from .permissions import (
@@ -402,20 +403,7 @@ class Standings(TournamentScoped, _Built):
                 "forfeits": progress.forfeits,
                 "text": progress.describe(),
             },
-            "rows": [
-                {
-                    "rank": r.rank,
-                    "number": r.number,
-                    "name": r.name,
-                    "wins": r.wins,
-                    "losses": r.losses,
-                    "spread": r.spread,
-                    "rating": r.rating,
-                    "estimate": estimates.get(r.number),
-                    "withdrawn": r.withdrawn,
-                }
-                for r in rows
-            ],
+            "rows": [standings_row(r, estimates.get(r.number)) for r in rows],
         }
         return Response(data)
 

@@ -37,7 +37,7 @@ from tournament.errors import ServiceError
 from ..access import require
 from ..models import Division, Entry, Game, PendingResult
 from .audit import Actor, audit
-from .results import _lock_scores, record_result
+from .results import lock_scores, record_result
 from .venue import held_by_venue, queue_self_report
 
 TOKEN_BYTES = 24  # 192 bits; token_urlsafe(24) is 32 characters of [A-Za-z0-9_-]
@@ -432,7 +432,7 @@ def report_own_result(
     if game is None:
         raise ServiceError("selfentry_nothing_to_report", field="score")
     mine, theirs = validate_played_scores(score, opp_score, _where(game))
-    _lock_scores(game)
+    lock_scores(game)
     if game.has_result:
         raise _recorded(game, entry)
     scores = game_order(game, entry, mine, theirs)
@@ -505,7 +505,7 @@ def _answerable(entry: Entry, pending_id: Any) -> PendingResult:
     if report is None:
         raise ServiceError("selfentry_report_gone", field="pending")
     game = report.game
-    _lock_scores(game)
+    lock_scores(game)
     if game.player2_id is None:  # the game became a forfeit
         raise ServiceError("selfentry_report_gone", field="pending")
     if game.has_result:

@@ -16,6 +16,7 @@ from tournament.selectors import (
 )
 from tournament.services import checkin
 from tournament.services import online_entries as oe
+from tournament.shapes import entrant_row, waiting_row
 
 from ..base import GibsonCommand
 
@@ -107,20 +108,9 @@ class Command(GibsonCommand):
             rows.append(
                 {
                     "division": d.name,
-                    "entrants": [
-                        {
-                            "number": e.number,
-                            "name": e.name,
-                            "rating": e.rating,
-                            "club": e.club,
-                            "checked_in": e.checked_in,
-                        }
-                        for e in placed
-                    ],
-                    "waiting": [
-                        {"position": w.position, "name": w.name, "rating": w.rating}
-                        for w in waiting
-                    ],
+                    # the API's rows (tournament.shapes)
+                    "entrants": [entrant_row(e) for e in placed],
+                    "waiting": [waiting_row(w) for w in waiting],
                 }
             )
         if as_json:

@@ -10,6 +10,7 @@ from pairings.services.rounds import (
 )
 from tournament.models import Game
 from tournament.selectors import division_by_name, tournament_by_slug
+from tournament.shapes import game_row
 
 from ..base import GibsonCommand
 
@@ -142,20 +143,10 @@ class Command(GibsonCommand):
             remove_bye(division, r, opts["remove_bye"], opts["opponent"], actor="pair")
         games = list(
             Game.objects.filter(round__division=division, round__number=r)
-            .select_related("player1", "player2")
+            .select_related("round", "player1__player", "player2__player")
             .order_by("board", "pk")
         )
-        rows = [
-            {
-                "board": g.board,
-                "player1": g.player1.number,
-                "player2": g.player2.number if g.player2_id else 0,
-                "score1": g.score1,
-                "score2": g.score2,
-                "explanation": g.explanation,
-            }
-            for g in games
-        ]
+        rows = [{**game_row(g), "explanation": g.explanation} for g in games]  # the API's game
         if opts["json"]:
             self.emit_json({"round": r, "change": kind, "games": rows})
             return

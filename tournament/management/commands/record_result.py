@@ -1,6 +1,10 @@
+from typing import Any
+
 from tournament.errors import ServiceError
+from tournament.models import Division, Game
 from tournament.selectors import division_by_name, pairings_after, tournament_by_slug
 from tournament.services import change_result, correct_player_result, record_result
+from tournament.shapes import game_row, later_pairing_rows
 
 from ..base import GibsonCommand
 
@@ -37,6 +41,54 @@ class Command(GibsonCommand):
     def handle(self, *args, **opts):
         tournament = tournament_by_slug(opts["slug"])
         division = division_by_name(tournament, opts["division"])
+        games = self.write_result(division, opts)
+        # the API's game (tournament.shapes); a single game says what it is (bye, forfeit,
+        # forfeit win, double forfeit)
+        data = [
+            {**game_row(game), **({} if game.player2_id else {"explanation": game.explanation})}
+            for game in games
+        ]
+        # A correction or clear of an earlier round: later rounds were paired from the old result.
+        changed = opts["correct"] is not None or opts["clear"] is not None
+        later = pairings_after(games[0]) if changed else []
+        if changed:
+            for row in data:
+                row["later_pairings"] = later_pairing_rows(later)
+        if opts["json"]:
+            self.emit_json(data[0] if len(data) == 1 else data)
+            return
+        if opts["clear"] is not None:
+            verb = "Cleared"
+        else:
+            verb = "Corrected" if opts["correct"] is not None else "Recorded"
+        for row in data:
+            if row["player2"]:
+                second = (
+                    f"#{row['player2']['number']} "
+                    f"{row['score2'] if row['score2'] is not None else ''}"
+                )
+            else:
+                second = f"({row.get('explanation') or 'bye'})"
+            self.stdout.write(
+                f"{verb} round {row['round']}: #{row['player1']['number']} "
+                f"{row['score1'] if row['score1'] is not None else ''} - {second}".replace(
+                    "  ", " "
+                )
+            )
+        for x in later:
+            self.stderr.write(
+                f"warning: round {x.round} was paired from the old result; "
+                + (
+                    f"{x.unscored} unscored game(s) may be re-paired "
+                    f"(pair {opts['slug']} --round {x.round} --keep-scored)"
+                    if x.unscored
+                    else "every game of it is scored"
+                )
+            )
+
+    def write_result(self, division: Division, opts: dict[str, Any]) -> list[Game]:
+        """The result written as the options say (record, correct, a state, clear): the
+        game's rows afterwards."""
         score = opts["score"]
         state = {"f": "forfeit", "ff": "double_forfeit"}.get((score or "").lower())
         if opts["clear"] is not None:
@@ -86,50 +138,4 @@ class Command(GibsonCommand):
                     actor=self.actor(opts, "record_result"),
                 )
             ]
-        data = [
-            {
-                "round": game.round.number,
-                "board": game.board,
-                "player1": game.player1.number,
-                "score1": game.score1,
-                "player2": game.player2.number if game.player2_id else 0,
-                "score2": game.score2,
-                # a single game says what it is (bye, forfeit, forfeit win, double forfeit)
-                **({} if game.player2_id else {"explanation": game.explanation}),
-            }
-            for game in games
-        ]
-        # A correction or clear of an earlier round: later rounds were paired from the old result.
-        changed = opts["correct"] is not None or opts["clear"] is not None
-        later = pairings_after(games[0]) if changed else []
-        if changed:
-            for row in data:
-                row["later_pairings"] = [{"round": x.round, "unscored": x.unscored} for x in later]
-        if opts["json"]:
-            self.emit_json(data[0] if len(data) == 1 else data)
-            return
-        if opts["clear"] is not None:
-            verb = "Cleared"
-        else:
-            verb = "Corrected" if opts["correct"] is not None else "Recorded"
-        for row in data:
-            if row["player2"]:
-                second = f"#{row['player2']} {row['score2'] if row['score2'] is not None else ''}"
-            else:
-                second = f"({row.get('explanation') or 'bye'})"
-            self.stdout.write(
-                f"{verb} round {row['round']}: #{row['player1']} "
-                f"{row['score1'] if row['score1'] is not None else ''} - {second}".replace(
-                    "  ", " "
-                )
-            )
-        for x in later:
-            self.stderr.write(
-                f"warning: round {x.round} was paired from the old result; "
-                + (
-                    f"{x.unscored} unscored game(s) may be re-paired "
-                    f"(pair {opts['slug']} --round {x.round} --keep-scored)"
-                    if x.unscored
-                    else "every game of it is scored"
-                )
-            )
+        return games

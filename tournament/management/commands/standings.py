@@ -6,6 +6,7 @@ from tournament.selectors import (
     last_round_number,
     tournament_by_slug,
 )
+from tournament.shapes import standings_row
 from tournament.standings import format_record
 
 from ..base import GibsonCommand
@@ -44,22 +45,7 @@ class Command(GibsonCommand):
         rows = division_standings(division, shown)
         estimates = rating_estimates(division, shown)
         if opts["json"]:
-            self.emit_json(
-                [
-                    {
-                        "rank": r.rank,
-                        "number": r.number,
-                        "name": r.name,
-                        "wins": r.wins,
-                        "losses": r.losses,
-                        "spread": r.spread,
-                        "rating": r.rating,
-                        "estimate": estimates.get(r.number),
-                        "withdrawn": r.withdrawn,
-                    }
-                    for r in rows
-                ]
-            )
+            self.emit_json([standings_row(r, estimates.get(r.number)) for r in rows])
             return
         self.stdout.write(f"{tournament.name} - division {division.name}, after round {shown}")
         self.stdout.write(
