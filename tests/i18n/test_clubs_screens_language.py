@@ -21,7 +21,7 @@ from tournament import services
 from tournament.clubs import services as club_services
 from tournament.models import Tournament
 from tournament.services.broadcast import feature_boards
-from tournament.web.room_language import room_language_code
+from tournament.languages import room_language_code
 
 pytestmark = pytest.mark.django_db
 

@@ -26,6 +26,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from pairings.needs import division_needs, needs_input
+from tournament.languages import room_language
 
 from ..access import can_view
 from ..errors import ServiceError
@@ -41,7 +42,6 @@ from ..selectors.photos import approved_photos
 from ..standings import format_wins
 from .caching import PUBLIC, Version, cached, data_key, tournament_version
 from .chances import chances_hidden, page_chances
-from .room_language import room_language
 
 # How long a pairings slide stays up, and how many boards it holds (1080 px of rows).
 SLIDE_SECONDS = 8

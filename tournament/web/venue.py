@@ -29,6 +29,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
+from tournament.languages import explicit_language, room_language
+
 from ..clock import NOT_STARTED
 from ..models import Division, Tournament
 from ..selectors import (
@@ -42,7 +44,6 @@ from ..selectors import (
 from ..standings import StandingsRow
 from .caching import PUBLIC, Version, cached, data_key, tournament_version
 from .permissions import can_view
-from .room_language import explicit_language, room_language
 
 # How often the screen asks for itself again, and the strip on the public pages.
 SCREEN_REFRESH_SECONDS = 5

@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament.errors import ServiceError
+from tournament.languages import room_language
 
 from ...models import Club, Division, First, Game, Membership
 from ...scoreline import FORFEIT, FORMS, MAX_SCORE
@@ -39,7 +40,6 @@ from ...selectors import division_standings
 from ...services.results import Entered, correct_result, enter_line, resolve_line
 from ...web.echo import game_echo, line_echo, record_echo
 from ...web.errors import busy_refusal
-from ...web.room_language import room_language
 from .. import services as club_services
 from ..models import Draw, Night
 from .permissions import can_organise, organiser_required
@@ -325,6 +325,19 @@ def _round_games(division: Division, number: int) -> list[dict[str, Any]]:
     return [_seats(g) for g in games]
 
 
+def _draw_block(night: Night, number: int, missing: list) -> str:
+    """Why another game cannot be drawn now ("" when it can)."""
+    if night.closed:
+        return _("the night is closed; reopen it to draw another game")
+    if missing:
+        return _("game {number} still has {missing} result(s) missing; enter them first").format(
+            number=number, missing=len(missing)
+        )
+    if number + 1 > club_services.MAX_NIGHT_GAMES:
+        return _("a night has at most {games} games").format(games=club_services.MAX_NIGHT_GAMES)
+    return ""
+
+
 def _run_context(request: HttpRequest, club: Club, night: Night, **extra: Any) -> dict[str, Any]:
     division = _division(night)
     tournament = night.tournament
@@ -338,18 +351,7 @@ def _run_context(request: HttpRequest, club: Club, night: Night, **extra: Any) -
     draws = night.draws()
     next_game = number + 1
     next_draw = draws[min(next_game, len(draws)) - 1]
-    if night.closed:
-        draw_block = _("the night is closed; reopen it to draw another game")
-    elif missing:
-        draw_block = _(
-            "game {number} still has {missing} result(s) missing; enter them first"
-        ).format(number=number, missing=len(missing))
-    elif next_game > club_services.MAX_NIGHT_GAMES:
-        draw_block = _("a night has at most {games} games").format(
-            games=club_services.MAX_NIGHT_GAMES
-        )
-    else:
-        draw_block = ""
+    draw_block = _draw_block(night, number, missing)
     report = reverse("desk:report", args=[tournament.slug, division.slug])
     members = (
         Membership.objects.filter(club=club, active=True)

@@ -1,6 +1,7 @@
-"""The language of what a room or a stream sees: the venue screen, a club night's big screen
-and the broadcast overlays are shown to everyone at once, not to one visitor, so they follow
-the tournament's language rather than a browser's.
+"""The language of what a room or a stream sees (shared by every face, so it lives outside
+them): the venue screen, a club night's big screen and the broadcast overlays are shown to
+everyone at once, not to one visitor, so they follow the tournament's language rather than a
+browser's.
 
 One place decides it (:func:`room_language`), so the languages wave's locale mechanism can take
 it over whole: an explicit choice carried by the request (``?lang=xx`` or the language cookie)
