@@ -184,9 +184,9 @@ LONG_FUNCTION = 80
 LONG_FUNCTIONS_CEILING = 21
 # Source files over LONG_FILE lines (migrations aside): a file that long holds several
 # concepts, each of which deserves its own module. A ratchet as well: 10 when counted first,
-# then pairings/engine/simulate.py and needs.py were split.
+# then pairings/engine/simulate.py, needs.py and weighted.py were split.
 LONG_FILE = 900
-LONG_FILES_CEILING = 5
+LONG_FILES_CEILING = 4
 
 
 def long_functions(paths: list[Path]) -> list[str]:
