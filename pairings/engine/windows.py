@@ -15,6 +15,7 @@ import numpy as np
 
 from . import matching
 from .bands import BANDS
+from .columns import column_blocks
 
 WINDOW_SHARE = 0.75  # a window merged beyond this share of the field: solve the whole graph
 
@@ -22,7 +23,7 @@ WINDOW_SHARE = 0.75  # a window merged beyond this share of the field: solve the
 class _Day(NamedTuple):
     """The graph of the day as ``solve_windows``'s windows read it: odd cuts, players by level
     in group order, edge keys sorted (and where each sits in the day's arrays), band costs,
-    group positions and sizes."""
+    group positions and sizes, and who is due to start (-1) or to reply (+1)."""
 
     odd: np.ndarray
     by_level: list[np.ndarray]
@@ -31,6 +32,7 @@ class _Day(NamedTuple):
     costs: np.ndarray
     gpos: np.ndarray
     gsize: np.ndarray
+    due: np.ndarray
 
 
 class _WindowOptimum(NamedTuple):
@@ -151,7 +153,8 @@ class ScoreGroupWindows:
         gsize = np.array(self.group_size, dtype=np.int64)
         by_rank = players[np.lexsort((gpos[players], level_of[players]))]
         by_level = np.split(by_rank, np.cumsum(counts)[:-1])
-        day = _Day(odd, by_level, sorted_keys, key_order, costs, gpos, gsize)
+        due = np.append(np.array(self.due, dtype=np.int64), 0)  # the bye node: due neither way
+        day = _Day(odd, by_level, sorted_keys, key_order, costs, gpos, gsize, due)
         within = (level_of, edge_index, eu, ev, lu, lv)
         level_start = np.concatenate(([0], np.cumsum(counts)))
         bottom_level = len(levels) - 1
@@ -342,6 +345,12 @@ class ScoreGroupWindows:
         costs anything above ``win_diff``. ``only_copy`` / ``only_ghost`` keep one copy / one
         ghost edge (to make two windows agree on a float); ``prefer`` breaks ties between copies
         towards that player (one more band, below all the others, left out of the cost)."""
+        if first == last and top and bottom:  # the big case: try it in column blocks
+            within = (level_of, edge_index, eu, ev, lu, lv)
+            blocks = column_blocks(first, day, within, only_copy, only_ghost, prefer)
+            if blocks is not None:
+                games, copy, partner, cost = blocks
+                return _WindowOptimum(games, copy, partner, cost[BANDS.index("win_diff")], cost)
         members = np.flatnonzero((level_of >= first) & (level_of <= last))
         size = len(members)
         local = np.full(len(level_of), -1, dtype=np.int64)
