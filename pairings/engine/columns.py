@@ -27,16 +27,16 @@ Certificate (weak LP duality, band by band). For any numbers y on the window's n
 y_u + y_v <= cost(u, v) on every edge of the window (all its in-group games, copies' games and
 ghost edges, not only the blocks'), every perfect matching of the window costs at least the sum
 of y. Per band: 0 everywhere for the bands that must be 0 (above ``win_diff``, ``repeats``,
-``last_round``, ``firsts``); for ``win_diff`` the least copy game on every copy and its negation
+``last_round``); for ``win_diff`` the least copy game on every copy and its negation
 on every sink (exactly one copy plays); for ``distance`` y = 2c - (h - 1) on the top of column c
 and (h - 1) - 2c on its bottom (checked on every in-group edge of the day), every copy the least
 slack of all the copies' games and every sink its negation, the ghost the least slack of its
-edges. When the
-blocks' union costs exactly these sums in every band (``firsts`` has one of its own, see
-``_firsts_bound``), no perfect matching of the window is
-cheaper in any band, so it is an optimum of the window, as ``windows`` needs (its proof only
-uses that each window is solved optimally). Anything else (a repeat the chain cannot avoid, a
-block with no port, a missed bound) returns None and the window is solved whole, as before.
+edges. When the blocks' union costs exactly these sums in every band (``firsts`` has two
+bounds of its own: ``_firsts_bound`` and ``_chain_firsts_bound``), no perfect matching of the
+window is cheaper (lexicographically, as the packed weights compare), so it is an optimum of
+the window, as ``windows`` needs (its proof only uses that each window is solved optimally).
+Anything else (a repeat the chain cannot avoid, a block with no port, a missed bound) returns
+None and the window is solved whole, as before.
 """
 
 from __future__ import annotations
@@ -221,8 +221,6 @@ def _certified(h, column, members, day, games, copies, ghost, found) -> bool:
     total = found[3]
     if any(total[:WIN]) or total[REPEATS] or total[LAST_ROUND]:
         return False
-    if total[FIRSTS] != _firsts_bound(members, day, games, copies, ghost):
-        return False
     outer, inner, copy_costs = copies
     if total[WIN] != int(copy_costs[:, WIN].min()):
         return False
@@ -234,10 +232,15 @@ def _certified(h, column, members, day, games, copies, ghost, found) -> bool:
     if (y[gu] + y[gv] > day.costs[grows, DISTANCE]).any():
         return False
     who, ghost_costs = ghost
-    bound = int(y[members].sum())
-    bound += int((copy_costs[:, DISTANCE] - y[inner]).min())
-    bound += int((ghost_costs[:, DISTANCE] - y[who]).min())
-    return total[DISTANCE] == bound
+    copy_slack = copy_costs[:, DISTANCE] - y[inner]
+    ghost_slack = ghost_costs[:, DISTANCE] - y[who]
+    bound = int(y[members].sum()) + int(copy_slack.min()) + int(ghost_slack.min())
+    if total[DISTANCE] != bound:
+        return False
+    if total[FIRSTS] == _firsts_bound(members, day, games, copies, ghost):
+        return True
+    tight = (y, copy_slack == copy_slack.min(), ghost_slack == ghost_slack.min())
+    return total[FIRSTS] == _chain_firsts_bound(h, column, day, games, copies, ghost, tight)
 
 
 def _firsts_bound(members, day, games, copies, ghost) -> int:
@@ -260,3 +263,68 @@ def _firsts_bound(members, day, games, copies, ghost) -> int:
         bound2 += int((2 * ghost_costs[:, FIRSTS] - y2[who]).min())
         best = max(best, -(-bound2 // 2))
     return best
+
+
+def _chain_firsts_bound(h, column, day, games, copies, ghost, tight) -> int | None:
+    """The least ``firsts`` of the pairings that tie the blocks' union in every band above it,
+    or None when the window is not of the shape below.
+
+    Such a pairing M' reaches the ``distance`` bound, so every game of it is tight for the dual
+    y (y_u + y_v = cost). Checked here: the tight in-group games all join a top player at
+    column ct to a bottom one at cb <= ct, the tight copies' games reach top players, the tight
+    ghost edges bottom ones. Then, over the columns 0..x, the tops left after the copy's game
+    and the bottoms left after the ghost's number the same but for one (copy's column <= x <
+    ghost's): that many games cross each boundary. So M' is a *chain*: the copy plays the top
+    of column a, the bottom of each chain column plays the top of the next, the ghost takes the
+    bottom of column b >= a, and every other column plays its natural game. Its ``firsts`` is a
+    path cost over the columns, minimised here by a pass left to right (games with a cost in a
+    band above ``distance``, or in ``last_round``, are left out: M' ties the union there)."""
+    y, copy_tight, ghost_tight = tight
+    gu, gv, grows = games
+    costs = day.costs[grows]
+    zero = ~costs[:, :WIN].any(axis=1) & (costs[:, WIN] == 0) & (costs[:, REPEATS] == 0)
+    keep = zero & (costs[:, LAST_ROUND] == 0) & (y[gu] + y[gv] == costs[:, DISTANCE])
+    gu, gv, firsts = gu[keep], gv[keep], costs[keep, FIRSTS]
+    members = np.flatnonzero(column >= 0)
+    top = np.zeros(len(column), dtype=bool)
+    top[members] = day.gpos[members] < h
+    t = np.where(top[gu], gu, gv)
+    b = np.where(top[gu], gv, gu)
+    if (top[t] == top[b]).any() or (column[t] < column[b]).any():
+        return None  # a tight game within one half: not the chain's shape
+    outer, inner, copy_costs = copies
+    cc = copy_costs[copy_tight]
+    ok = ~cc[:, :WIN].any(axis=1) & (cc[:, WIN] == copy_costs[:, WIN].min())
+    ok &= (cc[:, REPEATS] == 0) & (cc[:, LAST_ROUND] == 0)
+    cc_inner = inner[copy_tight][ok]
+    who, _ = ghost
+    ends = who[ghost_tight]
+    if not top[cc_inner].all() or top[ends].any():
+        return None
+    big = 4 * h + 4  # more than any chain's firsts: "no such game"
+    natural = np.full(h, big, dtype=np.int64)
+    same = column[t] == column[b]
+    natural[column[t][same]] = firsts[same]
+    start = np.full(h, big, dtype=np.int64)
+    np.minimum.at(start, column[cc_inner], cc[ok, FIRSTS])
+    finish = np.full(h, big, dtype=np.int64)
+    finish[column[ends]] = 0
+    before = np.concatenate(([0], np.cumsum(natural)))  # natural games of columns < x
+    hops = [[] for _ in range(h)]
+    for x, z, f in zip(
+        column[b][~same].tolist(), column[t][~same].tolist(), firsts[~same].tolist(), strict=True
+    ):
+        hops[z].append((x, f))
+    # reach[x]: least firsts of columns 0..x with the chain at x (top x played, bottom x open),
+    # less the natural games of columns 0..x (so a hop adds only what lies between).
+    reach = [0] * h
+    best = big * (h + 2)
+    for z in range(h):
+        here = int(start[z]) + int(before[z]) - int(before[z + 1])
+        for x, f in hops[z]:
+            here = min(here, reach[x] + f + int(before[z]) - int(before[z + 1]))
+        reach[z] = here
+        best = min(
+            best, here + int(before[z + 1]) + int(finish[z]) + int(before[h] - before[z + 1])
+        )
+    return best if best < big else None

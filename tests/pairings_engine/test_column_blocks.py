@@ -14,10 +14,10 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pairings.engine import PairingOptions
+from pairings.engine import PairingError, PairingOptions
 from pairings.engine import columns as columns_module
 from pairings.engine import windows as windows_module
 from pairings.engine.weighted import _Round
@@ -63,14 +63,17 @@ def test_column_blocks_cost_what_the_old_full_matching_costs(seed, width):
     forbidden pairs, hard limits), with the blocks on for every group above 3 players, each
     certified window costs what the old one-matching window costs, and the round what one
     matching of the whole graph costs."""
-    f, opts = generated_field(seed)
+    try:
+        f, opts = generated_field(seed)
+    except PairingError:  # a hard repeat limit left an earlier round of the event unpairable
+        assume(False)
     kind, ours, full, _ = blocks_checked_against_the_old_path(f, opts, 3, width)
     assert ours == full, (seed, kind)
 
 
 def test_column_blocks_are_certified_on_many_fields():
     """The property above means something only if the blocks are taken: over the first 60
-    generated fields they are certified in many windows (36), on many fields (21)."""
+    generated fields they are certified in many windows (44), on many fields (25)."""
     fields = 0
     windows = 0
     for seed in range(60):
@@ -79,7 +82,7 @@ def test_column_blocks_are_certified_on_many_fields():
         assert ours == full, seed
         fields += bool(certified)
         windows += len(certified)
-    assert fields >= 15 and windows >= 25, (fields, windows)
+    assert fields >= 18 and windows >= 32, (fields, windows)
 
 
 @pytest.mark.slow(seconds=6)  # three mid-event fields of 1,200-2,400 players, solved twice
@@ -113,3 +116,17 @@ def test_a_chain_the_bound_does_not_certify_is_solved_whole(monkeypatch):
     kind, ours, full = windows_and_full(_mid_event_field(1600, 7), PairingOptions(seed=1))
     assert kind == "windows" and ours == full
     assert True in refused  # a chain that would have been certified was refused, and re-solved
+
+
+def test_the_chain_bound_on_start_reply_clashes_certifies_alone_and_exactly(monkeypatch):
+    """With the plain start/reply bound switched off, the chain bound (the least clashes of
+    any pairing that ties the blocks in every band above) still certifies many windows, each
+    costing what the old one-matching window costs."""
+    monkeypatch.setattr(columns_module, "_firsts_bound", lambda *args: -1)
+    certified = 0
+    for seed in range(60):
+        f, opts = generated_field(seed)
+        kind, ours, full, found = blocks_checked_against_the_old_path(f, opts, 3, 2)
+        assert ours == full, seed
+        certified += len(found)
+    assert certified >= 25, certified
