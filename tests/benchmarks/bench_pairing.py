@@ -25,14 +25,18 @@ than the same model on networkx; 5,000 players <= 5 s; peak memory <= 1 GB. Each
 beside its figure, or as not measured when the sizes run leave it out.
 
 Then the scaling table (issue 24, "pairing that scales"), on the same kind of field at
-5,000 / 10,000 / 20,000 players (``--scale-sizes``), all in one run:
+2,000 / 5,000 / 10,000 / 20,000 players (``--scale-sizes``), all in one run:
 
 * ``ours s``: ``pair_round`` end to end, Swiss solved in score-group windows
-  (``_Round.solve_windows``, proven equal to the whole graph's optimum);
+  (``_Round.solve_windows``, proven equal to the whole graph's optimum), the big score groups
+  in column blocks (``pairings.engine.columns``, certified equal to the group's own matching);
+* ``before s``: the same ``pair_round`` with the column blocks off (every window one
+  matching: the engine before the blocks), and ``before/ours`` the speed-up, in the same run;
 * ``full s``: the same ``pair_round`` with the windows off: one matching of the whole graph
   of the day, the engine before the windows (the anchor);
-* ``solve s`` / ``full solve s``: the matching alone (windows vs whole graph) on the same
-  packed graph; their optimum costs are asserted equal band by band;
+* ``solve s`` / ``before solve s`` / ``full solve s``: the matching alone (windows with
+  blocks, windows without, whole graph) on the same packed graph; their optimum costs are
+  asserted equal band by band;
 * ``greedy s``: ``generator.fast_history_pairing``, a greedy Swiss with no matching (worse
   quality: its repeats and win difference are printed beside ours);
 * ``growth``: ours(n) / ours(n/2) as a factor per doubling, from this run's own figures.
@@ -43,7 +47,10 @@ pairing runs on one thread, and on a shared machine the wall clock mostly measur
 Targets: growth 5,000 -> 10,000 players <= x2.5; 10,000 players <= 1 s; 20,000 <= 3 s; the
 same optimum cost as the whole graph. ``--only-scale`` skips the first table; ``--scale-runs N``
 takes medians of N runs at every size (default 3 up to 5,000 players, 1 above). ``--short``: 100
-players in the first table and 400 / 800 in the scaling table, in seconds. Exit status 0
+players in the first table and 400 / 800 in the scaling table, in seconds, with the column
+blocks taken from groups of 60 players (blocks of 10 columns) so that the suite's run goes
+through them and their equality assertions (at the default 600 these sizes have none). Exit
+status 0
 unless it crashes (an optimum that differs from networkx's or the whole graph's is an
 assertion error).
 """
@@ -74,12 +81,14 @@ from pairings.engine import (  # noqa: E402
     pair_round,
     round_quality,
 )
+from pairings.engine import columns as columns_module  # noqa: E402
 from pairings.engine import weighted as weighted_module  # noqa: E402
+from pairings.engine import windows as windows_module  # noqa: E402
 from pairings.engine.generator import fast_history_pairing, simulate  # noqa: E402
 from pairings.engine.weighted import _Round  # noqa: E402
 
 SIZES = [100, 500, 1000, 2000, 5000]
-SCALE_SIZES = [5000, 10000, 20000]
+SCALE_SIZES = [2000, 5000, 10000, 20000]
 NETWORKX_MAX = 1000
 HISTORY_ROUNDS = 10
 
@@ -209,10 +218,19 @@ def whole_graph_pair_round(field, opts: PairingOptions):
         return pair_round(field, "swiss", opts)
 
 
+def without_blocks():
+    """The engine before the column blocks: every score-group window one matching."""
+    return mock.patch.object(columns_module, "COLUMN_BLOCKS_ABOVE", 10**12)
+
+
 def scale_row(n: int, opts: PairingOptions, runs: int | None = None) -> dict:
     field = mid_event_field(n)
     runs = runs or (3 if n <= 5000 else 1)
     total, cpu, ours = median_wall_cpu(lambda: pair_round(field, "swiss", opts), runs)
+    with without_blocks():
+        before_total, before_cpu, _ = median_wall_cpu(
+            lambda: pair_round(field, "swiss", opts), runs
+        )
     full_total, full_cpu, full = median_wall_cpu(lambda: whole_graph_pair_round(field, opts), runs)
     greedy_total, greedy_cpu, greedy = median_wall_cpu(lambda: fast_history_pairing(field, 1), runs)
 
@@ -220,8 +238,24 @@ def scale_row(n: int, opts: PairingOptions, runs: int | None = None) -> dict:
     sparse = rnd.n > opts.sparse_above
     u, v, costs, weighted = rnd._packed(sparse)
     nodes = rnd.n + rnd.n % 2
+    blocks = []
+    counted = columns_module.column_blocks
+
+    def counting(*args, **kwargs):
+        found = counted(*args, **kwargs)
+        blocks.append(found is not None)
+        return found
+
+    with mock.patch.object(windows_module, "column_blocks", counting):
+        rnd.solve_windows(sparse)
     _, solve, window_pairs = median_wall_cpu(lambda: rnd.solve_windows(sparse), runs)
     windows = getattr(rnd, "window_sizes", [])
+    with without_blocks():
+        before_rnd = _Round(field, "swiss", opts)
+        before_rnd._packed_cache = rnd._packed_cache  # the same graph of the day
+        _, before_solve, before_pairs = median_wall_cpu(
+            lambda: before_rnd.solve_windows(sparse), runs
+        )
     _, full_solve, full_pairs = median_wall_cpu(
         lambda: matching.solve_packed(nodes, weighted), runs
     )
@@ -229,16 +263,21 @@ def scale_row(n: int, opts: PairingOptions, runs: int | None = None) -> dict:
     edges = list(zip(u.tolist(), v.tolist(), map(tuple, costs.tolist()), strict=True))
     ours_cost = matching.matching_cost(nodes, edges, window_pairs)
     assert ours_cost == matching.matching_cost(nodes, edges, full_pairs), n
+    assert ours_cost == matching.matching_cost(nodes, edges, before_pairs), n
     quality = {k: round_quality(field, p, opts) for k, p in (("ours", ours), ("greedy", greedy))}
     return {
         "players": n,
         "edges": len(edges),
         "end_to_end_s": total,
         "end_to_end_cpu_s": cpu,
+        "before_end_to_end_s": before_total,
+        "before_end_to_end_cpu_s": before_cpu,
         "full_graph_end_to_end_s": full_total,
         "full_graph_end_to_end_cpu_s": full_cpu,
         "solve_windows_cpu_s": solve,
+        "solve_before_cpu_s": before_solve,
         "solve_full_graph_cpu_s": full_solve,
+        "column_blocks": blocks.count(True),
         "windows": len(windows),
         "largest_window": max(windows, default=0),
         "greedy_s": greedy_total,
@@ -264,6 +303,29 @@ def per_doubling(rows: list[dict], key: str) -> dict[int, float]:
 def print_scale(rows: list[dict]) -> None:
     growth = per_doubling(rows, "end_to_end_cpu_s")
     full_growth = per_doubling(rows, "full_graph_end_to_end_cpu_s")
+    print()
+    print(
+        "Column blocks: before (every score-group window one matching) and after (the big "
+        "groups in certified column blocks), same field and run; CPU seconds "
+        "(time.process_time), wall clock in brackets"
+    )
+    print(
+        f"{'players':>7} {'before s':>15} {'after s':>15} {'before/after':>12} "
+        f"{'before solve s':>14} {'after solve s':>13} {'blocks':>6} {'same optimum':>12}"
+    )
+    for r in rows:
+        before = f"{r['before_end_to_end_cpu_s']:.3f} ({r['before_end_to_end_s']:.2f})"
+        after = f"{r['end_to_end_cpu_s']:.3f} ({r['end_to_end_s']:.2f})"
+        print(
+            f"{r['players']:>7} {before:>15} {after:>15} "
+            f"{r['before_end_to_end_cpu_s'] / r['end_to_end_cpu_s']:11.2f}x "
+            f"{r['solve_before_cpu_s']:14.3f} {r['solve_windows_cpu_s']:13.3f} "
+            f"{r['column_blocks']:>6} {'yes':>12}"
+        )
+    print(
+        "blocks = score groups solved in certified column blocks; same optimum = the three "
+        "solves (after, before, whole graph) cost the same, band by band (asserted)"
+    )
     print()
     print(
         f"Swiss round {HISTORY_ROUNDS + 1}, score-group windows vs the whole graph vs greedy "
@@ -325,7 +387,14 @@ def main() -> None:
     scale_runs = None
     if "--scale-runs" in sys.argv:
         scale_runs = int(sys.argv[sys.argv.index("--scale-runs") + 1])
-    scale = [scale_row(n, opts, scale_runs) for n in scale_sizes]
+    if "--short" in sys.argv:
+        with (
+            mock.patch.object(columns_module, "COLUMN_BLOCKS_ABOVE", 60),
+            mock.patch.object(columns_module, "BLOCK_COLUMNS", 10),
+        ):
+            scale = [scale_row(n, opts, scale_runs) for n in scale_sizes]
+    else:
+        scale = [scale_row(n, opts, scale_runs) for n in scale_sizes]
     if "--json" in sys.argv:
         print(json.dumps({"sizes": rows, "scaling": scale}, indent=2))
         return
