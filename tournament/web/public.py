@@ -11,6 +11,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
@@ -73,7 +75,7 @@ from .permissions import (
 
 def _refuse(request: HttpRequest, message: str, status: int) -> HttpResponse:
     """An error page that says what was wrong (Django's own 404 page hides the reason)."""
-    heading = "Not found" if status == 404 else "That did not work"
+    heading = _("Not found") if status == 404 else _("That did not work")
     return render(
         request, "tournament/error.html", {"message": message, "heading": heading}, status=status
     )
@@ -308,7 +310,8 @@ def standings(
             "tournament": page.div.tournament,
             "division": page.div,
             "rows_html": mark_safe(
-                cached(page.key("rows-html", after_round, odds is not None), table)
+                # the rows hold words ("unrated"): one copy per language
+                cached(page.key("rows-html", after_round, odds is not None, get_language()), table)
             ),
             "chances": odds is not None,
             "team_rows": page.team_rows(after_round),
@@ -357,6 +360,8 @@ def standings_rows_html(
     (a URL reversed and five filters a row) took 0.4 s, and signed-in viewers and every
     change need them again. Every value is escaped; the markup is the template's."""
     out = []
+    unrated = escape(_("unrated"))
+    withdrawn_mark = " " + escape(_("(withdrawn)"))
     for r in rows:
         estimate = getattr(r, "estimate", None)
         withdrawn = ' class="withdrawn"' if r.withdrawn else ""
@@ -365,11 +370,11 @@ def standings_rows_html(
             f'<td class="num">{r.rank if r.rank else "-"}</td>'
             f'<td class="num wide">{r.number}</td>'
             f'<td><a href="{escape(player_base)}{r.number}/">{escape(r.name)}</a>'
-            f"{' (withdrawn)' if r.withdrawn else ''}</td>\n"
+            f"{withdrawn_mark if r.withdrawn else ''}</td>\n"
             f'<td class="num">{_count(r.wins)}</td><td class="num">{_count(r.losses)}</td>\n'
-            f'<td class="num">{r.spread:+d}</td><td class="num wide">{r.rating or "unrated"}</td>'
+            f'<td class="num">{r.spread:+d}</td><td class="num wide">{r.rating or unrated}</td>'
             # 0: an unrated player not rated yet (nobody rated in the division, say)
-            f'<td class="num">{"" if estimate is None else estimate or "unrated"}</td>'
+            f'<td class="num">{"" if estimate is None else estimate or unrated}</td>'
             + (_odds_cells(odds.get(r.number)) if odds is not None else "")
             + "</tr>\n"
         )
