@@ -357,7 +357,7 @@ def mine(request: HttpRequest, token: str) -> HttpResponseBase:
 def withdraw(request: HttpRequest, token: str) -> HttpResponseBase:
     _online(request, token)
     if request.POST.get("sure") != "yes":
-        messages.error(request, _("Tick \u201cyes, withdraw my entry\u201d to withdraw it."))
+        messages.error(request, _("Tick “yes, withdraw my entry” to withdraw it."))
         return _private(redirect("entries:mine", token=token))
     try:
         with busy_refusal():
