@@ -53,6 +53,22 @@ EXPECTED: dict[str, tuple[list[str], dict[str, list[str]]]] = {
             "pl": ["Po rundzie:", "klasyfikacja po rundzie 1", "Różnica"],
         },
     ),
+    "in_play": (
+        ["after round 1; round 2: 0 of 2 games in", "Pairing quality"],
+        {
+            "fr": ["après la ronde 1 ; ronde 2 : 0 parties sur 2 saisies"],
+            "es": ["tras la ronda 1; ronda 2: 0 de 2 partidas con resultado"],
+            "pl": ["po rundzie 1; runda 2: wyniki 0 z 2 partii"],
+        },
+    ),
+    "quality": (
+        ["Win gaps", "The checker finds"],
+        {
+            "fr": ["Écarts de victoires", "Qualité des appariements, ronde 1"],
+            "es": ["Diferencias de victorias", "Calidad de los emparejamientos, ronda 1"],
+            "pl": ["Różnice wygranych", "Jakość kojarzeń, runda 1"],
+        },
+    ),
     "player": (
         ["Starts:Replies", "to play", "Opponent"],
         {
@@ -145,6 +161,8 @@ def shared(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, s
         "tournament": reverse("public:tournament", args=[t.slug]),
         "round": reverse("public:round", args=[t.slug, d.slug, 2]),
         "standings": reverse("public:standings", args=[t.slug, d.slug]) + "?after=1",
+        "in_play": reverse("public:standings", args=[t.slug, d.slug]),
+        "quality": reverse("quality:round_quality", args=[t.slug, d.slug, 1]),
         "player": reverse("public:player", args=[t.slug, d.slug, 1]),
         "selfentry": reverse("selfentry:entry", args=[token]),
         "entries": reverse("public:entries", args=[t.slug]),

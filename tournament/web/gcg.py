@@ -12,6 +12,8 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..formats.gcg import COLUMNS, PREMIUMS, SIZE, GcgGame, Turn, parse_gcg, zip_records
 from ..models import Game, GameRecord
@@ -29,16 +31,23 @@ def describe(turn: Turn) -> str:
     """A turn in words for the score sheet and the viewer's status line."""
     if turn.kind == "play":
         return f"{turn.position} {turn.word}"
-    return {
-        "pass": "passed",
-        "withdrawn": "phony taken back",
-        "exchange": f"exchanged {turn.exchanged}"
-        if not turn.exchanged.isdigit()
-        else f"exchanged {turn.exchanged} tiles",
-        "challenge": "challenge bonus",
-        "time": "time penalty",
-        "end_rack": f"rack left ({turn.exchanged})",
-    }.get(turn.kind, turn.kind)
+    if turn.kind == "exchange":
+        if turn.exchanged.isdigit():
+            count = int(turn.exchanged)
+            return ngettext("exchanged {count} tile", "exchanged {count} tiles", count).format(
+                count=turn.exchanged
+            )
+        return _("exchanged {tiles}").format(tiles=turn.exchanged)
+    if turn.kind == "end_rack":
+        return _("rack left ({tiles})").format(tiles=turn.exchanged)
+    words = {
+        "pass": _("passed"),
+        # Translators: a phony (invalid word) withdrawn after a challenge
+        "withdrawn": _("phony taken back"),
+        "challenge": _("challenge bonus"),
+        "time": _("time penalty"),
+    }
+    return words.get(turn.kind, turn.kind)
 
 
 @dataclass

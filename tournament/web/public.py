@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
@@ -317,7 +317,7 @@ def standings(
             "team_rows": page.team_rows(after_round),
             "after_round": after_round,
             # the latest standings count every game recorded so far: say which are in
-            "progress": facts.progress.describe()
+            "progress": progress_text(facts.progress)
             if facts.progress is not None and after_round == last
             else "",
             "rounds": range(1, last + 1),
@@ -337,6 +337,23 @@ def _shown_chances(page: _Page, facts: DivisionFacts) -> dict[int, PlayerChances
     if facts.scored_round >= div.rounds or chances_hidden(div, facts.last_round):
         return None
     return {c.number: c for c in page_chances(div, snapshot=page.snapshot)}
+
+
+def progress_text(p: RoundProgress) -> str:
+    """``RoundProgress.describe`` in the reader's language (the API keeps the English): what
+    of the round in play the standings count, its byes and forfeits too."""
+    text = _("after round {scored}; round {round}: {games_in} of {games} games in").format(
+        scored=p.scored_round, round=p.round, games_in=p.games_in, games=p.games
+    )
+    if p.byes:
+        text += ngettext(", {count} bye counted", ", {count} byes counted", p.byes).format(
+            count=p.byes
+        )
+    if p.forfeits:
+        text += ngettext(
+            ", {count} forfeit counted", ", {count} forfeits counted", p.forfeits
+        ).format(count=p.forfeits)
+    return text
 
 
 def _pct(p: float | None) -> str:
