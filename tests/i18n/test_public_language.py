@@ -222,3 +222,17 @@ def test_english_is_unchanged(shared: dict[str, str], catalogues: None, db: None
         html = _page(client, "en", shared[name])
         assert EXPECTED[name][0][0] in html, name
     assert "Nov. 15, 2031" in _page(client, "en", shared["tournament"])
+
+
+def test_cached_pages_keep_each_language_apart(
+    shared: dict[str, str], catalogues: None, db: None
+) -> None:
+    """A public page is cached whole (and its standings rows apart): a French reader's copy is
+    never served to the next English reader of the same version, nor the other way round."""
+    client = Client()
+    french = _page(client, "fr", shared["standings"])
+    english = _page(client, "en", shared["standings"])
+    french_again = _page(client, "fr", shared["standings"])
+    assert "Après la ronde :" in french and "Après la ronde :" in french_again
+    assert "After round:" in english and "Après la ronde :" not in english
+    assert "sans classement" not in english
