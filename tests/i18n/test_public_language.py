@@ -69,6 +69,30 @@ EXPECTED: dict[str, tuple[list[str], dict[str, list[str]]]] = {
             "pl": ["Różnice wygranych", "Jakość kojarzeń, runda 1"],
         },
     ),
+    "crosstable": (
+        ["cross table", "No players yet."],
+        {
+            "fr": ["tableau croisé", '<span class="W">V+40</span>'],
+            "es": ["tabla cruzada", '<span class="W">V+40</span>'],
+            "pl": ["tabela krzyżowa", '<span class="W">W+40</span>'],
+        },
+    ),
+    "profile": (
+        ["Rating history", "Head-to-head"],
+        {
+            "fr": ["Historique du classement", "Face-à-face"],
+            "es": ["Historial de rating", "Cara a cara"],
+            "pl": ["Historia rankingu", "Bilans bezpośredni"],
+        },
+    ),
+    "what_if": (
+        ["Work it out", "Opponent's rating"],
+        {
+            "fr": ["Calculer", "Classement de l'adversaire"],
+            "es": ["Calcular", "Rating del rival"],
+            "pl": ["Oblicz", "Ranking przeciwnika"],
+        },
+    ),
     "player": (
         ["Starts:Replies", "to play", "Opponent"],
         {
@@ -163,6 +187,9 @@ def shared(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, s
         "standings": reverse("public:standings", args=[t.slug, d.slug]) + "?after=1",
         "in_play": reverse("public:standings", args=[t.slug, d.slug]),
         "quality": reverse("quality:round_quality", args=[t.slug, d.slug, 1]),
+        "crosstable": reverse("public:crosstable", args=[t.slug, d.slug]),
+        "profile": reverse("players:profile", args=[players[0]]),
+        "what_if": reverse("event:what_if", args=[t.slug, d.slug, 1]),
         "player": reverse("public:player", args=[t.slug, d.slug, 1]),
         "selfentry": reverse("selfentry:entry", args=[token]),
         "entries": reverse("public:entries", args=[t.slug]),
