@@ -263,3 +263,23 @@ def test_cached_pages_keep_each_language_apart(
     assert "Après la ronde :" in french and "Après la ronde :" in french_again
     assert "After round:" in english and "Après la ronde :" not in english
     assert "sans classement" not in english
+
+
+def test_game_viewer_script_speaks_the_language(catalogues: None) -> None:
+    """The words the game viewer's script says as it steps through the turns come with the
+    page, translated (the script itself only fills in the turn numbers)."""
+    from tournament.web.gcg import _viewer_words, describe
+
+    with translation.override("pl"):
+        words = _viewer_words()
+    assert words["turn"] == "Ruch {at} z {last}:" and words["empty"] == "Pusta plansza"
+    with translation.override("es"):
+        assert describe(_Turn("pass")) == "pasó"
+        assert describe(_Turn("exchange", "3")) == "cambió 3 fichas"
+
+
+class _Turn:
+    """The fields of a GCG turn that ``describe`` reads."""
+
+    def __init__(self, kind: str, exchanged: str = "") -> None:
+        self.kind, self.exchanged = kind, exchanged

@@ -50,6 +50,16 @@ def describe(turn: Turn) -> str:
     return words.get(turn.kind, turn.kind)
 
 
+def _viewer_words() -> dict[str, str]:
+    """What gcg-viewer.js says as it steps through the turns (its fallbacks are English)."""
+    return {
+        "start": _("Start of the game"),
+        "turn": _("Turn {at} of {last}:"),
+        "empty": _("The empty board"),
+        "after": _("The board after turn {at}"),
+    }
+
+
 @dataclass
 class SheetRow:
     step: int
@@ -110,7 +120,8 @@ def viewer(record: GameRecord) -> dict[str, Any]:
         "columns": COLUMNS,
         "board": board,
         "sheet": sheet,
-        "steps": {"names": names, "steps": steps},
+        # the script's own words, in the reader's language ({at}, {last}: turn numbers)
+        "steps": {"names": names, "steps": steps, "words": _viewer_words()},
         "last": len(steps) - 1,
         "final": steps[-1],
     }
