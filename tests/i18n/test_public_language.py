@@ -144,6 +144,13 @@ EXPECTED: dict[str, tuple[list[str], dict[str, list[str]]]] = {
 }
 
 
+NOT_PAIRED = {
+    "fr": "la ronde 3 n&#x27;est pas encore appariée",
+    "es": "la ronda 3 aún no está emparejada",
+    "pl": "runda 3 nie jest jeszcze skojarzona",
+}
+
+
 @pytest.fixture(scope="session")
 def catalogues() -> None:
     """The .po files compiled (the .mo files are not in git) and Django's loaded catalogues
@@ -240,6 +247,12 @@ def test_players_pages_speak_the_language(
         {"division": "b", "name": "Adams, Ada", "email": "ada@example.org"},
     )
     _check("sent", language, sent)
+    # a refusal the public pages give (round 3 is not paired yet) reads in the language too
+    with translation.override(language):
+        refused = client.get(shared["round"].replace("/2/", "/3/"), HTTP_ACCEPT_LANGUAGE=language)
+    assert refused.status_code == 404
+    assert "is not paired yet" not in refused.content.decode()
+    assert NOT_PAIRED[language] in refused.content.decode()
 
 
 def test_english_is_unchanged(shared: dict[str, str], catalogues: None, db: None) -> None:

@@ -289,7 +289,9 @@ def standings(
         if not (after.isascii() and after.isdigit()) or not 0 <= int(after) <= last:
             return _refuse(
                 request,
-                f"after={after!r}: give a round number from 0 to {last}, the last paired round",
+                _(
+                    "after={after}: give a round number from 0 to {last}, the last paired round"
+                ).format(after=repr(after), last=last),
                 400,
             )
         after_round = int(after)
@@ -442,7 +444,9 @@ def player(
     if not (number.isascii() and number.isdigit()) or int(number) < 1:
         return _refuse(
             request,
-            f"division {div.name}: player {number!r} is not a player number (1, 2, ...)",
+            _("division {division}: player {number} is not a player number (1, 2, ...)").format(
+                division=div.name, number=repr(number)
+            ),
             404,
         )
     facts = page.facts()
@@ -611,18 +615,25 @@ def round_pairings(
     if wanted is None or wanted > div.rounds:
         return _refuse(
             request,
-            f"division {div.name}: there is no round {number!r}; its rounds are 1 to {div.rounds}",
+            _(
+                "division {division}: there is no round {number}; its rounds are 1 to {rounds}"
+            ).format(division=div.name, number=repr(number), rounds=div.rounds),
             404,
         )
     boards = cached(page.key("round", wanted), lambda: round_boards(page.snapshot(), wanted))
     if not boards:
-        paired = (
-            f"pairings are out through round {facts.last_round}"
+        message = (
+            _(
+                "division {division}: round {round} is not paired yet "
+                "(pairings are out through round {last})"
+            )
             if facts.last_round
-            else "no round is paired yet"
+            else _("division {division}: round {round} is not paired yet (no round is paired yet)")
         )
         return _refuse(
-            request, f"division {div.name}: round {wanted} is not paired yet ({paired})", 404
+            request,
+            message.format(division=div.name, round=wanted, last=facts.last_round),
+            404,
         )
     return render(
         request,
@@ -701,7 +712,9 @@ def game(
     if record is None:
         return _refuse(
             request,
-            f"division {div.name}: round {number} board {board} has no game record to show",
+            _("division {division}: round {round} board {board} has no game record to show").format(
+                division=div.name, round=number, board=board
+            ),
             404,
         )
     back = reverse("public:round", args=(div.tournament.slug, div.slug, found.round.number))
