@@ -31,7 +31,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods
 from django.views.generic import TemplateView
 
@@ -265,13 +265,18 @@ def sign_in_wait(request: HttpRequest) -> int:
 
 def sign_in_refusal_text(wait: int) -> str:
     """What a refused sign-in from a flooding address is told."""
-    return (
-        f"Too many wrong sign-ins from your address: at most "
-        f"{settings.SIGN_IN_FAILURES_PER_BURST} in {settings.SIGN_IN_BURST_SECONDS} seconds, "
-        f"{settings.SIGN_IN_FAILURES_PER_MINUTE} a minute and "
-        f"{settings.SIGN_IN_FAILURES_PER_ADDRESS} in {settings.SIGN_IN_WINDOW_SECONDS // 60} "
-        f"minutes, whatever the names. Try again in {wait} seconds (your own name: in "
-        f"{settings.SIGN_IN_RETRY_SECONDS} seconds)."
+    return gettext(
+        "Too many wrong sign-ins from your address: at most {burst} in {burst_seconds} "
+        "seconds, {per_minute} a minute and {per_address} in {window_minutes} minutes, "
+        "whatever the names. Try again in {wait} seconds (your own name: in {retry} seconds)."
+    ).format(
+        burst=settings.SIGN_IN_FAILURES_PER_BURST,
+        burst_seconds=settings.SIGN_IN_BURST_SECONDS,
+        per_minute=settings.SIGN_IN_FAILURES_PER_MINUTE,
+        per_address=settings.SIGN_IN_FAILURES_PER_ADDRESS,
+        window_minutes=settings.SIGN_IN_WINDOW_SECONDS // 60,
+        wait=wait,
+        retry=settings.SIGN_IN_RETRY_SECONDS,
     )
 
 

@@ -264,7 +264,7 @@ def resend(request: HttpRequest, slug: str) -> HttpResponseBase:
     address = " ".join(str(request.POST.get("email", "")).split())[:254]
     context: dict[str, Any] = {"tournament": tournament, "resend_email": address}
     if not address or "@" not in address:
-        context["resend_error"] = "Type the e-mail address you entered with."
+        context["resend_error"] = _("Type the e-mail address you entered with.")
         return _private(render(request, "entries/sent.html", context, status=400))
     key = _resend_key(tournament, address)
     try:
@@ -272,7 +272,7 @@ def resend(request: HttpRequest, slug: str) -> HttpResponseBase:
     except Exception:  # noqa: BLE001 - a cache down: the client's own count still holds
         fresh = True
     if not fresh or _entries_from(request) >= ENTRIES_PER_ADDRESS:
-        context["resend_error"] = (
+        context["resend_error"] = _(
             "A link was sent again to that address a moment ago: "
             "wait a few minutes for it before asking once more."
         )

@@ -40,6 +40,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -515,13 +516,20 @@ def attach_record(request: HttpRequest, token: str) -> HttpResponseBase:
     except ServiceError as exc:
         return _record_refused(request, entry, exc)
     game = attached.record.game
-    verb = "replaced" if attached.replaced else "attached"
-    return _done(
-        request,
-        token,
-        f"Round {game.round.number}: your game record is {verb} ({len(attached.parsed.turns)} "
-        "turns).",
-    )
+    turns = len(attached.parsed.turns)
+    if attached.replaced:
+        text = ngettext(
+            "Round {round}: your game record is replaced ({turns} turn).",
+            "Round {round}: your game record is replaced ({turns} turns).",
+            turns,
+        )
+    else:
+        text = ngettext(
+            "Round {round}: your game record is attached ({turns} turn).",
+            "Round {round}: your game record is attached ({turns} turns).",
+            turns,
+        )
+    return _done(request, token, text.format(round=game.round.number, turns=turns))
 
 
 @require_POST
