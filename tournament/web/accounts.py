@@ -31,6 +31,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods
 from django.views.generic import TemplateView
 
@@ -264,13 +265,18 @@ def sign_in_wait(request: HttpRequest) -> int:
 
 def sign_in_refusal_text(wait: int) -> str:
     """What a refused sign-in from a flooding address is told."""
-    return (
-        f"Too many wrong sign-ins from your address: at most "
-        f"{settings.SIGN_IN_FAILURES_PER_BURST} in {settings.SIGN_IN_BURST_SECONDS} seconds, "
-        f"{settings.SIGN_IN_FAILURES_PER_MINUTE} a minute and "
-        f"{settings.SIGN_IN_FAILURES_PER_ADDRESS} in {settings.SIGN_IN_WINDOW_SECONDS // 60} "
-        f"minutes, whatever the names. Try again in {wait} seconds (your own name: in "
-        f"{settings.SIGN_IN_RETRY_SECONDS} seconds)."
+    return gettext(
+        "Too many wrong sign-ins from your address: at most {burst} in {burst_seconds} "
+        "seconds, {per_minute} a minute and {per_address} in {window_minutes} minutes, "
+        "whatever the names. Try again in {wait} seconds (your own name: in {retry} seconds)."
+    ).format(
+        burst=settings.SIGN_IN_FAILURES_PER_BURST,
+        burst_seconds=settings.SIGN_IN_BURST_SECONDS,
+        per_minute=settings.SIGN_IN_FAILURES_PER_MINUTE,
+        per_address=settings.SIGN_IN_FAILURES_PER_ADDRESS,
+        window_minutes=settings.SIGN_IN_WINDOW_SECONDS // 60,
+        wait=wait,
+        retry=settings.SIGN_IN_RETRY_SECONDS,
     )
 
 
@@ -441,8 +447,10 @@ def signup(request: HttpRequest) -> HttpResponse:
             if made.mail.state == Notice.State.FAILED:
                 messages.warning(
                     request,
-                    "Our mail server is not answering just now: the mail will follow as soon "
-                    "as it is back.",
+                    gettext_lazy(
+                        "Our mail server is not answering just now: the mail will follow as "
+                        "soon as it is back."
+                    ),
                 )
             return redirect("accounts:signup_sent")
     return _sign_up_page(request, form, 400)
@@ -496,7 +504,7 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
     goes on to the link's ``next`` page when it has one."""
     wanted = next_page(request)
     context = {
-        "heading": "Confirm your e-mail address",
+        "heading": gettext_lazy("Confirm your e-mail address"),
         "token": token,
         "next": wanted,
         "action": _with_next(reverse("accounts:signup_confirm", args=[token]), wanted),
@@ -510,7 +518,7 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "accounts/signup_confirm.html", context, status=400)
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     if wanted:
-        messages.success(request, "Your address is confirmed and you are signed in.")
+        messages.success(request, gettext_lazy("Your address is confirmed and you are signed in."))
         return redirect(wanted)
     return redirect("accounts:signup_done")
 
@@ -527,7 +535,7 @@ urlpatterns = [
         auth_views.PasswordChangeView.as_view(
             template_name="accounts/form.html",
             success_url=reverse_lazy("accounts:password_changed"),
-            extra_context={"heading": "Change your password"},
+            extra_context={"heading": gettext_lazy("Change your password")},
         ),
         name="password_change",
     ),
@@ -535,7 +543,10 @@ urlpatterns = [
         "password/done/",
         auth_views.PasswordChangeDoneView.as_view(
             template_name="accounts/done.html",
-            extra_context={"heading": "Password changed", "text": "Your new password is set."},
+            extra_context={
+                "heading": gettext_lazy("Password changed"),
+                "text": gettext_lazy("Your new password is set."),
+            },
         ),
         name="password_changed",
     ),
@@ -546,7 +557,7 @@ urlpatterns = [
             email_template_name="accounts/reset_email.txt",
             subject_template_name="accounts/reset_subject.txt",
             success_url=reverse_lazy("accounts:reset_sent"),
-            extra_context={"heading": "Reset your password"},
+            extra_context={"heading": gettext_lazy("Reset your password")},
         ),
         name="password_reset",
     ),
@@ -555,9 +566,10 @@ urlpatterns = [
         auth_views.PasswordResetDoneView.as_view(
             template_name="accounts/done.html",
             extra_context={
-                "heading": "Check your email",
-                "text": "If an account has that address, a link to set a new password is on "
-                "its way.",
+                "heading": gettext_lazy("Check your email"),
+                "text": gettext_lazy(
+                    "If an account has that address, a link to set a new password is on its way."
+                ),
             },
         ),
         name="reset_sent",
@@ -567,7 +579,7 @@ urlpatterns = [
         auth_views.PasswordResetConfirmView.as_view(
             template_name="accounts/form.html",
             success_url=reverse_lazy("accounts:reset_done"),
-            extra_context={"heading": "Choose a new password"},
+            extra_context={"heading": gettext_lazy("Choose a new password")},
         ),
         name="password_reset_confirm",
     ),
@@ -575,7 +587,10 @@ urlpatterns = [
         "reset/done/",
         auth_views.PasswordResetCompleteView.as_view(
             template_name="accounts/done.html",
-            extra_context={"heading": "Password set", "text": "You can sign in with it now."},
+            extra_context={
+                "heading": gettext_lazy("Password set"),
+                "text": gettext_lazy("You can sign in with it now."),
+            },
         ),
         name="reset_done",
     ),
@@ -586,7 +601,7 @@ urlpatterns = [
         "signup/done/",
         TemplateView.as_view(
             template_name="accounts/signed_up.html",
-            extra_context={"heading": "Your account is ready"},
+            extra_context={"heading": gettext_lazy("Your account is ready")},
         ),
         name="signup_done",
     ),

@@ -33,6 +33,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
+from django.utils.translation import get_language
 
 from ..models import Tournament
 from .permissions import can_keep_score
@@ -262,7 +263,9 @@ def division_read(version: Version, division: Any) -> Any:
 def _page_key(version: Version | None, request: HttpRequest, name: str) -> str:
     """The public page's key and ETag; with no version, the key of its latest copy."""
     stamp = version.stamp if version is not None else "latest"
-    raw = f"{stamp}|{PUBLIC}|{name}|{request.path}|{request.META.get('QUERY_STRING', '')}"
+    # the page's words are in the reader's language: one copy (and ETag) per language
+    query = request.META.get("QUERY_STRING", "")
+    raw = f"{stamp}|{PUBLIC}|{name}|{request.path}|{query}|{get_language()}"
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:32]
 
 

@@ -18,6 +18,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -37,6 +39,7 @@ from ..selectors.calendar import (
     upcoming_events,
 )
 from ..services.calendar import MESSAGE_LENGTH, NAME_LENGTH, contact_directors
+from ..templatetags.calendar_words import band_text, entries_text, event_status
 from .permissions import can_view
 from .ratelimit import rate_wait
 
@@ -48,7 +51,7 @@ class BadFilter(Exception):
 
 
 def _refuse(request: HttpRequest, message: str, status: int) -> HttpResponse:
-    heading = "Not found" if status == 404 else "That did not work"
+    heading = _("Not found") if status == 404 else _("That did not work")
     return render(
         request, "tournament/error.html", {"message": message, "heading": heading}, status=status
     )
@@ -117,15 +120,26 @@ def past(request: HttpRequest) -> HttpResponse:
 
 def _entry(request: HttpRequest, e: CalendarEvent) -> CalendarEntry:
     assert e.start_date is not None
-    lines = [f"{e.status.capitalize()}."]
+    # the event's texts in the subscriber's language (names and places are the directors')
+    lines = [event_status(e.status).capitalize() + "."]
     if e.lexicon:
-        lines.append(f"Lexicon: {e.lexicon}.")
+        lines.append(_("Lexicon: {lexicon}.").format(lexicon=e.lexicon))
     for d in e.divisions:
-        text = f"Division {d.name}: {d.rounds} rounds, {d.band}"
-        text += f", fee {d.fee}" if d.fee else ""
-        lines.append(text + ".")
+        if d.fee:
+            text = ngettext(
+                "Division {name}: {rounds} round, {band}, fee {fee}.",
+                "Division {name}: {rounds} rounds, {band}, fee {fee}.",
+                d.rounds,
+            )
+        else:
+            text = ngettext(
+                "Division {name}: {rounds} round, {band}.",
+                "Division {name}: {rounds} rounds, {band}.",
+                d.rounds,
+            )
+        lines.append(text.format(name=d.name, rounds=d.rounds, band=band_text(d), fee=d.fee))
     if e.entries:
-        lines.append(f"Entries {e.entries}.")
+        lines.append(_("Entries {state}.").format(state=entries_text(e.entries)))
     url = request.build_absolute_uri(reverse("public:tournament", args=[e.slug]))
     return CalendarEntry(
         uid=f"{e.slug}@{request.get_host().split(':')[0] or 'gibson'}",
@@ -151,7 +165,7 @@ def _ics(body: str, filename: str) -> HttpResponse:
 def feed(request: HttpRequest) -> HttpResponse:
     """Every published event with a date, past and upcoming: a calendar app subscribes here."""
     entries = [_entry(request, e) for e in feed_events(_today())]
-    return _ics(write_calendar(entries, name="Crossword game events"), "events.ics")
+    return _ics(write_calendar(entries, name=_("Crossword game events")), "events.ics")
 
 
 def _visible(request: HttpRequest, slug: str) -> Tournament | None:
@@ -162,7 +176,9 @@ def _visible(request: HttpRequest, slug: str) -> Tournament | None:
 
 
 def _unknown(request: HttpRequest, slug: str) -> HttpResponse:
-    return _refuse(request, f"There is no published tournament {slug[:60]!r}.", 404)
+    return _refuse(
+        request, _("There is no published tournament {slug}.").format(slug=repr(slug[:60])), 404
+    )
 
 
 @csrf_exempt
@@ -173,17 +189,24 @@ def event_ics(request: HttpRequest, slug: str) -> HttpResponse:
         return _unknown(request, slug)
     if tournament.start_date is None:
         return _refuse(
-            request, f"{tournament.name} has no dates yet, so there is nothing to add.", 404
+            request,
+            _("{name} has no dates yet, so there is nothing to add.").format(name=tournament.name),
+            404,
         )
     event = calendar_event(tournament, _today())
     return _ics(write_calendar([_entry(request, event)], name=tournament.name), f"{slug}.ics")
 
 
 class ContactForm(forms.Form):
-    name = forms.CharField(max_length=NAME_LENGTH, label="Your name")
-    email = forms.EmailField(label="Your e-mail address", help_text="the directors answer here")
+    name = forms.CharField(max_length=NAME_LENGTH, label=gettext_lazy("Your name"))
+    email = forms.EmailField(
+        label=gettext_lazy("Your e-mail address"),
+        help_text=gettext_lazy("the directors answer here"),
+    )
     message = forms.CharField(
-        max_length=MESSAGE_LENGTH, widget=forms.Textarea(attrs={"rows": 6}), label="Message"
+        max_length=MESSAGE_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        label=gettext_lazy("Message"),
     )
 
 
@@ -205,14 +228,13 @@ def contact(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "tournament/contact.html", context, status=400)
     wait = rate_wait(request, "contact", settings.CONTACT_RATE)
     if wait:
-        message = (
-            f"Too many messages from your address: at most {settings.CONTACT_RATE}. "
-            f"Try again in {wait} seconds."
-        )
+        message = _(
+            "Too many messages from your address: at most {rate}. Try again in {wait} seconds."
+        ).format(rate=settings.CONTACT_RATE, wait=wait)
         response = render(
             request,
             "tournament/error.html",
-            {"heading": "Too many messages", "message": message},
+            {"heading": _("Too many messages"), "message": message},
             status=429,
         )
         response["Retry-After"] = str(wait)

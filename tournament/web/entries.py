@@ -21,6 +21,8 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tournament.errors import ServiceError
@@ -43,17 +45,17 @@ from .forms.entries import EntryForm
 from .selfentry import _private
 
 # a check-in on a copy a venue runs (issue 23): the venue answers on the player's page
-SENT_TO_VENUE = (
+SENT_TO_VENUE = gettext_lazy(
     "Your check-in is sent to the venue, which runs the event: this page shows its answer."
 )
-WAITING_HERE = (
+WAITING_HERE = gettext_lazy(
     "You are checked in, if a place frees: when the players who did not come are removed "
     "before round 1, you move into a freed place in your waiting-list order."
 )
 ENTRIES_PER_ADDRESS = 40
 ENTRY_WINDOW_SECONDS = 600
 RESEND_SECONDS = 300  # one "send the link again" per address typed in this time
-MAIL_LATE = (
+MAIL_LATE = gettext_lazy(
     "Our mail server is not answering just now: your entry is stored, and its mail will "
     "follow as soon as the server is back."
 )
@@ -202,11 +204,13 @@ def entries(request: HttpRequest, slug: str) -> HttpResponseBase:
     if online.status == OnlineEntry.Status.SENT:  # a venue runs the event (issue 23)
         messages.success(
             request,
-            "Your entry is sent to the venue, which runs the event: this page shows its "
-            "answer. Keep this page's address: it is your own.",
+            _(
+                "Your entry is sent to the venue, which runs the event: this page shows its "
+                "answer. Keep this page's address: it is your own."
+            ),
         )
     else:
-        messages.success(request, "Your entry is in. Keep this page's address: it is your own.")
+        messages.success(request, _("Your entry is in. Keep this page's address: it is your own."))
     return _private(redirect("entries:mine", token=done.link_token))
 
 
@@ -216,7 +220,6 @@ def _pending(request: HttpRequest, tournament: Tournament, done: oe.Submitted) -
     holds no place until the player confirms it or a director approves it (the service
     queued both mails)."""
     online = done.online
-    waits = "the player's confirmation or " if done.awaits == "player" else ""
     # (the player's own address typed: the confirmation mail is all they need)
     to_maker = bool(online.email) and online.email.lower() != online.player.email.lower()
     late = entry_mail.mail_failed(online)
@@ -225,8 +228,15 @@ def _pending(request: HttpRequest, tournament: Tournament, done: oe.Submitted) -
             messages.warning(request, MAIL_LATE)
         messages.success(
             request,
-            f"Your entry awaits {waits}a director's approval: it holds no place until then. "
-            "Keep this page's address: it is your entry's own.",
+            _(
+                "Your entry awaits the player's confirmation or a director's approval: it "
+                "holds no place until then. Keep this page's address: it is your entry's own."
+            )
+            if done.awaits == "player"
+            else _(
+                "Your entry awaits a director's approval: it holds no place until then. "
+                "Keep this page's address: it is your entry's own."
+            ),
         )
         return _private(redirect("entries:mine", token=done.link_token))
     context = {
@@ -254,7 +264,7 @@ def resend(request: HttpRequest, slug: str) -> HttpResponseBase:
     address = " ".join(str(request.POST.get("email", "")).split())[:254]
     context: dict[str, Any] = {"tournament": tournament, "resend_email": address}
     if not address or "@" not in address:
-        context["resend_error"] = "Type the e-mail address you entered with."
+        context["resend_error"] = _("Type the e-mail address you entered with.")
         return _private(render(request, "entries/sent.html", context, status=400))
     key = _resend_key(tournament, address)
     try:
@@ -262,7 +272,7 @@ def resend(request: HttpRequest, slug: str) -> HttpResponseBase:
     except Exception:  # noqa: BLE001 - a cache down: the client's own count still holds
         fresh = True
     if not fresh or _entries_from(request) >= ENTRIES_PER_ADDRESS:
-        context["resend_error"] = (
+        context["resend_error"] = _(
             "A link was sent again to that address a moment ago: "
             "wait a few minutes for it before asking once more."
         )
@@ -347,7 +357,7 @@ def mine(request: HttpRequest, token: str) -> HttpResponseBase:
 def withdraw(request: HttpRequest, token: str) -> HttpResponseBase:
     _online(request, token)
     if request.POST.get("sure") != "yes":
-        messages.error(request, "Tick \u201cyes, withdraw my entry\u201d to withdraw it.")
+        messages.error(request, _("Tick “yes, withdraw my entry” to withdraw it."))
         return _private(redirect("entries:mine", token=token))
     try:
         with busy_refusal():
@@ -355,7 +365,7 @@ def withdraw(request: HttpRequest, token: str) -> HttpResponseBase:
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, "Your entry is withdrawn.")
+        messages.success(request, _("Your entry is withdrawn."))
     return _private(redirect("entries:mine", token=token))
 
 
@@ -372,7 +382,7 @@ def check_in(request: HttpRequest, token: str) -> HttpResponseBase:
             messages.success(request, WAITING_HERE)
         return _private(redirect("entries:mine", token=token))
     if online.entry is None:
-        messages.error(request, "Only an entrant with a place in a division checks in.")
+        messages.error(request, _("Only an entrant with a place in a division checks in."))
         return _private(redirect("entries:mine", token=token))
     try:
         with busy_refusal():
@@ -381,7 +391,7 @@ def check_in(request: HttpRequest, token: str) -> HttpResponseBase:
         messages.error(request, exc.message)
     else:
         messages.success(
-            request, SENT_TO_VENUE if done == "sent" else "You are checked in. Good luck!"
+            request, SENT_TO_VENUE if done == "sent" else _("You are checked in. Good luck!")
         )
     return _private(redirect("entries:mine", token=token))
 

@@ -12,6 +12,8 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..formats.gcg import COLUMNS, PREMIUMS, SIZE, GcgGame, Turn, parse_gcg, zip_records
 from ..models import Game, GameRecord
@@ -29,16 +31,33 @@ def describe(turn: Turn) -> str:
     """A turn in words for the score sheet and the viewer's status line."""
     if turn.kind == "play":
         return f"{turn.position} {turn.word}"
+    if turn.kind == "exchange":
+        if turn.exchanged.isdigit():
+            count = int(turn.exchanged)
+            return ngettext("exchanged {count} tile", "exchanged {count} tiles", count).format(
+                count=turn.exchanged
+            )
+        return _("exchanged {tiles}").format(tiles=turn.exchanged)
+    if turn.kind == "end_rack":
+        return _("rack left ({tiles})").format(tiles=turn.exchanged)
+    words = {
+        "pass": _("passed"),
+        # Translators: a phony (invalid word) withdrawn after a challenge
+        "withdrawn": _("phony taken back"),
+        "challenge": _("challenge bonus"),
+        "time": _("time penalty"),
+    }
+    return words.get(turn.kind, turn.kind)
+
+
+def _viewer_words() -> dict[str, str]:
+    """What gcg-viewer.js says as it steps through the turns (its fallbacks are English)."""
     return {
-        "pass": "passed",
-        "withdrawn": "phony taken back",
-        "exchange": f"exchanged {turn.exchanged}"
-        if not turn.exchanged.isdigit()
-        else f"exchanged {turn.exchanged} tiles",
-        "challenge": "challenge bonus",
-        "time": "time penalty",
-        "end_rack": f"rack left ({turn.exchanged})",
-    }.get(turn.kind, turn.kind)
+        "start": _("Start of the game"),
+        "turn": _("Turn {at} of {last}:"),
+        "empty": _("The empty board"),
+        "after": _("The board after turn {at}"),
+    }
 
 
 @dataclass
@@ -101,7 +120,8 @@ def viewer(record: GameRecord) -> dict[str, Any]:
         "columns": COLUMNS,
         "board": board,
         "sheet": sheet,
-        "steps": {"names": names, "steps": steps},
+        # the script's own words, in the reader's language ({at}, {last}: turn numbers)
+        "steps": {"names": names, "steps": steps, "words": _viewer_words()},
         "last": len(steps) - 1,
         "final": steps[-1],
     }

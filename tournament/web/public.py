@@ -11,6 +11,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
@@ -73,7 +75,7 @@ from .permissions import (
 
 def _refuse(request: HttpRequest, message: str, status: int) -> HttpResponse:
     """An error page that says what was wrong (Django's own 404 page hides the reason)."""
-    heading = "Not found" if status == 404 else "That did not work"
+    heading = _("Not found") if status == 404 else _("That did not work")
     return render(
         request, "tournament/error.html", {"message": message, "heading": heading}, status=status
     )
@@ -287,7 +289,9 @@ def standings(
         if not (after.isascii() and after.isdigit()) or not 0 <= int(after) <= last:
             return _refuse(
                 request,
-                f"after={after!r}: give a round number from 0 to {last}, the last paired round",
+                _(
+                    "after={after}: give a round number from 0 to {last}, the last paired round"
+                ).format(after=repr(after), last=last),
                 400,
             )
         after_round = int(after)
@@ -308,13 +312,14 @@ def standings(
             "tournament": page.div.tournament,
             "division": page.div,
             "rows_html": mark_safe(
-                cached(page.key("rows-html", after_round, odds is not None), table)
+                # the rows hold words ("unrated"): one copy per language
+                cached(page.key("rows-html", after_round, odds is not None, get_language()), table)
             ),
             "chances": odds is not None,
             "team_rows": page.team_rows(after_round),
             "after_round": after_round,
             # the latest standings count every game recorded so far: say which are in
-            "progress": facts.progress.describe()
+            "progress": progress_text(facts.progress)
             if facts.progress is not None and after_round == last
             else "",
             "rounds": range(1, last + 1),
@@ -334,6 +339,23 @@ def _shown_chances(page: _Page, facts: DivisionFacts) -> dict[int, PlayerChances
     if facts.scored_round >= div.rounds or chances_hidden(div, facts.last_round):
         return None
     return {c.number: c for c in page_chances(div, snapshot=page.snapshot)}
+
+
+def progress_text(p: RoundProgress) -> str:
+    """``RoundProgress.describe`` in the reader's language (the API keeps the English): what
+    of the round in play the standings count, its byes and forfeits too."""
+    text = _("after round {scored}; round {round}: {games_in} of {games} games in").format(
+        scored=p.scored_round, round=p.round, games_in=p.games_in, games=p.games
+    )
+    if p.byes:
+        text += ngettext(", {count} bye counted", ", {count} byes counted", p.byes).format(
+            count=p.byes
+        )
+    if p.forfeits:
+        text += ngettext(
+            ", {count} forfeit counted", ", {count} forfeits counted", p.forfeits
+        ).format(count=p.forfeits)
+    return text
 
 
 def _pct(p: float | None) -> str:
@@ -357,6 +379,8 @@ def standings_rows_html(
     (a URL reversed and five filters a row) took 0.4 s, and signed-in viewers and every
     change need them again. Every value is escaped; the markup is the template's."""
     out = []
+    unrated = escape(_("unrated"))
+    withdrawn_mark = " " + escape(_("(withdrawn)"))
     for r in rows:
         estimate = getattr(r, "estimate", None)
         withdrawn = ' class="withdrawn"' if r.withdrawn else ""
@@ -365,11 +389,11 @@ def standings_rows_html(
             f'<td class="num">{r.rank if r.rank else "-"}</td>'
             f'<td class="num wide">{r.number}</td>'
             f'<td><a href="{escape(player_base)}{r.number}/">{escape(r.name)}</a>'
-            f"{' (withdrawn)' if r.withdrawn else ''}</td>\n"
+            f"{withdrawn_mark if r.withdrawn else ''}</td>\n"
             f'<td class="num">{_count(r.wins)}</td><td class="num">{_count(r.losses)}</td>\n'
-            f'<td class="num">{r.spread:+d}</td><td class="num wide">{r.rating or "unrated"}</td>'
+            f'<td class="num">{r.spread:+d}</td><td class="num wide">{r.rating or unrated}</td>'
             # 0: an unrated player not rated yet (nobody rated in the division, say)
-            f'<td class="num">{"" if estimate is None else estimate or "unrated"}</td>'
+            f'<td class="num">{"" if estimate is None else estimate or unrated}</td>'
             + (_odds_cells(odds.get(r.number)) if odds is not None else "")
             + "</tr>\n"
         )
@@ -420,7 +444,9 @@ def player(
     if not (number.isascii() and number.isdigit()) or int(number) < 1:
         return _refuse(
             request,
-            f"division {div.name}: player {number!r} is not a player number (1, 2, ...)",
+            _("division {division}: player {number} is not a player number (1, 2, ...)").format(
+                division=div.name, number=repr(number)
+            ),
             404,
         )
     facts = page.facts()
@@ -589,18 +615,25 @@ def round_pairings(
     if wanted is None or wanted > div.rounds:
         return _refuse(
             request,
-            f"division {div.name}: there is no round {number!r}; its rounds are 1 to {div.rounds}",
+            _(
+                "division {division}: there is no round {number}; its rounds are 1 to {rounds}"
+            ).format(division=div.name, number=repr(number), rounds=div.rounds),
             404,
         )
     boards = cached(page.key("round", wanted), lambda: round_boards(page.snapshot(), wanted))
     if not boards:
-        paired = (
-            f"pairings are out through round {facts.last_round}"
+        message = (
+            _(
+                "division {division}: round {round} is not paired yet "
+                "(pairings are out through round {last})"
+            )
             if facts.last_round
-            else "no round is paired yet"
+            else _("division {division}: round {round} is not paired yet (no round is paired yet)")
         )
         return _refuse(
-            request, f"division {div.name}: round {wanted} is not paired yet ({paired})", 404
+            request,
+            message.format(division=div.name, round=wanted, last=facts.last_round),
+            404,
         )
     return render(
         request,
@@ -679,7 +712,9 @@ def game(
     if record is None:
         return _refuse(
             request,
-            f"division {div.name}: round {number} board {board} has no game record to show",
+            _("division {division}: round {round} board {board} has no game record to show").format(
+                division=div.name, round=number, board=board
+            ),
             404,
         )
     back = reverse("public:round", args=(div.tournament.slug, div.slug, found.round.number))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
@@ -23,7 +24,7 @@ from .permissions import DivisionMoved, can_view, division_by_slug
 
 
 def _refuse(request: HttpRequest, message: str, status: int) -> HttpResponse:
-    heading = "Not found" if status == 404 else "That did not work"
+    heading = _("Not found") if status == 404 else _("That did not work")
     return render(
         request, "tournament/error.html", {"message": message, "heading": heading}, status=status
     )
@@ -34,17 +35,28 @@ def _refuse(request: HttpRequest, message: str, status: int) -> HttpResponse:
 def round_quality(request: HttpRequest, slug: str, division: str, number: str) -> HttpResponse:
     tournament = Tournament.objects.filter(slug=slug, importing=False).first()
     if tournament is None or not can_view(request.user, tournament):
-        return _refuse(request, f"There is no tournament {slug[:60]!r}.", 404)
+        return _refuse(
+            request, _("There is no tournament {slug}.").format(slug=repr(slug[:60])), 404
+        )
     try:
         div = division_by_slug(tournament, division)
     except (ServiceError, DivisionMoved):
-        return _refuse(request, f"{tournament.name} has no division {division[:40]!r}.", 404)
+        return _refuse(
+            request,
+            _("{name} has no division {division}.").format(
+                name=tournament.name, division=repr(division[:40])
+            ),
+            404,
+        )
     paired = last_round_number(div)
     if not (number.isascii() and number.isdigit()) or not 1 <= int(number) <= max(paired, 0):
         return _refuse(
             request,
-            f"division {div.name}: round {number[:20]!r} is not paired "
-            f"({'rounds 1 to ' + str(paired) if paired else 'no round yet'})",
+            (
+                _("division {division}: round {round} is not paired (rounds 1 to {last})")
+                if paired
+                else _("division {division}: round {round} is not paired (no round yet)")
+            ).format(division=div.name, round=repr(number[:20]), last=paired),
             404,
         )
     report, balance = stored_round_check(div, int(number))

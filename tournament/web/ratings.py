@@ -24,6 +24,7 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, path, reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
@@ -53,7 +54,7 @@ class BadRequest(Exception):
 
 
 def _refuse(request: HttpRequest, message: str, status: int) -> HttpResponse:
-    heading = "Not found" if status == 404 else "That did not work"
+    heading = _("Not found") if status == 404 else _("That did not work")
     return render(
         request, "tournament/error.html", {"message": message, "heading": heading}, status=status
     )
@@ -121,7 +122,11 @@ def _list_and_filters(
 
 def _unknown_list(request: HttpRequest, slug: str) -> HttpResponse:
     names = ", ".join(RatingList.objects.values_list("slug", flat=True)) or "none yet"
-    return _refuse(request, f"There is no rating list {slug!r} (lists: {names}).", 404)
+    return _refuse(
+        request,
+        _("There is no rating list {slug} (lists: {names}).").format(slug=repr(slug), names=names),
+        404,
+    )
 
 
 def _check_club(lst: RatingList, filters: selectors.ListFilters, clubs: list) -> None:
@@ -305,7 +310,11 @@ def player_search(request: HttpRequest) -> HttpResponse:
 
 
 def _unknown_player(request: HttpRequest, raw: str) -> HttpResponse:
-    return _refuse(request, f"There is no player {raw[:30]!r} on any public page.", 404)
+    return _refuse(
+        request,
+        _("There is no player {player} on any public page.").format(player=repr(raw[:30])),
+        404,
+    )
 
 
 @csrf_exempt
@@ -321,7 +330,9 @@ def player_profile(request: HttpRequest, player_id: str) -> HttpResponse:
         page = _page(request, paginator)
     except BadRequest as exc:
         return _refuse(request, str(exc), 400)
-    chart = rating_chart(selectors.chart_series(pid), title=f"Rating history of {player.name}")
+    chart = rating_chart(
+        selectors.chart_series(pid), title=_("Rating history of {name}").format(name=player.name)
+    )
     today = datetime.date.today()
     live = {e.pk: e for e in selectors.live_entries(pid, today)}  # not also "upcoming"
     return render(
@@ -362,7 +373,7 @@ def send_photo(request: HttpRequest, player_id: str) -> HttpResponse:
         )
     except ServiceError as exc:
         return _refuse(request, exc.message, 403 if exc.code == "photo_not_your_player" else 400)
-    messages.success(request, "Your photo is sent: it shows once a director approves it.")
+    messages.success(request, _("Your photo is sent: it shows once a director approves it."))
     return redirect("players:profile", pid)
 
 
@@ -371,7 +382,7 @@ def photo(request: HttpRequest, photo_id: int, ext: str) -> HttpResponse:
     """An approved photo; a pending, refused or replaced one is not found."""
     found = public_photo(photo_id)
     if found is None or ext != found.extension:
-        return _refuse(request, "There is no such photo.", 404)
+        return _refuse(request, _("There is no such photo."), 404)
     response = HttpResponse(bytes(found.image), content_type=found.content_type)
     # its id names one image: a replaced photo is a new address, so a day's caching is safe
     response["Cache-Control"] = "public, max-age=86400"

@@ -39,6 +39,8 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -335,22 +337,24 @@ def _outcome_text(outcome: Any, entry: Entry) -> str:
     mine, theirs = mine_first(game, entry, outcome.report.score1, outcome.report.score2)
     other = game.player2 if game.player1_id == entry.pk else game.player1
     if outcome.status == "confirmed":
-        return f"Recorded: round {game.round.number}, you {mine}, {other.name} {theirs}."
+        return _("Recorded: round {round}, you {mine}, {name} {theirs}.").format(
+            round=game.round.number, mine=mine, name=other.name, theirs=theirs
+        )
     if outcome.status == "queued":
-        return (
-            f"Sent to the venue: you {mine}, {other.name} {theirs}. The event is run from the "
+        return _(
+            "Sent to the venue: you {mine}, {name} {theirs}. The event is run from the "
             "venue's laptop; it enters your report when it is next online, and this page "
             "shows what became of it."
-        )
+        ).format(mine=mine, name=other.name, theirs=theirs)
     if outcome.status == "disputed":
-        return (
-            f"Your scores ({mine}-{theirs}) differ from {other.name}'s report: a director "
+        return _(
+            "Your scores ({mine}-{theirs}) differ from {name}'s report: a director "
             "will settle the game."
-        )
-    return (
-        f"Reported: you {mine}, {other.name} {theirs}. It is recorded when {other.name} "
+        ).format(mine=mine, name=other.name, theirs=theirs)
+    return _(
+        "Reported: you {mine}, {name} {theirs}. It is recorded when {name} "
         "confirms it from their own scorecard's link."
-    )
+    ).format(mine=mine, name=other.name, theirs=theirs)
 
 
 @require_POST
@@ -422,9 +426,12 @@ def check_in(request: HttpRequest, token: str) -> HttpResponseBase:
     else:
         messages.success(
             request,
-            "Your check-in is sent to the venue, which runs the event: this page shows its answer."
+            _(
+                "Your check-in is sent to the venue, which runs the event: "
+                "this page shows its answer."
+            )
             if done == "sent"
-            else "You are checked in.",
+            else _("You are checked in."),
         )
     return _private(redirect("selfentry:entry", token=token))
 
@@ -486,7 +493,7 @@ def send_photo(request: HttpRequest, token: str) -> HttpResponseBase:
             )
     except ServiceError as exc:
         return _record_refused(request, entry, exc, photo=True)
-    return _done(request, token, "Your photo is sent: it shows once a director approves it.")
+    return _done(request, token, _("Your photo is sent: it shows once a director approves it."))
 
 
 @require_POST
@@ -509,13 +516,20 @@ def attach_record(request: HttpRequest, token: str) -> HttpResponseBase:
     except ServiceError as exc:
         return _record_refused(request, entry, exc)
     game = attached.record.game
-    verb = "replaced" if attached.replaced else "attached"
-    return _done(
-        request,
-        token,
-        f"Round {game.round.number}: your game record is {verb} ({len(attached.parsed.turns)} "
-        "turns).",
-    )
+    turns = len(attached.parsed.turns)
+    if attached.replaced:
+        text = ngettext(
+            "Round {round}: your game record is replaced ({turns} turn).",
+            "Round {round}: your game record is replaced ({turns} turns).",
+            turns,
+        )
+    else:
+        text = ngettext(
+            "Round {round}: your game record is attached ({turns} turn).",
+            "Round {round}: your game record is attached ({turns} turns).",
+            turns,
+        )
+    return _done(request, token, text.format(round=game.round.number, turns=turns))
 
 
 @require_POST
@@ -528,7 +542,7 @@ def remove_record(request: HttpRequest, token: str, game: str) -> HttpResponseBa
         remove_record_by_token(token, game)
     except ServiceError as exc:
         return _record_refused(request, entry, exc)
-    return _done(request, token, "Your game record is removed.")
+    return _done(request, token, _("Your game record is removed."))
 
 
 @require_safe

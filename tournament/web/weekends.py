@@ -13,6 +13,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ..access import can_view
@@ -82,7 +83,7 @@ def weekend_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
         return _render(request, weekend, events, form, 400)
     user = request.user if request.user.is_authenticated else None
     if user is None and _entries_from(request) >= ENTRIES_PER_ADDRESS:
-        form.add_error(None, "too many entries from this address: try again in a few minutes")
+        form.add_error(None, _("too many entries from this address: try again in a few minutes"))
         response = _render(request, weekend, events, form, 429)
         response["Retry-After"] = str(ENTRY_WINDOW_SECONDS)
         return response

@@ -7,7 +7,7 @@
   var table = document.getElementById("gcg-board");
   if (!data || !table) return;
   var info = JSON.parse(data.textContent);
-  var steps = info.steps, names = info.names;
+  var steps = info.steps, names = info.names, words = info.words || {};
   var last = steps.length - 1, at = last;
   var cells = [];
   var rows = table.querySelectorAll("tr");
@@ -17,6 +17,13 @@
   var note = document.getElementById("gcg-note");
   var caption = document.getElementById("gcg-caption");
   var sheetRows = document.querySelectorAll("#gcg-sheet tr[data-step]");
+
+  // a phrase in the page's language (the JSON's words), its {at}/{last} filled in
+  function say(key, english, values) {
+    var text = words[key] || english;
+    Object.keys(values || {}).forEach(function (k) { text = text.split("{" + k + "}").join(values[k]); });
+    return text;
+  }
 
   function show(n) {
     at = Math.max(0, Math.min(last, n));
@@ -44,10 +51,12 @@
     for (var s = 0; s < 2; s++) {
       document.getElementById("gcg-score-" + s).querySelector("strong").textContent = step.totals[s];
     }
-    var said = at === 0 ? "Start of the game" : "Turn " + at + " of " + last + ": " + names[step.who] +
+    var said = at === 0 ? say("start", "Start of the game") :
+      say("turn", "Turn {at} of {last}:", { at: at, last: last }) + " " + names[step.who] +
       " " + step.text + " " + (step.score >= 0 ? "+" : "") + step.score;
     status.textContent = said;
-    caption.textContent = at === 0 ? "The empty board" : "The board after turn " + at;
+    caption.textContent = at === 0 ? say("empty", "The empty board") :
+      say("after", "The board after turn {at}", { at: at });
     rack.textContent = step.rack;
     note.textContent = step.note;
     note.hidden = !step.note;
