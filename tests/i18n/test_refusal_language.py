@@ -20,6 +20,7 @@ from pairings.services.store import PlannedGame, save_round_pairings
 from tests.conftest import REPO
 from tournament import services
 from tournament.errors import CODES, ServiceError
+from tournament.management.base import CommandFailure, error_payload
 from tournament.manual import refusal_codes_page
 from tournament.web.console.pairing import WORDING
 from tournament.web.desk import DESK_WORDING
@@ -120,6 +121,13 @@ def test_english_is_the_default_and_the_words_are_chosen_when_read():
     odd = ServiceError("pairing_already_paired", division="A", round=2)
     with translation.override("es"):
         assert odd.worded(WORDING).startswith("La ronda 2 de la división A ya está emparejada.")
+
+
+def test_a_command_refuses_in_english_whatever_language_is_active():
+    with translation.override("fr"):
+        failure = CommandFailure.from_service(ServiceError("unknown_tournament", slug="x"))
+        assert str(failure) == "there is no tournament 'x'"
+        assert error_payload(failure)["error"] == "there is no tournament 'x'"
 
 
 def test_the_refusals_page_stays_english_under_another_language():
