@@ -343,7 +343,7 @@ CODES: dict[str, str | Promise] = {
     "entries_band": _(
         "{rated} is outside division {division}'s band ({band}); divisions that fit: {fits}"
     ),
-    # Translators: {status}: an internal status name (English)
+    # Translators: {status}: a status as the program names it (a status label)
     "entries_already": _("{name} has already entered {tournament} (division {division}: {status})"),
     "entries_email": _("{value!r} is not an e-mail address"),
     "entries_email_needed": _(
@@ -358,7 +358,7 @@ CODES: dict[str, str | Promise] = {
     "entries_play_started": _(
         "round 1 of division {division} is already paired: ask a director to withdraw you"
     ),
-    # Translators: {status}: an internal status name (English)
+    # Translators: {status}: a status as the program names it (a status label)
     # Translators: {what}: English words the program gives, naming a field or an action
     "entries_state": _("{name}'s entry is {status}: it cannot be {what}"),
     "entries_unknown_entry": _("{tournament} has no online entry {value}"),
@@ -505,7 +505,7 @@ CODES: dict[str, str | Promise] = {
     "not_allowed": _("{user} may not {what} in {where}: only {who} may"),
     "unknown_account": _("there is no active account {username!r}"),
     "submission_already_requested": _("division {division} already awaits an officer of {list}"),
-    # Translators: {status}: an internal status name (English)
+    # Translators: {status}: a status as the program names it (a status label)
     "submission_not_pending": _("this request is already {status}"),
     "submission_no_list": _("division {division} has no rating list: choose one first"),
     "submission_no_date": _("tournament {tournament} has no start date: give the event date"),
