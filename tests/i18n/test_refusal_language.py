@@ -134,3 +134,17 @@ def test_the_refusals_page_stays_english_under_another_language():
     page = (REPO / "docs" / "refusals.md").read_text(encoding="utf-8")
     with translation.override("fr"):
         assert refusal_codes_page() == page
+
+
+def test_a_form_built_at_import_words_its_refusal_when_shown():
+    """The pairing form's "no games" refusal is set when the class is built (at import)."""
+    from tournament.web.forms.pairing import PairingEditForm
+
+    required = PairingEditForm.base_fields["games"].error_messages["required"]
+    with translation.override("fr"):
+        assert str(required) == (
+            "l'appariement envoyé est illisible (no games) ; repartez de la proposition du moteur"
+        )
+    assert str(required) == (
+        "the pairing sent is not readable (no games); start again from the engine's proposal"
+    )
