@@ -24,6 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from django.utils import translation
+
 from .errors import CODES, OWNERS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -131,6 +133,8 @@ def _module_groups(path: Path) -> dict[str, str]:
     heading = ""
     comment: list[str] = []
     for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("    # Translators:"):
+            continue  # a note for translators, not a heading
         if line.startswith("    # "):
             comment.append(line[6:].strip())
             continue
@@ -160,7 +164,14 @@ def codes_outside_codes() -> dict[str, str]:
 
 
 def refusal_codes_page() -> str:
-    """docs/refusals.md as it must read: every code of ``CODES`` with its neutral wording."""
+    """docs/refusals.md as it must read: every code of ``CODES`` with its neutral wording.
+
+    The manual is English whatever language is active (the messages are lazy translations)."""
+    with translation.override("en"):
+        return _refusal_codes_page()
+
+
+def _refusal_codes_page() -> str:
     groups = _code_groups()
     lines = [
         "# Refusal codes",

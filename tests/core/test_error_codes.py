@@ -46,11 +46,11 @@ class Dummy:
         return f"<{self.name}>"
 
 
-def fields(template: str) -> set[str]:
+def fields(template: object) -> set[str]:
     """The parameter names a template uses ("{where}: {value!r}" -> {"where", "value"})."""
     return {
         name.split(".")[0].split("[")[0]
-        for _, name, _, _ in string.Formatter().parse(template)
+        for _, name, _, _ in string.Formatter().parse(str(template))  # a lazy translation too
         if name
     }
 

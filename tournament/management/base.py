@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.utils import OperationalError, ProgrammingError
+from django.utils import translation
 
 from tournament.errors import ServiceError
 
@@ -100,8 +101,12 @@ class CommandFailure(CommandError):
 
     @classmethod
     def from_service(cls, exc: ServiceError) -> CommandFailure:
+        """The refusal in English: a command's output stays English whatever language is
+        active (a refusal's text follows the language active when it is read)."""
+        with translation.override("en"):
+            message = cli_message(exc)
         data = exc.as_dict()
-        return cls(cli_message(exc), code=exc.code, field=exc.field, params=data["params"])
+        return cls(message, code=exc.code, field=exc.field, params=data["params"])
 
 
 def error_payload(exc: CommandError) -> dict[str, Any]:

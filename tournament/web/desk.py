@@ -33,6 +33,7 @@ from django.http import (
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from tournament.errors import ServiceError
@@ -64,7 +65,7 @@ _JOB = re.compile(r"[0-9a-f]{32}\Z")
 JOB_STALE_SECONDS = 120
 JOB_QUEUE_SECONDS = 600
 # The desk's own words for a refusal where the neutral message leaves the remedy open.
-DESK_WORDING = {"event_date_needed": "{message} (set it in the admin)"}
+DESK_WORDING = {"event_date_needed": gettext_lazy("{message} (set it in the admin)")}
 
 
 class BadRequest(Exception):

@@ -21,6 +21,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -55,10 +56,13 @@ PAGE = "console/pairing.html"
 
 # The page's own words for refusals whose neutral message would not say what to do here.
 WORDING = {
-    "pairing_already_paired": "Round {round} of division {division} is already paired. "
-    "Unpair it below to pair it again.",
-    "pairing_malformed": "The pairing sent is not readable ({detail}). Reload the page to "
-    "start again from the engine's proposal.",
+    "pairing_already_paired": gettext_lazy(
+        "Round {round} of division {division} is already paired. Unpair it below to pair it again."
+    ),
+    "pairing_malformed": gettext_lazy(
+        "The pairing sent is not readable ({detail}). Reload the page to "
+        "start again from the engine's proposal."
+    ),
 }
 
 

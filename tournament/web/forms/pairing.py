@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
 
 from tournament.errors import CODES, ServiceError
 
@@ -54,7 +55,8 @@ class PairingEditForm(forms.Form):
     games = forms.CharField(
         widget=forms.HiddenInput,
         max_length=100_000,
-        error_messages={"required": CODES["pairing_malformed"].format(detail="no games")},
+        # worded when shown, in the reader's language (the form class is built at import)
+        error_messages={"required": format_lazy(CODES["pairing_malformed"], detail="no games")},
     )
     pins = forms.CharField(widget=forms.HiddenInput, required=False, max_length=10_000)
     system = forms.CharField(widget=forms.HiddenInput, required=False, max_length=20)
