@@ -47,7 +47,7 @@ def test_a_director_prints_scorecards_in_french(division, settings):
         "Adversaire",
         "Écart cumulé",
         "Gagnées-Perdues",
-        "non classé",
+        "sans classement",
         "deuxième rencontre avec cet adversaire",
     ):
         assert words in text, words
@@ -97,7 +97,7 @@ def test_the_prize_list_names_its_prizes_in_the_tournaments_language() -> None:
     ]
     with translation.override("fr"):
         labels = [p.label for p in prizes_from(standings, games, places=2)]
-    assert labels[:3] == ["1er prix", "2e prix", "Meilleure partie"]
+    assert labels[:3] == ["1er prix", "2e prix", "Meilleur score"]
     assert [p.label for p in prizes_from(standings, games, places=2)][:3] == [
         "1st place",
         "2nd place",
