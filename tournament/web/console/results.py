@@ -381,6 +381,12 @@ def _later_pairings(tournament: Tournament, division: Division, game: Game) -> l
     ]
 
 
+def _later_rounds(later: list[dict]) -> str:
+    """The later rounds' numbers as one list ("3, 4"), one placeholder of the translated warning."""
+    return ", ".join(str(row["round"]) for row in later)
+
+
+
 # --------------------------------------------------------------------------- views
 
 
@@ -414,6 +420,7 @@ def results(
     if entered.correction and entered.games:
         # the same warning as the correction form's: later rounds used the old result
         echo["later"] = _later_pairings(tournament, div, entered.games[0])
+        echo["later_rounds"] = _later_rounds(echo["later"])
     players = players_of(entered.games)
     return _answer(request, tournament, div, round, echo=echo, players=players)
 
@@ -502,6 +509,7 @@ def correct(
                 **game_echo(game, rows),
                 "later": _later_pairings(tournament, div, game),
             }
+            echo["later_rounds"] = _later_rounds(echo["later"])
             return _answer(request, tournament, div, round, echo=echo, players=players)
     return _answer(
         request,
