@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import redirect
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.errors import ServiceError
@@ -54,11 +55,11 @@ def featured(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
         made = feature_boards(tournament, parse_boards(line), actor=request.user)
         if made:
             shown = ", ".join(f"{f.division.name} {f.board}" for f in made)
-            messages.success(request, f"Featured on the overlays: {shown}.")
+            messages.success(request, _("Featured on the overlays: {boards}.").format(boards=shown))
         else:
-            messages.success(request, "No board is featured now.")
+            messages.success(request, _("No board is featured now."))
     except ServiceError as exc:
-        messages.error(request, f"Featured boards: {exc.message}")
+        messages.error(request, _("Featured boards: {message}").format(message=exc.message))
     return redirect(reverse("console:home", args=(tournament.slug,)) + "?stay=1#featured")
 
 
