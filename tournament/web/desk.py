@@ -34,7 +34,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from tournament.errors import ServiceError
@@ -66,7 +66,8 @@ _JOB = re.compile(r"[0-9a-f]{32}\Z")
 JOB_STALE_SECONDS = 120
 JOB_QUEUE_SECONDS = 600
 # The desk's own words for a refusal where the neutral message leaves the remedy open.
-DESK_WORDING = {"event_date_needed": gettext_lazy("{message} (set it in the admin)")}
+# Plain text here (the codes' test reads its fields), translated where it is worded.
+DESK_WORDING = {"event_date_needed": gettext_noop("{message} (set it in the admin)")}
 
 
 class BadRequest(Exception):
@@ -236,7 +237,7 @@ def export_file(request: HttpRequest, slug: str, fmt: str) -> HttpResponseBase:
     try:
         export = render_export(tournament, fmt)
     except ServiceError as exc:
-        return _refuse(request, exc.worded(DESK_WORDING))
+        return _refuse(request, exc.worded({k: _(v) for k, v in DESK_WORDING.items()}))
     content_type, suffix = EXPORT_TYPES[fmt]
     response = HttpResponse(export.data, content_type=content_type)
     name = "all.tsh" if fmt == "all.tsh" else f"{tournament.slug}.{suffix}"
