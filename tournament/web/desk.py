@@ -33,6 +33,7 @@ from django.http import (
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
@@ -99,10 +100,16 @@ def _int_param(request: HttpRequest, name: str, *, choices: tuple[int, ...] = ()
     if raw == "":
         return None
     if not (raw.isascii() and raw.isdigit()):  # "²".isdigit() is True, int() refuses it
-        raise BadRequest(f"{name}={raw!r}: give a whole number")
+        raise BadRequest(
+            _("{name}={value}: give a whole number").format(name=name, value=repr(raw))
+        )
     value = int(raw)
     if choices and value not in choices:
-        raise BadRequest(f"{name}={raw!r}: must be one of {', '.join(map(str, choices))}")
+        raise BadRequest(
+            _("{name}={value}: must be one of {choices}").format(
+                name=name, value=repr(raw), choices=", ".join(map(str, choices))
+            )
+        )
     return value
 
 
@@ -111,7 +118,11 @@ def _report_params(request: HttpRequest, tournament: Tournament) -> dict[str, An
     params = request.GET if request.method == "GET" else request.POST
     kind = params.get("kind", "")
     if kind not in KINDS:
-        raise BadRequest(f"kind={kind!r}: choose one of {', '.join(KINDS)}")
+        raise BadRequest(
+            _("kind={value}: choose one of {choices}").format(
+                value=repr(kind), choices=", ".join(KINDS)
+            )
+        )
     return {
         "kind": kind,
         "round_number": _int_param(request, "round"),
@@ -127,7 +138,10 @@ def _paper(raw: str, tournament: Tournament) -> str | None:
         try:
             page_size(report_event(tournament, paper))
         except ReportError as exc:
-            raise BadRequest(f"paper={paper!r}: {exc}") from exc
+            raise BadRequest(
+                _("paper={value}: {error}").format(value=repr(paper), error=exc)
+            ) from exc
+
     return paper
 
 
@@ -196,7 +210,7 @@ def report_pdf(request: HttpRequest, slug: str, division: str) -> HttpResponseBa
             actor=request.user,
         )
     except (BadRequest, ReportError, ServiceError) as exc:
-        return _refuse(request, f"{tournament.name}, division {div.name}: {exc}")
+        return _refuse(request, _where(tournament, div, exc))
     name = _filename(tournament.slug, div.name, p["kind"], report.round or "") + ".pdf"
     response = HttpResponse(report.pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{name}"'
@@ -212,7 +226,13 @@ def export_file(request: HttpRequest, slug: str, fmt: str) -> HttpResponseBase:
     if wait := heavy_wait(request):  # a PDF or an export costs a worker seconds
         return too_many(request, wait)
     if fmt not in EXPORT_TYPES:
-        return _refuse(request, f"export {fmt!r}: choose one of {', '.join(EXPORT_TYPES)}", 404)
+        return _refuse(
+            request,
+            _("export {value}: choose one of {choices}").format(
+                value=repr(fmt), choices=", ".join(EXPORT_TYPES)
+            ),
+            404,
+        )
     try:
         export = render_export(tournament, fmt)
     except ServiceError as exc:
@@ -239,6 +259,13 @@ def _clear_old_jobs(folder: Path, max_age: float = 2 * 24 * 3600) -> None:
             pass
 
 
+def _where(tournament: Tournament, division: Division, exc: Exception) -> str:
+    """A report's refusal named with its tournament and division."""
+    return _("{name}, division {division}: {error}").format(
+        name=tournament.name, division=division.name, error=exc
+    )
+
+
 def _queue_answers() -> bool:
     """Whether the job queue (the Redis broker) answers now; a non-Redis broker is trusted."""
     url = str(division_scorecards.app.conf.broker_url or "")
@@ -247,25 +274,27 @@ def _queue_answers() -> bool:
 
 def _worker_unavailable(request: HttpRequest, where: str, now: str) -> HttpResponse:
     """The queue is down: say so and offer the same scorecards built in this request instead."""
-    message = (
-        f"{where}: the background worker is unavailable (its job queue does not answer), so "
+    message = _(
+        "{where}: the background worker is unavailable (its job queue does not answer), so "
         "the scorecards cannot be prepared in the background; build the PDF now instead"
-    )
+    ).format(where=where)
     if request.headers.get("Accept", "").startswith("application/json"):
         body = {"ok": False, "state": "unavailable", "error": message, "now": now}
         return JsonResponse(body, status=503)
     context = {
-        "heading": "The background worker is unavailable",
+        "heading": _("The background worker is unavailable"),
         "message": message,
         "link": now,
-        "link_text": "Build the scorecards PDF now",
+        "link_text": _("Build the scorecards PDF now"),
     }
     return render(request, "tournament/error.html", context, status=503)
 
 
 def _no_such_job(tournament: Tournament, why: str = "") -> JsonResponse:
-    message = why or "no such scorecards job (unknown, or cleared after two days)"
-    error = f"{tournament.name}: {message}; prepare the scorecards again"
+    message = why or _("no such scorecards job (unknown, or cleared after two days)")
+    error = _("{name}: {message}; prepare the scorecards again").format(
+        name=tournament.name, message=message
+    )
     return JsonResponse({"ok": False, "state": "unknown", "error": error}, status=404)
 
 
@@ -289,9 +318,7 @@ def start_scorecards(request: HttpRequest, slug: str, division: str) -> HttpResp
         if round_number is not None:
             DivisionData(div).check_round(round_number)
     except (BadRequest, ReportError) as exc:
-        return JsonResponse(
-            {"ok": False, "error": f"{tournament.name}, division {div.name}: {exc}"}, status=400
-        )
+        return JsonResponse({"ok": False, "error": _where(tournament, div, exc)}, status=400)
     job = uuid.uuid4().hex
     folder = _jobs_dir(tournament)
     folder.mkdir(parents=True, exist_ok=True)
@@ -305,7 +332,11 @@ def start_scorecards(request: HttpRequest, slug: str, division: str) -> HttpResp
     )
     inline = division_scorecards.app.conf.task_always_eager
     if not inline and not _queue_answers():
-        return _worker_unavailable(request, f"{tournament.name}, division {div.name}", now)
+        return _worker_unavailable(
+            request,
+            _("{name}, division {division}").format(name=tournament.name, division=div.name),
+            now,
+        )
     marker = folder / f"{job}.queued"  # tells a job we started from one nobody knows
     marker.write_text(now, encoding="utf-8")
     try:
@@ -316,14 +347,16 @@ def start_scorecards(request: HttpRequest, slug: str, division: str) -> HttpResp
         )
     except (ReportError, ServiceError) as exc:  # inline (no worker): the task ran here
         marker.unlink(missing_ok=True)
-        return JsonResponse(
-            {"ok": False, "error": f"{tournament.name}, division {div.name}: {exc}"}, status=400
-        )
+        return JsonResponse({"ok": False, "error": _where(tournament, div, exc)}, status=400)
     except Exception as exc:
         marker.unlink(missing_ok=True)
         if inline or not is_queue_error(exc):
             raise
-        return _worker_unavailable(request, f"{tournament.name}, division {div.name}", now)
+        return _worker_unavailable(
+            request,
+            _("{name}, division {division}").format(name=tournament.name, division=div.name),
+            now,
+        )
     return JsonResponse(
         {
             "ok": True,
@@ -362,7 +395,7 @@ def job_status(request: HttpRequest, slug: str, job: str) -> HttpResponseBase:
     if lost:
         return JsonResponse({"ok": False, "state": "failed", "error": f"{tournament.name}: {lost}"})
     if state == "SUCCESS":  # finished, but its file is gone (cleared by hand)
-        return _no_such_job(tournament, "the job's file is no longer there")
+        return _no_such_job(tournament, _("the job's file is no longer there"))
     body: dict[str, Any] = {"ok": True, "state": "working" if state != "PENDING" else "queued"}
     if state == "PROGRESS" and isinstance(result.info, dict):
         body.update(current=result.info.get("current"), total=result.info.get("total"))
@@ -377,13 +410,13 @@ def _lost_job(marker: Path, state: str) -> str:
         return ""
     if state == "PENDING":
         if age > JOB_QUEUE_SECONDS:
-            return (
-                f"no background worker took the scorecards job in {JOB_QUEUE_SECONDS // 60} "
+            return _(
+                "no background worker took the scorecards job in {minutes} "
                 "minutes; it failed: start again (or build the PDF now)"
-            )
+            ).format(minutes=JOB_QUEUE_SECONDS // 60)
         return ""
     if age > JOB_STALE_SECONDS:
-        return (
+        return _(
             "the scorecards job stopped (its background worker was stopped or restarted "
             "while working on it); it failed: start again"
         )
@@ -397,6 +430,6 @@ def job_file(request: HttpRequest, slug: str, job: str) -> HttpResponseBase:
         return tournament
     path = _jobs_dir(tournament) / f"{job}.pdf"
     if not _JOB.match(job) or not path.is_file():
-        raise Http404("no such file: the job is unknown or has not finished")
+        raise Http404(_("no such file: the job is unknown or has not finished"))
     name = _filename(tournament.slug, "scorecards") + ".pdf"
     return FileResponse(path.open("rb"), content_type="application/pdf", filename=name)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from tournament.standings import format_record
 
 from ..models import Division, Game, PendingResult
@@ -40,10 +42,12 @@ def game_echo(game: Game, rows: dict[int, StandingsRow]) -> dict[str, Any]:
     two = side_echo(game.player2, game.score2, rows)
     spread = abs(game.score1 - game.score2)
     if game.score1 == game.score2:
-        outcome = f"a tie at {game.score1}"
+        outcome = _("a tie at {score}").format(score=game.score1)
     else:
         winner = one if game.score1 > game.score2 else two
-        outcome = f"#{winner['number']} {winner['name']} wins by {spread}"
+        outcome = _("#{number} {name} wins by {spread}").format(
+            number=winner["number"], name=winner["name"], spread=spread
+        )
     return {"players": [one, two], "outcome": outcome, "spread": spread}
 
 
@@ -71,11 +75,26 @@ def line_echo(division: Division, entered: Entered) -> dict[str, Any]:
             side_echo(two.player1, two.score1, rows),
         ]
         a, b = one.player1, two.player1
-        echo["outcome"] = (
-            f"#{a.number} {a.name} forfeits; #{b.number} {b.name} wins by {two.score1}"
-            if entered.kind == "forfeit"
-            else f"#{a.number} {a.name} and #{b.number} {b.name} both forfeit ({one.score1})"
-        )
+        if entered.kind == "forfeit":
+            echo["outcome"] = _(
+                "#{number} {name} forfeits; #{other_number} {other_name} wins by {spread}"
+            ).format(
+                number=a.number,
+                name=a.name,
+                other_number=b.number,
+                other_name=b.name,
+                spread=two.score1,
+            )
+        else:
+            echo["outcome"] = _(
+                "#{number} {name} and #{other_number} {other_name} both forfeit ({spread})"
+            ).format(
+                number=a.number,
+                name=a.name,
+                other_number=b.number,
+                other_name=b.name,
+                spread=one.score1,
+            )
         echo["game_ids"] = [one.pk, two.pk]
         return echo
     game = entered.games[0]
@@ -85,16 +104,25 @@ def line_echo(division: Division, entered: Entered) -> dict[str, Any]:
             side_echo(game.player1, None, rows),
             side_echo(game.player2, None, rows),
         ]
-        echo["outcome"] = f"#{game.player1.number} v #{game.player2.number} is unplayed again"
+        echo["outcome"] = _("#{number} v #{other_number} is unplayed again").format(
+            number=game.player1.number, other_number=game.player2.number
+        )
         return echo
     if entered.kind in ("recorded", "confirmed", "corrected"):
         echo.update(game_echo(game, rows))
         low = low_scores(line)
         if low:
-            echo["warning"] = (
-                f"score {' and '.join(map(str, low))} is under {LOW_SCORE}: recorded; check the "
-                "scorecard (ArrowUp reopens this line)"
+            # at most two scores: the game's two
+            scores = (
+                str(low[0])
+                if len(low) == 1
+                else _("{first} and {second}").format(first=low[0], second=low[1])
             )
+            echo["warning"] = _(
+                "score {scores} is under {low}: recorded; check the scorecard "
+                "(ArrowUp reopens this line)"
+            ).format(scores=scores, low=LOW_SCORE)
+
     else:
         if entered.kind == "held":
             waiting = game.pending_results.filter(status=PendingResult.Status.PENDING)

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -33,7 +34,7 @@ def api_token(request: HttpRequest) -> HttpResponse:
             return render(
                 request,
                 "console/api_token.html",
-                {"created": api_token_created(request.user), "error": "choose issue or revoke"},
+                {"created": api_token_created(request.user), "error": _("choose issue or revoke")},
                 status=400,
             )
     context = {"key": key, "revoked": revoked, "created": api_token_created(request.user)}

@@ -59,7 +59,7 @@ def featured(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
         else:
             messages.success(request, _("No board is featured now."))
     except ServiceError as exc:
-        messages.error(request, _("Featured boards: {refusal}").format(refusal=exc.message))
+        messages.error(request, _("Featured boards: {message}").format(message=exc.message))
     return redirect(reverse("console:home", args=(tournament.slug,)) + "?stay=1#featured")
 
 

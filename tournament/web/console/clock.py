@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import redirect
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.errors import ServiceError
@@ -92,20 +93,27 @@ def clock(
             actor=request.user,
         )
     except ServiceError as exc:
-        messages.error(request, f"Round clock: {exc.message}")
+        messages.error(request, _("Round clock: {message}").format(message=exc.message))
     else:
-        messages.success(request, f"Round {round} clock: {_said(action, state)}.")
+        messages.success(request, _said(action, state, round))
     return redirect(reverse("console:division", args=(tournament.slug, div.slug)) + "#round-clock")
 
 
-def _said(action: str, state: Any) -> str:
+def _said(action: str, state: Any, round: int) -> str:
+    """What the clock did, one whole sentence per button (each is translated whole)."""
     if action == "start":
-        return f"started, {state.minutes} minutes"
+        return _("Round {round} clock: started, {minutes} minutes.").format(
+            round=round, minutes=state.minutes
+        )
     if action == "extend":
-        return f"extended, {state.shown} left"
+        return _("Round {round} clock: extended, {left} left.").format(
+            round=round, left=state.shown
+        )
     if action == "reset":
-        return "reset"
-    return f"{action}d, {state.shown} left"
+        return _("Round {round} clock: reset.").format(round=round)
+    if action == "pause":
+        return _("Round {round} clock: paused, {left} left.").format(round=round, left=state.shown)
+    return _("Round {round} clock: resumed, {left} left.").format(round=round, left=state.shown)
 
 
 @director_required
@@ -115,7 +123,7 @@ def announcement(request: HttpRequest, tournament: Tournament) -> HttpResponseBa
     try:
         if request.POST.get("action") == "clear":
             clock_services.clear_announcement(tournament, actor=request.user)
-            messages.success(request, "The announcement is cleared.")
+            messages.success(request, _("The announcement is cleared."))
         else:
             clock_services.post_announcement(
                 tournament,
@@ -123,9 +131,9 @@ def announcement(request: HttpRequest, tournament: Tournament) -> HttpResponseBa
                 request.POST.get("until", ""),
                 actor=request.user,
             )
-            messages.success(request, "The announcement is showing.")
+            messages.success(request, _("The announcement is showing."))
     except ServiceError as exc:
-        messages.error(request, f"Announcement: {exc.message}")
+        messages.error(request, _("Announcement: {message}").format(message=exc.message))
     return redirect(reverse("console:home", args=(tournament.slug,)) + "?stay=1#announcement")
 
 
@@ -137,9 +145,12 @@ def round_length(request: HttpRequest, tournament: Tournament) -> HttpResponseBa
         clock_services.set_round_minutes(
             tournament, request.POST.get("round_minutes"), actor=request.user
         )
-        messages.success(request, f"Rounds are now {tournament.round_minutes} minutes.")
+        messages.success(
+            request,
+            _("Rounds are now {minutes} minutes.").format(minutes=tournament.round_minutes),
+        )
     except ServiceError as exc:
-        messages.error(request, f"Round length: {exc.message}")
+        messages.error(request, _("Round length: {message}").format(message=exc.message))
     back = request.POST.get("division", "")
     if back and tournament.divisions.filter(slug=back).exists():
         return redirect(reverse("console:division", args=(tournament.slug, back)) + "#round-clock")

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.errors import ServiceError
@@ -136,7 +137,7 @@ def open_window(request: HttpRequest, tournament: Tournament) -> HttpResponseBas
     except ServiceError as exc:
         _field(form, exc)
         return _entries_page(request, tournament, window_form=form, status=400)
-    messages.success(request, "Entries are open for the dates given.")
+    messages.success(request, _("Entries are open for the dates given."))
     return _back(tournament)
 
 
@@ -146,9 +147,9 @@ def close_window(request: HttpRequest, tournament: Tournament) -> HttpResponseBa
     try:
         oe.close_entries(tournament, actor=request.user)
     except ServiceError as exc:
-        messages.error(request, f"Close entries: {exc.message}")
+        messages.error(request, _("Close entries: {message}").format(message=exc.message))
     else:
-        messages.success(request, "Entries are closed.")
+        messages.success(request, _("Entries are closed."))
     return _back(tournament)
 
 
@@ -158,7 +159,12 @@ def division_rule(request: HttpRequest, tournament: Tournament, division: str) -
     """One division's rule: cap, rating band, fee."""
     div = tournament.divisions.filter(slug=division).first()
     if div is None:
-        messages.error(request, f"{tournament.name} has no division {division[:50]!r}")
+        messages.error(
+            request,
+            _("{name} has no division {division}").format(
+                name=tournament.name, division=repr(division[:50])
+            ),
+        )
         return _back(tournament)
     div.tournament = tournament
     form = RuleForm(request.POST, prefix=div.slug)
@@ -170,7 +176,7 @@ def division_rule(request: HttpRequest, tournament: Tournament, division: str) -
     except ServiceError as exc:
         _field(form, exc)
         return _entries_page(request, tournament, bound_rule=(div.slug, form), status=400)
-    messages.success(request, f"Division {div.name}: entry rule saved.")
+    messages.success(request, _("Division {division}: entry rule saved.").format(division=div.name))
     return _back(tournament, f"#rule-{div.slug}")
 
 
@@ -230,16 +236,17 @@ def find_answer(query: str, matches: list[Entry]) -> str:
     """What the find box says to Enter: an Enter that matched no one or several people did
     nothing at all, and the director at the desk could not tell why."""
     if not matches:
-        return f"No one matches {query}."
+        return _("No one matches {query}.").format(query=query)
     if len(matches) == 1:
         e = matches[0]
-        return f"One player matches {query}: {e.division.name} #{e.number} {e.player.name}."
+        return _("One player matches {query}: {division} #{number} {name}.").format(
+            query=query, division=e.division.name, number=e.number, name=e.player.name
+        )
     named = "; ".join(f"{e.division.name} #{e.number} {e.player.name}" for e in matches[:8])
-    more = f"; and {len(matches) - 8} more" if len(matches) > 8 else ""
-    return (
-        f"{len(matches)} players match {query}: {named}{more}. Type more of the name, or the "
-        "number."
-    )
+    more = _("; and {count} more").format(count=len(matches) - 8) if len(matches) > 8 else ""
+    return _(
+        "{count} players match {query}: {named}{more}. Type more of the name, or the number."
+    ).format(count=len(matches), query=query, named=named, more=more)
 
 
 @director_required
@@ -289,7 +296,7 @@ def checkin_tap(request: HttpRequest, tournament: Tournament) -> HttpResponseBas
     )
     back = reverse("console:checkin", args=(tournament.slug,))
     if entry is None:
-        messages.error(request, "That player is not in this tournament (any more).")
+        messages.error(request, _("That player is not in this tournament (any more)."))
         return redirect(back)
     entry.division.tournament = tournament
     here = request.POST.get("here", "1") != "0"
@@ -301,8 +308,11 @@ def checkin_tap(request: HttpRequest, tournament: Tournament) -> HttpResponseBas
     else:
         messages.success(
             request,
-            f"{entry.division.name} #{entry.number} {entry.name}: "
-            + ("checked in" if here else "not checked in"),
+            (
+                _("{division} #{number} {name}: checked in")
+                if here
+                else _("{division} #{number} {name}: not checked in")
+            ).format(division=entry.division.name, number=entry.number, name=entry.name),
         )
     return redirect(back)  # the find box has the focus again, for the next name
 
@@ -330,8 +340,11 @@ def _waiting_tap(request: HttpRequest, tournament: Tournament) -> HttpResponseBa
     else:
         messages.success(
             request,
-            f"{online.division.name} waiting list: {online.player.name}: "
-            + ("checked in if a place frees" if here else "not checked in"),
+            (
+                _("{division} waiting list: {name}: checked in if a place frees")
+                if here
+                else _("{division} waiting list: {name}: not checked in")
+            ).format(division=online.division.name, name=online.player.name),
         )
     return redirect(back)
 
@@ -348,7 +361,12 @@ def remove_absent(request: HttpRequest, tournament: Tournament, division: str) -
     div = tournament.divisions.filter(slug=division).first()
     back = reverse("console:checkin", args=(tournament.slug,))
     if div is None:
-        messages.error(request, f"{tournament.name} has no division {division[:50]!r}")
+        messages.error(
+            request,
+            _("{name} has no division {division}").format(
+                name=tournament.name, division=repr(division[:50])
+            ),
+        )
         return redirect(back)
     div.tournament = tournament
     if request.method == "POST":
@@ -361,9 +379,14 @@ def remove_absent(request: HttpRequest, tournament: Tournament, division: str) -
             promoted = names.promoted
             messages.success(
                 request,
-                f"Division {div.name}: {len(names)} not checked in removed; numbers closed up."
+                _("Division {division}: {count} not checked in removed; numbers closed up.").format(
+                    division=div.name, count=len(names)
+                )
                 + (
-                    f" Off the waiting list into the freed places: {', '.join(promoted)}."
+                    " "
+                    + _("Off the waiting list into the freed places: {names}.").format(
+                        names=", ".join(promoted)
+                    )
                     if promoted
                     else ""
                 ),

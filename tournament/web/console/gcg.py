@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.errors import ServiceError
@@ -86,11 +87,14 @@ def records(request: HttpRequest, tournament: Tournament, division: str) -> Http
         )
     except ServiceError as exc:
         return _page(request, tournament, div, error=exc.message, status=400)
-    verb = "replaced" if attached.replaced else "attached"
+    said = (
+        _("Round {round} board {board}: record replaced ({turns} turns).")
+        if attached.replaced
+        else _("Round {round} board {board}: record attached ({turns} turns).")
+    )
     messages.success(
         request,
-        f"Round {game.round.number} board {game.board}: record {verb} "
-        f"({len(attached.parsed.turns)} turns).",
+        said.format(round=game.round.number, board=game.board, turns=len(attached.parsed.turns)),
     )
     return redirect("console:records", tournament.slug, div.slug)
 
@@ -106,7 +110,12 @@ def remove(request: HttpRequest, tournament: Tournament, division: str, pk: int)
         gcg_services.remove_record(found, actor=request.user)
     except ServiceError as exc:
         return _page(request, tournament, div, error=exc.message, status=400)
-    messages.success(request, f"Round {found.round.number} board {found.board}: record removed.")
+    messages.success(
+        request,
+        _("Round {round} board {board}: record removed.").format(
+            round=found.round.number, board=found.board
+        ),
+    )
     return redirect("console:records", tournament.slug, div.slug)
 
 
@@ -120,15 +129,18 @@ def settings(request: HttpRequest, tournament: Tournament, division: str):
             game_round = gcg_services.publish_round_records(
                 div, request.POST.get("publish", ""), actor=request.user
             )
-            messages.success(request, f"Round {game_round.number}'s game records are public.")
+            messages.success(
+                request,
+                _("Round {round}'s game records are public.").format(round=game_round.number),
+            )
         else:
             private = request.POST.get("private") == "1"
             gcg_services.set_records_private(tournament, private, actor=request.user)
             messages.success(
                 request,
-                "Game records stay private until you publish their round."
+                _("Game records stay private until you publish their round.")
                 if private
-                else "Game records are public once attached.",
+                else _("Game records are public once attached."),
             )
     except ServiceError as exc:
         return _page(request, tournament, div, error=exc.message, status=400)

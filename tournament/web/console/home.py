@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from pairings.selectors import gibsonized_players
@@ -97,25 +98,25 @@ def console_home(request: HttpRequest, tournament: Tournament) -> HttpResponseBa
 
 
 def _tournament_links(tournament: Tournament, directs: bool) -> list[tuple[str, str]]:
-    links = [("Public page", reverse("public:tournament", args=(tournament.slug,)))]
+    links = [(_("Public page"), reverse("public:tournament", args=(tournament.slug,)))]
     if directs:
         for label, name in (
-            ("Setup", "console:setup"),
-            ("Staff", "console:staff"),
-            ("Notices", "console:notices"),
-            ("Weekend", "console:weekend"),
-            ("Federation files", "console:federation"),
-            ("Entries", "console:entries"),
-            ("Check-in", "console:checkin"),
-            ("Venue mode", "console:venue_mode"),
-            ("Photos", "console:photos"),
+            (_("Setup"), "console:setup"),
+            (_("Staff"), "console:staff"),
+            (_("Notices"), "console:notices"),
+            (_("Weekend"), "console:weekend"),
+            (_("Federation files"), "console:federation"),
+            (_("Entries"), "console:entries"),
+            (_("Check-in"), "console:checkin"),
+            (_("Venue mode"), "console:venue_mode"),
+            (_("Photos"), "console:photos"),
         ):
             url = _url(name, tournament.slug)
             if url:
                 links.append((label, url))
-        links.append(("Print & export", reverse("desk:desk", args=(tournament.slug,))))
+        links.append((_("Print & export"), reverse("desk:desk", args=(tournament.slug,))))
     # the day's steps in order, served by this site: a venue without internet has them too
-    links.append(("Manual", reverse("manual", args=("run-an-event/",))))
+    links.append((_("Manual"), reverse("manual", args=("run-an-event/",))))
     return links
 
 
@@ -195,7 +196,11 @@ def standings(request: HttpRequest, tournament: Tournament, division: str) -> Ht
             return render(
                 request,
                 "tournament/error.html",
-                {"message": f"after={raw!r}: give a round number from 0 to {last}"},
+                {
+                    "message": _("after={value}: give a round number from 0 to {last}").format(
+                        value=repr(raw), last=last
+                    )
+                },
                 status=400,
             )
         after = int(raw)

@@ -16,6 +16,8 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -29,7 +31,7 @@ from ..health import is_queue_error, redis_answers, worker_replies
 # A worker must answer a ping this fast for a job to be queued for it: the director's
 # request waits for the answer, and a thread of this process does the same work anyway.
 PING_SECONDS = 0.5
-DENIED = "an import job is seen only by the director who uploaded it"
+DENIED = gettext_lazy("an import job is seen only by the director who uploaded it")
 
 
 def _worker_ready() -> bool:
@@ -70,7 +72,7 @@ def import_job(request: HttpRequest, job: str) -> HttpResponse:
     except ServiceError:  # the same words whether the job is someone else's or none at all
         raise PermissionDenied(DENIED) from None
     if found is None:
-        raise Http404("no such import job")
+        raise Http404(_("no such import job"))
     link = (
         reverse("console:setup", args=[found.tournament.slug])
         if found.state == ImportJob.State.DONE and found.tournament is not None

@@ -12,6 +12,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.errors import ServiceError
@@ -80,7 +82,7 @@ def notices_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         sub = add_subscriber(tournament, request.POST.get("player", ""), actor=request.user)
     except ServiceError as exc:
         return _page(request, tournament, error=exc.message, error_field=exc.field, status=400)
-    return _page(request, tournament, done=f"{sub.player.name} subscribed.")
+    return _page(request, tournament, done=_("{name} subscribed.").format(name=sub.player.name))
 
 
 @director_required
@@ -113,7 +115,15 @@ def notices_results(request: HttpRequest, tournament: Tournament) -> HttpRespons
             confirm=exc.code == "final_results_already_sent",
             status=400,
         )
-    return _page(request, tournament, done=f"Final results queued for {count} subscribers.")
+    return _page(
+        request,
+        tournament,
+        done=ngettext(
+            "Final results queued for {count} subscribers.",
+            "Final results queued for {count} subscribers.",
+            count,
+        ).format(count=count),
+    )
 
 
 urlpatterns: list[URLPattern] = [

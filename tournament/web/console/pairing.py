@@ -21,7 +21,8 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -83,9 +84,9 @@ def _report(proposal: Proposal) -> dict[str, Any]:
     """The checker's verdict and measures beside the engine's own proposal's."""
     quality, engine = proposal.report.quality, proposal.engine_quality
     rows = [
-        ("Repeats", "repeats"),
-        ("Win difference (total)", "win_diff"),
-        ("Games across score groups", "floats"),
+        (_("Repeats"), "repeats"),
+        (_("Win difference (total)"), "win_diff"),
+        (_("Games across score groups"), "floats"),
     ]
     return {
         "ok": proposal.report.ok,
@@ -249,7 +250,11 @@ def pair(
                 )
             messages.success(
                 request,
-                f"Round {round} of division {div.name} is paired ({rnd.games.count()} games).",
+                ngettext(
+                    "Round {round} of division {division} is paired ({count} games).",
+                    "Round {round} of division {division} is paired ({count} games).",
+                    rnd.games.count(),
+                ).format(round=round, division=div.name, count=rnd.games.count()),
             )
             target = reverse("console:division", args=(tournament.slug, div.slug))
             if request.htmx:
@@ -300,7 +305,14 @@ def unpair(
             count = unpair_round(div, round, actor=request.user)
     except ServiceError as exc:
         return _show(request, _context(tournament, div, round, None, error=exc), 400)
-    messages.success(request, f"Round {round} of division {div.name} is unpaired ({count} games).")
+    messages.success(
+        request,
+        ngettext(
+            "Round {round} of division {division} is unpaired ({count} games).",
+            "Round {round} of division {division} is unpaired ({count} games).",
+            count,
+        ).format(round=round, division=div.name, count=count),
+    )
     target = reverse("console:pair", args=(tournament.slug, div.slug, round))
     if request.htmx:
         return HttpResponseClientRedirect(target)
@@ -334,11 +346,19 @@ def change_round(
                     context["repair"] = preview
                     return render(request, PAGE, context)
                 result = repair_round(div, round, expect, actor=request.user)
-                done = f"its unscored games re-paired ({len(result.games)} games)"
+                done = ngettext(
+                    "Round {round} of division {division}: its unscored games re-paired "
+                    "({count} games).",
+                    "Round {round} of division {division}: its unscored games re-paired "
+                    "({count} games).",
+                    len(result.games),
+                ).format(round=round, division=div.name, count=len(result.games))
             elif action == "add_bye":
                 number = _number(request, "player", "the player to give the bye")
                 add_bye(div, round, number, actor=request.user)
-                done = f"#{number} has the bye"
+                done = _("Round {round} of division {division}: #{number} has the bye.").format(
+                    round=round, division=div.name, number=number
+                )
             elif action == "remove_bye":
                 number = _number(request, "player", "the player whose bye to remove")
                 opponent = (
@@ -347,7 +367,14 @@ def change_round(
                     else None
                 )
                 rnd = remove_bye(div, round, number, opponent, actor=request.user)
-                done = f"#{number} now plays #{_opponent_in(rnd, number)}"
+                done = _(
+                    "Round {round} of division {division}: #{number} now plays #{opponent}."
+                ).format(
+                    round=round,
+                    division=div.name,
+                    number=number,
+                    opponent=_opponent_in(rnd, number),
+                )
             else:
                 numbers = [request.POST.get(k, "").strip() for k in ("a", "b")]
                 if not all(n.isascii() and n.isdigit() for n in numbers):
@@ -355,10 +382,14 @@ def change_round(
                 a, b = (int(n) for n in numbers)
                 if action == "pin":
                     pin_in_round(div, round, a, b, actor=request.user)
-                    done = f"#{a} plays #{b}"
+                    done = _("Round {round} of division {division}: #{a} plays #{b}.").format(
+                        round=round, division=div.name, a=a, b=b
+                    )
                 else:
                     swap_in_round(div, round, a, b, actor=request.user)
-                    done = f"#{a} and #{b} swapped"
+                    done = _("Round {round} of division {division}: #{a} and #{b} swapped.").format(
+                        round=round, division=div.name, a=a, b=b
+                    )
     except ServiceError as exc:
         context = _context(tournament, div, round, None, error=exc)
         context.update(_in_play(tournament, div, round))
@@ -368,7 +399,7 @@ def change_round(
             except ServiceError:
                 pass
         return render(request, PAGE, context, status=400)
-    messages.success(request, f"Round {round} of division {div.name}: {done}.")
+    messages.success(request, done)
     return redirect(reverse("console:pair", args=(tournament.slug, div.slug, round)))
 
 

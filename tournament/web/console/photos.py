@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from ...errors import ServiceError
@@ -57,8 +58,12 @@ def decide(request: HttpRequest, tournament: Tournament) -> HttpResponseBase:
         )
     except ServiceError as exc:
         return _page(request, tournament, error=exc.message, status=400)
-    verb = "approved" if verdict == "approve" else "refused"
-    messages.success(request, f"{photo.player.name}'s photo is {verb}.")
+    said = (
+        _("{name}'s photo is approved.")
+        if verdict == "approve"
+        else _("{name}'s photo is refused.")
+    )
+    messages.success(request, said.format(name=photo.player.name))
     return redirect("console:photos", tournament.slug)
 
 

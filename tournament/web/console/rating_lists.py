@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -61,7 +62,7 @@ def rating_lists(request: HttpRequest) -> HttpResponse:
             if action == "open":
                 open_form = OpenListForm(request.POST, prefix="open")
                 if not open_form.is_valid():
-                    raise RatingError("the new list's form has errors: see below")
+                    raise RatingError(_("the new list's form has errors: see below"))
                 data = open_form.cleaned_data
                 lst = open_rating_list(
                     data["name"],
@@ -70,28 +71,29 @@ def rating_lists(request: HttpRequest) -> HttpResponse:
                     description=data["description"],
                     actor=user,
                 )
-                context["done"] = f"Rating list {lst.name} opened: you are its officer."
+                context["done"] = _("Rating list {name} opened: you are its officer.").format(
+                    name=lst.name
+                )
                 open_form = OpenListForm(prefix="open")
             elif action == "load":
                 context["failed"] = slug = request.POST.get("list", "")
                 lst = next((x for x in _kept(user) if x.slug == slug), None)
                 if lst is None:
-                    raise RatingError(f"you keep no rating list {slug!r}")
+                    raise RatingError(_("you keep no rating list {slug}").format(slug=repr(slug)))
                 load_form = LoadRatingsForm(request.POST, request.FILES, prefix="load")
                 if not load_form.is_valid():
-                    raise RatingError("choose a ratings file to load")
+                    raise RatingError(_("choose a ratings file to load"))
                 upload = load_form.cleaned_data["ratings_file"]
                 summary = import_ratings(
                     lst, _decode(upload.read()), source=upload.name, actor=user
                 )
-                context["done"] = (
-                    f"{lst.name}: {summary['rows']} ratings loaded, "
-                    f"{summary['players_created']} new players."
+                context["done"] = _("{name}: {rows} ratings loaded, {created} new players.").format(
+                    name=lst.name, rows=summary["rows"], created=summary["players_created"]
                 )
                 context["failed"] = ""
                 load_form = LoadRatingsForm(prefix="load")
             else:
-                raise RatingError("choose open or load")
+                raise RatingError(_("choose open or load"))
         except (RatingError, ServiceError) as exc:
             context["error"] = str(exc)
             status = 403 if getattr(exc, "code", "") == "not_allowed" else 400

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import redirect
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ratings.division import request_submission, submit_divisions
@@ -40,13 +41,20 @@ def submit_ratings(request: HttpRequest, tournament: Tournament, division: str) 
             raise ServiceError("submission_no_list", field="rating_list", division=div.name)
         if can_rate(request.user, lst):
             submit_divisions([div], lst, actor=request.user)
-            messages.success(request, f"Division {div.name} is rated on {lst.name}.")
+            messages.success(
+                request,
+                _("Division {division} is rated on {rating_list}.").format(
+                    division=div.name, rating_list=lst.name
+                ),
+            )
         else:
             request_submission(div, lst, request.user)
             messages.success(
                 request,
-                f"Division {div.name}: submission to {lst.name} requested; an officer of the "
-                "list decides.",
+                _(
+                    "Division {division}: submission to {rating_list} requested; an officer of "
+                    "the list decides."
+                ).format(division=div.name, rating_list=lst.name),
             )
     except (ServiceError, RatingError) as exc:
         messages.error(request, str(exc))

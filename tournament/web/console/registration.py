@@ -19,6 +19,8 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from tournament.errors import ServiceError
@@ -188,21 +190,25 @@ def _late_note(entry: Entry, tournament: Tournament, paired_before: list[int]) -
         return ""
     rounds = _spans(paired_before)
     if tournament.late_entry == "none":
-        note = f"Rounds {rounds} were already paired: no record for them (late-entry rule)."
+        note = _(
+            "Rounds {rounds} were already paired: no record for them (late-entry rule)."
+        ).format(rounds=rounds)
     elif tournament.late_entry == "bye":
-        note = f"Missed rounds {rounds}: each a bye scored 0 (neither a win nor a loss)."
-    else:
-        note = (
-            f"Missed rounds {rounds}: each a forfeit loss ({tournament.forfeit_spread:+d}), "
-            "as this tournament's late-entry rule says."
+        note = _("Missed rounds {rounds}: each a bye scored 0 (neither a win nor a loss).").format(
+            rounds=rounds
         )
+    else:
+        note = _(
+            "Missed rounds {rounds}: each a forfeit loss ({spread}), "
+            "as this tournament's late-entry rule says."
+        ).format(rounds=rounds, spread=f"{tournament.forfeit_spread:+d}")
     last = paired_before[-1]
     if missing_games(entry.division, last):
         # the round is still being played: the late arrival may yet play in it
-        note += (
-            f" Round {last} is in play: to give them a game in it, use Pair them on its "
+        note += " " + _(
+            "Round {round} is in play: to give them a game in it, use Pair them on its "
             "pairing page (with the bye's player, or a player whose game is unscored)."
-        )
+        ).format(round=last)
     return note
 
 
@@ -212,11 +218,19 @@ def _registered(
     """The notice after adding a player: their number, and the seed with the list it came
     from ("seed 2087 on NASPA-CSW"; "unrated: no rating on NASPA-CSW; club rating 1004")."""
     if entry.seed_rating:
-        seed = f"seed {seed_from}" if seed_from else f"seed {entry.seed_rating}"
+        seed = _("seed {rating}").format(rating=seed_from or entry.seed_rating)
+    elif seed_from not in ("", "unrated"):
+        seed = _("unrated: {source}").format(source=seed_from)
     else:
-        seed = f"unrated: {seed_from}" if seed_from not in ("", "unrated") else "unrated"
-    cls = f", class {entry.player_class}" if entry.player_class else ""
-    text = f"Registered #{entry.number} {entry.name} ({seed}{cls})."
+        seed = _("unrated")
+    if entry.player_class:
+        text = _("Registered #{number} {name} ({seed}, class {player_class}).").format(
+            number=entry.number, name=entry.name, seed=seed, player_class=entry.player_class
+        )
+    else:
+        text = _("Registered #{number} {name} ({seed}).").format(
+            number=entry.number, name=entry.name, seed=seed
+        )
     note = _late_note(entry, tournament, paired_before)
     return f"{text} {note}" if note else text
 
@@ -257,15 +271,17 @@ def _pick(division: Division, data: dict[str, Any]) -> tuple[Player, int, int | 
 
     player = Player.objects.filter(pk=data["player_id"]).first()
     if player is None:
-        return "that player is no longer in the registry; search again"
+        return _("that player is no longer in the registry; search again")
     list_id = data.get("list_id")
     if list_id is None:
         return player, data.get("rating") or 0, None
     if division.rating_list_id and list_id != division.rating_list_id:
-        return f"division {division.name} seeds from {division.rating_list}; search again"
+        return _("division {division} seeds from {rating_list}; search again").format(
+            division=division.name, rating_list=division.rating_list
+        )
     rating = PlayerRating.objects.filter(rating_list_id=list_id, player=player).first()
     if rating is None:
-        return f"{player.name} is not on that rating list; search again"
+        return _("{name} is not on that rating list; search again").format(name=player.name)
     return player, rating.rating, rating.career_games
 
 
@@ -367,7 +383,9 @@ def players_paste(request: HttpRequest, tournament: Tournament, division: str) -
         form.add_error("t_file" if form.cleaned_data.get("t_file") else "lines", exc.message)
         return _render(request, _context(request, tournament, div, paste=form), 400)
     names = ", ".join(f"#{e.number} {e.name}" for e in entries)
-    notice = f"Registered {len(entries)} player{'s' if len(entries) != 1 else ''}: {names}."
+    notice = ngettext(
+        "Registered {count} player: {names}.", "Registered {count} players: {names}.", len(entries)
+    ).format(count=len(entries), names=names)
     note = _late_note(entries[0], tournament, paired_before)
     notice = f"{notice} {note}" if note else notice
     return _render(request, _context(request, tournament, div, notice=notice))
@@ -382,7 +400,9 @@ def _posted_entry(request: HttpRequest, division: Division) -> Entry | None:
 
 
 def _no_entry(request: HttpRequest, tournament: Tournament, division: Division) -> HttpResponse:
-    message = f"there is no such player in division {division.name}; the list below is up to date"
+    message = _(
+        "there is no such player in division {division}; the list below is up to date"
+    ).format(division=division.name)
     return _render(request, _context(request, tournament, division, panel_error=message), 400)
 
 
@@ -422,9 +442,22 @@ def players_edit(request: HttpRequest, tournament: Tournament, division: str) ->
     except ServiceError as exc:
         form.add_error(_field(exc, form, "seed_rating"), exc.message)
         return _row_refused(request, tournament, div, entry, "edit", form)
-    cls = f", class {entry.player_class}" if entry.player_class else ", no class"
-    naspa = f", NASPA id {entry.player.naspa_id}" if entry.player.naspa_id else ""
-    notice = f"#{entry.number} {entry.name}: seed {entry.seed_rating}{cls}{naspa}."
+    facts = {
+        "number": entry.number,
+        "name": entry.name,
+        "seed": entry.seed_rating,
+        "player_class": entry.player_class,
+        "naspa_id": entry.player.naspa_id,
+    }
+    if entry.player_class and entry.player.naspa_id:
+        notice = _("#{number} {name}: seed {seed}, class {player_class}, NASPA id {naspa_id}.")
+    elif entry.player_class:
+        notice = _("#{number} {name}: seed {seed}, class {player_class}.")
+    elif entry.player.naspa_id:
+        notice = _("#{number} {name}: seed {seed}, no class, NASPA id {naspa_id}.")
+    else:
+        notice = _("#{number} {name}: seed {seed}, no class.")
+    notice = notice.format(**facts)
     return _render(request, _context(request, tournament, div, notice=notice))
 
 
@@ -446,15 +479,22 @@ def _status_change(request: HttpRequest, tournament: Tournament, division: str, 
                 explanation="withdrawn",
                 round__number__gte=number,
             ).count()
-            notice = f"#{entry.number} {entry.name} withdrawn from round {number}." + (
-                f" {forfeits} paired round{'s' if forfeits != 1 else ''} recorded as a "
-                f"forfeit ({entry.withdrawal_score:+d}); opponents get a forfeit win."
-                if forfeits
-                else ""
+            notice = _("#{number} {name} withdrawn from round {round}.").format(
+                number=entry.number, name=entry.name, round=number
             )
+            if forfeits:
+                notice += " " + ngettext(
+                    "{count} paired round recorded as a forfeit ({spread}); "
+                    "opponents get a forfeit win.",
+                    "{count} paired rounds recorded as a forfeit ({spread}); "
+                    "opponents get a forfeit win.",
+                    forfeits,
+                ).format(count=forfeits, spread=f"{entry.withdrawal_score:+d}")
         else:
             reinstate_player(entry, number, actor=request.user)
-            notice = f"#{entry.number} {entry.name} plays again from round {number}."
+            notice = _("#{number} {name} plays again from round {round}.").format(
+                number=entry.number, name=entry.name, round=number
+            )
     except ServiceError as exc:
         form.add_error("round", exc.message)
         return _row_refused(request, tournament, div, entry, "status", form)
@@ -489,11 +529,11 @@ def players_remove(request: HttpRequest, tournament: Tournament, division: str) 
         moved_numbers = remove_entry(entry, actor=request.user)
     except ServiceError as exc:
         return _row_refused(request, tournament, div, entry, "remove", RoundForm(), exc.message)
-    notice = f"Removed #{number} {name}." + (
-        f" Players #{moved_numbers[0][0]}-#{moved_numbers[-1][0]} moved up one number."
-        if moved_numbers
-        else ""
-    )
+    notice = _("Removed #{number} {name}.").format(number=number, name=name)
+    if moved_numbers:
+        notice += " " + _("Players #{first}-#{last} moved up one number.").format(
+            first=moved_numbers[0][0], last=moved_numbers[-1][0]
+        )
     return _render(request, _context(request, tournament, div, notice=notice))
 
 
@@ -510,13 +550,15 @@ def players_link(request: HttpRequest, tournament: Tournament, division: str) ->
     try:
         if request.POST.get("action") == "revoke":
             revoke_token(entry, actor=request.user)
-            notice = (
-                f"Self-entry link of {who} revoked: their card's code no longer opens it; a "
+            notice = _(
+                "Self-entry link of {who} revoked: their card's code no longer opens it; a "
                 "reprinted card shows the public page until you issue a new link."
-            )
+            ).format(who=who)
         else:
             issue_token(entry, actor=request.user)
-            notice = f"New self-entry link for {who}: print their scorecard again."
+            notice = _("New self-entry link for {who}: print their scorecard again.").format(
+                who=who
+            )
     except ServiceError as exc:
         return _row_refused(request, tournament, div, entry, "link", RoundForm(), exc.message)
     return _render(request, _context(request, tournament, div, notice=notice))
@@ -532,9 +574,11 @@ def players_renumber(request: HttpRequest, tournament: Tournament, division: str
     except ServiceError as exc:
         return _render(request, _context(request, tournament, div, panel_error=exc.message), 400)
     moved_count = sum(p.old != p.new for p in plan)
-    notice = (
-        f"Renumbered by seed rating: {moved_count} player{'s' if moved_count != 1 else ''} moved."
-    )
+    notice = ngettext(
+        "Renumbered by seed rating: {count} player moved.",
+        "Renumbered by seed rating: {count} players moved.",
+        moved_count,
+    ).format(count=moved_count)
     return _render(request, _context(request, tournament, div, notice=notice))
 
 
@@ -559,7 +603,9 @@ def players_move(request: HttpRequest, tournament: Tournament, division: str) ->
         moved_entry = move_entry(entry, to, actor=request.user)
     except ServiceError as exc:
         return _row_refused(request, tournament, div, entry, "move", RoundForm(), exc.message)
-    notice = f"Moved #{number} {name} to division {to.name} as #{moved_entry.number}."
+    notice = _("Moved #{number} {name} to division {division} as #{new_number}.").format(
+        number=number, name=name, division=to.name, new_number=moved_entry.number
+    )
     return _render(request, _context(request, tournament, div, notice=notice))
 
 

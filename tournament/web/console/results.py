@@ -29,6 +29,8 @@ from django.db.models import Count, Exists, F, Max, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.checks import forfeit_opponent
@@ -57,7 +59,7 @@ from ..forms.results import (
 )
 from ..permissions import DivisionMoved, can_direct, division_by_slug, moved, scorekeeper_required
 
-HELP = (
+HELP = gettext_lazy(
     "3 412 389: player 3 scored 412, their opponent 389. 3 412 17 389: the same, checking "
     "that 17 is the opponent. b12 412 389: board 12, first player's score first. 3 f: player "
     "3 forfeits; 3 ff: both forfeit. To fix a recorded game type what it should be and a "
@@ -76,11 +78,20 @@ def _division_and_round(tournament: Tournament, key: str, number: int) -> Divisi
     division = division_by_slug(tournament, key)
     if not Game.objects.filter(round__division=division, round__number=number).exists():
         paired = _paired_rounds(division)
-        listed = ", ".join(map(str, paired)) or "none yet"
+        listed = ", ".join(map(str, paired)) or _("none yet")
         raise Http404(
-            f"division {division.name} round {number} is not paired (paired rounds: {listed})"
+            _("division {division} round {round} is not paired (paired rounds: {listed})").format(
+                division=division.name, round=number, listed=listed
+            )
         )
     return division
+
+
+def _no_such_game(division: Division, number: int) -> str:
+    """The 404 of a correction or dispute naming a game the round does not hold."""
+    return _("division {division} round {round} has no such played game").format(
+        division=division.name, round=number
+    )
 
 
 def _paired_rounds(division: Division) -> list[int]:
@@ -381,6 +392,11 @@ def _later_pairings(tournament: Tournament, division: Division, game: Game) -> l
     ]
 
 
+def _later_rounds(later: list[dict]) -> str:
+    """The later rounds' numbers as one list ("3, 4"), one placeholder of the translated warning."""
+    return ", ".join(str(row["round"]) for row in later)
+
+
 # --------------------------------------------------------------------------- views
 
 
@@ -414,6 +430,7 @@ def results(
     if entered.correction and entered.games:
         # the same warning as the correction form's: later rounds used the old result
         echo["later"] = _later_pairings(tournament, div, entered.games[0])
+        echo["later_rounds"] = _later_rounds(echo["later"])
     players = players_of(entered.games)
     return _answer(request, tournament, div, round, echo=echo, players=players)
 
@@ -461,11 +478,11 @@ def correct(
             .first()
         )
     if game is None:
-        raise Http404(f"division {div.name} round {round} has no such played game")
+        raise Http404(_no_such_game(div, round))
     form.label_for(game)
     form.stored = game
     if form.is_valid() and not game.has_result:
-        form.add_error(None, "this game has no result yet: type it in the Result box")
+        form.add_error(None, _("this game has no result yet: type it in the Result box"))
     if form.is_valid():
         data = form.cleaned_data
         before = (game.score1, game.score2)
@@ -502,6 +519,7 @@ def correct(
                 **game_echo(game, rows),
                 "later": _later_pairings(tournament, div, game),
             }
+            echo["later_rounds"] = _later_rounds(echo["later"])
             return _answer(request, tournament, div, round, echo=echo, players=players)
     return _answer(
         request,
@@ -522,7 +540,9 @@ def resolve(
 ) -> HttpResponseBase:
     """A director records a disputed game with the scores they decide on."""
     if not can_direct(request.user, tournament):
-        raise PermissionDenied(f"only the directors of {tournament.name} settle disputed cards")
+        raise PermissionDenied(
+            _("only the directors of {name} settle disputed cards").format(name=tournament.name)
+        )
     div = _resolve(request, tournament, division, round)
     if isinstance(div, HttpResponseBase):
         return div
@@ -539,7 +559,7 @@ def resolve(
             .first()
         )
         if game is None:
-            raise Http404(f"division {div.name} round {round} has no such played game")
+            raise Http404(_no_such_game(div, round))
         try:
             with busy_refusal():
                 game = resolve_dispute(
@@ -565,7 +585,9 @@ def toggle_double_entry(
 ) -> HttpResponseBase:
     """A director turns double entry on or off for the division, then sees the round again."""
     if not can_direct(request.user, tournament):
-        raise PermissionDenied(f"only the directors of {tournament.name} change double entry")
+        raise PermissionDenied(
+            _("only the directors of {name} change double entry").format(name=tournament.name)
+        )
     div = _resolve(request, tournament, division, round)
     if isinstance(div, HttpResponseBase):
         return div

@@ -21,6 +21,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from pairings.models import ForbiddenPair, ScheduleRange
@@ -108,7 +109,7 @@ def _division_rows(formset: Any) -> list[tuple[int, dict[str, Any]]]:
 def new_tournament(request: HttpRequest) -> HttpResponse:
     """Type in a new tournament: its settings and its divisions, created as one draft."""
     if not can_create_tournament(request.user):
-        raise PermissionDenied("a site administrator grants the right to create tournaments")
+        raise PermissionDenied(_("a site administrator grants the right to create tournaments"))
     upload = UploadForm(prefix="upload")
     if request.method != "POST":
         form = TournamentForm(
@@ -130,7 +131,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
     try:
         tournament = services.setup_tournament(
             **form.settings(),
-            divisions=[values for _, values in rows],
+            divisions=[values for _form, values in rows],
             actor=request.user,
             director=request.user,
         )
@@ -154,7 +155,7 @@ def upload_tournament(request: HttpRequest) -> HttpResponse:
     limits (refused here, at once, naming the limit), stores the files and answers with the
     job's page; a malformed file fails the job with its file and line and nothing is created."""
     if not can_create_tournament(request.user):
-        raise PermissionDenied("a site administrator grants the right to create tournaments")
+        raise PermissionDenied(_("a site administrator grants the right to create tournaments"))
     upload = UploadForm(request.POST, request.FILES, prefix="upload")
     form = TournamentForm(new=True)
     divisions = DivisionFormSet(prefix="divisions")
@@ -190,7 +191,7 @@ def _division(tournament: Tournament, key: str) -> Division:
     try:
         return division_by_slug(tournament, key)
     except DivisionMoved:
-        raise Http404("no such division") from None
+        raise Http404(_("no such division")) from None
 
 
 def _row_id(pk: int) -> int:

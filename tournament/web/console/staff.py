@@ -13,6 +13,7 @@ from django.contrib.auth import login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.errors import ServiceError
@@ -83,7 +84,7 @@ def staff_invite(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = InviteForm(request.POST, prefix="invite", night=is_club_night(tournament))
     if form.is_valid():
         try:
-            _, token = services.create_invite(
+            _invite, token = services.create_invite(
                 tournament,
                 role=form.cleaned_data["role"],
                 actor=request.user,
@@ -110,7 +111,7 @@ def staff_remove(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     ok = raw.isascii() and raw.isdigit() and len(raw) < 12
     user = tournament_staff(request.user, tournament).filter(pk=int(raw)).first() if ok else None
     if user is None:
-        return _staff_page(request, tournament, error="no such staff member", status=400)
+        return _staff_page(request, tournament, error=_("no such staff member"), status=400)
     try:
         services.remove_staff(tournament, user=user, role=role, actor=request.user)
     except ServiceError as exc:

@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ...access import can_create_tournament
@@ -44,28 +45,34 @@ def venue_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 )
             elif action == "move":
                 venue.move_link(request.user, tournament)
-                done = "The link is free: the next laptop to take it with its token holds it."
+                done = _("The link is free: the next laptop to take it with its token holds it.")
             elif action in ("keep_venue", "take_hosted"):
                 take = venue.venue_panel(tournament)["venue_take"]
                 if take is None:
                     raise ServiceError("venue_not_held", where=str(tournament))
                 choice = "venue" if action == "keep_venue" else "hosted"
                 lost = resolve(take, choice, actor=request.user)
-                side = "The hosted copy" if choice == "venue" else "This laptop"
-                done = f"{side} lost: " + ("; ".join(lost) or "nothing") + "."
+                said = (
+                    _("The hosted copy lost: {changes}.")
+                    if choice == "venue"
+                    else _("This laptop lost: {changes}.")
+                )
+                done = said.format(changes="; ".join(lost) or _("nothing"))
             elif action == "reclaim":
                 venue.reclaim(request.user, tournament)
-                done = "Taken back: this site runs the tournament again; the venue's link is off."
+                done = _(
+                    "Taken back: this site runs the tournament again; the venue's link is off."
+                )
             elif action in ("push", "release"):
                 take = venue.venue_panel(tournament)["venue_take"]
                 if take is None:
                     raise ServiceError("venue_not_held", where=str(tournament))
                 result = push(take)
-                done = f"{result['changes']} changes pushed."
+                done = _("{count} changes pushed.").format(count=result["changes"])
                 if action == "release":
                     client.release(take.hosted_url, take.token)
                     venue.mark_released(take, request.user)
-                    done += " Handed back: the hosted site runs the tournament again."
+                    done += " " + _("Handed back: the hosted site runs the tournament again.")
         except ServiceError as exc:
             error, status = exc.message, 400
     context = {
@@ -85,7 +92,7 @@ def venue_take_page(request: HttpRequest) -> HttpResponse:
     """On the venue's laptop: take a tournament from its hosted site (its address and the
     venue link's token); the one who takes it directs it here."""
     if not can_create_tournament(request.user):
-        raise PermissionDenied("a site administrator grants the right to create tournaments")
+        raise PermissionDenied(_("a site administrator grants the right to create tournaments"))
     context = {"url": "", "error": ""}
     if request.method == "POST":
         context["url"] = request.POST.get("url", "").strip()
@@ -99,9 +106,15 @@ def venue_take_page(request: HttpRequest) -> HttpResponse:
         entries = sum(len(d["entries"]) for d in state["divisions"])
         messages.success(
             request,
-            f"{tournament.name} taken from {tournament.venue_take.hosted_url}: "
-            f"{len(state['divisions'])} divisions, {entries} players. It is run from here now; "
-            "serve_demo pushes it every 2 seconds (or push from this page).",
+            _(
+                "{name} taken from {url}: {divisions} divisions, {players} players. It is run "
+                "from here now; serve_demo pushes it every 2 seconds (or push from this page)."
+            ).format(
+                name=tournament.name,
+                url=tournament.venue_take.hosted_url,
+                divisions=len(state["divisions"]),
+                players=entries,
+            ),
         )
         return redirect("console:venue_mode", slug=tournament.slug)
     return render(request, "console/venue_take.html", context)

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from ratings.models import RatingList
@@ -104,7 +105,9 @@ def weekend_create(request: HttpRequest, tournament: Tournament) -> HttpResponse
         w = create_weekend(
             request.user, _field(request, "name", 300), tournament, slug=_field(request, "slug")
         )
-        return f"Weekend {w.name} created with {tournament.name} first."
+        return _("Weekend {weekend} created with {name} first.").format(
+            weekend=w.name, name=tournament.name
+        )
 
     return _act(request, tournament, run)
 
@@ -121,7 +124,7 @@ def weekend_add(request: HttpRequest, tournament: Tournament) -> HttpResponseBas
             position=_position(request),
             seed_from_earlier=request.POST.get("seed_from_earlier") == "on",
         )
-        return f"{other.name} added to the weekend." if other else ""
+        return _("{name} added to the weekend.").format(name=other.name) if other else ""
 
     return _act(request, tournament, run)
 
@@ -132,7 +135,7 @@ def weekend_move(request: HttpRequest, tournament: Tournament) -> HttpResponseBa
     def run(weekend: Weekend | None) -> str:
         other = _tournament(request)
         move_event(_in_weekend(weekend, tournament), other, _position(request), request.user)
-        return "The weekend's order is changed."
+        return _("The weekend's order is changed.")
 
     return _act(request, tournament, run)
 
@@ -143,7 +146,9 @@ def weekend_remove(request: HttpRequest, tournament: Tournament) -> HttpResponse
     def run(weekend: Weekend | None) -> str:
         other = _tournament(request)
         remove_event(_in_weekend(weekend, tournament), other, request.user)
-        return f"{other.name if other else 'The event'} is no longer in the weekend."
+        if other is None:
+            return _("The event is no longer in the weekend.")
+        return _("{name} is no longer in the weekend.").format(name=other.name)
 
     return _act(request, tournament, run)
 
@@ -159,8 +164,12 @@ def weekend_seeding(request: HttpRequest, tournament: Tournament) -> HttpRespons
             request.POST.get("seed_from_earlier") == "on",
             request.user,
         )
-        rule = "the earlier events' results" if we.seed_from_earlier else "the seeds as entered"
-        return f"{we.tournament.name} is seeded from {rule} when the weekend is submitted."
+        said = (
+            _("{name} is seeded from the earlier events' results when the weekend is submitted.")
+            if we.seed_from_earlier
+            else _("{name} is seeded from the seeds as entered when the weekend is submitted.")
+        )
+        return said.format(name=we.tournament.name)
 
     return _act(request, tournament, run)
 
@@ -175,7 +184,9 @@ def weekend_submit(request: HttpRequest, tournament: Tournament) -> HttpResponse
         if lst is None:
             raise ServiceError("submission_no_list", field="rating_list", division=weekend.name)
         events = submit_weekend(weekend, lst, actor=request.user)
-        return f"Weekend {weekend.name}: {len(events)} division(s) rated on {lst.name}, in order."
+        return _("Weekend {weekend}: {count} division(s) rated on {rating_list}, in order.").format(
+            weekend=weekend.name, count=len(events), rating_list=lst.name
+        )
 
     return _act(request, tournament, run)
 

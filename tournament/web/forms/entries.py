@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from ...models import Division
 
@@ -17,22 +18,22 @@ class EntryForm(forms.Form):
     """A player's entry: a division, themself (picked from the registry or a name), their
     e-mail address (for the confirmation link, unless signed in) and the notices opt-in."""
 
-    division = forms.ChoiceField(label="Division")
+    division = forms.ChoiceField(label=_("Division"))
     player = forms.CharField(required=False, widget=forms.HiddenInput)
     name = forms.CharField(
-        label="Your name",
+        label=_("Your name"),
         required=False,
         max_length=400,
-        help_text='"Surname, Given", as rating lists show it; or search for yourself above',
+        help_text=_('"Surname, Given", as rating lists show it; or search for yourself above'),
     )
     email = forms.CharField(
-        label="E-mail address",
+        label=_("E-mail address"),
         required=False,
         max_length=400,
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
-        help_text="never shown on any list; your confirmation link goes there",
+        help_text=_("never shown on any list; your confirmation link goes there"),
     )
-    notices = forms.BooleanField(label="E-mail me notices about this tournament", required=False)
+    notices = forms.BooleanField(label=_("E-mail me notices about this tournament"), required=False)
 
     def __init__(self, *args: Any, divisions: list[Division], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -42,23 +43,25 @@ class EntryForm(forms.Form):
 class WindowForm(forms.Form):
     """When entries open and close (the site's time zone)."""
 
-    opens = forms.CharField(label="Entries open", help_text="YYYY-MM-DD HH:MM", max_length=40)
-    closes = forms.CharField(label="Entries close", help_text="YYYY-MM-DD HH:MM", max_length=40)
+    opens = forms.CharField(label=_("Entries open"), help_text="YYYY-MM-DD HH:MM", max_length=40)
+    closes = forms.CharField(label=_("Entries close"), help_text="YYYY-MM-DD HH:MM", max_length=40)
 
 
 class RuleForm(forms.Form):
     """One division's rule: cap, rating band (blank: the player picks), fee as text."""
 
-    cap = forms.CharField(label="Cap", required=False, max_length=12, help_text="blank: no cap")
-    rating_min = forms.CharField(label="Lowest rating", required=False, max_length=12)
+    cap = forms.CharField(
+        label=_("Cap"), required=False, max_length=12, help_text=_("blank: no cap")
+    )
+    rating_min = forms.CharField(label=_("Lowest rating"), required=False, max_length=12)
     rating_max = forms.CharField(
-        label="Highest rating",
+        label=_("Highest rating"),
         required=False,
         max_length=12,
-        help_text="both blank: the player picks",
+        help_text=_("both blank: the player picks"),
     )
-    fee_amount = forms.CharField(label="Fee", required=False, max_length=40)
-    fee_currency = forms.CharField(label="Currency", required=False, max_length=20)
+    fee_amount = forms.CharField(label=_("Fee"), required=False, max_length=40)
+    fee_currency = forms.CharField(label=_("Currency"), required=False, max_length=20)
 
 
 class WeekendEntryForm(forms.Form):
@@ -66,19 +69,19 @@ class WeekendEntryForm(forms.Form):
     that one), then the entrant as on a tournament's entry form."""
 
     name = forms.CharField(
-        label="Your name",
+        label=_("Your name"),
         required=False,
         max_length=400,
-        help_text='"Surname, Given", as rating lists show it',
+        help_text=_('"Surname, Given", as rating lists show it'),
     )
     email = forms.CharField(
-        label="E-mail address",
+        label=_("E-mail address"),
         required=False,
         max_length=400,
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
-        help_text="never shown on any list; your one confirmation link goes there",
+        help_text=_("never shown on any list; your one confirmation link goes there"),
     )
-    notices = forms.BooleanField(label="E-mail me notices about these events", required=False)
+    notices = forms.BooleanField(label=_("E-mail me notices about these events"), required=False)
 
     def __init__(self, *args: Any, events: list[tuple[Any, list[Division]]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -87,6 +90,6 @@ class WeekendEntryForm(forms.Form):
             fields["event-" + tournament.slug] = forms.ChoiceField(
                 label=tournament.name,
                 required=False,
-                choices=[("", "not entering")] + [(d.slug, d.name) for d in divisions],
+                choices=[("", _("not entering"))] + [(d.slug, d.name) for d in divisions],
             )
         self.fields = {**fields, **self.fields}

@@ -13,6 +13,7 @@ from typing import Any
 
 from django import forms
 from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
 from tournament.errors import CODES, ServiceError
 
@@ -21,8 +22,8 @@ PAIR = re.compile(r"(\d{1,6})-(\d{1,6})", re.ASCII)
 MAX_PAIRS = 5000  # far beyond any division; a form with more is not ours
 
 LABELS = {
-    "swap": ("Swap player", "with player"),
-    "pin": ("Pin player", "to play player"),
+    "swap": (gettext_lazy("Swap player"), gettext_lazy("with player")),
+    "pin": (gettext_lazy("Pin player"), gettext_lazy("to play player")),
 }
 
 

@@ -12,6 +12,8 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from ...formats.errors import FormatError
 from ...formats.tsh import decode_bytes, parse_t
@@ -25,13 +27,13 @@ MAX_LINES = 1000  # a pasted list longer than any division is a paste of the wro
 _PICK = re.compile(r"\A(\d{1,12})(?::(\d{1,12}))?\Z")
 
 
-def _rating_field(label: str = "Seed rating") -> forms.IntegerField:
+def _rating_field(label: Any = None) -> forms.IntegerField:
     return forms.IntegerField(
-        label=label,
+        label=gettext_lazy("Seed rating") if label is None else label,
         required=False,
         min_value=0,
         max_value=MAX_SEED_RATING,
-        help_text=f"0 = unrated; at most {MAX_SEED_RATING}",
+        help_text=format_lazy(gettext_lazy("0 = unrated; at most {max}"), max=MAX_SEED_RATING),
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": 5}),
     )
 
@@ -40,41 +42,51 @@ class AddPlayerForm(forms.Form):
     """Type a name; pick a suggestion (``pick``) or add a new player (``new``, ``confirm``)."""
 
     name = forms.CharField(
-        label="Name",
+        label=gettext_lazy("Name"),
         max_length=NAME_MAX,
         required=False,
-        help_text='"Surname, Given"; suggestions come from the registry and the rating lists',
+        help_text=gettext_lazy(
+            '"Surname, Given"; suggestions come from the registry and the rating lists'
+        ),
     )
     rating = _rating_field()
-    player_class = forms.CharField(label="Class", max_length=CLASS_MAX, required=False)
+    player_class = forms.CharField(
+        label=gettext_lazy("Class"), max_length=CLASS_MAX, required=False
+    )
     pick = forms.CharField(required=False, widget=forms.HiddenInput)
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
     # a like-named player already entered in this tournament: the director says this one is
     # someone else, with a note that tells them apart (tournament.services.register_new_player)
     different = forms.BooleanField(
-        label="This is a different person with the same name", required=False
+        label=gettext_lazy("This is a different person with the same name"), required=False
     )
     note = forms.CharField(
-        label="What tells them apart",
+        label=gettext_lazy("What tells them apart"),
         max_length=NOTE_MAX,
         required=False,
-        help_text='a town, "Jr.", a club: shown beside the name',
+        help_text=gettext_lazy('a town, "Jr.", a club: shown beside the name'),
     )
 
     def clean(self) -> dict:
         data = super().clean()
         if data.get("different") and not " ".join((data.get("note") or "").split()):
-            self.add_error("note", "say what tells the two apart, such as their town or club")
+            self.add_error(
+                "note", gettext("say what tells the two apart, such as their town or club")
+            )
         pick = (data.get("pick") or "").strip()
         if pick:
             match = _PICK.match(pick)
             if match is None:
-                self.add_error("name", "that suggestion is not valid any more; search again")
+                self.add_error(
+                    "name", gettext("that suggestion is not valid any more; search again")
+                )
             else:
                 data["player_id"] = int(match.group(1))
                 data["list_id"] = int(match.group(2)) if match.group(2) else None
         elif not " ".join((data.get("name") or "").split()) and "name" not in self.errors:
-            self.add_error("name", "type the player's name, then pick a suggestion or add them")
+            self.add_error(
+                "name", gettext("type the player's name, then pick a suggestion or add them")
+            )
         return data
 
 
@@ -90,22 +102,28 @@ class PasteForm(forms.Form):
     """
 
     lines = forms.CharField(
-        label="Players, one a line",
+        label=gettext_lazy("Players, one a line"),
         required=False,
         strip=False,  # leading blank lines count: errors name the line the director sees
         widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
-        help_text='"Smith, John 1734" (the last word is the rating), or name,rating[,class] '
-        "copied from a spreadsheet, with or without a header row, or TSH .t lines",
+        help_text=gettext_lazy(
+            '"Smith, John 1734" (the last word is the rating), or name,rating[,class] '
+            "copied from a spreadsheet, with or without a header row, or TSH .t lines"
+        ),
     )
     t_file = forms.FileField(
-        label="Or a TSH .t file",
+        label=gettext_lazy("Or a TSH .t file"),
         required=False,
-        help_text="its players are registered in file order: names, ratings, classes, ids",
+        help_text=gettext_lazy(
+            "its players are registered in file order: names, ratings, classes, ids"
+        ),
     )
     roster_only = forms.BooleanField(
-        label="The .t has results: take only its names and ratings",
+        label=gettext_lazy("The .t has results: take only its names and ratings"),
         required=False,
-        help_text="only in a division with no games yet; the file's games are left out",
+        help_text=gettext_lazy(
+            "only in a division with no games yet; the file's games are left out"
+        ),
     )
 
     def __init__(self, *args: Any, division: Division | None = None, **kwargs: Any) -> None:
@@ -122,12 +140,13 @@ class PasteForm(forms.Form):
             if upload.size > T_FILE_MAX:
                 self.add_error(
                     "t_file",
-                    f"the file is {upload.size} bytes; a .t is at most "
-                    f"{T_FILE_MAX // 1024} KB here",
+                    gettext("the file is {size} bytes; a .t is at most {max} KB here").format(
+                        size=upload.size, max=T_FILE_MAX // 1024
+                    ),
                 )
                 return data
             if text.strip():
-                self.add_error("lines", "paste a list or choose a .t file, not both")
+                self.add_error("lines", gettext("paste a list or choose a .t file, not both"))
                 return data
             text = decode_bytes(upload.read())
         field = "t_file" if upload is not None else "lines"
@@ -140,34 +159,42 @@ class PasteForm(forms.Form):
         if problems:
             self.add_error(
                 field,
-                [f"line {n}: {what}" if n else what for n, what in problems[:20]]
-                + ([f"... and {len(problems) - 20} more"] if len(problems) > 20 else []),
+                [
+                    gettext("line {line}: {problem}").format(line=n, problem=what) if n else what
+                    for n, what in problems[:20]
+                ]
+                + (
+                    [gettext("... and {count} more").format(count=len(problems) - 20)]
+                    if len(problems) > 20
+                    else []
+                ),
             )
         elif not rows:
-            self.add_error(field, "the list has no players: give one 'Name rating' a line")
+            self.add_error(field, gettext("the list has no players: give one 'Name rating' a line"))
         data["rows"] = rows
         return data
 
     def _results_problem(self, results: list[tuple[int, str]]) -> tuple[int, str] | None:
         """Why a .t with results is refused here, or None when its roster alone is taken."""
         line, name = results[0]
-        what = (
-            f"{name} has pairings or scores ({len(results)} line"
-            f"{'s' if len(results) != 1 else ''} with results)"
-        )
+        what = ngettext(
+            "{name} has pairings or scores ({count} line with results)",
+            "{name} has pairings or scores ({count} lines with results)",
+            len(results),
+        ).format(name=name, count=len(results))
         division = self.division
         if division is not None and Game.objects.filter(round__division=division).exists():
-            return line, (
-                f"{what}, and division {division.name} has games of its own: a file's results "
+            return line, gettext(
+                "{what}, and division {division} has games of its own: a file's results "
                 "cannot be merged with them. Paste the players' lines without results, or "
                 "enter the games on the results page"
-            )
+            ).format(what=what, division=division.name)
         if not self.cleaned_data.get("roster_only"):
-            return line, (
-                f"{what}: this page registers players, it records no games. Tick "
+            return line, gettext(
+                "{what}: this page registers players, it records no games. Tick "
                 '"take only its names and ratings" to leave the results out, or import the '
                 "whole event (Import a tournament) to bring its games in"
-            )
+            ).format(what=what)
         return None
 
 
@@ -175,13 +202,13 @@ class EntryForm(forms.Form):
     """Correct one entry's seed rating and class."""
 
     seed_rating = forms.IntegerField(
-        label="Seed rating",
+        label=gettext_lazy("Seed rating"),
         min_value=0,
         max_value=MAX_SEED_RATING,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "rating"}),
     )
     player_class = forms.CharField(
-        label="Class",
+        label=gettext_lazy("Class"),
         max_length=CLASS_MAX,
         required=False,
         widget=forms.TextInput(attrs={"size": 4, "class": "class"}),
@@ -189,7 +216,7 @@ class EntryForm(forms.Form):
     # shown only while the registry has none (a keeper changes one it holds); checked by
     # the service, so the form takes any text
     naspa_id = forms.CharField(
-        label="NASPA id",
+        label=gettext_lazy("NASPA id"),
         required=False,
         max_length=100,
         widget=forms.TextInput(attrs={"size": 8, "class": "member-id", "autocomplete": "off"}),
@@ -200,7 +227,7 @@ class RoundForm(forms.Form):
     """The round a withdrawal or a return starts from."""
 
     round = forms.IntegerField(
-        label="Round",
+        label=gettext_lazy("Round"),
         min_value=1,
         max_value=999,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "round"}),
@@ -229,7 +256,7 @@ def read_t_roster(
     a pasted list's are, so every problem of that kind shows at once.
     """
     if len(text.splitlines()) > MAX_LINES:
-        return [], [(MAX_LINES + 1, f"the list is longer than {MAX_LINES} lines")], []
+        return [], [(MAX_LINES + 1, _too_long())], []
     try:
         players = parse_t(text, source="the .t lines", check=False)
     except FormatError as exc:
@@ -245,13 +272,23 @@ def read_t_roster(
             continue
         key = row.name.casefold()
         if key in seen:
-            problems.append((p.line, f"{row.name} is already on line {seen[key]}"))
+            problems.append((p.line, _twice(row.name, seen[key])))
             continue
         seen[key] = p.line
         rows.append(NewEntry(row.name, row.rating, row.player_class, p.line, p.member_id))
         if any(v is not None for v in p.opponents + p.scores):
             results.append((p.line, row.name))
     return rows, problems, results
+
+
+def _too_long() -> str:
+    """The refusal of a list longer than any division (a paste of the wrong thing)."""
+    return gettext("the list is longer than {max} lines").format(max=MAX_LINES)
+
+
+def _twice(name: str, line: int) -> str:
+    """The refusal of a name the list already holds, naming the line it is on."""
+    return gettext("{name} is already on line {line}").format(name=name, line=line)
 
 
 def _rating(text: str) -> int | None:
@@ -293,19 +330,27 @@ def _cells(line: str) -> list[str] | None:
 def _check(name: str, rating_text: str, player_class: str) -> tuple[NewEntry | None, str]:
     name = " ".join(name.split())
     if not name:
-        return None, "no name before the rating"
+        return None, gettext("no name before the rating")
     if len(name) > NAME_MAX:
-        return None, f"the name is longer than {NAME_MAX} characters"
+        return None, gettext("the name is longer than {max} characters").format(max=NAME_MAX)
     if rating_text.strip() == "":
-        return None, f"{name}: no rating at the end (give 0 for an unrated player)"
+        return None, gettext("{name}: no rating at the end (give 0 for an unrated player)").format(
+            name=name
+        )
     rating = _rating(rating_text)
     if rating is None:
-        return None, f"{name}: {rating_text.strip()!r} is not a rating (a whole number 0..3000)"
+        return None, gettext("{name}: {rating} is not a rating (a whole number 0..3000)").format(
+            name=name, rating=repr(rating_text.strip())
+        )
     if rating > MAX_SEED_RATING:
-        return None, f"{name}: rating {rating} is above {MAX_SEED_RATING}"
+        return None, gettext("{name}: rating {rating} is above {max}").format(
+            name=name, rating=rating, max=MAX_SEED_RATING
+        )
     player_class = " ".join(player_class.split())
     if len(player_class) > CLASS_MAX:
-        return None, f"{name}: class {player_class!r} is longer than {CLASS_MAX} characters"
+        return None, gettext("{name}: class {player_class} is longer than {max} characters").format(
+            name=name, player_class=repr(player_class), max=CLASS_MAX
+        )
     return NewEntry(name, rating, player_class), ""
 
 
@@ -322,7 +367,7 @@ def parse_player_list(text: str) -> tuple[list[NewEntry], list[tuple[int, str]]]
     seen: dict[str, int] = {}
     lines = text.splitlines()
     if len(lines) > MAX_LINES:
-        return [], [(MAX_LINES + 1, f"the list is longer than {MAX_LINES} lines")]
+        return [], [(MAX_LINES + 1, _too_long())]
     first = True
     for number, raw in enumerate(lines, 1):
         line = raw.strip().lstrip("\ufeff")
@@ -334,7 +379,7 @@ def parse_player_list(text: str) -> tuple[list[NewEntry], list[tuple[int, str]]]
             if is_first and _is_header(cells) and _rating(cells[1]) is None:
                 continue
             if len(cells) > 3 and any(c for c in cells[3:]):
-                problems.append((number, "too many columns: give name,rating[,class]"))
+                problems.append((number, gettext("too many columns: give name,rating[,class]")))
                 continue
             row, problem = _check(cells[0], cells[1], cells[2] if len(cells) > 2 else "")
         else:
@@ -351,7 +396,7 @@ def parse_player_list(text: str) -> tuple[list[NewEntry], list[tuple[int, str]]]
             continue
         key = row.name.casefold()
         if key in seen:
-            problems.append((number, f"{row.name} is already on line {seen[key]}"))
+            problems.append((number, _twice(row.name, seen[key])))
             continue
         seen[key] = number
         rows.append(NewEntry(row.name, row.rating, row.player_class, number))

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 
 from ...scoreline import FORMS, MAX_SCORE
 
@@ -15,10 +19,12 @@ class ResultLineForm(forms.Form):
     """
 
     line = forms.CharField(
-        label="Result",
+        label=gettext_lazy("Result"),
         max_length=60,
         strip=True,
-        error_messages={"required": f"type a result, e.g. {FORMS}"},
+        error_messages={
+            "required": format_lazy(gettext_lazy("type a result, e.g. {forms}"), forms=FORMS)
+        },
         widget=forms.TextInput(
             attrs={
                 "autofocus": True,
@@ -58,16 +64,17 @@ def encode_seen(seen: dict[int, str]) -> str:
     return "|".join(f"{number}={shown}" for number, shown in sorted(seen.items()))
 
 
-def _score_field(label: str) -> forms.IntegerField:
+def _score_field(label: Any) -> forms.IntegerField:
+    score_range = format_lazy(gettext_lazy("a score is from 0 to {max}"), max=MAX_SCORE)
     return forms.IntegerField(
         label=label,
         min_value=0,
         max_value=MAX_SCORE,
         error_messages={
-            "required": "give the score",
-            "invalid": "give a whole number",
-            "min_value": f"a score is from 0 to {MAX_SCORE}",
-            "max_value": f"a score is from 0 to {MAX_SCORE}",
+            "required": gettext_lazy("give the score"),
+            "invalid": gettext_lazy("give a whole number"),
+            "min_value": score_range,
+            "max_value": score_range,
         },
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "style": "width:6em"}),
     )
@@ -79,13 +86,15 @@ class CorrectionForm(forms.Form):
     game = forms.IntegerField(widget=forms.HiddenInput)
     # The stored scores the form was shown with (game order): a stale one is refused.
     seen = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
-    score1 = _score_field("First player's score")
-    score2 = _score_field("Second player's score")
+    score1 = _score_field(gettext_lazy("First player's score"))
+    score2 = _score_field(gettext_lazy("Second player's score"))
     reason = forms.CharField(
-        label="Reason",
+        label=gettext_lazy("Reason"),
         max_length=300,
         strip=True,
-        error_messages={"required": "a correction needs a reason (it goes to the audit trail)"},
+        error_messages={
+            "required": gettext_lazy("a correction needs a reason (it goes to the audit trail)")
+        },
         widget=forms.TextInput(attrs={"autocomplete": "off", "size": 24}),
     )
 
@@ -100,8 +109,8 @@ class DisputeForm(forms.Form):
     """A director's scores for a game whose double-entry cards disagree (game order)."""
 
     game = forms.IntegerField(widget=forms.HiddenInput)
-    score1 = _score_field("First player's score")
-    score2 = _score_field("Second player's score")
+    score1 = _score_field(gettext_lazy("First player's score"))
+    score2 = _score_field(gettext_lazy("Second player's score"))
 
 
 class DoubleEntryForm(forms.Form):

@@ -6,7 +6,12 @@ checks them again with the game in hand, and its refusals go to the field they n
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ...models import MAX_ABS_SCORE
 
@@ -18,20 +23,21 @@ class ScoreField(forms.IntegerField):
     def to_python(self, value):
         text = "" if value is None else str(value).strip()
         if text and not text.isascii():
-            raise forms.ValidationError("type the score with the digits 0-9", code="invalid")
+            raise forms.ValidationError(_("type the score with the digits 0-9"), code="invalid")
         return super().to_python(value)
 
 
-def _score_field(label: str) -> forms.IntegerField:
+def _score_field(label: Any) -> forms.IntegerField:
+    score_range = format_lazy(gettext_lazy("a score is from 0 to {max}"), max=MAX_ABS_SCORE)
     return ScoreField(
         label=label,
         min_value=0,
         max_value=MAX_ABS_SCORE,
         error_messages={
-            "required": "give the score",
-            "invalid": "give a whole number, e.g. 412",
-            "min_value": f"a score is from 0 to {MAX_ABS_SCORE}",
-            "max_value": f"a score is from 0 to {MAX_ABS_SCORE}",
+            "required": gettext_lazy("give the score"),
+            "invalid": gettext_lazy("give a whole number, e.g. 412"),
+            "min_value": score_range,
+            "max_value": score_range,
         },
         widget=forms.NumberInput(
             attrs={"inputmode": "numeric", "min": 0, "max": MAX_ABS_SCORE, "class": "score"}
@@ -44,11 +50,11 @@ class ReportForm(forms.Form):
     page showed, so a report sent after the round moved on is refused, not misfiled."""
 
     round = forms.CharField(widget=forms.HiddenInput, max_length=12)
-    score = _score_field("Your score")
-    opp_score = _score_field("Opponent's score")
+    score = _score_field(gettext_lazy("Your score"))
+    opp_score = _score_field(gettext_lazy("Opponent's score"))
 
     def label_for(self, opponent_name: str) -> None:
-        self.fields["opp_score"].label = f"{opponent_name}'s score"
+        self.fields["opp_score"].label = _("{name}'s score").format(name=opponent_name)
 
 
 class ConfirmForm(forms.Form):
@@ -61,8 +67,8 @@ class DisputeForm(forms.Form):
     """The scores as this player read them (their own first), against the opponent's report."""
 
     pending = forms.CharField(widget=forms.HiddenInput, max_length=12)
-    score = _score_field("Your score")
-    opp_score = _score_field("Opponent's score")
+    score = _score_field(gettext_lazy("Your score"))
+    opp_score = _score_field(gettext_lazy("Opponent's score"))
 
     def label_for(self, opponent_name: str) -> None:
-        self.fields["opp_score"].label = f"{opponent_name}'s score"
+        self.fields["opp_score"].label = _("{name}'s score").format(name=opponent_name)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from pairings.engine import system_names
 from ratings.models import RatingList
@@ -34,50 +36,75 @@ class TournamentForm(forms.Form):
     """Every tournament-level setting. On the new-tournament page the spreads may be left
     blank for the realm's preset."""
 
-    name = forms.CharField(max_length=200)
-    start_date = forms.DateField(required=False, widget=DateInput)
-    end_date = forms.DateField(required=False, widget=DateInput)
-    venue = forms.CharField(max_length=200, required=False)
-    country = forms.CharField(max_length=100, required=False, help_text="for the events calendar")
-    region = forms.CharField(max_length=100, required=False, help_text="state, province or region")
-    lexicon = forms.CharField(
-        max_length=20, required=False, help_text="the word list played, e.g. CSW24 or NWL2023"
+    name = forms.CharField(max_length=200, label=_("Name"))
+    start_date = forms.DateField(required=False, widget=DateInput, label=_("Start date"))
+    end_date = forms.DateField(required=False, widget=DateInput, label=_("End date"))
+    venue = forms.CharField(max_length=200, required=False, label=_("Venue"))
+    country = forms.CharField(
+        max_length=100, required=False, label=_("Country"), help_text=_("for the events calendar")
     )
-    realm = forms.ChoiceField(choices=Realm.choices, help_text="fills the defaults below")
-    bye_spread = forms.IntegerField(help_text="spread a bye scores (a win, 0 or more)")
-    forfeit_spread = forms.IntegerField(help_text="spread a forfeit scores (a loss, 0 or less)")
+    region = forms.CharField(
+        max_length=100,
+        required=False,
+        label=_("Region"),
+        help_text=_("state, province or region"),
+    )
+    lexicon = forms.CharField(
+        max_length=20,
+        required=False,
+        label=_("Lexicon"),
+        help_text=_("the word list played, e.g. CSW24 or NWL2023"),
+    )
+    realm = forms.ChoiceField(
+        choices=Realm.choices, label=_("Realm"), help_text=_("fills the defaults below")
+    )
+    bye_spread = forms.IntegerField(
+        label=_("Bye spread"), help_text=_("spread a bye scores (a win, 0 or more)")
+    )
+    forfeit_spread = forms.IntegerField(
+        label=_("Forfeit spread"), help_text=_("spread a forfeit scores (a loss, 0 or less)")
+    )
     # A text field: TSH caps by round too ("100,100,150"; the last cap holds on), and the
     # service reads and refuses the numbers so every interface says the same.
     spread_cap = forms.CharField(
         required=False,
         max_length=2000,
-        help_text="each game's spread is clipped to +-cap: one number, or one a round "
-        "like 100,100,150 (the last holds on); blank for none",
+        label=_("Spread cap"),
+        help_text=_(
+            "each game's spread is clipped to +-cap: one number, or one a round "
+            "like 100,100,150 (the last holds on); blank for none"
+        ),
     )
     standings_spread_cap = forms.BooleanField(
-        required=False, label="Cap only for ranking", help_text="show the real spread"
+        required=False, label=_("Cap only for ranking"), help_text=_("show the real spread")
     )
     sum_before_spread = forms.BooleanField(
-        required=False, label="Rank by total points before spread"
+        required=False, label=_("Rank by total points before spread")
     )
-    max_rounds = forms.IntegerField(required=False, label="Maximum rounds")
+    max_rounds = forms.IntegerField(required=False, label=_("Maximum rounds"))
     gibson = forms.BooleanField(
-        required=False, label="Gibsonize", help_text="pair leaders who cannot be caught apart"
+        required=False,
+        label=_("Gibsonize"),
+        help_text=_("pair leaders who cannot be caught apart"),
     )
-    gibson_spread = forms.IntegerField(help_text="spread a round can swing, for Gibson checks")
+    gibson_spread = forms.IntegerField(
+        label=_("Gibson spread"), help_text=_("spread a round can swing, for Gibson checks")
+    )
     late_entry = forms.ChoiceField(
         choices=Tournament._meta.get_field("late_entry").choices,
-        label="Late entry",
-        help_text="what a late entry gets for rounds already paired",
+        label=_("Late entry"),
+        help_text=_("what a late entry gets for rounds already paired"),
     )
-    paper = forms.ChoiceField(choices=Tournament._meta.get_field("paper").choices)
+    paper = forms.ChoiceField(choices=Tournament._meta.get_field("paper").choices, label=_("Paper"))
 
     def __init__(self, *args: Any, new: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if new:
             for key in ("bye_spread", "forfeit_spread"):
                 self.fields[key].required = False
-                self.fields[key].help_text += "; blank for the realm's preset"
+                self.fields[key].help_text = format_lazy(
+                    _("{help}; blank for the realm's preset"), help=self.fields[key].help_text
+                )
 
     def settings(self) -> dict[str, Any]:
         """The cleaned values for the services; a blank spread takes the realm's preset."""
@@ -97,28 +124,38 @@ class TournamentForm(forms.Form):
 class DivisionForm(forms.Form):
     """A division's settings; the slug (its URL) comes from the name when left blank."""
 
-    name = forms.CharField(max_length=50)
+    name = forms.CharField(max_length=50, label=_("Name"))
     slug = forms.CharField(
-        max_length=50, required=False, help_text="its web address; blank: made from the name"
+        max_length=50,
+        required=False,
+        label=_("Slug"),
+        help_text=_("its web address; blank: made from the name"),
     )
-    rounds = forms.IntegerField(initial=7, help_text="configured number of rounds")
-    rating_system = forms.ChoiceField(choices=rating_system_choices)
+    rounds = forms.IntegerField(
+        initial=7, label=_("Rounds"), help_text=_("configured number of rounds")
+    )
+    rating_system = forms.ChoiceField(choices=rating_system_choices, label=_("Rating system"))
     rating_list = forms.ModelChoiceField(
-        queryset=RatingList.objects.all(), required=False, empty_label="(none)"
+        queryset=RatingList.objects.all(),
+        required=False,
+        empty_label=_("(none)"),
+        label=_("Rating list"),
     )
-    prize_places = forms.IntegerField(initial=0, help_text="places that win a prize")
+    prize_places = forms.IntegerField(
+        initial=0, label=_("Prize places"), help_text=_("places that win a prize")
+    )
     # the prize chances' visibility (services.set_chances_visibility), on the edit form only
     chances_hidden = forms.BooleanField(
         required=False,
-        label="Hide prize chances",
-        help_text="the public pages and API show no chances for this division",
+        label=_("Hide prize chances"),
+        help_text=_("the public pages and API show no chances for this division"),
     )
     chances_hide_last = forms.IntegerField(
         required=False,
         min_value=0,
         initial=0,
-        label="Hide chances for the last rounds",
-        help_text="hide them once one of the last N rounds is paired; 0: never",
+        label=_("Hide chances for the last rounds"),
+        help_text=_("hide them once one of the last N rounds is paired; 0: never"),
     )
 
     CHANCES_FIELDS = ("chances_hidden", "chances_hide_last")
@@ -126,7 +163,7 @@ class DivisionForm(forms.Form):
     def __init__(self, *args: Any, new: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if new:
-            self.fields["rating_system"].choices = rating_system_choices("the realm's preset")
+            self.fields["rating_system"].choices = rating_system_choices(_("the realm's preset"))
             self.fields["rating_system"].required = False
             for name in self.CHANCES_FIELDS:
                 del self.fields[name]
@@ -156,18 +193,20 @@ DivisionFormSet = forms.formset_factory(NewDivisionForm, extra=3, max_num=30)
 class ScheduleRangeForm(forms.Form):
     """Rounds first..last paired by one system; lag 1 pairs from the round before last."""
 
-    first_round = forms.IntegerField()
-    last_round = forms.IntegerField()
-    system = forms.ChoiceField(choices=lambda: [(s, s) for s in system_names()])
-    lag = forms.IntegerField(initial=0, help_text="0: from the last round's results")
+    first_round = forms.IntegerField(label=_("First round"))
+    last_round = forms.IntegerField(label=_("Last round"))
+    system = forms.ChoiceField(choices=lambda: [(s, s) for s in system_names()], label=_("System"))
+    lag = forms.IntegerField(
+        initial=0, label=_("Lag"), help_text=_("0: from the last round's results")
+    )
 
 
 class ForbiddenPairForm(forms.Form):
     """Two player numbers of the division who must never be paired."""
 
-    number_a = forms.IntegerField(label="Player number")
-    number_b = forms.IntegerField(label="Never against number")
-    reason = forms.CharField(max_length=200, required=False)
+    number_a = forms.IntegerField(label=_("Player number"))
+    number_b = forms.IntegerField(label=_("Never against number"))
+    reason = forms.CharField(max_length=200, required=False, label=_("Reason"))
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -186,16 +225,24 @@ class UploadForm(forms.Form):
     """A TSH file that becomes a new draft tournament."""
 
     file = forms.FileField(
-        label="TSH file", help_text="a .t division file, config.tsh, all.tsh, tourney.js or .TOU"
+        label=_("TSH file"),
+        help_text=_("a .t division file, config.tsh, all.tsh, tourney.js or .TOU"),
     )
     division_files = MultipleFileField(
         required=False,
         widget=MultipleFileInput,
-        help_text="with a config.tsh: the .t files it names",
+        label=_("Division files"),
+        help_text=_("with a config.tsh: the .t files it names"),
     )
     name = forms.CharField(
-        max_length=200, required=False, help_text="blank: from the file's event name"
+        max_length=200,
+        required=False,
+        label=_("Name"),
+        help_text=_("blank: from the file's event name"),
     )
     rounds = forms.IntegerField(
-        required=False, min_value=1, help_text="configured rounds, when no config says"
+        required=False,
+        min_value=1,
+        label=_("Rounds"),
+        help_text=_("configured rounds, when no config says"),
     )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournament.errors import ServiceError
 
@@ -14,15 +16,19 @@ from ...models import StaffInvite
 class _PasswordPair(forms.Form):
     """A password typed twice; the strength rules are Django's validators, in the service."""
 
-    password = forms.CharField(widget=forms.PasswordInput(render_value=False), strip=False)
+    password = forms.CharField(
+        widget=forms.PasswordInput(render_value=False), strip=False, label=gettext_lazy("Password")
+    )
     password_again = forms.CharField(
-        widget=forms.PasswordInput(render_value=False), strip=False, label="Password again"
+        widget=forms.PasswordInput(render_value=False),
+        strip=False,
+        label=gettext_lazy("Password again"),
     )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("password") and data.get("password_again") not in (None, data["password"]):
-            self.add_error("password_again", "the two passwords differ")
+            self.add_error("password_again", _("the two passwords differ"))
         return data
 
 
@@ -38,9 +44,9 @@ class StaffAccountForm(_PasswordPair):
     """A new account for a co-director or scorekeeper, made by the director."""
 
     field_order = ["role", "username", "email", "password", "password_again"]
-    role = forms.ChoiceField(choices=StaffInvite.Role.choices)
-    username = forms.CharField(max_length=150)
-    email = forms.EmailField(required=False)
+    role = forms.ChoiceField(choices=StaffInvite.Role.choices, label=gettext_lazy("Role"))
+    username = forms.CharField(max_length=150, label=gettext_lazy("Username"))
+    email = forms.EmailField(required=False, label=gettext_lazy("Email"))
 
     def __init__(self, *args: Any, night: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -51,8 +57,12 @@ class StaffAccountForm(_PasswordPair):
 class InviteForm(forms.Form):
     """A one-time sign-up link for a co-director or scorekeeper."""
 
-    role = forms.ChoiceField(choices=StaffInvite.Role.choices)
-    email = forms.EmailField(required=False, help_text="for your records; nothing is sent")
+    role = forms.ChoiceField(choices=StaffInvite.Role.choices, label=gettext_lazy("Role"))
+    email = forms.EmailField(
+        required=False,
+        label=gettext_lazy("Email"),
+        help_text=gettext_lazy("for your records; nothing is sent"),
+    )
 
     def __init__(self, *args: Any, night: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -64,13 +74,15 @@ class AcceptInviteForm(_PasswordPair):
     """The invited person's own username and password."""
 
     field_order = ["username", "email", "password", "password_again"]
-    username = forms.CharField(max_length=150)
-    email = forms.EmailField(required=False)
+    username = forms.CharField(max_length=150, label=gettext_lazy("Username"))
+    email = forms.EmailField(required=False, label=gettext_lazy("Email"))
 
 
 class SignUpForm(_PasswordPair):
     """Anyone's own account: a username, the e-mail address to confirm, a password."""
 
     field_order = ["username", "email", "password", "password_again"]
-    username = forms.CharField(max_length=150)
-    email = forms.EmailField(help_text="a link to confirm it is sent there")
+    username = forms.CharField(max_length=150, label=gettext_lazy("Username"))
+    email = forms.EmailField(
+        label=gettext_lazy("Email"), help_text=gettext_lazy("a link to confirm it is sent there")
+    )
