@@ -80,7 +80,9 @@ def clubs_version() -> str:
 def club_data(version: ClubVersion, name: str, compute: Callable[[], Any], *parts: Any) -> Any:
     """Data a club page derives (ladder, records, ...), computed once per stamp for every
     viewer and process (tournament.web.caching.cached)."""
-    key = "d:" + ":".join([version.stamp, pages.PUBLIC, name, *map(str, parts)])
+    key = "d:" + ":".join(
+        [version.stamp, pages.PUBLIC, *pages.language_parts(), name, *map(str, parts)]
+    )
     return pages.cached(key, compute)
 
 
@@ -89,7 +91,15 @@ def closed_data(club: Club, stamp: str, name: str, compute: Callable[[], Any], *
     ``stamp`` (selectors.closed_nights_stamp) rather than the club's version: results of the
     night being played change the club's version, not these."""
     key = "d:" + ":".join(
-        ["closed", str(club.pk), _digits(club.created), stamp, name, *map(str, parts)]
+        [
+            "closed",
+            str(club.pk),
+            _digits(club.created),
+            stamp,
+            *pages.language_parts(),
+            name,
+            *map(str, parts),
+        ]
     )
     return pages.cached(key, compute)
 

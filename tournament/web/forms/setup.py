@@ -71,6 +71,13 @@ class TournamentForm(forms.Form):
         help_text="what a late entry gets for rounds already paired",
     )
     paper = forms.ChoiceField(choices=Tournament._meta.get_field("paper").choices)
+    # Not required: a form posted without it (a script, an older page) keeps the language.
+    language = forms.ChoiceField(
+        choices=Tournament._meta.get_field("language").choices,
+        required=False,
+        help_text="its public pages' language for visitors who choose none; the venue "
+        "screen and the overlays always use it",
+    )
 
     def __init__(self, *args: Any, new: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -85,6 +92,8 @@ class TournamentForm(forms.Form):
         for key in ("bye_spread", "forfeit_spread"):
             if data.get(key) is None:
                 data.pop(key, None)
+        if not data.get("language"):
+            data.pop("language", None)
         return data
 
     @staticmethod
