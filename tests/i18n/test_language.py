@@ -10,6 +10,7 @@ compiled catalogue.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -255,7 +256,10 @@ def test_only_the_tournaments_directors_change_its_language(client, event):
     # anonymous, a director of another tournament, a scorekeeper of this one
     assert client.post(url, _settings(t, language="fr")).status_code in (302, 403)
     client.force_login(make_director(other, "other-td"))
-    assert client.post(url, _settings(t, language="fr")).status_code in (403, 404)
+    refused = client.post(url, _settings(t, language="fr"))
+    assert refused.status_code == 403
+    # the console of a Spanish tournament refuses in Spanish to a visitor who chose nothing
+    assert "solo los directores de Abierto pueden hacer esto" in refused.content.decode()
     keeper = make_director(other, "keeper")
     t.scorekeepers.add(keeper)
     client.force_login(keeper)
@@ -270,3 +274,34 @@ def test_only_the_tournaments_directors_change_its_language(client, event):
     assert refused.value.code == "setup_choice" and refused.value.field == "language"
     t.refresh_from_db()
     assert t.language == "es"
+
+
+# --- the shared pieces in each language --------------------------------------------------------
+
+
+def test_the_pages_shared_pieces_read_in_the_chosen_language(client, event):
+    t, d = event
+    page = reverse("public:standings", args=[t.slug, d.slug])
+    french = get(client, page, accept="fr").content.decode()
+    assert "Aller au contenu" in french and '<label for="language-choice">Langue</label>' in french
+    assert "Changer de langue" in french
+    english = get(client, page, accept="en").content.decode()
+    assert "Skip to content" in english and "Change language" in english
+    missing = get(client, "/no/such/page/", accept="pl")
+    assert missing.status_code == 404 and "Nie znaleziono" in missing.content.decode()
+
+
+def test_a_refusal_before_the_middleware_speaks_the_visitors_language(rf, settings):
+    """The size limit answers before the language middleware runs: it reads the visitor's
+    choice or browser itself (the API: Accept-Language only)."""
+    from tournament.web.sizes import RequestSizeMiddleware
+
+    limit = RequestSizeMiddleware(lambda request: None)
+    big = str(settings.MAX_UPLOAD_MB * 1024 * 1024 * 2)
+    page = limit(rf.post("/console/new/upload/", CONTENT_LENGTH=big, HTTP_ACCEPT_LANGUAGE="fr"))
+    assert page.status_code == 413 and "rien n'a été lu" in page.content.decode()
+    english = limit(rf.post("/console/new/upload/", CONTENT_LENGTH=big))
+    assert "nothing was read" in english.content.decode()
+    api = limit(rf.post("/api/v1/x/", CONTENT_LENGTH=big, HTTP_ACCEPT_LANGUAGE="es"))
+    entry = json.loads(api.content)["errors"][0]
+    assert entry["code"] == "upload_too_large" and "no se ha leído nada" in entry["message"]

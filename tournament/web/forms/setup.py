@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from pairings.engine import system_names
 from ratings.models import RatingList
@@ -75,8 +76,11 @@ class TournamentForm(forms.Form):
     language = forms.ChoiceField(
         choices=Tournament._meta.get_field("language").choices,
         required=False,
-        help_text="its public pages' language for visitors who choose none; the venue "
-        "screen and the overlays always use it",
+        label=gettext_lazy("Language"),
+        help_text=gettext_lazy(
+            "its public pages' language for visitors who choose none; the venue screen and "
+            "the overlays always use it"
+        ),
     )
 
     def __init__(self, *args: Any, new: bool = False, **kwargs: Any) -> None:
