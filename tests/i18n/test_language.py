@@ -126,6 +126,12 @@ def test_the_venue_screen_follows_the_tournament_not_the_laptop(client, event):
     response = get(client, screen, accept="fr", cookie="pl")
     assert lang_of(response) == "es"
     assert 'class="language"' not in response.content.decode()  # no switcher for a room
+    # the broadcast overlays too (their own base template, no switcher)
+    overlay = get(client, f"/t/{t.slug}/broadcast/announcement/", accept="fr", cookie="pl")
+    assert overlay.status_code == 200 and lang_of(overlay) == "es"
+    # ... but the live strip the visitors' own pages fetch follows the visitor
+    strip = get(client, reverse("public:screen_live", args=[t.slug]), accept="fr")
+    assert strip.status_code == 200 and strip["Content-Language"] == "fr"
 
 
 # --- caches ------------------------------------------------------------------------------------

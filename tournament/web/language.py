@@ -32,7 +32,8 @@ from django.utils.translation.trans_real import language_code_re, parse_accept_l
 # /t/SLUG/... : a tournament's pages, whose default language is the tournament's
 TOURNAMENT_PATH = re.compile(r"^/t/(?P<slug>[-a-zA-Z0-9_]+)/")
 # ... of which these are shown to a room: the tournament's language, whoever's browser it is
-ROOM_PATH = re.compile(r"^/t/[-a-zA-Z0-9_]+/(screen|broadcast)/")
+# (the screen itself, not its live strip, which the visitors' pages fetch)
+ROOM_PATH = re.compile(r"^/t/[-a-zA-Z0-9_]+/(screen/$|broadcast/)")
 API_PREFIX = "/api/"
 
 
