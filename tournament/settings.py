@@ -176,6 +176,9 @@ MIDDLEWARE = [
     # web server to configure at a venue; early, so a stylesheet never opens a session.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # the request's language: the visitor's choice (cookie), the browser's, the tournament's
+    # (tournament/web/language.py); where Django's LocaleMiddleware would go
+    "tournament.web.language.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -357,6 +360,10 @@ LANGUAGES = [
 # The project's catalogues: locale/<language>/LC_MESSAGES/django.po (compiled .mo files are
 # built by the install, never committed)
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language switcher's choice (Django's set_language view) is remembered for a year, on
+# this site only; it holds no secret, and nginx's front tier reads it for its cache key.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("GIBSON_TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -516,6 +523,7 @@ if HTTPS:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # HSTS preloading is a commitment the domain's owner makes at hstspreload.org, not a setting

@@ -238,6 +238,28 @@ def test_public_pages_come_from_the_tier_and_a_result_shows_within_a_second(fron
     assert max(waits) < 1.5, waits
 
 
+def test_each_language_has_its_own_copy_in_the_tier(front):
+    """A page kept for a French visitor is never given to an English one or the reverse: the
+    tier's key holds the language as the app decides it (the switcher's cookie, then the
+    browser's first language Gibson speaks). tourney.js is one copy for every language."""
+    visits = [
+        ({"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.8"}, "fr"),
+        ({"Accept-Language": "en-GB,en;q=0.9"}, "en"),
+        ({"Accept-Language": "de-DE,pl;q=0.5"}, "pl"),
+        ({"Accept-Language": "en", "Cookie": "django_language=es"}, "es"),
+        ({}, "en"),  # no language asked: the tournament's own (English here)
+    ]
+    for _ in range(3):  # the first round makes each copy, the others come from the tier
+        for headers, language in visits:
+            page = front.request(STANDINGS, headers=headers)
+            assert page.status == 200
+            assert f'<html lang="{language}">' in page.text, (headers, page.cache)
+    assert front.request(STANDINGS, headers=visits[0][0]).cache != "MISS"
+    feed = f"/t/{SLUG}/tourney.js"
+    assert front.request(feed, headers={"Accept-Language": "fr"}).status == 200
+    assert front.request(feed, headers={"Accept-Language": "pl"}).cache != "MISS"
+
+
 def test_a_signed_in_directors_pages_are_never_kept_or_shown_to_anyone_else(front):
     login = front.request("/accounts/login/")
     csrf = re.search(r"csrftoken=([^;]+)", login.headers["set-cookie"]).group(1)

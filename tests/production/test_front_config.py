@@ -3,6 +3,7 @@ the tier, and what ``serve --front`` refuses before preparing anything (test_fro
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -36,6 +37,32 @@ def test_the_configuration_keeps_only_anonymous_public_answers(tmp_path, setting
     # nothing kept by a default lifetime: only what the app marks (X-Accel-Expires)
     assert "proxy_cache_valid" not in text
     assert "proxy_cache_use_stale updating;" in text and "proxy_cache_lock on;" in text
+
+
+def test_the_cache_key_holds_the_language_the_app_will_answer_in(tmp_path, settings):
+    """The key's language part and the one language the app is asked for come from the same
+    maps, so a page is always kept under the language it was made in; tourney.js and the API
+    have no language part (one copy for all, as before)."""
+    settings.DATA_DIR = tmp_path
+    text = front.render_config("0.0.0.0:8080", "127.0.0.1:8000", front.front_paths(tmp_path))
+    assert 'proxy_cache_key "$scheme|$http_host|$request_uri|$gibson_gzip$gibson_lang_key";' in text
+    assert "proxy_set_header Accept-Language $gibson_lang_accept;" in text
+    assert "map $cookie_django_language $gibson_lang_cookie {" in text
+    for code, _name in settings.LANGUAGES:
+        assert f'"~*^{code}(-|$)" {code};' in text and f'"~*^{code}$" {code};' in text
+    assert '"~^/api/" "";' in text and '"~/tourney\\.js$" "";' in text
+    # the map's regex picks the first language Gibson speaks, as nginx's PCRE will
+    first = re.search(r'"~\*(\^.*\(\?<lang>[^"]*)" \$lang;', text).group(1)
+    pattern = re.compile(first.replace("(?<lang>", "(?P<lang>"), re.IGNORECASE)
+    for header, wanted in (
+        ("fr-FR,fr;q=0.9,en;q=0.8", "fr"),
+        ("de-DE,de;q=0.9, PL;q=0.5,en;q=0.4", "PL"),
+        ("en-US", "en"),
+        ("de, frx", None),
+        ("esperanto, es-419", "es"),
+    ):
+        found = pattern.search(header)
+        assert (found["lang"] if found else None) == wanted, header
 
 
 def test_the_desk_has_its_own_upstream_for_the_console_and_api_writes(tmp_path, settings):

@@ -7,8 +7,10 @@ the same bytes as a file some 25 times faster. So nginx:
 
 - serves ``/static/`` itself from STATIC_ROOT (collected by ``serve``);
 - keeps public answers (pages, feeds, the API's anonymous reads) in its proxy cache, keyed by
-  scheme, host, path and query and by whether the client takes gzip (the only header the
-  app's public answers vary on for an anonymous visitor), and answers everyone else from it;
+  scheme, host, path and query, by whether the client takes gzip and, for pages, by their
+  language (the language cookie and Accept-Language, read as the app reads them: the only
+  things the app's public answers vary on for an anonymous visitor), and answers everyone
+  else from it;
 - stores only what the app marks public: gunicorn, told by ``GIBSON_FRONT_CACHE=1``, puts
   ``X-Accel-Expires: @<this second>`` on those answers (tournament/web/front.py), so a page is
   kept to the end of the second it was made in and a result shows through the tier within a
@@ -35,6 +37,7 @@ from __future__ import annotations
 import grp
 import os
 import pwd
+import re
 import shutil
 import signal
 import socket
@@ -129,6 +132,44 @@ def _cookie_pattern(*names: str) -> str:
     return f'"~(^|;)\\s*({alternatives})="'
 
 
+# The language maps (filled by ``_language_maps``; nginx's braces are literal here).
+LANGUAGE_MAPS = """\
+    map $cookie_COOKIE $gibson_lang_cookie {
+        default "";
+EACH
+    }
+    map $http_accept_language $gibson_lang_first {
+        default "";
+        "~*^(?:[^,]*,)*?\\s*(?<lang>ALTERNATIVES)(?:-[^,;]*)?\\s*(?:;[^,]*)?(?:,|$)" $lang;
+    }
+    map $gibson_lang_first $gibson_lang_accept {
+        default "";
+EXACT
+    }
+    # both in the key (the app prefers the cookie; the API heeds only the header)
+    map $uri $gibson_lang_key {
+        default "|$gibson_lang_cookie|$gibson_lang_accept";
+        "~^/api/" "";
+        "~/tourney\\.js$" "";
+    }
+"""
+
+
+def _language_maps() -> str:
+    """nginx maps giving ``$gibson_lang_key`` (the cache key's language part) and
+    ``$gibson_lang_accept`` (the one language named to the app as its Accept-Language),
+    from settings.LANGUAGES and the language cookie's name (LANGUAGE_COOKIE_NAME)."""
+    codes = [code.lower() for code, _name in settings.LANGUAGES]
+    each = "\n".join(f'        "~*^{re.escape(code)}(-|$)" {code};' for code in codes)
+    exact = "\n".join(f'        "~*^{re.escape(code)}$" {code};' for code in codes)
+    return (
+        LANGUAGE_MAPS.replace("COOKIE", re.sub(r"\W", "_", settings.LANGUAGE_COOKIE_NAME))
+        .replace("ALTERNATIVES", "|".join(re.escape(code) for code in codes))
+        .replace("EACH", each)
+        .replace("EXACT", exact)
+    )
+
+
 def _user_line() -> str:
     """nginx started as root drops its workers to a user: the owner of the data folder, who
     can read the static files and write the cache. Any other user runs them as itself."""
@@ -208,6 +249,17 @@ http {{
         "~*gzip" gzip;
     }}
 
+    # The language the app answers a page in (tournament/web/language.py) is part of the
+    # key: the switcher's cookie when it names a language Gibson speaks, and the browser's
+    # first such language in Accept-Language. The app is sent that one language as its
+    # Accept-Language (and the cookie as it came), so what it makes is always what the key
+    # says (a French page is never kept under an English key). Approximation: nginx takes
+    # the header's first supported language in the order written and ignores q-values
+    # (browsers write their languages in order of preference; Django would sort by q); a
+    # header naming none is sent as none and the app takes the tournament's language, which
+    # the path decides. tourney.js and the API are the same in every language: one entry
+    # for all, as before.
+{language_maps}
     upstream gibson {{
         server {upstream};
         keepalive 32;
@@ -241,11 +293,12 @@ http {{
         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
         proxy_set_header X-Forwarded-Proto $scheme;
         proxy_set_header Accept-Encoding $gibson_gzip;
+        proxy_set_header Accept-Language $gibson_lang_accept;
         proxy_read_timeout 120s;
         proxy_buffers 16 64k;
 
         proxy_cache gibson;
-        proxy_cache_key "$scheme|$http_host|$request_uri|$gibson_gzip";
+        proxy_cache_key "$scheme|$http_host|$request_uri|$gibson_gzip$gibson_lang_key";
         proxy_cache_methods GET HEAD;
         proxy_ignore_headers Vary;
         proxy_cache_bypass $gibson_signed_in $http_authorization;
@@ -352,6 +405,7 @@ def render_config(
         stream_location=stream_location,
         desk_upstream=desk_upstream,
         desk_routes=desk_routes,
+        language_maps=_language_maps(),
     )
 
 

@@ -243,6 +243,15 @@ class Tournament(models.Model):
         help_text="what a late entry gets for rounds already paired",
     )
     paper = models.CharField(max_length=10, choices=PaperSize.choices, default=PaperSize.LETTER)
+    # The language of its pages for a visitor who chose none and whose browser asks for none
+    # Gibson speaks; the venue screen and the broadcast overlays always take it (the room's
+    # language, not the laptop's). tournament.web.language decides each request's language.
+    language = models.CharField(
+        max_length=10,
+        choices=settings.LANGUAGES,
+        default="en",
+        help_text="the language of its pages unless a visitor chooses another",
+    )
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True
     )

@@ -66,6 +66,7 @@ TOURNAMENT_FIELDS = {
     "gibson_spread",
     "late_entry",
     "paper",
+    "language",
     "config",
     # where and in what lexicon: the events calendar's (tournament.selectors.calendar)
     "country",
@@ -264,6 +265,8 @@ def check_tournament_settings(
             )
         elif key == "paper":
             out[key] = setting_choice(value, key, "paper", model_choices(Tournament, "paper"))
+        elif key == "language":
+            out[key] = setting_choice(value, key, "language", model_choices(Tournament, "language"))
     start = out.get("start_date", current.start_date if current else None)
     end = out.get("end_date", current.end_date if current else None)
     if start and end and end < start:

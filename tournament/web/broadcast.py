@@ -40,7 +40,7 @@ from ..selectors import (
 )
 from ..selectors.photos import approved_photos
 from ..standings import format_wins
-from .caching import PUBLIC, Version, cached, data_key, tournament_version
+from .caching import PUBLIC, Version, cached, data_key, request_version
 from .chances import chances_hidden, page_chances
 
 # How long a pairings slide stays up, and how many boards it holds (1080 px of rows).
@@ -183,7 +183,7 @@ def _add_needs(division: Division, snapshot: DivisionSnapshot, seats: dict[int, 
 
 
 def _tournament(request: HttpRequest, slug: str) -> tuple[Tournament, Version]:
-    version = tournament_version(slug)
+    version = request_version(request, slug)  # read once with the language (web/language.py)
     if version is None:
         raise Http404("No such tournament")
     tournament = version.tournament

@@ -31,9 +31,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
-from django.utils.translation import get_language
 
 from ..models import Tournament
 from .permissions import can_keep_score
@@ -178,10 +178,11 @@ class Version:
     """A tournament's version stamp, read in one small query; the tournament itself is read
     only when a page is built (a 304 or a cached page never needs it)."""
 
-    def __init__(self, pk: int, published: bool, stamp: str) -> None:
+    def __init__(self, pk: int, published: bool, stamp: str, language: str = "") -> None:
         self.pk = pk
         self.published = published
         self.stamp = stamp  # identity and version, plus its divisions' rating lists' versions
+        self.language = language  # the tournament's own (tournament.web.language)
 
     @cached_property
     def tournament(self) -> Tournament:
@@ -195,7 +196,7 @@ def _version_sql() -> str:
 
     t, d, rl = (m._meta.db_table for m in (Tournament, Division, RatingList))
     return (
-        f"SELECT t.id, t.published, t.created, t.content_version, "
+        f"SELECT t.id, t.published, t.created, t.content_version, t.language, "
         f'(SELECT SUM(l.content_version) FROM "{d}" d JOIN "{rl}" l ON l.id = d.rating_list_id '
         f'WHERE d.tournament_id = t.id) FROM "{t}" t WHERE t.slug = %s'
     )
@@ -218,12 +219,39 @@ def tournament_version(slug: str) -> Version | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    pk, published, created, version, lists = row
+    pk, published, created, version, language, lists = row
     created_digits = "".join(ch for ch in str(created) if ch.isdigit())
-    return Version(pk, bool(published), f"{pk}.{created_digits}.{version}.{lists or 0}")
+    stamp = f"{pk}.{created_digits}.{version}.{lists or 0}"
+    return Version(pk, bool(published), stamp, language)
 
 
 _VERSION_SQL: str | None = None
+
+
+def request_version(request: HttpRequest, slug: str) -> Version | None:
+    """:func:`tournament_version` read once per request: the language middleware reads it for
+    the tournament's language, and the page's cache then needs it again (one query, not two).
+    Only for reading requests: a write changes the version before its answer is made."""
+    if request.method not in ("GET", "HEAD"):
+        return tournament_version(slug)
+    kept = getattr(request, "_gibson_versions", None)
+    if kept is None:
+        kept = request._gibson_versions = {}
+    if slug not in kept:
+        kept[slug] = tournament_version(slug)
+    return kept[slug]
+
+
+def language_parts() -> list[str]:
+    """The active language as a part of a data key: none for English (keys as before)."""
+    language = page_language()
+    return [] if language == settings.LANGUAGE_CODE else [language]
+
+
+def page_language() -> str:
+    """The language a page is being made in: part of every key of rendered or worded data,
+    so that no cache ever answers a French visitor with an English page or the reverse."""
+    return translation.get_language() or settings.LANGUAGE_CODE
 
 
 def viewer_role(request: HttpRequest, tournament: Tournament) -> str:
@@ -238,8 +266,9 @@ def viewer_role(request: HttpRequest, tournament: Tournament) -> str:
 
 
 def data_key(version: Version, role: str, *parts: Any) -> str:
-    """A key for derived data of ``version`` seen by ``role``."""
-    return "d:" + ":".join([version.stamp, role, *map(str, parts)])
+    """A key for derived data of ``version`` seen by ``role`` in the page's language (derived
+    data holds worded text too: rendered rows, what a player needs)."""
+    return "d:" + ":".join([version.stamp, role, *language_parts(), *map(str, parts)])
 
 
 def division_read(version: Version, division: Any) -> Any:
@@ -260,12 +289,19 @@ def division_read(version: Version, division: Any) -> Any:
     )
 
 
-def _page_key(version: Version | None, request: HttpRequest, name: str) -> str:
-    """The public page's key and ETag; with no version, the key of its latest copy."""
+def _page_key(
+    version: Version | None, request: HttpRequest, name: str, *, language: str | None = None
+) -> str:
+    """The public page's key and ETag; with no version, the key of its latest copy.
+
+    A page holds words, so its key holds the ``language`` it is made in (by default the
+    active one); a feed the same in every language (tourney.js) gives ``""`` and keeps one
+    key for all. English, the source language, adds nothing: its keys are those of before."""
     stamp = version.stamp if version is not None else "latest"
-    # the page's words are in the reader's language: one copy (and ETag) per language
-    query = request.META.get("QUERY_STRING", "")
-    raw = f"{stamp}|{PUBLIC}|{name}|{request.path}|{query}|{get_language()}"
+    raw = f"{stamp}|{PUBLIC}|{name}|{request.path}|{request.META.get('QUERY_STRING', '')}"
+    language = page_language() if language is None else language
+    if language and language != settings.LANGUAGE_CODE:
+        raw += f"|{language}"
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:32]
 
 
@@ -325,14 +361,15 @@ def _public_headers(response: HttpResponseBase, etag: str) -> HttpResponseBase:
     return response
 
 
-def public_page(name: str, *, public_only: bool = False) -> Callable:
+def public_page(name: str, *, public_only: bool = False, by_language: bool = True) -> Callable:
     """Decorate ``view(request, slug, ..., version=Version)``: conditional GET and page cache.
 
     For an anonymous visitor of a published tournament the ETag is decided from the version
     before the view runs (304 after one query), and the whole page is served from the shared
     cache when another request already built it. Signed-in viewers always get a page built
     for them (from cached data), ``private``; a draft's, ``private, no-store``.
-    ``public_only`` views (feeds) treat every viewer as anonymous.
+    ``public_only`` views (feeds) treat every viewer as anonymous; ``by_language=False``
+    ones (feeds again) are the same in every language, so one copy serves them all.
     """
 
     def decorate(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
@@ -341,7 +378,7 @@ def public_page(name: str, *, public_only: bool = False) -> Callable:
             request: HttpRequest, slug: str, *args: Any, known: Version | None = None, **kwargs: Any
         ):
             # ``known``: the version a caller already read (the feed, for Last-Modified)
-            version = known if known is not None else tournament_version(slug)
+            version = known if known is not None else request_version(request, slug)
             if version is None:
                 return view(request, slug, *args, version=None, **kwargs)
             anonymous = public_only or not request.user.is_authenticated
@@ -352,12 +389,13 @@ def public_page(name: str, *, public_only: bool = False) -> Callable:
                         "private, no-cache" if version.published else "private, no-store"
                     )
                 return response
-            etag = f'"{_page_key(version, request, name)}"'
+            language = None if by_language else ""
+            etag = f'"{_page_key(version, request, name, language=language)}"'
             if _matches(request, etag):
                 return _public_headers(HttpResponseNotModified(), etag)
             # A page with a message waiting for this visitor is built for them alone.
             usable = "messages" not in request.COOKIES
-            latest = "latest:" + _page_key(None, request, name)
+            latest = "latest:" + _page_key(None, request, name, language=language)
             response, fresh = serve_cached(
                 request,
                 etag,
@@ -471,7 +509,10 @@ def site_page(name: str) -> Callable:
             ):
                 return view(request, *args, **kwargs)
             stamp = site_version()
-            raw = f"site|{stamp}|{name}|{request.path}|{request.META.get('QUERY_STRING', '')}"
+            raw = (
+                f"site|{stamp}|{name}|{request.path}|{request.META.get('QUERY_STRING', '')}"
+                + "".join(f"|{part}" for part in language_parts())
+            )
             etag = '"' + hashlib.sha256(raw.encode("utf-8")).hexdigest()[:32] + '"'
             if _matches(request, etag):
                 return _public_headers(HttpResponseNotModified(), etag)

@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from django.db.utils import DatabaseError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views import defaults
 
 from tournament.errors import ServiceError
@@ -110,7 +111,7 @@ def busy_response(request: HttpRequest) -> HttpResponse:
             {"ok": False, "code": "database_busy", "error": message}, status=503
         )
     else:
-        context = {"heading": "The database is busy", "message": message}
+        context = {"heading": _("The database is busy"), "message": message}
         response = render(request, "tournament/error.html", context, status=503)
     response["Retry-After"] = "5"
     return response
@@ -121,7 +122,7 @@ def disk_full_response(request: HttpRequest) -> HttpResponse:
     message = ServiceError("disk_full").message
     if wants_json(request):
         return JsonResponse({"ok": False, "code": "disk_full", "error": message}, status=507)
-    context = {"heading": "The server's disk is full", "message": message}
+    context = {"heading": _("The server's disk is full"), "message": message}
     return render(request, "tournament/error.html", context, status=507)
 
 

@@ -38,7 +38,7 @@ from .caching import (
     cache_get,
     division_read,
     public_page,
-    tournament_version,
+    request_version,
 )
 
 __all__ = ["MAX_AGE_SECONDS", "tourney_js"]
@@ -46,7 +46,7 @@ __all__ = ["MAX_AGE_SECONDS", "tourney_js"]
 FEED_NAME = "tourney.js"
 
 
-@public_page(FEED_NAME, public_only=True)
+@public_page(FEED_NAME, public_only=True, by_language=False)
 def _feed(request: HttpRequest, slug: str, version: Version | None) -> HttpResponse:
     """The feed, built once per version for every worker; pollers that send the ETag back get
     a bodiless 304 after one query until a write changes the tournament. Only published
@@ -102,7 +102,7 @@ def modified_times(stamp: str, now: float | None = None) -> tuple[int, int]:
 def tourney_js(request: HttpRequest, slug: str) -> HttpResponseBase:
     """``/t/SLUG/tourney.js``: the ETag answer of ``_feed``, plus ``Last-Modified`` and a 304
     to ``If-Modified-Since`` (ignored when ``If-None-Match`` is sent, as HTTP says)."""
-    version = tournament_version(slug)
+    version = request_version(request, slug)
     if version is None or not version.published:
         raise Http404(f"no published tournament {slug!r}")
     modified, sent = modified_times(version.stamp)
@@ -110,7 +110,7 @@ def tourney_js(request: HttpRequest, slug: str) -> HttpResponseBase:
         since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
         if since is not None and since >= modified:
             response: HttpResponseBase = HttpResponseNotModified()
-            response["ETag"] = f'"{_page_key(version, request, FEED_NAME)}"'
+            response["ETag"] = f'"{_page_key(version, request, FEED_NAME, language="")}"'
             response["Cache-Control"] = PUBLIC_CACHE_CONTROL
             response["Last-Modified"] = http_date(sent)
             response["Access-Control-Allow-Origin"] = "*"
@@ -118,7 +118,7 @@ def tourney_js(request: HttpRequest, slug: str) -> HttpResponseBase:
     response = _feed(request, slug, known=version)
     # Only an answer of this version carries the date: while another worker builds it, the
     # last version's copy is served under its own ETag, and that copy must not look this new.
-    etag = f'"{_page_key(version, request, FEED_NAME)}"'
+    etag = f'"{_page_key(version, request, FEED_NAME, language="")}"'
     if response.status_code in (200, 304) and response.get("ETag", "").removeprefix("W/") == etag:
         response["Last-Modified"] = http_date(sent)
     if response.status_code in (200, 304):

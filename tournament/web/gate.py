@@ -44,10 +44,13 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from tournament.errors import CODES
 
 from .addresses import client_address
+from .language import early_language
 
 # Requests one self-entry link may send in a minute, pages and POSTs together, whatever they
 # change: a player opens their card, reports, confirms or disputes a handful of times a round
@@ -122,9 +125,13 @@ def _count_self_request(token: str) -> int:
 
 
 def _tiny_html(heading: str, message: str, wait: int, link: str = "") -> HttpResponse:
-    back = f'<p><a href="{html.escape(link)}">Back to your scorecard</a></p>' if link else ""
+    back = ""
+    if link:
+        words = _("Back to your scorecard")
+        back = f'<p><a href="{html.escape(link)}">{html.escape(words)}</a></p>'
     page = (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<!doctype html><html lang="{html.escape(translation.get_language() or "en")}">'
+        '<head><meta charset="utf-8">'
         f"<title>{html.escape(heading)} - Gibson</title></head><body>"
         f'<h1>{html.escape(heading)}</h1><p role="alert">{html.escape(message)}</p>{back}'
         "</body></html>"
@@ -171,9 +178,14 @@ class AbuseGate:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        refusal = self.refusal(request)
-        if refusal is not None:
-            return refusal
+        path = request.path_info
+        if request.method == "POST" or path.startswith(("/api/", "/e/")):
+            # before the language middleware: a refusal speaks the visitor's choice or
+            # browser (the API: its Accept-Language); other requests pay nothing for it
+            with translation.override(early_language(request)):
+                refusal = self.refusal(request)
+            if refusal is not None:
+                return refusal
         response = self.get_response(request)
         if request.path_info in SIGN_IN_PATHS:
             from .accounts import set_device_cookie
@@ -202,7 +214,7 @@ class AbuseGate:
             # form is read only while the address is over its budget
             name = request.POST.get("username", "") if wait else ""
             if wait and not known_device(request, name) and not paced_try(request, name):
-                return _tiny_html("Too many attempts", sign_in_refusal_text(wait), wait)
+                return _tiny_html(_("Too many attempts"), sign_in_refusal_text(wait), wait)
         return None
 
     def self_entry(self, path: str, post: bool) -> HttpResponse | None:
@@ -219,7 +231,9 @@ class AbuseGate:
         if not wait_at_gate("self-link", subject):
             if post and wait_at_gate("self", subject):
                 message = CODES["selfentry_too_many"].format(per_minute=REPORTS_PER_MINUTE["entry"])
-                return _tiny_html("Too many attempts", _sentence(message), self_window_left(), back)
+                return _tiny_html(
+                    _("Too many attempts"), _sentence(message), self_window_left(), back
+                )
             if _count_self_request(token) <= SELF_REQUESTS_PER_MINUTE:
                 return None
             # one cache read refuses the rest of the minute's requests
@@ -228,7 +242,7 @@ class AbuseGate:
         message = CODES["selfentry_too_many_requests"].format(
             per_minute=SELF_REQUESTS_PER_MINUTE, seconds=wait
         )
-        return _tiny_html("Too many requests", _sentence(message), wait, back)
+        return _tiny_html(_("Too many requests"), _sentence(message), wait, back)
 
 
 def _sentence(message: str) -> str:

@@ -19,8 +19,9 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponseBase, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
-from ..access import can_direct, can_keep_score, can_view, name_for
+from ..access import can_direct, can_keep_score, can_view
 from ..models import Division, Tournament
 
 DIRECTOR = "director"
@@ -37,6 +38,23 @@ class NeedsSignIn(Exception):
     """Raised inside a view to send an anonymous visitor to the sign-in page."""
 
 
+def refusal_for(user: Any, tournament: Tournament, role: str) -> str:
+    """The 403's sentence, whole in each language: who may do this, and the tournament's
+    name only to those who may see it (a draft's name is its staff's news, as in
+    ``access.name_for``)."""
+    if not can_view(user, tournament):
+        if role == DIRECTOR:
+            return _("only the directors of this tournament may do this")
+        return _("only the directors and scorekeepers of this tournament may do this")
+    if role == DIRECTOR:
+        return _("only the directors of {tournament} may do this").format(
+            tournament=tournament.name
+        )
+    return _("only the directors and scorekeepers of {tournament} may do this").format(
+        tournament=tournament.name
+    )
+
+
 def staff_tournament(request: HttpRequest, slug: str, role: str = DIRECTOR) -> Tournament:
     """The tournament if the signed-in user holds ``role`` in it.
 
@@ -48,9 +66,7 @@ def staff_tournament(request: HttpRequest, slug: str, role: str = DIRECTOR) -> T
     if not request.user.is_authenticated:
         raise NeedsSignIn
     if not has_role(request.user, tournament, role):
-        what = "directors" if role == DIRECTOR else "directors and scorekeepers"
-        where = name_for(request.user, tournament)  # a draft's name only to its staff
-        raise PermissionDenied(f"only the {what} of {where} may do this")
+        raise PermissionDenied(refusal_for(request.user, tournament, role))
     return tournament
 
 

@@ -20,6 +20,7 @@ from django.core.cache import cache as default_cache
 from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from .addresses import client_address
 
@@ -73,10 +74,10 @@ def rate_wait(request: HttpRequest, name: str, rate: str) -> int:
 
 def too_many(request: HttpRequest, wait: int) -> HttpResponse:
     """The 429: what is limited, the limit and its setting, and when to try again."""
-    message = (
-        f"Too many PDFs, exports and pairing proposals from your address: at most "
-        f"{settings.HEAVY_RATE} (GIBSON_HEAVY_RATE). Try again in {wait} seconds."
-    )
+    message = _(
+        "Too many PDFs, exports and pairing proposals from your address: at most "
+        "{rate} (GIBSON_HEAVY_RATE). Try again in {wait} seconds."
+    ).format(rate=settings.HEAVY_RATE, wait=wait)
     if request.headers.get("Accept", "").startswith("application/json") or request.path.startswith(
         "/api/"
     ):
@@ -94,7 +95,7 @@ def too_many(request: HttpRequest, wait: int) -> HttpResponse:
             status=429,
         )
     else:
-        ctx = {"heading": "Too many requests", "message": message}
+        ctx = {"heading": _("Too many requests"), "message": message}
         response = render(request, "tournament/error.html", ctx, status=429)
     response["Retry-After"] = str(wait)
     return response

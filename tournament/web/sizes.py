@@ -13,6 +13,10 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from .language import early_language
 
 # A form's other fields and the multipart boundaries around its files.
 FORM_ROOM = 256 * 1024
@@ -32,10 +36,12 @@ class RequestSizeMiddleware:
         raw = request.META.get("CONTENT_LENGTH") or "0"
         size = int(raw) if raw.isascii() and raw.isdigit() else 0
         if size > max_request_bytes():
-            message = (
-                f"the request is {size} bytes; uploads are limited to {settings.MAX_UPLOAD_MB} MB "
-                "in all (GIBSON_MAX_UPLOAD_MB): nothing was read"
-            )
+            # before the language middleware: the visitor's choice or browser, read here
+            with translation.override(early_language(request)):
+                message = _(
+                    "the request is {size} bytes; uploads are limited to {limit} MB in all "
+                    "(GIBSON_MAX_UPLOAD_MB): nothing was read"
+                ).format(size=size, limit=settings.MAX_UPLOAD_MB)
             if request.path.startswith("/api/"):
                 body = {"code": "upload_too_large", "field": "", "message": message}
                 response: HttpResponse = JsonResponse({"errors": [{**body, "params": {}}]})

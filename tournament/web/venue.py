@@ -42,7 +42,7 @@ from ..selectors import (
     round_boards,
 )
 from ..standings import StandingsRow
-from .caching import PUBLIC, Version, cached, data_key, tournament_version
+from .caching import PUBLIC, Version, cached, data_key, request_version
 from .permissions import can_view
 
 # How often the screen asks for itself again, and the strip on the public pages.
@@ -91,7 +91,7 @@ def _built_panel(division: Division, tournament: Tournament) -> tuple[Panel, str
 
 
 def _visible(request: HttpRequest, slug: str) -> tuple[Version, Tournament] | None:
-    version = tournament_version(slug)
+    version = request_version(request, slug)  # read once with the language (web/language.py)
     if version is None:
         return None
     tournament = version.tournament

@@ -80,9 +80,10 @@ def clubs_version() -> str:
 
 def club_data(version: ClubVersion, name: str, compute: Callable[[], Any], *parts: Any) -> Any:
     """Data a club page derives (ladder, records, ...), computed once per stamp for every
-    viewer and process (tournament.web.caching.cached). One copy a language: some of it is
-    written as HTML with words in it (the ladder's "not yet qualified", members' "since")."""
-    key = "d:" + ":".join([version.stamp, pages.PUBLIC, name, get_language(), *map(str, parts)])
+    viewer and process (tournament.web.caching.cached)."""
+    key = "d:" + ":".join(
+        [version.stamp, pages.PUBLIC, *pages.language_parts(), name, *map(str, parts)]
+    )
     return pages.cached(key, compute)
 
 
@@ -91,8 +92,15 @@ def closed_data(club: Club, stamp: str, name: str, compute: Callable[[], Any], *
     ``stamp`` (selectors.closed_nights_stamp) rather than the club's version: results of the
     night being played change the club's version, not these."""
     key = "d:" + ":".join(
-        ["closed", str(club.pk), _digits(club.created), stamp, name, get_language()]
-        + list(map(str, parts))
+        [
+            "closed",
+            str(club.pk),
+            _digits(club.created),
+            stamp,
+            *pages.language_parts(),
+            name,
+            *map(str, parts),
+        ]
     )
     return pages.cached(key, compute)
 

@@ -277,7 +277,7 @@ def setup(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = TournamentForm(request.POST)
     if form.is_valid():
         try:
-            services.update_tournament(tournament, actor=request.user, **form.cleaned_data)
+            services.update_tournament(tournament, actor=request.user, **form.settings())
             return _done(request, tournament)
         except ServiceError as exc:
             show_error(form, exc)

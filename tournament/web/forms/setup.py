@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from pairings.engine import system_names
@@ -96,6 +97,16 @@ class TournamentForm(forms.Form):
         help_text=_("what a late entry gets for rounds already paired"),
     )
     paper = forms.ChoiceField(choices=Tournament._meta.get_field("paper").choices, label=_("Paper"))
+    # Not required: a form posted without it (a script, an older page) keeps the language.
+    language = forms.ChoiceField(
+        choices=Tournament._meta.get_field("language").choices,
+        required=False,
+        label=gettext_lazy("Language"),
+        help_text=gettext_lazy(
+            "its public pages' language for visitors who choose none; the venue screen and "
+            "the overlays always use it"
+        ),
+    )
 
     def __init__(self, *args: Any, new: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -112,6 +123,8 @@ class TournamentForm(forms.Form):
         for key in ("bye_spread", "forfeit_spread"):
             if data.get(key) is None:
                 data.pop(key, None)
+        if not data.get("language"):
+            data.pop("language", None)
         return data
 
     @staticmethod
