@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from .engine import system_names
 
@@ -66,7 +67,7 @@ class ScheduleRange(models.Model):
             last_round__gte=self.first_round,
         ).exclude(pk=self.pk)
         if overlapping.exists():
-            raise ValidationError(f"overlaps {overlapping.first()}")
+            raise ValidationError(gettext("overlaps {other}").format(other=overlapping.first()))
 
 
 class ForbiddenPair(models.Model):
@@ -98,4 +99,6 @@ class ForbiddenPair(models.Model):
         if self.entry_a_id and self.entry_b_id and self.division_id:
             for e in (self.entry_a, self.entry_b):
                 if e.division_id != self.division_id:
-                    raise ValidationError(f"#{e.number} is not in this division")
+                    raise ValidationError(
+                        gettext("#{number} is not in this division").format(number=e.number)
+                    )

@@ -28,6 +28,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy
 
 from pairings.models import ForbiddenPair, ScheduleRange
 from ratings.division import request_submission, submit_divisions
@@ -434,8 +435,8 @@ class GameCorrectionForm(forms.ModelForm):
     reason = forms.CharField(
         max_length=300,
         required=True,
-        help_text="why the result changes (kept in the audit trail)",
-        error_messages={"required": "give the reason for the correction"},
+        help_text=gettext_lazy("why the result changes (kept in the audit trail)"),
+        error_messages={"required": gettext_lazy("give the reason for the correction")},
     )
     actor: Any = None
 

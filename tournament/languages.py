@@ -27,12 +27,13 @@ def _known(code: str | None) -> str | None:
 
 
 def explicit_language(request: HttpRequest | None) -> str | None:
-    """The language the request asks for itself (the ``lang`` parameter, then the cookie)."""
+    """The language the screen's own address asks for (``?lang=xx``, which its refreshes
+    keep). Not the language cookie nor the browser's: the laptop driving a projector is not
+    the room, and a director who reads the console in French should not turn the hall's
+    screen French."""
     if request is None:
         return None
-    return _known(request.GET.get("lang")) or _known(
-        request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
-    )
+    return _known(request.GET.get("lang"))
 
 
 def room_language_code(request: HttpRequest | None, tournament: Any) -> str:

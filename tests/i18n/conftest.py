@@ -32,3 +32,25 @@ def compiled_catalogues() -> None:
 
     trans_real._translations = {}
     trans_real._default = None
+
+
+@pytest.fixture(autouse=True)
+def _client_asks_for_the_active_language(monkeypatch) -> None:
+    """A test that renders a page ``with translation.override("fr")`` means a French visitor:
+    its test client's requests say so in ``Accept-Language`` (the language middleware chooses
+    each request's language afresh, as on a real site). A request that gives its own header,
+    and every request made in the default language, is left as it is: the tests of the
+    choice itself (test_language.py) set what they test."""
+    from django.conf import settings
+    from django.test.client import RequestFactory
+    from django.utils import translation
+
+    base = RequestFactory._base_environ
+
+    def environ(self, **request):
+        active = translation.get_language()
+        if active and active != settings.LANGUAGE_CODE:
+            request.setdefault("HTTP_ACCEPT_LANGUAGE", active)
+        return base(self, **request)
+
+    monkeypatch.setattr(RequestFactory, "_base_environ", environ)

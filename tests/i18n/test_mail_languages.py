@@ -92,7 +92,8 @@ def test_the_waiting_list_and_promotion_notices_follow_each_entrant(spring):
 
 
 def test_a_player_who_never_entered_online_gets_the_tournaments_language(spring, settings):
-    settings.LANGUAGE_CODE = "es"  # a tournament without a language of its own: the site's
+    spring.tournament.language = "es"
+    spring.tournament.save(update_fields=["language"])
     entry = services.register_player(spring, name="García, José")
     assert notice_texts.player_language(spring.tournament, entry.player_id) == "es"
     with translation.override("es"):
@@ -183,7 +184,8 @@ def test_the_password_reset_mail_is_translated():
 
 
 def test_a_message_to_the_directors_is_written_in_the_tournaments_language(spring, settings):
-    settings.LANGUAGE_CODE = "fr"
+    spring.tournament.language = "fr"
+    spring.tournament.save(update_fields=["language"])
     with translation.override("pl"):  # the visitor's page: not the directors' language
         calendar.contact_directors(
             spring.tournament, name="Ola", email="ola@example.org", message="Czy jest parking?"

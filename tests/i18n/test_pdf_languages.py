@@ -37,7 +37,8 @@ def division():
 
 
 def test_a_director_prints_scorecards_in_french(division, settings):
-    settings.LANGUAGE_CODE = "fr"  # the tournament's language (the site's, without its own)
+    division.tournament.language = "fr"
+    division.tournament.save(update_fields=["language"])
     text = _text(build_report(division, "scorecards", per_page=2).pdf)
     for words in (
         "Feuilles de match",
@@ -55,7 +56,8 @@ def test_a_director_prints_scorecards_in_french(division, settings):
 
 
 def test_pairings_and_standings_print_in_polish(division, settings):
-    settings.LANGUAGE_CODE = "pl"
+    division.tournament.language = "pl"
+    division.tournament.save(update_fields=["language"])
     services.publish_tournament(division.tournament, True, actor="test")
     standings = _text(build_report(division, "standings", round_number=0).pdf)
     assert "Klasyfikacja przed rundą 1" in standings and "Gracz" in standings

@@ -25,15 +25,22 @@ from django.template.base import Lexer, TokenType
 ALLOWED = frozenset(
     {"Gibson", "TSH", "NASPA", "GCG", "WESPA", "ABSP", "QR", "API", "CSV", "PDF", "JSON", "ID"}
     | {"tourney", "js", "TOU", "Elo", "Glicko", "SMTP", "URL", "HTML", "OK", "Scrabble"}
+    | {"tsh", "SHA"}
+)
+# what is not words: a placeholder a caller fills ({round}, %(name)s) and an address
+NOT_WORDS = re.compile(
+    r"\{[^{}]*\}|%\([^)]*\)[sdrf]|\b[a-z]+://\S*|\b[\w.-]+\.(?:org|com|net)\b"
+    r"|\b[\w-]*\.(?:tsh|TOU|csv|js)\b"
 )
 WORD = re.compile(r"[^\W\d_]{2,}")
 VISIBLE_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
 TAG, VAR = "\x01", "\x02"
+HIDDEN = ("script", "style", "code")
 
 
 def words(text: str) -> list[str]:
     """The words of ``text`` a translator would have to translate."""
-    return [w for w in WORD.findall(text) if w not in ALLOWED]
+    return [w for w in WORD.findall(NOT_WORDS.sub(" ", text)) if w not in ALLOWED]
 
 
 def _flatten(source: str) -> str:
@@ -52,6 +59,8 @@ def _flatten(source: str) -> str:
                 continue
             if name in ("blocktranslate", "blocktrans"):
                 skip_until = "end" + name
+            elif name == "block" and token.contents.split()[1:2] in (["style"], ["script"]):
+                skip_until = "endblock"  # a stylesheet or script the base wraps in its tag
             elif name == "comment":
                 skip_until = "endcomment"
             out.append(TAG)
@@ -67,7 +76,7 @@ class _Scanner(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.found: list[tuple[int, str]] = []
-        self.hidden = 0  # inside <script> or <style>
+        self.hidden = 0  # inside <script>, <style> or <code> (a command line, not words)
 
     def _check(self, text: str, what: str) -> None:
         bare = text.replace(TAG, " ").replace(VAR, " ")
@@ -75,7 +84,7 @@ class _Scanner(HTMLParser):
             self.found.append((self.getpos()[0], f"{what}: {' '.join(bare.split())[:60]!r}"))
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style"):
+        if tag in HIDDEN:
             self.hidden += 1
         values = dict(attrs)
         for name, value in attrs:
@@ -87,11 +96,11 @@ class _Scanner(HTMLParser):
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
-        if tag in ("script", "style"):
+        if tag in HIDDEN:
             self.hidden -= 1
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style") and self.hidden:
+        if tag in HIDDEN and self.hidden:
             self.hidden -= 1
 
     def handle_data(self, data: str) -> None:

@@ -12,7 +12,8 @@ from tournament.services import notices
 def test_each_subscriber_reads_the_pairing_in_their_language(
     event, smtp, settings, django_capture_on_commit_callbacks
 ):
-    settings.LANGUAGE_CODE = "pl"  # the tournament's language (the site's, without its own)
+    event.tournament.language = "pl"  # the tournament's language
+    event.tournament.save(update_fields=["language"])
     dunn = event.entries[3]
     OnlineEntry.objects.create(  # Dunn entered online, in French
         tournament=event.tournament,

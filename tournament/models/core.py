@@ -13,6 +13,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy
 
 from ..formats.limits import MAX_SCORE
 from ..namesearch import stored_key
@@ -235,9 +236,9 @@ class Tournament(models.Model):
     late_entry = models.CharField(
         max_length=10,
         choices=[
-            ("forfeit", "forfeit for missed rounds"),
-            ("bye", "bye scored 0"),
-            ("none", "no record"),
+            ("forfeit", gettext_lazy("forfeit for missed rounds")),
+            ("bye", gettext_lazy("bye scored 0")),
+            ("none", gettext_lazy("no record")),
         ],
         default="forfeit",
         help_text="what a late entry gets for rounds already paired",

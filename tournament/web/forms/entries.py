@@ -43,8 +43,10 @@ class EntryForm(forms.Form):
 class WindowForm(forms.Form):
     """When entries open and close (the site's time zone)."""
 
-    opens = forms.CharField(label=_("Entries open"), help_text="YYYY-MM-DD HH:MM", max_length=40)
-    closes = forms.CharField(label=_("Entries close"), help_text="YYYY-MM-DD HH:MM", max_length=40)
+    opens = forms.CharField(label=_("Entries open"), help_text=_("YYYY-MM-DD HH:MM"), max_length=40)
+    closes = forms.CharField(
+        label=_("Entries close"), help_text=_("YYYY-MM-DD HH:MM"), max_length=40
+    )
 
 
 class RuleForm(forms.Form):
