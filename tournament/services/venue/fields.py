@@ -32,6 +32,7 @@ TOURNAMENT_FIELDS = (
     "published",
     "config",
     "round_minutes",
+    "language",
 )
 DATE_FIELDS = ("start_date", "end_date")
 DIVISION_FIELDS = (
