@@ -362,8 +362,6 @@ class Prepared:
                             opp[a], opp[b] = b, a
                     _set_opponents(v, opp, lay)
                     continue
-                # one row of opponents, then copied to every simulation (a column per game
-                # cost 250 strided writes at 500 players)
                 met_now = np.full(self.n, -1, dtype=np.int16)
                 for a, b, _margin in plan.known:
                     if b >= 0:
@@ -657,14 +655,8 @@ class Prepared:
         vb[rows] = xvb
 
     def _play_known(self, rng: np.random.Generator, plan: _Plan, v: np.ndarray) -> None:
-        """A round with real pairings (v by slot): results in count as recorded, the games
-        still to finish are played.
-
-        A recorded result moves its players' V by the same amount in every simulation: the
-        amounts are summed by slot first and taken off in one pass over V (a column at a time,
-        250 strided passes over V at 500 players, was most of this function's cost); int64
-        arithmetic wraps alike either way, so V is the same to the bit
-        (``_play_known_by_column``, kept for the test and the benchmark, did it per game)."""
+        """A round with real pairings (v by slot): results in count as recorded (summed by slot,
+        one pass over V: see ``simreference``), the games still to finish are played."""
         lay, cap = self.lay, plan.rnd.cap
         open_a, open_b = [], []
         moved = [0] * v.shape[1]
@@ -689,43 +681,7 @@ class Prepared:
                 db += round((self.model.combined_mean - margin) / 2) << lay.p
             moved[a] += da << lay.shift
             moved[b] += db << lay.shift
-        if any(moved):
-            v -= np.array(moved, dtype=v.dtype)
-        if open_a:
-            size = v.shape[0]
-            sa = np.broadcast_to(np.array(open_a, dtype=np.int64), (size, len(open_a)))
-            sb = np.broadcast_to(np.array(open_b, dtype=np.int64), (size, len(open_b)))
-            da, db = self.deltas(rng, sa, sb, cap)
-            v[:, open_a] -= da
-            v[:, open_b] -= db
-
-    def _play_known_by_column(self, rng: np.random.Generator, plan: _Plan, v: np.ndarray) -> None:
-        """A round with real pairings (v by slot): results in count as recorded, the games
-        still to finish are played. The code before the
-        amounts were summed by slot (see ``_play_known``): the equality test's reference."""
-        lay, cap = self.lay, plan.rnd.cap
-        open_a, open_b = [], []
-        for a, b, margin in plan.known or []:
-            if b < 0:
-                value = self.setup.bye_spread if margin is None else margin
-                if value == 0:
-                    continue  # neither a win nor a loss
-                w = 2 if value > 0 else 0
-                v[:, a] -= ((w << lay.w) - ((2 - w) << lay.l) + _clip(value, cap)) << lay.shift
-                continue
-            if margin is None:
-                open_a.append(a)
-                open_b.append(b)
-                continue
-            wa = 2 if margin > 0 else 1 if margin == 0 else 0
-            c = _clip(margin, cap)
-            da = (wa << lay.w) - ((2 - wa) << lay.l) + c
-            db = ((2 - wa) << lay.w) - (wa << lay.l) - c
-            if lay.p is not None:
-                da += round((self.model.combined_mean + margin) / 2) << lay.p
-                db += round((self.model.combined_mean - margin) / 2) << lay.p
-            v[:, a] -= da << lay.shift
-            v[:, b] -= db << lay.shift
+        v -= np.array(moved, dtype=v.dtype)
         if open_a:
             size = v.shape[0]
             sa = np.broadcast_to(np.array(open_a, dtype=np.int64), (size, len(open_a)))

@@ -300,11 +300,12 @@ def test_a_record_too_large_for_the_compact_layout_uses_the_wide_one() -> None:
 @pytest.mark.parametrize("seed", range(8))
 def test_recorded_results_summed_by_slot_play_as_per_game_columns(monkeypatch, seed) -> None:
     """``Prepared._play_known`` takes the recorded results off V in one pass (summed by slot)
-    where the code before took them a column per game (``_play_known_by_column``, kept as the
-    reference): on random divisions with recorded wins, ties, losses, byes (entered, not yet
-    entered, zero), games still open and spread caps, in both layouts (points before spread
-    or not), the figures and every final record are the same to the bit."""
+    where the code before took them a column per game (kept as the reference:
+    ``simreference.play_known_by_column``): on random divisions with recorded wins, ties,
+    losses, byes (entered, not yet entered, zero), games still open and spread caps, in both
+    layouts (points before spread or not), the figures and final records are the same bits."""
     from pairings.engine import simulate as sim
+    from pairings.engine.simreference import play_known_by_column
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(5, 40))
@@ -339,7 +340,7 @@ def test_recorded_results_summed_by_slot_play_as_per_game_columns(monkeypatch, s
     new_records = [
         r.copy() for chunk in simulate_chunks(setup, MODEL, 700, seed, 300) for r in chunk
     ]
-    monkeypatch.setattr(sim.Prepared, "_play_known", sim.Prepared._play_known_by_column)
+    monkeypatch.setattr(sim.Prepared, "_play_known", play_known_by_column)
     old = simulate(setup, MODEL, 700, seed=seed, keep_ranks=True, chunk=300)
     old_records = [
         r.copy() for chunk in simulate_chunks(setup, MODEL, 700, seed, 300) for r in chunk
