@@ -362,10 +362,11 @@ class Prepared:
                             opp[a], opp[b] = b, a
                     _set_opponents(v, opp, lay)
                     continue
-                last = np.full((size, self.n), -1, dtype=np.int16)
+                met_now = np.full(self.n, -1, dtype=np.int16)
                 for a, b, _margin in plan.known:
                     if b >= 0:
-                        last[:, a], last[:, b] = b, a
+                        met_now[a], met_now[b] = b, a
+                last = np.broadcast_to(met_now, (size, self.n)).copy()
             else:
                 record = k + 1 < len(self.plans)
                 if lay.opp:
@@ -654,17 +655,18 @@ class Prepared:
         vb[rows] = xvb
 
     def _play_known(self, rng: np.random.Generator, plan: _Plan, v: np.ndarray) -> None:
-        """A round with real pairings (v by slot): results in count as recorded, the games
-        still to finish are played."""
+        """A round with real pairings (v by slot): results in count as recorded (summed by slot,
+        one pass over V: see ``simreference``), the games still to finish are played."""
         lay, cap = self.lay, plan.rnd.cap
         open_a, open_b = [], []
+        moved = [0] * v.shape[1]
         for a, b, margin in plan.known or []:
             if b < 0:
                 value = self.setup.bye_spread if margin is None else margin
                 if value == 0:
                     continue  # neither a win nor a loss
                 w = 2 if value > 0 else 0
-                v[:, a] -= ((w << lay.w) - ((2 - w) << lay.l) + _clip(value, cap)) << lay.shift
+                moved[a] += ((w << lay.w) - ((2 - w) << lay.l) + _clip(value, cap)) << lay.shift
                 continue
             if margin is None:
                 open_a.append(a)
@@ -677,8 +679,9 @@ class Prepared:
             if lay.p is not None:
                 da += round((self.model.combined_mean + margin) / 2) << lay.p
                 db += round((self.model.combined_mean - margin) / 2) << lay.p
-            v[:, a] -= da << lay.shift
-            v[:, b] -= db << lay.shift
+            moved[a] += da << lay.shift
+            moved[b] += db << lay.shift
+        v -= np.array(moved, dtype=v.dtype)
         if open_a:
             size = v.shape[0]
             sa = np.broadcast_to(np.array(open_a, dtype=np.int64), (size, len(open_a)))

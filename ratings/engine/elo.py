@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import datetime
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import NamedTuple
 
@@ -70,6 +72,19 @@ def _logistic(slope: float) -> Callable[[float], float]:
 
 def _aus_expected(d: float) -> float:
     return min(0.95, max(0.05, 0.5 + d / 1200))
+
+
+# the segment ratings last computed (``EloSystem._segment_ratings``), oldest first: 64 are
+# about 5 divisions' estimates by round of 12 rounds; a few MB at 500 players
+SEGMENT_MEMO_SIZE = 64
+_SEGMENT_MEMO: OrderedDict[tuple, tuple[int | None, ...]] = OrderedDict()
+_SEGMENT_LOCK = threading.Lock()  # a page's threads share the memo
+
+
+def clear_segment_memo() -> None:
+    """Forget the remembered segment ratings (tests; a benchmark's cold start)."""
+    with _SEGMENT_LOCK:
+        _SEGMENT_MEMO.clear()
 
 
 class EloSystem(RatingSystem):
@@ -425,6 +440,32 @@ class EloSystem(RatingSystem):
             )
         return out
 
+    def _segment_ratings(
+        self,
+        rin: list[int | None],
+        careers: list[int],
+        games: list[tuple[int, int, int, int, int]],
+    ) -> list[int | None]:
+        """``rate_segment(rin, careers, games).ratings``, remembered by its whole input.
+
+        Why: each new result is a new version of the pages, and every version re-rated rounds
+        1..r for each r; a result in round 12 changes none of the inputs of rounds 1..11, so
+        those are looked up (the same entering ratings, careers and games in the same order:
+        the same numbers by construction). A copy is returned: callers may not share it."""
+        key = (tuple(rin), tuple(careers), tuple(games))
+        memo = _SEGMENT_MEMO
+        with _SEGMENT_LOCK:
+            hit = memo.get((self, key))
+            if hit is not None:
+                memo.move_to_end((self, key))
+                return list(hit)
+        hit = tuple(self.rate_segment(rin, careers, games).ratings)
+        with _SEGMENT_LOCK:
+            memo[(self, key)] = hit
+            while len(memo) > SEGMENT_MEMO_SIZE:
+                memo.popitem(last=False)
+        return list(hit)
+
     def estimates(self, ev: PreparedEvent, through_round: int) -> list[list[int]]:
         """TSH's in-event estimates, rating each finished segment only once (rule 9)."""
         n = len(ev.ids)
@@ -441,7 +482,7 @@ class EloSystem(RatingSystem):
             new_state = state
             for r in range(first, min(last, through_round) + 1):
                 seg_games.extend(by_round.get(r, ()))
-                new_state = self.rate_segment(state, careers, seg_games).ratings
+                new_state = self._segment_ratings(state, careers, seg_games)
                 for p in range(n):
                     out[p].append(new_state[p] or 0)
             if self.career_per_segment:

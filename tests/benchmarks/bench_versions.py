@@ -12,7 +12,10 @@ cache emptied before each request, and timed in CPU ms of the process (``time.pr
 what the machine's other work leaves alone; SQLite runs in the process, so its queries
 count; a full garbage collection before each request, so that none falls inside one by
 chance), median of 5 (2 in ``--short``); the prize-chances win matrix of a 2,000-player field is
-timed alone too (its cache emptied).
+timed alone too (its cache emptied). The "new result" rows are the same pages after one score
+of the last round changed (a new version as a result makes it): the pages' caches emptied,
+what depends only on the ratings or on the unchanged rounds (the win matrix, the estimates of
+earlier rounds) kept from the version before, as a running server keeps them.
 
 The baseline is the same measurement on the code as it was (``--before``, by default the
 commit before issue 40's changes), exported with ``git archive`` into a temporary folder and
@@ -38,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -51,6 +55,10 @@ TARGETS = {
     "tourney.js, cold": 0.5,
     "all three, one version": 0.6,
     "win matrix": 0.1,
+    "standings, new result": 0.9,
+    "player page, new result": 0.9,
+    "tourney.js, new result": 0.5,
+    "all three, new result": 0.6,
 }
 
 
@@ -80,31 +88,75 @@ def measure(tree: Path, players: int, rounds: int, repeat: int, matrix_players: 
         rows = {name: _cold_page(url, repeat) for name, url in urls.items()}
         rows["all three, one version"] = _cold_version(list(urls.values()), repeat)
         rows["win matrix"] = _matrix(matrix_players, repeat)
+        # a new version as a result makes it: one score of the last round changed before each
+        # request, the pages' caches emptied, what depends on the ratings alone (or on the
+        # earlier rounds' games) kept from the version before
+        result = _result_changer(slug, div, rounds)
+        for name, url in urls.items():
+            rows[name.replace("cold", "new result")] = _cold_page(url, repeat, result)
+        rows["all three, new result"] = _cold_version(list(urls.values()), repeat, result)
         return {"tree": str(tree), "rows": rows}
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
-def _forget() -> None:
-    """Every cache a new version starts without: the pages', and the win matrices kept; and a
-    full garbage collection, so that none falls inside the timed request by chance (one costs
-    about 100 ms of CPU at this heap, more than most of what is measured)."""
+def _forget(new_result: Callable[[], None] | None = None) -> None:
+    """Every cache a new version starts without: the pages', and the win matrices and segment
+    ratings kept; and a full garbage collection, so that none falls inside the timed request
+    by chance (one costs about 100 ms of CPU at this heap, more than most of what is
+    measured). ``new_result``: a new version made by a result instead (see
+    ``_result_changer``): what depends only on the ratings or on unchanged rounds is kept."""
     import gc
 
     from django.core.cache import cache
 
-    from ratings.engine import systems
+    from ratings.engine import elo, systems
     from tournament.web import caching
 
+    if new_result is not None:
+        new_result()
     cache.clear()
     caching.reset_failures()  # also this process's copies of cached pages
-    kept = getattr(systems, "_expectancy_matrix", None)  # absent before issue 40
-    if kept is not None:
-        kept.cache_clear()
+    if new_result is None:
+        kept = getattr(systems, "_expectancy_matrix", None)  # absent before issue 40
+        if kept is not None:
+            kept.cache_clear()
+        forget_segments = getattr(elo, "clear_segment_memo", None)  # absent before issue 58
+        if forget_segments is not None:
+            forget_segments()
     gc.collect()
 
 
-def _cold_page(url: str, repeat: int) -> dict:
+def _result_changer(slug: str, div: str, rounds: int) -> Callable[[], None]:
+    """A function that changes one recorded score of the last round (by one point, up then
+    down, so the standings barely move), as entering a result does to the pages' input."""
+    from django.db.models import F
+
+    from tournament.models import Game
+
+    game = (
+        Game.objects.filter(
+            round__division__tournament__slug=slug,
+            round__division__slug=div,
+            round__number=rounds,
+            score1__isnull=False,
+            player2__isnull=False,
+        )
+        .order_by("pk")
+        .first()
+    )
+    if game is None:
+        raise SystemExit("no scored game in the last round to change")
+    step = [1]
+
+    def change() -> None:
+        Game.objects.filter(pk=game.pk).update(score1=F("score1") + step[0])
+        step[0] = -step[0]
+
+    return change
+
+
+def _cold_page(url: str, repeat: int, new_result: Callable[[], None] | None = None) -> dict:
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -113,7 +165,7 @@ def _cold_page(url: str, repeat: int) -> dict:
     cpu: list[float] = []
     queries = 0
     for _ in range(repeat):
-        _forget()
+        _forget(new_result)
         with CaptureQueriesContext(connection) as ctx:
             began = time.process_time()
             response = client.get(url)
@@ -124,7 +176,9 @@ def _cold_page(url: str, repeat: int) -> dict:
     return {"ms": statistics.median(cpu), "queries": queries}
 
 
-def _cold_version(urls: list[str], repeat: int) -> dict:
+def _cold_version(
+    urls: list[str], repeat: int, new_result: Callable[[], None] | None = None
+) -> dict:
     """The pages one after another with the cache emptied once before the first: what a new
     version costs when each page of it is asked for once (they share what the first computed:
     the division's rows, its standings and chances), rather than each page alone."""
@@ -136,7 +190,7 @@ def _cold_version(urls: list[str], repeat: int) -> dict:
     cpu: list[float] = []
     queries = 0
     for _ in range(repeat):
-        _forget()
+        _forget(new_result)
         with CaptureQueriesContext(connection) as ctx:
             began = time.process_time()
             for url in urls:

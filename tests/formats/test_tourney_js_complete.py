@@ -130,3 +130,40 @@ def test_script_end_and_line_separators_are_escaped():
     assert "<\\/script>" in text and "\\u2028\\u2029" in text
     [(_name, [player])] = tourney_js_divisions(parse_tourney_js(text))
     assert player.full_name == name
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_whole_numbers_written_inline_give_the_same_feed(seed) -> None:
+    """``_js`` writes a list's or dict's whole numbers without a call each; on random nested
+    values (whole numbers, bools, None, floats, strings with ``</`` and non-ASCII, int keys,
+    tuples) it writes exactly what the call-per-item writer (``_js_call_each``) wrote."""
+    import random
+
+    from tournament.formats.tourney_js import _js, _js_call_each
+
+    rng = random.Random(seed)
+
+    def value(depth: int) -> object:
+        kind = rng.randrange(9 if depth < 4 else 6)
+        if kind == 0:
+            return rng.randint(-(10**12), 10**12)
+        if kind == 1:
+            return rng.choice([True, False, None])
+        if kind == 2:
+            return rng.choice([0.0, -1.5, 1e300, 3.25])
+        if kind == 3:
+            return rng.choice(["", "a</b>", "Łódź", "\u2028x", 'q"uote'])
+        if kind in (4, 5):
+            return rng.randint(0, 600)
+        if kind == 6:
+            return {
+                rng.choice([1, "k", "n</"]) if rng.random() < 0.3 else str(i): value(depth + 1)
+                for i in range(rng.randrange(6))
+            }
+        if kind == 7:
+            return tuple(value(depth + 1) for _ in range(rng.randrange(6)))
+        return [value(depth + 1) for _ in range(rng.randrange(12))]
+
+    for _ in range(50):
+        v = value(0)
+        assert _js(v) == _js_call_each(v)

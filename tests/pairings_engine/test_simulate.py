@@ -295,3 +295,56 @@ def test_a_record_too_large_for_the_compact_layout_uses_the_wide_one() -> None:
     assert sim.Prepared(setup, MODEL).lay is simrecords._PLAIN
     result = simulate(setup, MODEL, 500, seed=1)
     assert result.place_share[:, 0].sum() == pytest.approx(500)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_recorded_results_summed_by_slot_play_as_per_game_columns(monkeypatch, seed) -> None:
+    """``Prepared._play_known`` takes the recorded results off V in one pass (summed by slot)
+    where the code before took them a column per game (kept as the reference:
+    ``simreference.play_known_by_column``): on random divisions with recorded wins, ties,
+    losses, byes (entered, not yet entered, zero), games still open and spread caps, in both
+    layouts (points before spread or not), the figures and final records are the same bits."""
+    from pairings.engine import simulate as sim
+    from pairings.engine.simreference import play_known_by_column
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 40))
+    players = [
+        SimPlayer(
+            number=i + 1,
+            rating=int(rng.integers(400, 2200)),
+            wins=int(rng.integers(0, 5)),
+            losses=int(rng.integers(0, 5)),
+            spread=int(rng.integers(-300, 300)),
+            name=f"P{i}",
+        )
+        for i in range(n)
+    ]
+    wp = np.array(
+        [[1 / (1 + np.exp(-0.0032 * (a.rating - b.rating))) for b in players] for a in players]
+    )
+    order = [int(x) + 1 for x in rng.permutation(n)]
+    pairs = []
+    for k in range(0, n - 1, 2):
+        margin = [None, 0, int(rng.integers(-400, 400))][int(rng.integers(0, 3))]
+        pairs.append(SimGame(order[k], order[k + 1], margin))
+    if n % 2:
+        pairs.append(SimGame(order[-1], 0, [None, 0, 50, -50][int(rng.integers(0, 4))]))
+    cap = [None, 250][seed % 2]
+    rounds = [SimRound(number=5, system="swiss", pairs=pairs, cap=cap)]
+    rounds += [SimRound(number=6 + r, system="koth") for r in range(int(rng.integers(0, 3)))]
+    setup = SimSetup(
+        players=players, rounds=rounds, win_prob=wp, sum_before_spread=bool(seed % 3 == 0)
+    )
+    new = simulate(setup, MODEL, 700, seed=seed, keep_ranks=True, chunk=300)
+    new_records = [
+        r.copy() for chunk in simulate_chunks(setup, MODEL, 700, seed, 300) for r in chunk
+    ]
+    monkeypatch.setattr(sim.Prepared, "_play_known", play_known_by_column)
+    old = simulate(setup, MODEL, 700, seed=seed, keep_ranks=True, chunk=300)
+    old_records = [
+        r.copy() for chunk in simulate_chunks(setup, MODEL, 700, seed, 300) for r in chunk
+    ]
+    assert np.array_equal(new.place_share, old.place_share)
+    assert np.array_equal(new.ranks, old.ranks)
+    assert all(np.array_equal(a, b) for a, b in zip(new_records, old_records, strict=True))

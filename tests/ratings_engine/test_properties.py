@@ -85,3 +85,34 @@ def test_benchmark_script_runs_small(capsys):
     assert bench_ratings.main(["--games", "3000", "--repeat", "1", "--section", "engine"]) == 0
     out = capsys.readouterr().out
     assert "replay nsa2008 (engine)" in out and "OK" in out
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("name", sorted(n for n in SYSTEMS if hasattr(SYSTEMS[n], "rate_segment")))
+def test_a_new_result_re_rates_only_its_round_and_the_estimates_stay_exact(name, seed, monkeypatch):
+    """The estimates by round remember each segment's ratings by their whole input: after a
+    result in the last round changes, rounds before it are looked up, not re-rated, and every
+    figure equals re-rating each prefix from scratch (the generic ``RatingSystem.estimates``)."""
+    from ratings.engine import elo
+
+    rounds = [6, 12, 17, 30][seed % 4]
+    players, games = random_event(100 + seed, rounds)
+    system = SYSTEMS[name]
+    elo.clear_segment_memo()
+    system.estimates(prepare_event(players, games, rounds), rounds)
+    last = len(games) - 1  # the last round with a game (a random one may be all forfeits)
+    games[last] = games[last]._replace(score_a=games[last].score_b + 1 + seed)
+    calls = []
+    rate = type(system).rate_segment
+    monkeypatch.setattr(
+        type(system), "rate_segment", lambda s, *a, **k: calls.append(1) or rate(s, *a, **k)
+    )
+    ev = prepare_event(players, games, rounds)
+    again = system.estimates(ev, rounds)
+    monkeypatch.undo()
+    # only the round whose result changed and later ones (a later segment's entering ratings
+    # changed too; an empty round's input is its predecessor's, looked up)
+    assert 1 <= len(calls) <= rounds - games[last].round + 1
+    assert again == RatingSystem.estimates(system, ev, rounds)
+    elo.clear_segment_memo()
+    assert system.estimates(ev, rounds) == again

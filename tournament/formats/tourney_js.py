@@ -455,10 +455,35 @@ def _js(value: object) -> str:
         return str(value)
     if value is None:
         return "undefined"
+    # (the whole numbers inside a list or dict too, without a call each: ~40,000 at 500
+    # players were a third of the feed's writing)
     if isinstance(value, dict):
-        return "{" + ",".join(f"{_js(str(k))}:{_js(v)}" for k, v in value.items()) + "}"
+        return (
+            "{"
+            + ",".join(
+                f"{_js(str(k))}:{str(v) if type(v) is int else _js(v)}" for k, v in value.items()
+            )
+            + "}"
+        )
     if isinstance(value, list | tuple):
-        return "[" + ",".join(_js(v) for v in value) + "]"
+        return "[" + ",".join([str(v) if type(v) is int else _js(v) for v in value]) + "]"
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def _js_call_each(value: object) -> str:
+    """``_js`` as it was, a call per item: the reference its equality test compares with."""
+    if type(value) is int:
+        return str(value)
+    if value is None:
+        return "undefined"
+    if isinstance(value, dict):
+        return (
+            "{"
+            + ",".join(f"{_js_call_each(str(k))}:{_js_call_each(v)}" for k, v in value.items())
+            + "}"
+        )
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_js_call_each(v) for v in value) + "]"
     return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
