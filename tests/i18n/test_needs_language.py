@@ -96,6 +96,10 @@ def test_english_words_of_every_condition_are_the_engines():
 
 @pytest.fixture
 def last_round_paired(db):
+    return build_last_round_paired()
+
+
+def build_last_round_paired() -> Tournament:
     """Ten players after two rounds, round 3 (the last) paired, four prize places: open
     places with long statements, clinched and lost ones."""
     t = services.create_tournament(name="Need Words", slug="need-words")
