@@ -21,6 +21,8 @@ from pairings.engine.needs import (
     Behind,
     Margin,
     Need,
+    NeedLine,
+    _line_text,
     compute_needs,
     describe,
     ordinal,
@@ -73,25 +75,38 @@ def test_english_words_are_the_engines_on_generated_divisions():
 
 
 def test_english_words_of_every_condition_are_the_engines():
-    """Every kind of condition, whatever the player's own margin, as the engine words it."""
-    mines = [None, Margin(1, 1, 500), Margin(1, -500, -1), Margin(1, 0, 0), Margin(1, -3, 2)]
-    ranges = [(lo, hi) for lo in (-500, -40, -3, -1, 0, 1, 3, 40) for hi in (-3, -1, 0, 2, 500)]
-    conditions: list = [Margin(2, lo, hi) for lo, hi in ranges if lo <= hi]
+    """Every kind of condition, whatever the player's own margin, every statement's kind and
+    every place up to 120, as the engine words them."""
+    lows, highs = (-500, -40, -3, -1, 0, 1, 3, 40), (-40, -3, -1, 0, 2, 3, 40, 500)
+    ranges = [(lo, hi) for lo in lows for hi in highs if lo <= hi]
+    mines = [None, *(Margin(1, lo, hi) for lo, hi in ranges)]
+    conditions: list = [Margin(2, lo, hi) for lo, hi in ranges]
     conditions += [
         Behind(2, 1, offset, lo, hi1)
         for offset in (-5, 0, 1, 2, 7)
         for lo, hi1 in ((1, 501), (0, 1), (-500, 0))
     ]
-    conditions += [Behind(2, 1, -2001, 0, 1)]  # a tie enough whatever P's result
+    conditions += [Behind(2, 1, 2002, 0, 1)]  # a tie is enough whatever P's result
+    names = {2: "#2 Eads, Ed"}
     with translation.override("en"):
         for mine in mines:
             for c in conditions:
                 alt = (mine, c) if mine is not None else (c,)
-                need = Need(1, 2, "open", True, (alt,))
-                names = {2: "#2 Eads, Ed"}
-                assert needs_words.describe(need, names) == describe(need, names), (mine, c)
-        for n in range(1, 121):
-            assert needs_words.place(n) == ordinal(n)
+                for place, exact in ((1, True), (1, False), (2, True), (3, False)):
+                    need = Need(1, place, "open", exact, (alt, ()))
+                    assert needs_words.describe(need, names) == describe(need, names), alt
+        for place in range(1, 121):
+            assert needs_words.place(place) == ordinal(place)
+            for status in ("clinched", "out", "open"):
+                need = Need(1, place, status, True)
+                assert needs_words.describe(need) == describe(need)
+            for kind in KINDS:
+                line = NeedLine(kind, place, max(place, 4))
+                assert needs_words.line(line).text == _line_text(line), line
+
+
+KINDS = ("finished", "clinched_place", "clinched_prize", "no_prize", "not_above", "contention")
+KINDS += ("finishes",)
 
 
 @pytest.fixture
