@@ -15,6 +15,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
+from pairings import needs_words
 from pairings.engine.needs import (
     MARGIN_BOUND,
     Behind,
@@ -26,7 +29,6 @@ from pairings.engine.needs import (
     Standing,
     compute_needs,
     describe,
-    summarize_groups,
 )
 from tournament.errors import ServiceError
 from tournament.models import Division
@@ -247,20 +249,28 @@ def _need(n: Need, labels: dict[int, str]) -> dict[str, Any]:
 
 
 def _assumptions(mode: str, data: NeedsInput, default: bool, bound: int) -> list[str]:
+    """What the statements assume, in the reader's language (the API asks in English)."""
     out = []
     if default:
-        out.append(f"The division sets no prize places: the top {data.places} are assumed.")
+        out.append(
+            _("The division sets no prize places: the top {places} are assumed.").format(
+                places=data.places
+            )
+        )
     if mode == "exact":
         out.append(
-            "Exact for the games still to play; a margin counts up to "
-            f"{bound} (the spread cap, or {MARGIN_BOUND} without one). Players level on "
-            "wins, losses and spread are placed as the standings list them (seed rating, "
-            "then a fixed draw)."
+            _(
+                "Exact for the games still to play; a margin counts up to {bound} (the spread "
+                "cap, or {most} without one). Players level on wins, losses and spread are "
+                "placed as the standings list them (seed rating, then a fixed draw)."
+            ).format(bound=bound, most=MARGIN_BOUND)
         )
     elif mode == "bounds":
         out.append(
-            "Rounds are still to be paired: only what holds whatever the pairings and "
-            f"results (each game counted up to a margin of {bound}) is shown."
+            _(
+                "Rounds are still to be paired: only what holds whatever the pairings and "
+                "results (each game counted up to a margin of {bound}) is shown."
+            ).format(bound=bound)
         )
     return out
 
@@ -291,7 +301,7 @@ def division_needs(
     for number in sorted(result, key=lambda n: (ranks.get(n) is None, ranks.get(n) or 0, n)):
         pn = result[number]
         mode = pn.mode
-        groups = summarize_groups(pn, data.places, labels)
+        groups = needs_words.groups(pn, data.places, labels)
         views.append(
             NeedsView(
                 number=number,
@@ -306,7 +316,7 @@ def division_needs(
         mode = "final" if not data.pending and not data.future_margins else "exact"
     if player is not None and not result:
         views.append(
-            NeedsView(player, names[player], None, ["Withdrawn: not ranked, no prize place."])
+            NeedsView(player, names[player], None, [_("Withdrawn: not ranked, no prize place.")])
         )
     bounds = [g.margin for g in data.pending] + list(data.future_margins)
     bound = max(bounds) if bounds else MARGIN_BOUND
@@ -322,7 +332,8 @@ def division_needs(
 
 
 def needs_as_dict(result: DivisionNeeds) -> dict[str, Any]:
-    """The JSON the API and ``manage.py needs --json`` give."""
+    """The JSON the API and ``manage.py needs --json`` give (worded in the active language:
+    the API and the command ask for English)."""
     data = asdict(result)
     for player in data["players"]:
         player.pop("groups", None)

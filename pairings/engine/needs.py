@@ -44,6 +44,7 @@ from .needs_terms import (
     Condition,
     Margin,
     Need,
+    NeedLine,
     NeedsInput,
     Pending,
     PlayerNeeds,
@@ -58,6 +59,7 @@ __all__ = [
     "Margin",
     "Need",
     "NeedGroup",
+    "NeedLine",
     "NeedsInput",
     "Pending",
     "PlayerNeeds",
@@ -66,6 +68,7 @@ __all__ = [
     "describe",
     "summarize",
     "summarize_groups",
+    "summary_lines",
     "holds",
     "ordinal",
     "player_needs",
@@ -213,6 +216,7 @@ def _final(data: NeedsInput, by_number: dict[int, Standing], n: int) -> PlayerNe
     for k in range(1, data.places + 1):
         status = "clinched" if place <= k else "out"
         out.needs.append(Need(n, k, status, True, ((),) if status == "clinched" else (), ""))
+    out.place = place
     out.summary.append(f"Finished {ordinal(place)}.")
     return out
 
@@ -258,21 +262,22 @@ def _bounds(data: NeedsInput, by_number: dict[int, Standing], n: int) -> PlayerN
 
 
 def _bounds_summary(needs: list[Need], places: int) -> list[str]:
+    return [_line_text(line) for line in _bounds_lines(needs, places)]
+
+
+def _bounds_lines(needs: list[Need], places: int) -> list[NeedLine]:
     clinched = [d.place for d in needs if d.status == "clinched"]
     reachable = [d.place for d in needs if d.status != "out"]
-    lines = []
     if clinched:
         k = min(clinched)
-        lines.append("Clinched 1st place." if k == 1 else f"Clinched {ordinal(k)} place or better.")
         if k == places and k > 1:
-            lines[-1] = f"Clinched a prize ({ordinal(k)} or better)."
-    elif not reachable:
-        lines.append(f"Can no longer finish in the prizes (top {places}).")
-    elif min(reachable) > 1:
-        lines.append(f"Can no longer finish above {ordinal(min(reachable))}.")
-    else:
-        lines.append("Still in contention for 1st.")
-    return lines
+            return [NeedLine("clinched_prize", k, places)]
+        return [NeedLine("clinched_place", k, places)]
+    if not reachable:
+        return [NeedLine("no_prize", 0, places)]
+    if min(reachable) > 1:
+        return [NeedLine("not_above", min(reachable), places)]
+    return [NeedLine("contention", 1, places)]
 
 
 # --------------------------------------------------------------------------- exact
@@ -777,35 +782,59 @@ def _group(need: Need, names: Mapping[int, str] | None) -> NeedGroup:
     return NeedGroup(text, _target(need), common, tuple(rest), not need.exact)
 
 
-def summarize_groups(
-    pn: PlayerNeeds, places: int, names: Mapping[int, str] | None = None
-) -> list[NeedGroup]:
-    """A player's needs in a few statements: the places still open (with their conditions
-    when exact), the best place clinched, and what is out of reach."""
+def summary_lines(pn: PlayerNeeds, places: int) -> list[NeedLine]:
+    """A player's needs in a few statements, as data: the places still open (with their
+    conditions when exact), the best place clinched, and what is out of reach. The shell
+    words them in the reader's language; ``summarize_groups`` in English."""
     if pn.mode == "final" or not pn.needs:
-        return [NeedGroup(line) for line in pn.summary]
+        return [NeedLine("finished", pn.place, places)] if pn.place is not None else []
     if pn.mode == "bounds":
-        return [NeedGroup(line) for line in _bounds_summary(pn.needs, places)]
-    lines: list[NeedGroup] = []
+        return _bounds_lines(pn.needs, places)
+    lines: list[NeedLine] = []
     clinched = [d.place for d in pn.needs if d.status == "clinched"]
     best_clinched = min(clinched) if clinched else None
     for d in pn.needs:
         if d.status == "open" and (best_clinched is None or d.place < best_clinched):
-            lines.append(_group(d, names))
+            lines.append(NeedLine("need", d.place, places, d))
     reachable = [d.place for d in pn.needs if d.status != "out"]
     if best_clinched is not None and reachable and min(reachable) == best_clinched > 1:
-        text = f"Finishes {ordinal(best_clinched)}: clinched, and cannot finish higher."
-        return [*lines, NeedGroup(text)]
+        return [*lines, NeedLine("finishes", best_clinched, places)]
     if best_clinched is not None:
         if best_clinched == places > 1:
-            lines.append(NeedGroup(f"Clinched a prize ({ordinal(places)} or better)."))
+            lines.append(NeedLine("clinched_prize", places, places))
         else:
-            lines.append(_group(pn.needs[best_clinched - 1], names))
+            lines.append(NeedLine("need", best_clinched, places, pn.needs[best_clinched - 1]))
     if not reachable:
-        lines.append(NeedGroup(f"Can no longer finish in the prizes (top {places})."))
+        lines.append(NeedLine("no_prize", 0, places))
     elif min(reachable) > 1:
-        lines.append(NeedGroup(f"Can no longer finish above {ordinal(min(reachable))}."))
+        lines.append(NeedLine("not_above", min(reachable), places))
     return lines
+
+
+def _line_text(line: NeedLine) -> str:
+    """A statement other than a place's need, in English."""
+    k = ordinal(line.place) if line.place else ""
+    return {
+        "finished": f"Finished {k}.",
+        "clinched_place": "Clinched 1st place."
+        if line.place == 1
+        else f"Clinched {k} place or better.",
+        "clinched_prize": f"Clinched a prize ({k} or better).",
+        "no_prize": f"Can no longer finish in the prizes (top {line.places}).",
+        "not_above": f"Can no longer finish above {k}.",
+        "contention": "Still in contention for 1st.",
+        "finishes": f"Finishes {k}: clinched, and cannot finish higher.",
+    }[line.kind]
+
+
+def summarize_groups(
+    pn: PlayerNeeds, places: int, names: Mapping[int, str] | None = None
+) -> list[NeedGroup]:
+    """A player's needs in a few statements, in English (``summary_lines`` worded)."""
+    return [
+        _group(line.need, names) if line.need is not None else NeedGroup(_line_text(line))
+        for line in summary_lines(pn, places)
+    ]
 
 
 def summarize(pn: PlayerNeeds, places: int, names: Mapping[int, str] | None = None) -> list[str]:

@@ -106,6 +106,25 @@ class PlayerNeeds:
     mode: str  # "exact", "bounds" or "final"
     needs: list[Need] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
+    place: int | None = None  # "final": the place finished (the summary's number)
+
+
+@dataclass(frozen=True)
+class NeedLine:
+    """One statement of a player's needs as data, for the shell to word in the reader's
+    language (``pairings.needs_words``); the engine's English wording is ``summarize``'s.
+
+    ``kind``: ``finished`` (``place``), ``clinched_place`` (bounds: ``place`` or better),
+    ``clinched_prize`` (``place`` is the last prize place), ``no_prize`` (out of the top
+    ``places``), ``not_above`` (cannot finish above ``place``), ``contention`` (still in it
+    for 1st), ``finishes`` (``place`` clinched and nothing higher reachable), ``need`` (one
+    place's ``need``, worded as ``describe`` words it).
+    """
+
+    kind: str
+    place: int = 0
+    places: int = 0
+    need: Need | None = None
 
 
 def holds(need: Need, margins: Mapping[int, int]) -> bool:

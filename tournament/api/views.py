@@ -11,6 +11,7 @@ from typing import Any
 import django_filters
 from django.db.models import F, Prefetch, Q, QuerySet
 from django.http import HttpResponse, HttpResponseBase
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -436,7 +437,10 @@ class Needs(Standings):
                 raise ServiceError(
                     "below_minimum", field="player", what="player", minimum=1, value=player
                 )
-        return Response(needs_as_dict(division_needs(d, player)))
+        # the API's words stay English, whatever language the request asks for (a program
+        # reads them; its structured fields say the same in every language)
+        with translation.override("en"):
+            return Response(needs_as_dict(division_needs(d, player)))
 
 
 @extend_schema(

@@ -24,6 +24,7 @@ from pairings.needs import (
     needs_input,
     prepared_from_standings,
 )
+from pairings.needs_words import all_of, listed
 from ratings.division import estimates_from, snapshot_rating_input
 from tournament.errors import ServiceError
 from tournament.selectors import RoundProgress, last_round_number, last_scored_round
@@ -532,15 +533,20 @@ NEED_LEAD = 2  # conditions named up front; the rest are in the list
 def _and_more(conditions: list[str]) -> str:
     """The first conditions, "; "-separated (a condition may hold a comma), then how many
     more: "you win; #2 Eads, Ed loses; and 4 more results"."""
-    shown = "; ".join(conditions[:NEED_LEAD])
+    shown = listed(conditions[:NEED_LEAD])
     more = len(conditions) - NEED_LEAD
-    return f"{shown}; and {more} more result{'s' if more != 1 else ''}" if more > 0 else shown
+    if more <= 0:
+        return shown
+    return ngettext(
+        "{conditions}; and {count} more result", "{conditions}; and {count} more results", more
+    ).format(conditions=shown, count=more)
 
 
 def need_rows(groups: list[NeedGroup]) -> list[dict[str, Any]]:
     """The player's page's "What you need": short statements as they are; a long one as its
     place and what every way needs ("2nd or better: in every way, you win; then one of 6 sets
-    of results on other boards"), the full list of ways in a <details> under it."""
+    of results on other boards"), the full list of ways in a <details> under it. Worded in
+    the page's language (``pairings.needs_words`` words the groups)."""
     rows: list[dict[str, Any]] = []
     for g in groups:
         if not g.head or len(g.text) <= NEED_SHORT:
@@ -548,22 +554,38 @@ def need_rows(groups: list[NeedGroup]) -> list[dict[str, Any]]:
             continue
         if len(g.ways) == 1:
             conditions = [*g.common, *g.ways[0]]
-            lead = f"{g.head} if {_and_more(conditions)}."
-            items, summary = conditions, "Every result it needs"
+            # Translators: {head} is a place ("2nd or better"), {conditions} what it needs
+            lead = _("{head} if {conditions}.").format(
+                head=g.head, conditions=_and_more(conditions)
+            )
+            items, summary = conditions, _("Every result it needs")
         else:
             count = len(g.ways)
-            elsewhere = f"one of {count} sets of results on other boards"
-            lead = (
-                f"{g.head}: in every way, {_and_more(list(g.common))}; then {elsewhere}."
-                if g.common
-                else f"{g.head}: {elsewhere}."
-            )
-            items = [" and ".join(w) for w in g.ways]
+            if g.common:
+                lead = ngettext(
+                    "{head}: in every way, {conditions}; then one of {count} set of results "
+                    "on other boards.",
+                    "{head}: in every way, {conditions}; then one of {count} sets of results "
+                    "on other boards.",
+                    count,
+                ).format(head=g.head, conditions=_and_more(list(g.common)), count=count)
+            else:
+                lead = ngettext(
+                    "{head}: one of {count} set of results on other boards.",
+                    "{head}: one of {count} sets of results on other boards.",
+                    count,
+                ).format(head=g.head, count=count)
+            items = [all_of(w) for w in g.ways]
             if g.common and len(g.common) > NEED_LEAD:
-                items = ["In every way: " + " and ".join(g.common), *items]
-            summary = f"All {count} ways, simplest first"
+                items = [
+                    _("In every way: {conditions}").format(conditions=all_of(g.common)),
+                    *items,
+                ]
+            summary = ngettext(
+                "All {count} way, simplest first", "All {count} ways, simplest first", count
+            ).format(count=count)
         if g.example:
-            lead += " These are examples: there are other ways."
+            lead = _("{statement} These are examples: there are other ways.").format(statement=lead)
         rows.append({"text": g.text, "lead": lead, "items": items, "summary": summary})
     return rows
 
