@@ -40,6 +40,7 @@ WORDS = {
         "check in": "je suis là : pointez-moi",
         "checked in": "vous êtes pointé. bonne chance !",
         "round": "appariements de la ronde 1",
+        "mail": "l’inscription compte une fois confirmée ici",
     },
     "es": {
         "sent": "revisa tu correo",
@@ -47,6 +48,7 @@ WORDS = {
         "check in": "estoy aquí: registrar mi llegada",
         "checked in": "tu llegada está registrada. ¡buena suerte!",
         "round": "emparejamientos de la ronda 1",
+        "mail": "la inscripción cuenta en cuanto la confirmes aquí",
     },
     "pl": {
         "sent": "sprawdź pocztę",
@@ -54,6 +56,7 @@ WORDS = {
         "check in": "jestem na miejscu: potwierdź moją obecność",
         "checked in": "twoja obecność jest potwierdzona. powodzenia!",
         "round": "kojarzenia rundy 1",
+        "mail": "zgłoszenie liczy się po potwierdzeniu tutaj",
     },
 }
 ENTRANT = {"fr": "Lefèvre, Éloïse", "es": "Núñez, Iñigo", "pl": "Żółkiewski, Łucja"}
@@ -115,6 +118,8 @@ def test_a_player_enters_checks_in_and_reads_the_pairings_in_their_language(
     # the mail, in the language the entrant entered in; its link confirms the entry
     assert [m.to for m in mailbox] == [[f"{language}@example.org"]]
     assert " ".join(mailbox[0].subject.lower().split()) == words["subject"]
+    body = " ".join(mailbox[0].body.lower().split())
+    assert words["mail"] in body and "someone" not in body, body
     confirm = re.search(r"http://\S+/entry/confirm/\S+/", mailbox[0].body).group(0)
     phone.goto(confirm)
     _page_in(phone, language, "confirmation", found, wide)
