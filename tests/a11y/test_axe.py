@@ -14,6 +14,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
+import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
@@ -34,6 +35,9 @@ REPO = Path(__file__).resolve().parents[2]
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 FAILING = {"serious", "critical"}
 PHONE = {"width": 360, "height": 780}
+# words a page must say in a language: the weekend's "Move" button once read "Coup" (a move
+# in a game) and its start date "Débuts" (who starts games), one msgid for two meanings
+SAID = {"fr": {"console weekend": (["Déplacer", "Début"], ["Coup", "Débuts"])}}
 
 
 def _pages() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -186,17 +190,35 @@ def _check(page, kind: str, path: str, found: list[str], wide: list[str]) -> Non
 
 
 def test_every_page_kind_passes_axe_and_fits_a_phone(live_server, browser, tmp_path):
+    _every_page_kind(live_server, browser, tmp_path, locale=None)
+
+
+@pytest.mark.slow(seconds=40)  # the demo database, then chromium through 50 pages with axe-core
+def test_every_page_kind_in_french_passes_axe_and_fits_a_phone(live_server, browser, tmp_path):
+    """The same pages read by a French browser (its Accept-Language): longer words (French
+    headings, column names, buttons) must wrap, not widen the page; the venue screen keeps the
+    tournament's language (English here), as it does for every visitor."""
+    from tests.i18n.conftest import compile_catalogues
+
+    compile_catalogues()
+    _every_page_kind(live_server, browser, tmp_path, locale="fr")
+
+
+def _every_page_kind(live_server, browser, tmp_path, locale: str | None) -> None:
     public, signed_in = _pages()
     get_user_model().objects.filter(username="director").delete()
     from tournament.demo import ensure_director
 
     ensure_director(password="pw-long-enough-1")
     # the site forbids inline scripts (CSP); the test injects axe past it, the site is unchanged
-    page = browser.new_context(viewport=PHONE, bypass_csp=True).new_page()
+    options = {"locale": locale} if locale else {}
+    page = browser.new_context(viewport=PHONE, bypass_csp=True, **options).new_page()
     found: list[str] = []
     wide: list[str] = []
+    read_in: dict[str, str | None] = {}
     for kind, path in public:
         _audit(page, live_server.url, kind, path, found, wide)
+        read_in[kind] = page.get_attribute("html", "lang")
     page.goto(live_server.url + reverse("accounts:login"))
     page.fill("#id_username", "director")
     page.fill("#id_password", "pw-long-enough-1")
@@ -204,6 +226,13 @@ def test_every_page_kind_passes_axe_and_fits_a_phone(live_server, browser, tmp_p
     page.wait_for_load_state()
     for kind, path in signed_in:
         _audit(page, live_server.url, kind, path, found, wide)
+        read_in[kind] = page.get_attribute("html", "lang")
+        said, not_said = SAID.get(locale or "en", {}).get(kind, ([], []))
+        text = page.locator("main").inner_text()
+        assert all(w in text for w in said) and not any(w in text for w in not_said), (kind, text)
+    if locale:  # every page in the browser's language but the room's screen
+        assert read_in.pop("venue screen") == "en"
+        assert {k: v for k, v in read_in.items() if v != locale} == {}
     (tmp_path / "axe.json").write_text(json.dumps(found, indent=1))
     assert not found, "serious/critical axe-core violations:\n" + "\n".join(found)
     assert not wide, "pages that scroll sideways at 360 px:\n" + "\n".join(wide)

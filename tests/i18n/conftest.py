@@ -14,6 +14,12 @@ from tests.core.conftest import browser  # noqa: F401  (the switcher's browser t
 
 @pytest.fixture(scope="session", autouse=True)
 def compiled_catalogues() -> None:
+    compile_catalogues()
+
+
+def compile_catalogues() -> None:
+    """Compile each ``django.po`` whose ``.mo`` is missing or older (tests elsewhere that read a
+    language call it too: tests/a11y's French pass)."""
     stale = [
         po
         for po in sorted((REPO / "locale").glob("*/LC_MESSAGES/django.po"))
