@@ -50,7 +50,7 @@ DEVELOPMENT = env_bool("GIBSON_DEVELOPMENT", not os.environ.get("DATABASE_URL"))
 # start are not the test process and read their settings as a real site would.
 TESTING = env_bool("GIBSON_TESTING", False)
 # Requests that cost a worker seconds (PDFs, exports, pairing proposals): how many one client
-# address may ask for (tournament/web/ratelimit.py); past it a 429 names the limit.
+# address may ask for (tournament/throttle.py); past it a 429 names the limit.
 # The test process sweeps hundreds of pages in one test; tests of the limit set their own.
 HEAVY_RATE = os.environ.get("GIBSON_HEAVY_RATE", "100000/hour" if TESTING else "60/minute")
 HEAVY_RATE = HEAVY_RATE.strip()
@@ -308,7 +308,7 @@ AXES_RESET_ON_SUCCESS = True
 # A fixed cool-off: the lockout page's "try again at" stays true while someone keeps trying.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "tournament.web.accounts.lockout"
-AXES_CLIENT_IP_CALLABLE = "tournament.web.addresses.client_address"
+AXES_CLIENT_IP_CALLABLE = "tournament.throttle.client_address"
 AXES_VERBOSE = False
 
 # The test process hashes with PBKDF2 at one iteration (tests/hashers.py): Django's 1,000,000

@@ -43,9 +43,9 @@ from ..models import Division, Entry, Game, Player, Round, Tournament
 from ..selectors import division_by_key, near_duplicates, pairings_after
 from ..services import results
 from ..shapes import standings_row
+from ..throttle import heavy_wait
 from ..web.caching import PUBLIC_CACHE_CONTROL, serve_cached, site_version, tournament_version
 from ..web.chances import cached_chances
-from ..web.ratelimit import heavy_wait
 from . import serializers as s
 from .permissions import (
     require_director,

@@ -47,9 +47,10 @@ from ..reports.build import KINDS, DivisionData, build_report, report_event
 from ..reports.layout import page_size
 from ..reports.tasks import division_scorecards
 from ..siteurl import unreachable_warning
+from ..throttle import heavy_wait
 from .health import is_queue_error, redis_answers
 from .permissions import DIRECTOR, DivisionMoved, NeedsSignIn, division_by_slug, staff_tournament
-from .ratelimit import heavy_wait, too_many
+from .ratelimit import too_many
 
 PER_PAGE = (1, 2, 4)
 EXPORT_TYPES = {

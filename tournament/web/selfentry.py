@@ -66,7 +66,7 @@ from ..services.selfentry import (
     spend_refused_report,
 )
 from ..services.venue import venue_reports
-from .addresses import client_address
+from ..throttle import client_address
 from .caching import division_read, tournament_version
 from .errors import busy_refusal
 from .forms.selfentry import ConfirmForm, DisputeForm, ReportForm
