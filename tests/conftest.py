@@ -314,7 +314,7 @@ def _empty_page_cache():
     yield
     from django.core.cache import cache
 
-    from tournament.web import caching
+    from tournament import cache as caching
 
     caching.reset_failures()
     try:

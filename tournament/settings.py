@@ -89,7 +89,7 @@ MAX_IMPORT_PLAYER_ROUNDS = _env_int("GIBSON_MAX_IMPORT_PLAYER_ROUNDS", 40_000)
 # at once (tests/console/test_import_jobs.py runs the thread for real).
 IMPORT_JOB_RUNNER = "inline" if TESTING else "auto"
 # Public pages serve prize chances computed this many seconds ago rather than simulate again
-# at every result (tournament/web/chances.py); the API and the command are always current.
+# at every result (tournament/chances.py); the API and the command are always current.
 # The tests read pages right after a change, so they see the current version.
 GIBSON_CHANCES_PAGE_SECONDS = _env_int("GIBSON_CHANCES_PAGE_SECONDS", 0 if TESTING else 30)
 # ... and simulate at most this many games for a page (at least 1,000 playings of the event);
@@ -458,7 +458,7 @@ CELERY_BEAT_SCHEDULE = {
 
 
 # Derived pages (standings, player pages, tourney.js) are cached where every worker process
-# sees them, under versions every write bumps (tournament.web.caching): Redis when there is
+# sees them, under versions every write bumps (tournament.cache): Redis when there is
 # one; otherwise files under DATA_DIR/cache, which work across gunicorn's processes with no
 # server and, unlike the database cache, add no writes to the SQLite file that result entry
 # is writing to. Never the per-process memory cache: each worker would compute each change

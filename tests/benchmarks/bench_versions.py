@@ -94,7 +94,7 @@ def _forget() -> None:
     from django.core.cache import cache
 
     from ratings.engine import systems
-    from tournament.web import caching
+    from tournament import cache as caching
 
     cache.clear()
     caching.reset_failures()  # also this process's copies of cached pages

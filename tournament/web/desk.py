@@ -41,6 +41,7 @@ from tournament.errors import ServiceError
 from tournament.interchange.exports import export_formats, render_export
 from tournament.selectors import last_round_number, last_scored_round
 
+from ..health import is_queue_error, redis_answers
 from ..models import Division, PaperSize, Tournament
 from ..reports import ReportError
 from ..reports.build import KINDS, DivisionData, build_report, report_event
@@ -48,7 +49,6 @@ from ..reports.layout import page_size
 from ..reports.tasks import division_scorecards
 from ..siteurl import unreachable_warning
 from ..throttle import heavy_wait
-from .health import is_queue_error, redis_answers
 from .permissions import DIRECTOR, DivisionMoved, NeedsSignIn, division_by_slug, staff_tournament
 from .ratelimit import too_many
 
