@@ -298,11 +298,12 @@ def _limit_windows_start_with_the_test(monkeypatch):
     import math
     import time
 
-    from tournament.web import accounts, gate, ratelimit
+    from tournament import throttle
+    from tournament.web import accounts
 
     now = time.time()
     clock = _ShiftedTime(math.floor(now / 3600 + 1) * 3600 - now)
-    for module in (accounts, gate, ratelimit):
+    for module in (accounts, throttle):
         monkeypatch.setattr(module, "time", clock)
 
 
@@ -313,7 +314,7 @@ def _empty_page_cache():
     yield
     from django.core.cache import cache
 
-    from tournament.web import caching
+    from tournament import cache as caching
 
     caching.reset_failures()
     try:

@@ -27,7 +27,7 @@ class TournamentConfig(AppConfig):
         # a round paired or re-paired: its subscribers' pairing notices, after the commit
         register_audit_hook("pairing notices", on_audited_write)
 
-        from .web.chances import refresh_on_change
+        from .chances import refresh_on_change
 
         register_audit_hook("prize chances on a worker", refresh_on_change)
 

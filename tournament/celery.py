@@ -9,5 +9,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 app = Celery("gibson")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-# the prize chances' refresh (tournament.web.chances) lives beside the cache it fills
-app.autodiscover_tasks(["tournament.web"], related_name="chances")
+# the prize chances' refresh (tournament.chances) lives beside the cache it fills
+app.autodiscover_tasks(["tournament"], related_name="chances")

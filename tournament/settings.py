@@ -50,7 +50,7 @@ DEVELOPMENT = env_bool("GIBSON_DEVELOPMENT", not os.environ.get("DATABASE_URL"))
 # start are not the test process and read their settings as a real site would.
 TESTING = env_bool("GIBSON_TESTING", False)
 # Requests that cost a worker seconds (PDFs, exports, pairing proposals): how many one client
-# address may ask for (tournament/web/ratelimit.py); past it a 429 names the limit.
+# address may ask for (tournament/throttle.py); past it a 429 names the limit.
 # The test process sweeps hundreds of pages in one test; tests of the limit set their own.
 HEAVY_RATE = os.environ.get("GIBSON_HEAVY_RATE", "100000/hour" if TESTING else "60/minute")
 HEAVY_RATE = HEAVY_RATE.strip()
@@ -89,7 +89,7 @@ MAX_IMPORT_PLAYER_ROUNDS = _env_int("GIBSON_MAX_IMPORT_PLAYER_ROUNDS", 40_000)
 # at once (tests/console/test_import_jobs.py runs the thread for real).
 IMPORT_JOB_RUNNER = "inline" if TESTING else "auto"
 # Public pages serve prize chances computed this many seconds ago rather than simulate again
-# at every result (tournament/web/chances.py); the API and the command are always current.
+# at every result (tournament/chances.py); the API and the command are always current.
 # The tests read pages right after a change, so they see the current version.
 GIBSON_CHANCES_PAGE_SECONDS = _env_int("GIBSON_CHANCES_PAGE_SECONDS", 0 if TESTING else 30)
 # ... and simulate at most this many games for a page (at least 1,000 playings of the event);
@@ -308,7 +308,7 @@ AXES_RESET_ON_SUCCESS = True
 # A fixed cool-off: the lockout page's "try again at" stays true while someone keeps trying.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "tournament.web.accounts.lockout"
-AXES_CLIENT_IP_CALLABLE = "tournament.web.addresses.client_address"
+AXES_CLIENT_IP_CALLABLE = "tournament.throttle.client_address"
 AXES_VERBOSE = False
 
 # The test process hashes with PBKDF2 at one iteration (tests/hashers.py): Django's 1,000,000
@@ -458,7 +458,7 @@ CELERY_BEAT_SCHEDULE = {
 
 
 # Derived pages (standings, player pages, tourney.js) are cached where every worker process
-# sees them, under versions every write bumps (tournament.web.caching): Redis when there is
+# sees them, under versions every write bumps (tournament.cache): Redis when there is
 # one; otherwise files under DATA_DIR/cache, which work across gunicorn's processes with no
 # server and, unlike the database cache, add no writes to the SQLite file that result entry
 # is writing to. Never the per-process memory cache: each worker would compute each change

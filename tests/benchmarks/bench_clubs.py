@@ -218,7 +218,7 @@ def build(members: int, years: int, seed: int = 7, slug: str = "bench") -> dict:
 def _clear_cache() -> None:
     from django.core.cache import cache
 
-    from tournament.web import caching
+    from tournament import cache as caching
 
     cache.clear()
     caching.reset_failures()

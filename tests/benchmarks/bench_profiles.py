@@ -207,7 +207,7 @@ def build(players: int, games: int, seed: int = 11, big_events: int = 500) -> di
 def _empty_cache() -> None:
     from django.core.cache import cache
 
-    from tournament.web import caching
+    from tournament import cache as caching
 
     cache.clear()
     caching.reset_failures()  # this process's copies of cached pages too

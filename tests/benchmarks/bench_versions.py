@@ -111,7 +111,11 @@ def _forget(new_result: Callable[[], None] | None = None) -> None:
     from django.core.cache import cache
 
     from ratings.engine import elo, systems
-    from tournament.web import caching
+
+    try:  # the page caches' module (tournament/web/caching.py before the concept grid)
+        from tournament import cache as caching
+    except ImportError:
+        from tournament.web import caching
 
     if new_result is not None:
         new_result()

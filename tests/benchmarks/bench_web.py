@@ -146,7 +146,7 @@ def queries_per_url(urls: dict[str, str]) -> dict[str, dict[str, float]]:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from tournament.web import caching
+    from tournament import cache as caching
 
     def empty() -> None:
         cache.clear()

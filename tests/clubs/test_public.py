@@ -513,7 +513,7 @@ def _build_club(name: str, nights: int, members: int, org) -> None:
 
 
 def _queries(url: str) -> int:
-    from tournament.web import caching
+    from tournament import cache as caching
 
     caching.reset_failures()
     from django.core.cache import cache

@@ -143,8 +143,8 @@ def test_an_upload_is_imported_by_a_real_worker(client, settings):
 
     from tests.console.test_import_jobs import archive, founder
     from tournament.celery import app
+    from tournament.health import worker_replies
     from tournament.models import Game, ImportJob
-    from tournament.web.health import worker_replies
 
     settings.IMPORT_JOB_RUNNER = "auto"
     client.force_login(founder())

@@ -14,15 +14,15 @@ from django.utils.http import http_date, parse_http_date
 
 from pairings.services.store import PlannedGame, save_round_pairings
 from tournament import services
-from tournament.formats import parse_tourney_js
-from tournament.models import Tournament
-from tournament.web import feeds
-from tournament.web.caching import (
+from tournament.cache import (
     PUBLIC_CACHE_CONTROL,
     _page_key,
     cache_add,
     tournament_version,
 )
+from tournament.formats import parse_tourney_js
+from tournament.models import Tournament
+from tournament.web import feeds
 
 pytestmark = pytest.mark.django_db
 

@@ -19,10 +19,10 @@ from django.urls import reverse
 
 from pairings.services.store import PlannedGame, save_round_pairings
 from tests.core.conftest import make_director
+from tournament import cache as caching
 from tournament import services
 from tournament.errors import ServiceError
 from tournament.models import AuditEvent, Tournament
-from tournament.web import caching
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def fresh_worker_answers():
     """Each test asks about workers afresh: no answer kept from another test's broker."""
-    from tournament.web import health
+    from tournament import health
 
     health.forget_worker_answers()
     yield
@@ -42,7 +42,7 @@ def any_disk(settings):
     ],
 )
 def test_disk_space_is_reported(client, settings, monkeypatch, free, status, text):
-    from tournament.web import health
+    from tournament import health
 
     settings.REDIS_URL = ""
     settings.LOW_DISK_MB, settings.FULL_DISK_MB = 500, 50
@@ -54,7 +54,7 @@ def test_disk_space_is_reported(client, settings, monkeypatch, free, status, tex
 def test_free_space_is_read_where_the_site_writes(settings, tmp_path):
     import shutil
 
-    from tournament.web.health import free_disk_mb
+    from tournament.health import free_disk_mb
 
     settings.DATA_DIR = tmp_path
     assert free_disk_mb() == shutil.disk_usage(tmp_path).free // (1024 * 1024)
@@ -150,7 +150,7 @@ def test_ok_with_redis_and_a_worker(client, settings, own_redis, point_celery, t
 def test_no_worker_is_asked_once_not_on_every_request(client, settings, own_redis, point_celery):
     """Without a worker a ping waits its whole timeout; a monitor polling every few seconds
     must not pay it each time (the benchmarks' servers never came up waiting on it)."""
-    from tournament.web import health
+    from tournament import health
 
     settings.REDIS_URL = own_redis.url
     point_celery(own_redis.url)
@@ -180,8 +180,8 @@ def test_no_worker_is_asked_once_not_on_every_request(client, settings, own_redi
 def test_a_stale_answer_is_given_while_asked_again_then_asked_in_the_request(monkeypatch):
     from django.core.cache import cache
 
+    from tournament import health
     from tournament.celery import app
-    from tournament.web import health
 
     broker = str(app.conf.broker_url)
     cache.delete(health._cache_key(broker))

@@ -1,7 +1,7 @@
 """Rating lists, profiles and head-to-head are cached per site version for anonymous visitors.
 
 These pages read across every tournament and list, so their stamp is one small query over all
-of them (tournament.web.caching.site_version): any write anywhere gives a new stamp, a repeat
+of them (tournament.cache.site_version): any write anywhere gives a new stamp, a repeat
 visit costs that one query, and a poller sending the ETag back gets 304.
 """
 
@@ -12,8 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.core.conftest import make_director
+from tournament import cache as caching
 from tournament import services
-from tournament.web import caching
 
 pytestmark = pytest.mark.django_db
 

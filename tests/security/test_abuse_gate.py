@@ -22,7 +22,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle as DrfAnon
 
 from tests.selfentry.conftest import build_event, token
-from tournament import filecache
+from tournament import filecache, throttle
 from tournament.api import throttling
 from tournament.models import AuditEvent, PendingResult, Tournament
 from tournament.services import selfentry
@@ -95,10 +95,10 @@ def test_the_gate_opens_when_the_wait_is_over(two_a_minute, monkeypatch):
     client = APIClient()
     for _ in range(3):
         client.get(RATINGS, REMOTE_ADDR="203.0.113.12")
-    assert gate.wait_at_gate("api", "203.0.113.12") > 0
-    later = gate.time.time() + 61  # the gate's clock (tests/conftest.py starts it each test)
-    monkeypatch.setattr(gate.time, "time", lambda: later)
-    assert gate.wait_at_gate("api", "203.0.113.12") == 0
+    assert throttle.wait_at_gate("api", "203.0.113.12") > 0
+    later = throttle.time.time() + 61  # the gate's clock (tests/conftest.py starts it each test)
+    monkeypatch.setattr(throttle.time, "time", lambda: later)
+    assert throttle.wait_at_gate("api", "203.0.113.12") == 0
 
 
 def test_a_failing_cache_leaves_the_gate_open_and_the_throttle_still_limits(
@@ -112,7 +112,7 @@ def test_a_failing_cache_leaves_the_gate_open_and_the_throttle_still_limits(
         def get(self, *args, **kwargs):
             raise ConnectionError("cache down")
 
-    monkeypatch.setattr(gate, "cache", Broken())
+    monkeypatch.setattr(throttle, "cache", Broken())  # the gate's store
     calls = _throttle_calls(monkeypatch)
     assert client.get(RATINGS, REMOTE_ADDR="203.0.113.13").status_code == 429
     assert calls == [1]  # refused by the throttle itself

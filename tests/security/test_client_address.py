@@ -10,7 +10,7 @@ from django.test import RequestFactory
 from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle
 
-from tournament.web.addresses import client_address
+from tournament.throttle import client_address
 
 pytestmark = pytest.mark.django_db
 

@@ -112,7 +112,7 @@ def division_loads(monkeypatch) -> list[str]:
         return rounds(division, *args, **kwargs)
 
     monkeypatch.setattr(selectors.DivisionSnapshot, "load", classmethod(snapshot))
-    # the rows a version's pages share (web.caching.division_read) are such a load too
+    # the rows a version's pages share (tournament.cache.division_read) are such a load too
     read = DivisionRead.load.__func__
 
     def rows(cls, division, *args, **kwargs):

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 
 from tournament import services
+from tournament.cache import tournament_version
 from tournament.services import clock as svc
-from tournament.web.caching import tournament_version
 
 from .conftest import T0
 

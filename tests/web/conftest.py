@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pairings.services.store import PlannedGame, save_round_pairings
+from tournament import cache as caching
 from tournament import services
-from tournament.web import caching
 
 
 @pytest.fixture(autouse=True)

@@ -50,27 +50,27 @@ def test_pages_reuse_recent_chances_while_the_api_follows_each_result(published,
     """A result every few seconds must not start a simulation for the pages at each one:
     within GIBSON_CHANCES_PAGE_SECONDS the pages serve the chances last computed, the API
     the current version's."""
-    from tournament.web import chances as web_chances
+    from tournament import chances as chance_cache
 
     t, d = published
     settings.GIBSON_CHANCES_PAGE_SECONDS = 3600
     runs: list[int] = []
-    real = web_chances._compute
+    real = chance_cache._compute
 
     def counted(*args, **kwargs):
         runs.append(1)
         return real(*args, **kwargs)
 
-    web_chances._compute = counted
+    chance_cache._compute = counted
     try:
-        before = web_chances.page_chances(d)
+        before = chance_cache.page_chances(d)
         services.record_result(d, 2, 1, 400, 300)  # a new version
-        assert web_chances.page_chances(d) == before and len(runs) == 1
-        now = web_chances.cached_chances(d)  # the API's read: the current version
+        assert chance_cache.page_chances(d) == before and len(runs) == 1
+        now = chance_cache.cached_chances(d)  # the API's read: the current version
         assert len(runs) == 2 and now != before
         settings.GIBSON_CHANCES_PAGE_SECONDS = 0
         services.record_result(d, 2, 2, 390, 380)
-        web_chances.page_chances(d)
+        chance_cache.page_chances(d)
         assert len(runs) == 3
     finally:
-        web_chances._compute = real
+        chance_cache._compute = real

@@ -10,11 +10,10 @@ import time
 
 import pytest
 
-from tournament import services
+from tournament import chances as chance_cache
+from tournament import health, services
+from tournament.cache import cache_get, tournament_version
 from tournament.celery import app
-from tournament.web import chances as web_chances
-from tournament.web import health
-from tournament.web.caching import cache_get, tournament_version
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
@@ -34,7 +33,7 @@ class Counted:
 
     def __init__(self) -> None:
         self.runs = 0
-        self.real = web_chances._compute
+        self.real = chance_cache._compute
 
     def __call__(self, *args, **kwargs):
         self.runs += 1
@@ -44,14 +43,14 @@ class Counted:
 @pytest.fixture
 def queue(monkeypatch) -> Queue:
     q = Queue()
-    monkeypatch.setattr(web_chances.refresh_chances, "apply_async", q)
+    monkeypatch.setattr(chance_cache.refresh_chances, "apply_async", q)
     return q
 
 
 @pytest.fixture
 def counted(monkeypatch) -> Counted:
     c = Counted()
-    monkeypatch.setattr(web_chances, "_compute", c)
+    monkeypatch.setattr(chance_cache, "_compute", c)
     return c
 
 
@@ -75,7 +74,7 @@ def test_without_a_worker_a_result_queues_nothing_and_a_page_computes(
     # of the write is one: it queues no task)
     chances = [c for c in callbacks if "announce_on_commit" not in c.__qualname__]
     assert queue.sent == [] and chances == []
-    web_chances.page_chances(d)
+    chance_cache.page_chances(d)
     assert counted.runs == 1
 
 
@@ -104,19 +103,19 @@ def test_with_a_worker_pages_serve_the_last_version_until_the_worker_stored_the_
 ):
     t, d = event
     settings.GIBSON_CHANCES_PAGE_SECONDS = 0  # no "recent enough": only the queue holds pages
-    monkeypatch.setattr(web_chances, "worker_known_available", lambda: True)
-    before = web_chances.page_chances(d)
+    monkeypatch.setattr(chance_cache, "worker_known_available", lambda: True)
+    before = chance_cache.page_chances(d)
     assert counted.runs == 1
     with django_capture_on_commit_callbacks(execute=True):
         services.record_result(d, 2, 1, 400, 300)
         services.record_result(d, 2, 2, 300, 420)  # one transaction's results: queued once
     assert queue.sent == [(t.slug,)]
     # queued: the pages serve the previous version and compute nothing
-    assert web_chances.page_chances(d) == before and counted.runs == 1
+    assert chance_cache.page_chances(d) == before and counted.runs == 1
     # the worker's run (here, in this process): the new version for every division
-    assert web_chances.refresh_chances(t.slug) == 1
+    assert chance_cache.refresh_chances(t.slug) == 1
     assert counted.runs == 2
-    after = web_chances.page_chances(d)
+    after = chance_cache.page_chances(d)
     assert after != before and counted.runs == 2
     # a setting that changes no chances (the tournament's name) queues nothing
     with django_capture_on_commit_callbacks(execute=True):
@@ -135,18 +134,18 @@ def test_a_broken_queue_is_skipped_and_the_pages_compute(
 
     t, d = event
     settings.GIBSON_CHANCES_PAGE_SECONDS = 0
-    monkeypatch.setattr(web_chances, "worker_known_available", lambda: True)
+    monkeypatch.setattr(chance_cache, "worker_known_available", lambda: True)
 
     def down(*args, **kwargs):
         if broken == "queue down":
             raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
         raise RuntimeError("a bug in the queueing")
 
-    monkeypatch.setattr(web_chances.refresh_chances, "apply_async", down)
+    monkeypatch.setattr(chance_cache.refresh_chances, "apply_async", down)
     with django_capture_on_commit_callbacks(execute=True):
         game = services.record_result(d, 2, 1, 400, 300)
     assert game.score1 == 400  # the result stands
-    web_chances.page_chances(d)
+    chance_cache.page_chances(d)
     assert counted.runs == 1  # not left waiting for a task that was never queued
 
 
@@ -169,8 +168,8 @@ def test_a_real_worker_computes_the_chances_after_a_result(event, lazy_tasks, mo
     t, d = event
     services.publish_tournament(t, True, None)
     counted = Counted()
-    before = web_chances.cached_chances(d)  # the version before the result, computed here
-    monkeypatch.setattr(web_chances, "_compute", counted)
+    before = chance_cache.cached_chances(d)  # the version before the result, computed here
+    monkeypatch.setattr(chance_cache, "_compute", counted)
     worker = start_worker()
     try:
         deadline = time.monotonic() + 60
@@ -181,12 +180,12 @@ def test_a_real_worker_computes_the_chances_after_a_result(event, lazy_tasks, mo
         services.record_result(d, 2, 1, 400, 300)  # commits: the task is queued
         version = tournament_version(t.slug)
         key = f"chances:{version.stamp}:{d.pk}:None"
-        assert web_chances.page_chances(d) in (before, cache_get(key, local=False))
+        assert chance_cache.page_chances(d) in (before, cache_get(key, local=False))
         deadline = time.monotonic() + 60
         while cache_get(key, local=False) is None and time.monotonic() < deadline:
             time.sleep(0.1)
         assert cache_get(key, local=False) is not None, "the worker stored no chances"
-        after = web_chances.page_chances(d)
+        after = chance_cache.page_chances(d)
         assert after != before
         assert counted.runs == 0  # this process simulated nothing
     finally:

@@ -12,6 +12,7 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
 from tests.core.conftest import make_director
+from tournament import cache as caching
 from tournament import services
 from tournament.demo import load_demo
 from tournament.models import Game
@@ -23,7 +24,6 @@ from tournament.selectors import (
     records_by_round,
     running_records,
 )
-from tournament.web import caching
 
 pytestmark = pytest.mark.django_db
 

@@ -21,7 +21,7 @@ from rest_framework.response import Response
 
 from tournament.errors import CODES, ServiceError
 
-from ..web.errors import is_database_busy, is_disk_full
+from ..dbhealth import is_database_busy, is_disk_full
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,7 @@ from rest_framework import throttling
 from rest_framework.mixins import ListModelMixin
 from rest_framework.request import Request
 
-from ..web.addresses import client_address
-from ..web.gate import shut
+from ..throttle import client_address, shut
 
 
 class FallbackCache:
@@ -61,7 +60,7 @@ def request_cost(request: Request, view: Any) -> int:
 
 
 class AnonRateThrottle(throttling.AnonRateThrottle):
-    """Anonymous callers by their real address (tournament.web.addresses): DRF's own class
+    """Anonymous callers by their real address (tournament.throttle): DRF's own class
     reads X-Forwarded-For from any client when NUM_PROXIES is unset, so a script sending a new
     made-up address with each request was never limited (650 of 650 answered). A big page
     counts as the requests its rows are worth (request_cost)."""

@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 
 from ..errors import ServiceError
 from ..services import venue
-from ..web.addresses import client_address
+from ..throttle import client_address
 from .throttling import FALLBACK_CACHE
 
 

@@ -40,13 +40,13 @@ from tournament.errors import ServiceError
 
 from .. import selectors, services
 from ..access import can_keep_score
+from ..cache import PUBLIC_CACHE_CONTROL, serve_cached, site_version, tournament_version
+from ..chances import cached_chances
 from ..models import Division, Entry, Game, Player, Round, Tournament
 from ..selectors import division_by_key, near_duplicates, pairings_after
 from ..services import results
 from ..shapes import standings_row
-from ..web.caching import PUBLIC_CACHE_CONTROL, serve_cached, site_version, tournament_version
-from ..web.chances import cached_chances
-from ..web.ratelimit import heavy_wait
+from ..throttle import heavy_wait
 from . import serializers as s
 from .permissions import (
     require_director,
@@ -465,7 +465,7 @@ class Chances(Standings, _BuiltChances):
     from seeded simulations of the remaining rounds. Refused while the director hides them,
     except to the tournament's staff.
 
-    Computed once per version of the data and kept (tournament.web.chances)."""
+    Computed once per version of the data and kept (tournament.chances)."""
 
     def compute(self) -> Response:
         d = self.division()

@@ -62,14 +62,14 @@ CLI_WORDING: dict[str, str] = {
 
 def _disk_full(exc: Exception) -> bool:
     """The server's disk (or the database's) has no room: nothing was written."""
-    from ..web.errors import is_disk_full
+    from ..dbhealth import is_disk_full
 
     return is_disk_full(exc)
 
 
 def _database_busy(exc: Exception) -> bool:
     """SQLite's (or a PostgreSQL lock timeout's) "another writer holds the lock"."""
-    from ..web.errors import is_database_busy
+    from ..dbhealth import is_database_busy
 
     return is_database_busy(exc)
 

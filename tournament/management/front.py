@@ -26,7 +26,7 @@ the same bytes as a file some 25 times faster. So nginx:
   cookie at all, so it holds no one's token;
 - appends the client's address to ``X-Forwarded-For``; gunicorn runs with
   ``GIBSON_BEHIND_PROXY=1`` and takes that last entry for every per-address limit, never the
-  entries a client wrote itself (tournament/web/addresses.py).
+  entries a client wrote itself (tournament/throttle.py).
 
 The cache lives in ``GIBSON_DATA_DIR/front/cache``; ``restore`` empties it
 (:func:`empty_cache`), after its commit, so no page of the replaced data is served again.

@@ -261,7 +261,7 @@ def audit(
 def bump_tournament_versions(tournament: Tournament | None, action: Action, obj: Any) -> None:
     """Make every cached page of the tournaments the write touches stale, in its transaction.
 
-    Public pages are cached under ``Tournament.content_version`` (tournament.web.caching).
+    Public pages are cached under ``Tournament.content_version`` (tournament.cache).
     Every write records exactly one audit event, so bumping here covers results, pairings,
     registrations, settings, publishing and imports alike; a rolled-back write rolls its
     bump back too. A player's name shows in every tournament they entered, so a player's

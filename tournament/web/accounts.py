@@ -44,7 +44,7 @@ from tournament.services.accounts import (
     sign_up,
 )
 
-from .addresses import client_address
+from ..throttle import client_address
 from .console.setup import show_error
 from .console.staff import accept_invite
 from .forms.staff import SignUpForm

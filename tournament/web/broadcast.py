@@ -29,6 +29,8 @@ from pairings.needs import division_needs, needs_input
 from tournament.languages import room_language
 
 from ..access import can_view
+from ..cache import PUBLIC, Version, cached, data_key, request_version
+from ..chances import chances_hidden, page_chances
 from ..errors import ServiceError
 from ..models import Division, FeaturedBoard, Game, Tournament
 from ..selectors import (
@@ -40,8 +42,6 @@ from ..selectors import (
 )
 from ..selectors.photos import approved_photos
 from ..standings import format_wins
-from .caching import PUBLIC, Version, cached, data_key, request_version
-from .chances import chances_hidden, page_chances
 
 # How long a pairings slide stays up, and how many boards it holds (1080 px of rows).
 SLIDE_SECONDS = 8

@@ -40,8 +40,8 @@ from ..selectors.calendar import (
 )
 from ..services.calendar import MESSAGE_LENGTH, NAME_LENGTH, contact_directors
 from ..templatetags.calendar_words import band_text, entries_text, event_status
+from ..throttle import rate_wait
 from .permissions import can_view
-from .ratelimit import rate_wait
 
 PAST_PAGE = 20
 

@@ -41,15 +41,16 @@ from tournament.errors import ServiceError
 from tournament.interchange.exports import export_formats, render_export
 from tournament.selectors import last_round_number, last_scored_round
 
+from ..health import is_queue_error, redis_answers
 from ..models import Division, PaperSize, Tournament
 from ..reports import ReportError
 from ..reports.build import KINDS, DivisionData, build_report, report_event
 from ..reports.layout import page_size
 from ..reports.tasks import division_scorecards
 from ..siteurl import unreachable_warning
-from .health import is_queue_error, redis_answers
+from ..throttle import heavy_wait
 from .permissions import DIRECTOR, DivisionMoved, NeedsSignIn, division_by_slug, staff_tournament
-from .ratelimit import heavy_wait, too_many
+from .ratelimit import too_many
 
 PER_PAGE = (1, 2, 4)
 EXPORT_TYPES = {

@@ -39,7 +39,7 @@ from ..selectors import (
 from ..services import checkin, entry_mail
 from ..services import online_entries as oe
 from ..services.venue import held_by_venue, venue_answers
-from .addresses import client_address
+from ..throttle import client_address
 from .errors import busy_refusal
 from .forms.entries import EntryForm
 from .selfentry import _private

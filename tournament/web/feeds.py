@@ -26,8 +26,7 @@ from django.views.decorators.http import require_safe
 
 from tournament.interchange.exports import export_tourney_js
 
-from ..formats.tourney_js import write_tourney_js
-from .caching import (
+from ..cache import (
     MAX_AGE_SECONDS,
     PUBLIC_CACHE_CONTROL,
     TIMEOUT_SECONDS,
@@ -40,6 +39,7 @@ from .caching import (
     public_page,
     request_version,
 )
+from ..formats.tourney_js import write_tourney_js
 
 __all__ = ["MAX_AGE_SECONDS", "tourney_js"]
 

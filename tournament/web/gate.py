@@ -28,17 +28,16 @@ Retry-After. Other requests (public pages, static files) pay nothing but a path 
   signed in to the account before (tournament.web.accounts.known_device) goes on, and gets
   its cookie here on the way out.
 
-Addresses come from tournament.web.addresses, the rule every per-address limit uses. If the
-cache fails the gate stays open: the limits behind it still decide.
+Addresses come from tournament.throttle, the rule every per-address limit uses, and so does
+the gate's store (``shut``, ``wait_at_gate``: the API shuts the gate too). If the cache fails
+the gate stays open: the limits behind it still decide.
 """
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import math
-import time
 from collections.abc import Callable
 
 from django.conf import settings
@@ -48,8 +47,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from tournament.errors import CODES
+from tournament.throttle import client_address, gate_key, shut, wait_at_gate
 
-from .addresses import client_address
 from .language import early_language
 
 # Requests one self-entry link may send in a minute, pages and POSTs together, whatever they
@@ -59,36 +58,6 @@ from .language import early_language
 # half the crowd's rate in the minute they came).
 SELF_REQUESTS_PER_MINUTE = 30
 SIGN_IN_PATHS = ("/accounts/login/", "/admin/login/")
-
-
-def _key(kind: str, subject: str) -> str:
-    # a digest: a self-entry token is a secret and must not be a cache key (a file name)
-    digest = hashlib.sha256(subject.encode("utf-8", "replace")).hexdigest()[:32]
-    return f"gibson-gate:{kind}:{digest}"
-
-
-def shut(kind: str, subject: str, seconds: float, *, until: float | None = None) -> None:
-    """Refuse ``kind`` requests of ``subject`` at the gate for ``seconds`` (until ``until``, a
-    time.time(), when given). A cache failure leaves the gate open."""
-    if seconds <= 0:
-        return
-    end = until if until is not None else time.time() + seconds
-    try:
-        cache.set(_key(kind, subject), end, timeout=math.ceil(seconds) + 1)
-    except Exception:  # noqa: BLE001 - any cache backend's failure: the limits still decide
-        pass
-
-
-def wait_at_gate(kind: str, subject: str) -> int:
-    """Seconds ``subject`` must still wait for ``kind`` requests (0: the gate is open)."""
-    try:
-        end = cache.get(_key(kind, subject))
-    except Exception:  # noqa: BLE001
-        return 0
-    if not isinstance(end, (int, float)):
-        return 0
-    left = end - time.time()
-    return math.ceil(left) if left > 0 else 0
 
 
 def _self_window() -> int:
@@ -116,7 +85,7 @@ def shut_self(token: str) -> None:
 
 
 def _count_self_request(token: str) -> int:
-    key = _key("self-requests", self_subject(token))
+    key = gate_key("self-requests", self_subject(token))
     try:
         cache.add(key, 0, timeout=120)
         return int(cache.incr(key))

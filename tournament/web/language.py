@@ -15,7 +15,7 @@ Two kinds of request decide otherwise:
 Django's LocaleMiddleware is not used: it marks every answer ``Vary: Accept-Language``,
 tourney.js and the API's reads included, which are the same in every language. Here only
 HTML answers say so. The public pages' caches hold the language in their keys
-(tournament/web/caching.py), and the front tier in its own (tournament/management/front.py).
+(tournament/cache.py), and the front tier in its own (tournament/management/front.py).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def tournament_language(request: HttpRequest, slug: str) -> str | None:
 
     Read with the tournament's version stamp (one query), which the page's cache needs next
     anyway: the page then takes it from the request instead of asking again."""
-    from .caching import request_version
+    from ..cache import request_version
 
     version = request_version(request, slug)
     return None if version is None else supported(version.language)

@@ -30,6 +30,17 @@ from tournament.errors import ServiceError
 from tournament.selectors import RoundProgress, last_round_number, last_scored_round
 from tournament.standings import format_wins
 
+from ..cache import (
+    PUBLIC,
+    Version,
+    cached,
+    data_key,
+    division_read,
+    tournament_version,
+    viewer_role,
+)
+from ..cache import public_page as cached_page
+from ..chances import chances_hidden, page_chances
 from ..models import Division, EntryWindow, Game, Tournament
 from ..selectors import (
     DivisionSnapshot,
@@ -52,17 +63,6 @@ from ..selectors.gcg import (
 from ..selectors.photos import approved_photo
 from ..standings import StandingsRow
 from ..team_standings import TeamStandingsRow
-from .caching import (
-    PUBLIC,
-    Version,
-    cached,
-    data_key,
-    division_read,
-    tournament_version,
-    viewer_role,
-)
-from .caching import public_page as cached_page
-from .chances import chances_hidden, page_chances
 from .gcg import game_page, zip_response
 from .permissions import (
     DivisionMoved,

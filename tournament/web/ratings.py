@@ -32,13 +32,13 @@ from ratings import selectors
 from ratings.chart import rating_chart
 from ratings.models import RatingList
 
+from ..cache import site_page
 from ..errors import ServiceError
 from ..formats.csvcell import csv_cell
 from ..models import Player
 from ..selectors.photos import approved_photo, public_photo
 from ..services.online_entries import speaks_for
 from ..services.photos import MAX_PHOTO_BYTES, submit_photo_for_account
-from .caching import site_page
 from .ratelimit import heavy
 
 LIST_PAGE = 100

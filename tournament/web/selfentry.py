@@ -46,6 +46,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from tournament.errors import ServiceError
 
+from ..cache import division_read, tournament_version
 from ..formats.gcg import MAX_BYTES
 from ..models import Entry, Game, GameRecord
 from ..selectors import games_seen_by, records_by_round
@@ -66,8 +67,7 @@ from ..services.selfentry import (
     spend_refused_report,
 )
 from ..services.venue import venue_reports
-from .addresses import client_address
-from .caching import division_read, tournament_version
+from ..throttle import client_address
 from .errors import busy_refusal
 from .forms.selfentry import ConfirmForm, DisputeForm, ReportForm
 from .gate import shut_self

@@ -7,13 +7,13 @@ redirect (see permissions.division_by_slug).
 
 from django.urls import include, path
 
+from .. import health
 from . import (
     accounts,
     broadcast,
     desk,
     entries,
     feeds,
-    health,
     notices,
     public,
     selfentry,

@@ -4,7 +4,7 @@ clock) the public pages include: read-only, no sign-in.
 ``/t/SLUG/screen/`` follows the event's phase for each division: the round in play's boards
 under its clock, the standings between rounds, a word before the first pairing. It polls
 itself with htmx every few seconds. The boards and standings are derived data cached per
-tournament version (tournament.web.caching, as the other public pages); the clock and the
+tournament version (tournament.cache, as the other public pages); the clock and the
 announcement are read fresh on every request and never cached whole, because the page carries
 the server's time (``data-server-now``) beside the clock's end: the browser's countdown
 (static/tournament/clock.js) corrects for its own clock's offset with it, which a page cached
@@ -31,6 +31,7 @@ from django.views.decorators.http import require_safe
 
 from tournament.languages import explicit_language, room_language
 
+from ..cache import PUBLIC, Version, cached, data_key, request_version
 from ..clock import NOT_STARTED
 from ..models import Division, Tournament
 from ..selectors import (
@@ -42,7 +43,6 @@ from ..selectors import (
     round_boards,
 )
 from ..standings import StandingsRow
-from .caching import PUBLIC, Version, cached, data_key, request_version
 from .permissions import can_view
 
 # How often the screen asks for itself again, and the strip on the public pages.

@@ -1,5 +1,5 @@
 """Club pages cached under the club's version, the way tournament pages are (see
-tournament.web.caching, whose cache, keys, ETags and stored pages this reuses).
+tournament.cache, whose cache, keys, ETags and stored pages this reuses).
 
 A club's stamp is its primary key and creation time, its ``content_version`` (audit() adds 1
 with every write to the club, its members, seasons and nights, and to any game of its nights),
@@ -23,7 +23,7 @@ from django.http import HttpRequest, HttpResponseBase, HttpResponseNotModified
 from django.utils import timezone
 from django.utils.translation import get_language
 
-from tournament.web import caching as pages
+from tournament import cache as pages
 
 from ...models import Club
 
@@ -80,7 +80,7 @@ def clubs_version() -> str:
 
 def club_data(version: ClubVersion, name: str, compute: Callable[[], Any], *parts: Any) -> Any:
     """Data a club page derives (ladder, records, ...), computed once per stamp for every
-    viewer and process (tournament.web.caching.cached)."""
+    viewer and process (tournament.cache.cached)."""
     key = "d:" + ":".join(
         [version.stamp, pages.PUBLIC, *pages.language_parts(), name, *map(str, parts)]
     )

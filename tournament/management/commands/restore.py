@@ -193,7 +193,7 @@ def _clear_page_cache() -> None:
     of its second, then asked for again under its ETag, which no longer matches."""
     from django.core.cache import cache
 
-    from ...web import caching
+    from ... import cache as caching
     from ..front import empty_cache
 
     caching.reset_failures()

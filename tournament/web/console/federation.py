@@ -21,8 +21,9 @@ from tournament.errors import ServiceError
 from ...interchange.federation import FEDERATION_FILES, build_federation_file
 from ...models import Tournament
 from ...services.federation import download_federation_file
+from ...throttle import heavy_wait
 from ..permissions import director_required
-from ..ratelimit import heavy_wait, too_many
+from ..ratelimit import too_many
 
 
 def _require_ids(request: HttpRequest) -> bool:

@@ -26,7 +26,7 @@ from tournament.interchange import jobs
 from tournament.models import ImportJob
 from tournament.tasks import run_import_job
 
-from ..health import is_queue_error, redis_answers, worker_replies
+from ...health import is_queue_error, redis_answers, worker_replies
 
 # A worker must answer a ping this fast for a job to be queued for it: the director's
 # request waits for the answer, and a thread of this process does the same work anyway.

@@ -46,10 +46,11 @@ from tournament.standings import format_record
 
 from ...models import Division, Game, Tournament
 from ...selectors import last_round_number, round_has_results
+from ...throttle import heavy_wait
 from ..errors import busy_refusal
 from ..forms.pairing import ACTIONS, PairingEditForm, encode_pairs
 from ..permissions import DivisionMoved, director_required, division_by_slug, moved
-from ..ratelimit import heavy_wait, too_many
+from ..ratelimit import too_many
 
 FRAGMENT = "console/pairing_proposal.html"
 CLOSED = {"pairing_has_results", "pairing_already_paired", "pairing_later_paired"}

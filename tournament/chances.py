@@ -37,11 +37,11 @@ from pairings.engine.chances import PlayerChances, chances
 from pairings.engine.simulate import load_game_model
 from pairings.selectors import division_seed
 
-from ..models import Division, Tournament
-from ..selectors import DivisionSnapshot
-from ..services.audit import Action
-from .caching import cache_add, cache_delete, cache_get, cache_set, tournament_version
+from .cache import cache_add, cache_delete, cache_get, cache_set, tournament_version
 from .health import is_queue_error, worker_known_available
+from .models import Division, Tournament
+from .selectors import DivisionSnapshot
+from .services.audit import Action
 
 log = logging.getLogger(__name__)
 

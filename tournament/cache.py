@@ -35,8 +35,8 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 
-from ..models import Tournament
-from .permissions import can_keep_score
+from .access import can_keep_score
+from .models import Tournament
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +192,7 @@ class Version:
 def _version_sql() -> str:
     from ratings.models import RatingList
 
-    from ..models import Division
+    from .models import Division
 
     t, d, rl = (m._meta.db_table for m in (Tournament, Division, RatingList))
     return (
@@ -281,7 +281,7 @@ def division_read(version: Version, division: Any) -> Any:
     The rows are the same for every viewer (a page's role decides what it shows of them), so
     the key holds no role; it names one state of the data, like every key here.
     """
-    from ..interchange.exports import DivisionRead
+    from .interchange.exports import DivisionRead
 
     return cached(
         "d:" + ":".join([version.stamp, "rows", str(division.pk)]),

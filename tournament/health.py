@@ -89,7 +89,7 @@ def redis_answers(url: str | None = None, timeout: float = REDIS_TIMEOUT) -> boo
 
 def worker_replies(timeout: float = WORKER_TIMEOUT) -> bool:
     """True if at least one Celery worker answers a ping within ``timeout`` seconds."""
-    from ..celery import app
+    from .celery import app
 
     try:  # through the app's own broker: the queue the desk's jobs go to
         return bool(app.control.ping(timeout=timeout, limit=1))
@@ -160,7 +160,7 @@ def _ask_in_background(broker: str) -> None:
 def worker_available() -> bool:
     """Whether a Celery worker answers, without making the caller wait on a missing one
     (see "The worker check" in the module docstring). Call only with Redis answering."""
-    from ..celery import app
+    from .celery import app
 
     broker = str(app.conf.broker_url)
     seen = _last_answer(broker)
@@ -181,8 +181,8 @@ def worker_known_available() -> bool:
     """Whether a Celery worker answered lately, never waiting: the kept answer (this process's
     or the shared cache's) while under WORKER_STALE seconds old, else False while a background
     ping asks for the next caller. For work queued on the path of a request that must not
-    wait (prize chances after a result: tournament.web.chances)."""
-    from ..celery import app
+    wait (prize chances after a result: tournament.chances)."""
+    from .celery import app
 
     broker = str(app.conf.broker_url)
     seen = _last_answer(broker)
