@@ -112,7 +112,7 @@ def _forget(new_result: Callable[[], None] | None = None) -> None:
 
     from ratings.engine import elo, systems
 
-    try:  # the page caches' module (tournament/web/caching.py before the concept grid)
+    try:  # the page caches (in the web face before the concept grid moved them)
         from tournament import cache as caching
     except ImportError:
         from tournament.web import caching
