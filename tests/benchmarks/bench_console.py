@@ -42,7 +42,7 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from tests.benchmarks.benchkit import add_short, exit_status, verdict  # noqa: E402
+from tests.benchmarks.benchkit import add_short, exit_status, migrate, verdict  # noqa: E402
 
 BUDGET_MS = 150.0
 REPEAT = 7
@@ -55,9 +55,7 @@ def setup_django(data_dir: str) -> None:
     import django
 
     django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", interactive=False, verbosity=0)
+    migrate()
 
 
 def build_division(name: str, players: int, rounds: int, seed: int = 5):

@@ -40,7 +40,7 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from tests.benchmarks.benchkit import add_short, exit_status, verdict  # noqa: E402
+from tests.benchmarks.benchkit import add_short, exit_status, migrate, verdict  # noqa: E402
 
 PAGE_BUDGET_MS = 100.0
 CHART_BUDGET_MS = 50.0
@@ -57,9 +57,7 @@ def setup_django(data_dir: str) -> None:
     import django
 
     django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", interactive=False, verbosity=0)
+    migrate()
 
 
 def build(players: int, games: int, seed: int = 11, big_events: int = 500) -> dict:

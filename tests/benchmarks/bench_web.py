@@ -56,6 +56,7 @@ from tests.benchmarks.benchkit import (  # noqa: E402
     add_short,
     exit_status,
     free_port,
+    migrate,
     spawn,
     stop,
     verdict,
@@ -79,9 +80,7 @@ def setup_django(data_dir: str) -> None:
     import django
 
     django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", interactive=False, verbosity=0)
+    migrate()
 
 
 def build_division(players: int, rounds: int, seed: int = 7) -> tuple[str, str]:
