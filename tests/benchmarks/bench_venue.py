@@ -144,6 +144,19 @@ def site_env(folder: Path, database_url: str | None) -> dict:
     return env
 
 
+def migrate_site(env: dict) -> None:
+    """A site's empty database: the suite's migrated template copied for a SQLite site
+    (tests/migrated.py), ``migrate`` for a PostgreSQL one."""
+    if env.get("DATABASE_URL"):
+        manage(env, "migrate", "-v", "0")
+        return
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    from tests.migrated import migrated_sqlite
+
+    migrated_sqlite(Path(env["GIBSON_DATA_DIR"]) / "gibson.sqlite3")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     benchkit.add_short(parser)
@@ -159,8 +172,8 @@ def main() -> int:
     venue_env = site_env(tmp / "venue", None)
     server = None
     try:
-        manage(hosted_env, "migrate", "-v", "0")
-        manage(venue_env, "migrate", "-v", "0")
+        migrate_site(hosted_env)
+        migrate_site(venue_env)
         one = line(
             manage(
                 hosted_env,
