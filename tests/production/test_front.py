@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.migrated import migrated_sqlite
 from tournament.management.front import find_nginx
 
 from .conftest import clean_env, free_port
@@ -173,6 +174,7 @@ def front(tmp_path_factory) -> Iterator[Front]:
     data = tmp_path_factory.mktemp("front")
     env = clean_env(data, GIBSON_API_ANON_RATE=f"{ANON_RATE}/minute", GIBSON_LOG_LEVEL="ERROR")
     env.pop("GIBSON_CACHE_URL", None)
+    migrated_sqlite(data / "gibson.sqlite3")  # SETUP's migrate then has nothing to do
     made = subprocess.run(
         [sys.executable, "-c", SETUP, str(REPO)],
         cwd=REPO,

@@ -39,6 +39,7 @@ import pytest
 
 from tests.conftest import REPO
 from tests.core.conftest import make_director, name_admin_officer
+from tests.migrated import migrated_sqlite
 from tests.production.conftest import clean_env, free_port
 from tests.production.test_serve import stop
 
@@ -149,6 +150,7 @@ def site(tmp_path_factory) -> Iterator[Site]:
     )
     env.pop("GIBSON_BEHIND_PROXY", None)
     site = Site(folder, f"http://127.0.0.1:{port}", env, "")
+    migrated_sqlite(folder / "gibson.sqlite3")  # SETUP's migrate then has nothing to do
     site.token = json.loads(site.python(SETUP))["token"]
     server = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{port}", "--workers", "2"],
