@@ -1,0 +1,128 @@
+"""Words the domain code writes for pages (not the templates) in French, Spanish and Polish.
+
+A club ladder's scoring rule, its presets and records, the federations' and roles' names,
+a player's rating with its list, what an online-entry action did and where a desk refusal
+happened are phrased in Python; each is rendered here under ``translation.override`` with
+the catalogues compiled for the session (tests/i18n/conftest.py) and must come out in the
+reader's language, and exactly as before in English.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone, translation
+
+from tournament import services
+from tournament.clubs import services as club_services
+
+pytestmark = pytest.mark.django_db
+
+PW = "pw-long-enough-1"
+
+
+def _text(response) -> str:
+    """The page's words, tags dropped and spaces collapsed."""
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", response.content.decode(), flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+@pytest.fixture
+def club(db):
+    """A club with four members, a season (margin bonus and a night to be ranked) around
+    today and one closed night of two games."""
+    org = User.objects.create_user("org-words", password=PW)
+    club = club_services.create_club(name="Riverside Scrabble", actor=org, city="Riverton")
+    names = ("Ann Lee", "Bob Ray", "Cat Ames", "Dan Oak")
+    players = [club_services.add_member(club, n, actor=org).player for n in names]
+    today = timezone.localdate()
+    club_services.create_season(
+        club,
+        name="Winter",
+        start_date=(today - datetime.timedelta(days=30)).isoformat(),
+        end_date=(today + datetime.timedelta(days=30)).isoformat(),
+        actor=org,
+        preset="margin-bonus",
+    )
+    night = club_services.create_night(
+        club, date=today, players=players, guests=[], games=1, draw="random", actor=org
+    )
+    club_services.pair_next_game(night, actor=org)
+    division = night.tournament.divisions.get()
+    for game in division.round_set.get(number=1).games.all():
+        services.record_result(division, 1, game.player1.number, 400, 350)
+    club_services.close_night(night, actor=org)
+    return club
+
+
+CLUB_WORDS = {
+    "en": (
+        "2 points a win, 1 a tie, 0 a loss; 1 more for a win by 50 or more; ties on points "
+        "are broken by wins, then spread.",
+        "2 a win, 1 a tie, +1 for a win by 50 or more",
+        "High combined score both players' scores added",
+        "Longest winning streak",
+        "1 wins in a row",
+    ),
+    "fr": (
+        "2 points par victoire, 1 par nul, 0 par défaite; 1 de plus pour une victoire de 50 "
+        "points ou plus; à égalité de points, départage aux victoires, puis à l'écart.",
+        "2 par victoire, 1 par nul, +1 pour une victoire de 50 points ou plus",
+        "Meilleur score cumulé les scores des deux joueurs additionnés",
+        "Plus longue série de victoires",
+        "1 victoire d'affilée",
+    ),
+    "es": (
+        "2 puntos por victoria, 1 por empate, 0 por derrota; 1 más por una victoria por 50 o "
+        "más; los empates a puntos se deshacen por victorias y después por diferencia.",
+        "2 por victoria, 1 por empate, +1 por una victoria por 50 o más",
+        "Mayor puntuación combinada la suma de las puntuaciones de ambos jugadores",
+        "Racha de victorias más larga",
+        "1 victoria seguida",
+    ),
+    "pl": (
+        "2 pkt za wygraną, 1 za remis, 0 za przegraną; 1 więcej za wygraną różnicą 50 lub "
+        "więcej; przy równej liczbie punktów decydują wygrane, potem różnica punktów.",
+        "2 za wygraną, 1 za remis, +1 za wygraną różnicą 50 lub więcej",
+        "Najwyższy łączny wynik suma wyników obu graczy",
+        "Najdłuższa seria wygranych",
+        "1 wygrana z rzędu",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pl"])
+def test_club_page_says_its_ladder_rule_preset_and_records_in_the_readers_language(club, lang):
+    with translation.override(lang):
+        text = _text(Client().get(f"/clubs/{club.slug}/"))
+    for words in CLUB_WORDS[lang]:
+        assert words in text, (lang, words)
+    if lang != "en":
+        for english in CLUB_WORDS["en"]:
+            assert english not in text, (lang, english)
+
+
+@pytest.mark.parametrize(
+    ("lang", "awards"),
+    [
+        ("en", ("Most wins:", "High game:")),
+        ("fr", ("Le plus de victoires:", "Meilleure partie:")),
+        ("es", ("Más victorias:", "Partida más alta:")),
+        ("pl", ("Najwięcej wygranych:", "Najwyższy wynik w partii:")),
+    ],
+)
+def test_an_archived_seasons_awards_are_named_in_the_readers_language(club, lang, awards):
+    """The awards are stored in English (the API reads them); the page names them."""
+    season = club.seasons.get()
+    club_services.archive_season(season, actor=User.objects.get(username="org-words"))
+    with translation.override(lang):
+        text = _text(Client().get(f"/clubs/{club.slug}/seasons/{season.pk}/"))
+    for award in awards:
+        assert award in text, (lang, award)
+    if lang != "en":
+        assert "Most wins:" not in text and "High game:" not in text
