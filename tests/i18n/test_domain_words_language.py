@@ -126,3 +126,25 @@ def test_an_archived_seasons_awards_are_named_in_the_readers_language(club, lang
         assert award in text, (lang, award)
     if lang != "en":
         assert "Most wins:" not in text and "High game:" not in text
+
+
+MODEL_WORDS = {
+    "en": ("NASPA (North America)", "Thailand", "co-director", "scorekeeper (results only)"),
+    "fr": ("NASPA (Amérique du Nord)", "Thaïlande", "co-directeur du tournoi", "marqueur"),
+    "es": ("NASPA (Norteamérica)", "Tailandia", "codirector del torneo", "anotador"),
+    "pl": ("NASPA (Ameryka Północna)", "Tajlandia", "współsędzia", "protokolant (tylko"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pl"])
+def test_the_realms_and_staff_roles_choices_read_in_the_readers_language(lang):
+    """The models' choice labels (lazy, so no migration changes) as the forms offer them."""
+    from tournament.web.forms.setup import TournamentForm
+    from tournament.web.forms.staff import InviteForm
+
+    with translation.override(lang):
+        shown = str(TournamentForm()["realm"]) + str(InviteForm()["role"])
+    for words in MODEL_WORDS[lang]:
+        assert words in html.unescape(shown), (lang, words)
+    if lang != "en":
+        assert "North America" not in shown and "co-director" not in shown
