@@ -148,3 +148,26 @@ def test_the_realms_and_staff_roles_choices_read_in_the_readers_language(lang):
         assert words in html.unescape(shown), (lang, words)
     if lang != "en":
         assert "North America" not in shown and "co-director" not in shown
+
+
+RATING_WORDS = {
+    "en": ("2087 on NASPA-CSW", "club rating 1004 (Riverside)", "no rating on NASPA-CSW"),
+    "fr": ("2087 sur NASPA-CSW", "classement du club 1004 (Riverside)", "pas de classement sur"),
+    "es": ("2087 en NASPA-CSW", "rating de club 1004 (Riverside)", "sin rating en NASPA-CSW"),
+    "pl": ("2087 na liście NASPA-CSW", "ranking klubowy 1004 (Riverside)", "brak rankingu"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pl"])
+def test_a_rating_with_its_list_reads_in_the_readers_language(lang):
+    """Registration's pick list says which list a rating is on."""
+    from tournament.selectors.registry import rating_label
+
+    with translation.override(lang):
+        said = (
+            rating_label(2087, "NASPA-CSW", False),
+            rating_label(1004, "Riverside", True),
+            rating_label(0, "NASPA-CSW", False),
+        )
+    for words, label in zip(RATING_WORDS[lang], said, strict=True):
+        assert label.startswith(words), (lang, label)
