@@ -171,3 +171,35 @@ def test_a_rating_with_its_list_reads_in_the_readers_language(lang):
         )
     for words, label in zip(RATING_WORDS[lang], said, strict=True):
         assert label.startswith(words), (lang, label)
+
+
+DONE_WORDS = {
+    "en": ("Quill, Quentin: approve done.", "Quill, Quentin: paid done."),
+    "fr": ("Quill, Quentin : inscription approuvée.", "Quill, Quentin : paiement enregistré."),
+    "es": ("Quill, Quentin: inscripción aprobada.", "Quill, Quentin: pago anotado."),
+    "pl": ("Quill, Quentin: zgłoszenie zatwierdzone.", "Quill, Quentin: opłata odnotowana."),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pl"])
+def test_an_online_entry_actions_message_reads_in_the_readers_language(settings, lang):
+    """What the console's row button says it did (the command line keeps the English)."""
+    from tournament.models import Player
+    from tournament.services import online_entries as oe
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    t = services.create_tournament(name="Spring Open", slug="spring", published=True)
+    division = services.create_division(t, name="A", rounds=3)
+    director = User.objects.create_user("dora", password=PW)
+    t.directors.add(director)
+    now = timezone.now()
+    oe.open_entries(t, now - datetime.timedelta(days=1), now + datetime.timedelta(days=7))
+    oe.set_division_rule(division, actor=director)
+    quill = Player.objects.create(name="Quill, Quentin", email="qq@example.org")
+    online = oe.submit_entry(division, player_id=quill.pk, email="prank@example.org").online
+    with translation.override(lang):
+        said = (
+            oe.apply_entry_action(online, "approve", actor=director),
+            oe.apply_entry_action(online, "paid", actor=director),
+        )
+    assert said == DONE_WORDS[lang]
