@@ -203,3 +203,50 @@ def test_an_online_entry_actions_message_reads_in_the_readers_language(settings,
             oe.apply_entry_action(online, "paid", actor=director),
         )
     assert said == DONE_WORDS[lang]
+
+
+WHERE_WORDS = {
+    "en": (
+        "division A round 1",
+        "division A round 1: score",
+    ),
+    "fr": ("division A ronde 1", "division A ronde 1 : score"),
+    "es": ("división A ronda 1", "división A ronda 1: puntuación"),
+    "pl": ("grupa A runda 1", "grupa A runda 1: wynik"),
+}
+
+
+@pytest.fixture
+def paired(db):
+    """Division A with round 1 paired: #1 plays #2."""
+    from pairings.services.store import PlannedGame, save_round_pairings
+
+    t = services.create_tournament(name="Desk Open", slug="desk-open")
+    d = services.create_division(t, name="A", rounds=3)
+    for name in ("Able, Ann", "Baker, Bo"):
+        services.register_player(d, name=name, rating=1500)
+    save_round_pairings(d, 1, [PlannedGame(1, 2, board=1)])
+    return d
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pl"])
+def test_a_desk_refusal_says_where_in_the_readers_language(paired, lang):
+    """A result refused at the desk names its division and round in the director's language;
+    the API's parameters and the command line keep the English."""
+    from tournament.errors import ServiceError
+    from tournament.management.base import CommandFailure
+
+    with translation.override(lang):
+        with pytest.raises(ServiceError) as unknown:
+            services.record_result(paired, 1, 9, 400, 350)
+        with pytest.raises(ServiceError) as bad_score:
+            services.record_result(paired, 1, 1, "lots", 350)
+        said = (unknown.value.message, bad_score.value.message)
+        params = bad_score.value.as_dict()["params"]
+        command = str(CommandFailure.from_service(unknown.value))
+    where, what = WHERE_WORDS[lang]
+    assert where in said[0] and what in said[1], (lang, said)
+    if lang != "en":
+        assert "round 1" not in said[0] + said[1]
+    assert params["what"] == "division A round 1: score"  # the API's params stay English
+    assert "division A round 1" in command
