@@ -250,3 +250,23 @@ def test_a_desk_refusal_says_where_in_the_readers_language(paired, lang):
         assert "round 1" not in said[0] + said[1]
     assert params["what"] == "division A round 1: score"  # the API's params stay English
     assert "division A round 1" in command
+
+
+REGISTRATION_WORDS = {
+    "en": "Cole, Cy: rating",
+    "fr": "Cole, Cy : classement Elo",
+    "es": "Cole, Cy: rating",
+    "pl": "Cole, Cy: ranking",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pl"])
+def test_a_registration_refusal_says_what_in_the_readers_language(paired, lang):
+    from tournament.errors import ServiceError
+
+    with translation.override(lang):
+        with pytest.raises(ServiceError) as refused:
+            services.register_player(paired, name="Cole, Cy", rating="lots")
+        said = refused.value.message
+    assert REGISTRATION_WORDS[lang] in said, (lang, said)
+    assert refused.value.as_dict()["params"]["what"] == "Cole, Cy: rating"
