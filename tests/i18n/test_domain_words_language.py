@@ -270,3 +270,26 @@ def test_a_registration_refusal_says_what_in_the_readers_language(paired, lang):
         said = refused.value.message
     assert REGISTRATION_WORDS[lang] in said, (lang, said)
     assert refused.value.as_dict()["params"]["what"] == "Cole, Cy: rating"
+
+
+DESK_WARNING = {
+    "en": "WARNING: the site listens on testserver but scorecard QR codes point to",
+    "fr": "ATTENTION : le site écoute sur testserver mais les codes QR",
+    "es": "AVISO: el sitio escucha en testserver pero los códigos QR",
+    "pl": "UWAGA: witryna nasłuchuje na testserver, ale kody QR",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pl"])
+def test_the_desks_site_address_warning_reads_in_the_readers_language(paired, settings, lang):
+    """The desk reached at another address than the laptop's loopback SITE_URL warns that
+    the cards' QR codes would not open on phones (the command line keeps its English)."""
+    from tests.core.conftest import make_director
+
+    settings.SITE_URL = "http://127.0.0.1:8000"
+    make_director(paired.tournament, "desk-td")
+    client = Client()
+    client.force_login(User.objects.get(username="desk-td"))
+    with translation.override(lang):
+        text = _text(client.get(f"/t/{paired.tournament.slug}/desk/"))
+    assert DESK_WARNING[lang] in text, (lang, text[:400])
