@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from pairings.engine.needs import (
     MARGIN_BOUND,
     Behind,
@@ -28,7 +30,7 @@ from pairings.engine.needs import (
     describe,
     summarize_groups,
 )
-from tournament.errors import ServiceError
+from tournament.errors import Phrase, ServiceError
 from tournament.models import Division
 from tournament.selectors import DivisionSnapshot
 from tournament.standings import (
@@ -247,20 +249,38 @@ def _need(n: Need, labels: dict[int, str]) -> dict[str, Any]:
 
 
 def _assumptions(mode: str, data: NeedsInput, default: bool, bound: int) -> list[str]:
-    out = []
+    """What the answer assumes, as Phrases: English strings for the API and the command line,
+    worded in the reader's language by a page (``tournament.errors.worded``)."""
+    out: list[str] = []
     if default:
-        out.append(f"The division sets no prize places: the top {data.places} are assumed.")
+        out.append(
+            Phrase(
+                gettext_noop("The division sets no prize places: the top {places} are assumed."),
+                places=data.places,
+            )
+        )
     if mode == "exact":
         out.append(
-            "Exact for the games still to play; a margin counts up to "
-            f"{bound} (the spread cap, or {MARGIN_BOUND} without one). Players level on "
-            "wins, losses and spread are placed as the standings list them (seed rating, "
-            "then a fixed draw)."
+            Phrase(
+                gettext_noop(
+                    "Exact for the games still to play; a margin counts up to {bound} (the "
+                    "spread cap, or {unbounded} without one). Players level on wins, losses "
+                    "and spread are placed as the standings list them (seed rating, then a "
+                    "fixed draw)."
+                ),
+                bound=bound,
+                unbounded=MARGIN_BOUND,
+            )
         )
     elif mode == "bounds":
         out.append(
-            "Rounds are still to be paired: only what holds whatever the pairings and "
-            f"results (each game counted up to a margin of {bound}) is shown."
+            Phrase(
+                gettext_noop(
+                    "Rounds are still to be paired: only what holds whatever the pairings and "
+                    "results (each game counted up to a margin of {bound}) is shown."
+                ),
+                bound=bound,
+            )
         )
     return out
 

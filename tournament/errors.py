@@ -754,6 +754,10 @@ class Phrase(str):
         made.params = params
         return made
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # kept in a cache and read back: made again from its msgid and params
+        return (_phrase, (self.msgid, self.params))
+
     def translated(self) -> str:
         """The phrase in the active language (English without a catalogue)."""
         from django.utils.translation import gettext
@@ -763,6 +767,10 @@ class Phrase(str):
             return gettext(self.msgid).format(**words)
         except (KeyError, IndexError, ValueError):  # a broken translation: the English
             return str.__str__(self)
+
+
+def _phrase(msgid: str, params: dict[str, Any]) -> Phrase:
+    return Phrase(msgid, **params)
 
 
 def worded(value: Any) -> Any:

@@ -221,7 +221,7 @@ def paired(db):
     """Division A with round 1 paired: #1 plays #2."""
     from pairings.services.store import PlannedGame, save_round_pairings
 
-    t = services.create_tournament(name="Desk Open", slug="desk-open")
+    t = services.create_tournament(name="Desk Open", slug="desk-open", published=True)
     d = services.create_division(t, name="A", rounds=3)
     for name in ("Able, Ann", "Baker, Bo"):
         services.register_player(d, name=name, rating=1500)
@@ -293,3 +293,23 @@ def test_the_desks_site_address_warning_reads_in_the_readers_language(paired, se
     with translation.override(lang):
         text = _text(client.get(f"/t/{paired.tournament.slug}/desk/"))
     assert DESK_WARNING[lang] in text, (lang, text[:400])
+
+
+NEEDS_NOTE = {
+    "en": "The division sets no prize places: the top 2 are assumed.",
+    "fr": "La division ne fixe pas de places primées : les 2 premiers sont retenus.",
+    "es": "La división no fija puestos con premio: se suponen los 2 primeros.",
+    "pl": "Grupa nie określa miejsc nagradzanych: przyjęto miejsca od 1 do 2.",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pl"])
+def test_a_player_cards_needs_note_reads_in_the_readers_language(paired, lang):
+    """What 'what I need' assumes, on the player's card; the API keeps its English."""
+    from pairings.needs import division_needs, needs_as_dict
+
+    with translation.override(lang):
+        text = _text(Client().get(f"/t/{paired.tournament.slug}/{paired.slug}/player/1/"))
+        served = needs_as_dict(division_needs(paired, 1))
+    assert NEEDS_NOTE[lang] in text, (lang, text[:600])
+    assert NEEDS_NOTE["en"] in served["assumptions"]
