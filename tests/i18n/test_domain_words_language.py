@@ -313,3 +313,28 @@ def test_a_player_cards_needs_note_reads_in_the_readers_language(paired, lang):
         served = needs_as_dict(division_needs(paired, 1))
     assert NEEDS_NOTE[lang] in text, (lang, text[:600])
     assert NEEDS_NOTE["en"] in served["assumptions"]
+
+
+GAME_PLACE = {
+    "en": "division A round 1 board 1",
+    "fr": "division A ronde 1 table 1",
+    "es": "división A ronda 1 mesa 1",
+    "pl": "grupa A runda 1 stół 1",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pl"])
+def test_a_game_record_refusal_places_the_game_in_the_readers_language(paired, lang):
+    """A GCG file for a game without a result: the refusal names its board in the reader's
+    words (the API's params keep the English)."""
+    from tournament.errors import ServiceError
+    from tournament.services import gcg
+
+    game = paired.round_set.get(number=1).games.get()
+    with translation.override(lang):
+        with pytest.raises(ServiceError) as refused:
+            gcg.attach_record(game, "#player1 a A\n#player2 b B\n", actor="test")
+        said = refused.value.message
+    assert refused.value.code == "gcg_no_result"
+    assert GAME_PLACE[lang] in said, (lang, said)
+    assert refused.value.as_dict()["params"]["where"] == GAME_PLACE["en"]
