@@ -338,3 +338,33 @@ def test_a_game_record_refusal_places_the_game_in_the_readers_language(paired, l
     assert refused.value.code == "gcg_no_result"
     assert GAME_PLACE[lang] in said, (lang, said)
     assert refused.value.as_dict()["params"]["where"] == GAME_PLACE["en"]
+
+
+BAND = {"en": "· up to 1599", "fr": "· jusqu'à 1599", "es": "· hasta 1599", "pl": "· do 1599"}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pl"])
+def test_the_entries_pages_rating_band_reads_in_the_readers_language(paired, lang):
+    from tournament.services import online_entries as oe
+
+    now = timezone.now()
+    t = paired.tournament
+    oe.open_entries(t, now - datetime.timedelta(days=1), now + datetime.timedelta(days=7))
+    oe.set_division_rule(paired, rating_max=1599)
+    with translation.override(lang):
+        text = _text(Client().get(f"/t/{t.slug}/entries/"))
+    assert BAND[lang] in text, (lang, text[:800])
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pl"])
+def test_a_players_own_report_refusal_says_where_in_the_players_language(paired, lang):
+    """A player's phone (scorecard QR link) refusing a score names the round in their words."""
+    from tournament.errors import ServiceError
+    from tournament.services import selfentry
+
+    token = selfentry.issue_token(paired.entries.get(number=1), actor="test")
+    with translation.override(lang):
+        with pytest.raises(ServiceError) as refused:
+            selfentry.report_own_result(token, "lots", 350)
+        said = refused.value.message
+    assert WHERE_WORDS[lang][1] in said, (lang, said)
