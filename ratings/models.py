@@ -8,6 +8,7 @@ always be replayed from the same start and re-rating is idempotent.
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from ratings.engine.model import UNKNOWN_CAREER_GAMES
 
@@ -183,9 +184,9 @@ class SubmissionRequest(models.Model):
     """A director asks for a division to go on a rating list; one of the list's officers decides."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "awaiting an officer"
-        APPROVED = "approved", "approved and submitted"
-        REJECTED = "rejected", "rejected"
+        PENDING = "pending", gettext_lazy("awaiting an officer")
+        APPROVED = "approved", gettext_lazy("approved and submitted")
+        REJECTED = "rejected", pgettext_lazy("a rating submission's status", "rejected")
 
     division = models.ForeignKey(
         "tournament.Division", on_delete=models.CASCADE, related_name="submission_requests"

@@ -12,8 +12,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext_noop
 
-from tournament.errors import ServiceError
+from tournament.errors import Phrase, ServiceError, phrase_what, where_division
 from tournament.formats.limits import is_file_name
 from tournament.models import MAX_ABS_SCORE, Division, Entry, Game
 
@@ -119,11 +120,19 @@ def check_text(value: Any, what: str, model: Any, column: str, *, field: str = "
     return text
 
 
+# whose score a refusal names
+SCORE = Phrase(gettext_noop("score"))
+OPPONENTS_SCORE = Phrase(gettext_noop("opponent's score"))
+
+
 def validate_played_scores(score: Any, opp_score: Any, where: str) -> tuple[int, int]:
     """A played game's scores are whole numbers from 0 to 1500 (docs/rules.md)."""
-    a = as_int(score, f"{where}: score", field="score")
-    b = as_int(opp_score, f"{where}: opponent's score", field="opp_score")
-    for value, who, field in ((a, "score", "score"), (b, "opponent's score", "opp_score")):
+    a = as_int(score, phrase_what(where, gettext_noop("{where}: score")), field="score")
+    b = as_int(
+        opp_score, phrase_what(where, gettext_noop("{where}: opponent's score")), field="opp_score"
+    )
+    scores = ((a, SCORE, "score"), (b, OPPONENTS_SCORE, "opp_score"))
+    for value, who, field in scores:
         if not 0 <= value <= MAX_PLAYED_SCORE:
             raise ServiceError(
                 "score_out_of_range",
@@ -137,7 +146,9 @@ def validate_played_scores(score: Any, opp_score: Any, where: str) -> tuple[int,
 
 
 def validate_bye_score(score: Any, where: str) -> int:
-    value = as_int(score, f"{where}: bye/forfeit score", field="score")
+    value = as_int(
+        score, phrase_what(where, gettext_noop("{where}: bye/forfeit score")), field="score"
+    )
     if not -MAX_ABS_SCORE <= value <= MAX_ABS_SCORE:
         raise ServiceError(
             "bye_score_out_of_range",
@@ -153,8 +164,8 @@ def entry_by_number(
     division: Division, number: Any, where: str = "", *, field: str = "player"
 ) -> Entry:
     """The entry numbered ``number``; ``where`` (e.g. "division A round 3: ") places a refusal."""
-    place = where.rstrip(": ") or f"division {division.name}"
-    n = as_int(number, f"{place}: player number", field=field)
+    place = where if isinstance(where, Phrase) else where.rstrip(": ") or where_division(division)
+    n = as_int(number, phrase_what(place, gettext_noop("{where}: player number")), field=field)
     entry = division.entries.select_related("player").filter(number=n).first()
     if entry is None:
         raise ServiceError(

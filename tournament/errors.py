@@ -22,6 +22,7 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 # code -> neutral message template (str.format with the error's params), translated lazily;
 # a template that is only a placeholder ("{reason}") is the caller's own words, not marked.
@@ -737,6 +738,64 @@ def register_codes(owner: str, codes: dict[str, str | Promise]) -> None:
     OWNERS.update(dict.fromkeys(codes, owner))
 
 
+class Phrase(str):
+    """A refusal's parameter worded for its reader: the English text as a string (so audit
+    summaries, logs, the API's ``params`` and the command line keep the English), and
+    ``translated()`` in the language active when the refusal is read. ``msgid`` is marked
+    with ``gettext_noop`` where the phrase is made; its ``{names}`` are filled from params
+    (a Phrase among them is translated too)."""
+
+    msgid: str
+    params: dict[str, Any]
+
+    def __new__(cls, msgid: str, **params: Any) -> Phrase:
+        made = super().__new__(cls, msgid.format(**params))
+        made.msgid = msgid
+        made.params = params
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # kept in a cache and read back: made again from its msgid and params
+        return (_phrase, (self.msgid, self.params))
+
+    def translated(self) -> str:
+        """The phrase in the active language (English without a catalogue)."""
+        from django.utils.translation import gettext
+
+        words = {k: worded(v) for k, v in self.params.items()}
+        try:
+            return gettext(self.msgid).format(**words)
+        except (KeyError, IndexError, ValueError):  # a broken translation: the English
+            return str.__str__(self)
+
+
+def _phrase(msgid: str, params: dict[str, Any]) -> Phrase:
+    return Phrase(msgid, **params)
+
+
+def worded(value: Any) -> Any:
+    """A refusal parameter as its reader reads it: a Phrase translated, anything else as is."""
+    return value.translated() if isinstance(value, Phrase) else value
+
+
+def where_round(division: Any, number: Any) -> Phrase:
+    """Where a result or a clock refusal happened: "division A round 5"."""
+    return Phrase(
+        gettext_noop("division {division} round {round}"), division=division.name, round=number
+    )
+
+
+def where_division(division: Any) -> Phrase:
+    """A division named in a refusal: "division A"."""
+    return Phrase(gettext_noop("division {division}"), division=division.name)
+
+
+def phrase_what(where: Any, msgid: str) -> Phrase:
+    """A value named with its place, as a refusal's ``{what}``: "division A round 5: score"
+    (``msgid`` is marked with gettext_noop by the caller and holds ``{where}``)."""
+    return Phrase(msgid, where=where)
+
+
 class ServiceError(Exception):
     """A refused change; nothing was written. ``str()`` is the neutral message.
 
@@ -760,19 +819,22 @@ class ServiceError(Exception):
         # catches in the source; at run time the refusal still reaches its user, never a 500.
         template = CODES.get(self.code, "{code}")
         try:
-            return str(template).format(code=self.code, **self.params)
+            return str(template).format(code=self.code, **self._worded_params())
         except (KeyError, IndexError, ValueError):
             return f"{self.code}: {self.params}"
 
     def __str__(self) -> str:
         return self.message
 
+    def _worded_params(self) -> dict[str, Any]:
+        return {k: worded(v) for k, v in self.params.items()}
+
     def worded(self, wording: dict[str, str] | None = None) -> str:
         """The message in an interface's own words for this code, else the neutral one."""
         template = (wording or {}).get(self.code)
         if template is None:
             return self.message
-        return str(template).format(message=self.message, **self.params)
+        return str(template).format(message=self.message, **self._worded_params())
 
     def as_dict(self) -> dict[str, Any]:
         """What a machine reader gets: code, field, message and the parameters."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from tournament.models import Club, Tournament
 
@@ -12,14 +13,14 @@ from tournament.models import Club, Tournament
 class Draw(models.TextChoices):
     """How a night's games are drawn; a night lists one per game, the last one repeating."""
 
-    RANDOM = "random", "random"
-    KOTH = "koth", "winners play winners (King of the Hill)"
-    SWISS = "swiss", "Swiss"
-    RR = "rr", "round robin"
+    RANDOM = "random", pgettext_lazy("a night's draw", "random")
+    KOTH = "koth", gettext_lazy("winners play winners (King of the Hill)")
+    SWISS = "swiss", pgettext_lazy("a night's draw", "Swiss")
+    RR = "rr", gettext_lazy("round robin")
     # The engine's King of the Hill ranks by rating before any game is played, so "by
     # rating" is a first game's draw (later games by rating alone would repeat the same
     # pairs; they are drawn winners-play-winners instead).
-    RATING = "rating", "by rating (first game: strongest play each other)"
+    RATING = "rating", gettext_lazy("by rating (first game: strongest play each other)")
 
 
 # the engine's system for each draw

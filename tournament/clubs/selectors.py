@@ -17,12 +17,14 @@ from typing import Any
 
 from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from ratings.models import PlayerRating
 from tournament.standings import format_wins
 
 from ..models import Club, Division, Entry, Game, Membership, Player
-from .ladder import LadderGame, LadderNight, LadderRow, Rule, ladder
+from .ladder import PRESETS, LadderGame, LadderNight, LadderRow, Rule, ladder
 from .models import Night, Season
 from .records import fold, summarise
 
@@ -439,7 +441,7 @@ def _club_records(club: Club, min_games: int) -> list[ClubRecord]:
         key=lambda pv: (nights[pv[1][2]][0], pv[1][2], pv[0]),
     )
     wanted = {x for g in high + loss + combined for x in g[:2]}
-    wanted |= set(average_holders) | {p for p, _ in streak_holders}
+    wanted |= set(average_holders) | {p for p, _run in streak_holders}
     names = _names(wanted)
 
     def at(night: int) -> dict[str, Any]:
@@ -453,52 +455,67 @@ def _club_records(club: Club, min_games: int) -> list[ClubRecord]:
         )
 
     def against(other: int, mine: int, theirs: int) -> str:
-        return f"{mine}-{theirs} against {names.get(other, '')}"
+        return _("{mine}-{theirs} against {opponent}").format(
+            mine=mine, theirs=theirs, opponent=names.get(other, "")
+        )
 
     def combined_detail(other: int, mine: int, theirs: int) -> str:
-        return f"{mine}-{theirs} with {names.get(other, '')}"
+        return _("{mine}-{theirs} with {opponent}").format(
+            mine=mine, theirs=theirs, opponent=names.get(other, "")
+        )
 
     return [
-        ClubRecord("high_game", "High game", high_value, game_marks(high, against)),
+        ClubRecord("high_game", _("High game"), high_value, game_marks(high, against)),
         ClubRecord(
             "high_loss",
-            "High loss",
+            _("High loss"),
             loss_value,
             game_marks(loss, against),
-            note="the highest score in a game lost",
+            note=_("the highest score in a game lost"),
         ),
         ClubRecord(
             "high_combined",
-            "High combined score",
+            _("High combined score"),
             combined_value,
             game_marks(combined, combined_detail),
-            note="both players' scores added",
+            note=_("both players' scores added"),
         ),
         ClubRecord(
             "best_average",
-            "Best average",
+            _("Best average"),
             None if top_average is None else round(top_average, 1),
             tuple(
-                RecordMark(p, names.get(p, ""), f"{totals[p][1]} games")
+                RecordMark(
+                    p,
+                    names.get(p, ""),
+                    # English says "games" even for one (as it always has)
+                    ngettext("{games} games", "{games} games", totals[p][1]).format(
+                        games=totals[p][1]
+                    ),
+                )
                 for p in average_holders[:MAX_MARKS]
             ),
-            note=f"average score over all club games; at least {min_games} games",
+            note=_("average score over all club games; at least {games} games").format(
+                games=min_games
+            ),
         ),
         ClubRecord(
             "winning_streak",
-            "Longest winning streak",
+            _("Longest winning streak"),
             top_streak or None,
             tuple(
                 RecordMark(
                     p,
                     names.get(p, ""),
-                    f"{length} wins in a row",
+                    ngettext("{wins} wins in a row", "{wins} wins in a row", length).format(
+                        wins=length
+                    ),
                     **at(first),
                     **{f"until_{k}": v for k, v in at(last).items()},
                 )
                 for p, (length, first, last) in streak_holders[:MAX_MARKS]
             ),
-            note="wins in a row across nights; a tie or a loss ends a streak, a bye does not",
+            note=_("wins in a row across nights; a tie or a loss ends a streak, a bye does not"),
         ),
     ]
 
@@ -531,20 +548,65 @@ def club_ratings(club: Club, limit: int = 20) -> list[ClubRating]:
 _points = format_wins
 
 
+# The presets' descriptions as a reader sees them (the ladder's core is Django-free and keeps
+# them in English, for the command line; these are the same words, translated).
+PRESET_WORDS = {
+    "wins": gettext_lazy("1 a win, 1/2 a tie (as tournament standings)"),
+    "two-one": gettext_lazy("2 a win, 1 a tie"),
+    "margin-bonus": gettext_lazy("2 a win, 1 a tie, +1 for a win by 50 or more"),
+    "attendance": gettext_lazy("2 a win, 1 a tie, +1 for each night played"),
+    "best-ten": gettext_lazy(
+        "2 a win, 1 a tie, +1 for a win by 50 or more; best 10 nights count; 4 nights to qualify"
+    ),
+}
+
+
+def preset_words(key: str) -> str:
+    """A preset's description in the reader's language ("" for no preset)."""
+    if key in PRESET_WORDS:
+        return str(PRESET_WORDS[key])
+    return PRESETS[key][0] if key in PRESETS else ""
+
+
+def preset_list() -> list[tuple[str, str]]:
+    """Every preset, key and description in the reader's language, in the presets' order."""
+    return [(key, preset_words(key)) for key in PRESETS]
+
+
 def rule_words(rule: Rule) -> str:
-    """A season's scoring in plain words, for the ladder's reader."""
+    """A season's scoring in plain words, for the ladder's reader (in the reader's language:
+    each clause is a whole phrase for the translators)."""
     parts = [
-        f"{_points(rule.win)} points a win, {_points(rule.tie)} a tie, {_points(rule.loss)} a loss"
+        _("{win} points a win, {tie} a tie, {loss} a loss").format(
+            win=_points(rule.win), tie=_points(rule.tie), loss=_points(rule.loss)
+        )
     ]
     if rule.margin_bonus:
-        parts.append(f"{_points(rule.margin_bonus)} more for a win by {rule.margin} or more")
+        parts.append(
+            _("{bonus} more for a win by {margin} or more").format(
+                bonus=_points(rule.margin_bonus), margin=rule.margin
+            )
+        )
     if rule.attendance:
-        parts.append(f"{_points(rule.attendance)} for each night played")
+        parts.append(_("{points} for each night played").format(points=_points(rule.attendance)))
     if rule.best_nights:
-        parts.append(f"only the best {rule.best_nights} nights count for points")
+        parts.append(
+            ngettext(
+                # English says "nights" even for one (as it always has)
+                "only the best {nights} nights count for points",
+                "only the best {nights} nights count for points",
+                rule.best_nights,
+            ).format(nights=rule.best_nights)
+        )
     if rule.min_nights:
-        parts.append(f"{rule.min_nights} nights played to be ranked")
-    parts.append("ties on points are broken by wins, then spread")
+        parts.append(
+            ngettext(
+                "{nights} nights played to be ranked",
+                "{nights} nights played to be ranked",
+                rule.min_nights,
+            ).format(nights=rule.min_nights)
+        )
+    parts.append(_("ties on points are broken by wins, then spread"))
     return "; ".join(parts) + "."
 
 

@@ -13,7 +13,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.functional import cached_property
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from ..formats.limits import MAX_SCORE
 from ..namesearch import stored_key
@@ -40,12 +40,12 @@ def keep_version(obj: models.Model, kwargs: dict, args: tuple) -> None:
 class Realm(models.TextChoices):
     """Federation presets: each fills defaults (bye spread, rating system) a director can change."""
 
-    NASPA = "nsa", "NASPA (North America)"
-    WESPA = "wespa", "WESPA (world)"
-    ABSP = "absp", "ABSP (UK)"
-    AUS = "aus", "Australia"
-    THAI = "thai", "Thailand"
-    OTHER = "other", "Other"
+    NASPA = "nsa", gettext_lazy("NASPA (North America)")
+    WESPA = "wespa", gettext_lazy("WESPA (world)")
+    ABSP = "absp", gettext_lazy("ABSP (UK)")
+    AUS = "aus", gettext_lazy("Australia")
+    THAI = "thai", gettext_lazy("Thailand")
+    OTHER = "other", pgettext_lazy("a federation realm", "Other")
 
 
 REALM_DEFAULTS: dict[str, dict[str, object]] = {
@@ -59,7 +59,7 @@ REALM_DEFAULTS: dict[str, dict[str, object]] = {
 
 
 class PaperSize(models.TextChoices):
-    LETTER = "letter", "US Letter"
+    LETTER = "letter", gettext_lazy("US Letter")
     A4 = "a4", "A4"
 
 
@@ -813,8 +813,8 @@ class StaffInvite(models.Model):
     """A one-time sign-up link that makes its user a director or scorekeeper of one tournament."""
 
     class Role(models.TextChoices):
-        DIRECTOR = "director", "co-director"
-        SCOREKEEPER = "scorekeeper", "scorekeeper (results only)"
+        DIRECTOR = "director", gettext_lazy("co-director")
+        SCOREKEEPER = "scorekeeper", gettext_lazy("scorekeeper (results only)")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invites")
     role = models.CharField(max_length=12, choices=Role.choices)

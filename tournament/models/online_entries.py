@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from .core import (
     Division,
@@ -70,16 +71,19 @@ class OnlineEntry(models.Model):
     ``email`` is contact data: it never appears on a public list or in the API's reads."""
 
     class Status(models.TextChoices):
-        UNCONFIRMED = "unconfirmed", "awaiting e-mail confirmation"
+        UNCONFIRMED = "unconfirmed", gettext_lazy("awaiting e-mail confirmation")
         # an entry naming a registry player, made by someone not known to be them: it holds no
         # place and blocks no one until the player confirms it or a director approves it
-        PENDING = "pending", "awaiting the player's confirmation or the director's approval"
-        ENTERED = "entered", "entered"
-        WAITING = "waiting", "on the waiting list"
+        PENDING = (
+            "pending",
+            gettext_lazy("awaiting the player's confirmation or the director's approval"),
+        )
+        ENTERED = "entered", pgettext_lazy("an online entry's status", "entered")
+        WAITING = "waiting", gettext_lazy("on the waiting list")
         # a venue holds the tournament (issue 23): the entry is queued for it to settle
-        SENT = "sent", "sent to the venue"
-        WITHDRAWN = "withdrawn", "withdrawn"
-        REFUSED = "refused", "refused"
+        SENT = "sent", gettext_lazy("sent to the venue")
+        WITHDRAWN = "withdrawn", pgettext_lazy("an online entry's status", "withdrawn")
+        REFUSED = "refused", pgettext_lazy("an online entry's status", "refused")
         # a pending entry the director refused, or one left over when the player's own counted
         # (unlike "refused", it never bars the player from entering)
         DECLINED = "declined", "not confirmed for the player"

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Case, IntegerField, Max, Q, Value, When
+from django.utils.translation import gettext as _
 
 from ratings.models import PlayerRating, RatingHistory, RatingList
 
@@ -188,8 +189,12 @@ def player_choices(division: Division, players: list[Player]) -> list[dict[str, 
             )
         if not listed:
             off_list = division.rating_list.name if division.rating_list_id else ""
-            label = f"no rating on {off_list}" if off_list else "unrated"
-            label += "".join(f"; club rating {r.rating}" for r in clubs.get(p.pk, []) if r.rating)
+            label = _("no rating on {list}").format(list=off_list) if off_list else _("unrated")
+            label += "".join(
+                "; " + _("club rating {rating}").format(rating=r.rating)
+                for r in clubs.get(p.pk, [])
+                if r.rating
+            )
             rows.append(
                 {**base, "pick": str(p.pk), "rating": None, "list": off_list, "label": label}
             )
@@ -200,10 +205,11 @@ def rating_label(rating: int, list_name: str, club: bool) -> str:
     """A rating with its list, as registration shows it: "2087 on NASPA-CSW", a club's list as
     "club rating 1004 (Riverside club ratings)", a 0 as "no rating on LIST"."""
     if not rating:
-        return f"no rating on {list_name}"
+        return _("no rating on {list}").format(list=list_name)
     if club:
-        return f"club rating {rating} ({list_name})"
-    return f"{rating} on {list_name}"
+        return _("club rating {rating} ({list})").format(rating=rating, list=list_name)
+    # Translators: a player's rating and the rating list it is on, e.g. "2087 on NASPA-CSW".
+    return _("{rating} on {list}").format(rating=rating, list=list_name)
 
 
 def search_players(division: Division, query: str) -> list[dict[str, Any]]:

@@ -21,6 +21,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from tournament.errors import Phrase, where_round
+
 from ..access import require
 from ..checks import check_text, setting_int
 from ..clock import (
@@ -41,8 +43,8 @@ EXTENSION_REASON_LENGTH = 200
 ACTIONS = ("start", "pause", "resume", "extend", "reset")
 
 
-def _where(division: Division, number: int) -> str:
-    return f"division {division.name} round {number}"
+def _where(division: Division, number: int) -> Phrase:
+    return where_round(division, number)
 
 
 def _snapshot(clock: RoundClock) -> dict[str, Any]:

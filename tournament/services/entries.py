@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from tournament.checks import (
     as_int,
@@ -16,7 +17,7 @@ from tournament.checks import (
     refuse_tsh_separator,
     validate_bye_score,
 )
-from tournament.errors import ServiceError
+from tournament.errors import Phrase, ServiceError
 
 from ..access import require
 from ..models import (
@@ -42,7 +43,7 @@ def find_or_create_player(name: str, *, naspa_id: str = "", **fields: Any) -> Pl
     """
     name = name.strip()
     if not name:
-        raise ServiceError("empty_name", field="name", what="player name")
+        raise ServiceError("empty_name", field="name", what=PLAYER_NAME)
     # limits: refused the same way on every database (SQLite would store either)
     check_text(name, "a player's name", Player, "name", field="name")
     refuse_tsh_separator(name, "the player's name")
@@ -111,16 +112,15 @@ def register_player(
         raise ServiceError(
             "reg_after_last_round", field="name", division=division.name, rounds=division.rounds
         )
-    rating = as_int(rating, f"{player.name}: rating", field="rating")
+    what = Phrase(gettext_noop("{name}: rating"), name=player.name)
+    rating = as_int(rating, what, field="rating")
     if rating < 0:
-        raise ServiceError(
-            "below_minimum", field="rating", what=f"{player.name}: rating", minimum=0, value=rating
-        )
+        raise ServiceError("below_minimum", field="rating", what=what, minimum=0, value=rating)
     if rating > MAX_SEED_RATING:
         raise ServiceError(
             "number_too_large",
             field="rating",
-            what=f"{player.name}: rating",
+            what=what,
             value=rating,
             minimum=0,
             maximum=MAX_SEED_RATING,
@@ -183,7 +183,7 @@ def withdraw_player(
     require(actor, "direct", entry.division.tournament, what="withdraw players")
     division = entry.division
     tournament = division.tournament
-    what = f"withdraw {entry.name}: round"
+    what = Phrase(gettext_noop("withdraw {name}: round"), name=entry.name)
     from_round = as_int(from_round, what, field="from_round")
     if from_round < 1:
         raise ServiceError(
@@ -281,15 +281,24 @@ def check_seed_rating(value: Any, who: str, *, field: str = "seed_rating") -> in
     return rating
 
 
+# what registration's refusals name, in the reader's language when they are read
+PLAYER_NAME = Phrase(gettext_noop("player name"))
+A_PLAYERS_NAME = Phrase(gettext_noop("a player's name"))
+
+
+def _class_of(who: str) -> Phrase:
+    return Phrase(gettext_noop("{who}: class"), who=who)
+
+
 def check_player_class(value: Any, who: str, *, field: str = "player_class") -> str:
     """A class (rating band like "B") fits the model's column; longer text is refused, not cut."""
     text = " ".join(str(value or "").split())
     if "\x00" in text:
-        raise ServiceError("nul_character", field=field, what=f"{who}: class")
+        raise ServiceError("nul_character", field=field, what=_class_of(who))
     limit = Entry._meta.get_field("player_class").max_length
     if len(text) > limit:
         raise ServiceError("reg_class_too_long", field=field, player=who, value=text, max=limit)
-    return check_class_word(text, f"{who}: class", field=field)
+    return check_class_word(text, _class_of(who), field=field)
 
 
 def check_player_name(value: Any, *, field: str = "name") -> str:
@@ -300,8 +309,8 @@ def check_player_name(value: Any, *, field: str = "name") -> str:
     if not name:
         raise ServiceError("reg_name_required", field=field)
     if "\x00" in name:
-        raise ServiceError("nul_character", field=field, what="a player's name")
-    refuse_bidi_controls(name, "a player's name", field=field)
+        raise ServiceError("nul_character", field=field, what=A_PLAYERS_NAME)
+    refuse_bidi_controls(name, A_PLAYERS_NAME, field=field)
     limit = Player._meta.get_field("name").max_length
     if len(name) > limit:
         raise ServiceError("reg_name_too_long", field=field, max=limit, length=len(name))
@@ -535,7 +544,12 @@ def reinstate_player(entry: Entry, from_round: Any, actor: Actor | str | None = 
     except ServiceError:
         from_round = 0
     if from_round < 1:
-        raise ServiceError("reg_round_number", field="round", what=f"reinstate {who}", value=raw)
+        raise ServiceError(
+            "reg_round_number",
+            field="round",
+            what=Phrase(gettext_noop("reinstate {who}"), who=who),
+            value=raw,
+        )
     paired = paired_rounds(division)
     later = [r for r in paired if r >= from_round]
     if later:
@@ -675,8 +689,8 @@ def move_entry(entry: Entry, to: Division, actor: Actor | str | None = None) -> 
         raise ServiceError(
             "reg_move_where", field="division", name=entry.name, division=source.name
         )
-    _unpaired(source, f"move {who} out of it", entry)
-    _unpaired(to, f"move {entry.name} into it", entry)
+    _unpaired(source, Phrase(gettext_noop("move {who} out of it"), who=who), entry)
+    _unpaired(to, Phrase(gettext_noop("move {name} into it"), name=entry.name), entry)
     if to.entries.filter(player_id=entry.player_id).exists():
         raise ServiceError("already_registered", field="name", division=to.name, name=entry.name)
     later = list(
@@ -733,7 +747,7 @@ def renumber_by_rating(division: Division, actor: Actor | str | None = None) -> 
     place) so the unique (division, number) pair never clashes. Returns the preview applied.
     """
     require(actor, "direct", division.tournament, what="renumber players")
-    _unpaired(division, "renumber its players")
+    _unpaired(division, Phrase(gettext_noop("renumber its players")))
     list(Entry.objects.select_for_update().filter(division=division))
     plan = renumber_preview(division)
     moves = [p for p in plan if p.old != p.new]

@@ -21,9 +21,10 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from ..access import require
-from ..errors import ServiceError
+from ..errors import Phrase, ServiceError, where_round
 from ..formats.gcg import MAX_BYTES, GcgError, GcgGame, decode, parse_gcg
 from ..models import Division, Entry, Game, GameRecord, Round, Tournament
 from ..selectors.gcg import whole_number as _whole
@@ -49,10 +50,17 @@ def name_key(name: str) -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
-def _where(game: Game) -> str:
+def _where(game: Game) -> Phrase:
+    """The game's place, English in audit summaries, in the reader's language in a refusal."""
     division = game.round.division
-    board = f" board {game.board}" if game.board else ""
-    return f"division {division.name} round {game.round.number}{board}"
+    if game.board:
+        return Phrase(
+            gettext_noop("division {division} round {round} board {board}"),
+            division=division.name,
+            round=game.round.number,
+            board=game.board,
+        )
+    return where_round(division, game.round.number)
 
 
 def read_record(data: bytes | str, file_name: str = "game.gcg") -> GcgGame:

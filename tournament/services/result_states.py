@@ -14,7 +14,7 @@ from tournament.checks import (
     forfeit_opponent,
     validate_played_scores,
 )
-from tournament.errors import ServiceError
+from tournament.errors import ServiceError, where_round
 from tournament.services.games import game_snapshot
 
 from ..access import require
@@ -108,10 +108,10 @@ def change_result(
     """
     require(actor, "keep_score", division.tournament, what="change results")
     round_number = as_int(round_number, "round", field="round")
-    where = f"division {division.name} round {round_number}"
+    where = where_round(division, round_number)
     if state not in RESULT_STATES:
         raise ServiceError("unknown_result_state", field="state", where=where, state=state)
-    entry = entry_by_number(division, player_number, f"{where}: ")
+    entry = entry_by_number(division, player_number, where)
     between = _between(division, round_number, entry, where)
     if opponent is not None and between.opponent.number != opponent:
         actual = between.opponent

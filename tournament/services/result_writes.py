@@ -14,7 +14,7 @@ from tournament.checks import (
     validate_bye_score,
     validate_played_scores,
 )
-from tournament.errors import ServiceError
+from tournament.errors import ServiceError, where_round
 from tournament.services.games import game_snapshot
 
 from ..access import require
@@ -50,8 +50,8 @@ def record_result(
     """Record a game's result from one player's side (their score first)."""
     require(actor, "keep_score", division.tournament, what="record results")
     round_number = as_int(round_number, "round", field="round")
-    where = f"division {division.name} round {round_number}"
-    entry = entry_by_number(division, player_number, f"{where}: ")
+    where = where_round(division, round_number)
+    entry = entry_by_number(division, player_number, where)
     game = find_game(division, round_number, entry, where)
     return record_scores(division, game, entry, score, opp_score, actor=actor, where=where)
 
@@ -121,7 +121,7 @@ def correct_result(
     the correction is refused (``result_changed_meanwhile``) instead of silently undoing theirs.
     """
     require(actor, "keep_score", game.round.division.tournament, what="correct results")
-    where = f"division {game.round.division.name} round {game.round.number}"
+    where = where_round(game.round.division, game.round.number)
     if not reason or not reason.strip():
         raise ServiceError("reason_needed", field="reason", where=where)
     lock_scores(game)
@@ -169,8 +169,8 @@ def correct_player_result(
     """
     require(actor, "keep_score", division.tournament, what="correct results")
     round_number = as_int(round_number, "round", field="round")
-    where = f"division {division.name} round {round_number}"
-    entry = entry_by_number(division, player_number, f"{where}: ")
+    where = where_round(division, round_number)
+    entry = entry_by_number(division, player_number, where)
     game = find_game(division, round_number, entry, where)
     if game.player2_id is None and forfeit_opponent(game) is not None:
         # a forfeit (one side or both) is stored as two single games: scores make them one
@@ -235,7 +235,7 @@ def record_line_forfeit(
     resolved the line already (the console's line). Runs in the caller's transaction."""
     game, entry = target.game, target.entry
     assert entry is not None
-    where = f"division {division.name} round {game.round.number}"
+    where = where_round(division, game.round.number)
     lock_scores(game)
     if game.has_result:
         raise already_recorded(game)

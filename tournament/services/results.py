@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from tournament.checks import as_int
-from tournament.errors import ServiceError
+from tournament.errors import ServiceError, where_round
 
 from ..access import require
 from ..models import Division, Game
@@ -132,7 +132,7 @@ def enter_line(
         return Entered(line, outcome.status, (outcome.game,))
     # the game the line found is recorded as it is (its scores in the game's order, player1's
     # first): keep_score was checked above, the game is locked and read again in the write
-    where = f"division {division.name} round {game.round.number}"
+    where = where_round(division, game.round.number)
     with transaction.atomic():
         game = record_scores(
             division, game, game.player1, target.score1, target.score2, actor=actor, where=where
@@ -165,7 +165,7 @@ def _state_line(
     if not colon and word not in ("ff", "clear"):
         return None
     round_number = as_int(round_number, "round")
-    where = f"division {division.name} round {round_number}"
+    where = where_round(division, round_number)
     score = opp_score = opponent = None
     if word is not None:
         player = line_entry(division, _read_number(tokens[0]), where).number

@@ -32,7 +32,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from tournament.checks import as_int, plays, validate_played_scores
-from tournament.errors import ServiceError
+from tournament.errors import Phrase, ServiceError, where_round
 
 from ..access import require
 from ..models import Division, Entry, Game, PendingResult
@@ -314,8 +314,8 @@ def _recorded(game: Game, entry: Entry) -> ServiceError:
     )
 
 
-def _where(game: Game) -> str:
-    return f"division {game.round.division.name} round {game.round.number}"
+def _where(game: Game) -> Phrase:
+    return where_round(game.round.division, game.round.number)
 
 
 def _snapshot(report: PendingResult) -> dict[str, Any]:

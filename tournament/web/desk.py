@@ -47,7 +47,7 @@ from ..reports import ReportError
 from ..reports.build import KINDS, DivisionData, build_report, report_event
 from ..reports.layout import page_size
 from ..reports.tasks import division_scorecards
-from ..siteurl import unreachable_warning
+from ..siteurl import SITE_URL_ENV, unreachable_warning
 from ..throttle import heavy_wait
 from .permissions import DIRECTOR, DivisionMoved, NeedsSignIn, division_by_slug, staff_tournament
 from .ratelimit import too_many
@@ -185,9 +185,21 @@ def _site_url_warning(request: HttpRequest) -> str | None:
     server listens beyond this computer (``serve --addr 0.0.0.0:8000``), or the director reached
     the desk at another address, while SITE_URL names this computer."""
     site_url = settings.SITE_URL
-    return unreachable_warning(settings.LISTEN_ADDR, site_url) or unreachable_warning(
-        request.get_host(), site_url
-    )
+    for addr in (settings.LISTEN_ADDR, request.get_host()):
+        if unreachable_warning(addr, site_url):
+            # the command line's sentence (tournament/siteurl.py), in the director's language
+            return _(
+                "WARNING: the site listens on {listen} but scorecard QR codes point to "
+                "{site_url}, which only this computer opens: the cards would not open on "
+                "players' phones. Set {setting} to the address phones reach (e.g. {example}) "
+                "and restart."
+            ).format(
+                listen=addr,
+                site_url=site_url,
+                setting=SITE_URL_ENV,
+                example="http://192.168.1.20:8000",
+            )
+    return None
 
 
 @require_GET

@@ -39,6 +39,7 @@ from ..selectors import (
 from ..services import checkin, entry_mail
 from ..services import online_entries as oe
 from ..services.venue import held_by_venue, venue_answers
+from ..templatetags.calendar_words import band_text
 from ..throttle import client_address
 from .errors import busy_refusal
 from .forms.entries import EntryForm
@@ -59,6 +60,12 @@ MAIL_LATE = gettext_lazy(
     "Our mail server is not answering just now: your entry is stored, and its mail will "
     "follow as soon as the server is back."
 )
+
+
+def _entry_band(rule: DivisionEntryRule) -> str:
+    """The ratings a division's online entry admits, in the reader's words (the service's
+    ``band_text`` keeps the English for the API and the command line)."""
+    return _("any rating") if rule.player_picks else band_text(rule)
 
 
 def _site(request: HttpRequest) -> str:
@@ -109,7 +116,7 @@ def _lists(tournament: Tournament) -> list[dict[str, Any]]:
             {
                 "division": d,
                 "rule": rule,
-                "band": oe.band_text(rule) if rule else "",
+                "band": _entry_band(rule) if rule else "",
                 "placed": placed,
                 "waiting": waiting,
             }

@@ -26,7 +26,7 @@ from pairings.needs import (
 )
 from pairings.needs_words import all_of, listed
 from ratings.division import estimates_from, snapshot_rating_input
-from tournament.errors import ServiceError
+from tournament.errors import ServiceError, worded
 from tournament.selectors import RoundProgress, last_round_number, last_scored_round
 from tournament.standings import format_wins
 
@@ -516,7 +516,7 @@ def player(
             "needs": need_rows(needs.players[0].groups)
             if needs is not None and needs.players
             else None,
-            "needs_notes": needs.assumptions if needs is not None else [],
+            "needs_notes": [worded(a) for a in needs.assumptions] if needs is not None else [],
             "chances": (_shown_chances(page, facts) or {}).get(entry.number),
             # one reverse for the opponents' links: {% url %} per row was a third of the page
             "player_base": reverse("public:player", args=(div.tournament.slug, div.slug, 1))[:-2],

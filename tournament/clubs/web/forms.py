@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from ...models import Club, Realm
 from ...web.forms.setup import DateInput, rating_system_choices
+from .. import selectors
 from ..ladder import PRESETS, Rule
 from ..models import Season
 
@@ -135,7 +136,7 @@ class MemberChangeForm(forms.Form):
 
 
 def preset_choices() -> list[tuple[str, str]]:
-    return [(key, f"{key}: {text}") for key, (text, _) in PRESETS.items()]
+    return [(key, f"{key}: {text}") for key, text in selectors.preset_list()]
 
 
 class SeasonForm(forms.Form):

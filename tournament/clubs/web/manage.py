@@ -443,7 +443,7 @@ def member_change(request: HttpRequest, club: Club) -> HttpResponse:
 def describe_rule(season: Season) -> str:
     """The season's scoring in words: its preset's description, or the configured points."""
     if season.preset in PRESETS:
-        return PRESETS[season.preset][0]
+        return selectors.preset_words(season.preset)
     return selectors.rule_words(Rule.from_dict(season.rule))
 
 
@@ -454,7 +454,7 @@ def _seasons_context(club: Club, **extra: Any) -> dict[str, Any]:
         "links": club_links(club),
         "rows": [{"season": s, "rule": describe_rule(s)} for s in seasons],
         "form": form if (form := extra.pop("form", None)) is not None else SeasonForm(),
-        "presets": [(key, text) for key, (text, _rule) in PRESETS.items()],
+        "presets": selectors.preset_list(),
         "urls": {"create": reverse("clubs:seasons", args=[club.slug])},
         **extra,
     }
@@ -516,7 +516,7 @@ def _season_page(
         "season": season,
         "rule": describe_rule(season),
         "form": SeasonForm.for_season(season) if form is None else form,
-        "presets": [(key, text) for key, (text, _rule) in PRESETS.items()],
+        "presets": selectors.preset_list(),
         "urls": {
             "edit": reverse("clubs:season_edit", args=[club.slug, season.pk]),
             "archive": reverse("clubs:season_archive", args=[club.slug, season.pk]),

@@ -31,7 +31,7 @@ from tournament.standings import format_wins
 
 from ...models import Club
 from .. import selectors
-from ..ladder import PRESETS, LadderRow, Rule
+from ..ladder import LadderRow, Rule
 from ..models import Season
 from .caching import ClubVersion, by_slug, closed_data, club_data, club_page, of_all_clubs
 
@@ -150,7 +150,7 @@ def _season_view(season: Season) -> dict[str, Any]:
         "rows_html": _ladder_html(ranked + unqualified),
         "min_nights": rule.min_nights,
         "rule": selectors.rule_words(rule),
-        "preset": PRESETS[season.preset][0] if season.preset in PRESETS else "",
+        "preset": selectors.preset_words(season.preset),
         "nights": selectors.season_night_count(season),
     }
 

@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from tournament.checks import as_int, check_text
 from tournament.errors import ServiceError
@@ -260,6 +261,17 @@ def move_online_entry(
 #: the director's actions on one online entry, as the console's buttons, ``manage.py entries``
 #: and the API name them
 ENTRY_ACTIONS = ("paid", "unpaid", "approve", "refuse", "promote", "demote", "move")
+#: what each action says it did, in the reader's language (English as it always read: the
+#: command line prints it so)
+ENTRY_ACTIONS_DONE = {
+    "paid": gettext_lazy("{name}: paid done."),
+    "unpaid": gettext_lazy("{name}: unpaid done."),
+    "approve": gettext_lazy("{name}: approve done."),
+    "refuse": gettext_lazy("{name}: refuse done."),
+    "promote": gettext_lazy("{name}: promote done."),
+    "demote": gettext_lazy("{name}: demote done."),
+    "move": gettext_lazy("{name}: move done."),
+}
 
 
 def apply_entry_action(
@@ -305,7 +317,7 @@ def apply_entry_action(
             value=action[:20],
             choices=ENTRY_ACTIONS,
         )
-    return f"{name}: {action} done."
+    return str(ENTRY_ACTIONS_DONE[action]).format(name=name)
 
 
 def director_rows(tournament: Tournament) -> list[dict[str, Any]]:
