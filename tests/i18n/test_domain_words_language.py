@@ -297,9 +297,9 @@ def test_the_desks_site_address_warning_reads_in_the_readers_language(paired, se
 
 NEEDS_NOTE = {
     "en": "The division sets no prize places: the top 2 are assumed.",
-    "fr": "La division ne fixe pas de places primées : les 2 premiers sont retenus.",
+    "fr": "La division ne fixe pas de places primées : les 2 premières sont retenues.",
     "es": "La división no fija puestos con premio: se suponen los 2 primeros.",
-    "pl": "Grupa nie określa miejsc nagradzanych: przyjęto miejsca od 1 do 2.",
+    "pl": "Grupa nie określa miejsc nagradzanych: przyjęto 2 pierwszych.",
 }
 
 
@@ -310,9 +310,15 @@ def test_a_player_cards_needs_note_reads_in_the_readers_language(paired, lang):
 
     with translation.override(lang):
         text = _text(Client().get(f"/t/{paired.tournament.slug}/{paired.slug}/player/1/"))
-        served = needs_as_dict(division_needs(paired, 1))
     assert NEEDS_NOTE[lang] in text, (lang, text[:600])
-    assert NEEDS_NOTE["en"] in served["assumptions"]
+    # the API's needs keep their English whatever the reader's language
+    api = Client().get(
+        f"/api/v1/tournaments/{paired.tournament.slug}/divisions/{paired.slug}/needs/?player=1",
+        HTTP_ACCEPT_LANGUAGE=lang,
+    )
+    assert api.status_code == 200, api.content[:300]
+    assert NEEDS_NOTE["en"] in api.json()["assumptions"]
+    assert NEEDS_NOTE["en"] in needs_as_dict(division_needs(paired, 1))["assumptions"]
 
 
 GAME_PLACE = {

@@ -480,44 +480,56 @@ def _club_records(club: Club, min_games: int) -> list[ClubRecord]:
             game_marks(combined, combined_detail),
             note=_("both players' scores added"),
         ),
-        ClubRecord(
-            "best_average",
-            _("Best average"),
-            None if top_average is None else round(top_average, 1),
-            tuple(
-                RecordMark(
-                    p,
-                    names.get(p, ""),
-                    # English says "games" even for one (as it always has)
-                    ngettext("{games} games", "{games} games", totals[p][1]).format(
-                        games=totals[p][1]
-                    ),
-                )
-                for p in average_holders[:MAX_MARKS]
-            ),
-            note=_("average score over all club games; at least {games} games").format(
-                games=min_games
-            ),
-        ),
-        ClubRecord(
-            "winning_streak",
-            _("Longest winning streak"),
-            top_streak or None,
-            tuple(
-                RecordMark(
-                    p,
-                    names.get(p, ""),
-                    ngettext("{wins} wins in a row", "{wins} wins in a row", length).format(
-                        wins=length
-                    ),
-                    **at(first),
-                    **{f"until_{k}": v for k, v in at(last).items()},
-                )
-                for p, (length, first, last) in streak_holders[:MAX_MARKS]
-            ),
-            note=_("wins in a row across nights; a tie or a loss ends a streak, a bye does not"),
-        ),
+        _average_record(top_average, average_holders, totals, names, min_games),
+        _streak_record(top_streak, streak_holders, names, at),
     ]
+
+
+def _average_record(
+    top_average: float | None,
+    holders: list[int],
+    totals: dict[int, Any],
+    names: dict[int, str],
+    min_games: int,
+) -> ClubRecord:
+    """The best average over all club games, among players with at least ``min_games``."""
+    return ClubRecord(
+        "best_average",
+        _("Best average"),
+        None if top_average is None else round(top_average, 1),
+        tuple(
+            RecordMark(
+                p,
+                names.get(p, ""),
+                # English says "games" even for one (as it always has)
+                ngettext("{games} games", "{games} games", totals[p][1]).format(games=totals[p][1]),
+            )
+            for p in holders[:MAX_MARKS]
+        ),
+        note=_("average score over all club games; at least {games} games").format(games=min_games),
+    )
+
+
+def _streak_record(top_streak: int, holders: list, names: dict[int, str], at: Any) -> ClubRecord:
+    """The longest winning streak across nights (``at`` places a night: date, slug, division)."""
+    return ClubRecord(
+        "winning_streak",
+        _("Longest winning streak"),
+        top_streak or None,
+        tuple(
+            RecordMark(
+                p,
+                names.get(p, ""),
+                ngettext("{wins} wins in a row", "{wins} wins in a row", length).format(
+                    wins=length
+                ),
+                **at(first),
+                **{f"until_{k}": v for k, v in at(last).items()},
+            )
+            for p, (length, first, last) in holders[:MAX_MARKS]
+        ),
+        note=_("wins in a row across nights; a tie or a loss ends a streak, a bye does not"),
+    )
 
 
 @dataclass(frozen=True)
