@@ -165,10 +165,15 @@ def migrate() -> None:
     from django.conf import settings
     from django.core.management import call_command
 
+    import tournament
+
     database = settings.DATABASES["default"]
     name = Path(str(database.get("NAME", "")))
-    if database["ENGINE"].endswith("sqlite3") and name.suffix and not name.exists():
-        repo = Path(__file__).resolve().parents[2]
+    repo = Path(__file__).resolve().parents[2]
+    # only for this tree's own code: bench_versions measures an older tree's code with these
+    # helpers, and that code must get its own migrations, not this tree's schema
+    ours = Path(tournament.__file__).resolve().parents[1] == repo
+    if ours and database["ENGINE"].endswith("sqlite3") and name.suffix and not name.exists():
         if str(repo) not in sys.path:
             sys.path.insert(0, str(repo))
         from tests.migrated import migrated_sqlite
