@@ -183,7 +183,7 @@ def test_layout_page_matches_the_tree():
 # Functions over LONG_FUNCTION lines in tournament/, pairings/ and ratings/ (migrations aside).
 # A ratchet: the count may only go down; lower the ceiling when a long function is split.
 LONG_FUNCTION = 80
-LONG_FUNCTIONS_CEILING = 17
+LONG_FUNCTIONS_CEILING = 15
 # Source files over LONG_FILE lines (migrations aside): a file that long holds several
 # concepts, each of which deserves its own module. A ratchet as well: 10 when counted first,
 # then pairings/engine/simulate.py and needs.py were split, then pairings/services/rounds.py,

@@ -427,6 +427,36 @@ def _list_rating(div: Division, player_id: int) -> dict | None:
     }
 
 
+def _card_rows(
+    games: list, last: int, running: dict, gcg_rounds: set
+) -> tuple[list[dict], int, int]:
+    """The player card's rows, one a round up to ``last`` (the game, its spread, the meeting
+    number with that opponent, the record after it, the board of a public game record), and
+    the games started and replied in."""
+    by_round = {g.round: g for g in games}
+    meetings: dict[int, int] = {}
+    rows = []
+    starts = replies = 0
+    for n in range(1, last + 1):
+        g = by_round.get(n)
+        row: dict = {"round": n, "game": g}
+        if g is not None and g.opponent is not None:
+            opp = g.opponent.number
+            meetings[opp] = meetings.get(opp, 0) + 1
+            row["meeting"] = meetings[opp]
+            if g.score is not None:
+                row["spread"] = g.score - g.opponent_score
+                starts += g.first is True
+                replies += g.first is False
+        elif g is not None and g.score is not None:
+            row["spread"] = g.score
+        row["record"] = running.get(n) if g is not None and g.score is not None else None
+        on_board = g is not None and n in gcg_rounds and g.board
+        row["gcg_board"] = g.board if on_board else None
+        rows.append(row)
+    return rows, starts, replies
+
+
 @csrf_exempt
 @require_safe
 @cached_page("player")
@@ -468,31 +498,8 @@ def player(
     standing = next(r for r in facts.rows if r.number == entry.number)
     running = records_by_round(div.tournament, entry, games, facts.entries)
     needs = _needs(page, facts, entry) if standing.rank is not None else None
-    by_round = {g.round: g for g in games}
-    meetings: dict[int, int] = {}
-    rows = []
-    starts = replies = 0
-    for n in range(1, last + 1):
-        g = by_round.get(n)
-        row: dict = {"round": n, "game": g}
-        if g is not None and g.opponent is not None:
-            opp = g.opponent.number
-            meetings[opp] = meetings.get(opp, 0) + 1
-            row["meeting"] = meetings[opp]
-            if g.score is not None:
-                row["spread"] = g.score - g.opponent_score
-                starts += g.first is True
-                replies += g.first is False
-        elif g is not None and g.score is not None:
-            row["spread"] = g.score
-        row["record"] = running.get(n) if g is not None and g.score is not None else None
-        rows.append(row)
     # rounds whose game has a public record: the card links the game's page
-    gcg_rounds = public_record_rounds(div, entry.pk)
-    for row in rows:
-        game_row = row["game"]
-        on_board = game_row is not None and row["round"] in gcg_rounds and game_row.board
-        row["gcg_board"] = game_row.board if on_board else None
+    rows, starts, replies = _card_rows(games, last, running, public_record_rounds(div, entry.pk))
     return render(
         request,
         "tournament/player.html",

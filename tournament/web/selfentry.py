@@ -178,6 +178,36 @@ def _errors(form: Any) -> list[str]:
     return [e for field_errors in form.errors.values() for e in field_errors]
 
 
+def _place_refused(
+    bound: Any, state: Any, report: Any, confirm: Any, dispute: Any
+) -> tuple[Any, Any, Any, list[str]]:
+    """A refused form takes the place of the page's own form when it still answers the same
+    round or card (its errors at its fields); otherwise the page has moved on since it was
+    sent, and its errors are shown above the current state (the last item)."""
+    opponent = state.opponent
+    if (
+        isinstance(bound, ReportForm)
+        and report is not None
+        and (bound.data.get("round") == str(state.game.round.number))
+    ):
+        bound.label_for(opponent.name)
+        return bound, confirm, dispute, []
+    if (
+        isinstance(bound, DisputeForm)
+        and dispute is not None
+        and (bound.data.get("pending") == str(state.theirs.pk))
+    ):
+        bound.label_for(opponent.name)
+        return report, confirm, bound, []
+    if (
+        isinstance(bound, ConfirmForm)
+        and confirm is not None
+        and (bound.data.get("pending") == str(state.theirs.pk))
+    ):
+        return report, bound, dispute, []
+    return report, confirm, dispute, _errors(bound)
+
+
 def _page(
     request: HttpRequest,
     entry: Entry,
@@ -216,28 +246,7 @@ def _page(
     if state.theirs is not None and state.game is not None and theirs_scores is None:
         theirs_scores = mine_first(state.game, entry, state.theirs.score1, state.theirs.score2)
     if bound is not None:
-        if (
-            isinstance(bound, ReportForm)
-            and report is not None
-            and (bound.data.get("round") == str(state.game.round.number))
-        ):
-            bound.label_for(opponent.name)
-            report = bound
-        elif (
-            isinstance(bound, DisputeForm)
-            and dispute is not None
-            and (bound.data.get("pending") == str(state.theirs.pk))
-        ):
-            bound.label_for(opponent.name)
-            dispute = bound
-        elif (
-            isinstance(bound, ConfirmForm)
-            and confirm is not None
-            and (bound.data.get("pending") == str(state.theirs.pk))
-        ):
-            confirm = bound
-        else:
-            stale = _errors(bound)
+        report, confirm, dispute, stale = _place_refused(bound, state, report, confirm, dispute)
     context = {
         "tournament": tournament,
         "division": div,
