@@ -271,24 +271,6 @@ def data_key(version: Version, role: str, *parts: Any) -> str:
     return "d:" + ":".join([version.stamp, role, *language_parts(), *map(str, parts)])
 
 
-def division_read(version: Version, division: Any) -> Any:
-    """The division's entries and games as plain rows (``interchange.exports.DivisionRead``),
-    read once per version of its tournament for every page and process sharing the cache.
-
-    A result is a new version, and each page then built (standings, a player's page, the round
-    pages, tourney.js) starts from the same rows: the first reads them, the others take them
-    from the cache instead of reading the division's games again in a shape of their own.
-    The rows are the same for every viewer (a page's role decides what it shows of them), so
-    the key holds no role; it names one state of the data, like every key here.
-    """
-    from .interchange.exports import DivisionRead
-
-    return cached(
-        "d:" + ":".join([version.stamp, "rows", str(division.pk)]),
-        lambda: DivisionRead.load(division),
-    )
-
-
 def _page_key(
     version: Version | None, request: HttpRequest, name: str, *, language: str | None = None
 ) -> str:

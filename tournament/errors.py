@@ -706,7 +706,7 @@ CODES: dict[str, str | Promise] = {
     "photo_not_entered": _(
         "{player} has not entered {where}: decide their photo from an event they entered"
     ),
-    # federation files (tournament.services.federation)
+    # federation files (tournament.interchange.downloads)
     "unknown_federation_file": _(
         "{value!r} is not a federation file here (choose one of {choices})"
     ),

@@ -150,6 +150,13 @@ def test_every_file_the_code_and_docs_name_is_in_the_repository():
             for p in (REPO / folder).rglob("*")
             if p.suffix in (".py", ".md", ".html") and "migrations" not in p.parts
         ]
+    # every markdown file's name, read once (a glob of the whole clone per reference, .venv
+    # included, cost 16 s)
+    markdown = {
+        p.name
+        for p in REPO.rglob("*.md")
+        if not {".venv", ".git", "node_modules"} & set(p.relative_to(REPO).parts)
+    }
     missing = []
     for path in texts:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -158,7 +165,7 @@ def test_every_file_the_code_and_docs_name_is_in_the_repository():
                 if ref not in MADE_BY_THE_TEST and not _exists(ref):
                     missing.append(f"{path.relative_to(REPO)}:{n}: {ref}")
             for ref in MARKDOWN_REFERENCE.findall(line):
-                if not any(REPO.glob(f"**/{ref}")):
+                if ref not in markdown:
                     missing.append(f"{path.relative_to(REPO)}:{n}: {ref}")
     assert missing == []
 
@@ -243,3 +250,150 @@ def test_long_files_only_get_fewer():
         f"{len(over)} source files over {LONG_FILE} lines (ceiling {LONG_FILES_CEILING}): "
         "split the new one into modules of its concepts\n" + "\n".join(over)
     )
+
+
+# ---------------------------------------------------------------- arrows running back up
+
+# The layers of docs/architecture.md's drawing, lowest first. A module belongs to the layer of
+# the longest prefix that names it; every module of the three packages must have one (but
+# the project's wiring below), so a new module is placed the day it is written. An import
+# from a module to one in a HIGHER layer is an arrow running back up the drawing.
+LAYERS: dict[str, tuple[str, ...]] = {
+    "pure": (
+        "pairings.engine",
+        "pairings.calibration",
+        "ratings.engine",
+        "tournament.standings",
+        "tournament.team_standings",
+        "tournament.formats",
+        "tournament.reports",
+        "tournament.scoreline",
+        "tournament.clock",
+        "tournament.namesearch",
+    ),
+    "base": (
+        "tournament.models",
+        "tournament.clubs.models",
+        "pairings.models",
+        "ratings.models",
+        "tournament.errors",
+        "tournament.clubs.errors",
+        "pairings.errors",
+        "tournament.access",
+        "tournament.checks",
+        "ratings.explain",
+        "tournament.cache",
+        "tournament.throttle",
+        "tournament.dbhealth",
+        "tournament.dblocks",
+        "tournament.health",
+        "tournament.filecache",
+        "tournament.live",
+        "tournament.languages",
+        "tournament.catalogues",
+        "tournament.siteurl",
+        "tournament.redisurl",
+        "tournament.logfilters",
+    ),
+    "selectors": (
+        "tournament.selectors",
+        "tournament.shapes",
+        "tournament.stream",
+        "tournament.clubs.selectors",
+        "tournament.clubs.ladder",
+        "tournament.clubs.records",
+        "pairings.selectors",
+        "pairings.needs",
+        "pairings.needs_words",
+        "pairings.chances",
+        "ratings.selectors",
+        "ratings.chart",
+    ),
+    "services": (
+        "tournament.services",
+        "pairings.services",
+        "ratings.services",
+        "ratings.division",
+        "ratings.weekend",
+        "ratings.tasks",
+        "tournament.chances",
+    ),
+    "apps": (
+        "tournament.clubs.services",
+        "tournament.interchange",
+        "tournament.reports.build",
+        "tournament.reports.tasks",
+        "tournament.sync",
+        "tournament.tasks",
+        "tournament.demo",
+    ),
+    "faces": (
+        "tournament.web",
+        "tournament.api",
+        "tournament.management",
+        "tournament.admin",
+        "tournament.admin_base",
+        "tournament.admin_site",
+        "tournament.clubs.web",
+        "tournament.templatetags",
+        "tournament.manual",
+        "tournament.manual_reference",
+        "tournament.manual_screenshots",
+        "pairings.admin",
+        "ratings.admin",
+    ),
+}
+# The project's wiring: settings, URL roots, app configs, process entry points, migrations.
+WIRING = re.compile(
+    r"^(tournament|pairings|ratings)(\.clubs)?(\.(apps|settings|celery|wsgi|asgi|urls))?$"
+    r"|\.migrations(\.|$)"
+)
+# A ratchet like the two above: measured 0 when first counted.
+ARROWS_BACK_UP_CEILING = 0
+
+
+def layer_of(module: str) -> int | None:
+    """The rank of ``module``'s layer (0 = pure), by the longest prefix naming it."""
+    best: tuple[int, int] | None = None
+    for rank, prefixes in enumerate(LAYERS.values()):
+        for prefix in prefixes:
+            if module == prefix or module.startswith(prefix + "."):
+                if best is None or len(prefix) > best[0]:
+                    best = (len(prefix), rank)
+    return None if best is None else best[1]
+
+
+def arrows_back_up(edges: nx.DiGraph) -> tuple[list[str], list[str]]:
+    """The imports that run from a lower layer up to a higher one, and the modules no layer
+    names (both must be empty of surprises)."""
+    unplaced = sorted(m for m in edges.nodes if layer_of(m) is None and not WIRING.search(m))
+    up = []
+    for source, target in edges.edges:
+        low, high = layer_of(source), layer_of(target)
+        if low is not None and high is not None and high > low:
+            up.append(f"{source} -> {target}")
+    return sorted(up), unplaced
+
+
+def test_every_module_has_a_layer_and_no_arrow_runs_back_up():
+    up, unplaced = arrows_back_up(_project_graph())
+    assert unplaced == [], "place these modules in a layer of LAYERS (docs/architecture.md)"
+    assert len(up) <= ARROWS_BACK_UP_CEILING, "\n".join(up)
+
+
+def test_the_arrow_count_sees_an_arrow_back_up():
+    edges = nx.DiGraph(
+        [
+            ("tournament.web.public", "tournament.selectors.core"),  # down: fine
+            ("tournament.selectors.core", "tournament.services.results"),  # up
+            ("pairings.engine.weighted", "pairings.selectors"),  # up
+            ("tournament.reports.build", "tournament.services.audit"),  # the longer prefix: down
+        ]
+    )
+    edges.add_node("tournament.tomorrow")
+    up, unplaced = arrows_back_up(edges)
+    assert up == [
+        "pairings.engine.weighted -> pairings.selectors",
+        "tournament.selectors.core -> tournament.services.results",
+    ]
+    assert unplaced == ["tournament.tomorrow"]

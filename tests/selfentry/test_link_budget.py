@@ -18,7 +18,7 @@ import pytest
 
 from pairings.services.store import PlannedGame, save_round_pairings
 from tournament import selectors
-from tournament.interchange.exports import DivisionRead
+from tournament.selectors.rows import DivisionRead
 from tournament.services import selfentry
 from tournament.services.results import record_result
 from tournament.services.selfentry import REPORTS_PER_MINUTE, report_own_result
@@ -112,7 +112,7 @@ def division_loads(monkeypatch) -> list[str]:
         return rounds(division, *args, **kwargs)
 
     monkeypatch.setattr(selectors.DivisionSnapshot, "load", classmethod(snapshot))
-    # the rows a version's pages share (tournament.cache.division_read) are such a load too
+    # the rows a version's pages share (tournament.selectors.rows.division_read) are such a load too
     read = DivisionRead.load.__func__
 
     def rows(cls, division, *args, **kwargs):

@@ -14,6 +14,7 @@ from tournament.errors import ServiceError
 from tournament.formats import read_t
 from tournament.formats.tou import parse_tou
 from tournament.formats.tsh import TshPlayer
+from tournament.interchange.downloads import download_federation_file
 from tournament.interchange.federation import (
     ABSP_HEADER,
     build_federation_file,
@@ -24,7 +25,6 @@ from tournament.interchange.federation import (
 )
 from tournament.interchange.imports import import_tsh
 from tournament.models import AuditEvent, FederationDownload, Player
-from tournament.services.federation import download_federation_file
 
 pytestmark = pytest.mark.django_db(transaction=False)
 

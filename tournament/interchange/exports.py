@@ -41,13 +41,8 @@ from tournament.formats.tourney_js import (
 )
 from tournament.formats.tsh import TshPlayer, team_rating, write_t
 from tournament.models import Division, First, Game, Tournament
-from tournament.selectors import (
-    GAME_ROW,
-    DivisionSnapshot,
-    EntryView,
-    division_standings,
-    last_round_number,
-)
+from tournament.selectors import DivisionSnapshot, division_standings, last_round_number
+from tournament.selectors.rows import DivisionRead
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -262,78 +257,6 @@ def _trim(values: list[Any], empty: Any) -> list[Any]:
 # Entry.extra's key for a team entry's rating as the file wrote it ('1500+1400+0'); '+' keeps it
 # apart from every TSH field name.
 TEAM_RATING_KEY = "+rating"
-
-
-# An entry as an export reads it (``FeedEntry``, in this order): what a .t line carries.
-ENTRY_ROW = (
-    "pk",
-    "number",
-    "player__name",
-    "player__naspa_id",
-    "seed_rating",
-    "career_games",
-    "player_class",
-    "withdrawn_round",
-    "withdrawal_score",
-    "extra",
-    "player_id",
-)
-
-
-@dataclass(frozen=True)
-class FeedEntry:
-    """One entry's row (``ENTRY_ROW``): a plain value, not a model object."""
-
-    pk: int
-    number: int
-    name: str
-    naspa_id: str
-    seed_rating: int
-    career_games: int | None
-    player_class: str
-    withdrawn_round: int | None
-    withdrawal_score: int | None
-    extra: list | None
-    player_id: int
-
-
-@dataclass(frozen=True)
-class DivisionRead:
-    """A division's entries and games read once, as rows (two queries), shared by every part
-    of an export that needs them: the ``.t`` players, the rating estimates and the ranks after
-    each round. The live feed is rebuilt on every new page version; reading the games three
-    times in three shapes, as model objects, cost most of its time at 500 players."""
-
-    entries: list[FeedEntry]  # by number
-    games: list[tuple]  # selectors.GAME_ROW, in round then id order (as ratings read them)
-
-    @classmethod
-    def load(cls, division: Division) -> DivisionRead:
-        entries = [
-            FeedEntry(*row) for row in division.entries.order_by("number").values_list(*ENTRY_ROW)
-        ]
-        games = list(
-            Game.objects.filter(round__division=division)
-            .order_by("round__number", "id")
-            .values_list(*GAME_ROW)
-        )
-        return cls(entries, games)
-
-    def snapshot(self) -> DivisionSnapshot:
-        """The same rows as the pages' ``DivisionSnapshot``, for the standings and ratings."""
-        entries = {
-            e.pk: EntryView(
-                e.pk,
-                e.number,
-                e.name,
-                e.seed_rating,
-                e.withdrawn_round,
-                e.career_games,
-                e.player_id,
-            )
-            for e in self.entries
-        }
-        return DivisionSnapshot(entries, self.games)
 
 
 def division_players(division: Division, read: DivisionRead | None = None) -> list[TshPlayer]:

@@ -35,11 +35,11 @@ from ..cache import (
     _remember,
     cache_add,
     cache_get,
-    division_read,
     public_page,
     request_version,
 )
 from ..formats.tourney_js import write_tourney_js
+from ..selectors.rows import division_read
 
 __all__ = ["MAX_AGE_SECONDS", "tourney_js"]
 

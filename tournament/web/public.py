@@ -35,7 +35,6 @@ from ..cache import (
     Version,
     cached,
     data_key,
-    division_read,
     tournament_version,
     viewer_role,
 )
@@ -61,6 +60,7 @@ from ..selectors.gcg import (
     record_of,
 )
 from ..selectors.photos import approved_photo
+from ..selectors.rows import division_read
 from ..standings import StandingsRow
 from ..team_standings import TeamStandingsRow
 from .gcg import game_page, zip_response

@@ -46,12 +46,13 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from tournament.errors import ServiceError
 
-from ..cache import division_read, tournament_version
+from ..cache import tournament_version
 from ..formats.gcg import MAX_BYTES
 from ..models import Entry, Game, GameRecord
 from ..selectors import games_seen_by, records_by_round
 from ..selectors.gcg import record_of
 from ..selectors.photos import photo_state
+from ..selectors.rows import division_read
 from ..services.checkin import player_check_in
 from ..services.gcg import attach_record_by_token, remove_record_by_token
 from ..services.photos import MAX_PHOTO_BYTES, submit_photo_by_token

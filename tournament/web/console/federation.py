@@ -18,9 +18,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournament.errors import ServiceError
 
+from ...interchange.downloads import download_federation_file
 from ...interchange.federation import FEDERATION_FILES, build_federation_file
 from ...models import Tournament
-from ...services.federation import download_federation_file
 from ...throttle import heavy_wait
 from ..permissions import director_required
 from ..ratelimit import too_many

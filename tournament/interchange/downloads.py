@@ -6,6 +6,9 @@ directors, one transaction, one FederationDownload row and one audit event. A fi
 problems is refused unless the director says "download anyway", and then the problems are
 recorded with the download. This is not a submission to one of Gibson's own rating lists
 (ratings.division.submit_divisions).
+
+It lives with the file it records (``interchange``, above the services), not in
+``tournament/services/``: a service that built the file would import the layer above it.
 """
 
 from __future__ import annotations
@@ -16,9 +19,9 @@ from django.db import transaction
 
 from ..access import require
 from ..errors import ServiceError
-from ..interchange.federation import BuiltFile, build_federation_file, federation_file
 from ..models import FederationDownload, Tournament
-from .audit import Actor, audit
+from ..services.audit import Actor, audit
+from .federation import BuiltFile, build_federation_file, federation_file
 
 
 @transaction.atomic
