@@ -102,7 +102,7 @@ def main() -> int:
             GIBSON_API_ANON_RATE="1000000/hour",
         )
         env.pop("DATABASE_URL", None)
-        use_wrk = shutil.which("wrk") is not None
+        load = web.Load(args.short)
         lua = Path(data_dir) / "bench.lua"
         lua.write_text(web.WRK_LUA, encoding="utf-8")
         budget = 0 if args.no_writer else (args.seconds + 2) * len(paths) + 60
@@ -129,7 +129,7 @@ def main() -> int:
         procs.append(server)
         for name, (path, conditional) in paths.items():
             url = f"http://127.0.0.1:{port}{path}"
-            if use_wrk:
+            if load.use_wrk():
                 r = web.run_wrk(url, args.seconds, 0, conditional, lua)
             else:
                 r = web.run_python_client(url, args.seconds, 0, conditional)
@@ -177,7 +177,7 @@ def main() -> int:
     print(
         f"{args.players} players, {args.rounds} rounds (built in {built:.0f} s); gunicorn, "
         f"{args.workers} workers; {web.CLIENTS} clients, {args.seconds:g} s each; cache "
-        f"{backend}; load from {'wrk' if use_wrk else 'the asyncio client'}; {writes} "
+        f"{backend}; load from {load}; {writes} "
         f"results recorded meanwhile (one a second)"
     )
     print(

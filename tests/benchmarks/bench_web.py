@@ -545,10 +545,34 @@ def abuse_links(slug: str, div: str) -> tuple[str, str, str]:
     return tuple(f"/e/{t}/" for t in tokens)  # type: ignore[return-value]
 
 
-def measure(url: str, seconds: float, use_wrk: bool, lua: Path) -> dict:
+class Load:
+    """Which client makes the crowd: wrk where installed (a C client on 2 threads: the
+    figures), else the asyncio client. A ``--short`` run proves both work and waits for
+    neither: wrk counts whole seconds, so a 0.4 s window would take 1 s; it makes the first
+    window only (its Lua script and report are read), the asyncio client the rest."""
+
+    def __init__(self, short: bool) -> None:
+        self.wrk = shutil.which("wrk") is not None
+        self.short = short
+        self.wrk_windows = 0
+
+    def use_wrk(self) -> bool:
+        """Whether the next window is wrk's."""
+        if not self.wrk or (self.short and self.wrk_windows):
+            return False
+        self.wrk_windows += 1
+        return True
+
+    def __str__(self) -> str:
+        if not self.wrk:
+            return "the asyncio client"
+        return "wrk (the first window; the asyncio client after)" if self.short else "wrk"
+
+
+def measure(url: str, seconds: float, load: Load, lua: Path) -> dict:
     r = (
         run_wrk(url, seconds, 0, False, lua)
-        if use_wrk
+        if load.use_wrk()
         else run_python_client(url, seconds, 0, False)
     )
     r["rps"] = r["requests"] / r["seconds"]
@@ -578,7 +602,7 @@ def abuse_main(args: argparse.Namespace) -> int:
         env = dict(os.environ, GIBSON_DATA_DIR=data_dir, GIBSON_DEBUG="0", GIBSON_LOG_LEVEL="ERROR")
         env.pop("DATABASE_URL", None)
         env.pop("GIBSON_BEHIND_PROXY", None)
-        use_wrk = shutil.which("wrk") is not None
+        load = Load(args.short)
         lua = Path(data_dir) / "bench.lua"
         lua.write_text(WRK_LUA, encoding="utf-8")
         abuses = {
@@ -624,9 +648,9 @@ def abuse_main(args: argparse.Namespace) -> int:
         procs.append(start_server("gunicorn", port, env, args.workers))
         base = f"http://127.0.0.1:{port}"
         standings = f"{base}/t/{slug}/{div}/standings/"
-        measure(standings, 2, use_wrk, lua)  # warm the cache and the workers
+        measure(standings, min(2, args.seconds), load, lua)  # warm the cache and the workers
         for name, (kind, path, threads, per_minute_) in abuses.items():
-            quiet = measure(standings, args.seconds, use_wrk, lua)
+            quiet = measure(standings, args.seconds, load, lua)
             abuser = spawn(
                 [
                     sys.executable,
@@ -647,7 +671,7 @@ def abuse_main(args: argparse.Namespace) -> int:
             procs.append(abuser)
             # the abuse is under way before the crowd is measured
             time.sleep(0.3 if args.short else 1)
-            loud = measure(standings, args.seconds, use_wrk, lua)
+            loud = measure(standings, args.seconds, load, lua)
             out, err = abuser.communicate(timeout=args.seconds + 120)
             if abuser.returncode != 0:
                 raise SystemExit(f"the {kind} abuser failed: {err[-800:]}")
@@ -698,7 +722,7 @@ def abuse_main(args: argparse.Namespace) -> int:
     print(
         f"standings of {args.players} players, {args.rounds} rounds on gunicorn ({args.workers} "
         f"workers), {CLIENTS} clients, {args.seconds:g} s each; load from "
-        f"{'wrk' if use_wrk else 'the asyncio client'}; one result a second meanwhile"
+        f"{load}; one result a second meanwhile"
     )
     print(
         f"{'abuse':<34}{'quiet r/s':>10}{'abuse r/s':>10}{'ratio':>7}{'pass':>6}"
@@ -764,7 +788,7 @@ def main() -> int:
         backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
         env = dict(os.environ, GIBSON_DATA_DIR=data_dir, GIBSON_DEBUG="0", GIBSON_LOG_LEVEL="ERROR")
         env.pop("DATABASE_URL", None)
-        use_wrk = shutil.which("wrk") is not None
+        load = Load(args.short)
         lua = Path(data_dir) / "bench.lua"
         lua.write_text(WRK_LUA, encoding="utf-8")
         budget = (args.seconds + 2) * 4 * 2 + 60
@@ -784,7 +808,7 @@ def main() -> int:
             procs.append(server)
             for name, (path, players, conditional) in pages.items():
                 url = f"http://127.0.0.1:{port}{path}"
-                if use_wrk:
+                if load.use_wrk():
                     r = run_wrk(url, args.seconds, players, conditional, lua)
                 else:
                     r = run_python_client(url, args.seconds, players, conditional)
@@ -841,7 +865,7 @@ def main() -> int:
     print(
         f"{args.players} players, {args.rounds} rounds (built in {built:.0f} s); "
         f"{CLIENTS} clients, {args.seconds:g} s a page; gunicorn with {args.workers} workers; "
-        f"cache {backend}; load from {'wrk' if use_wrk else 'the asyncio client'}; "
+        f"cache {backend}; load from {load}; "
         f"{writer_done} results recorded meanwhile (one a second)"
     )
     print(
