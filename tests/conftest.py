@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.migrated import use_template_for_test_databases
+
 REPO = Path(__file__).resolve().parents[1]
 REAL_DATA = REPO / "fixtures" / "tsh"
 
@@ -249,6 +251,9 @@ def _install_demo_snapshot() -> None:
 
 
 _install_demo_snapshot()
+
+# each worker's test database restored from the migrated template, not migrated (tests/migrated.py)
+use_template_for_test_databases()
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
