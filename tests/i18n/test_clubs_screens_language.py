@@ -13,7 +13,6 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone, translation
 
@@ -27,13 +26,6 @@ pytestmark = pytest.mark.django_db
 
 PW = "pw-long-enough-1"
 LANGS = ("fr", "es", "pl")
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _catalogues(django_db_blocker):
-    """The compiled catalogues (*.mo are built by the install, never committed)."""
-    with django_db_blocker.unblock():
-        call_command("compilemessages", verbosity=0)
 
 
 @pytest.fixture

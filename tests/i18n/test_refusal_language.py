@@ -12,7 +12,6 @@ import re
 import string
 
 import pytest
-from django.core.management import call_command
 from django.utils import translation
 from django.utils.functional import Promise
 
@@ -26,15 +25,6 @@ from tournament.web.console.pairing import WORDING
 from tournament.web.desk import DESK_WORDING
 
 LANGUAGES = ("fr", "es", "pl")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def compiled_catalogues():
-    """The .mo files from the checkout's .po files (git ignores them; the install builds them)."""
-    call_command("compilemessages", locale=list(LANGUAGES), verbosity=0)
-    translation.trans_real._translations = {}  # forget catalogues loaded before compiling
-    translation.trans_real._default = None
-    yield
 
 
 def fields(template: str) -> set[str]:
