@@ -500,9 +500,10 @@ CODES: dict[str, str | Promise] = {
     ),
     "not_a_director": _("{user} does not direct {tournament}"),
     # who may do what (tournament.access.require): a signed-in user without the role
-    # Translators: {what}: English words naming an action, e.g. "pair rounds"
-    # Translators: {where}: a place the program words in English, e.g. "division A round 5"
-    # Translators: {who}: English words naming the roles that may, e.g. "its directors"
+    # Translators: {what}: an action, translated on its own to follow "may not" ("pair rounds")
+    # Translators: {who}: the roles that may, translated on their own ("its directors")
+    # Translators: {where}: a tournament's, club's or list's name, or "this tournament"
+    # Translators: {user}: an account's name, or "an anonymous visitor"
     "not_allowed": _("{user} may not {what} in {where}: only {who} may"),
     "unknown_account": _("there is no active account {username!r}"),
     "submission_already_requested": _("division {division} already awaits an officer of {list}"),
