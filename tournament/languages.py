@@ -15,6 +15,11 @@ from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation.trans_real import language_code_re
 
+# What an answer in the request's language varies on (the browser's languages, the switcher's
+# cookie): the language middleware marks every HTML answer with it, and a 304 to such a page
+# must name it too (tournament/cache.py's not_modified)
+LANGUAGE_VARY = ("Accept-Language", "Cookie")
+
 
 def supported(code: str | None) -> str | None:
     """``code`` as one of settings.LANGUAGES (``fr-CA`` is ``fr``), or None."""

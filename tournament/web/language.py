@@ -34,7 +34,7 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from tournament.languages import asked_language, supported
+from tournament.languages import LANGUAGE_VARY, asked_language, supported
 
 # /t/SLUG/... : a tournament's pages, whose default language is the tournament's
 TOURNAMENT_PATH = re.compile(r"^/t/(?P<slug>[-a-zA-Z0-9_]+)/")
@@ -149,6 +149,6 @@ class LanguageMiddleware:
             response = self.get_response(request)
         if _is_html(response):
             # the same address answers in several languages: caches and browsers must know
-            patch_vary_headers(response, ("Accept-Language", "Cookie"))
+            patch_vary_headers(response, LANGUAGE_VARY)
             response.headers.setdefault("Content-Language", language)
         return response
