@@ -8,17 +8,16 @@ room's: they follow the tournament's language when it has one, whatever the view
 
 from __future__ import annotations
 
-import datetime
 import re
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import timezone, translation
+from django.utils import translation
 
 from pairings.services.store import PlannedGame, save_round_pairings
+from tests.builders import club_with_a_night
 from tournament import services
-from tournament.clubs import services as club_services
 from tournament.models import Tournament
 from tournament.services.broadcast import feature_boards
 
@@ -31,28 +30,7 @@ LANGS = ("fr", "es", "pl")
 @pytest.fixture
 def club(db):
     """A club with four members, a season around today and one closed night of one game."""
-    org = User.objects.create_user("org-i18n", password=PW)
-    club = club_services.create_club(name="Riverside Scrabble", actor=org, city="Riverton")
-    names = ("Ann Lee", "Bob Ray", "Cat Ames", "Dan Oak")
-    players = [club_services.add_member(club, n, actor=org).player for n in names]
-    today = timezone.localdate()
-    season = club_services.create_season(
-        club,
-        name="Winter",
-        start_date=(today - datetime.timedelta(days=30)).isoformat(),
-        end_date=(today + datetime.timedelta(days=30)).isoformat(),
-        actor=org,
-        preset="two-one",
-    )
-    night = club_services.create_night(
-        club, date=today, players=players, guests=[], games=1, draw="random", actor=org
-    )
-    club_services.pair_next_game(night, actor=org)
-    division = night.tournament.divisions.get()
-    for game in division.round_set.get(number=1).games.all():
-        services.record_result(division, 1, game.player1.number, 400, 350)
-    club_services.close_night(night, actor=org)
-    return club, season, night, org
+    return club_with_a_night("org-i18n", preset="two-one")
 
 
 @pytest.fixture
