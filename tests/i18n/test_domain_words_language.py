@@ -36,7 +36,7 @@ def _text(response) -> str:
 @pytest.fixture
 def club(db):
     """A club with four members, a season (margin bonus and a night to be ranked) around
-    today and one closed night of two games."""
+    today and one closed night of one game."""
     return club_with_a_night("org-words", preset="margin-bonus")[0]
 
 
@@ -47,7 +47,7 @@ CLUB_WORDS = {
         "2 a win, 1 a tie, +1 for a win by 50 or more",
         "High combined score both players' scores added",
         "Longest winning streak",
-        "1 wins in a row",
+        "1 win in a row",
     ),
     "fr": (
         "2 points par victoire, 1 par nul, 0 par défaite; 1 de plus pour une victoire de 50 "
