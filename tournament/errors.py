@@ -9,7 +9,8 @@ still show it.
 Each message is a lazy translation (``gettext_lazy``): a refusal is worded in the language
 active when it is read, so a page shows it in its reader's language while the command line,
 the manual's refusals page and the API's default stay English. The ``{names}`` are filled the
-same in every language; words a caller builds for them (``where``, ``what``) stay English.
+same in every language; words a caller builds for them stay English unless made a
+:class:`Phrase` (``require``'s ``what`` and the roles that may are; many a ``where`` is not).
 This module's literal holds the event core's codes; each other domain owns its codes in its
 own ``errors`` module (``pairings/errors.py``, ``tournament/clubs/errors.py``), which adds
 them with ``register_codes`` when Django loads its app, so they are all there before any
