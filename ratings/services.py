@@ -20,6 +20,7 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext_noop
 
 from tournament.access import require
 
@@ -93,7 +94,7 @@ def open_rating_list(
     """
     from tournament.services.audit import audit
 
-    require(actor, "open_rating_list", None, what="open a rating list")
+    require(actor, "open_rating_list", None, what=gettext_noop("open a rating list"))
     name = " ".join(str(name or "").split())
     if not name:
         raise RatingError("a rating list needs a name")
@@ -587,7 +588,7 @@ def import_ratings(
     Players are matched by name (case does not matter); a name no one has creates a player.
     Starting ratings change every later rating on the list, so only its officers load them.
     """
-    require(actor, "rate", rating_list, what="import ratings")
+    require(actor, "rate", rating_list, what=gettext_noop("import ratings"))
     rows = parse_ratings(text, source=source)
     player_model = _player_model()
     wanted = {r.name.lower() for r in rows}
@@ -645,7 +646,7 @@ def import_ratings_file(
     rating_list: RatingList, path: str | Path, *, actor: Any = None
 ) -> dict[str, Any]:
     """A ratings file (UTF-8 or Latin-1) into the list: import_ratings, by its officers."""
-    require(actor, "rate", rating_list, what="import ratings")
+    require(actor, "rate", rating_list, what=gettext_noop("import ratings"))
     p = Path(path)
     try:
         data = p.read_bytes()

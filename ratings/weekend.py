@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext_noop
 
 from tournament.access import require
 from tournament.errors import ServiceError
@@ -142,7 +143,7 @@ def submit_weekend(weekend: Weekend, rating_list: RatingList, *, actor: Any) -> 
     who = check_officer(rating_list, actor)
     events = list(WeekendEvent.objects.filter(weekend=weekend).select_related("tournament"))
     for we in events:
-        require(who, "direct", we.tournament, what="submit this weekend's ratings")
+        require(who, "direct", we.tournament, what=gettext_noop("submit this weekend's ratings"))
     plan = _plan(weekend)
     rated: list[RatedEvent] = []
     earlier: list[int] = []

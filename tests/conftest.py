@@ -146,10 +146,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config._gibson_deselected = []  # type: ignore[attr-defined]
     if not hasattr(config, "workerinput"):
         # the languages' .mo files, once, in the controller before xdist's workers start:
-        # workers never race on them (tournament/catalogues.py; current ones are kept)
+        # workers never race on them (tournament/catalogues.py; current ones are kept, and
+        # each is written to a temporary name then renamed). No test compiles them again.
         from tournament.catalogues import compile_catalogues
 
-        compile_catalogues()
+        if compile_catalogues():
+            # a catalogue this process read before it was compiled is read again
+            from django.utils.translation import trans_real
+
+            trans_real._translations = {}
+            trans_real._default = None
     config.pluginmanager.register(_StartOrder(), "gibson-start-order")
 
 

@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.utils.translation import gettext_noop
 
-from .errors import ServiceError
+from .errors import Phrase, ServiceError
 from .models import (
     AuditEvent,
     Club,
@@ -77,7 +78,7 @@ def name_for(user: Any, tournament: Any) -> str:
     "this tournament". A draft's name is its staff's news, so a refused visitor (who typed or
     guessed the slug) learns no more than the address they already have."""
     if isinstance(tournament, Tournament) and not can_view(user, tournament):
-        return "this tournament"
+        return Phrase(gettext_noop("this tournament"))
     return str(tournament)
 
 
@@ -220,22 +221,32 @@ def can_see_contact(user: Any, player: Player | None) -> bool:
 
 # --- one check for every service: require(actor, action, obj) ---------------------------------
 
-# action -> (the check, who holds it: the refusal's words). The vocabulary is small on purpose:
+# action -> (the check, who holds it: the refusal's words, marked here and translated when the
+# refusal is read, see require). The vocabulary is small on purpose:
 # each service names the one action its write needs, and the manual's role table
 # (docs/reference.md) lists them.
 ACTIONS: dict[str, tuple[Callable[[Any, Any], bool], str]] = {
-    "view": (can_view, "its directors and scorekeepers (it is a draft)"),
-    "direct": (can_direct, "its directors"),
-    "keep_score": (can_keep_score, "its directors and scorekeepers"),
-    "organise_club": (can_organise_club, "its organisers"),
-    "keep_registry": (lambda user, _obj: can_keep_registry(user), "the registry's keepers"),
-    "add_players": (lambda user, _obj: can_add_players(user), "directors and registry keepers"),
-    "rate": (can_rate, "the list's officers"),
-    "open_rating_list": (lambda user, obj: can_open_rating_list(user, obj), "site administrators"),
-    "follow_import": (can_follow_import, "the director who uploaded it"),
+    "view": (can_view, gettext_noop("its directors and scorekeepers (it is a draft)")),
+    "direct": (can_direct, gettext_noop("its directors")),
+    "keep_score": (can_keep_score, gettext_noop("its directors and scorekeepers")),
+    "organise_club": (can_organise_club, gettext_noop("its organisers")),
+    "keep_registry": (
+        lambda user, _obj: can_keep_registry(user),
+        gettext_noop("the registry's keepers"),
+    ),
+    "add_players": (
+        lambda user, _obj: can_add_players(user),
+        gettext_noop("directors and registry keepers"),
+    ),
+    "rate": (can_rate, gettext_noop("the list's officers")),
+    "open_rating_list": (
+        lambda user, obj: can_open_rating_list(user, obj),
+        gettext_noop("site administrators"),
+    ),
+    "follow_import": (can_follow_import, gettext_noop("the director who uploaded it")),
     # taking a tournament back from its venue (venue mode): the one write a replica accepts
     # from its own directors
-    "reclaim": (can_direct, "its directors"),
+    "reclaim": (can_direct, gettext_noop("its directors")),
 }
 
 # Actions that are not writes to the tournament's play, so a tournament run from a venue
@@ -349,19 +360,27 @@ def require(actor: Any, action: str, obj: Any = None, *, what: str) -> None:
     """Refuse ``actor`` unless it may take ``action`` on ``obj``: ServiceError ``not_allowed``
     naming who, what and where, raised before anything is written.
 
-    ``what`` says the write in a few words ("record results", "pair rounds"); ``obj`` is the
-    tournament, club or rating list the action is checked against.
+    ``what`` says the write in a few words ("record results", "pair rounds"), marked by the
+    caller with ``gettext_noop``; ``obj`` is the tournament, club or rating list the action is
+    checked against. ``what`` and the roles that may (``ACTIONS``) become Phrases: English in
+    the error's params (the API's ``params``, the audit trail, the command line), worded in
+    the reader's language when the refusal is read (a French director reads French words,
+    not "register players").
     """
     if allowed(actor, action, obj):
         if action not in NOT_PLAY_WRITES and isinstance(obj, Tournament):
             check_authority(obj, actor)
         return
     user = acting_user(actor)
-    name = user.get_username() if is_signed_in(user) else "an anonymous visitor"
+    name = user.get_username() if is_signed_in(user) else ""
     _check, who = ACTIONS[action]
     where = name_for(user, obj) if obj is not None else "Gibson"
     raise ServiceError(
-        "not_allowed", user=name or "an anonymous visitor", what=what, where=where, who=who
+        "not_allowed",
+        user=name or Phrase(gettext_noop("an anonymous visitor")),
+        what=what if isinstance(what, Phrase) else Phrase(what),
+        where=where,
+        who=Phrase(who),
     )
 
 

@@ -36,6 +36,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 
 from .access import can_keep_score
+from .languages import LANGUAGE_VARY
 from .models import Tournament
 
 log = logging.getLogger(__name__)
@@ -336,6 +337,17 @@ def _response(page: CachedPage, request: HttpRequest, etag: str) -> HttpResponse
     return response
 
 
+def not_modified(etag: str, *, by_language: bool = True) -> HttpResponseNotModified:
+    """A 304 for ``etag`` naming the Vary its 200 names (HTTP asks it, and a shared cache that
+    refreshes a stored copy from a 304's headers would otherwise lose it): the encoding (a page
+    is kept plain and gzipped, see :func:`_response`) and, for a page with words
+    (``by_language``), the language's headers, as the language middleware marks the 200."""
+    response = HttpResponseNotModified()
+    response["ETag"] = etag
+    patch_vary_headers(response, ("Accept-Encoding", *(LANGUAGE_VARY if by_language else ())))
+    return response
+
+
 def _public_headers(response: HttpResponseBase, etag: str) -> HttpResponseBase:
     if not response.has_header("ETag"):
         response["ETag"] = etag
@@ -374,7 +386,7 @@ def public_page(name: str, *, public_only: bool = False, by_language: bool = Tru
             language = None if by_language else ""
             etag = f'"{_page_key(version, request, name, language=language)}"'
             if _matches(request, etag):
-                return _public_headers(HttpResponseNotModified(), etag)
+                return _public_headers(not_modified(etag, by_language=by_language), etag)
             # A page with a message waiting for this visitor is built for them alone.
             usable = "messages" not in request.COOKIES
             latest = "latest:" + _page_key(None, request, name, language=language)
@@ -384,6 +396,7 @@ def public_page(name: str, *, public_only: bool = False, by_language: bool = Tru
                 latest,
                 lambda: view(request, slug, *args, version=version, **kwargs),
                 usable=usable,
+                by_language=by_language,
             )
             return _public_headers(response, etag) if fresh else response
 
@@ -403,12 +416,14 @@ def serve_cached(
     build: Callable[[], HttpResponseBase],
     *,
     usable: bool = True,
+    by_language: bool = False,
 ) -> tuple[HttpResponseBase, bool]:
     """The response named by ``etag``: from the shared cache, or built once for every process
     and kept (plain and gzipped); and whether it is that version (False: a refusal, or the
     copy of the last version under its own ETag, served while another process builds this
     one). ``latest`` keys the last version's copy of the same address. ``build`` may raise
-    (a refusal): nothing is cached then. Public pages and the API's standings both use it.
+    (a refusal): nothing is cached then. Public pages and the API's standings both use it;
+    ``by_language``: the page has words (its 304 varies on the language, see not_modified).
     """
     key = _page_cache_key(etag)
     page = cache_get(key) if usable else None
@@ -424,8 +439,7 @@ def serve_cached(
         old_page = cache_get(_page_cache_key(old_etag)) if isinstance(old_etag, str) else None
         if isinstance(old_page, CachedPage):
             if _matches(request, old_etag):  # the poller has it already
-                response: HttpResponseBase = HttpResponseNotModified()
-                response["ETag"] = old_etag
+                response: HttpResponseBase = not_modified(old_etag, by_language=by_language)
             else:
                 response = _response(old_page, request, old_etag)
             response["Cache-Control"] = "public, max-age=1"
@@ -497,7 +511,7 @@ def site_page(name: str) -> Callable:
             )
             etag = '"' + hashlib.sha256(raw.encode("utf-8")).hexdigest()[:32] + '"'
             if _matches(request, etag):
-                return _public_headers(HttpResponseNotModified(), etag)
+                return _public_headers(not_modified(etag), etag)
             key = "p:" + etag.strip('"')
 
             def build() -> CachedPage | HttpResponseBase:

@@ -9,7 +9,8 @@ still show it.
 Each message is a lazy translation (``gettext_lazy``): a refusal is worded in the language
 active when it is read, so a page shows it in its reader's language while the command line,
 the manual's refusals page and the API's default stay English. The ``{names}`` are filled the
-same in every language; words a caller builds for them (``where``, ``what``) stay English.
+same in every language; words a caller builds for them stay English unless made a
+:class:`Phrase` (``require``'s ``what`` and the roles that may are; many a ``where`` is not).
 This module's literal holds the event core's codes; each other domain owns its codes in its
 own ``errors`` module (``pairings/errors.py``, ``tournament/clubs/errors.py``), which adds
 them with ``register_codes`` when Django loads its app, so they are all there before any
@@ -500,9 +501,10 @@ CODES: dict[str, str | Promise] = {
     ),
     "not_a_director": _("{user} does not direct {tournament}"),
     # who may do what (tournament.access.require): a signed-in user without the role
-    # Translators: {what}: English words naming an action, e.g. "pair rounds"
-    # Translators: {where}: a place the program words in English, e.g. "division A round 5"
-    # Translators: {who}: English words naming the roles that may, e.g. "its directors"
+    # Translators: {what}: an action, translated on its own to follow "may not" ("pair rounds")
+    # Translators: {who}: the roles that may, translated on their own ("its directors")
+    # Translators: {where}: a tournament's, club's or list's name, or "this tournament"
+    # Translators: {user}: an account's name, or "an anonymous visitor"
     "not_allowed": _("{user} may not {what} in {where}: only {who} may"),
     "unknown_account": _("there is no active account {username!r}"),
     "submission_already_requested": _("division {division} already awaits an officer of {list}"),

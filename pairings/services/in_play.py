@@ -9,6 +9,7 @@ event (``replace_unscored_pairings``).
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from pairings.selectors import build_field, round_place
 from pairings.services.store import (
@@ -161,7 +162,7 @@ def add_bye(
     there is one (that bye is given up), else gets a bye too. A played or forfeited game is
     refused (``pairing_changes_scored_game``), as is a player who already has the bye.
     """
-    require(actor, "direct", division.tournament, what="change pairings")
+    require(actor, "direct", division.tournament, what=gettext_noop("change pairings"))
     round_number = check_round_number(round_number)
     lock_division(division)
     games = _round_in_play(division, round_number)

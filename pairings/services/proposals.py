@@ -9,6 +9,7 @@ import dataclasses
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from pairings.engine import (
     CheckReport,
@@ -390,7 +391,7 @@ def publish_proposal(
     The division is locked before anything is read, so of two directors publishing one round
     at once the second waits and then is refused (already paired), never half-stored.
     """
-    require(actor, "direct", division.tournament, what="pair rounds")
+    require(actor, "direct", division.tournament, what=gettext_noop("pair rounds"))
     lock_division(division)
     proposal = edit_proposal(division, round_number, games, pins=pins, system=system)
     return save_round_pairings(

@@ -12,6 +12,7 @@ import dataclasses
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext_noop
 
 from pairings.chances import cop_options
 from pairings.engine import (
@@ -82,7 +83,7 @@ def prepare_round(
     """The checks before pairing a round, and the system, field and options to pair it with:
     what ``pair_round`` runs the engine on, and the console's proposal too (its checker needs
     the same field, read once)."""
-    require(actor, "direct", division.tournament, what="pair rounds")
+    require(actor, "direct", division.tournament, what=gettext_noop("pair rounds"))
     what = f"division {division.name}: round"
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise ServiceError("not_a_number", field="round", what=what, value=round_number)

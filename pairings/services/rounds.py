@@ -11,6 +11,7 @@ import dataclasses
 import hashlib
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from pairings.engine import (
     Field,
@@ -266,7 +267,7 @@ def unpair_round(division: Division, round_number: int, *, actor: Actor | str | 
     round could be paired across. The division is locked first, so a later round paired at
     the same moment is seen.
     """
-    require(actor, "direct", division.tournament, what="unpair rounds")
+    require(actor, "direct", division.tournament, what=gettext_noop("unpair rounds"))
     round_number = check_round_number(round_number)
     lock_division(division)
     later = (
@@ -304,7 +305,7 @@ def publish_pairs(
     once, with a bye only for an odd field; boards, where given, are not used twice (a bye's
     board is not stored). Earlier rounds may still lack results, as with a lagged schedule.
     """
-    require(actor, "direct", division.tournament, what="pair rounds")
+    require(actor, "direct", division.tournament, what=gettext_noop("pair rounds"))
     lock_division(division)
     round_number = check_round_number(round_number)
     stored = list(

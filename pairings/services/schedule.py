@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from pairings.engine import Schedule, ScheduleEntry, system_names
 from pairings.models import ForbiddenPair, ScheduleRange
@@ -95,7 +96,7 @@ def add_schedule_range(
     division: Division, *, actor: Actor | str | None, **fields: Any
 ) -> ScheduleRange:
     """Pair rounds first..last of the division with one system (and lag)."""
-    require(actor, "direct", division.tournament, what="change the pairing schedule")
+    require(actor, "direct", division.tournament, what=gettext_noop("change the pairing schedule"))
     checked = _check_range(division, fields, None)
     rng = ScheduleRange(division=division, **checked)
     _full_clean(rng, "first_round")
@@ -116,7 +117,12 @@ def update_schedule_range(
     schedule_range: ScheduleRange, *, actor: Actor | str | None, **fields: Any
 ) -> ScheduleRange:
     """Change a range's rounds, system or lag; the others of the division may not overlap."""
-    require(actor, "direct", schedule_range.division.tournament, what="change the pairing schedule")
+    require(
+        actor,
+        "direct",
+        schedule_range.division.tournament,
+        what=gettext_noop("change the pairing schedule"),
+    )
     rng = ScheduleRange.objects.select_for_update().get(pk=schedule_range.pk)
     division = rng.division
     before = _range_snapshot(rng)
@@ -142,7 +148,12 @@ def update_schedule_range(
 @transaction.atomic
 def delete_schedule_range(schedule_range: ScheduleRange, *, actor: Actor | str | None) -> None:
     """Remove a range; its rounds fall back to the division's default system."""
-    require(actor, "direct", schedule_range.division.tournament, what="change the pairing schedule")
+    require(
+        actor,
+        "direct",
+        schedule_range.division.tournament,
+        what=gettext_noop("change the pairing schedule"),
+    )
     division = schedule_range.division
     before = _range_snapshot(schedule_range)
     text = str(schedule_range)
@@ -175,7 +186,7 @@ def add_forbidden_pair(
     reason: str = "",
 ) -> ForbiddenPair:
     """Keep two players of the division apart in every pairing (family, teammates)."""
-    require(actor, "direct", division.tournament, what="change forbidden pairs")
+    require(actor, "direct", division.tournament, what=gettext_noop("change forbidden pairs"))
     a = _entry_by_number(division, number_a, "number_a")
     b = _entry_by_number(division, number_b, "number_b")
     if a.pk == b.pk:
@@ -205,7 +216,7 @@ def add_forbidden_pair(
 @transaction.atomic
 def delete_forbidden_pair(pair: ForbiddenPair, *, actor: Actor | str | None) -> None:
     """Let the two players meet again."""
-    require(actor, "direct", pair.division.tournament, what="change forbidden pairs")
+    require(actor, "direct", pair.division.tournament, what=gettext_noop("change forbidden pairs"))
     division = pair.division
     a, b = pair.entry_a.number, pair.entry_b.number
     before = {"a": a, "b": b, "reason": pair.reason}

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from tournament.access import require
 from tournament.checks import as_int, check_active, entry_by_number, forfeit_opponent, plays
@@ -83,7 +84,7 @@ def set_pairing(
     With replace=True the players' unscored games of that round are removed first (their other
     opponents are left unpaired for the director to re-pair); scored games are never replaced.
     """
-    require(actor, "direct", division.tournament, what="change pairings")
+    require(actor, "direct", division.tournament, what=gettext_noop("change pairings"))
     round_number = as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     lock_division(division)
@@ -150,7 +151,7 @@ def save_round_pairings(
     A round with results is never overwritten; one with pairings only with force=True.
     Withdrawn players get their forfeit for the round here, as TSH records it.
     """
-    require(actor, "direct", division.tournament, what="pair rounds")
+    require(actor, "direct", division.tournament, what=gettext_noop("pair rounds"))
     round_number = as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     lock_division(division)
@@ -221,7 +222,7 @@ def delete_round_pairings(
     division: Division, round_number: int, *, actor: Actor | str | None = None
 ) -> int:
     """Remove a round's pairings; refused once any game of it has a result."""
-    require(actor, "direct", division.tournament, what="delete pairings")
+    require(actor, "direct", division.tournament, what=gettext_noop("delete pairings"))
     round_number = as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     lock_division(division)
@@ -292,7 +293,7 @@ def replace_unscored_pairings(
     boards the removed games freed, in order, then boards after the last one, so no board
     number names two games. One audit event, with the round before and after.
     """
-    require(actor, "direct", division.tournament, what="change pairings")
+    require(actor, "direct", division.tournament, what=gettext_noop("change pairings"))
     round_number = as_int(round_number, "round", field="round")
     where = f"division {division.name} round {round_number}"
     lock_division(division)

@@ -198,9 +198,6 @@ def test_every_page_kind_in_french_passes_axe_and_fits_a_phone(live_server, brow
     """The same pages read by a French browser (its Accept-Language): longer words (French
     headings, column names, buttons) must wrap, not widen the page; the venue screen keeps the
     tournament's language (English here), as it does for every visitor."""
-    from tests.i18n.conftest import compile_catalogues
-
-    compile_catalogues()
     _every_page_kind(live_server, browser, tmp_path, locale="fr")
 
 

@@ -28,6 +28,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from pairings.services.store import set_pairing
+from tests.builders import club_with_a_night
 from tournament.clubs import selectors
 from tournament.clubs import services as club_services
 from tournament.clubs.models import Night
@@ -214,6 +215,22 @@ def test_best_average_needs_its_minimum_of_games(club_data):
     # at 9 games Bob (3595/10) and Cat (3595/10) are still below Ann
     records = selectors.club_records(club_data["club"], min_games=9)
     assert [m.name for m in _record(records, "best_average").marks] == [ANN]
+
+
+def test_one_game_and_one_win_are_said_in_the_singular(db, monkeypatch):
+    """A club's first night: every player has one game, each winner one win in a row. The
+    records said "1 games" and "1 wins in a row" (and the page "at least 1 games")."""
+    club, *_ = club_with_a_night("org-one", preset="two-one")
+    records = selectors.club_records(club, min_games=1)
+    average = _record(records, "best_average")
+    assert {m.detail for m in average.marks} == {"1 game"}
+    assert average.note == "average score over all club games; at least 1 game"
+    assert {m.detail for m in _record(records, "winning_streak").marks} == {"1 win in a row"}
+    assert "at least 10 games" in _record(selectors.club_records(club), "best_average").note
+    monkeypatch.setattr(selectors, "RECORD_MIN_GAMES", 1)
+    page = " ".join(_text(Client().get(f"/clubs/{club.slug}/")).split())
+    assert "Best average needs at least 1 game." in page
+    assert "1 game" in page and "1 games" not in page and "1 wins" not in page
 
 
 def test_a_shared_record_names_every_holder(club_data):

@@ -1,43 +1,12 @@
-"""The catalogues compiled for these tests when the install has not done it (the ``*.mo``
-files are built, never committed): a French page must read French here."""
+"""What the language tests share. The catalogues' ``*.mo`` (built, never committed) are compiled
+once for the whole session, before xdist's workers start, by tests/conftest.py's
+pytest_configure (tournament/catalogues.py): no test or fixture compiles them again."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-
 import pytest
 
-from tests.conftest import REPO
 from tests.core.conftest import browser  # noqa: F401  (the switcher's browser test)
-
-
-@pytest.fixture(scope="session", autouse=True)
-def compiled_catalogues() -> None:
-    compile_catalogues()
-
-
-def compile_catalogues() -> None:
-    """Compile each ``django.po`` whose ``.mo`` is missing or older (tests elsewhere that read a
-    language call it too: tests/a11y's French pass)."""
-    stale = [
-        po
-        for po in sorted((REPO / "locale").glob("*/LC_MESSAGES/django.po"))
-        if not po.with_suffix(".mo").exists()
-        or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime
-    ]
-    if not stale:
-        return
-    msgfmt = shutil.which("msgfmt")
-    if msgfmt is None:
-        pytest.skip("msgfmt (gettext) is not installed: the catalogues cannot be compiled")
-    for po in stale:
-        subprocess.run([msgfmt, "--check", "-o", str(po.with_suffix(".mo")), str(po)], check=True)
-    # a catalogue this process read before it was compiled is read again
-    from django.utils.translation import trans_real
-
-    trans_real._translations = {}
-    trans_real._default = None
 
 
 @pytest.fixture(autouse=True)

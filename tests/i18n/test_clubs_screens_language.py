@@ -8,18 +8,16 @@ room's: they follow the tournament's language when it has one, whatever the view
 
 from __future__ import annotations
 
-import datetime
+import re
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.test import Client
-from django.utils import timezone, translation
+from django.utils import translation
 
 from pairings.services.store import PlannedGame, save_round_pairings
+from tests.builders import club_with_a_night
 from tournament import services
-from tournament.clubs import services as club_services
-from tournament.languages import room_language_code
 from tournament.models import Tournament
 from tournament.services.broadcast import feature_boards
 
@@ -29,38 +27,10 @@ PW = "pw-long-enough-1"
 LANGS = ("fr", "es", "pl")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _catalogues(django_db_blocker):
-    """The compiled catalogues (*.mo are built by the install, never committed)."""
-    with django_db_blocker.unblock():
-        call_command("compilemessages", verbosity=0)
-
-
 @pytest.fixture
 def club(db):
     """A club with four members, a season around today and one closed night of one game."""
-    org = User.objects.create_user("org-i18n", password=PW)
-    club = club_services.create_club(name="Riverside Scrabble", actor=org, city="Riverton")
-    names = ("Ann Lee", "Bob Ray", "Cat Ames", "Dan Oak")
-    players = [club_services.add_member(club, n, actor=org).player for n in names]
-    today = timezone.localdate()
-    season = club_services.create_season(
-        club,
-        name="Winter",
-        start_date=(today - datetime.timedelta(days=30)).isoformat(),
-        end_date=(today + datetime.timedelta(days=30)).isoformat(),
-        actor=org,
-        preset="two-one",
-    )
-    night = club_services.create_night(
-        club, date=today, players=players, guests=[], games=1, draw="random", actor=org
-    )
-    club_services.pair_next_game(night, actor=org)
-    division = night.tournament.divisions.get()
-    for game in division.round_set.get(number=1).games.all():
-        services.record_result(division, 1, game.player1.number, 400, 350)
-    club_services.close_night(night, actor=org)
-    return club, season, night, org
+    return club_with_a_night("org-i18n", preset="two-one")
 
 
 @pytest.fixture
@@ -227,16 +197,36 @@ def test_a_screen_follows_the_tournaments_language_not_the_viewers(event, monkey
     assert f'hx-get="/t/{event.slug}/broadcast/board/1/?lang=es"' in overlay
 
 
-def test_the_room_language_resolution():
-    class T:
-        language = "pl"
+def _room_language(client: Client, url: str, cookie: str, accept: str) -> str:
+    """The language a room's page is answered in for a laptop whose switcher chose ``cookie``
+    and whose browser asks for ``accept``: its ``<html lang>``, which the answer's
+    Content-Language must repeat (a cache or a screen reader believes the header)."""
+    from django.conf import settings
 
-    class Bare:
-        pass
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = cookie
+    response = client.get(url, headers={"Accept-Language": accept})
+    assert response.status_code == 200, url
+    html = response.content.decode()
+    said = re.search(r'<html lang="([^"]*)"', html)
+    assert said and response["Content-Language"] == said.group(1), url
+    assert 'class="language"' not in html, url  # a room's page offers no switcher
+    return said.group(1)
 
-    with translation.override("fr"):
-        assert room_language_code(None, T()) == "pl"
-        assert room_language_code(None, Bare()) == "fr"  # no language: the active one
-    t = T()
-    t.language = "xx"  # not one of the site's: ignored
-    assert room_language_code(None, t) == "en"
+
+def test_a_cookie_never_turns_a_screen_while_its_address_can(club, event):
+    """The venue screen, an overlay and a club night's screen: the laptop's cookie and browser
+    (French) change nothing, ``?lang=es`` does, and the night screen's refreshes keep asking
+    for it. One rule decides (the language middleware), so the page and its headers agree."""
+    c, season, night, org = club
+    Tournament.objects.filter(pk__in=[event.pk, night.tournament_id]).update(language="pl")
+    screens = (
+        f"/t/{event.slug}/screen/",
+        f"/t/{event.slug}/broadcast/board/1/",
+        f"/clubs/{c.slug}/nights/{night.pk}/screen/",
+    )
+    client = Client()
+    for url in screens:
+        assert _room_language(client, url, cookie="fr", accept="fr") == "pl", url
+        assert _room_language(client, url + "?lang=es", cookie="fr", accept="fr") == "es", url
+    night_screen = client.get(screens[2] + "?lang=es").content.decode()
+    assert f'hx-get="{screens[2]}?lang=es"' in night_screen

@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from django.core.management import call_command
 from django.db import transaction
 from django.test import Client
 from django.utils import translation
-from django.utils.translation import trans_real
 
 from pairings.services.store import PlannedGame, save_round_pairings
 from tests.core.conftest import make_director
@@ -85,15 +83,6 @@ TRANSLATED = {
 }
 
 
-@pytest.fixture(scope="session")
-def catalogues() -> None:
-    """The three catalogues compiled to ``.mo`` (the install does it; the repository has only
-    the ``.po``), and Django's cache of loaded catalogues emptied so they are read afresh."""
-    call_command("compilemessages", locale=["fr", "es", "pl"], verbosity=0)
-    trans_real._translations = {}
-    trans_real._default = None
-
-
 @pytest.fixture(scope="module")
 def event(django_db_setup, django_db_blocker) -> Iterator[dict[str, str]]:
     """One event for every language: built once in a transaction rolled back at the end."""
@@ -159,7 +148,7 @@ def test_the_pages_say_these_english_phrases_today(director, event):
 
 
 @pytest.mark.parametrize("language", ["fr", "es", "pl"])
-def test_the_console_pages_speak_the_language(catalogues, director, event, language):
+def test_the_console_pages_speak_the_language(director, event, language):
     for name, phrases in ENGLISH.items():
         html = page(director, event[name], language)
         for phrase in phrases:
@@ -181,7 +170,7 @@ SUCCESS = {
 
 
 @pytest.mark.parametrize("language", ["fr", "es", "pl"])
-def test_a_refusal_and_a_success_message_are_translated(catalogues, director, event, language):
+def test_a_refusal_and_a_success_message_are_translated(director, event, language):
     with translation.override(language):
         refused = director.post(event["results"], {"line": ""})
         saved = director.post(

@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone, translation
 
+from tests.builders import club_with_a_night
 from tournament import services
 from tournament.clubs import services as club_services
 
@@ -35,29 +36,8 @@ def _text(response) -> str:
 @pytest.fixture
 def club(db):
     """A club with four members, a season (margin bonus and a night to be ranked) around
-    today and one closed night of two games."""
-    org = User.objects.create_user("org-words", password=PW)
-    club = club_services.create_club(name="Riverside Scrabble", actor=org, city="Riverton")
-    names = ("Ann Lee", "Bob Ray", "Cat Ames", "Dan Oak")
-    players = [club_services.add_member(club, n, actor=org).player for n in names]
-    today = timezone.localdate()
-    club_services.create_season(
-        club,
-        name="Winter",
-        start_date=(today - datetime.timedelta(days=30)).isoformat(),
-        end_date=(today + datetime.timedelta(days=30)).isoformat(),
-        actor=org,
-        preset="margin-bonus",
-    )
-    night = club_services.create_night(
-        club, date=today, players=players, guests=[], games=1, draw="random", actor=org
-    )
-    club_services.pair_next_game(night, actor=org)
-    division = night.tournament.divisions.get()
-    for game in division.round_set.get(number=1).games.all():
-        services.record_result(division, 1, game.player1.number, 400, 350)
-    club_services.close_night(night, actor=org)
-    return club
+    today and one closed night of one game."""
+    return club_with_a_night("org-words", preset="margin-bonus")[0]
 
 
 CLUB_WORDS = {
@@ -67,7 +47,7 @@ CLUB_WORDS = {
         "2 a win, 1 a tie, +1 for a win by 50 or more",
         "High combined score both players' scores added",
         "Longest winning streak",
-        "1 wins in a row",
+        "1 win in a row",
     ),
     "fr": (
         "2 points par victoire, 1 par nul, 0 par défaite; 1 de plus pour une victoire de 50 "

@@ -162,6 +162,27 @@ def test_a_cached_page_is_never_served_in_another_language(client, event):
         assert "Accept-Language" in again["Vary"] and "Cookie" in again["Vary"]
 
 
+def test_a_not_modified_answer_varies_as_its_page_does(client, event):
+    """A phone revalidating its French copy gets a 304: it must name the same Vary as the 200
+    (HTTP says so), or a shared cache that stored the 304's headers would match the French
+    copy to an English visitor. tourney.js, the same in every language, still varies on none."""
+    t, d = event
+    for page in (reverse("public:standings", args=[t.slug, d.slug]), "/ratings/"):
+        french = get(client, page, accept="fr")
+        assert french.status_code == 200, page
+        vary = {v.strip() for v in french["Vary"].split(",")}
+        assert {"Accept-Language", "Cookie"} <= vary, page
+        headers = {"Accept-Language": "fr", "If-None-Match": french["ETag"]}
+        again = client.get(page, headers=headers)
+        assert again.status_code == 304, page
+        assert {v.strip() for v in again.get("Vary", "").split(",")} == vary, page
+    feed = reverse("public:tourney_js", args=[t.slug])
+    whole = get(client, feed, accept="fr")
+    not_modified = client.get(feed, headers={"If-None-Match": whole["ETag"]})
+    assert not_modified.status_code == 304
+    assert "Accept-Language" not in not_modified.get("Vary", "")
+
+
 def test_site_wide_and_club_pages_are_kept_per_language(client, event):
     t, d = event
     player = d.entries.first().player_id

@@ -7,15 +7,15 @@ from __future__ import annotations
 import pytest
 
 from tests.a11y.test_axe import PHONE, _check
+from tests.builders import last_round_paired
 from tests.core.browser import BROWSER_MARKS
-from tests.i18n.test_needs_language import build_last_round_paired
 
 pytestmark = BROWSER_MARKS
 
 
 @pytest.mark.slow(seconds=8)  # a browser, two languages, axe on each page
 def test_needs_in_longer_languages_fit_a_phone(live_server, browser):
-    build_last_round_paired()
+    last_round_paired("Need Words", "need-words")
     words = {"pl": ("Czego potrzebujesz", "lub wyższe"), "fr": ("Ce qu'il vous faut", "ou mieux")}
     for language, (heading, better) in words.items():
         context = browser.new_context(viewport=PHONE, locale=language, bypass_csp=True)

@@ -29,9 +29,8 @@ from pairings.engine.needs import (
     summarize_groups,
 )
 from pairings.needs import needs_input_from
-from pairings.services.store import PlannedGame, save_round_pairings
+from tests import builders
 from tests.pairings_engine.test_needs import _random_division
-from tournament import services
 from tournament.models import Tournament
 
 LANGUAGES = ["fr", "es", "pl"]
@@ -111,31 +110,8 @@ KINDS += ("finishes",)
 
 @pytest.fixture
 def last_round_paired(db):
-    return build_last_round_paired()
-
-
-def build_last_round_paired() -> Tournament:
-    """Ten players after two rounds, round 3 (the last) paired, four prize places: open
-    places with long statements, clinched and lost ones."""
-    t = services.create_tournament(name="Need Words", slug="need-words")
-    services.publish_tournament(t, True, None)
-    d = services.create_division(t, name="A", rounds=3, prize_places=4)
-    for i in range(10):
-        services.register_player(d, name=f"P{i:02d}, Pat", rating=2000 - i * 10)
-    save_round_pairings(d, 1, [PlannedGame(2 * i + 1, 2 * i + 2) for i in range(5)])
-    for i in range(5):
-        services.record_result(d, 1, 2 * i + 1, 400 + i * 3, 380 - i * 2)
-    pairs = [(1, 3), (5, 7), (9, 2), (4, 6), (8, 10)]
-    save_round_pairings(d, 2, [PlannedGame(a, b) for a, b in pairs])
-    for a, scores in zip(
-        (1, 5, 9, 4, 8),
-        ((400, 390), (410, 400), (380, 400), (405, 395), (390, 385)),
-        strict=True,
-    ):
-        services.record_result(d, 2, a, *scores)
-    pairs = [(1, 5), (3, 9), (7, 4), (2, 6), (8, 10)]
-    save_round_pairings(d, 3, [PlannedGame(a, b) for a, b in pairs])
-    return t
+    """Ten players after two rounds, round 3 (the last) paired, four prize places."""
+    return builders.last_round_paired("Need Words", "need-words")
 
 
 # English words of the needs that no translated page may show

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -151,17 +150,6 @@ NOT_PAIRED = {
 }
 
 
-@pytest.fixture(scope="session")
-def catalogues() -> None:
-    """The .po files compiled (the .mo files are not in git) and Django's loaded catalogues
-    forgotten, so a language used before the compile is read again."""
-    from django.utils.translation import trans_real
-
-    call_command("compilemessages", locale=LANGUAGES, verbosity=0)
-    trans_real._translations = {}
-    trans_real._default = None
-
-
 @pytest.fixture(scope="module")
 def shared(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, str]]:
     """One tournament for every language: its pages' addresses. Built outside the tests'
@@ -233,9 +221,7 @@ def _check(name: str, language: str, html: str) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_players_pages_speak_the_language(
-    language: str, shared: dict[str, str], catalogues: None, db: None
-) -> None:
+def test_players_pages_speak_the_language(language: str, shared: dict[str, str], db: None) -> None:
     client = Client()
     for name, url in shared.items():
         _check(name, language, _page(client, language, url))
@@ -255,7 +241,7 @@ def test_players_pages_speak_the_language(
     assert NOT_PAIRED[language] in refused.content.decode()
 
 
-def test_english_is_unchanged(shared: dict[str, str], catalogues: None, db: None) -> None:
+def test_english_is_unchanged(shared: dict[str, str], db: None) -> None:
     """With the catalogues compiled, English readers still read the English words."""
     client = Client()
     for name in ("tournament", "round", "standings", "player", "selfentry", "calendar"):
@@ -264,9 +250,7 @@ def test_english_is_unchanged(shared: dict[str, str], catalogues: None, db: None
     assert "Nov. 15, 2031" in _page(client, "en", shared["tournament"])
 
 
-def test_cached_pages_keep_each_language_apart(
-    shared: dict[str, str], catalogues: None, db: None
-) -> None:
+def test_cached_pages_keep_each_language_apart(shared: dict[str, str], db: None) -> None:
     """A public page is cached whole (and its standings rows apart): a French reader's copy is
     never served to the next English reader of the same version, nor the other way round."""
     client = Client()
@@ -278,7 +262,7 @@ def test_cached_pages_keep_each_language_apart(
     assert "sans classement" not in english
 
 
-def test_game_viewer_script_speaks_the_language(catalogues: None) -> None:
+def test_game_viewer_script_speaks_the_language() -> None:
     """The words the game viewer's script says as it steps through the turns come with the
     page, translated (the script itself only fills in the turn numbers)."""
     from tournament.web.gcg import _viewer_words, describe

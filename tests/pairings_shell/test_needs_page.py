@@ -14,8 +14,7 @@ import pytest
 from django.test import Client
 
 from pairings.needs import division_needs
-from pairings.services.store import PlannedGame, save_round_pairings
-from tournament import services
+from tests.builders import last_round_paired
 
 pytestmark = pytest.mark.django_db
 
@@ -23,26 +22,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def close_field():
     """Ten players after two rounds, round 3 (the last) paired, four prize places."""
-    t = services.create_tournament(name="Need Close", slug="need-close")
-    services.publish_tournament(t, True, None)
-    d = services.create_division(t, name="A", rounds=3, prize_places=4)
-    for i in range(10):
-        services.register_player(d, name=f"P{i:02d}, Pat", rating=2000 - i * 10)
-    save_round_pairings(d, 1, [PlannedGame(2 * i + 1, 2 * i + 2) for i in range(5)])
-    for i in range(5):
-        services.record_result(d, 1, 2 * i + 1, 400 + i * 3, 380 - i * 2)
-    pairs = [(1, 3), (5, 7), (9, 2), (4, 6), (8, 10)]
-    save_round_pairings(d, 2, [PlannedGame(a, b) for a, b in pairs])
-    for a, scores in zip(
-        (1, 5, 9, 4, 8),
-        ((400, 390), (410, 400), (380, 400), (405, 395), (390, 385)),
-        strict=True,
-    ):
-        services.record_result(d, 2, a, *scores)
-    pairs = [(1, 5), (3, 9), (7, 4), (2, 6), (8, 10)]
-    save_round_pairings(d, 3, [PlannedGame(a, b) for a, b in pairs])
-    d.refresh_from_db()
-    return d
+    return last_round_paired("Need Close", "need-close").divisions.get()
 
 
 def _text(html: str) -> str:

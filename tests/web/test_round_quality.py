@@ -21,7 +21,12 @@ def test_a_clean_round_and_a_repeat(client, event):
     services.publish_tournament(t, True, actor=None)
     page = _text(client.get(f"/t/{t.slug}/{d.slug}/round/2/quality/"))
     assert "Repeats 0" in " ".join(page.split())
-    assert "Starts" in page and "Win gaps" in page
+    assert "Going first" in page and "Win gaps" in page
+    # what the going-first line counts, in plain words (it said "Starts" and "2 players two
+    # or more starts off even")
+    said = " ".join(page.split())
+    assert "who goes first is set in" in said
+    assert "is set in 2 of 2 games; 2 players' firsts and seconds differ by two or more" in said
     # round 2 scored, round 3 paired as a repeat of round 1: the report names it by board
     services.record_result(d, 2, 1, 400, 300)
     services.record_result(d, 2, 2, 400, 300)

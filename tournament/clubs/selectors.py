@@ -501,12 +501,15 @@ def _average_record(
             RecordMark(
                 p,
                 names.get(p, ""),
-                # English says "games" even for one (as it always has)
-                ngettext("{games} games", "{games} games", totals[p][1]).format(games=totals[p][1]),
+                ngettext("{games} game", "{games} games", totals[p][1]).format(games=totals[p][1]),
             )
             for p in holders[:MAX_MARKS]
         ),
-        note=_("average score over all club games; at least {games} games").format(games=min_games),
+        note=ngettext(
+            "average score over all club games; at least {games} game",
+            "average score over all club games; at least {games} games",
+            min_games,
+        ).format(games=min_games),
     )
 
 
@@ -520,9 +523,7 @@ def _streak_record(top_streak: int, holders: list, names: dict[int, str], at: An
             RecordMark(
                 p,
                 names.get(p, ""),
-                ngettext("{wins} wins in a row", "{wins} wins in a row", length).format(
-                    wins=length
-                ),
+                ngettext("{wins} win in a row", "{wins} wins in a row", length).format(wins=length),
                 **at(first),
                 **{f"until_{k}": v for k, v in at(last).items()},
             )

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from ..access import require
 from ..errors import ServiceError
@@ -34,7 +35,7 @@ def download_federation_file(
     require_ids: bool = False,
 ) -> tuple[FederationDownload, BuiltFile]:
     """Build and check the file; refuse it when it has problems unless ``anyway``; record it."""
-    require(actor, "direct", tournament, what="download federation files")
+    require(actor, "direct", tournament, what=gettext_noop("download federation files"))
     federation_file(key)  # an unknown key is refused by name before anything is built
     built = build_federation_file(tournament, key, require_ids=require_ids)
     if built.data is None:

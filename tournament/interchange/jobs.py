@@ -30,6 +30,7 @@ from typing import Any
 from django.db import close_old_connections, connections, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from tournament.access import require
 from tournament.errors import ServiceError
@@ -377,7 +378,12 @@ def follow_job(user: Any, job_id: Any) -> ImportJob | None:
     job = ImportJob.objects.select_related("tournament").filter(pk=job_id).first()
     if job is None:
         # refused like someone else's job; a superuser passes and hears there is none
-        require(user, "follow_import", ImportJob(created_by=None), what="follow this import")
+        require(
+            user,
+            "follow_import",
+            ImportJob(created_by=None),
+            what=gettext_noop("follow this import"),
+        )
         return None
-    require(user, "follow_import", job, what="follow this import")
+    require(user, "follow_import", job, what=gettext_noop("follow this import"))
     return refresh(job)

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from ..access import require
 from ..checks import as_int
@@ -27,7 +28,7 @@ def feature_boards(
     """Replace the tournament's featured boards by ``boards`` (division or its name/slug,
     board number), numbered 1, 2, ... in the order given; an empty list clears them. The
     overlays follow at once (the write is audited, so the live stream announces it)."""
-    require(actor, "direct", tournament, what="choose the featured boards")
+    require(actor, "direct", tournament, what=gettext_noop("choose the featured boards"))
     wanted: list[tuple[Division, int]] = []
     for place, (division, board) in enumerate(boards, start=1):
         what = f"featured board {place}"

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from tournament.errors import ServiceError
 
@@ -39,7 +40,7 @@ def check_in(entry: Entry, *, here: bool = True, actor: Actor | str | Any | None
     A director's tap needs ``direct``; a player's own link is a trusted door (its secret was
     checked by the page) and passes an Actor naming them. Checking in twice changes nothing."""
     division = entry.division
-    require(actor, "direct", division.tournament, what="check players in")
+    require(actor, "direct", division.tournament, what=gettext_noop("check players in"))
     if here and entry.withdrawn_round is not None:
         raise ServiceError(
             "checkin_withdrawn",
@@ -73,7 +74,7 @@ def check_in_waiting(
     ``check_in`` is (a director's tap, or the entrant's own link as a trusted door); refused
     for an entrant not on the waiting list and once round 1 is paired."""
     division = online.division
-    require(actor, "direct", division.tournament, what="check players in")
+    require(actor, "direct", division.tournament, what=gettext_noop("check players in"))
     if online.status != OnlineEntry.Status.WAITING:
         raise ServiceError(
             "entries_state",
@@ -140,7 +141,7 @@ def remove_absent(division: Division, *, actor: Actor | str | Any | None = None)
     nobody has checked in (that would empty the division: check-in has probably not
     started), and when everyone has."""
     tournament = division.tournament
-    require(actor, "direct", tournament, what="remove players who did not check in")
+    require(actor, "direct", tournament, what=gettext_noop("remove players who did not check in"))
     if paired_rounds(division):
         raise ServiceError("checkin_round_paired", division=division.name)
     entries = list(division.entries.select_for_update().select_related("player"))

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from tournament.errors import Phrase, where_round
 
@@ -118,7 +119,7 @@ def start_clock(
     """Start the round's clock at the server's time, ``minutes`` long (the tournament's round
     length when not given). The round must be paired. A clock already started is refused
     (reset it first), so a second press never restarts a running round by mistake."""
-    require(actor, "direct", division.tournament, what="run the round clock")
+    require(actor, "direct", division.tournament, what=gettext_noop("run the round clock"))
     number = _round_number(division, round_number)
     where = _where(division, number)
     if not Round.objects.filter(division=division, number=number, games__isnull=False).exists():
@@ -161,7 +162,7 @@ def pause_clock(
 ) -> ClockState:
     """Stop the running clock where it is (a disturbance in the room); resume starts it again
     with the time it had left."""
-    require(actor, "direct", division.tournament, what="run the round clock")
+    require(actor, "direct", division.tournament, what=gettext_noop("run the round clock"))
     number = _round_number(division, round_number)
     where = _where(division, number)
     now = timezone.now()
@@ -189,7 +190,7 @@ def resume_clock(
     division: Division, round_number: Any, *, actor: Actor | str | None = None
 ) -> ClockState:
     """Start a paused clock again: the pause's length is added to the end."""
-    require(actor, "direct", division.tournament, what="run the round clock")
+    require(actor, "direct", division.tournament, what=gettext_noop("run the round clock"))
     number = _round_number(division, round_number)
     where = _where(division, number)
     now = timezone.now()
@@ -222,7 +223,7 @@ def extend_clock(
 ) -> ClockState:
     """Add ``minutes`` (1..60) to a started clock, with the reason kept on the clock and in
     the audit trail. A clock whose time is up may be extended: it runs again."""
-    require(actor, "direct", division.tournament, what="run the round clock")
+    require(actor, "direct", division.tournament, what=gettext_noop("run the round clock"))
     number = _round_number(division, round_number)
     where = _where(division, number)
     added = setting_int(
@@ -278,7 +279,7 @@ def reset_clock(
 ) -> ClockState:
     """Put the clock back to not started (a start by mistake, a round restarted); the audit
     event keeps what it held."""
-    require(actor, "direct", division.tournament, what="run the round clock")
+    require(actor, "direct", division.tournament, what=gettext_noop("run the round clock"))
     number = _round_number(division, round_number)
     where = _where(division, number)
     now = timezone.now()
@@ -325,7 +326,7 @@ def set_round_minutes(
     tournament: Tournament, minutes: Any, *, actor: Actor | str | None = None
 ) -> Tournament:
     """The round length a clock starts with when none is given."""
-    require(actor, "direct", tournament, what="change settings")
+    require(actor, "direct", tournament, what=gettext_noop("change settings"))
     length = setting_int(
         minutes,
         "round_minutes",
@@ -384,7 +385,7 @@ def post_announcement(
 ) -> Announcement:
     """Post the tournament's announcement, or replace the one showing (one at a time): plain
     text, at most 280 characters, shown escaped; ``until`` hides it after that time."""
-    require(actor, "direct", tournament, what="post announcements")
+    require(actor, "direct", tournament, what=gettext_noop("post announcements"))
     words = " ".join(str(text or "").split())
     if not words:
         raise ServiceError("announcement_empty", field="text")
@@ -419,7 +420,7 @@ def post_announcement(
 @transaction.atomic
 def clear_announcement(tournament: Tournament, *, actor: Actor | str | None = None) -> None:
     """Take the announcement down."""
-    require(actor, "direct", tournament, what="post announcements")
+    require(actor, "direct", tournament, what=gettext_noop("post announcements"))
     current = Announcement.objects.select_for_update().filter(tournament=tournament).first()
     if current is None:
         raise ServiceError("no_announcement", field="text", tournament=tournament.name)

@@ -78,7 +78,7 @@ def register_player(
     Once the division's last round is paired no one joins (they could play nothing), unless
     ``after_last_round``: a club night's latecomer plays a game logged without a draw.
     """
-    require(actor, "direct", division.tournament, what="register players")
+    require(actor, "direct", division.tournament, what=gettext_noop("register players"))
     if player is None:
         if not name:
             raise ServiceError("entry_needs_player", field="name", division=division.name)
@@ -180,7 +180,7 @@ def withdraw_player(
     Directors asked for this (Woogles' "auto-forfeit when a player is removed mid-round"): the
     opponent of an unplayed pairing is not left stranded but scores a forfeit win.
     """
-    require(actor, "direct", entry.division.tournament, what="withdraw players")
+    require(actor, "direct", entry.division.tournament, what=gettext_noop("withdraw players"))
     division = entry.division
     tournament = division.tournament
     what = Phrase(gettext_noop("withdraw {name}: round"), name=entry.name)
@@ -345,7 +345,7 @@ def register_new_player(
     moves or enters them) or says this is a different person with ``different_person``, a
     note that tells the two apart ("from Leeds"); it is kept on the player and in the audit.
     """
-    require(actor, "direct", division.tournament, what="register players")
+    require(actor, "direct", division.tournament, what=gettext_noop("register players"))
     name = check_player_name(name)
     rating = check_seed_rating(rating, name, field="rating")
     player_class = check_player_class(player_class, name)
@@ -381,7 +381,7 @@ def register_players(
     rows name players as ``register_player`` does (an exact unique name reuses the registry's
     player), and the same name twice in one list is refused rather than guessed.
     """
-    require(actor, "direct", division.tournament, what="register players")
+    require(actor, "direct", division.tournament, what=gettext_noop("register players"))
     if not rows:
         raise ServiceError("reg_list_empty", field="lines")
     seen: dict[str, int] = {}
@@ -462,7 +462,7 @@ def update_entry(
     that is missing (a federation file needs it), but changing or clearing one the registry
     already holds is the registry keepers' job (``update_player``).
     """
-    require(actor, "direct", entry.division.tournament, what="change entries")
+    require(actor, "direct", entry.division.tournament, what=gettext_noop("change entries"))
     who = f"#{entry.number} {entry.name}"
     if seed_rating is None and player_class is None and naspa_id is None:
         raise ServiceError("reg_nothing_to_change", field="seed_rating", player=who)
@@ -531,7 +531,7 @@ def reinstate_player(entry: Entry, from_round: Any, actor: Actor | str | None = 
 
     The withdrawal round and score are cleared; the audit event keeps them.
     """
-    require(actor, "direct", entry.division.tournament, what="reinstate players")
+    require(actor, "direct", entry.division.tournament, what=gettext_noop("reinstate players"))
     division = entry.division
     who = f"#{entry.number} {entry.name}"
     if entry.withdrawn_round is None:
@@ -598,7 +598,7 @@ def remove_entry(entry: Entry, actor: Actor | str | None = None) -> list[tuple[i
     one, in increasing order, so the unique (division, number) pair never clashes. Returns the
     (old, new) numbers that moved.
     """
-    require(actor, "direct", entry.division.tournament, what="remove entries")
+    require(actor, "direct", entry.division.tournament, what=gettext_noop("remove entries"))
     division = entry.division
     paired = paired_rounds(division)
     if paired and not removable_mid_event(entry):
@@ -681,8 +681,8 @@ def move_entry(entry: Entry, to: Division, actor: Actor | str | None = None) -> 
     on sheets; refused with the reason). The player keeps their seed rating, class and link;
     they become the last number of ``to`` and the numbers behind them close up.
     """
-    require(actor, "direct", entry.division.tournament, what="move players")
-    require(actor, "direct", to.tournament, what="move players")
+    require(actor, "direct", entry.division.tournament, what=gettext_noop("move players"))
+    require(actor, "direct", to.tournament, what=gettext_noop("move players"))
     source = entry.division
     who = f"#{entry.number} {entry.name}"
     if to.tournament_id != source.tournament_id or to.pk == source.pk:
@@ -746,7 +746,7 @@ def renumber_by_rating(division: Division, actor: Actor | str | None = None) -> 
     Refused once a round is paired. Numbers move in two steps (out of the way, then to their
     place) so the unique (division, number) pair never clashes. Returns the preview applied.
     """
-    require(actor, "direct", division.tournament, what="renumber players")
+    require(actor, "direct", division.tournament, what=gettext_noop("renumber players"))
     _unpaired(division, Phrase(gettext_noop("renumber its players")))
     list(Entry.objects.select_for_update().filter(division=division))
     plan = renumber_preview(division)

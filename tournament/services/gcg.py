@@ -166,7 +166,9 @@ def attach_record(
 ) -> Attached:
     """Attach (or replace) a game's record as a director, the console's and API's door."""
     game = _locked_game(game)
-    require(actor, "direct", game.round.division.tournament, what="attach game records")
+    require(
+        actor, "direct", game.round.division.tournament, what=gettext_noop("attach game records")
+    )
     return _store(game, data, file_name, actor)
 
 
@@ -218,7 +220,9 @@ def _remove(game: Game, actor: Any) -> None:
 def remove_record(game: Game, *, actor: Actor | str | Any | None) -> None:
     """Take a game's record off (a director)."""
     game = _locked_game(game)
-    require(actor, "direct", game.round.division.tournament, what="remove game records")
+    require(
+        actor, "direct", game.round.division.tournament, what=gettext_noop("remove game records")
+    )
     _remove(game, actor)
 
 
@@ -235,7 +239,7 @@ def publish_round_records(
 ) -> Round:
     """Make a round's game records public in a tournament that keeps them private."""
     tournament = division.tournament
-    require(actor, "direct", tournament, what="publish game records")
+    require(actor, "direct", tournament, what=gettext_noop("publish game records"))
     game_round = (
         Round.objects.select_for_update()
         .filter(division=division, number=round_number if _whole(round_number) else -1)
@@ -265,7 +269,7 @@ def set_records_private(
     tournament: Tournament, private: bool, *, actor: Actor | str | Any | None
 ) -> Tournament:
     """Keep game records private until their round is published (or show them at once)."""
-    require(actor, "direct", tournament, what="change settings")
+    require(actor, "direct", tournament, what=gettext_noop("change settings"))
     private = bool(private)
     if tournament.records_private != private:
         tournament.records_private = private

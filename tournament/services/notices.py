@@ -60,6 +60,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext_noop
 
 from ..access import allowed, require
 from ..checks import refuse_bidi_controls
@@ -186,7 +187,7 @@ def subscribe(tournament: Tournament, player: Player, email: str, *, actor: Any)
     # a director subscribes anyone; a player opts in on a public tournament's entry form (the
     # entry service, which checked who they are, passes them on); a draft is its staff's alone
     if not allowed(actor, "direct", tournament):
-        require(actor, "view", tournament, what="subscribe to notices")
+        require(actor, "view", tournament, what=gettext_noop("subscribe to notices"))
     address = _check_email(email, getattr(player, "name", "the player"))
     if tournament.pk is None or player.pk is None:
         raise ServiceError(
@@ -226,7 +227,7 @@ def subscribe(tournament: Tournament, player: Player, email: str, *, actor: Any)
 def add_subscriber(tournament: Tournament, player_id: Any, *, actor: Any) -> NoticeSubscription:
     """The console's door: subscribe one of the tournament's entrants at the address the
     registry holds for them (``Player.email``)."""
-    require(actor, "direct", tournament, what="add notice subscribers")
+    require(actor, "direct", tournament, what=gettext_noop("add notice subscribers"))
     raw = str(player_id or "").strip()
     player = None
     if raw.isascii() and raw.isdigit() and len(raw) < 12:
@@ -281,7 +282,7 @@ def unsubscribe(token: Any) -> NoticeSubscription:
 @transaction.atomic
 def remove_subscriber(tournament: Tournament, subscription_id: Any, *, actor: Any) -> None:
     """A director stops a player's notices (the player asked at the desk)."""
-    require(actor, "direct", tournament, what="remove notice subscribers")
+    require(actor, "direct", tournament, what=gettext_noop("remove notice subscribers"))
     raw = str(subscription_id or "").strip()
     found = None
     if raw.isascii() and raw.isdigit() and len(raw) < 12:
@@ -786,7 +787,7 @@ def send_final_results(tournament: Tournament, *, actor: Any, again: bool = Fals
     played, with a link to the public standings. Refused until every such division is scored
     through its last round, and refused once sent unless ``again`` says the director means
     it. One audit event; answers how many notices were queued."""
-    require(actor, "direct", tournament, what="e-mail the final results")
+    require(actor, "direct", tournament, what=gettext_noop("e-mail the final results"))
     subs = list(
         NoticeSubscription.objects.select_related("tournament", "player").filter(
             tournament=tournament, active=True

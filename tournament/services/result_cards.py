@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from tournament.checks import as_int
 from tournament.errors import ServiceError
@@ -63,7 +64,7 @@ def report_card(
     compared), since one person copying one scorecard twice repeats their own misreading. A
     director overrides by recording the game from the held cards (``resolve_dispute``).
     """
-    require(actor, "keep_score", division.tournament, what="enter scorecards")
+    require(actor, "keep_score", division.tournament, what=gettext_noop("enter scorecards"))
     round_number = as_int(round_number, "round")
     target = resolve_line(division, round_number, _card_line(line_or_scores))
     if target.line.kind == FORFEIT:
@@ -140,7 +141,9 @@ def resolve_dispute(
     The game is recorded through ``record_result``; the cards that agree with it become
     confirmed, the others superseded, so the dispute list empties and the trail keeps both.
     """
-    require(actor, "direct", game.round.division.tournament, what="settle disputed cards")
+    require(
+        actor, "direct", game.round.division.tournament, what=gettext_noop("settle disputed cards")
+    )
     division = game.round.division
     lock_scores(game)
     if game.has_result:
@@ -187,7 +190,7 @@ def set_double_entry(division: Division, on: bool, actor: Actor | str | None = N
     With it on, each result typed in the console is a card and a game is recorded only when
     two cards agree. Cards already typed stay as they are when it is turned off.
     """
-    require(actor, "direct", division.tournament, what="change double entry")
+    require(actor, "direct", division.tournament, what=gettext_noop("change double entry"))
     before = double_entry(division)
     config = dict(division.config or {})
     config["double_entry"] = bool(on)

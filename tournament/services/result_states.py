@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from tournament.checks import (
     as_int,
@@ -106,7 +107,7 @@ def change_result(
     two-player game, or the two single games of a forfeit. ``seen`` (``seen_result``, this
     player's side) is what the caller looked at: a game changed since is refused, unchanged.
     """
-    require(actor, "keep_score", division.tournament, what="change results")
+    require(actor, "keep_score", division.tournament, what=gettext_noop("change results"))
     round_number = as_int(round_number, "round", field="round")
     where = where_round(division, round_number)
     if state not in RESULT_STATES:

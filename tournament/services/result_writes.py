@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from tournament.checks import (
     as_int,
@@ -48,7 +49,7 @@ def record_result(
     actor: Actor | str | None = None,
 ) -> Game:
     """Record a game's result from one player's side (their score first)."""
-    require(actor, "keep_score", division.tournament, what="record results")
+    require(actor, "keep_score", division.tournament, what=gettext_noop("record results"))
     round_number = as_int(round_number, "round", field="round")
     where = where_round(division, round_number)
     entry = entry_by_number(division, player_number, where)
@@ -120,7 +121,9 @@ def correct_result(
     ``seen_result``): when the game holds something else now, someone changed it meanwhile and
     the correction is refused (``result_changed_meanwhile``) instead of silently undoing theirs.
     """
-    require(actor, "keep_score", game.round.division.tournament, what="correct results")
+    require(
+        actor, "keep_score", game.round.division.tournament, what=gettext_noop("correct results")
+    )
     where = where_round(game.round.division, game.round.number)
     if not reason or not reason.strip():
         raise ServiceError("reason_needed", field="reason", where=where)
@@ -167,7 +170,7 @@ def correct_player_result(
     the game is found and the scores turned to its own order, then ``correct_result`` checks
     and audits the change with its reason.
     """
-    require(actor, "keep_score", division.tournament, what="correct results")
+    require(actor, "keep_score", division.tournament, what=gettext_noop("correct results"))
     round_number = as_int(round_number, "round", field="round")
     where = where_round(division, round_number)
     entry = entry_by_number(division, player_number, where)
@@ -220,7 +223,7 @@ def record_forfeit(
     played, which storing it as a played game with scores 0 and 50 would make them do.
     Returns (the forfeit, the opponent's win).
     """
-    require(actor, "keep_score", division.tournament, what="record forfeits")
+    require(actor, "keep_score", division.tournament, what=gettext_noop("record forfeits"))
     round_number = as_int(round_number, "round")
     target = resolve_line(
         division, round_number, ScoreLine(FORFEIT, player=as_int(player_number, "player"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from tournament.checks import as_int
 from tournament.errors import ServiceError, where_round
@@ -115,7 +116,7 @@ def enter_line(
     with double entry on (a forfeit is a director's call, not a score to compare); with double
     entry on, a played game's line becomes a card (``report_card``).
     """
-    require(actor, "keep_score", division.tournament, what="record results")
+    require(actor, "keep_score", division.tournament, what=gettext_noop("record results"))
     stated = _state_line(division, round_number, text, actor, seen)
     if stated is not None:
         return stated

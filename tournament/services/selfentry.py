@@ -30,6 +30,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from tournament.checks import as_int, plays, validate_played_scores
 from tournament.errors import Phrase, ServiceError, where_round
@@ -129,7 +130,7 @@ def issue_token(entry: Entry, actor: Actor | str | Any | None = None) -> str:
     For a lost or misused card: the director issues a new link and reprints the card. The
     token never goes into the audit trail, only the fact that a new one was made.
     """
-    require(actor, "direct", entry.division.tournament, what="issue self-entry links")
+    require(actor, "direct", entry.division.tournament, what=gettext_noop("issue self-entry links"))
     had = bool(entry.entry_token)
     token = new_token()
     entry.entry_token = token
@@ -155,7 +156,9 @@ def revoke_token(entry: Entry, actor: Actor | str | Any | None = None) -> Entry:
     A revoked entry gets no new link from a reprint (the card shows the public player page
     instead) until a director issues one; the player's open reports stay for the director.
     """
-    require(actor, "direct", entry.division.tournament, what="revoke self-entry links")
+    require(
+        actor, "direct", entry.division.tournament, what=gettext_noop("revoke self-entry links")
+    )
     if not entry.entry_token:
         raise ServiceError(
             "selfentry_no_token", field="entry", number=entry.number, name=entry.name
@@ -184,7 +187,7 @@ def ensure_tokens(division: Division, actor: Actor | str | Any | None = None) ->
     (a card already printed keeps working). Revoked entries are left without a link. Returns
     the numbers of the players who got one.
     """
-    require(actor, "direct", division.tournament, what="issue self-entry links")
+    require(actor, "direct", division.tournament, what=gettext_noop("issue self-entry links"))
     missing = list(
         division.entries.filter(
             entry_token__isnull=True, entry_token_revoked_at__isnull=True

@@ -21,6 +21,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tournament.errors import ServiceError
 
@@ -129,7 +130,7 @@ def add_staff(
 ) -> Any:
     """Make ``user`` (or a new account from username, email and password) a director or
     scorekeeper of the tournament; returns the user."""
-    require(actor, "direct", tournament, what="change its staff")
+    require(actor, "direct", tournament, what=gettext_noop("change its staff"))
     role = _role(role)
     created = user is None
     _night_refuses(tournament, role, created=created)
@@ -152,7 +153,7 @@ def create_invite(
     tournament: Tournament, *, role: str, actor: Actor | str | None, email: str = ""
 ) -> tuple[StaffInvite, str]:
     """A one-time sign-up link's invite and its token (shown once; only its hash is kept)."""
-    require(actor, "direct", tournament, what="change its staff")
+    require(actor, "direct", tournament, what=gettext_noop("change its staff"))
     role = _role(role)
     _night_refuses(tournament, role, created=True)
     email = str(email or "").strip()
@@ -226,7 +227,7 @@ def remove_staff(
     tournament: Tournament, *, user: Any, role: str, actor: Actor | str | None
 ) -> None:
     """Take a director's or scorekeeper's role away; the last director always stays."""
-    require(actor, "direct", tournament, what="change its staff")
+    require(actor, "direct", tournament, what=gettext_noop("change its staff"))
     role = _role(role)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     members = _members(tournament, role)
@@ -251,7 +252,7 @@ def revoke_invite(tournament: Tournament, invite_id: Any, *, actor: Actor | str 
     """Turn off an unused sign-up link of this tournament before it is used (a link sent to
     the wrong person, or no longer wanted); audited. A used, expired or another tournament's
     invite is refused."""
-    require(actor, "direct", tournament, what="change its staff")
+    require(actor, "direct", tournament, what=gettext_noop("change its staff"))
     raw = str(invite_id)
     pk = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else None
     invite = (

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext_noop
 
 from tournament.checks import (
     MAX_DIVISION_ROUNDS,
@@ -129,7 +130,7 @@ def create_division(
     prize_places: int = 0,
 ) -> Division:
     """Add a division; its slug (for URLs) comes from the name unless one is given."""
-    require(actor, "direct", tournament, what="add divisions")
+    require(actor, "direct", tournament, what=gettext_noop("add divisions"))
     if not name or not name.strip():
         raise ServiceError("empty_name", field="name", what=f"{tournament.slug}: division name")
     check_text(name.strip(), "the division name", Division, "name", field="name")
@@ -495,7 +496,7 @@ def update_tournament(
     tournament: Tournament, *, actor: Actor | str | None, **fields: Any
 ) -> Tournament:
     """Change a tournament's settings; one audit event with the changed values before/after."""
-    require(actor, "direct", tournament, what="change settings")
+    require(actor, "direct", tournament, what=gettext_noop("change settings"))
     checked = check_tournament_settings(fields, current=tournament)
     before = {k: _plain_value(getattr(tournament, k)) for k in checked}
     changed = {k: v for k, v in checked.items() if getattr(tournament, k) != v}
@@ -519,7 +520,7 @@ def update_tournament(
 @transaction.atomic
 def update_division(division: Division, *, actor: Actor | str | None, **fields: Any) -> Division:
     """Change a division's settings (name, slug, rounds, rating system and list, prizes)."""
-    require(actor, "direct", division.tournament, what="change settings")
+    require(actor, "direct", division.tournament, what=gettext_noop("change settings"))
     division = Division.objects.select_for_update().get(pk=division.pk)
     checked = check_division_settings(division.tournament, fields, division)
     changed = {k: v for k, v in checked.items() if getattr(division, k) != v}
@@ -554,7 +555,7 @@ def set_chances_visibility(
     who does not want players told their odds before the last pairings). Kept in
     ``Division.config["chances"]``, read by ``pairings.chances.chances_hidden``; the staff
     still see them. One audit event with the setting before and after."""
-    require(actor, "direct", division.tournament, what="change settings")
+    require(actor, "direct", division.tournament, what=gettext_noop("change settings"))
     division = Division.objects.select_for_update().get(pk=division.pk)
     last = setting_int(
         hide_last or 0,
@@ -589,7 +590,7 @@ def set_chances_visibility(
 @transaction.atomic
 def add_division(tournament: Tournament, *, actor: Actor | str | None, **fields: Any) -> Division:
     """Add a division from the console, every setting checked first (see create_division)."""
-    require(actor, "direct", tournament, what="add divisions")
+    require(actor, "direct", tournament, what=gettext_noop("add divisions"))
     values = {"slug": "", **fields}
     if values.get("rating_system") in (None, ""):
         values["rating_system"] = str(REALM_DEFAULTS[tournament.realm]["rating_system"])
@@ -614,7 +615,7 @@ def publish_tournament(
     tournament: Tournament, published: bool, actor: Actor | str | None
 ) -> Tournament:
     """Show a draft on the public pages and feeds, or hide it again; audited either way."""
-    require(actor, "direct", tournament, what="publish or unpublish")
+    require(actor, "direct", tournament, what=gettext_noop("publish or unpublish"))
     published = bool(published)
     if tournament.published == published:
         return tournament

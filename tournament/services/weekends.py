@@ -17,6 +17,7 @@ from typing import Any
 from django.apps import apps
 from django.db import transaction
 from django.db.models import F, Min
+from django.utils.translation import gettext_noop
 
 from ..access import require
 from ..errors import ServiceError
@@ -113,7 +114,7 @@ def create_weekend(
         raise ServiceError("weekend_bad_slug", field="slug", value=slug[: SLUG_MAX + 1])
     if tournament is None:
         raise ServiceError("weekend_needs_event", field="tournament")
-    _require_directs(actor, [tournament], "group it into a weekend")
+    _require_directs(actor, [tournament], gettext_noop("group it into a weekend"))
     if Weekend.objects.filter(slug=slug).exists():
         raise ServiceError("weekend_slug_taken", field="slug", slug=slug)
     taken = WeekendEvent.objects.filter(tournament=tournament).select_related("weekend").first()
@@ -156,7 +157,9 @@ def add_event(
     events = _events(weekend)
     if tournament is None:
         raise ServiceError("weekend_needs_event", field="tournament")
-    _require_directs(actor, [we.tournament for we in events] + [tournament], "group these events")
+    _require_directs(
+        actor, [we.tournament for we in events] + [tournament], gettext_noop("group these events")
+    )
     place = len(events) + 1 if position in (None, "") else parse_position(position, len(events) + 1)
     taken = WeekendEvent.objects.filter(tournament=tournament).select_related("weekend").first()
     if taken is not None:
@@ -205,7 +208,7 @@ def remove_event(weekend: Weekend, tournament: Tournament | None, actor: Any) ->
     """Take ``tournament`` out of the weekend; the later events close up."""
     weekend = Weekend.objects.select_for_update().get(pk=weekend.pk)
     events = _events(weekend)
-    _require_directs(actor, [we.tournament for we in events], "change this weekend")
+    _require_directs(actor, [we.tournament for we in events], gettext_noop("change this weekend"))
     we = _place_of(weekend, events, tournament)
     before = _order(weekend)
     we.delete()
@@ -230,7 +233,7 @@ def move_event(weekend: Weekend, tournament: Tournament | None, position: Any, a
     """Move ``tournament`` to ``position`` in the weekend's order (the others close up)."""
     weekend = Weekend.objects.select_for_update().get(pk=weekend.pk)
     events = _events(weekend)
-    _require_directs(actor, [we.tournament for we in events], "change this weekend")
+    _require_directs(actor, [we.tournament for we in events], gettext_noop("change this weekend"))
     we = _place_of(weekend, events, tournament)
     place = parse_position(position, len(events))
     before = _order(weekend)
@@ -256,7 +259,7 @@ def set_seeding(
     weekend is submitted (docs/weekends.md: the director's choice)."""
     weekend = Weekend.objects.select_for_update().get(pk=weekend.pk)
     events = _events(weekend)
-    _require_directs(actor, [we.tournament for we in events], "change this weekend")
+    _require_directs(actor, [we.tournament for we in events], gettext_noop("change this weekend"))
     we = _place_of(weekend, events, tournament)
     before = we.seed_from_earlier
     we.seed_from_earlier = bool(seed_from_earlier)

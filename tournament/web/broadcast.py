@@ -26,7 +26,6 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from pairings.needs import division_needs, needs_input
-from tournament.languages import room_language
 
 from ..access import can_view
 from ..cache import PUBLIC, Version, cached, data_key, request_version
@@ -216,10 +215,10 @@ def _board(show: DivisionShow, number: int) -> Board | None:
 
 
 def _overlay(request: HttpRequest, template: str, tournament: Tournament, **context: Any):
-    """An overlay page, in the tournament's language: a stream's viewers share one picture."""
+    """An overlay page, in the tournament's language (.language decides it: a stream's viewers
+    share one picture)."""
     context.update(tournament=tournament, slide_seconds=SLIDE_SECONDS)
-    with room_language(request, tournament):
-        response = render(request, f"broadcast/{template}", context)
+    response = render(request, f"broadcast/{template}", context)
     response["Cache-Control"] = "no-cache"  # always asked again (an ETag-less small page)
     return response
 

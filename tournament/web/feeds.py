@@ -19,7 +19,6 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBase,
-    HttpResponseNotModified,
 )
 from django.utils.http import http_date, parse_http_date_safe
 from django.views.decorators.http import require_safe
@@ -35,6 +34,7 @@ from ..cache import (
     _remember,
     cache_add,
     cache_get,
+    not_modified,
     public_page,
     request_version,
 )
@@ -109,8 +109,8 @@ def tourney_js(request: HttpRequest, slug: str) -> HttpResponseBase:
     if "If-None-Match" not in request.headers:
         since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
         if since is not None and since >= modified:
-            response: HttpResponseBase = HttpResponseNotModified()
-            response["ETag"] = f'"{_page_key(version, request, FEED_NAME, language="")}"'
+            etag = f'"{_page_key(version, request, FEED_NAME, language="")}"'
+            response: HttpResponseBase = not_modified(etag, by_language=False)
             response["Cache-Control"] = PUBLIC_CACHE_CONTROL
             response["Last-Modified"] = http_date(sent)
             response["Access-Control-Allow-Origin"] = "*"

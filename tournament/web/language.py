@@ -7,8 +7,13 @@ A visitor's own choice comes first: the language switcher on every page posts to
 
 Two kinds of request decide otherwise:
 
-- the venue screen and the broadcast overlays (``/t/SLUG/screen/``, ``/t/SLUG/broadcast/``)
-  are shown to a room, not to the laptop's owner: they always speak the tournament's language;
+- the venue screen, the broadcast overlays and a club night's big screen (``/t/SLUG/screen/``,
+  ``/t/SLUG/broadcast/``, ``/clubs/SLUG/nights/N/screen/``) are shown to a room, not to the
+  laptop's owner: they speak the tournament's language (the night's tournament's), and only
+  their own address can ask for another (``?lang=xx``, which their refreshes keep: a director
+  checking the Spanish screen); never the cookie nor the browser, since the laptop driving a
+  projector is not the room. This is the one place that rule is read: the views render in
+  whatever language is active, and the page caches key by it (tournament/cache.py);
 - the API (``/api/``) speaks what its caller's ``Accept-Language`` asks (a script has no
   cookie jar worth trusting), English otherwise; its codes and field names never change.
 
@@ -27,24 +32,20 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
-from django.utils.translation.trans_real import language_code_re, parse_accept_lang_header
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+from tournament.languages import LANGUAGE_VARY, asked_language, supported
 
 # /t/SLUG/... : a tournament's pages, whose default language is the tournament's
 TOURNAMENT_PATH = re.compile(r"^/t/(?P<slug>[-a-zA-Z0-9_]+)/")
 # ... of which these are shown to a room: the tournament's language, whoever's browser it is
 # (the screen itself, not its live strip, which the visitors' pages fetch)
 ROOM_PATH = re.compile(r"^/t/[-a-zA-Z0-9_]+/(screen/$|broadcast/)")
+# a club night's big screen: a room's too, in its night's tournament's language
+NIGHT_SCREEN_PATH = re.compile(
+    r"^/clubs/(?P<club>[-a-zA-Z0-9_]+)/nights/(?P<night>[0-9]+)/screen/$"
+)
 API_PREFIX = "/api/"
-
-
-def supported(code: str | None) -> str | None:
-    """``code`` as one of settings.LANGUAGES (``fr-CA`` is ``fr``), or None."""
-    if not code or not language_code_re.search(code):
-        return None
-    try:  # lower case: "FR" and "fr" are one language, and one cache key
-        return translation.get_supported_language_variant(code.lower())
-    except LookupError:
-        return None
 
 
 def chosen_language(request: HttpRequest) -> str | None:
@@ -76,14 +77,42 @@ def tournament_language(request: HttpRequest, slug: str) -> str | None:
     return None if version is None else supported(version.language)
 
 
+def is_room(request: HttpRequest) -> bool:
+    """Whether ``request`` asks for a page shown to a room (a screen, an overlay)."""
+    path = request.path_info
+    return bool(ROOM_PATH.match(path) or NIGHT_SCREEN_PATH.match(path))
+
+
+def night_language(club: str, night: str) -> str | None:
+    """The language of a club night's tournament (None: no such night)."""
+    from tournament.clubs.models import Night
+
+    found = Night.objects.filter(club__slug=club, pk=int(night)).values_list(
+        "tournament__language", flat=True
+    )
+    return supported(next(iter(found), None))
+
+
+def room_language(request: HttpRequest) -> str:
+    """The language a room's page is shown in: its address's ``?lang=``, else its tournament's."""
+    found = asked_language(request)
+    if found is None:
+        match = TOURNAMENT_PATH.match(request.path_info)
+        if match is not None:
+            found = tournament_language(request, match["slug"])
+        elif night := NIGHT_SCREEN_PATH.match(request.path_info):
+            found = night_language(night["club"], night["night"])
+    return found or settings.LANGUAGE_CODE
+
+
 def resolve_language(request: HttpRequest) -> str:
     """The language ``request`` is answered in (see the module's docstring for the order)."""
     path = request.path_info
     if path.startswith(API_PREFIX):
         return browser_language(request) or settings.LANGUAGE_CODE
+    if is_room(request):
+        return room_language(request)
     match = TOURNAMENT_PATH.match(path)
-    if match is not None and ROOM_PATH.match(path):
-        return tournament_language(request, match["slug"]) or settings.LANGUAGE_CODE
     found = chosen_language(request) or browser_language(request)
     if found is None and match is not None:
         found = tournament_language(request, match["slug"])
@@ -114,12 +143,12 @@ class LanguageMiddleware:
         language = resolve_language(request)
         request.LANGUAGE_CODE = language
         # a room's screen takes no visitor's choice: base.html then offers none
-        request.room_language = bool(ROOM_PATH.match(request.path_info))
+        request.room_language = is_room(request)
         # the next thing this thread does (a test, a task) starts from where it was
         with translation.override(language):
             response = self.get_response(request)
         if _is_html(response):
             # the same address answers in several languages: caches and browsers must know
-            patch_vary_headers(response, ("Accept-Language", "Cookie"))
+            patch_vary_headers(response, LANGUAGE_VARY)
             response.headers.setdefault("Content-Language", language)
         return response

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
-from tournament.languages import explicit_language, room_language
+from tournament.languages import lang_query
 
 from ..cache import PUBLIC, Version, cached, data_key, request_version
 from ..clock import NOT_STARTED
@@ -138,19 +138,12 @@ def _fresh(response: HttpResponse) -> HttpResponse:
 @require_safe
 def screen(request: HttpRequest, slug: str) -> HttpResponse:
     """The venue screen: large type, the announcement, each division's phase and clock, in
-    the tournament's language (the room's, not one visitor's: .room_language)."""
+    the tournament's language (the room's, not one visitor's: .language decides it)."""
     found = _visible(request, slug)
     if found is None:
         return _not_found(request, slug)
     version, tournament = found
-    with room_language(request, tournament):
-        return _screen(request, version, tournament)
-
-
-def _lang_query(request: HttpRequest) -> str:
-    """``?lang=xx`` when the screen was asked for in a language: its refreshes keep it."""
-    chosen = explicit_language(request)
-    return f"?lang={chosen}" if chosen and "lang" in request.GET else ""
+    return _screen(request, version, tournament)
 
 
 def _screen(request: HttpRequest, version: Version, tournament: Tournament) -> HttpResponse:
@@ -172,7 +165,7 @@ def _screen(request: HttpRequest, version: Version, tournament: Tournament) -> H
         "divisions": divisions,
         "now_ms": _epoch_ms(now),
         "refresh": SCREEN_REFRESH_SECONDS,
-        "url": reverse("public:screen", args=(tournament.slug,)) + _lang_query(request),
+        "url": reverse("public:screen", args=(tournament.slug,)) + lang_query(request),
     }
     template = "venue/screen_live.html" if request.htmx else "venue/screen.html"
     return _fresh(render(request, template, context))

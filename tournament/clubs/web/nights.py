@@ -32,7 +32,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournament.errors import ServiceError
-from tournament.languages import room_language
+from tournament.languages import lang_query
 
 from ...models import Club, Division, First, Game, Membership
 from ...scoreline import FORFEIT, FORMS, MAX_SCORE
@@ -641,11 +641,10 @@ def night_delete(request: HttpRequest, club: Club, night: int) -> HttpResponseBa
 def night_screen(request: HttpRequest, slug: str, night: int) -> HttpResponseBase:
     """The current game's boards in very large type for a screen at the venue; htmx polls it
     every 15 seconds, so a new draw shows up without anyone touching the screen. It is the
-    room's: in the night's tournament's language (web.room_language)."""
+    room's: in the night's tournament's language, which the language middleware activates
+    (tournament/web/language.py) unless the address asks for another (``?lang=``)."""
     club = get_object_or_404(Club, slug=slug)
-    n = _night(club, night)
-    with room_language(request, n.tournament):
-        return _night_screen(request, club, n)
+    return _night_screen(request, club, _night(club, night))
 
 
 def _night_screen(request: HttpRequest, club: Club, n: Night) -> HttpResponseBase:
@@ -657,7 +656,7 @@ def _night_screen(request: HttpRequest, club: Club, n: Night) -> HttpResponseBas
         "round": number,
         "games": _round_games(division, number),
         "refresh": SCREEN_REFRESH_SECONDS,
-        "url": reverse("clubs:night_screen", args=[club.slug, n.pk]),
+        "url": reverse("clubs:night_screen", args=[club.slug, n.pk]) + lang_query(request),
     }
     template = "clubs/night_screen_live.html" if request.htmx else "clubs/night_screen.html"
     return render(request, template, ctx)

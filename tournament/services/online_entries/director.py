@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from tournament.checks import as_int, check_text
 from tournament.errors import ServiceError
@@ -57,7 +57,7 @@ def set_division_rule(
     the player picks), its fee as text ("40", "USD"). Saving one makes the division take
     entries online; the cap counts every Entry, those the director registered by hand too."""
     tournament = division.tournament
-    require(actor, "direct", tournament, what="set entry rules")
+    require(actor, "direct", tournament, what=gettext_noop("set entry rules"))
     where = f"division {division.name}"
     cap_n = _optional_number(cap, f"{where}: cap", "cap", 10000)
     low = _optional_number(rating_min, f"{where}: lowest rating", "rating_min", MAX_SEED_RATING)
@@ -131,7 +131,7 @@ def online_entry(tournament: Tournament, pk: Any) -> OnlineEntry:
 @transaction.atomic
 def mark_paid(online: OnlineEntry, paid: bool, *, actor: Actor | str | Any | None = None) -> None:
     """Paid or not, as the director marks it by hand (no payment passes through Gibson)."""
-    require(actor, "direct", online.tournament, what="mark entry fees")
+    require(actor, "direct", online.tournament, what=gettext_noop("mark entry fees"))
     if online.paid == bool(paid):
         return
     online.paid = bool(paid)
@@ -153,7 +153,7 @@ def refuse_entry(
 ) -> None:
     """The director refuses an entry: its place (if any) is freed and the first waiting
     entrant takes it. Refused once round 1 of the division is paired (withdraw instead)."""
-    require(actor, "direct", online.tournament, what="refuse entries")
+    require(actor, "direct", online.tournament, what=gettext_noop("refuse entries"))
     _require_status(online, LIVE, "refused")
     note = check_text(str(reason or "").strip(), "the reason", OnlineEntry, "note", field="reason")
     was_entered = online.status == Status.ENTERED
@@ -181,7 +181,7 @@ def refuse_entry(
 def promote_entry(online: OnlineEntry, *, actor: Actor | str | Any | None = None) -> None:
     """Move a waiting entrant into the division now, ahead of the list and past its cap (a
     director's call: a late sponsor's place, a pairing's even number)."""
-    require(actor, "direct", online.tournament, what="promote entries")
+    require(actor, "direct", online.tournament, what=gettext_noop("promote entries"))
     _require_status(online, (Status.WAITING,), "promoted")
     _enter(online, actor)
     online.promoted_at = timezone.now()
@@ -200,7 +200,7 @@ def promote_entry(online: OnlineEntry, *, actor: Actor | str | Any | None = None
 def demote_entry(online: OnlineEntry, *, actor: Actor | str | Any | None = None) -> None:
     """Move an entered entrant back onto the waiting list, first in line (they held a place);
     their Entry is removed and the numbers behind close up. Only before round 1 is paired."""
-    require(actor, "direct", online.tournament, what="demote entries")
+    require(actor, "direct", online.tournament, what=gettext_noop("demote entries"))
     _require_status(online, (Status.ENTERED,), "demoted")
     _free_place(online, actor)
     first = online.division.online_entries.filter(status=Status.WAITING).aggregate(
@@ -225,7 +225,7 @@ def move_online_entry(
     """Move an entrant to another division: an entered one through the console's
     ``move_entry`` (before round 1), a waiting or unconfirmed one by changing their division
     (a waiting one joins the end of the new division's list)."""
-    require(actor, "direct", online.tournament, what="move entries")
+    require(actor, "direct", online.tournament, what=gettext_noop("move entries"))
     if to.tournament_id != online.tournament_id or to.pk == online.division_id:
         raise ServiceError(
             "reg_move_where",

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from tournament.checks import as_int, check_text
 from tournament.errors import ServiceError
@@ -347,7 +348,7 @@ def _confirm_for_player(online: OnlineEntry) -> tuple[str, str]:
 def approve_entry(online: OnlineEntry, *, actor: Actor | str | Any | None = None) -> None:
     """A director vouches for a pending entry (they know its maker is the player, or the
     registry holds no address to confirm by): it counts now, placed or waiting as any entry."""
-    require(actor, "direct", online.tournament, what="approve entries")
+    require(actor, "direct", online.tournament, what=gettext_noop("approve entries"))
     _require_status(online, (Status.PENDING,), "approved")
     _refuse_second_entry(online.tournament, online.player, BARRING)
     _settle(online, actor)

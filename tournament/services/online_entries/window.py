@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from tournament.checks import as_int
 from tournament.errors import ServiceError
@@ -85,7 +86,7 @@ def open_entries(
     """Take entries online from ``opens`` to ``closes`` (reopens entries a director closed).
 
     Only a published tournament: its public entry page is where players enter."""
-    require(actor, "direct", tournament, what="open entries")
+    require(actor, "direct", tournament, what=gettext_noop("open entries"))
     if not tournament.published:
         raise ServiceError("entries_draft", field="opens", tournament=tournament.name)
     opens_at = _moment(opens, "opens", "entries open")
@@ -115,7 +116,7 @@ def open_entries(
 @transaction.atomic
 def close_entries(tournament: Tournament, *, actor: Actor | str | Any | None = None) -> None:
     """Stop taking entries now (entrants already in or waiting keep their places)."""
-    require(actor, "direct", tournament, what="close entries")
+    require(actor, "direct", tournament, what=gettext_noop("close entries"))
     window = EntryWindow.objects.filter(tournament=tournament).first()
     if window is None:
         raise ServiceError("entries_not_open", tournament=tournament.name)

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from ...access import require
 from ...errors import ServiceError
@@ -99,7 +100,9 @@ def note_divergence(take: VenueTake, applied: int, sides: dict[str, list[str]]) 
 
 
 def _settled(take: VenueTake, actor: Any) -> VenueTake:
-    require(actor, "direct", take.tournament, what="choose between it and its hosted copy")
+    require(
+        actor, "direct", take.tournament, what=gettext_noop("choose between it and its hosted copy")
+    )
     take = VenueTake.objects.select_for_update().select_related("tournament").get(pk=take.pk)
     if not take.diverged:
         raise ServiceError("venue_not_diverged", where=str(take.tournament))

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from ...access import LinkActor, require
 from ...errors import ServiceError
@@ -38,7 +39,7 @@ from .state import (
 
 def create_link(actor: Any, tournament: Tournament, venue_name: str) -> tuple[VenueLink, str]:
     """A new venue link for ``tournament``; returns it and its token (shown this once)."""
-    require(actor, "direct", tournament, what="hand it to a venue")
+    require(actor, "direct", tournament, what=gettext_noop("hand it to a venue"))
     venue_name = (venue_name or "").strip()[:100] or "the venue"
     with transaction.atomic():
         live = VenueLink.objects.filter(tournament=tournament, revoked__isnull=True).first()
@@ -177,7 +178,9 @@ def move_link(actor: Any, tournament: Tournament) -> VenueLink:
     """A hosted director frees the live link from its laptop (it broke, or the event moves to
     another one): the next laptop that takes it holds it, and the old one's pushes are
     refused. The copy stays the venue's replica meanwhile. One audited action."""
-    require(actor, "reclaim", tournament, what="move its venue link to another laptop")
+    require(
+        actor, "reclaim", tournament, what=gettext_noop("move its venue link to another laptop")
+    )
     with transaction.atomic():
         link = _live_link_locked(tournament)
         was = link.laptop_name or "no laptop yet"
@@ -270,7 +273,7 @@ def apply_push(token: Any, payload: Any, laptop: tuple[str, str] | None = None) 
         if link.taken is None:
             raise ServiceError("venue_not_taken", where=str(tournament))
         actor = LinkActor(link.pk, link.venue_name)
-        require(actor, "direct", tournament, what="apply a venue's changes")
+        require(actor, "direct", tournament, what=gettext_noop("apply a venue's changes"))
         check_laptop(link, laptop)
         _heard_from(link)
         was = link.last_seq_applied
@@ -366,7 +369,7 @@ def reclaim(actor: Any, tournament: Tournament) -> VenueLink:
     """A hosted director takes the tournament back from its venue (event over, or the laptop
     lost): the copy as last received becomes the tournament again, the link is revoked and
     the venue's later pushes are refused. One audited action."""
-    require(actor, "reclaim", tournament, what="take it back from the venue")
+    require(actor, "reclaim", tournament, what=gettext_noop("take it back from the venue"))
     with transaction.atomic():
         link = _live_link_locked(tournament)
         who = Actor.of(actor).name
