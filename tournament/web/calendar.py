@@ -301,8 +301,7 @@ def what_if_page(request: HttpRequest, slug: str, division: str, number: str) ->
         answer = what_if(div, entry.number, games)
     except BadFilter as exc:
         return _refuse(request, str(exc), 400)
-    except ServiceError as exc:
-        return _refuse(request, str(exc), 400)
+    # a refused what-if (the service's words) is answered by RefusalMiddleware
     rows = [
         {"n": i + 1, "spread": f"{s:+d}", "opponent": "" if o is None else o}
         for i, (s, o) in enumerate(games)
