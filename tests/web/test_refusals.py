@@ -9,6 +9,7 @@ view whose service refuses, including a denial across tournaments.
 from __future__ import annotations
 
 import datetime
+import json
 
 import pytest
 from django import forms
@@ -177,3 +178,13 @@ def test_refuse_keeps_the_input_and_puts_the_message_at_its_field():
     form.is_valid()
     refuse(form, ServiceError("empty_name", what="name"), wording={"empty_name": "say: {message}"})
     assert form.non_field_errors() == ["say: name must not be empty"]
+
+
+def test_a_busy_database_let_through_is_503_with_retry_after(rf):
+    """A write whose busy_refusal raised database_busy and no view caught it: "try again"."""
+    from tournament.web.refusals import refusal_response
+
+    request = rf.post("/t/x/console/", HTTP_ACCEPT="application/json")
+    response = refusal_response(request, ServiceError("database_busy"))
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    assert json.loads(response.content)["code"] == "database_busy"
