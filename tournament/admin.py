@@ -36,6 +36,7 @@ from ratings.engine import RatingError
 from tournament.access import can_create_tournament
 from tournament.checks import check_file_name
 from tournament.errors import ServiceError
+from tournament.refusals import refuse
 from tournament.services import correct_result
 from tournament.services.audit import audit
 
@@ -49,7 +50,6 @@ from .admin_base import (
     SharedRecordAdmin,
     ViewOnlyAdmin,
     ViewOnlyInline,
-    add_refusal,
     directed_tournaments,
     directs_any,
     keeps_registry,
@@ -137,7 +137,7 @@ class PlayerForm(forms.ModelForm):
             if self.instance.pk is None or changed:
                 exc = refusal(self.service_call())
                 if exc is not None:
-                    add_refusal(self, exc)
+                    refuse(self, exc)
         return data
 
 
@@ -469,7 +469,7 @@ class GameCorrectionForm(forms.ModelForm):
             return data
         exc = refusal(self.service_call())
         if exc is not None:
-            add_refusal(self, exc)
+            refuse(self, exc)
         return data
 
 

@@ -9,7 +9,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from django import forms
 from django.contrib import admin, messages
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
@@ -62,11 +61,6 @@ def refusal(call: Callable[[], Any]) -> ServiceError | None:
         return None
     except ServiceError as exc:
         return exc
-
-
-def add_refusal(form: forms.Form, exc: ServiceError) -> None:
-    field = exc.field if exc.field in form.fields else None
-    form.add_error(field, exc.message)
 
 
 # The operators the admin's own filters put after a field (``country__exact``, a date range's

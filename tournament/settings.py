@@ -189,6 +189,9 @@ MIDDLEWARE = [
     "tournament.api.cors.AnonymousReadCors",
     # a write that met a busy SQLite database answers "try again" (503), not a traceback
     "tournament.web.errors.BusyDatabaseMiddleware",
+    # a refusal (ServiceError) no view answered: a page, an htmx alert or JSON, with the
+    # status of its code (tournament/web/refusals.py), never a 500
+    "tournament.web.refusals.RefusalMiddleware",
     # last, as django-axes asks: turns a locked-out sign-in into the lockout page (429)
     "axes.middleware.AxesMiddleware",
 ]

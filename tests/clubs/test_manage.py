@@ -785,7 +785,8 @@ def test_archive_a_season_shows_its_awards(client, club, ann):
     assert 'id="season-form"' not in page
     before = counts()
     response = client.post(f"/clubs/riverside/seasons/manage/{s.pk}/archive/")
-    assert response.status_code == 400 and b"is archived" in response.content
+    # archived already is a state conflict: RefusalMiddleware's 409 page
+    assert response.status_code == 409 and b"is archived" in response.content
     response = client.post(f"/clubs/riverside/seasons/manage/{s.pk}/", season_data())
     assert response.status_code == 400 and b"is archived" in response.content
     assert counts() == before

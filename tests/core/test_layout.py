@@ -4,8 +4,9 @@ import-linter checks the contracts written in pyproject.toml (engines import no 
 selectors never import services, domain code never imports a face, ...); this module runs it as
 part of the test command, shows that it does catch an upward import, computes the import cycles
 among the project's modules (there must be none), checks that every file the code, the
-docs and the README point at is in the repository, and holds two ratchets: functions over 80
-lines and source files over 900 lines may only get fewer.
+docs and the README point at is in the repository, and holds three ratchets: functions over 80
+lines, source files over 900 lines and hand-written ``except ServiceError`` blocks in the faces
+may only get fewer.
 """
 
 from __future__ import annotations
@@ -397,3 +398,69 @@ def test_the_arrow_count_sees_an_arrow_back_up():
         "tournament.selectors.core -> tournament.services.results",
     ]
     assert unplaced == ["tournament.tomorrow"]
+
+
+# --------------------------------------------------------------- refusals: one place per face
+
+# ``except ServiceError`` blocks in the web, club web, admin and sync-transport faces. A face
+# answers a refusal in one place (tournament/web/refusals.py's middleware for pages, htmx and
+# scripts; the API's exception handler; the commands' base): a view keeps a block only to show
+# its page again with the form as typed (``tournament.refusals.refuse``). A ratchet: 122
+# when counted first (issue 33); lower the ceiling when a block goes.
+REFUSAL_BLOCKS_CEILING = 113
+FACES = ("tournament/web", "tournament/clubs/web", "tournament/sync")
+
+
+def refusal_blocks(paths: list[Path]) -> dict[str, int]:
+    """``path -> N``: the ``except`` clauses of each file that catch ServiceError (alone or in
+    a tuple, by name or as ``errors.ServiceError``)."""
+    import ast
+
+    def names(node: ast.expr | None) -> list[str]:
+        if node is None:
+            return []
+        if isinstance(node, ast.Tuple):
+            return [n for e in node.elts for n in names(e)]
+        if isinstance(node, ast.Attribute):
+            return [node.attr]
+        return [node.id] if isinstance(node, ast.Name) else []
+
+    counts: dict[str, int] = {}
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found = sum(
+            1
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ExceptHandler) and "ServiceError" in names(node.type)
+        )
+        if found:
+            rel = path.relative_to(REPO) if path.is_relative_to(REPO) else path
+            counts[str(rel)] = found
+    return counts
+
+
+def _face_files() -> list[Path]:
+    paths = [p for face in FACES for p in sorted((REPO / face).rglob("*.py"))]
+    return paths + sorted((REPO / "tournament").glob("admin*.py"))
+
+
+def test_refusal_blocks_in_the_faces_only_get_fewer():
+    counts = refusal_blocks(_face_files())
+    total = sum(counts.values())
+    assert total <= REFUSAL_BLOCKS_CEILING, (
+        f"{total} except ServiceError blocks in the faces (ceiling {REFUSAL_BLOCKS_CEILING}): "
+        "let the refusal through to the face's one place (tournament/web/refusals.py), or "
+        "show the form again with refuse(form, exc)\n"
+        + "\n".join(f"{path}: {n}" for path, n in sorted(counts.items()))
+    )
+
+
+def test_the_refusal_block_count_sees_every_spelling(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "try:\n    pass\nexcept ServiceError:\n    pass\n"
+        "try:\n    pass\nexcept (ValueError, errors.ServiceError) as exc:\n    pass\n"
+        "try:\n    pass\nexcept ValueError:\n    pass\n"
+        "# except ServiceError in a comment\n"
+    )
+    assert refusal_blocks([probe]) == {str(probe): 2}

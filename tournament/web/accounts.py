@@ -37,6 +37,7 @@ from django.views.generic import TemplateView
 
 from tournament.errors import ServiceError
 from tournament.models import Notice
+from tournament.refusals import refuse
 from tournament.services.accounts import (
     confirm_days,
     confirm_sign_up,
@@ -45,7 +46,6 @@ from tournament.services.accounts import (
 )
 
 from ..throttle import client_address
-from .console.setup import show_error
 from .console.staff import accept_invite
 from .forms.staff import SignUpForm
 
@@ -438,7 +438,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 next_page=next_page(request),
             )
         except ServiceError as exc:
-            show_error(form, exc)
+            refuse(form, exc)
         else:
             _count_sign_up(request)
             # the service queued the link (or, for an address that has an account, the

@@ -26,6 +26,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from ..errors import ServiceError
 from ..formats.ical import CalendarEntry, write_calendar
 from ..models import Tournament
+from ..refusals import refuse
 from ..selectors.calendar import (
     FINISHED,
     CalendarEvent,
@@ -243,7 +244,7 @@ def contact(request: HttpRequest, slug: str) -> HttpResponse:
         who = request.user if request.user.is_authenticated else "calendar"
         contact_directors(tournament, actor=who, **form.cleaned_data)
     except ServiceError as exc:
-        form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+        refuse(form, exc)
         return render(request, "tournament/contact.html", context, status=400)
     context["sent"] = True
     return render(request, "tournament/contact.html", context)
@@ -301,8 +302,7 @@ def what_if_page(request: HttpRequest, slug: str, division: str, number: str) ->
         answer = what_if(div, entry.number, games)
     except BadFilter as exc:
         return _refuse(request, str(exc), 400)
-    except ServiceError as exc:
-        return _refuse(request, str(exc), 400)
+    # a refused what-if (the service's words) is answered by RefusalMiddleware
     rows = [
         {"n": i + 1, "spread": f"{s:+d}", "opponent": "" if o is None else o}
         for i, (s, o) in enumerate(games)

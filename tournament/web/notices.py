@@ -17,8 +17,6 @@ from django.urls import URLPattern, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from tournament.errors import ServiceError
-
 from ..selectors import subscription_by_token
 from ..services.notices import unsubscribe as unsubscribe_service
 
@@ -39,10 +37,8 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404("no such link")
     done = False
     if request.method == "POST":
-        try:
-            subscription = unsubscribe_service(token)
-        except ServiceError:
-            raise Http404("no such link") from None
+        # a link gone meanwhile: notice_unknown_link, RefusalMiddleware's 404 page
+        subscription = unsubscribe_service(token)
         done = True
     context = {
         "tournament": subscription.tournament,

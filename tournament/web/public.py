@@ -123,10 +123,7 @@ HOME_PAGE_SIZE = 50
 @require_safe
 @cached_page("tournament")
 def tournament_detail(request: HttpRequest, slug: str, version: Version | None) -> HttpResponse:
-    try:
-        tournament, _ = _find(request, slug, version=version)
-    except ServiceError as exc:
-        return _refuse(request, str(exc), 404)
+    tournament, _ = _find(request, slug, version=version)  # unknown: RefusalMiddleware's 404
     divisions = [
         {
             "division": d,
@@ -266,8 +263,7 @@ def _division_page(
         tournament, div = _find(request, slug, division, version=version)
     except DivisionMoved as moved_to:
         return moved(request, division, moved_to.division)
-    except ServiceError as exc:
-        return _refuse(request, str(exc), 404)
+    # an unknown or hidden tournament or division is refused by RefusalMiddleware (404)
     assert version is not None and div is not None  # _find raised for an unknown tournament
     div.tournament = tournament  # already read: spread rules without another query
     return _Page(request, version, div)

@@ -8,7 +8,7 @@ peer publishes; read-only, for anyone who may see the tournament.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
 from django.utils.translation import gettext as _
@@ -18,7 +18,6 @@ from django.views.decorators.http import require_safe
 from pairings.selectors import stored_round_check
 from tournament.selectors import last_round_number
 
-from ..errors import ServiceError
 from ..models import Tournament
 from .permissions import DivisionMoved, can_view, division_by_slug
 
@@ -40,7 +39,7 @@ def round_quality(request: HttpRequest, slug: str, division: str, number: str) -
         )
     try:
         div = division_by_slug(tournament, division)
-    except (ServiceError, DivisionMoved):
+    except (Http404, DivisionMoved):  # unknown, or an old name-based link: worded here
         return _refuse(
             request,
             _("{name} has no division {division}.").format(

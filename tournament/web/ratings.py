@@ -365,14 +365,13 @@ def send_photo(request: HttpRequest, player_id: str) -> HttpResponse:
     if player is None or selectors.public_player(pid) is None:
         return _unknown_player(request, player_id)
     upload = request.FILES.get("photo")
-    try:
-        if upload is None:
-            raise ServiceError("setup_required", field="photo", what="the photo file")
-        submit_photo_for_account(
-            request.user, player, upload.read(MAX_PHOTO_BYTES + 1), file_name=upload.name or ""
-        )
-    except ServiceError as exc:
-        return _refuse(request, exc.message, 403 if exc.code == "photo_not_your_player" else 400)
+    # a refusal (not your player: 403; no file, a bad one: 400) is the refusal page of
+    # tournament/web/refusals.py, with a way back to the profile
+    if upload is None:
+        raise ServiceError("setup_required", field="photo", what="the photo file")
+    submit_photo_for_account(
+        request.user, player, upload.read(MAX_PHOTO_BYTES + 1), file_name=upload.name or ""
+    )
     messages.success(request, _("Your photo is sent: it shows once a director approves it."))
     return redirect("players:profile", pid)
 

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 from ..access import can_view
 from ..errors import ServiceError
 from ..models import Division, DivisionEntryRule, Tournament, Weekend
+from ..refusals import refuse
 from ..services import entry_mail
 from ..services import online_entries as oe
 from .entries import (
@@ -104,7 +105,7 @@ def weekend_detail(request: HttpRequest, slug: str) -> HttpResponseBase:
                 site=_site(request),
             )
     except ServiceError as exc:
-        form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        refuse(form, exc)
         return _render(request, weekend, events, form, 400)
     _count_entry(request)
     first = done.entries[0].online

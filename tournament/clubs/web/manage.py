@@ -36,6 +36,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from ratings.models import PlayerRating
 from tournament.access import can_found_club
 from tournament.errors import ServiceError
+from tournament.refusals import refuse
 
 from ...models import Club, Entry, Membership, Player
 from ...selectors import near_duplicates, search_players
@@ -65,13 +66,6 @@ def _page(
     """The panel alone for htmx (it replaces itself), the whole page otherwise."""
     suffix = "_panel" if _htmx(request) else ""
     return render(request, f"clubs/manage_{name}{suffix}.html", context, status=status)
-
-
-def _at(exc: ServiceError, form: Any, default: str | None = None) -> str | None:
-    """The form field a refusal belongs at: the one it names if the form has it."""
-    aliases = {"user": "username"}
-    field = aliases.get(exc.field, exc.field) if exc.field else ""
-    return field if field in form.fields else default
 
 
 def _done(request: HttpRequest, url: str, notice: str, render_panel: Any) -> HttpResponse:
@@ -119,7 +113,7 @@ def club_new(request: HttpRequest) -> HttpResponseBase:
             **form.settings(),
         )
     except ServiceError as exc:
-        form.add_error(_at(exc, form, "name"), exc.message)
+        refuse(form, exc, "name")
         return _page(request, "new", {"form": form}, 400)
     url = reverse("clubs:manage", args=[club.slug])
     if _htmx(request):
@@ -229,7 +223,7 @@ def manage(request: HttpRequest, club: Club) -> HttpResponse:
             club, actor=request.user, name=form.cleaned_data["name"], **form.settings()
         )
     except ServiceError as exc:
-        form.add_error(_at(exc, form), exc.message)
+        refuse(form, exc)
         return _club_page(request, club, 400, settings=form)
     return _club_done(request, club, _("{club}: settings saved.").format(club=club.name))
 
@@ -392,7 +386,7 @@ def member_add(request: HttpRequest, club: Club) -> HttpResponse:
             club, who, actor=request.user, since=data.get("since"), guest=data["guest"]
         )
     except ServiceError as exc:
-        form.add_error(_at(exc, form, "name"), exc.message)
+        refuse(form, exc, "name")
         return _club_page(request, club, 400, member_form=form)
     if m.guest:
         notice = _("{player} is a guest of {club}.")
@@ -492,7 +486,7 @@ def seasons(request: HttpRequest, club: Club) -> HttpResponse:
     try:
         season = services.create_season(club, actor=request.user, **_season_fields(form))
     except ServiceError as exc:
-        form.add_error(_at(exc, form), exc.message)
+        refuse(form, exc)
         return _page(request, "seasons", _seasons_context(club, form=form), 400)
     return _seasons_done(request, club, _("Season {season} created.").format(season=season.name))
 
@@ -538,10 +532,9 @@ def season_edit(request: HttpRequest, club: Club, season: int) -> HttpResponse:
     try:
         s = services.update_season(s, actor=request.user, **_season_fields(form))
     except ServiceError as exc:
-        field = _at(exc, form)
-        if field is None:  # about the season itself (archived): shown above the form
+        if exc.field not in form.fields:  # about the season itself (archived): above the form
             return _season_page(request, club, s, form, 400, panel_error=exc.message)
-        form.add_error(field, exc.message)
+        refuse(form, exc)
         return _season_page(request, club, s, form, 400)
     messages.success(request, _("Season {season} saved.").format(season=s.name))
     url = reverse("clubs:seasons", args=[club.slug])
@@ -553,10 +546,9 @@ def season_edit(request: HttpRequest, club: Club, season: int) -> HttpResponse:
 def season_archive(request: HttpRequest, club: Club, season: int) -> HttpResponse:
     """End a season: its awards are computed once and kept with it."""
     s = _season(club, season)
-    try:
-        s = services.archive_season(s, actor=request.user)
-    except ServiceError as exc:
-        return _page(request, "seasons", _seasons_context(club, panel_error=exc.message), 400)
+    # a button, no typed input: archived already (409) is answered by the web face's one
+    # place for refusals (tournament/web/refusals.py), an alert on the page under htmx
+    s = services.archive_season(s, actor=request.user)
     return _seasons_done(
         request, club, _("Season {season} archived with its awards.").format(season=s.name)
     )

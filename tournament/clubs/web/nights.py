@@ -33,6 +33,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournament.errors import ServiceError
 from tournament.languages import lang_query
+from tournament.refusals import refuse
 
 from ...models import Club, Division, First, Game, Membership
 from ...scoreline import FORFEIT, FORMS, MAX_SCORE
@@ -425,10 +426,6 @@ def _run_page(
     return render(request, template, ctx, status=status)
 
 
-def _field(form: forms.Form, field: str | None) -> str | None:
-    return field if field in form.fields else None
-
-
 # --------------------------------------------------------------------------- organiser pages
 
 
@@ -454,7 +451,7 @@ def night_new(request: HttpRequest, club: Club) -> HttpResponseBase:
                         actor=request.user,
                     )
             except ServiceError as exc:
-                form.add_error(_field(form, exc.field), exc.message)
+                refuse(form, exc)
             else:
                 url = reverse("clubs:night", args=[club.slug, night.pk])
                 if request.htmx:
@@ -554,7 +551,7 @@ def night_log(request: HttpRequest, club: Club, night: int) -> HttpResponseBase:
                     actor=request.user,
                 )
         except ServiceError as exc:
-            form.add_error(_field(form, exc.field), exc.message)
+            refuse(form, exc)
         else:
             rows = {r.number: r for r in division_standings(_division(n))}
             echo = {"kind": "logged", "game_ids": [game.pk], **game_echo(game, rows)}
@@ -578,7 +575,7 @@ def night_latecomer(request: HttpRequest, club: Club, night: int) -> HttpRespons
                     actor=request.user,
                 )
         except ServiceError as exc:
-            form.add_error(_field(form, exc.field) or "name", exc.message)
+            refuse(form, exc, "name")
         else:
             return _run_page(request, club, n, added=entry)
     return _run_page(request, club, n, status=400, latecomer_form=form)

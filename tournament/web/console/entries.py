@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.errors import ServiceError
+from tournament.refusals import refuse
 
 from ...models import DivisionEntryRule, Entry, EntryWindow, OnlineEntry, Tournament
 from ...selectors import checked_in_count, paired_rounds
@@ -28,10 +29,6 @@ from ...services import online_entries as oe
 from ..errors import busy_refusal
 from ..forms.entries import RuleForm, WindowForm
 from ..permissions import director_required
-
-
-def _field(form: Any, exc: ServiceError) -> None:
-    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
 
 
 def _window_initial(tournament: Tournament) -> dict[str, str]:
@@ -135,7 +132,7 @@ def open_window(request: HttpRequest, tournament: Tournament) -> HttpResponseBas
                 actor=request.user,
             )
     except ServiceError as exc:
-        _field(form, exc)
+        refuse(form, exc)
         return _entries_page(request, tournament, window_form=form, status=400)
     messages.success(request, _("Entries are open for the dates given."))
     return _back(tournament)
@@ -174,7 +171,7 @@ def division_rule(request: HttpRequest, tournament: Tournament, division: str) -
         with busy_refusal():
             oe.set_division_rule(div, **form.cleaned_data, actor=request.user)
     except ServiceError as exc:
-        _field(form, exc)
+        refuse(form, exc)
         return _entries_page(request, tournament, bound_rule=(div.slug, form), status=400)
     messages.success(request, _("Division {division}: entry rule saved.").format(division=div.name))
     return _back(tournament, f"#rule-{div.slug}")

@@ -1,8 +1,9 @@
 """Console: a division's game records (GCG). Attach or replace a game's record, remove it,
 keep records private until a round is published (and publish it), and download them all.
 
-Every button is one call of tournament.services.gcg (audited, refused in words on the page
-naming the file's line), for the tournament's directors only.
+Every button is one call of tournament.services.gcg (audited), for the tournament's directors
+only. A refused upload comes back on this page naming the file's line; a refused button is
+answered by the web face's one place for refusals (tournament/web/refusals.py).
 """
 
 from __future__ import annotations
@@ -104,12 +105,11 @@ def records(request: HttpRequest, tournament: Tournament, division: str) -> Http
 def remove(request: HttpRequest, tournament: Tournament, division: str, pk: int):
     div = _division(tournament, division)
     found = Game.objects.filter(round__division=div, pk=pk).first()
-    try:
-        if found is None:
-            raise ServiceError("gcg_not_your_game", field="game", where=f"division {div.name}")
-        gcg_services.remove_record(found, actor=request.user)
-    except ServiceError as exc:
-        return _page(request, tournament, div, error=exc.message, status=400)
+    # a refusal (a game of another division or tournament: 403; no record: 404) is answered
+    # by the web face's one place, tournament/web/refusals.py: there is no typed input to keep
+    if found is None:
+        raise ServiceError("gcg_not_your_game", field="game", where=f"division {div.name}")
+    gcg_services.remove_record(found, actor=request.user)
     messages.success(
         request,
         _("Round {round} board {board}: record removed.").format(
@@ -124,26 +124,24 @@ def remove(request: HttpRequest, tournament: Tournament, division: str, pk: int)
 def settings(request: HttpRequest, tournament: Tournament, division: str):
     """Keep records private until each round is published, or publish one round's."""
     div = _division(tournament, division)
-    try:
-        if "publish" in request.POST:
-            game_round = gcg_services.publish_round_records(
-                div, request.POST.get("publish", ""), actor=request.user
-            )
-            messages.success(
-                request,
-                _("Round {round}'s game records are public.").format(round=game_round.number),
-            )
-        else:
-            private = request.POST.get("private") == "1"
-            gcg_services.set_records_private(tournament, private, actor=request.user)
-            messages.success(
-                request,
-                _("Game records stay private until you publish their round.")
-                if private
-                else _("Game records are public once attached."),
-            )
-    except ServiceError as exc:
-        return _page(request, tournament, div, error=exc.message, status=400)
+    # a button, no typed input: a refusal is answered by tournament/web/refusals.py
+    if "publish" in request.POST:
+        game_round = gcg_services.publish_round_records(
+            div, request.POST.get("publish", ""), actor=request.user
+        )
+        messages.success(
+            request,
+            _("Round {round}'s game records are public.").format(round=game_round.number),
+        )
+    else:
+        private = request.POST.get("private") == "1"
+        gcg_services.set_records_private(tournament, private, actor=request.user)
+        messages.success(
+            request,
+            _("Game records stay private until you publish their round.")
+            if private
+            else _("Game records are public once attached."),
+        )
     return redirect("console:records", tournament.slug, div.slug)
 
 

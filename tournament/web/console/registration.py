@@ -24,6 +24,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from tournament.errors import ServiceError
+from tournament.refusals import refuse
 from tournament.services import (
     register_new_player,
     register_player,
@@ -235,10 +236,6 @@ def _registered(
     return f"{text} {note}" if note else text
 
 
-def _field(exc: ServiceError, form: Any, default: str) -> str | None:
-    return exc.field if exc.field in form.fields else default
-
-
 @director_required
 @require_safe
 def players(request: HttpRequest, tournament: Tournament, division: str) -> HttpResponseBase:
@@ -362,7 +359,7 @@ def players_add(request: HttpRequest, tournament: Tournament, division: str) -> 
             form.add_error("different", exc.message)
             ctx = _near_context(request, tournament, div, form, name, near_duplicates(name))
             return _render(request, ctx, 400)
-        form.add_error(_field(exc, form, "name"), exc.message)
+        refuse(form, exc, "name")
         return _render(request, _context(request, tournament, div, add=form), 400)
     notice = _registered(entry, tournament, paired_before, seed_from)
     return _render(request, _context(request, tournament, div, notice=notice))
@@ -440,7 +437,7 @@ def players_edit(request: HttpRequest, tournament: Tournament, division: str) ->
             actor=request.user,
         )
     except ServiceError as exc:
-        form.add_error(_field(exc, form, "seed_rating"), exc.message)
+        refuse(form, exc, "seed_rating")
         return _row_refused(request, tournament, div, entry, "edit", form)
     facts = {
         "number": entry.number,

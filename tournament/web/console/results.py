@@ -35,6 +35,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.checks import forfeit_opponent
 from tournament.errors import ServiceError
+from tournament.refusals import refuse
 from tournament.services import correct_result
 
 from ...models import AuditEvent, Division, Game, PendingResult, Tournament
@@ -507,7 +508,7 @@ def correct(
                 form.is_valid()
                 form.add_error(None, exc.message)
             else:
-                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+                refuse(form, exc)
         else:
             players = players_of([game])
             rows = records_of(div, players)

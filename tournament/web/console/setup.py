@@ -35,6 +35,7 @@ from pairings.services.schedule import (
 from tournament.errors import ServiceError
 from tournament.interchange import jobs
 from tournament.interchange.imports import check_upload_size
+from tournament.refusals import refuse
 
 from ... import services
 from ...access import can_create_tournament, can_direct, staffed_tournaments
@@ -68,12 +69,6 @@ def tournaments(request: HttpRequest) -> HttpResponse:
         "console/tournaments.html",
         {"rows": rows, "may_create": can_create_tournament(user)},
     )
-
-
-def show_error(form: Any, exc: ServiceError) -> None:
-    """Put a service's refusal at its form field, or above the form when it has no such field."""
-    field = exc.field if exc.field in form.fields else None
-    form.add_error(field, exc.message)
 
 
 # --------------------------------------------------------------------------- new tournament
@@ -142,7 +137,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             target = divisions.forms[index]
             target.add_error(field if field in target.fields else None, exc.message)
         else:
-            show_error(form, exc)
+            refuse(form, exc)
         return _new_page(request, form, divisions, upload, status=400)
     return redirect("console:setup", slug=tournament.slug)
 
@@ -166,7 +161,7 @@ def upload_tournament(request: HttpRequest) -> HttpResponse:
     try:  # the sizes the upload declared, before a byte of it is read into memory
         check_upload_size(sum(f.size for f in [main, *others]))
     except ServiceError as exc:
-        show_error(upload, exc)
+        refuse(upload, exc)
         return _new_page(request, form, divisions, upload, status=400)
     try:  # the pre-scan's limits, now; the parse and the writes in the background job
         job = jobs.create_upload_job(
@@ -178,7 +173,7 @@ def upload_tournament(request: HttpRequest) -> HttpResponse:
             rounds=upload.cleaned_data["rounds"],
         )
     except ServiceError as exc:
-        show_error(upload, exc)
+        refuse(upload, exc)
         return _new_page(request, form, divisions, upload, status=400)
     launch_import(job)
     return redirect("console_site:import_job", job=job.pk)
@@ -280,7 +275,7 @@ def setup(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             services.update_tournament(tournament, actor=request.user, **form.settings())
             return _done(request, tournament)
         except ServiceError as exc:
-            show_error(form, exc)
+            refuse(form, exc)
     tournament.refresh_from_db()
     return _setup_page(request, tournament, {"tournament": form}, status=400)
 
@@ -302,7 +297,7 @@ def setup_add_division(request: HttpRequest, tournament: Tournament) -> HttpResp
             division = services.add_division(tournament, actor=request.user, **form.cleaned_data)
             return _done(request, tournament, None if request.htmx else division)
         except ServiceError as exc:
-            show_error(form, exc)
+            refuse(form, exc)
     return _setup_page(request, tournament, {"new_division": form}, status=400)
 
 
@@ -321,7 +316,7 @@ def _submit(
             write(actor=request.user, **form.cleaned_data)
             return _done(request, tournament, div)
         except ServiceError as exc:
-            show_error(form, exc)
+            refuse(form, exc)
     return _setup_page(request, tournament, {failed: form}, 400, focus=div)
 
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.errors import ServiceError
+from tournament.refusals import refuse
 
 from ... import services
 from ...access import tournament_staff
@@ -24,7 +25,6 @@ from ...models import StaffInvite, Tournament
 from ...services.staff import INVITE_DAYS, is_club_night, open_invite, revoke_invite
 from ..forms.staff import AcceptInviteForm, InviteForm, StaffAccountForm
 from ..permissions import can_direct, director_required
-from .setup import show_error
 
 
 def _staff_page(
@@ -73,7 +73,7 @@ def staff(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             )
             return redirect("console:staff", slug=tournament.slug)
         except ServiceError as exc:
-            show_error(form, exc)
+            refuse(form, exc)
     return _staff_page(request, tournament, account=form, status=400)
 
 
@@ -91,7 +91,7 @@ def staff_invite(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 email=form.cleaned_data["email"],
             )
         except ServiceError as exc:
-            show_error(form, exc)
+            refuse(form, exc)
         else:
             link = request.build_absolute_uri(reverse("accounts:invite", args=[token]))
             return _staff_page(request, tournament, link=link)
@@ -154,7 +154,7 @@ def accept_invite(request: HttpRequest, token: str) -> HttpResponse:
             except ServiceError as exc:
                 if exc.code == "staff_invite_invalid":
                     raise Http404() from None  # used a moment ago by someone else
-                show_error(form, exc)
+                refuse(form, exc)
             else:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
                 return redirect("console:home", slug=invite.tournament.slug)
