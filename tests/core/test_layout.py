@@ -295,6 +295,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "tournament.siteurl",
         "tournament.redisurl",
         "tournament.logfilters",
+        "tournament.refusals",
     ),
     "selectors": (
         "tournament.selectors",
