@@ -306,6 +306,8 @@ VENUE_ALLOW_PRIVATE_ADDRESSES = env_bool("GIBSON_VENUE_ALLOW_PRIVATE", False)
 # laptop (the machine's name by default).
 VENUE_TIMEOUT = float(os.environ.get("GIBSON_VENUE_TIMEOUT", "8"))
 VENUE_LAPTOP_NAME = os.environ.get("GIBSON_VENUE_LAPTOP_NAME", "").strip()
+# ... and the seconds between two pushes of serve_demo, serve and venue_sync (at least 0.5).
+VENUE_PUSH_SECONDS = max(0.5, float(os.environ.get("GIBSON_VENUE_PUSH_SECONDS", "2")))
 AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
