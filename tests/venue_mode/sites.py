@@ -18,6 +18,7 @@ from typing import Any
 
 from tests.conftest import REPO
 from tests.migrated import migrated_sqlite
+from tests.warm import Warm
 
 
 def free_port() -> int:
@@ -27,7 +28,11 @@ def free_port() -> int:
 
 
 class Site:
-    """One Gibson instance: its environment, its commands, its server (started on demand)."""
+    """One Gibson instance: its environment, its commands, its server (started on demand).
+
+    Its commands run in processes of their own forked from a warm parent (tests/warm.py):
+    each pays the command, not Django's start (a second or more, some forty times a test).
+    ``fresh=True`` runs ``manage.py`` as a program of its own, for what is about that."""
 
     def __init__(self, name: str, folder: Path, database_url: str | None = None) -> None:
         self.name = name
@@ -39,6 +44,10 @@ class Site:
             GIBSON_DEVELOPMENT="0",
             GIBSON_LOG_LEVEL="WARNING",
             GIBSON_VENUE_ALLOW_PRIVATE="1",  # the two sites talk over loopback
+            # standings pages with current prize chances: a page may otherwise reuse chances
+            # computed up to 30 s before for an earlier state, and the two sites' tables,
+            # read within a second of a push, would differ by them alone
+            GIBSON_CHANCES_PAGE_SECONDS="0",
         )
         if database_url:
             self.env["DATABASE_URL"] = database_url
@@ -47,18 +56,22 @@ class Site:
         self.server: subprocess.Popen | None = None
         self.log = folder / "server.log"
         self.database = folder / "gibson.sqlite3"
+        self.warm = Warm(REPO, folder / "commands")
 
     def manage(
-        self, *args: str, check: bool = True, timeout: float = 300
+        self, *args: str, check: bool = True, timeout: float = 300, fresh: bool = False
     ) -> subprocess.CompletedProcess:
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=REPO,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
+        if fresh:
+            done = subprocess.run(
+                [sys.executable, "manage.py", *args],
+                cwd=REPO,
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
+        else:
+            done = self.warm.run(list(args), self.env, timeout)
         if check and done.returncode != 0:
             raise AssertionError(
                 f"{self.name}: manage.py {' '.join(args)}\n{done.stdout}\n{done.stderr}"
@@ -116,6 +129,11 @@ class Site:
                 self.server.kill()
                 self.server.wait(timeout=10)
         self.server = None
+
+    def close(self) -> None:
+        """Stop the server and end the commands' warm parent: the test is over."""
+        self.stop()
+        self.warm.close()
 
     def text(self, path: str) -> str:
         with urllib.request.urlopen(self.url + path, timeout=60) as answer:

@@ -348,6 +348,6 @@ def test_a_venue_runs_the_event_and_the_hosted_site_follows(tmp_path):
             "pair_round(d, 8, system='swiss', actor='hosted-td')\n"
         )
     finally:
-        hosted.stop()
-        venue.stop()
+        hosted.close()
+        venue.close()
         drop()
