@@ -50,14 +50,16 @@ def _exit_code(exc: SystemExit) -> int:
 
 
 def _child(argv: list[str], out: str, err: str) -> None:
-    """In the forked child: stdin empty, stdout and stderr to the files, ``manage.py argv``,
-    then the process ends with the command's exit status (no return)."""
+    """In the forked child: stdin empty, stdout and stderr to the files (appended to when they
+    are one, a server's log), ``manage.py argv``, then the process ends with the command's
+    exit status (no return)."""
     code = 1
     try:
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
+        flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if out == err else os.O_TRUNC)
         for fd, path in ((1, out), (2, err)):
-            opened = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            opened = os.open(path, flags, 0o600)
             os.dup2(opened, fd)
             os.close(opened)
         from django.core.management import execute_from_command_line
@@ -83,9 +85,11 @@ def _child(argv: list[str], out: str, err: str) -> None:
 def serve() -> None:
     """The parent: set Django up as manage.py does, preload, then fork a child per request.
 
-    A request is a JSON line ``{"argv": [...], "out": path, "err": path}`` on stdin; the answer
-    is a line ``started PID`` at once, then ``done STATUS`` (a negative status: the signal that
-    ended it, as subprocess reports it)."""
+    A request is a JSON line on stdin. ``{"argv": [...], "out": path, "err": path}`` runs a
+    command: the answer is a line ``started PID`` at once, then ``done STATUS`` when it ends (a
+    negative status: the signal that ended it, as subprocess reports it). ``{"spawn": [...],
+    "log": path}`` starts one that runs on (a server): ``started PID``, and ``{"status": PID}``
+    answers ``running`` or ``done STATUS``."""
     replies = os.dup(1)
     os.dup2(2, 1)  # whatever set-up prints goes to the log, never into the answers
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
@@ -114,15 +118,32 @@ def serve() -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os.write(replies, b"ready\n")
+    ended: dict[int, int] = {}  # spawned children's statuses, once reaped
     for line in sys.stdin.buffer:
         request = json.loads(line)
+        if "status" in request:
+            pid = request["status"]
+            if pid not in ended:
+                reaped, status = os.waitpid(pid, os.WNOHANG)
+                if reaped:
+                    ended[pid] = os.waitstatus_to_exitcode(status)
+            answer = f"done {ended[pid]}" if pid in ended else "running"
+            os.write(replies, f"{answer}\n".encode())
+            continue
+        spawn = "spawn" in request
+        argv, out, err = (
+            (request["spawn"], request["log"], request["log"])
+            if spawn
+            else (request["argv"], request["out"], request["err"])
+        )
         pid = os.fork()
         if pid == 0:
             os.close(replies)
-            _child(request["argv"], request["out"], request["err"])
+            _child(argv, out, err)
         os.write(replies, f"started {pid}\n".encode())
-        _, status = os.waitpid(pid, 0)
-        os.write(replies, f"done {os.waitstatus_to_exitcode(status)}\n".encode())
+        if not spawn:
+            _, status = os.waitpid(pid, 0)
+            os.write(replies, f"done {os.waitstatus_to_exitcode(status)}\n".encode())
 
 
 class Warm:
@@ -138,9 +159,11 @@ class Warm:
         self.process: subprocess.Popen | None = None
         self.env: dict[str, str] = {}
         self.count = 0
+        self.spawned: list[Spawned] = []
 
     def _start(self, env: dict[str, str]) -> None:
         self.close()
+        self.spawned = []
         self.env = dict(env)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tests.warm"],
@@ -166,14 +189,9 @@ class Warm:
     ) -> subprocess.CompletedProcess:
         """``manage.py argv`` in a child of the warm parent, as ``subprocess.run`` would answer
         (text stdout and stderr); TimeoutExpired (the child killed) after ``timeout``."""
-        if self.process is None or self.process.poll() is not None or env != self.env:
-            self._start(env)
-        assert self.process is not None and self.process.stdin is not None
         self.count += 1
         out, err = self.folder / f"{self.count}.out", self.folder / f"{self.count}.err"
-        request = {"argv": argv, "out": str(out), "err": str(err)}
-        self.process.stdin.write(json.dumps(request).encode() + b"\n")
-        self.process.stdin.flush()
+        self._request({"argv": argv, "out": str(out), "err": str(err)}, env)
         started = self._line(60)
         if not started.startswith("started "):
             raise AssertionError(f"the warm parent did not fork: {self.log.read_text()}")
@@ -190,6 +208,35 @@ class Warm:
             ["manage.py", *argv], int(done.split()[1]), stdout, stderr
         )
 
+    def spawn(self, argv: list[str], env: dict[str, str], log: Path) -> Spawned:
+        """``manage.py argv`` left running in a child (a server), its output appended to
+        ``log``: a handle with Popen's ``poll``, ``wait``, ``send_signal`` and ``kill``."""
+        self._request({"spawn": argv, "log": str(log)}, env)
+        started = self._line(60)
+        if not started.startswith("started "):
+            raise AssertionError(f"the warm parent did not fork: {self.log.read_text()}")
+        self.spawned.append(Spawned(self, int(started.split()[1]), argv))
+        return self.spawned[-1]
+
+    def status(self, pid: int) -> int | None:
+        """A spawned child's exit status, None while it runs."""
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write(json.dumps({"status": pid}).encode() + b"\n")
+        answer = self._line(60)
+        if answer == "running":
+            return None
+        if not answer.startswith("done "):
+            raise AssertionError(f"the warm parent did not answer: {self.log.read_text()}")
+        return int(answer.split()[1])
+
+    def _request(self, request: dict, env: dict[str, str]) -> None:
+        if self.process is None or self.process.poll() is not None or env != self.env:
+            running = [child.pid for child in self.spawned if child.poll() is None]
+            assert not running, f"the environment changed under running children {running}"
+            self._start(env)
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write(json.dumps(request).encode() + b"\n")
+
     def close(self) -> None:
         """End the warm parent (its stdin closed: it finishes its loop and exits)."""
         if self.process is not None:
@@ -203,6 +250,41 @@ class Warm:
             if self.process.stdout is not None:
                 self.process.stdout.close()
             self.process = None
+
+
+class Spawned:
+    """A command left running in a child of a warm parent: the part of ``subprocess.Popen``
+    a server's tests use (the child is the warm parent's, so its status is asked there)."""
+
+    def __init__(self, warm: Warm, pid: int, argv: list[str]) -> None:
+        self.warm = warm
+        self.pid = pid
+        self.args = ["manage.py", *argv]
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.returncode = self.warm.status(self.pid)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = time.monotonic() + (timeout if timeout is not None else 3600)
+        while self.poll() is None:
+            if time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(self.args, timeout or 3600)
+            time.sleep(0.02)
+        assert self.returncode is not None
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:  # not yet reaped: the pid is still this child's
+            os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from typing import Any
 
 from tests.conftest import REPO
 from tests.migrated import migrated_sqlite
-from tests.warm import Warm
+from tests.warm import Spawned, Warm
 
 
 def free_port() -> int:
@@ -53,7 +53,7 @@ class Site:
             self.env["DATABASE_URL"] = database_url
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server: subprocess.Popen | None = None
+        self.server: Spawned | None = None
         self.log = folder / "server.log"
         self.database = folder / "gibson.sqlite3"
         self.warm = Warm(REPO, folder / "commands")
@@ -103,12 +103,10 @@ class Site:
         )
 
     def start(self) -> None:
-        self.server = subprocess.Popen(
-            [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{self.port}"],
-            cwd=REPO,
-            env=self.env,
-            stdout=self.log.open("a"),
-            stderr=subprocess.STDOUT,
+        """The site's server (``runserver``), forked from the warm parent like the commands:
+        a process of its own that a test stops, kills with -9 and starts again."""
+        self.server = self.warm.spawn(
+            ["runserver", "--noreload", f"127.0.0.1:{self.port}"], self.env, self.log
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

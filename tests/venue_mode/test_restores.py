@@ -220,7 +220,10 @@ def test_serve_demo_on_the_laptop_pushes_by_itself(tmp_path):
         venue.migrate()
         venue.json("venue_take", hosted.url, token)
         # the director starts serve_demo, nothing else: no venue_sync in a second terminal
-        server = venue.popen("serve_demo", "--addr", f"127.0.0.1:{venue.port}")
+        # (a process of its own, forked from the site's warm parent as its commands are)
+        server = venue.warm.spawn(
+            ["serve_demo", "--addr", f"127.0.0.1:{venue.port}"], venue.env, venue.log
+        )
         play(venue, 1)
         deadline = time.monotonic() + 120
         path = f"/api/v1/tournaments/{SLUG}/divisions/a/games/?round=1&limit=50"
