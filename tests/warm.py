@@ -17,16 +17,21 @@ Run as ``python -m tests.warm`` with the site's environment; the test side is ``
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
 from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
 
 # what the children are most likely to import: loaded once in the parent
 PRELOAD = (
@@ -229,11 +234,17 @@ class Warm:
             raise AssertionError(f"the warm parent did not answer: {self.log.read_text()}")
         return int(answer.split()[1])
 
-    def _request(self, request: dict, env: dict[str, str]) -> None:
+    def ready(self, env: dict[str, str]) -> Warm:
+        """The parent started for ``env`` now, if it is not (a test that times a command must
+        not time the parent's start)."""
         if self.process is None or self.process.poll() is not None or env != self.env:
             running = [child.pid for child in self.spawned if child.poll() is None]
             assert not running, f"the environment changed under running children {running}"
             self._start(env)
+        return self
+
+    def _request(self, request: dict, env: dict[str, str]) -> None:
+        self.ready(env)
         assert self.process is not None and self.process.stdin is not None
         self.process.stdin.write(json.dumps(request).encode() + b"\n")
 
@@ -285,6 +296,29 @@ class Spawned:
 
     def kill(self) -> None:
         self.send_signal(signal.SIGKILL)
+
+
+_POOL: dict[tuple[tuple[str, str], ...], Warm] = {}
+
+
+def warm_for(env: dict[str, str]) -> Warm:
+    """The warm parent of this environment in this test process: started at its first command,
+    kept for the next tests with the same environment (a session's shared database), ended
+    when the test process ends."""
+    key = tuple(sorted(env.items()))
+    if key not in _POOL:
+        folder = Path(tempfile.mkdtemp(prefix="gibson-warm-"))
+        _POOL[key] = Warm(REPO, folder)
+        atexit.register(shutil.rmtree, folder, True)
+        atexit.register(_POOL[key].close)
+    return _POOL[key]
+
+
+def manage(env: dict[str, str], *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """``manage.py args`` in a process of its own with ``env``, forked from the warm parent of
+    that environment: what ``subprocess.run([python, "manage.py", *args], capture_output=True,
+    text=True)`` answers, without Django's start each time."""
+    return warm_for(env).run(list(args), env, timeout)
 
 
 if __name__ == "__main__":
