@@ -54,10 +54,10 @@ def _exit_code(exc: SystemExit) -> int:
     return 1
 
 
-def _child(argv: list[str], out: str, err: str) -> None:
+def _child(argv: list[str], out: str, err: str, module: str = "") -> None:
     """In the forked child: stdin empty, stdout and stderr to the files (appended to when they
     are one, a server's log), ``manage.py argv``, then the process ends with the command's
-    exit status (no return)."""
+    exit status (no return). With ``module``: ``python -m module argv`` instead."""
     code = 1
     try:
         null = os.open(os.devnull, os.O_RDONLY)
@@ -69,9 +69,14 @@ def _child(argv: list[str], out: str, err: str) -> None:
             os.close(opened)
         from django.core.management import execute_from_command_line
 
-        sys.argv = ["manage.py", *argv]
+        sys.argv = [module or "manage.py", *argv]
         try:
-            execute_from_command_line(sys.argv)
+            if module:
+                import runpy
+
+                runpy.run_module(module, run_name="__main__", alter_sys=True)
+            else:
+                execute_from_command_line(sys.argv)
             code = 0
         except SystemExit as exc:
             code = _exit_code(exc)
@@ -93,8 +98,9 @@ def serve() -> None:
     A request is a JSON line on stdin. ``{"argv": [...], "out": path, "err": path}`` runs a
     command: the answer is a line ``started PID`` at once, then ``done STATUS`` when it ends (a
     negative status: the signal that ended it, as subprocess reports it). ``{"spawn": [...],
-    "log": path}`` starts one that runs on (a server): ``started PID``, and ``{"status": PID}``
-    answers ``running`` or ``done STATUS``."""
+    "log": path}`` starts one that runs on (a server; with ``"module"``, ``python -m module``
+    rather than ``manage.py``): ``started PID``, and ``{"status": PID}`` answers ``running``
+    or ``done STATUS``."""
     replies = os.dup(1)
     os.dup2(2, 1)  # whatever set-up prints goes to the log, never into the answers
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
@@ -144,7 +150,7 @@ def serve() -> None:
         pid = os.fork()
         if pid == 0:
             os.close(replies)
-            _child(argv, out, err)
+            _child(argv, out, err, request.get("module", ""))
         os.write(replies, f"started {pid}\n".encode())
         if not spawn:
             _, status = os.waitpid(pid, 0)
@@ -213,14 +219,16 @@ class Warm:
             ["manage.py", *argv], int(done.split()[1]), stdout, stderr
         )
 
-    def spawn(self, argv: list[str], env: dict[str, str], log: Path) -> Spawned:
-        """``manage.py argv`` left running in a child (a server), its output appended to
-        ``log``: a handle with Popen's ``poll``, ``wait``, ``send_signal`` and ``kill``."""
-        self._request({"spawn": argv, "log": str(log)}, env)
+    def spawn(self, argv: list[str], env: dict[str, str], log: Path, module: str = "") -> Spawned:
+        """``manage.py argv`` (``python -m module argv`` with ``module``) left running in a child
+        (a server), its output appended to ``log``: a handle with Popen's ``poll``, ``wait``,
+        ``send_signal`` and ``kill``."""
+        self._request({"spawn": argv, "log": str(log), "module": module}, env)
         started = self._line(60)
         if not started.startswith("started "):
             raise AssertionError(f"the warm parent did not fork: {self.log.read_text()}")
         self.spawned.append(Spawned(self, int(started.split()[1]), argv))
+        self.spawned[-1].log = log
         return self.spawned[-1]
 
     def status(self, pid: int) -> int | None:
@@ -271,6 +279,7 @@ class Spawned:
         self.warm = warm
         self.pid = pid
         self.args = ["manage.py", *argv]
+        self.log: Path | None = None
         self.returncode: int | None = None
 
     def poll(self) -> int | None:
