@@ -43,7 +43,7 @@ def test_remove_publish_and_export(tmp_path):
 
 # three commands in processes of their own (forked from a warm parent: tests/warm.py), after
 # the demo database
-@pytest.mark.slow(seconds=20)
+@pytest.mark.slow(seconds=3)
 def test_a_refused_import_exits_1_naming_the_line(cli_env, tmp_path):  # noqa: F811
     path = tmp_path / "theirs.gcg"
     path.write_text(GOOD)

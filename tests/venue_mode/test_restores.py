@@ -3,8 +3,9 @@ the hosted site restored from a backup, a second laptop with the same link, and 
 restored from an older backup. Nothing is lost, nothing doubled, and each side says what
 happened.
 
-Each test starts two or three Gibson processes and runs some twenty management commands
-(a second or two each): 30-50 s each on 2 quiet cores, minutes under load.
+Each test starts two or three Gibson sites and runs some twenty management commands, each in
+a process of its own forked from the site's warm parent (tests/warm.py), as are the servers:
+5-10 s each on 2 cores (30-50 s when each command was a fresh python paying Django's start).
 
 Both sites on SQLite here (a restore is the database file put back, as a director would from
 a nightly copy), whatever database the suite runs on.
@@ -72,7 +73,7 @@ def two_sites(tmp_path: Path) -> tuple[Site, Site, str]:
     return hosted, venue, token
 
 
-@pytest.mark.slow(seconds=40)
+@pytest.mark.slow(seconds=7)
 def test_a_hosted_site_restored_from_a_backup_gets_everything_again(tmp_path):
     hosted, venue, _token = two_sites(tmp_path)
     try:
@@ -115,7 +116,7 @@ def test_a_hosted_site_restored_from_a_backup_gets_everything_again(tmp_path):
         venue.close()
 
 
-@pytest.mark.slow(seconds=40)
+@pytest.mark.slow(seconds=9)
 def test_a_second_laptop_is_refused_until_a_director_moves_the_link(tmp_path):
     hosted, venue, token = two_sites(tmp_path)
     other = Site("other-laptop", tmp_path / "other")
@@ -162,7 +163,7 @@ def test_a_second_laptop_is_refused_until_a_director_moves_the_link(tmp_path):
         other.close()
 
 
-@pytest.mark.slow(seconds=50)
+@pytest.mark.slow(seconds=9)
 def test_a_laptop_restored_from_an_older_backup_asks_before_it_wipes_rounds(tmp_path):
     hosted, venue, _token = two_sites(tmp_path)
     try:
@@ -205,7 +206,7 @@ def test_a_laptop_restored_from_an_older_backup_asks_before_it_wipes_rounds(tmp_
         venue.close()
 
 
-@pytest.mark.slow(seconds=30)
+@pytest.mark.slow(seconds=7)
 def test_serve_demo_on_the_laptop_pushes_by_itself(tmp_path):
     hosted = Site("hosted", tmp_path / "hosted")
     venue = Site("venue", tmp_path / "venue")

@@ -209,7 +209,8 @@ def waiting(venue: Site) -> int:
     return venue.json("venue_status")["links"][0]["changes_waiting"]
 
 
-@pytest.mark.slow(seconds=60)
+# two sites, some fifty commands and five server starts, forked from warm parents
+@pytest.mark.slow(seconds=16)
 def test_a_venue_runs_the_event_and_the_hosted_site_follows(tmp_path):
     database, drop = postgres_database("venue_hosted")
     hosted = Site("hosted", tmp_path / "hosted", database)
