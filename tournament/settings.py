@@ -70,12 +70,13 @@ if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour)", HEAVY_RATE):
 # 31 rounds (15,500 player-rounds). An import is written in one transaction, about 0.7 ms a
 # player-round on a busy 2-core machine, so 40,000 keeps it inside a server's 30 seconds.
 # Rounds are capped at 200, the console's own cap.
-def _env_int(name: str, default: int) -> int:
+def _env_int(name: str, default: int, minimum: int = 1) -> int:
+    """A whole number from the environment, ``minimum`` or more (0 where 0 means "off")."""
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
-    if not raw.isdigit() or int(raw) < 1:
-        raise ImproperlyConfigured(f"{name}={raw!r}: expected a whole number from 1 up")
+    if not raw.isdigit() or int(raw) < minimum:
+        raise ImproperlyConfigured(f"{name}={raw!r}: expected a whole number from {minimum} up")
     return int(raw)
 
 
@@ -91,7 +92,10 @@ IMPORT_JOB_RUNNER = "inline" if TESTING else "auto"
 # Public pages serve prize chances computed this many seconds ago rather than simulate again
 # at every result (tournament/chances.py); the API and the command are always current.
 # The tests read pages right after a change, so they see the current version.
-GIBSON_CHANCES_PAGE_SECONDS = _env_int("GIBSON_CHANCES_PAGE_SECONDS", 0 if TESTING else 30)
+# 0: always current (docs/reference.md), as the tests' sites that compare two sites' pages need.
+GIBSON_CHANCES_PAGE_SECONDS = _env_int(
+    "GIBSON_CHANCES_PAGE_SECONDS", 0 if TESTING else 30, minimum=0
+)
 # ... and simulate at most this many games for a page (at least 1,000 playings of the event);
 # the API and the command simulate up to pairings.chances.GAMES_BUDGET (20,000,000).
 GIBSON_CHANCES_PAGE_GAMES = _env_int("GIBSON_CHANCES_PAGE_GAMES", 2_000_000)
@@ -305,6 +309,8 @@ VENUE_ALLOW_PRIVATE_ADDRESSES = env_bool("GIBSON_VENUE_ALLOW_PRIVATE", False)
 # laptop (the machine's name by default).
 VENUE_TIMEOUT = float(os.environ.get("GIBSON_VENUE_TIMEOUT", "8"))
 VENUE_LAPTOP_NAME = os.environ.get("GIBSON_VENUE_LAPTOP_NAME", "").strip()
+# ... and the seconds between two pushes of serve_demo, serve and venue_sync (at least 0.5).
+VENUE_PUSH_SECONDS = max(0.5, float(os.environ.get("GIBSON_VENUE_PUSH_SECONDS", "2")))
 AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True

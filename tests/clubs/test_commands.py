@@ -11,13 +11,12 @@ import datetime
 import json
 import os
 import subprocess
-import sys
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from tests.conftest import REPO
+from tests import warm
 from tests.migrated import migrated_sqlite
 from tournament.clubs import services as cs
 from tournament.clubs.models import Night, Season
@@ -391,20 +390,16 @@ def cli_env(tmp_path_factory):
         "c(name='Riverside', slug='riverside', actor='setup')"
     )
     migrated_sqlite(db)
-    subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", setup],
-        cwd=REPO,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
+    made = manage(env, "shell", "-c", setup)
+    assert made.returncode == 0, made.stderr
     return env
 
 
 def manage(env, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=REPO, env=env, capture_output=True, text=True
-    )
+    """The command in a process of its own (its exit status, stdout and stderr), forked from
+    a warm parent (tests/warm.py): five commands, one Django start. The real program's exit
+    status is checked in tests/core/test_command_errors.py."""
+    return warm.manage(env, *args)
 
 
 @pytest.mark.django_db(False)

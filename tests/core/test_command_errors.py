@@ -17,6 +17,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from pairings.services.store import PlannedGame, save_round_pairings
+from tests import warm
 from tests.conftest import REPO
 from tests.migrated import migrated_sqlite
 from tournament import services
@@ -57,13 +58,11 @@ def cli_env(tmp_path_factory):
     db = tmp_path_factory.mktemp("cli") / "cli.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "GIBSON_DEVELOPMENT": "1"}
     migrated_sqlite(db)
-    subprocess.run(
-        [sys.executable, "manage.py", "load_demo"],
-        cwd=REPO,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
+    # the demo loaded by a child of the environment's warm parent (tests/warm.py), which
+    # tests/gcg/test_command.py's commands then use; this module's own commands stay real
+    # programs (manage below): their exit status and their stderr are the subject here
+    loaded = warm.manage(env, "load_demo")
+    assert loaded.returncode == 0, loaded.stderr
     return env
 
 

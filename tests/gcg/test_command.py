@@ -11,7 +11,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from tests.core.test_command_errors import cli_env, manage  # noqa: F401 (cli_env: a fixture)
+from tests.core.test_command_errors import cli_env  # noqa: F401 (a fixture)
+from tests.warm import manage
 from tournament.models import AuditEvent, GameRecord
 
 from .conftest import two_player_event
@@ -40,7 +41,9 @@ def test_remove_publish_and_export(tmp_path):
     assert AuditEvent.objects.filter(action="remove_game_record", actor="gcg").count() == 1
 
 
-@pytest.mark.slow(seconds=20)  # three manage.py child processes, after the demo database
+# three commands in processes of their own (forked from a warm parent: tests/warm.py), after
+# the demo database
+@pytest.mark.slow(seconds=3)
 def test_a_refused_import_exits_1_naming_the_line(cli_env, tmp_path):  # noqa: F811
     path = tmp_path / "theirs.gcg"
     path.write_text(GOOD)

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -21,6 +19,7 @@ from typing import Any
 import pytest
 
 from pairings.services.store import PlannedGame, save_round_pairings
+from tests import warm
 from tests.conftest import REPO
 from tests.core.test_celery_redis import database_url
 from tournament import services
@@ -54,33 +53,34 @@ class Writers:
         self.plans = plans
         folder.mkdir(parents=True, exist_ok=True)
         self.procs = []
+        # forked from a warm parent (tests/warm.py): eight processes of their own, each with
+        # its own connection, without eight Django starts contending for two cores
+        env = child_env()
+        parent = warm.warm_for(env)
         for i, plan in enumerate(plans):
             path = folder / f"plan-{i}.json"
             path.write_text(json.dumps(plan), encoding="utf-8")
             self.procs.append(
-                subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "tests.reliability.child",
-                        str(folder),
-                        str(i),
-                        str(path),
-                    ],
-                    cwd=REPO,
-                    env=child_env(),
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.STDOUT,
-                    text=True,
+                parent.spawn(
+                    [str(folder), str(i), str(path)],
+                    env,
+                    folder / f"writer-{i}.log",
+                    module="tests.reliability.child",
                 )
             )
+
+    @staticmethod
+    def output(proc: warm.Spawned) -> str:
+        """What a writer printed (its traceback, if it ended early)."""
+        assert proc.log is not None
+        return proc.log.read_text() if proc.log.exists() else ""
 
     def _wait_ready(self, k: int, timeout: float = 90.0) -> None:
         deadline = time.monotonic() + timeout
         for i in range(len(self.plans)):
             while not (self.folder / f"ready-{k}-{i}").exists():
                 if self.procs[i].poll() is not None:
-                    pytest.fail(f"writer {i} ended early:\n{self.procs[i].stdout.read()}")
+                    pytest.fail(f"writer {i} ended early:\n{self.output(self.procs[i])}")
                 if time.monotonic() > deadline:
                     pytest.fail(f"writer {i} never got ready for step {k}")
                 time.sleep(0.005)
@@ -94,7 +94,7 @@ class Writers:
                 (self.folder / f"go-{k}").touch()
             for i, proc in enumerate(self.procs):
                 proc.wait(timeout=120)
-                assert proc.returncode == 0, f"writer {i}:\n{proc.stdout.read()}"
+                assert proc.returncode == 0, f"writer {i}:\n{self.output(proc)}"
         finally:
             for proc in self.procs:
                 if proc.poll() is None:

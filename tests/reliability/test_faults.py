@@ -24,6 +24,7 @@ from pairings.services.store import PlannedGame, save_round_pairings
 from ratings import services as rs
 from ratings.engine import RatedGame
 from ratings.models import PlayerRating, RatedEvent, RatingHistory, RatingList
+from tests import warm
 from tests.conftest import REPO
 from tests.core.conftest import make_director
 from tournament import services
@@ -52,14 +53,10 @@ def results_url(t, d, rnd=1):
 
 
 def manage(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=REPO,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    """A command in a process of its own on the test database (forked from a warm parent,
+    tests/warm.py: without Django's start, which a kill at a fraction of the run's time
+    would otherwise mostly hit)."""
+    return warm.manage(child_env(), *args, timeout=timeout)
 
 
 # --------------------------------------------------------------------------- SQLite busy
@@ -374,13 +371,11 @@ def import_state() -> tuple:
 
 
 def kill_after(command: list[str], delay: float) -> int | None:
-    proc = subprocess.Popen(
-        [sys.executable, "manage.py", *command],
-        cwd=REPO,
-        env=child_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    """Run ``command`` in a process of its own and kill -9 it after ``delay`` seconds unless
+    it ended before; its exit status (-9 when killed)."""
+    env = child_env()
+    pool = warm.warm_for(env)
+    proc = pool.spawn(command, env, pool.folder / "killed.log")
     try:
         proc.wait(timeout=delay)
     except subprocess.TimeoutExpired:
@@ -394,6 +389,7 @@ def test_kill_9_during_an_import_leaves_nothing_half_written(tmp_path):
     games = big_t_file(path)
     players = 300
     before = import_state()
+    warm.warm_for(child_env()).ready(child_env())  # its start is not the import's time
     started = time.monotonic()
     done = manage("import_tsh", str(path), "--name", "Whole")
     assert done.returncode == 0, done.stderr
@@ -465,6 +461,7 @@ def test_kill_9_during_a_rerate_leaves_the_list_unchanged_or_fully_rerated():
         )
     assert RatedEvent.objects.filter(rating_list=lst).count() == 12
     original = _ratings(lst)
+    warm.warm_for(child_env()).ready(child_env())  # its start is not the re-rate's time
     started = time.monotonic()
     done = manage("rerate", lst.slug, "--system", "glicko2")
     assert done.returncode == 0, done.stderr

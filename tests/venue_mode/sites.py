@@ -18,6 +18,7 @@ from typing import Any
 
 from tests.conftest import REPO
 from tests.migrated import migrated_sqlite
+from tests.warm import Spawned, Warm
 
 
 def free_port() -> int:
@@ -27,7 +28,11 @@ def free_port() -> int:
 
 
 class Site:
-    """One Gibson instance: its environment, its commands, its server (started on demand)."""
+    """One Gibson instance: its environment, its commands, its server (started on demand).
+
+    Its commands run in processes of their own forked from a warm parent (tests/warm.py):
+    each pays the command, not Django's start (a second or more, some forty times a test).
+    ``fresh=True`` runs ``manage.py`` as a program of its own, for what is about that."""
 
     def __init__(self, name: str, folder: Path, database_url: str | None = None) -> None:
         self.name = name
@@ -39,26 +44,34 @@ class Site:
             GIBSON_DEVELOPMENT="0",
             GIBSON_LOG_LEVEL="WARNING",
             GIBSON_VENUE_ALLOW_PRIVATE="1",  # the two sites talk over loopback
+            # standings pages with current prize chances: a page may otherwise reuse chances
+            # computed up to 30 s before for an earlier state, and the two sites' tables,
+            # read within a second of a push, would differ by them alone
+            GIBSON_CHANCES_PAGE_SECONDS="0",
         )
         if database_url:
             self.env["DATABASE_URL"] = database_url
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server: subprocess.Popen | None = None
+        self.server: Spawned | None = None
         self.log = folder / "server.log"
         self.database = folder / "gibson.sqlite3"
+        self.warm = Warm(REPO, folder / "commands")
 
     def manage(
-        self, *args: str, check: bool = True, timeout: float = 300
+        self, *args: str, check: bool = True, timeout: float = 300, fresh: bool = False
     ) -> subprocess.CompletedProcess:
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=REPO,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
+        if fresh:
+            done = subprocess.run(
+                [sys.executable, "manage.py", *args],
+                cwd=REPO,
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
+        else:
+            done = self.warm.run(list(args), self.env, timeout)
         if check and done.returncode != 0:
             raise AssertionError(
                 f"{self.name}: manage.py {' '.join(args)}\n{done.stdout}\n{done.stderr}"
@@ -90,12 +103,10 @@ class Site:
         )
 
     def start(self) -> None:
-        self.server = subprocess.Popen(
-            [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{self.port}"],
-            cwd=REPO,
-            env=self.env,
-            stdout=self.log.open("a"),
-            stderr=subprocess.STDOUT,
+        """The site's server (``runserver``), forked from the warm parent like the commands:
+        a process of its own that a test stops, kills with -9 and starts again."""
+        self.server = self.warm.spawn(
+            ["runserver", "--noreload", f"127.0.0.1:{self.port}"], self.env, self.log
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -116,6 +127,11 @@ class Site:
                 self.server.kill()
                 self.server.wait(timeout=10)
         self.server = None
+
+    def close(self) -> None:
+        """Stop the server and end the commands' warm parent: the test is over."""
+        self.stop()
+        self.warm.close()
 
     def text(self, path: str) -> str:
         with urllib.request.urlopen(self.url + path, timeout=60) as answer:

@@ -3,8 +3,9 @@ the hosted site restored from a backup, a second laptop with the same link, and 
 restored from an older backup. Nothing is lost, nothing doubled, and each side says what
 happened.
 
-Each test starts two or three Gibson processes and runs some twenty management commands
-(a second or two each): 30-50 s each on 2 quiet cores, minutes under load.
+Each test starts two or three Gibson sites and runs some twenty management commands, each in
+a process of its own forked from the site's warm parent (tests/warm.py), as are the servers:
+5-10 s each on 2 cores (30-50 s when each command was a fresh python paying Django's start).
 
 Both sites on SQLite here (a restore is the database file put back, as a director would from
 a nightly copy), whatever database the suite runs on.
@@ -59,18 +60,9 @@ def restore(site: Site, copy: Path) -> None:
         site.start()
 
 
-def site(name: str, folder: Path) -> Site:
-    """A site whose standings pages show prize chances at most a second old: a page may
-    otherwise reuse chances computed up to 30 s before, and two laptops pushing within
-    seconds of each other make two sites' tables differ by them alone."""
-    made = Site(name, folder)
-    made.env["GIBSON_CHANCES_PAGE_SECONDS"] = "1"
-    return made
-
-
 def two_sites(tmp_path: Path) -> tuple[Site, Site, str]:
-    hosted = site("hosted", tmp_path / "hosted")
-    venue = site("venue", tmp_path / "venue")
+    hosted = Site("hosted", tmp_path / "hosted")
+    venue = Site("venue", tmp_path / "venue")
     hosted.migrate()
     venue.migrate()
     assert hosted.shell(MAKE_EVENT).strip().endswith(SLUG)
@@ -81,7 +73,7 @@ def two_sites(tmp_path: Path) -> tuple[Site, Site, str]:
     return hosted, venue, token
 
 
-@pytest.mark.slow(seconds=40)
+@pytest.mark.slow(seconds=7)
 def test_a_hosted_site_restored_from_a_backup_gets_everything_again(tmp_path):
     hosted, venue, _token = two_sites(tmp_path)
     try:
@@ -120,14 +112,14 @@ def test_a_hosted_site_restored_from_a_backup_gets_everything_again(tmp_path):
         assert venue.json("venue_push")["pushed"][SLUG]["changes"] == 0
         same(hosted, venue)
     finally:
-        hosted.stop()
-        venue.stop()
+        hosted.close()
+        venue.close()
 
 
-@pytest.mark.slow(seconds=40)
+@pytest.mark.slow(seconds=9)
 def test_a_second_laptop_is_refused_until_a_director_moves_the_link(tmp_path):
     hosted, venue, token = two_sites(tmp_path)
-    other = site("other-laptop", tmp_path / "other")
+    other = Site("other-laptop", tmp_path / "other")
     try:
         other.migrate()
         other.env["GIBSON_VENUE_LAPTOP_NAME"] = "Spare laptop"
@@ -166,12 +158,12 @@ def test_a_second_laptop_is_refused_until_a_director_moves_the_link(tmp_path):
         )
         assert "freed from" in audit
     finally:
-        hosted.stop()
-        venue.stop()
-        other.stop()
+        hosted.close()
+        venue.close()
+        other.close()
 
 
-@pytest.mark.slow(seconds=50)
+@pytest.mark.slow(seconds=9)
 def test_a_laptop_restored_from_an_older_backup_asks_before_it_wipes_rounds(tmp_path):
     hosted, venue, _token = two_sites(tmp_path)
     try:
@@ -210,14 +202,14 @@ def test_a_laptop_restored_from_an_older_backup_asks_before_it_wipes_rounds(tmp_
         )
         assert rebases.strip() == "0"
     finally:
-        hosted.stop()
-        venue.stop()
+        hosted.close()
+        venue.close()
 
 
-@pytest.mark.slow(seconds=30)
+@pytest.mark.slow(seconds=7)
 def test_serve_demo_on_the_laptop_pushes_by_itself(tmp_path):
-    hosted = site("hosted", tmp_path / "hosted")
-    venue = site("venue", tmp_path / "venue")
+    hosted = Site("hosted", tmp_path / "hosted")
+    venue = Site("venue", tmp_path / "venue")
     server = None
     try:
         hosted.migrate()
@@ -225,10 +217,14 @@ def test_serve_demo_on_the_laptop_pushes_by_itself(tmp_path):
         token = hosted.json("venue_link", SLUG, "--venue", "Hall B")["token"]
         hosted.start()
         venue.env["GIBSON_DEMO_PASSWORD"] = "demo-pass-long-enough-1"
+        venue.env["GIBSON_VENUE_PUSH_SECONDS"] = "0.5"  # not 2: the test waits for a push
         venue.migrate()
         venue.json("venue_take", hosted.url, token)
         # the director starts serve_demo, nothing else: no venue_sync in a second terminal
-        server = venue.popen("serve_demo", "--addr", f"127.0.0.1:{venue.port}")
+        # (a process of its own, forked from the site's warm parent as its commands are)
+        server = venue.warm.spawn(
+            ["serve_demo", "--addr", f"127.0.0.1:{venue.port}"], venue.env, venue.log
+        )
         play(venue, 1)
         deadline = time.monotonic() + 120
         path = f"/api/v1/tournaments/{SLUG}/divisions/a/games/?round=1&limit=50"
@@ -236,7 +232,7 @@ def test_serve_demo_on_the_laptop_pushes_by_itself(tmp_path):
             games = hosted.get(path)
             if games["count"] and all(g["score1"] is not None for g in games["results"]):
                 break
-            time.sleep(0.5)
+            time.sleep(0.2)
         else:
             raise AssertionError(f"the hosted copy never followed: {hosted.get(path)}")
         assert venue.json("venue_status")["links"][0]["changes_waiting"] == 0
@@ -244,4 +240,5 @@ def test_serve_demo_on_the_laptop_pushes_by_itself(tmp_path):
         if server is not None:
             server.terminate()
             server.wait(timeout=20)
-        hosted.stop()
+        hosted.close()
+        venue.close()

@@ -3,10 +3,14 @@ page while rounds are left, neither when the director hides them."""
 
 from __future__ import annotations
 
+import runpy
+
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 
 from tournament import services
+from tournament import settings as settings_module
 
 pytestmark = pytest.mark.django_db
 
@@ -74,3 +78,15 @@ def test_pages_reuse_recent_chances_while_the_api_follows_each_result(published,
         assert len(runs) == 3
     finally:
         chance_cache._compute = real
+
+
+def test_zero_seconds_from_the_environment_means_always_current(monkeypatch):
+    """docs/reference.md promises ``GIBSON_CHANCES_PAGE_SECONDS=0``: always current (the
+    venue-mode tests' two sites need it: their pages are compared right after each push). The
+    environment's reader refused 0, and a site so configured did not start."""
+    settings_file = settings_module.__file__
+    monkeypatch.setenv("GIBSON_CHANCES_PAGE_SECONDS", "0")
+    assert runpy.run_path(settings_file)["GIBSON_CHANCES_PAGE_SECONDS"] == 0
+    monkeypatch.setenv("GIBSON_CHANCES_PAGE_SECONDS", "-1")
+    with pytest.raises(ImproperlyConfigured, match="GIBSON_CHANCES_PAGE_SECONDS='-1'"):
+        runpy.run_path(settings_file)

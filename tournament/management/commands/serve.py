@@ -339,5 +339,6 @@ def _venue_sync(out: Any) -> None:
     if not VenueTake.objects.filter(released__isnull=True).exists():
         return
     manage = Path(__file__).resolve().parents[3] / "manage.py"
-    subprocess.Popen([sys.executable, str(manage), "venue_sync", "--every", "2"])
-    out.write("Venue mode: the tournaments taken here are pushed every 2 s (venue_sync).")
+    every = f"{settings.VENUE_PUSH_SECONDS:g}"
+    subprocess.Popen([sys.executable, str(manage), "venue_sync", "--every", every])
+    out.write(f"Venue mode: the tournaments taken here are pushed every {every} s (venue_sync).")

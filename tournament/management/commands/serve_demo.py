@@ -66,7 +66,7 @@ class Command(GibsonCommand):
                     ""
                     if opts["no_sync"]
                     else "Tournaments taken from a hosted site (venue mode) are pushed from "
-                    "here every 2 s.\n"
+                    f"here every {settings.VENUE_PUSH_SECONDS:g} s.\n"
                 )
             )
         )
@@ -74,10 +74,11 @@ class Command(GibsonCommand):
             if not opts["no_stream"]:
                 self.stdout.write(start_demo_stream(addr)[0])
             if not opts["no_sync"]:
-                # venue mode: a tournament taken here is pushed every 2 s by this process
+                # venue mode: a tournament taken here is pushed every few seconds by this
+                # process (GIBSON_VENUE_PUSH_SECONDS)
                 from ...sync.push import sync_in_background
 
-                sync_in_background(2.0)
+                sync_in_background(settings.VENUE_PUSH_SECONDS)
             # --insecure: serve the admin's static files with DEBUG off, as a venue laptop needs.
             call_command("runserver", addr, use_reloader=False, insecure_serving=True)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from django.conf import settings
+
 from tournament.errors import ServiceError
 from tournament.models import VenueTake
 from tournament.sync.push import push
@@ -19,7 +21,12 @@ class Command(GibsonCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--every", type=float, default=2.0, help="seconds between pushes")
+        parser.add_argument(
+            "--every",
+            type=float,
+            default=settings.VENUE_PUSH_SECONDS,
+            help="seconds between pushes (GIBSON_VENUE_PUSH_SECONDS, 2 by default)",
+        )
         parser.add_argument("--times", type=int, default=0, help="stop after this many (0: never)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
