@@ -14,7 +14,8 @@ the same bytes as a file some 25 times faster. So nginx:
 - stores only what the app marks public: gunicorn, told by ``GIBSON_FRONT_CACHE=1``, puts
   ``X-Accel-Expires: @<this second>`` on those answers (tournament/web/front.py), so a page is
   kept to the end of the second it was made in and a result shows through the tier within a
-  second. After that the page is asked for again with its ETag (one small query when nothing
+  second (a player's page in a big division longer, in its own turn: tournament/web/front.py).
+  After that the page is asked for again with its ETag (one small query when nothing
   changed) while the others are still answered from the old copy (one request per page at a
   time reaches gunicorn, whatever the crowd);
 - never stores an answer carrying Set-Cookie or marked private, no-store or no-cache, nor
