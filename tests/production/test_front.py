@@ -46,6 +46,7 @@ pytestmark = [
 SLUG, DRAFT = "front-open", "hidden-draft"
 STANDINGS = f"/t/{SLUG}/a/standings/"
 API = f"/api/v1/tournaments/{SLUG}/divisions/a/"
+BIG = 40  # players in division b: their cards are kept 4 s (CARD_REBUILDS_PER_SECOND 10)
 DIRECTOR, PASSWORD = "frontdirector", "pw-long-enough-1"
 SIGNED_IN = 'id="my-clubs-link"'  # in the page's menu for a signed-in user only
 ANON_RATE = 5  # anonymous API reads per minute and address, for the gate's test
@@ -69,6 +70,11 @@ SETUP = textwrap.dedent(
     for n in range(1, 11):
         services.register_player(d, name=f"Player{n}, Front", rating=2000 - 50 * n)
     save_round_pairings(d, 1, [PlannedGame(i, i + 1) for i in range(1, 11, 2)])
+    big = services.create_division(t, name="B", rounds=2)
+    services.register_players(
+        big, [services.NewEntry(name=f"Card{n}, Big", rating=1500) for n in range(1, 41)],
+        actor="setup",
+    )
     draft = services.create_tournament(name="Hidden Draft", slug="hidden-draft", published=False)
     dd = services.create_division(draft, name="A", rounds=2)
     services.register_player(dd, name="Secretname, Sam", rating=1500)
@@ -341,6 +347,76 @@ def test_the_live_stream_passes_through_the_tier_at_once(front):
     assert time.monotonic() - started < 1.0
     sock.close()
     assert front.request(f"/t/{DRAFT}/live/").status == 404  # a draft is not streamed
+
+
+def test_a_big_divisions_cards_are_asked_for_a_few_a_second(front):
+    """Issue 40: kept one second each, a division's player pages were all asked of gunicorn
+    again every second while a crowd read them (500 rebuilds a second at 500 players, and
+    the cards answered 14 a second through the tier). A card is now kept ``players / 10``
+    seconds at most, in its own turn: sweeping division b's 40 cards for 4 s, about 10 a
+    second reach gunicorn (STALE: one background update each; EXPIRED/MISS), not 40."""
+    cards = [f"/t/{SLUG}/b/player/{n}/" for n in range(1, BIG + 1)]
+    for path in cards:  # every card in the tier
+        assert front.request(path).status == 200, path
+    asked: list[str] = []
+    sweeps = 0
+    began = time.monotonic()
+    while time.monotonic() - began < 4.0:
+        asked += [front.request(path).cache for path in cards]
+        sweeps += 1
+    seconds = time.monotonic() - began
+    to_app = sum(c in ("STALE", "EXPIRED", "MISS", "REVALIDATED") for c in asked)
+    print(f"{sweeps} sweeps of {BIG} cards in {seconds:.1f} s: {to_app} reached gunicorn")
+    assert sweeps >= 4, "each card asked at least once a second"
+    # one a second each would be BIG * seconds; ten a second is BIG * seconds / 4
+    assert to_app <= BIG * seconds / 2, (to_app, sweeps, seconds)
+    assert to_app >= 1  # the cards are still asked for again: a result shows within 4 s
+
+
+def _keep_alive_times(front: Front, path: str, headers: dict[str, str], n: int) -> list[float]:
+    """Seconds each of ``n`` requests for ``path`` took on one keep-alive connection, as a
+    phone's browser (or wrk) asks again on the same connection."""
+    conn = http.client.HTTPConnection("127.0.0.1", front.port, timeout=30)
+    times = []
+    try:
+        for _ in range(n):
+            began = time.perf_counter()
+            conn.request("GET", path, headers=headers)
+            answer = conn.getresponse()
+            answer.read()
+            times.append(time.perf_counter() - began)
+            assert answer.status == 200, path
+    finally:
+        conn.close()
+    return times
+
+
+def test_a_kept_answer_leaves_at_once_whatever_its_size(front):
+    """Issue 40: tourney.js of 500 players (100 KB), kept by the tier, came at 0.06x the
+    rate of the same bytes as a file: with TCP_CORK (tcp_nopush) on proxied and kept
+    answers, each answer of some sizes waited 40 ms for the client's delayed ACK before its
+    last segment, every time (the manual's refusals page, 102,718 bytes, did too on one
+    run's tier). Which sizes stall depends on the kept entry's exact bytes, so the tier's
+    own configuration is read first: answers from the app and the cache are not corked,
+    static files (sent whole by sendfile) are. Then every manual page, plain and gzipped
+    (2-200 KB), from the tier on a keep-alive connection: the median far below 40 ms."""
+    conf = (front.data / "front" / "nginx.conf").read_text()
+    server = conf[conf.index("    server {") :]
+    static = server[server.index("location /static/") :]
+    static = static[: static.index("}")]
+    assert re.search(r"^\s*tcp_nopush off;", server[: server.index("location ")], re.M), server
+    assert "tcp_nopush on;" in static, static
+    pages = sorted(p.stem for p in (REPO / "docs").glob("*.md"))
+    assert "refusals" in pages and len(pages) > 10
+    slow = []
+    for name in pages:
+        path = "/docs/" if name == "index" else f"/docs/{name}/"
+        for headers in ({}, {"Accept-Encoding": "gzip"}):
+            times = _keep_alive_times(front, path, headers, 5)  # the first fills the tier
+            median = sorted(times[1:])[2]
+            if median > 0.02:
+                slow.append((path, headers, round(median * 1000, 1)))
+    assert slow == [], slow
 
 
 def _pool(port: int) -> list[int]:

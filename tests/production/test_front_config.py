@@ -13,7 +13,7 @@ from django.test import RequestFactory, override_settings
 
 from tests.conftest import REPO
 from tournament.management import front
-from tournament.web.front import HEADER, FrontCacheMark, shareable
+from tournament.web.front import HEADER, FrontCacheMark, expires_at, shareable
 
 from .conftest import clean_env, free_port
 
@@ -146,6 +146,28 @@ def test_only_answers_made_for_everyone_are_marked_for_the_tier():
     refused = HttpResponse("slow down", status=429)
     refused["Cache-Control"] = "public, max-age=1"
     assert not shareable(RequestFactory().get("/"), refused)
+
+
+def test_a_cards_keep_grows_with_its_division_and_cards_expire_in_turn(monkeypatch):
+    """Issue 40: a player's page is kept ``players / 10`` seconds at most, each card in its
+    own turn (so the tier asks gunicorn for about 10 cards a second, evenly); every other
+    answer to the end of its second."""
+    from types import SimpleNamespace
+
+    from tournament.web import front as mark
+
+    def request(view: str, number: str = "7") -> SimpleNamespace:
+        kwargs = {"slug": "open", "division": "a", "number": number}
+        return SimpleNamespace(resolver_match=SimpleNamespace(view_name=view, kwargs=kwargs))
+
+    for players, keep in ((5, 1), (10, 1), (11, 2), (40, 4), (500, 50)):
+        monkeypatch.setattr(mark, "division_size", lambda slug, division, n=players: n)
+        assert expires_at(request("public:standings"), 1000) == 1000
+        ends = [expires_at(request("public:player", str(n)), 1000) for n in range(1, players + 1)]
+        assert all(1000 <= e <= 1000 + keep - 1 for e in ends), (players, ends)
+        per_second = [ends.count(second) for second in range(1000, 1000 + keep)]
+        assert max(per_second) - min(per_second) <= 1, (players, per_second)  # evenly
+        assert expires_at(request("public:player", "x"), 1000) <= 1000 + keep - 1
 
 
 def test_without_the_tier_the_mark_is_not_used():

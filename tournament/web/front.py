@@ -11,10 +11,20 @@ Authorization header, is marked; anything else is left as it is, and the tier ne
 answer without the mark or one marked private (tournament/management/front.py). On only when
 ``GIBSON_FRONT_CACHE`` is set (``serve --front`` sets it for gunicorn): without the tier the
 header would only be noise.
+
+A player's page is the exception: a division has one per player, and a result changes them
+all (rank, estimate, chances), so keeping each for one second made the tier ask gunicorn for
+every card every second: 500 rebuilds a second at 500 players (30-60 ms each), more than two
+cores do, and the crowd waited seconds for cards (issue 40). A card is kept for
+``players / CARD_REBUILDS_PER_SECOND`` seconds at most (at least one), each card expiring
+in its own turn (``expires_at``): a division's cards then cost about that many rebuilds a
+second, whatever the crowd, and a card shows a result within that many seconds (50 s at 500
+players; 2 s at 20). Standings, rounds and feeds keep their one second.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
@@ -24,6 +34,9 @@ from django.http import HttpRequest, HttpResponseBase
 
 HEADER = "X-Accel-Expires"
 _NOT_SHARED = ("private", "no-store", "no-cache")
+CARD_REBUILDS_PER_SECOND = 10  # a division's player pages the tier asks gunicorn for, at most
+SIZE_SECONDS = 60.0  # a division's number of players, read again after this long
+_sizes: dict[tuple[str, str], tuple[float, int]] = {}
 
 
 def shareable(request: HttpRequest, response: HttpResponseBase) -> bool:
@@ -37,6 +50,44 @@ def shareable(request: HttpRequest, response: HttpResponseBase) -> bool:
     return "public" in control and not any(word in control for word in _NOT_SHARED)
 
 
+def division_size(slug: str, division: str) -> int:
+    """The number of players in a division (0 if there is none such), read once a minute per
+    process: the tier's keep time only needs its order of magnitude."""
+    now = time.monotonic()
+    known = _sizes.get((slug, division))
+    if known is not None and now - known[0] < SIZE_SECONDS:
+        return known[1]
+    from tournament.models import Entry
+
+    size = Entry.objects.filter(division__tournament__slug=slug, division__slug=division).count()
+    _sizes[(slug, division)] = (now, size)
+    return size
+
+
+def keep_seconds(request: HttpRequest) -> int:
+    """How many seconds the tier may keep this answer at most: one, but a player's page in a
+    big division (see above)."""
+    match = request.resolver_match
+    if match is None or match.view_name != "public:player":
+        return 1
+    size = division_size(match.kwargs["slug"], match.kwargs["division"])
+    return max(1, math.ceil(size / CARD_REBUILDS_PER_SECOND))
+
+
+def expires_at(request: HttpRequest, now: int) -> int:
+    """The last second (Unix time) the tier may keep this answer in. A card is kept to the
+    next second in its own turn: player N's turn comes when ``(second + N) % keep`` is
+    ``keep - 1``, so the cards of a division expire ``players / keep`` a second, evenly,
+    never all together (a crowd that opened every card in the same few seconds would
+    otherwise have them all rebuilt in the same few seconds, ``keep`` seconds later)."""
+    keep = keep_seconds(request)
+    if keep == 1:
+        return now
+    number = request.resolver_match.kwargs.get("number", "")
+    turn = int(number) if number.isascii() and number.isdigit() else 0
+    return now + (keep - 1 - now - turn) % keep
+
+
 class FrontCacheMark:
     """Middleware, first in the list (it must see the cookies every other one set)."""
 
@@ -48,5 +99,5 @@ class FrontCacheMark:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
         if shareable(request, response):
-            response[HEADER] = f"@{int(time.time())}"
+            response[HEADER] = f"@{expires_at(request, int(time.time()))}"
         return response

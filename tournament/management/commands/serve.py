@@ -19,7 +19,8 @@ so the open streams hold none of gunicorn's workers; pages find it on that port 
 host, or through nginx at ``/t/SLUG/live/`` with ``--front``.
 
 With ``--front HOST:PORT`` nginx answers the visitors there (static files, and a cache of
-public answers kept at most a second: tournament/management/front.py) and gunicorn listens on
+public answers kept a second, a big division's player pages longer:
+tournament/management/front.py, tournament/web/front.py) and gunicorn listens on
 ``--addr``, a loopback address, behind it. The console's pages and the API's writes (the
 directors' and scorekeepers' requests) go to a second, small gunicorn of their own
 (``--desk-workers``, 2 by default, on ``--desk-addr``): a crowd of phones queueing on the
@@ -215,7 +216,8 @@ class Command(GibsonCommand):
         empty_cache()  # an earlier run's pages: never served again
         self.stdout.write(
             f"Gibson is serving on http://{front}/ through nginx (static files, public pages "
-            f"kept at most a second) in front of gunicorn on {addr} with {workers} worker "
+            f"kept a second, player pages up to a second per 10 players) in front of "
+            f"gunicorn on {addr} with {workers} worker "
             f"processes{_desk_words(desk, desk_workers)}; health: http://{front}/healthz\n"
             f"nginx configuration: {paths.conf} (log: {paths.error_log})\n"
             f"{manual}\n"
