@@ -24,6 +24,8 @@ import sys
 import time
 from collections.abc import Sequence
 
+from tests.ports import free_port  # noqa: F401 (for the modules that import it from here)
+
 SHORT_HELP = (
     "smallest sizes, a few seconds: print every figure, anchor and target, but exit 0 "
     "on a missed target (exit 1 only when something could not be measured)"
@@ -38,13 +40,6 @@ def add_short(parser: argparse.ArgumentParser) -> None:
     blocks (temporary folders removed) rather than on the spot."""
     parser.add_argument("--short", action="store_true", help=SHORT_HELP)
     _install()
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _die_with_parent() -> None:  # runs in the child between fork and exec

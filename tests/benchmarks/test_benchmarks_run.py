@@ -31,6 +31,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ports import free_port
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 NOT_BENCHMARKS = {"__init__.py", "benchkit.py", Path(__file__).name}
@@ -60,14 +62,6 @@ def test_every_benchmark_is_run_here():
     for name in BENCHMARKS:
         text = (HERE / name).read_text(encoding="utf-8")
         assert "--short" in text, f"{name} has no --short mode"
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

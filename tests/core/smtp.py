@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import email
 import email.policy
-import socket
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
+
+from tests.ports import free_port
 
 
 @dataclass
@@ -48,12 +49,6 @@ class Inbox:
 
     def to(self, address: str) -> list[Received]:
         return [m for m in self.mails if address in m.to]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def point_mail_at(settings: Any, port: int) -> None:

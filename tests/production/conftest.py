@@ -12,20 +12,7 @@ from pathlib import Path
 
 import pytest
 
-_GIVEN: set[int] = set()
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on right now, and never one this process gave before:
-    the kernel may hand the port just released to the next bind, and two calls for one
-    server's ports then gave the same one (``serve`` refused: "give two different ports")."""
-    while True:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        if port not in _GIVEN:
-            _GIVEN.add(port)
-            return port
+from tests.ports import free_port
 
 
 def clean_env(data_dir: Path, **extra: str) -> dict[str, str]:

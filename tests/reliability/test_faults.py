@@ -27,6 +27,7 @@ from ratings.models import PlayerRating, RatedEvent, RatingHistory, RatingList
 from tests import warm
 from tests.conftest import REPO
 from tests.core.conftest import make_director
+from tests.ports import free_port
 from tournament import services
 from tournament.access import visible_tournaments
 from tournament.interchange.jobs import sweep_lost_jobs
@@ -218,12 +219,6 @@ def test_request_after_the_server_dropped_the_connection_succeeds(client):
 
 
 # --------------------------------------------------------------------------- Redis
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_result_entry_works_after_redis_stops_mid_run(client, settings, tmp_path):

@@ -18,13 +18,8 @@ from typing import Any
 
 from tests.conftest import REPO
 from tests.migrated import migrated_sqlite
+from tests.ports import free_port
 from tests.warm import Spawned, Warm
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Site:

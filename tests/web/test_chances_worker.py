@@ -149,14 +149,6 @@ def test_a_broken_queue_is_skipped_and_the_pages_compute(
     assert counted.runs == 1  # not left waiting for a task that was never queued
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set: no Redis server to queue to")
 @pytest.mark.django_db(transaction=True)
 def test_a_real_worker_computes_the_chances_after_a_result(event, lazy_tasks, monkeypatch):

@@ -11,18 +11,13 @@ from django.template import Context, Template
 from django.test import override_settings
 
 from pairings.services.store import PlannedGame, save_round_pairings
+from tests.ports import free_port
 from tournament import services
 from tournament.models import AuditEvent
 from tournament.services.clock import post_announcement
 from tournament.stream import StreamThread
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
