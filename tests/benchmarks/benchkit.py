@@ -23,8 +23,15 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
-from tests.ports import free_port  # noqa: F401 (for the modules that import it from here)
+# a benchmark run as a script imports this module by its plain name (``import benchkit``),
+# with only its own folder on the path: the repository goes last, so the tree bench_versions
+# puts first for an older commit still comes first
+if str(Path(__file__).resolve().parents[2]) not in sys.path:
+    sys.path.append(str(Path(__file__).resolve().parents[2]))
+
+from tests.ports import free_port  # noqa: E402,F401 (the benchmarks import it from here)
 
 SHORT_HELP = (
     "smallest sizes, a few seconds: print every figure, anchor and target, but exit 0 "
