@@ -184,7 +184,7 @@ def stored_round_check(division: Division, round_number: int) -> tuple[Any, dict
     the round's starts balance: how many players have gone first more often than second, or
     the other way, by two or more after it (the start/reply rule keeps it within one).
 
-    What the public pairing-quality page shows after each round (issue 36).
+    What the public pairing-quality page shows after each round.
     """
     scheduled = schedule_entry(division, round_number)
     lag = scheduled.lag if scheduled is not None else 0

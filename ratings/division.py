@@ -468,7 +468,7 @@ def rerate(
     return summary
 
 
-# --- what if: a player's rating after games not yet played (issue 36) -----------------------
+# --- what if: a player's rating after games not yet played ----------------------------------
 
 WHAT_IF_GAMES = 30  # hypothetical games one question may add
 WHAT_IF_SCORE = 400  # the loser's score in a hypothetical game; the winner's adds the spread

@@ -270,7 +270,7 @@ class LinkActor:
 
 
 def authority_facts(tournament_id: int) -> dict[str, Any]:
-    """What decides who may write to a tournament here, read in one query (issue 40: every
+    """What decides who may write to a tournament here, read in one query (speed: every
     write asks twice, in ``require`` and in the venue hook, so each ask is one round trip).
 
     ``link_pk``, ``link_venue``, ``link_taken``: the venue link that has taken it (None when
@@ -298,7 +298,7 @@ def authority_facts(tournament_id: int) -> dict[str, Any]:
 def check_authority(
     tournament: Tournament | None, actor: Any = None, *, facts: dict[str, Any] | None = None
 ) -> None:
-    """Refuse a write to a tournament this instance does not hold (venue mode, issue 23).
+    """Refuse a write to a tournament this instance does not hold (venue mode).
 
     One writer per tournament: on the hosted site a tournament a venue has taken is a read
     replica until the link is revoked (only the link itself, ``LinkActor``, writes to it);
@@ -411,7 +411,7 @@ def tournament_staff(user: Any, tournament: Tournament) -> QuerySet[Any]:
     )
 
 
-# --- site-wide rights (issue 19): granted by a site administrator, never by a local role ------
+# --- site-wide rights: granted by a site administrator, never by a local role -----------------
 
 CREATE_TOURNAMENT_PERMISSION = "tournament.create_tournament"
 

@@ -327,7 +327,7 @@ CODES: dict[str, str | Promise] = {
     ),
     "reg_list_empty": _("the list has no players: give one 'Name rating' a line"),
     "reg_list_line": _("line {line}: {problem}"),
-    # entries online, waiting lists and check-in (issue 22: services.online_entries, checkin)
+    # entries online, waiting lists and check-in (services.online_entries, services.checkin)
     "entries_draft": _("{tournament} is a draft: publish it before opening entries"),
     "entries_window_order": _(
         "entries must close after they open, not at {closes} (they open at {opens})"

@@ -1,6 +1,6 @@
 """The director's console proposals: the engine proposes a round, the director swaps two
 players or pins a pair, then publishes (``propose_round``, ``edit_proposal``,
-``publish_proposal``). The engine's proposal is cached per state of the division (issue 40).
+``publish_proposal``). The engine's proposal is cached per state of the division.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def _engine_proposal(
     return made
 
 
-# The engine's proposal for one state of the division (issue 40: "the pairing proposal page
+# The engine's proposal for one state of the division ("the pairing proposal page
 # <= 150 ms"). A director looks at the proposal, swaps, pins, reloads and tries another system
 # before publishing, and every one of those ran the engine again on the same field (at 500
 # players COP's whole-field matching and its simulated chances: 0.6 CPU-s each). The engine's

@@ -1,4 +1,4 @@
-"""Entries online and check-in over the API (issue 22).
+"""Entries online and check-in over the API.
 
 - ``GET tournaments/SLUG/entries/``: the public entry lists, per division: entrants (number,
   name, rating, club, checked in) and the waiting list in order; never an e-mail address or

@@ -94,7 +94,7 @@ class DivisionSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(ClockLinkSerializer(allow_null=True))
     def get_clock(self, division: Division) -> dict[str, Any] | None:
-        """The current round's clock (issue 22), null before round 1 is paired."""
+        """The current round's clock, null before round 1 is paired."""
         from django.db.models import Max
         from django.urls import reverse
 

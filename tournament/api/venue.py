@@ -1,4 +1,4 @@
-"""/api/v1/venue/: the door a venue instance uses to its hosted tournament (issue 23).
+"""/api/v1/venue/: the door a venue instance uses to its hosted tournament (venue mode).
 
 Authenticated by the venue link's token alone (``Authorization: Venue <token>``), which
 opens its own tournament and nothing else; account tokens and sessions are not read here.
@@ -45,7 +45,7 @@ def venue_token(request: Request) -> str:
 
 
 def venue_laptop(request: Request) -> tuple[str, str]:
-    """The laptop asking (issue 39: a link is bound to one): its id and its name as sent."""
+    """The laptop asking (a link is bound to one): its id and its name as sent."""
     return (
         request.META.get("HTTP_X_GIBSON_LAPTOP", "").strip()[:64],
         request.META.get("HTTP_X_GIBSON_LAPTOP_NAME", "").strip()[:100],

@@ -295,7 +295,7 @@ class GameList(TournamentScoped, generics.ListAPIView):
             _games()
             .filter(round__division=self.division())
             # byes (no board) last on every database: SQLite sorts NULL first, PostgreSQL
-            # last, and a venue's copy must read the same as its hosted site (issue 23)
+            # last, and a venue's copy must read the same as its hosted site (venue mode)
             .order_by("round__number", F("board").asc(nulls_last=True), "id")
         )
 

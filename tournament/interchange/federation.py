@@ -22,7 +22,7 @@ Sources (public pages, as stored in the reference corpus):
   reading rules are those of the public rating program cocoscrabble/ratings (its TouReader:
   the name is the leading tokens holding a letter, a score is the token modulo 1000, players
   are matched by name), described in tournament.formats.tou.
-- ABSP: the Tournament Organisers' Guidelines (issue 4.0, 2008) say results go to the ratings
+- ABSP: the Tournament Organisers' Guidelines (fourth edition, 2008) say results go to the ratings
   officer but publish no file layout or checks that we could find; the ABSP CSV is checked
   only for what any rating of played games needs (marked "structural").
 """

@@ -1,4 +1,4 @@
-"""Imports as background jobs (issue 19): an upload never runs inside its request.
+"""Imports as background jobs: an upload never runs inside its request.
 
 A 4-division, 500-player, 50-round all.tsh took over half a minute to write; inside a request
 that was a hung browser and, on SQLite, the one write lock held the whole time. Now the request

@@ -187,7 +187,7 @@ def _user_line() -> str:
 
 # What the desk sends: the console's pages and answers (directors, scorekeepers) and the API's
 # writes (scoring apps, a venue's link). With a desk pool they go to its own gunicorn workers,
-# so a public crowd filling the other pool's queue never makes the desk wait (issue 40).
+# so a public crowd filling the other pool's queue never makes the desk wait.
 DESK_LOCATION = r"~ ^/(t/[^/]+/)?console/"
 API_LOCATION = "/api/"
 

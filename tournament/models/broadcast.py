@@ -1,4 +1,4 @@
-"""On screen: the boards a director features on the stream's overlays (issue 37)."""
+"""On screen: the boards a director features on the stream's overlays."""
 
 from __future__ import annotations
 

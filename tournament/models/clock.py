@@ -1,4 +1,4 @@
-"""Before and after play: the round clock and the director's announcement (issue 22)."""
+"""Before and after play: the round clock and the director's announcement."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from .core import (
     Tournament,
 )
 
-# --- before and after play: the round clock and the director's announcement (issue 22) -------
+# --- before and after play: the round clock and the director's announcement ------------------
 
 
 class RoundClock(models.Model):

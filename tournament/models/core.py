@@ -204,7 +204,7 @@ class Tournament(models.Model):
     start_date = models.DateField(null=True, blank=True)
     end_date = models.DateField(null=True, blank=True)
     venue = models.CharField(max_length=200, blank=True)
-    # Where and in what lexicon, for the events calendar's filters (issue 36).
+    # Where and in what lexicon, for the events calendar's filters.
     country = models.CharField(max_length=100, blank=True, help_text="e.g. Canada")
     region = models.CharField(
         max_length=100, blank=True, help_text="state, province or region (e.g. Ontario)"
@@ -273,7 +273,7 @@ class Tournament(models.Model):
     records_private = models.BooleanField(
         default=False, help_text="keep game records private until their round is published"
     )
-    # The round clock's length when a director starts it without giving one (issue 22).
+    # The round clock's length when a director starts it without giving one.
     round_minutes = models.PositiveSmallIntegerField(
         default=25, help_text="minutes on the round clock unless the start says otherwise"
     )
@@ -442,7 +442,7 @@ class Entry(models.Model):
     # When a director last revoked the link: a revoked entry gets no new token from a reprint
     # (the card prints the public page instead) until a director issues one again.
     entry_token_revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # Check-in on the day (issue 22, tournament.services.checkin): set when the player checks
+    # Check-in on the day (tournament.services.checkin): set when the player checks
     # in from their own link or a director taps them in. On the Entry, not on an online entry,
     # so players the director registered by hand check in the same way.
     checked_in_at = models.DateTimeField(null=True, blank=True, editable=False)

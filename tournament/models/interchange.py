@@ -14,7 +14,7 @@ from .core import (
 
 
 class ImportJob(models.Model):
-    """An upload being imported in the background (issue 19): the request stores the files and
+    """An upload being imported in the background: the request stores the files and
     this row and answers at once; a Celery worker, or a thread of the web process when no
     worker answers, reads and writes it in short transactions, reporting progress here.
 

@@ -1,5 +1,5 @@
 """Notices: e-mail to entrants who opted in, queued in the write's transaction and sent
-after commit (issue 22, item 3)."""
+after commit."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .core import (
     Tournament,
 )
 
-# --- notices: e-mail to entrants who opted in (issue 22, item 3) -----------------------------
+# --- notices: e-mail to entrants who opted in ------------------------------------------------
 
 
 class NoticeSubscription(models.Model):
@@ -58,7 +58,7 @@ class Notice(models.Model):
     notice said in short (a pairing's board, opponent and start), so a re-paired round sends
     a correction only to the players whose pairing changed.
 
-    An entry's or a sign-up's mail (issue 33) is a notice to ``email`` with no subscription
+    An entry's or a sign-up's mail is a notice to ``email`` with no subscription
     (a sign-up's, no tournament either); its body holds each link's nonce, never the link: the
     secret is derived from it with the site's key as it is sent (tournament.services.notices).
     """
@@ -69,7 +69,7 @@ class Notice(models.Model):
         PROMOTED = "promoted", "off the waiting list"
         PAIRING = "pairing", "pairing"
         RESULTS = "results", "final results"
-        # mails to an address, not to a subscriber (issue 33: one mail path)
+        # mails to an address, not to a subscriber (one mail path)
         ENTRY_LINK = "entry_link", "entry confirmation link"
         ENTRY_PAGE = "entry_page", "entrant's page"
         ENTRY_HELD = "entry_held", "entry awaiting the player"

@@ -1,4 +1,4 @@
-"""Before play: entries online, each division's rule and the waiting lists (issue 22)."""
+"""Before play: entries online, each division's rule and the waiting lists."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from .core import (
     Tournament,
 )
 
-# --- before play: entries online and their waiting lists (issue 22) ---------------------------
+# --- before play: entries online and their waiting lists --------------------------------------
 
 
 class EntryWindow(models.Model):
@@ -80,7 +80,7 @@ class OnlineEntry(models.Model):
         )
         ENTERED = "entered", pgettext_lazy("an online entry's status", "entered")
         WAITING = "waiting", gettext_lazy("on the waiting list")
-        # a venue holds the tournament (issue 23): the entry is queued for it to settle
+        # a venue holds the tournament (venue mode): the entry is queued for it to settle
         SENT = "sent", gettext_lazy("sent to the venue")
         WITHDRAWN = "withdrawn", pgettext_lazy("an online entry's status", "withdrawn")
         REFUSED = "refused", pgettext_lazy("an online entry's status", "refused")
@@ -124,7 +124,7 @@ class OnlineEntry(models.Model):
     note = models.CharField(max_length=200, blank=True)
     # a waiting entrant here on the day, "if a place frees": removing the absent promotes them
     checked_in_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # on a copy a venue holds (issue 23): the entrant's place on the venue's waiting list, as
+    # on a copy a venue holds (venue mode): the entrant's place on the venue's waiting list, as
     # its last push said (the venue's list is the one that counts, not this copy's order)
     venue_position = models.PositiveIntegerField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)

@@ -1,4 +1,4 @@
-"""Venue mode (issue 23): the link, the take, the change log and the inbox that keep one
+"""Venue mode: the link, the take, the change log and the inbox that keep one
 writer per tournament while the hosted copy follows the venue."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from django.db.models import Q
 from .core import Entry, Tournament
 from .online_entries import OnlineEntry
 
-# --- venue mode (issue 23): one writer per tournament, the hosted copy follows the venue ------
+# --- venue mode: one writer per tournament, the hosted copy follows the venue -----------------
 
 
 def new_key() -> str:
-    """A random name for a change or an inbox item (issue 39): a site restored from a backup
+    """A random name for a change or an inbox item: a site restored from a backup
     numbers its rows again from where the backup was, and a number alone then names two
     different things; the number with this key never does."""
     return secrets.token_hex(6)
@@ -44,13 +44,13 @@ class VenueLink(models.Model):
     revoked_by = models.CharField(max_length=100, blank=True)
     # the venue's change log as far as the hosted copy has applied it (exactly once, in order)
     last_seq_applied = models.PositiveBigIntegerField(default=0)
-    # the key of that change (issue 39): the venue checks it is its own change, so a laptop
+    # the key of that change: the venue checks it is its own change, so a laptop
     # restored from an older backup is told the copy holds changes it never had
     last_key = models.CharField(max_length=16, blank=True)
     last_push = models.DateTimeField(null=True, blank=True)
     # the last time the venue asked anything (a push, even an empty one): "silent for N min"
     last_contact = models.DateTimeField(null=True, blank=True)
-    # the laptop the link is bound to (issue 39): one laptop per link; a director moves it
+    # the laptop the link is bound to: one laptop per link; a director moves it
     laptop_id = models.CharField(max_length=64, blank=True)
     laptop_name = models.CharField(max_length=100, blank=True)
     laptop_since = models.DateTimeField(null=True, blank=True)
@@ -97,7 +97,7 @@ class VenueTake(models.Model):
     # {hosted inbox id: [status, outcome]}: players' reports pulled from the hosted site and
     # settled here, each written with its settling, so a report is never entered twice
     inbox_done = models.JSONField(default=dict, blank=True)
-    # the key of the last change the hosted copy confirmed (issue 39)
+    # the key of the last change the hosted copy confirmed
     hosted_key = models.CharField(max_length=16, blank=True)
     # what the last push found that the director should know (the copy was behind, ...)
     notice = models.CharField(max_length=500, blank=True)
@@ -175,7 +175,7 @@ class VenueInbox(models.Model):
     opp_score = models.IntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     outcome = models.CharField(max_length=300, blank=True)
-    # sent with the id (issue 39): the venue remembers what it settled by both, so an id a
+    # sent with the id: the venue remembers what it settled by both, so an id a
     # restored hosted site gives again to a new report is not answered from that memory
     key = models.CharField(max_length=16, default=new_key)
     created = models.DateTimeField(auto_now_add=True)

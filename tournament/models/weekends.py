@@ -1,5 +1,5 @@
 """Weekends of tournaments played one after another, and the federation files downloaded
-for them (issue 22, items 5 and 6)."""
+for them."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .core import (
     Tournament,
 )
 
-# --- weekends and federation files (issue 22, items 5 and 6) ---------------------------------
+# --- weekends and federation files -----------------------------------------------------------
 
 
 class Weekend(models.Model):

@@ -1,4 +1,4 @@
-"""The round clock and the announcement, as the pages show them (issue 22)."""
+"""The round clock and the announcement, as the pages show them."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ..models import (
     Tournament,
 )
 
-# --- the round clock and the announcement (issue 22) ------------------------------------------
+# --- the round clock and the announcement -----------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""E-mail notices: who subscribed, what was sent, whose address a page may show (issue 22)."""
+"""E-mail notices: who subscribed, what was sent, whose address a page may show."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ..models import (
     Tournament,
 )
 
-# --- e-mail notices (issue 22, item 3) -------------------------------------------------------
+# --- e-mail notices --------------------------------------------------------------------------
 
 
 def notice_token_hash(token: str) -> str:

@@ -1,4 +1,4 @@
-"""Venue mode (issue 23): what a hosted copy run from a venue says about itself."""
+"""Venue mode: what a hosted copy run from a venue says about itself."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ SILENT_MINUTES = 3
 
 
 def replica_note(tournament: Tournament) -> dict[str, Any] | None:
-    """What a hosted copy run from a venue says about itself (venue mode, issue 23): the
+    """What a hosted copy run from a venue says about itself (venue mode): the
     venue, the last change received and when, and the last time the venue's state replaced
     this copy's (one side restored from a backup; the venue's wins). None when no venue
     holds it."""

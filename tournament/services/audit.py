@@ -133,7 +133,7 @@ class Action(StrEnum):
     OPEN_RATING_LIST = "open_rating_list"
     IMPORT_RATINGS = "import_ratings"
     SUBMIT_WEEKEND = "submit_weekend"
-    # weekends and federation files (issue 22)
+    # weekends and federation files
     CREATE_WEEKEND = "create_weekend"
     ADD_WEEKEND_EVENT = "add_weekend_event"
     REMOVE_WEEKEND_EVENT = "remove_weekend_event"
@@ -174,9 +174,9 @@ class Action(StrEnum):
     VENUE_QUEUE = "venue_queue"
     # a visitor wrote to the directors through the calendar (services.calendar)
     CONTACT_DIRECTORS = "contact_directors"
-    # a hosted director freed the venue link from its laptop (issue 39: one laptop per link)
+    # a hosted director freed the venue link from its laptop (one laptop per link)
     MOVE_VENUE_LINK = "move_venue_link"
-    # the venue chose between its state and the hosted copy's after they parted (issue 39)
+    # the venue chose between its state and the hosted copy's after they parted
     VENUE_RESOLVE = "venue_resolve"
 
 

@@ -1,4 +1,4 @@
-"""On screen: the director's choice of featured boards for the stream's overlays (issue 37)."""
+"""On screen: the director's choice of featured boards for the stream's overlays."""
 
 from __future__ import annotations
 

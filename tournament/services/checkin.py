@@ -111,7 +111,7 @@ class Removed(list[str]):
 @transaction.atomic
 def player_check_in(entry: Entry, *, actor: Actor | str | Any | None = None) -> str:
     """A player checking in from their own link: "checked_in" (or already), or "sent" when a
-    venue runs the tournament and this is its hosted copy (issue 23): the check-in is queued
+    venue runs the tournament and this is its hosted copy (venue mode): the check-in is queued
     for the venue, which sets it unless its director removed or withdrew the player, and the
     player's page shows the answer."""
     link = held_by_venue(entry.division.tournament)

@@ -1,4 +1,4 @@
-"""The round clock and the director's announcement (issue 22, before and after play).
+"""The round clock and the director's announcement (before and after play).
 
 A director starts, pauses, resumes, extends and resets a division round's clock; each is one
 transaction with one audit event, the clock's server times before and after in it (the

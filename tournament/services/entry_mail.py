@@ -1,4 +1,4 @@
-"""The mails of entries online (issue 33, "one mail path"): the confirmation link, the
+"""The mails of entries online ("one mail path"): the confirmation link, the
 entrant's own page, the maker of an entry told it waits for the player, for one event's form
 and for a weekend's.
 

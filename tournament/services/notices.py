@@ -1,4 +1,4 @@
-"""E-mail notices to entrants who opted in (issue 22, item 3): entry confirmed, waiting list,
+"""E-mail notices to entrants who opted in: entry confirmed, waiting list,
 moved off the waiting list, each round's pairing, the final results.
 
 Why it is built this way:
@@ -20,7 +20,7 @@ Why it is built this way:
   and the site's secret key; only its SHA-256 is stored. The link's page unsubscribes with one
   POST (a GET only asks), and the mail's ``List-Unsubscribe`` header names the same address.
 
-- **Mails to an address ride the same path** (issue 33): an online entry's confirmation link,
+- **Mails to an address ride the same path**: an online entry's confirmation link,
   its entrant's page, a weekend's, a sign-up's link are notices of the ``MAIL_KINDS`` with no
   subscription (``queue_mail``), queued in the write's transaction and sent after its commit
   like the rest; the mail server down leaves the entry or the account stored and the mail
@@ -433,7 +433,7 @@ def _send_after_commit(notices: Iterable[Notice]) -> None:
 
 
 def held_at_venue(ids: list[int]) -> bool:
-    """Whether these notices are a venue's (issue 23: a tournament taken here from a hosted
+    """Whether these notices are a venue's (a tournament taken here from a hosted
     site, run on a laptop that often has no internet)."""
     return VenueTake.objects.filter(
         released__isnull=True,
@@ -445,7 +445,7 @@ def _queue(ids: list[int]) -> None:
     """Queue the delivery task (inline by default); a broker that cannot take it marks the
     notices failed, as a mail server that refused them would.
 
-    On a venue (issue 23) the notices stay queued: delivery runs inline without a broker, and
+    On a venue (venue mode) the notices stay queued: delivery runs inline without a broker, and
     a mail server the laptop cannot reach costs up to ``EMAIL_TIMEOUT`` (a name that does not
     resolve, more) on every write that makes a notice, the director's pairing or entry waiting
     on it. They go out after the venue's next successful push instead (``send_held``: the

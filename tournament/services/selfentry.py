@@ -82,7 +82,7 @@ def spend_refused_report(entry: Entry) -> None:
     """A report, confirmation or dispute refused as malformed (a form no page sends, scores
     out of range, a stale round) spends the link's budget as a changing report does: each one
     costs a page built with its errors, and a script sending them unchecked took public
-    standings to a tenth of their rate (issue 31). A person mistyping twice is far inside it.
+    standings to a tenth of their rate. A person mistyping twice is far inside it.
     Raises ``selfentry_too_many`` once the minute's budget is spent."""
     limit = REPORTS_PER_MINUTE["entry"]
     if _spend("entry", entry.pk) > limit:
@@ -441,7 +441,7 @@ def report_own_result(
     scores = game_order(game, entry, mine, theirs)
     link = held_by_venue(entry.division.tournament)
     if link is not None:
-        # a venue holds the tournament: this copy queues the report for it (issue 23)
+        # a venue holds the tournament: this copy queues the report for it (venue mode)
         queue_self_report(link, entry, game.round.number, mine, theirs, actor)
         queued = PendingResult(game=game, reporter=entry, score1=scores[0], score2=scores[1])
         return SelfOutcome("queued", game, queued)

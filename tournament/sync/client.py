@@ -39,13 +39,13 @@ GZIP_OVER = 2_000_000
 
 def timeout() -> float:
     """Seconds a quick call (the inbox, which every push asks first) waits for an answer: a
-    link that accepts but never answers fails in seconds, not minutes (issue 39). A batch or
+    link that accepts but never answers fails in seconds, not minutes. A batch or
     a download, which the hosted site needs time to write or read, waits six times as long."""
     return float(settings.VENUE_TIMEOUT)
 
 
 def laptop() -> tuple[str, str]:
-    """This instance's id and name as a venue link knows it (issue 39: a link is bound to
+    """This instance's id and name as a venue link knows it (a link is bound to
     one laptop). The id is derived from this instance's secret key: the same after a restart
     or a restore from its own backup, another on any other instance."""
     digest = hmac.new(settings.SECRET_KEY.encode(), b"gibson venue laptop", hashlib.sha256)
@@ -152,7 +152,7 @@ def _call(
     headers = {}
     if data is not None and len(data) > GZIP_OVER:
         # a whole event sent again is megabytes of JSON: gzip keeps it under the hosted
-        # site's request limit (2.5 MB) for about ten times the games (issue 39)
+        # site's request limit (2.5 MB) for about ten times the games
         data, headers = gzip.compress(data, compresslevel=1), {"Content-Encoding": "gzip"}
     request = urllib.request.Request(
         url,
@@ -213,5 +213,5 @@ def settle_inbox(base: str, token: str, answers: dict[str, Any]) -> dict[str, An
 
 
 def fetch_copy(base: str, token: str) -> dict[str, Any]:
-    """What the hosted copy holds now (issue 39: compare, or bring it down)."""
+    """What the hosted copy holds now (compare, or bring it down)."""
     return _call(base, "copy/", token)

@@ -1,4 +1,4 @@
-"""Down (issue 23): what players sent to the hosted site, pulled and settled here.
+"""Down (venue mode): what players sent to the hosted site, pulled and settled here.
 
 Each item goes through the venue's own services: a result report through its self-entry
 service, as if the player had used a link of this instance (a director's entry still wins: a
@@ -161,7 +161,7 @@ def _settle_report(link: VenueTake, item: dict[str, Any]) -> tuple[str, str]:
 
 def _memory_key(item: dict[str, Any]) -> str:
     """What this laptop remembers a settled item by: the hosted site's id with its random key
-    (issue 39: a hosted site restored from a backup gives old ids to new reports; the id
+    (a hosted site restored from a backup gives old ids to new reports; the id
     alone would answer them from memory and enter nothing)."""
     return str(item.get("key") or item["id"])
 

@@ -84,7 +84,7 @@ def push(
         if link.diverged:  # the director has not chosen yet: nothing goes up, nothing comes
             raise _held(link)
         # players' reports queued on the hosted site first: what they record goes up below;
-        # the copy's position with them (issue 39): behind (restored) is resent, ahead with
+        # the copy's position with them: behind (restored) is resent, ahead with
         # changes this laptop never had waits for the director
         if pull and link.released is None:
             pulled, at = inbox.pull(link)
@@ -150,7 +150,7 @@ def _hosted_ahead(link: VenueTake, exc: ServiceError) -> Exception:
 
 
 def resolve(link: VenueTake, choice: str, actor: Any = None) -> list[str]:
-    """The director's choice after the two sides parted (issue 39): ``venue`` sends this
+    """The director's choice after the two sides parted: ``venue`` sends this
     laptop's state up whole (and pushes now), ``hosted`` brings the copy's state down.
     Returns what the losing side lost, as the console listed it."""
     from ..services.venue import conflict
@@ -183,7 +183,7 @@ def push_live() -> dict[str, dict[str, Any] | str]:
 
 
 def sync_in_background(every: float = 2.0) -> threading.Thread:
-    """The sync loop in a thread of the serving process (issue 39: ``serve_demo`` on a venue's
+    """The sync loop in a thread of the serving process (``serve_demo`` on a venue's
     laptop pushes by itself, no second terminal). Cheap when nothing is taken here: one query
     a turn; a tournament taken from the console later is pushed from its next turn."""
     from django.db import close_old_connections

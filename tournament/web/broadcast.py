@@ -1,4 +1,4 @@
-"""On screen (issue 37): overlays for a stream's browser sources and the commentators' page.
+"""On screen: overlays for a stream's browser sources and the commentators' page.
 
 Each overlay is a URL of its own (an OBS browser source: no sign-in, 1920x1080, a transparent
 page with opaque cards on it): the featured boards, a head-to-head card, a division's

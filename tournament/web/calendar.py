@@ -250,7 +250,7 @@ def contact(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournament/contact.html", context)
 
 
-# --- what if: a player's rating after the games they name (issue 36, item 5) ----------------
+# --- what if: a player's rating after the games they name -----------------------------------
 
 
 def _what_if_games(request: HttpRequest) -> list[tuple[int, int | None]]:

@@ -45,7 +45,7 @@ from .errors import busy_refusal
 from .forms.entries import EntryForm
 from .selfentry import _private
 
-# a check-in on a copy a venue runs (issue 23): the venue answers on the player's page
+# a check-in on a copy a venue runs (venue mode): the venue answers on the player's page
 SENT_TO_VENUE = gettext_lazy(
     "Your check-in is sent to the venue, which runs the event: this page shows its answer."
 )
@@ -208,7 +208,7 @@ def entries(request: HttpRequest, slug: str) -> HttpResponseBase:
         return _private(render(request, "entries/sent.html", context))
     if late:
         messages.warning(request, MAIL_LATE)
-    if online.status == OnlineEntry.Status.SENT:  # a venue runs the event (issue 23)
+    if online.status == OnlineEntry.Status.SENT:  # a venue runs the event (venue mode)
         messages.success(
             request,
             _(

@@ -15,7 +15,7 @@ header would only be noise.
 A player's page is the exception: a division has one per player, and a result changes them
 all (rank, estimate, chances), so keeping each for one second made the tier ask gunicorn for
 every card every second: 500 rebuilds a second at 500 players (30-60 ms each), more than two
-cores do, and the crowd waited seconds for cards (issue 40). A card is kept for
+cores do, and the crowd waited seconds for cards. A card is kept for
 ``players / CARD_REBUILDS_PER_SECOND`` seconds at most (at least one), each card expiring
 in its own turn (``expires_at``): a division's cards then cost about that many rebuilds a
 second, whatever the crowd, and a card shows a result within that many seconds (50 s at 500

@@ -1,6 +1,6 @@
 """The gate: a client already over a budget is refused before the site does any work for it.
 
-``bench_web.py --abuse`` (issue 19) found refusals that cost as much as answers: a refused
+``bench_web.py --abuse`` found refusals that cost as much as answers: a refused
 self-report ran sessions, CSRF, the entry's queries and SQLite's write lock (~26 ms), a
 refused API read ran authentication and content negotiation before DRF's throttle, a refused
 sign-in read the session and the form. With four sync workers, a script sending them as fast
@@ -19,7 +19,7 @@ Retry-After. Other requests (public pages, static files) pay nothing but a path 
 - ``self``: POSTs to a self-entry link, per token and minute; shut when the service refuses a
   report over the link's or the game's budget (malformed reports spend it too).
 - ``self-link``: every request to a self-entry link, its page and its refresh as well as its
-  POSTs (issue 31: one token reading its page over 8 connections took public standings from
+  POSTs (one token reading its page over 8 connections took public standings from
   728 to 28 req/s), per token and minute; shut here when the link sends more than
   ``SELF_REQUESTS_PER_MINUTE`` in a minute, whatever they are (counted before any query).
 - sign-in POSTs (/accounts/login/, /admin/login/), per client address: refused while the

@@ -138,11 +138,11 @@ def tournament_detail(request: HttpRequest, slug: str, version: Version | None) 
         "divisions": divisions,
         "directs": can_direct(request.user, tournament),  # offers the desk, changes nothing
         "keeps_score": can_keep_score(request.user, tournament),
-        # entries online and "who is here" (issue 22): the page links the entry lists when
+        # entries online and "who is here": the page links the entry lists when
         # the tournament takes entries; the count shows once anyone has checked in
         "takes_entries": EntryWindow.objects.filter(tournament=tournament).exists(),
         "who_is_here": checked_in_count(tournament),
-        # a copy run from a venue says so: which, what it last received, any rebase (issue 23)
+        # a copy run from a venue says so: which, what it last received, any rebase (venue mode)
         "replica": replica_note(tournament),
     }
     return render(request, "tournament/tournament.html", context)
@@ -251,7 +251,7 @@ def public_facts(version: Version, div: Division) -> DivisionFacts:
     """The division's facts exactly as its public pages cache them at ``version``: what a page
     without a viewer role of its own (a player's self-entry link) reads, so that it shares the
     one computation per change of the division with the standings and player pages instead
-    of ranking the division on every request (issue 31). ``div.tournament`` is read already."""
+    of ranking the division on every request. ``div.tournament`` is read already."""
     return _Page(None, version, div, role=PUBLIC).facts()
 
 

@@ -1,4 +1,4 @@
-"""The pairing-quality report of a round, public once the round is paired (issue 36).
+"""The pairing-quality report of a round, public once the round is paired.
 
 /t/SLUG/DIV/round/N/quality/: the independent checker's verdict on the round as stored
 (pairings.engine.checker: rules broken, warnings, each repeat by board), its win gaps (total

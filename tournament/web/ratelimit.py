@@ -1,7 +1,7 @@
 """Requests that cost seconds of a worker (PDFs, exports, pairing proposals), counted per address.
 
 One PDF of a big division or one pairing proposal keeps a worker busy for a second or more; a
-script asking for them in a loop made every other page wait (issue 19). Each client address
+script asking for them in a loop made every other page wait. Each client address
 (``tournament.throttle``, the one place every per-address limit asks, which also counts) gets
 ``GIBSON_HEAVY_RATE`` of them (default 60 a minute, plenty for directors at a venue sharing
 one address), then a 429 naming the limit and when to try again.

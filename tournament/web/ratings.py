@@ -180,7 +180,7 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             "list": lst,
             "rows": rows,
             # the rows as HTML built here: the template's loop over a hundred rows was half the
-            # page's time on a 30,000-player list (issue 36's 50 ms budget)
+            # page's time on a 30,000-player list (the rating page's 50 ms budget)
             "rows_html": mark_safe(  # noqa: S308 - every value is escaped by list_rows_html
                 list_rows_html(rows, reverse("players:search"), glicko)
             ),

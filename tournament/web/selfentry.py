@@ -137,7 +137,7 @@ class Card:
 def _card(entry: Entry) -> Card:
     """The player's rounds as the public player page shows them, and their standing, from the
     division's cached facts (one computation per change of the division for every page and
-    link): a link read flat out once ranked 500 players per request (issue 31)."""
+    link): a link read flat out once ranked 500 players per request."""
     div = entry.division
     version = tournament_version(div.tournament.slug)
     if version is None:  # the tournament was deleted meanwhile
@@ -424,7 +424,7 @@ def dispute(request: HttpRequest, token: str) -> HttpResponseBase:
 
 @require_POST
 def check_in(request: HttpRequest, token: str) -> HttpResponseBase:
-    """Check in from the scorecard's link (issue 22): the player is here for round 1."""
+    """Check in from the scorecard's link: the player is here for round 1."""
     entry = _entry(request, token)
     if isinstance(entry, HttpResponse):
         return entry

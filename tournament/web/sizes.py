@@ -1,6 +1,6 @@
 """Requests bigger than any upload the site takes are refused before their body is read.
 
-A 147 MB request took a worker to 1,143 MiB (issue 19): Django reads a form's body when CSRF
+A 147 MB request took a worker to 1,143 MiB: Django reads a form's body when CSRF
 protection looks for its token, before any view can check a size. This middleware, first
 after SecurityMiddleware, answers 413 from the declared Content-Length alone, naming the
 limit (``GIBSON_MAX_UPLOAD_MB``, the bytes of one upload with all its files, plus room for

@@ -41,7 +41,7 @@ public_patterns = (
         # the venue's TV and the strip (announcement, round clock) the public pages fetch
         path("t/<slug:slug>/screen/", venue.screen, name="screen"),
         path("t/<slug:slug>/screen/live/", venue.live_strip, name="screen_live"),
-        # entries online: the lists, the entry form (issue 22; tournament.web.entries)
+        # entries online: the lists, the entry form (tournament.web.entries)
         path("t/<slug:slug>/entries/", entries.entries, name="entries"),
         path("t/<slug:slug>/entries/resend/", entries.resend, name="entries_resend"),
         path("t/<slug:slug>/<str:division>/standings/", public.standings, name="standings"),
@@ -74,7 +74,7 @@ desk_patterns = (
     "desk",
 )
 
-# on screen (issue 37): overlays for a stream's browser sources and the commentators' page
+# on screen: overlays for a stream's browser sources and the commentators' page
 broadcast_patterns = (
     [
         path("", broadcast.commentators, name="commentators"),
@@ -99,7 +99,7 @@ urlpatterns = [
     path("t/<slug:slug>/console/", include("tournament.web.console.urls")),
     path("ratings/", include((ratings_pages.list_patterns, "ratings"))),
     path("players/", include((ratings_pages.player_patterns, "players"))),
-    # the events calendar, its iCalendar feeds and the directors' contact form (issue 36)
+    # the events calendar, its iCalendar feeds and the directors' contact form
     path("events/", include((calendar_pages.urlpatterns, "calendar"))),
     path("", include((calendar_pages.event_patterns, "event"))),
     path("", include((quality_pages.urlpatterns, "quality"))),

@@ -83,7 +83,7 @@ def bump_club_versions(
 def club_night_hook(tournament: Tournament | None, action: Action, obj: Any) -> None:
     """The two hooks above as one (registered in ``ClubsConfig.ready``): the tournament's
     night read once for both, so a write to a tournament that is no club night costs one
-    query here (issue 40, a result line's queries). The closed-night check comes first, so
+    query here (speed: a result line's queries). The closed-night check comes first, so
     a refused write bumps nothing."""
     night = _night_of(tournament) if tournament is not None and tournament.pk else None
     refuse_closed_night(tournament, action, obj, night=night)

@@ -1,4 +1,4 @@
-"""Calibration of prize chances, measured on the real events in fixtures/ (issue 21).
+"""Calibration of prize chances, measured on the real events in fixtures/.
 
 Replays each real division from rounds R-6, R-3 and R-1 and scores P(1st) and P(cash) against
 the real final standings (Brier score, log loss) for Gibson's simulation and two baselines

@@ -334,7 +334,7 @@ def _has_control_socket() -> bool:
 
 def _venue_sync(out: Any) -> None:
     """Venue mode: on a laptop holding a tournament taken from a hosted site, ``venue_sync``
-    runs beside gunicorn (issue 39: no second terminal); it is in this process group, so the
+    runs beside gunicorn (no second terminal); it is in this process group, so the
     terminal's Ctrl-C or the service manager's stop ends it with the server."""
     from tournament.models import VenueTake
 

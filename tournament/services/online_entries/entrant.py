@@ -426,7 +426,7 @@ def enter_from_hosted(
     notices_opt_in: bool = False,
     actor: Actor | str | Any | None = None,
 ) -> OnlineEntry:
-    """On a venue (issue 23): an online entry the hosted site queued, entered here under this
+    """On a venue (venue mode): an online entry the hosted site queued, entered here under this
     instance's own rules, as its entry form would have: the window as it stood when the
     entrant entered (``made``), the division's rule and band, round 1 not paired, one entry
     per player; then placed (in, or on the waiting list by the cap). Its e-mail was confirmed
@@ -488,7 +488,7 @@ def _room(division: Division) -> bool:
 
 def _place(online: OnlineEntry, actor: Actor | Any) -> None:
     """Into the division if there is room and no one is waiting ahead, else onto its list;
-    on a copy a venue runs (issue 23), sent to the venue, which places it by its own rules."""
+    on a copy a venue runs (venue mode), sent to the venue, which places it by its own rules."""
     link = held_by_venue(online.tournament)
     if link is not None:
         queue_online_entry(link, online, actor)
@@ -647,7 +647,7 @@ def _require_status(online: OnlineEntry, allowed: Any, what: str) -> None:
 @transaction.atomic
 def withdraw_entry(token: Any) -> OnlineEntry:
     """The entrant withdraws from their own link, before their division's round 1 is paired;
-    the first waiting entrant takes the place. On a copy a venue holds (issue 23) an entry
+    the first waiting entrant takes the place. On a copy a venue holds (venue mode) an entry
     the venue has (or will have: sent) is withdrawn there: the withdrawal is queued for it,
     and it closes up and promotes by its own rules."""
     online = _by_secret(token)
@@ -663,7 +663,7 @@ def withdraw_entry(token: Any) -> OnlineEntry:
 
 @transaction.atomic
 def withdraw_from_hosted(online: OnlineEntry, *, actor: Actor | str | Any | None = None) -> None:
-    """On a venue (issue 23): an entrant's withdrawal made on the hosted copy, applied under
+    """On a venue (venue mode): an entrant's withdrawal made on the hosted copy, applied under
     this instance's rules as their own link would (before round 1 is paired; the numbers
     close up and the first waiting entrant takes the place)."""
     _require_status(online, LIVE, "withdrawn")

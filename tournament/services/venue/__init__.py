@@ -1,4 +1,4 @@
-"""Venue mode (issue 23): one writer per tournament, and a hosted copy that follows the venue.
+"""Venue mode: one writer per tournament, and a hosted copy that follows the venue.
 
 A hosted director makes a venue link (``create_link``: a token shown once). The venue
 instance (a laptop at the venue) downloads the tournament with it (``take_state`` on the
@@ -23,7 +23,7 @@ round's rows on the wire, not 250 copies of a growing division. The log entry it
 written in the write's transaction, so a write confirmed at the venue is always either
 applied on the hosted site or still waiting in the log, whatever is killed when.
 
-When the two sides disagree (either was restored from an older backup; issue 39): every
+When the two sides disagree (either was restored from an older backup): every
 push starts from the copy's position (``check_position``). A copy behind this log gets the
 whole tournament as a *rebase* (``_log_rebase``), which it applies over whatever it holds and
 audits as ``venue_rebase``; its pages say so (``tournament.selectors.replica_note``). A copy

@@ -88,7 +88,7 @@ def venue_hook(tournament: Tournament | None, action: Action, obj: Any) -> None:
         and tournament is not None
         and held_by_venue(tournament) is not None
     ):
-        return  # an entrant's entry on the copy, queued for the venue (issue 23, down)
+        return  # an entrant's entry on the copy, queued for the venue (venue mode, down)
     if tournament is not None and tournament.pk:
         facts = authority_facts(tournament.pk)  # one query for the check and the log
         check_authority(tournament, facts=facts)

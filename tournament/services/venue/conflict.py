@@ -1,4 +1,4 @@
-"""Venue mode when the two sides parted (issue 39): the laptop was restored from an older
+"""Venue mode when the two sides parted: the laptop was restored from an older
 backup, so the hosted copy holds changes this laptop never had.
 
 Nothing is pushed until the director chooses, with both sides shown (``compare``: what the

@@ -85,7 +85,7 @@ def _laptop_words(link: VenueLink) -> dict[str, str]:
 
 
 def check_laptop(link: VenueLink, laptop: tuple[str, str] | None) -> None:
-    """One laptop per link (issue 39): the first laptop that takes it (or, for a link taken
+    """One laptop per link: the first laptop that takes it (or, for a link taken
     before links were bound, pushes to it) holds it; any other is refused naming that one,
     until a director moves the link (``move_link``). Call inside the link's lock."""
     laptop_id, name = laptop or ("", "")
@@ -153,7 +153,7 @@ def take_state(token: Any, laptop: tuple[str, str] | None = None) -> dict[str, A
 
 def copy_state(token: Any, laptop: tuple[str, str] | None = None) -> dict[str, Any]:
     """What this copy holds now, for the laptop bound to the link: to show the director what
-    a resend would remove, or to bring the copy's newer state down (issue 39). A read."""
+    a resend would remove, or to bring the copy's newer state down. A read."""
     link = link_for_token(token)
     check_laptop(link, laptop)
     _heard_from(link)
@@ -205,7 +205,7 @@ def _hosted_resolver(tournament: Tournament) -> Any:
     ours = set(
         Entry.objects.filter(division__tournament=tournament).values_list("player_id", flat=True)
     )
-    # and the entrants whose online entries this copy queued for the venue (issue 23, down)
+    # and the entrants whose online entries this copy queued for the venue (venue mode, down)
     ours.update(
         OnlineEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
     )
@@ -251,7 +251,7 @@ def apply_push(token: Any, payload: Any, laptop: tuple[str, str] | None = None) 
     that starts past it (``after`` > last applied: the copy was restored from an older backup)
     is refused naming where to resume. Nothing is written on any refusal.
 
-    Each change has a key (issue 39): a batch that overlaps the last change this copy applied
+    Each change has a key: a batch that overlaps the last change this copy applied
     must carry that change under the same key, else the laptop's log is not the one this
     copy followed (it was restored from an older backup and wrote new changes under the
     same numbers) and it is refused as ``venue_diverged`` (a rebase, the director's choice,

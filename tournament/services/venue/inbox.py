@@ -62,7 +62,7 @@ def inbox_for(token: Any, laptop: tuple[str, str] | None = None) -> dict[str, An
     """The venue's pull: what is still waiting for it (reports, entries, check-ins), oldest
     first. A player is named by this site's id too, which the venue's pushes use back. With
     this copy's position in the venue's change log: the laptop checks it at every push, even
-    one with nothing to send (issue 39: a copy restored from a backup is resent what it
+    one with nothing to send (a copy restored from a backup is resent what it
     lacks)."""
     link = link_for_token(token)
     if laptop and laptop[0] and not link.laptop_id:  # (binding: under the link's lock)

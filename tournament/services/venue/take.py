@@ -85,7 +85,7 @@ def take_tournament(
 
 def _set_aside_handed_back(slug: str) -> None:
     """A copy of ``slug`` here that was handed back or whose link was revoked is kept under
-    another address, so this laptop can take the tournament again with a new link (issue 39);
+    another address, so this laptop can take the tournament again with a new link;
     a copy still held here is refused by the caller."""
     old = Tournament.objects.filter(slug=slug, venue_take__released__isnull=False).first()
     if old is None:
@@ -206,7 +206,7 @@ def hosted_ahead(take: VenueTake, applied: int) -> ServiceError:
 
 def agrees(take: VenueTake, applied: int, key: Any) -> bool:
     """Whether the hosted copy, at change ``applied`` under ``key``, followed this laptop's
-    own log (issue 39). Not when this laptop never had that change (it was restored from an
+    own log. Not when this laptop never had that change (it was restored from an
     older backup) or had another under that number; a copy that names no key (an older
     site) is judged by the number alone."""
     if applied <= 0:
@@ -259,7 +259,7 @@ CLOCK_WORDS = "This laptop's clock is"
 
 
 def _check_clock(take: VenueTake, theirs: Any) -> None:
-    """Warn when this laptop's clock is far off the hosted site's (issue 39): every result,
+    """Warn when this laptop's clock is far off the hosted site's: every result,
     check-in and notice is stamped with it, and the round clock counts down by it."""
     try:
         there = datetime.fromisoformat(str(theirs))
@@ -281,8 +281,8 @@ def _check_clock(take: VenueTake, theirs: Any) -> None:
 
 
 def check_position(take: VenueTake, at: dict[str, Any]) -> VenueTake:
-    """Every push, even one with nothing to send, starts here with the copy's position
-    (issue 39). Behind this log (restored from an older backup): the whole event goes again
+    """Every push, even one with nothing to send, starts here with the copy's position.
+    Behind this log (restored from an older backup): the whole event goes again
     as a rebase, and the laptop says so. Ahead with this log's own changes (an answer lost
     on the way): confirmed. Holding changes this laptop never had: ``venue_hosted_ahead``."""
     _check_clock(take, at.get("now"))

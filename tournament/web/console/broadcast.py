@@ -1,4 +1,4 @@
-"""Console: the featured boards the stream's overlays show (issue 37).
+"""Console: the featured boards the stream's overlays show.
 
 One line on the console's home, such as ``A 1, A 2, B 1`` (division, board; in the order the
 overlays number them), sent to ``services.broadcast.feature_boards``: audited, refused in

@@ -174,7 +174,7 @@ def division_home(request: HttpRequest, tournament: Tournament, division: str) -
         "report_url": directs and reverse("desk:report", args=(slug, div.slug)),
         "scored": summary["scored"],
         "rounds": range(1, paired + 1),
-        **clock_panel(request, tournament, div),  # the round clock (issue 22)
+        **clock_panel(request, tournament, div),  # the round clock
     }
     return render(request, "console/division.html", context)
 

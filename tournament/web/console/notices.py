@@ -1,4 +1,4 @@
-"""Console: a tournament's e-mail notices (issue 22, item 3).
+"""Console: a tournament's e-mail notices.
 
 Its directors see who subscribed (names, and an address only where the player shared it with
 them: tournament.access.contact_visible; never on a public page), add an entrant at the
@@ -55,7 +55,7 @@ def _page(
         "log": log,
         "failed": sum(1 for n in log if n.state == Notice.State.FAILED),
         "queued": sum(1 for n in log if n.state == Notice.State.QUEUED),
-        # a venue's laptop (issue 23) holds its notices until the link is up
+        # a venue's laptop (venue mode) holds its notices until the link is up
         "at_venue": VenueTake.objects.filter(tournament=tournament, released__isnull=True).exists(),
         "results_sent": results_sent.order_by("-created").first(),
         "results_count": results_sent.count(),

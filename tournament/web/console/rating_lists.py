@@ -1,7 +1,7 @@
 """/console/rating-lists/: open a rating list and load its starting ratings, without the admin.
 
 A director seeding an event from NASPA's ratings file needs a list to hold them; before this
-page only the admin could open one (issue 31). Opening is a site administrator's right
+page only the admin could open one. Opening is a site administrator's right
 (``ratings.add_ratinglist``: superusers, or an account granted it), and the opener becomes the
 list's first officer; loading starting ratings is each list's officers' (the same services as
 ``manage.py import_ratings``, audited). Everyone signed in sees the lists they keep.

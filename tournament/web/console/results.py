@@ -318,7 +318,7 @@ def _answer(
 ) -> HttpResponse:
     """The answer to a line, a correction or a settled dispute.
 
-    Without JavaScript: the whole page. For htmx, only what the line changed (issue 24, "a
+    Without JavaScript: the whole page. For htmx, only what the line changed ("a
     light desk"): the answer (echo or refusal) swapped in place, and out of band the round's
     counter, the next step, the rows of ``players``' games (the game typed, or the one a
     refusal names), the rows written at another desk since the page's mark

@@ -1,4 +1,4 @@
-"""Console: venue mode (issue 23), one page for both sides of the link.
+"""Console: venue mode, one page for both sides of the link.
 
 On the hosted site a director hands the tournament to a venue (the token is shown once, here)
 and takes it back; the page says what the copy last received and when the venue's state
