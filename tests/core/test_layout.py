@@ -6,7 +6,7 @@ part of the test command, shows that it does catch an upward import, computes th
 among the project's modules (there must be none), checks that every file the code, the
 docs and the README point at is in the repository, and holds three ratchets: functions over 80
 lines, source files over 900 lines and hand-written ``except ServiceError`` blocks in the faces
-may only get fewer.
+may only get fewer; and app code cites no issue number (a clone has no issue tracker).
 """
 
 from __future__ import annotations
@@ -465,3 +465,52 @@ def test_the_refusal_block_count_sees_every_spelling(tmp_path):
         "# except ServiceError in a comment\n"
     )
     assert refusal_blocks([probe]) == {str(probe): 2}
+
+
+# App code names the concept, never an issue number: a clone has no issue tracker, so
+# "(issue 23)" tells its reader nothing where "(venue mode)" tells them where to look. Tests and
+# migrations (history) may keep theirs.
+ISSUE_NUMBER = re.compile(r"issue ?#?[0-9]+", re.IGNORECASE)
+
+
+def _app_files() -> list[Path]:
+    assets = [
+        path
+        for folder in ("templates", "tournament/static")
+        for path in sorted((REPO / folder).rglob("*"))
+        if path.suffix in (".html", ".js")
+    ]
+    return _source_files() + assets
+
+
+def issue_numbers(paths: list[Path]) -> list[str]:
+    """``path:line text`` of every line that cites an issue number."""
+    found = []
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if ISSUE_NUMBER.search(line):
+                rel = path.relative_to(REPO) if path.is_relative_to(REPO) else path.name
+                found.append(f"{rel}:{number} {line.strip()}")
+    return found
+
+
+def test_app_code_cites_no_issue_number():
+    found = issue_numbers(_app_files())
+    assert not found, (
+        f"{len(found)} lines of app code cite an issue number a clone cannot follow: "
+        "say the concept or the reason in words\n" + "\n".join(found)
+    )
+
+
+def test_the_issue_number_scan_sees_every_spelling(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "# venue mode (issue 23)\n# Issue #40: speed\n# see issue12\n# the issue is clear\n"
+    )
+    assert issue_numbers([probe]) == [
+        "probe.py:1 # venue mode (issue 23)",
+        "probe.py:2 # Issue #40: speed",
+        "probe.py:3 # see issue12",
+    ]
+    assert _app_files(), "the scan found no app files"
+    assert any(path.suffix == ".html" for path in _app_files())
