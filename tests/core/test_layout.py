@@ -480,7 +480,9 @@ def _app_files() -> list[Path]:
         for path in sorted((REPO / folder).rglob("*"))
         if path.suffix in (".html", ".js")
     ]
-    return _source_files() + assets
+    # the manual and the README are read by people with a clone and no tracker too
+    manual = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    return _source_files() + assets + manual
 
 
 def issue_numbers(paths: list[Path]) -> list[str]:
