@@ -234,23 +234,24 @@ def test_public_pages_come_from_the_tier_and_a_result_shows_within_a_second(fron
         assert written.status == 201, written.text
         since = time.monotonic()
         seen = []
-        longest = 0.0  # the longest answer: the one that waited for the new version's build
+        asked_app = None  # when the tier first went back to gunicorn for the new version
         while True:
-            asked = time.monotonic()
             page = front.request(STANDINGS)
-            longest = max(longest, time.monotonic() - asked)
+            if asked_app is None and (page.cache != "HIT" or spread in page.text):
+                asked_app = time.monotonic() - since
             if spread in page.text:
                 break
             seen.append(page.cache)
             assert time.monotonic() - since < 10, f"{spread} not shown after 10 s: {seen}"
             time.sleep(0.02)
-        waits.append((time.monotonic() - since, longest))
-        assert {"HIT", "STALE", "UPDATING"} & set(seen) or waits[-1][0] < 0.1  # the tier answered
-    # kept to the end of the second it was made in, then asked for again: at most a second,
-    # plus the one page build the new version costs. The build is the machine's (seconds on a
-    # busy one); the keep is the tier's, and is what is judged
-    print(f"result shown through the tier after (wait, longest answer) {waits} s")
-    assert max(wait - build for wait, build in waits) < 1.5, waits
+        waits.append((round(asked_app, 3), round(time.monotonic() - since, 3)))
+        assert {"HIT", "STALE", "UPDATING"} & set(seen) or waits[-1][1] < 0.1  # the tier answered
+    # the page is kept to the end of the second it was made in, then the tier asks gunicorn
+    # again: within a second (and a little) of the result. Then the new version's build,
+    # which is the machine's speed (half a second on a busy one, STALE answers meanwhile),
+    # not the tier's: the wait until it shows is printed, not judged
+    print(f"result: tier back to gunicorn, shown (s): {waits}")
+    assert max(asked for asked, _shown in waits) < 1.5, waits
 
 
 def test_each_language_has_its_own_copy_in_the_tier(front):
