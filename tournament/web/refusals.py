@@ -28,6 +28,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournament.errors import ServiceError
 from tournament.refusals import refusal_status
@@ -38,21 +39,20 @@ from .errors import wants_json
 REGION = "#refusal"
 
 
+# the refusal page's heading for each status class; any other status is bad input
+HEADINGS = {
+    404: gettext_lazy("Not found"),
+    403: gettext_lazy("Not allowed"),
+    409: gettext_lazy("Not possible now"),
+    429: gettext_lazy("Too many attempts"),
+    503: gettext_lazy("The database is busy"),
+    507: gettext_lazy("The server's disk is full"),
+}
+
+
 def heading(status: int) -> str:
     """The refusal page's heading for a status class."""
-    if status == 404:
-        return _("Not found")
-    if status == 403:
-        return _("Not allowed")
-    if status == 409:
-        return _("Not possible now")
-    if status == 429:
-        return _("Too many attempts")
-    if status == 503:
-        return _("The database is busy")
-    if status == 507:
-        return _("The server's disk is full")
-    return _("That did not work")
+    return str(HEADINGS.get(status, _("That did not work")))
 
 
 def back_link(request: HttpRequest) -> str:
