@@ -276,7 +276,7 @@ AXES_FAILURE_LIMIT = 10
 # sign-ins in a window of SIGN_IN_WINDOW_SECONDS lock that address out until the window ends
 # (a venue's players share an address, so the number is generous).
 SIGN_IN_FAILURES_PER_ADDRESS = int(os.environ.get("GIBSON_SIGN_IN_FAILURES_PER_ADDRESS", "30"))
-SIGN_IN_WINDOW_SECONDS = 300
+SIGN_IN_WINDOW_SECONDS = _env_int("GIBSON_SIGN_IN_WINDOW_SECONDS", 300, minimum=60)
 # ... and at most SIGN_IN_FAILURES_PER_MINUTE of them in one minute: each wrong password costs
 # a password hash (~0.4 s of a core), so a flood of made-up names checks at most this many a
 # minute; later tries are refused before the session or the form is read (tournament.web.gate).
