@@ -271,6 +271,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "tournament.scoreline",
         "tournament.clock",
         "tournament.namesearch",
+        "tournament.turns",
     ),
     "base": (
         "tournament.models",

@@ -46,7 +46,7 @@ pytestmark = [
 SLUG, DRAFT = "front-open", "hidden-draft"
 STANDINGS = f"/t/{SLUG}/a/standings/"
 API = f"/api/v1/tournaments/{SLUG}/divisions/a/"
-BIG = 40  # players in division b: their cards are kept 4 s (CARD_REBUILDS_PER_SECOND 10)
+BIG = 40  # players in division b: their cards come round every 4 s (tournament/turns.py)
 DIRECTOR, PASSWORD = "frontdirector", "pw-long-enough-1"
 SIGNED_IN = 'id="my-clubs-link"'  # in the page's menu for a signed-in user only
 ANON_RATE = 5  # anonymous API reads per minute and address, for the gate's test
@@ -75,6 +75,7 @@ SETUP = textwrap.dedent(
         big, [services.NewEntry(name=f"Card{n}, Big", rating=1500) for n in range(1, 41)],
         actor="setup",
     )
+    save_round_pairings(big, 1, [PlannedGame(i, i + 1) for i in range(1, 41, 2)])
     draft = services.create_tournament(name="Hidden Draft", slug="hidden-draft", published=False)
     dd = services.create_division(draft, name="A", rounds=2)
     services.register_player(dd, name="Secretname, Sam", rating=1500)
@@ -137,10 +138,10 @@ class Front:
         finally:
             conn.close()
 
-    def record(self, player: int, score: int, opp: int) -> Answer:
+    def record(self, player: int, score: int, opp: int, division: str = "a") -> Answer:
         body = json.dumps({"round": 1, "player": player, "score": score, "opp_score": opp})
         return self.request(
-            API + "results/",
+            f"/api/v1/tournaments/{SLUG}/divisions/{division}/results/",
             method="POST",
             body=body.encode(),
             headers={"Authorization": f"Token {self.token}", "Content-Type": "application/json"},
@@ -357,28 +358,41 @@ def test_the_live_stream_passes_through_the_tier_at_once(front):
     assert front.request(f"/t/{DRAFT}/live/").status == 404  # a draft is not streamed
 
 
-def test_a_big_divisions_cards_are_asked_for_a_few_a_second(front):
+def test_a_big_divisions_cards_are_refreshed_in_turn_and_no_visitor_waits(front):
     """Issue 40: kept one second each, a division's player pages were all asked of gunicorn
-    again every second while a crowd read them (500 rebuilds a second at 500 players, and
-    the cards answered 14 a second through the tier). A card is now kept ``players / 10``
-    seconds at most, in its own turn: sweeping division b's 40 cards for 4 s, about 10 a
-    second reach gunicorn (STALE: one background update each; EXPIRED/MISS), not 40."""
+    again every second while a crowd read them; kept ``players / 10`` seconds in turns, the
+    visitor who found a card expired started its update, and nginx held that visitor's
+    connection until gunicorn answered (p99 0.6-0.8 s at 500 players). Now the tier's
+    refresher asks for each card at its turn, in the variants visitors read: after a result,
+    division b's 40 cards all change within their 4 s turn (and a little), about ten a
+    second, while every visitor's request is answered from the tier."""
     cards = [f"/t/{SLUG}/b/player/{n}/" for n in range(1, BIG + 1)]
-    for path in cards:  # every card in the tier
+    for path in cards:  # every card in the tier, and this variant learnt by the refresher
         assert front.request(path).status == 200, path
-    asked: list[str] = []
-    sweeps = 0
+    time.sleep(1.2)  # the refresher reads what visitors waited for once a second
+    before = {path: front.request(path).headers["etag"] for path in cards}
+    written = front.record(1, 412, 398, division="b")
+    assert written.status == 201, written.text
     began = time.monotonic()
-    while time.monotonic() - began < 4.0:
-        asked += [front.request(path).cache for path in cards]
-        sweeps += 1
-    seconds = time.monotonic() - began
-    to_app = sum(c in ("STALE", "EXPIRED", "MISS", "REVALIDATED") for c in asked)
-    print(f"{sweeps} sweeps of {BIG} cards in {seconds:.1f} s: {to_app} reached gunicorn")
-    assert sweeps >= 4, "each card asked at least once a second"
-    # one a second each would be BIG * seconds; ten a second is BIG * seconds / 4
-    assert to_app <= BIG * seconds / 2, (to_app, sweeps, seconds)
-    assert to_app >= 1  # the cards are still asked for again: a result shows within 4 s
+    asked: list[str] = []
+    changed: dict[str, float] = {}
+    while len(changed) < BIG and time.monotonic() - began < 10:
+        for path in cards:
+            answer = front.request(path)
+            asked.append(answer.cache)
+            if path not in changed and answer.headers["etag"] != before[path]:
+                changed[path] = time.monotonic() - began
+    to_app = sum(c != "HIT" for c in asked)
+    print(
+        f"{len(asked)} card requests: {to_app} reached gunicorn; each card changed within "
+        f"{max(changed.values(), default=0):.1f} s, {len(changed)} of {BIG}"
+    )
+    assert len(changed) == BIG, sorted(set(cards) - set(changed))
+    # the turns: about a quarter of the cards a second, not all at once
+    assert sum(t < 1.0 for t in changed.values()) <= BIG // 2, sorted(changed.values())
+    # answered from the tier; a busy machine's refresher may fall a second behind now and
+    # then, and a card that expires meanwhile is updated by a visitor's request, as before
+    assert to_app <= len(asked) // 20, (to_app, len(asked))
 
 
 def _keep_alive_times(front: Front, path: str, headers: dict[str, str], n: int) -> list[float]:
@@ -496,7 +510,10 @@ def test_restore_empties_the_tier(front, tmp_path):
     assert front.cached_files()
     done = front.manage("restore", str(backup), "--yes")
     assert done.returncode == 0, done.stderr
-    assert front.cached_files() == []
+    # emptied; only the refresher may have asked for a player's page since, of the restored
+    # data (each file begins with nginx's "KEY: ..." line)
+    kept = [f.read_bytes()[:4096] for f in front.cached_files()]
+    assert [k for k in kept if not re.search(rb"KEY: [^\n]*/player/[0-9]+/", k)] == []
     page = front.request(STANDINGS)
     assert page.cache == "MISS" and "+423" not in page.text
 

@@ -13,6 +13,7 @@ from django.test import RequestFactory, override_settings
 
 from tests.conftest import REPO
 from tournament.management import front
+from tournament.turns import due_numbers
 from tournament.web.front import HEADER, FrontCacheMark, expires_at, shareable
 
 from .conftest import clean_env, free_port
@@ -30,13 +31,32 @@ def test_the_configuration_keeps_only_anonymous_public_answers(tmp_path, setting
     # stored; an answer marked private or setting a cookie: never stored
     assert '"~(^|;)\\s*(messages|sessionid)=" 1;' in text
     assert '"~(^|;)\\s*(csrftoken|messages|sessionid)=" 1;' in text
-    assert "proxy_cache_bypass $gibson_signed_in $http_authorization;" in text
+    assert "proxy_cache_bypass $gibson_signed_in $http_authorization $gibson_refresh;" in text
     assert "$gibson_cookie $http_authorization $gibson_not_public" in text
     assert "$upstream_http_set_cookie" in text
     assert '"~*(private|no-store|no-cache)" 1;' in text
     # nothing kept by a default lifetime: only what the app marks (X-Accel-Expires)
     assert "proxy_cache_valid" not in text
     assert "proxy_cache_use_stale updating;" in text and "proxy_cache_lock on;" in text
+
+
+def test_only_this_runs_refresher_token_bypasses_the_cache(tmp_path, settings):
+    """The card refresher's requests bypass nginx's copy (and replace it) with this run's
+    token; without one, or with anything that is not a token of ours, no header does. The
+    token is never passed on to the app, and the cards visitors waited for are logged for
+    the refresher, with the parts of the key it must send."""
+    settings.DATA_DIR = tmp_path
+    token = "0123456789abcdef" * 2
+    paths = front.front_paths(tmp_path)
+    text = front.render_config("0.0.0.0:8080", "127.0.0.1:8000", paths, refresh_token=token)
+    block = text[text.index("map $http_x_gibson_refresh") :].split("}", 1)[0]
+    assert block.split("{", 1)[1].split() == ["default", "0;", f'"{token}"', "1;"]
+    assert 'proxy_set_header X-Gibson-Refresh "";' in text
+    assert f"access_log {paths.cards_log} gibson_cards if=$gibson_card_asked;" in text
+    for bad in ("", "short", 'x" 1; "', token.upper()):
+        text = front.render_config("0.0.0.0:8080", "127.0.0.1:8000", paths, refresh_token=bad)
+        block = text[text.index("map $http_x_gibson_refresh") :].split("}", 1)[0]
+        assert block.split("{", 1)[1].split() == ["default", "0;"], bad
 
 
 def test_the_cache_key_holds_the_language_the_app_will_answer_in(tmp_path, settings):
@@ -149,9 +169,10 @@ def test_only_answers_made_for_everyone_are_marked_for_the_tier():
 
 
 def test_a_cards_keep_grows_with_its_division_and_cards_expire_in_turn(monkeypatch):
-    """Issue 40: a player's page is kept ``players / 10`` seconds at most, each card in its
-    own turn (so the tier asks gunicorn for about 10 cards a second, evenly); every other
-    answer to the end of its second."""
+    """Issue 40: a player's page comes round every ``players / 10`` seconds, each card in its
+    own turn (so the tier asks gunicorn for about 10 cards a second, evenly), and is kept one
+    turn more (the refresher replaces it at the next); every other answer to the end of its
+    second."""
     from types import SimpleNamespace
 
     from tournament.web import front as mark
@@ -164,10 +185,15 @@ def test_a_cards_keep_grows_with_its_division_and_cards_expire_in_turn(monkeypat
         monkeypatch.setattr(mark, "division_size", lambda slug, division, n=players: n)
         assert expires_at(request("public:standings"), 1000) == 1000
         ends = [expires_at(request("public:player", str(n)), 1000) for n in range(1, players + 1)]
-        assert all(1000 <= e <= 1000 + keep - 1 for e in ends), (players, ends)
-        per_second = [ends.count(second) for second in range(1000, 1000 + keep)]
+        # kept to the end of its next turn but one: the refresher asks at the next
+        assert all(1000 + keep <= e <= 1000 + 2 * keep - 1 for e in ends), (players, ends)
+        per_second = [ends.count(second) for second in range(1000 + keep, 1000 + 2 * keep)]
         assert max(per_second) - min(per_second) <= 1, (players, per_second)  # evenly
-        assert expires_at(request("public:player", "x"), 1000) <= 1000 + keep - 1
+        assert expires_at(request("public:player", "x"), 1000) <= 1000 + 2 * keep - 1
+        # the refresher's turns are the same turns
+        for n in range(1, players + 1):
+            turn = next(s for s in range(1000, 1000 + keep) if n in due_numbers([n], s, keep))
+            assert expires_at(request("public:player", str(n)), turn) == turn + keep
 
 
 def test_without_the_tier_the_mark_is_not_used():

@@ -14,7 +14,8 @@ the same bytes as a file some 25 times faster. So nginx:
 - stores only what the app marks public: gunicorn, told by ``GIBSON_FRONT_CACHE=1``, puts
   ``X-Accel-Expires: @<this second>`` on those answers (tournament/web/front.py), so a page is
   kept to the end of the second it was made in and a result shows through the tier within a
-  second (a player's page in a big division longer, in its own turn: tournament/web/front.py).
+  second (a player's page in a big division longer, in its own turn: tournament/web/front.py,
+  and asked for again at that turn by the tier's own refresher: front_refresh.py).
   After that the page is asked for again with its ETag (one small query when nothing
   changed) while the others are still answered from the old copy (one request per page at a
   time reaches gunicorn, whatever the crowd);
@@ -50,6 +51,8 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management import CommandError
+
+from .front_refresh import CardRefresher
 
 FRONT_DIR = "front"
 # Where Debian and most distributions install nginx when /usr/sbin is not on PATH.
@@ -103,6 +106,11 @@ class FrontPaths:
     @property
     def error_log(self) -> Path:
         return self.root / "error.log"
+
+    @property
+    def cards_log(self) -> Path:
+        """The players' pages visitors had to wait for, read by the card refresher."""
+        return self.root / "cards.log"
 
 
 def front_paths(data_dir: Path | None = None) -> FrontPaths:
@@ -238,6 +246,20 @@ http {{
         default 0;
         {any_auth} 1;
     }}
+    # the card refresher's requests (this run's token, front_refresh.py): never answered from
+    # the cache, and what they fetch replaces the kept copy under the visitors' key
+    map $http_x_gibson_refresh $gibson_refresh {{
+        default 0;
+{refresh_entry}
+    }}
+    # a player's page a visitor's request had to ask gunicorn for: its key's parts, for the
+    # refresher to ask for that variant of the tournament's cards from then on
+    map "$upstream_cache_status $status $uri" $gibson_card_asked {{
+        default 0;
+        "~^(MISS|EXPIRED|STALE|REVALIDATED) 200 /t/[^/]+/[^/]+/player/[0-9]+/$" 1;
+    }}
+    log_format gibson_cards
+        "$http_host\t$gibson_gzip\t$gibson_lang_cookie\t$gibson_lang_accept\t$uri";
     # an answer the app did not make for everyone
     map $upstream_http_cache_control $gibson_not_public {{
         default 0;
@@ -269,6 +291,7 @@ http {{
 {desk_upstream}
     server {{
         listen {listen} backlog=4096;
+        access_log {paths.cards_log} gibson_cards if=$gibson_card_asked;
 
         # Answers passed from the app or kept in the cache go out without TCP_CORK: with
         # it, a kept answer of some sizes (100 KB: tourney.js of 500 players, the manual's
@@ -302,6 +325,7 @@ http {{
         proxy_set_header X-Forwarded-Proto $scheme;
         proxy_set_header Accept-Encoding $gibson_gzip;
         proxy_set_header Accept-Language $gibson_lang_accept;
+        proxy_set_header X-Gibson-Refresh "";
         proxy_read_timeout 120s;
         proxy_buffers 16 64k;
 
@@ -309,7 +333,7 @@ http {{
         proxy_cache_key "$scheme|$http_host|$request_uri|$gibson_gzip$gibson_lang_key";
         proxy_cache_methods GET HEAD;
         proxy_ignore_headers Vary;
-        proxy_cache_bypass $gibson_signed_in $http_authorization;
+        proxy_cache_bypass $gibson_signed_in $http_authorization $gibson_refresh;
         proxy_no_cache $gibson_cookie $http_authorization $gibson_not_public
                        $upstream_http_set_cookie;
         proxy_cache_revalidate on;
@@ -378,11 +402,13 @@ def render_config(
     paths: FrontPaths | None = None,
     stream: str | None = None,
     desk: str | None = None,
+    refresh_token: str = "",
 ) -> str:
     """nginx.conf for the tier listening on ``front`` and passing to gunicorn on ``upstream``
     (both HOST:PORT), ``/t/SLUG/live/`` to the live stream on ``stream`` if given, and with
     ``desk`` (the desk pool's HOST:PORT) the console and the API's writes to that pool.
-    Everything nginx writes stays under ``paths.root``."""
+    Everything nginx writes stays under ``paths.root``. ``refresh_token``: the card
+    refresher's secret for this run (none: no request bypasses the cache that way)."""
     paths = paths or front_paths()
     stream_upstream, stream_location = _stream_blocks(stream) if stream else ("", "")
     desk_upstream, desk_routes = _desk_blocks(desk) if desk else ("", "")
@@ -414,6 +440,10 @@ def render_config(
         desk_upstream=desk_upstream,
         desk_routes=desk_routes,
         language_maps=_language_maps(),
+        # no token (or not one of ours): no request bypasses the cache that way
+        refresh_entry=(
+            f'        "{refresh_token}" 1;' if re.fullmatch(r"[0-9a-f]{32,}", refresh_token) else ""
+        ),
     )
 
 
@@ -423,12 +453,15 @@ def write_config(
     paths: FrontPaths | None = None,
     stream: str | None = None,
     desk: str | None = None,
+    refresh_token: str = "",
 ) -> FrontPaths:
     """Write nginx.conf and make the folders nginx needs; returns the paths."""
     paths = paths or front_paths()
     for folder in (paths.root, paths.cache, paths.temp):
         folder.mkdir(parents=True, exist_ok=True)
-    paths.conf.write_text(render_config(front, upstream, paths, stream, desk), encoding="utf-8")
+    paths.conf.write_text(
+        render_config(front, upstream, paths, stream, desk, refresh_token), encoding="utf-8"
+    )
     return paths
 
 
@@ -536,12 +569,14 @@ def supervise(
     app_nice: int = 0,
     stream: list[str] | None = None,
     desk: list[str] | None = None,
+    refresher: CardRefresher | None = None,
 ) -> int:
     """Run gunicorn (at ``app_nice``), the desk's own gunicorn if given (``desk``, at full
     priority: the desk never waits for the crowd), the live stream if given and nginx if
-    given, until a stop signal (SIGTERM, SIGINT, SIGHUP) or until one ends; then stop the
-    others (gunicorn finishes requests in flight, nginx its answers). Exit status 0 after a
-    stop signal, 1 when a server ended by itself."""
+    given (with the card refresher's thread once nginx runs, if given), until a stop signal
+    (SIGTERM, SIGINT, SIGHUP) or until one ends; then stop the others (gunicorn finishes
+    requests in flight, nginx its answers). Exit status 0 after a stop signal, 1 when a
+    server ended by itself."""
     stopping: list[int] = []
 
     def on_signal(signum: int, _frame: object) -> None:
@@ -564,6 +599,8 @@ def supervise(
             _wait_listening(argv[argv.index("--bind") + 1], procs[name], stopping)
         if nginx is not None:
             procs["nginx"] = _start(nginx)
+            if refresher is not None:
+                refresher.start()
     except BaseException:
         for proc in procs.values():
             _stop(proc, signal.SIGTERM, 30)
@@ -577,6 +614,8 @@ def supervise(
                     break
             time.sleep(0.2)
     finally:
+        if refresher is not None:
+            refresher.stop()
         if "nginx" in procs:
             _stop(procs["nginx"], signal.SIGQUIT, 20)  # graceful: answers in flight are sent
         if "stream" in procs:

@@ -15,16 +15,18 @@ header would only be noise.
 A player's page is the exception: a division has one per player, and a result changes them
 all (rank, estimate, chances), so keeping each for one second made the tier ask gunicorn for
 every card every second: 500 rebuilds a second at 500 players (30-60 ms each), more than two
-cores do, and the crowd waited seconds for cards. A card is kept for
-``players / CARD_REBUILDS_PER_SECOND`` seconds at most (at least one), each card expiring
-in its own turn (``expires_at``): a division's cards then cost about that many rebuilds a
-second, whatever the crowd, and a card shows a result within that many seconds (50 s at 500
-players; 2 s at 20). Standings, rounds and feeds keep their one second.
+cores do, and the crowd waited seconds for cards. A card's keep is
+``players / CARD_REBUILDS_PER_SECOND`` seconds (at least one), each card in its own turn
+(``expires_at``): a division's cards then cost about that many rebuilds a second, whatever
+the crowd, and a card shows a result within that many seconds (50 s at 500 players; 2 s at
+20). ``serve --front``'s refresher (tournament/management/front_refresh.py) asks for each card
+at its turn, so a visitor never waits for a rebuild; the mark keeps a card one turn more than
+that, so the copy the refresher replaces has not yet expired when it does. Standings, rounds
+and feeds keep their one second.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 
@@ -32,9 +34,12 @@ from django.conf import settings
 from django.core.exceptions import MiddlewareNotUsed
 from django.http import HttpRequest, HttpResponseBase
 
+from tournament.turns import CARD_REBUILDS_PER_SECOND, card_keep, next_turn
+
+__all__ = ["CARD_REBUILDS_PER_SECOND", "FrontCacheMark", "expires_at", "keep_seconds"]
+
 HEADER = "X-Accel-Expires"
 _NOT_SHARED = ("private", "no-store", "no-cache")
-CARD_REBUILDS_PER_SECOND = 10  # a division's player pages the tier asks gunicorn for, at most
 SIZE_SECONDS = 60.0  # a division's number of players, read again after this long
 _sizes: dict[tuple[str, str], tuple[float, int]] = {}
 
@@ -65,27 +70,28 @@ def division_size(slug: str, division: str) -> int:
 
 
 def keep_seconds(request: HttpRequest) -> int:
-    """How many seconds the tier may keep this answer at most: one, but a player's page in a
-    big division (see above)."""
+    """The turn of this answer in seconds: one, but a player's page in a big division."""
     match = request.resolver_match
     if match is None or match.view_name != "public:player":
         return 1
-    size = division_size(match.kwargs["slug"], match.kwargs["division"])
-    return max(1, math.ceil(size / CARD_REBUILDS_PER_SECOND))
+    return card_keep(division_size(match.kwargs["slug"], match.kwargs["division"]))
 
 
 def expires_at(request: HttpRequest, now: int) -> int:
-    """The last second (Unix time) the tier may keep this answer in. A card is kept to the
-    next second in its own turn: player N's turn comes when ``(second + N) % keep`` is
-    ``keep - 1``, so the cards of a division expire ``players / keep`` a second, evenly,
-    never all together (a crowd that opened every card in the same few seconds would
-    otherwise have them all rebuilt in the same few seconds, ``keep`` seconds later)."""
-    keep = keep_seconds(request)
-    if keep == 1:
+    """The last second (Unix time) the tier may keep this answer in: this one, but for a
+    player's page. Player N's turn comes when ``(second + N) % keep`` is ``keep - 1``, so
+    the cards of a division come round ``players / keep`` a second, evenly, never all
+    together (a crowd that opened every card in the same few seconds would otherwise have
+    them all rebuilt in the same few seconds, ``keep`` seconds later). A card is kept to the
+    end of its next turn but one: the refresher asks for it at its next turn, before it
+    expires; without the refresher, a visitor's request updates it one turn later."""
+    match = request.resolver_match
+    if match is None or match.view_name != "public:player":
         return now
-    number = request.resolver_match.kwargs.get("number", "")
+    keep = keep_seconds(request)
+    number = match.kwargs.get("number", "")
     turn = int(number) if number.isascii() and number.isdigit() else 0
-    return now + (keep - 1 - now - turn) % keep
+    return next_turn(now, turn, keep) + keep
 
 
 class FrontCacheMark:

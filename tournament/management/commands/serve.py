@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +46,7 @@ from ...catalogues import compile_catalogues
 from ...siteurl import is_loopback
 from ..base import GibsonCommand
 from ..front import check_config, empty_cache, find_nginx, nginx_argv, supervise, write_config
+from ..front_refresh import CardRefresher
 from ..serving import announce_site_url, check_free, ensure_manual, split_addr
 
 
@@ -211,12 +213,13 @@ class Command(GibsonCommand):
         on ``desk``), until stopped."""
         os.environ["GIBSON_BEHIND_PROXY"] = "1"  # the client is the address nginx appends
         os.environ["GIBSON_FRONT_CACHE"] = "1"  # public answers say how long nginx keeps them
-        paths = write_config(front, addr, stream=stream, desk=desk)
+        token = secrets.token_hex(16)  # the card refresher's, for this run only
+        paths = write_config(front, addr, stream=stream, desk=desk, refresh_token=token)
         check_config(nginx, paths)
         empty_cache()  # an earlier run's pages: never served again
         self.stdout.write(
             f"Gibson is serving on http://{front}/ through nginx (static files, public pages "
-            f"kept a second, player pages up to a second per 10 players) in front of "
+            f"kept a second, player pages refreshed in turn, a second per 10 players) in front of "
             f"gunicorn on {addr} with {workers} worker "
             f"processes{_desk_words(desk, desk_workers)}; health: http://{front}/healthz\n"
             f"nginx configuration: {paths.conf} (log: {paths.error_log})\n"
@@ -234,6 +237,7 @@ class Command(GibsonCommand):
             app_nice,
             stream_argv(stream) if stream else None,
             desk_argv,
+            CardRefresher(front, token, paths.cards_log),
         )
         if status:
             raise SystemExit(status)
