@@ -141,3 +141,30 @@ def use_template_for_test_databases() -> None:
 
     create_test_db.from_template = True  # type: ignore[attr-defined]
     DatabaseCreation.create_test_db = create_test_db
+    destroy = DatabaseCreation._destroy_test_db
+
+    def destroy_with_its_sidecars(self, test_database_name, verbosity):
+        """Django removes the database file only: its write-ahead log and shared-memory
+        files (4-6 MB a worker) stayed in the worker's data folder, run after run."""
+        destroy(self, test_database_name, verbosity)
+        if not self.is_in_memory_db(test_database_name):
+            for extra in ("-wal", "-shm"):
+                Path(f"{test_database_name}{extra}").unlink(missing_ok=True)
+
+    DatabaseCreation._destroy_test_db = destroy_with_its_sidecars
+    sweep_orphaned_sidecars()
+
+
+def sweep_orphaned_sidecars(folder: Path | None = None) -> int:
+    """Remove the ``-wal`` and ``-shm`` files of test databases that are gone (left by runs
+    before ``destroy_with_its_sidecars``, or by a killed run) from this process's data
+    folder; a database still there, another run's, keeps its own. Returns how many."""
+    from django.conf import settings
+
+    folder = folder or Path(settings.DATA_DIR)
+    removed = 0
+    for sidecar in [*folder.glob("test_*-wal"), *folder.glob("test_*-shm")]:
+        if not Path(str(sidecar)[:-4]).exists():
+            sidecar.unlink(missing_ok=True)
+            removed += 1
+    return removed

@@ -41,3 +41,33 @@ def test_each_worker_takes_two_redis_databases_of_its_own(url, index, expected):
 
 def test_usable_cores_counts_at_least_one():
     assert testenv.usable_cores() >= 1
+
+
+def test_a_gone_test_databases_sidecars_are_swept_and_a_live_ones_kept(tmp_path):
+    from tests.migrated import sweep_orphaned_sidecars
+
+    (tmp_path / "test_live.sqlite3").write_bytes(b"")
+    for name in ("test_live.sqlite3", "test_gone.sqlite3_gw1"):
+        for extra in ("-wal", "-shm"):
+            (tmp_path / f"{name}{extra}").write_bytes(b"x")
+    (tmp_path / "gibson.sqlite3-wal").write_bytes(b"x")  # not a test database: left alone
+    assert sweep_orphaned_sidecars(tmp_path) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "gibson.sqlite3-wal",
+        "test_live.sqlite3",
+        "test_live.sqlite3-shm",
+        "test_live.sqlite3-wal",
+    ]
+
+
+def test_destroying_a_test_database_removes_its_sidecars(tmp_path):
+    from django.db import connection
+    from django.db.backends.sqlite3.creation import DatabaseCreation
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's own files")
+    database = tmp_path / "test_x.sqlite3"
+    for extra in ("", "-wal", "-shm"):
+        (tmp_path / f"test_x.sqlite3{extra}").write_bytes(b"x")
+    DatabaseCreation(connection)._destroy_test_db(str(database), 0)
+    assert list(tmp_path.iterdir()) == []
