@@ -170,3 +170,16 @@ def test_a_hidden_unknown_or_unpublished_tournament_is_never_refreshed(open_even
     services.publish_tournament(t, False, None)  # hidden: forgotten at the next second
     refresher.tick(1001)
     assert refresher.tournaments == {} and asked == []
+
+
+@pytest.mark.parametrize(
+    ("front", "host", "port"),
+    [
+        ("127.0.0.1:8080", "127.0.0.1", 8080),
+        ("0.0.0.0:80", "127.0.0.1", 80),
+        ("[::]:80", "::1", 80),
+    ],
+)
+def test_a_front_listening_everywhere_is_asked_on_loopback(front, host, port, tmp_path):
+    refresher = CardRefresher(front, TOKEN, tmp_path / "cards.log")
+    assert (refresher.host, refresher.port) == (host, port)

@@ -48,6 +48,8 @@ from django.db import close_old_connections, connection
 
 from tournament.turns import card_keep, due_numbers
 
+from .serving import split_addr
+
 log = logging.getLogger(__name__)
 
 HEADER = "X-Gibson-Refresh"
@@ -104,17 +106,14 @@ class CardRefresher:
     """Asks nginx on ``front`` (HOST:PORT) for the cards due each second (see above)."""
 
     def __init__(self, front: str, token: str, log_path: Path) -> None:
-        host, _, port = front.rpartition(":")
-        self.host = "127.0.0.1" if host in ("", "*", "0.0.0.0") else host.strip("[]")  # noqa: S104
-        if host == "::" or host == "[::]":
-            self.host = "::1"
-        self.port = int(port)
+        host, self.port = split_addr(front)
+        # a front listening everywhere is asked on loopback
+        self.host = {"*": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)  # noqa: S104
         self.token = token
         self.log_path = log_path
         self.read_to = 0
         self.tournaments: dict[str, _Tournament] = {}
         self.refreshed: dict[tuple[str, str, int], str] = {}  # card: version asked for at
-        self.asked = 0  # requests made, for the tests and the benchmark
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -206,7 +205,6 @@ class CardRefresher:
             return 0
         finally:
             conn.close()
-            self.asked += 1
 
     def tick(self, second: int) -> int:
         """One second's work: learn, then ask for the cards due; how many were asked for."""
